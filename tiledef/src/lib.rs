@@ -1,0 +1,28 @@
+//! tiledef owns the tilekit tile format: the types an author writes in TOML (`model`), the JSON
+//! Schema generated from them, loading with spans (`source`), the schema check (`schema`), the
+//! semantic checks that no schema can express (`check`), the diagnostics they produce
+//! (`diagnostic`), and the resolved `TileSet` that the engine and renderer consume (`tileset`).
+//!
+//! Data flows one way: text → JSON value with spans → schema → serde model → checks → `TileSet`.
+//! It knows nothing of the engine, rendering or the CLI.
+
+mod check;
+pub mod diagnostic;
+mod load;
+pub mod model;
+pub mod port;
+pub mod schema;
+pub mod source;
+pub mod tileset;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use load::{FileSummary, ReadError, Report, bundled, load, load_bundled, read_paths};
+pub use model::{
+    ArtHints, Count, FORMAT_VERSION, MarkerPlace, MarkerRule, Meeting, PortCarries, RoadEnd,
+    TileSetFile, json_schema, json_schema_text,
+};
+pub use port::{Port, Side};
+pub use source::Source;
+pub use tileset::{
+    Colour, EdgeKind, Edition, Feature, FeatureKind, MarkerKind, Rgb, SetInfo, Tile, TileSet,
+};

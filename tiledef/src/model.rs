@@ -1,0 +1,370 @@
+//! The file format: what an author writes in a definitions file, as serde + schemars types.
+//!
+//! These types are the single source of the JSON Schema (`tilekit schema`): their doc comments
+//! become the schema's descriptions, which editors show on hover. Checks that need more than one
+//! value at a time live in `check`, not here.
+
+use crate::port::Port;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The version of the format this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A tilekit tile set: one file of tile definitions (a base game or an expansion).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "tilekit tile set")]
+pub struct TileSetFile {
+    /// The format version; this build reads `1`.
+    #[schemars(range(min = 1, max = 1))]
+    pub format: u32,
+    /// What this file is: its id, name and the sets it builds on.
+    pub set: SetHeader,
+    /// Editions (printings) this set's counts refer to, e.g. `C1` and `C2`.
+    #[serde(default, rename = "edition", skip_serializing_if = "Vec::is_empty")]
+    pub editions: Vec<EditionDef>,
+    /// Edge kinds this set adds to the vocabulary, and how they meet the others.
+    #[serde(default, rename = "edge_kind", skip_serializing_if = "Vec::is_empty")]
+    pub edge_kinds: Vec<EdgeKindDef>,
+    /// Flower colours this set adds to the vocabulary.
+    #[serde(default, rename = "colour", skip_serializing_if = "Vec::is_empty")]
+    pub colours: Vec<ColourDef>,
+    /// Marker kinds this set adds: the Festival place, wells, illustrations, …
+    #[serde(default, rename = "marker", skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<MarkerDef>,
+    /// The tiles of this set.
+    #[serde(default, rename = "tile", skip_serializing_if = "Vec::is_empty")]
+    pub tiles: Vec<TileDef>,
+}
+
+/// The `[set]` table: identity and dependencies of a tile set.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetHeader {
+    /// A short id, unique among loaded sets, e.g. `"base"` or `"village-life"`.
+    #[schemars(regex(pattern = r"^[a-z0-9][a-z0-9-]*$"), example = &"village-life")]
+    pub id: String,
+    /// The set's name as printed on sheets.
+    #[schemars(example = &"Village Life")]
+    pub name: String,
+    /// Ids of the sets that must be loaded with this one (their vocabulary is used here).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec!["base"])]
+    pub requires: Vec<String>,
+    /// Free text: where the set comes from, who made it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// An edition (printing) of the game, which tile counts can refer to.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditionDef {
+    /// The id used as a key in `count` tables, e.g. `"C2"`.
+    #[schemars(regex(pattern = r"^[A-Za-z0-9][A-Za-z0-9-]*$"), example = &"C2")]
+    pub id: String,
+    /// A readable name, e.g. `"Second and third edition"`.
+    pub name: String,
+}
+
+/// What the ports of an edge carry: a feature kind, or nothing (the edge kind owns them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PortCarries {
+    /// A road (only on the centre port).
+    Road,
+    /// A city.
+    City,
+    /// A field.
+    Field,
+    /// Nothing: the edge kind owns the port (a field edge's centre, a bushes edge's centre).
+    None,
+}
+
+/// How two edge kinds meet when their edges touch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Meeting {
+    /// The edges fit; facing ports' features join.
+    Connect,
+    /// The edges fit; a road on either centre port is closed there (as bushes close a road).
+    Close,
+    /// The edges may not touch.
+    Forbidden,
+}
+
+/// An edge kind of the vocabulary: what its ports carry and how it meets other kinds.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeKindDef {
+    /// The id used in tiles' `edges`, e.g. `"road"`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), example = &"bushes")]
+    pub id: String,
+    /// A readable name.
+    pub name: String,
+    /// What the centre port (`N`, `E`, `S`, `W`) carries.
+    pub centre: PortCarries,
+    /// What the two half-edge ports carry; `city` on a city edge means the centre's city.
+    pub halves: PortCarries,
+    /// How this kind meets each kind (including itself); a pair not named anywhere is forbidden.
+    #[serde(default)]
+    pub meets: BTreeMap<String, Meeting>,
+    /// Colour used to draw this edge kind when no better drawing is known (`#rrggbb`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"))]
+    pub display: Option<String>,
+}
+
+/// A flower colour of the vocabulary.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ColourDef {
+    /// The id used in fields' `flowers`, e.g. `"violet"`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), example = &"light-blue")]
+    pub id: String,
+    /// A readable name.
+    pub name: String,
+    /// The colour to draw flowers in (`#rrggbb`).
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"), example = &"#8fc7ea")]
+    pub display: String,
+}
+
+/// Where a marker kind may be put.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MarkerPlace {
+    /// On the tile as a whole (`markers` of a tile).
+    Tile,
+    /// On a road (`markers` of a road).
+    Road,
+    /// On a city (`markers` of a city).
+    City,
+    /// In a field (`markers` of a field).
+    Field,
+}
+
+/// The rule module that gives a marker kind its meaning in play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum MarkerRule {
+    /// The Festival: after placing the tile a player may return one of their figures.
+    Festival,
+    /// The Wells: +1 per well on a scored road (a game option).
+    Well,
+}
+
+/// A marker kind of the vocabulary: the Festival place, a well, an illustration, …
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerDef {
+    /// The id used in `markers` lists, e.g. `"well"`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), example = &"water-tower")]
+    pub id: String,
+    /// A readable name.
+    pub name: String,
+    /// Where the marker may be put.
+    pub on: MarkerPlace,
+    /// The rule that uses this marker; without one it is an illustration only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<MarkerRule>,
+    /// The colour of its icon (`#rrggbb`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"))]
+    pub display: Option<String>,
+}
+
+/// How many copies of a tile a set holds: one number, or one per edition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Count {
+    /// The same number in every edition.
+    All(#[schemars(range(min = 1))] u32),
+    /// A number per edition id; an edition not named has none of this tile.
+    PerEdition(BTreeMap<String, u32>),
+}
+
+/// The four edges of a tile, each an edge kind id.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Edges {
+    /// The north edge.
+    pub n: String,
+    /// The east edge.
+    pub e: String,
+    /// The south edge.
+    pub s: String,
+    /// The west edge.
+    pub w: String,
+}
+
+/// A city on a tile.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CityDef {
+    /// The centre ports of the city edges this city joins, e.g. `["N", "W"]`.
+    #[schemars(length(min = 1), example = vec![Port::N, Port::W])]
+    pub ports: Vec<Port>,
+    /// Pennants (coat-of-arms shields) in this city.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pennants: u32,
+    /// Markers on this city.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<String>,
+}
+
+/// Where a road ends inside its tile, when it has only one edge port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum RoadEnd {
+    /// At a junction (crossroads, village).
+    #[serde(rename = "junction")]
+    Junction,
+    /// At the tile's monastery.
+    #[serde(rename = "monastery")]
+    Monastery,
+    /// At the tile's marketplace (Village Life): a separate road of the marketplace network.
+    #[serde(rename = "marketplace")]
+    Marketplace,
+    /// At the Festival place.
+    #[serde(rename = "festival")]
+    Festival,
+    /// At this tile's own north edge, whose kind closes roads (bushes).
+    N,
+    /// At this tile's own east edge, whose kind closes roads (bushes).
+    E,
+    /// At this tile's own south edge, whose kind closes roads (bushes).
+    S,
+    /// At this tile's own west edge, whose kind closes roads (bushes).
+    W,
+}
+
+/// A road on a tile.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoadDef {
+    /// The centre ports the road leaves the tile by: two for a road that runs through, one for a
+    /// road that ends inside the tile.
+    #[schemars(length(min = 1, max = 2), example = vec![Port::W, Port::E])]
+    pub ports: Vec<Port>,
+    /// Where a one-port road ends: `junction`, `monastery`, `marketplace`, `festival`, or a side
+    /// (`N`, `E`, `S`, `W`) of this tile whose edge kind closes roads (bushes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<RoadEnd>,
+    /// Markers on this road, e.g. `["well"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<String>,
+}
+
+/// A field on a tile.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FieldDef {
+    /// The half-edge ports the field touches, e.g. `["WSW", "WNW"]`; empty for an inner field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec![Port::ESE, Port::SSE])]
+    pub ports: Vec<Port>,
+    /// A field that touches no edge (it lies inside the tile).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub inner: bool,
+    /// The cities this field borders, each named by one of its ports.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec![Port::N])]
+    pub cities: Vec<Port>,
+    /// The flower groups in this field, one colour id per group.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec!["white", "violet"])]
+    pub flowers: Vec<String>,
+    /// Markers in this field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<String>,
+}
+
+/// Drawing hints: they place things in the picture and never change the rules.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArtHints {
+    /// An artwork image (PNG) drawn instead of the generated picture, relative to this file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// Positions of the tile's flower groups, in the order they are written, as `[x, y]`
+    /// fractions of the tile (0,0 north-west, 1,1 south-east).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flowers: Vec<[f32; 2]>,
+    /// Positions of markers by marker id, as `[x, y]` fractions of the tile.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub markers: BTreeMap<String, [f32; 2]>,
+}
+
+/// One tile type.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TileDef {
+    /// The tile's id, unique among all loaded sets, e.g. `"D"` or `"FE-CFR"`.
+    #[schemars(regex(pattern = r"^[A-Za-z0-9][A-Za-z0-9._+-]*$"), example = &"VL-01")]
+    pub id: String,
+    /// A readable name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Other ids this tile is known by (e.g. JCloisterZone's `"BA/RCr"`), for interoperability.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// How many copies the set holds: a number, or a table by edition (`{ C1 = 5, C2 = 4 }`).
+    #[schemars(example = Count::All(1))]
+    pub count: Count,
+    /// This tile is the start tile: one copy is placed unrotated at the origin and not drawn.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub start: bool,
+    /// The edge kind of each side.
+    pub edges: Edges,
+    /// The cities on the tile.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cities: Vec<CityDef>,
+    /// The roads on the tile.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roads: Vec<RoadDef>,
+    /// The fields on the tile.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldDef>,
+    /// The tile has a monastery (a cloister) in its centre.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub monastery: bool,
+    /// The tile has a garden in its centre (second edition).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub garden: bool,
+    /// The tile has a marketplace (Village Life); its roads end at it with `end = "marketplace"`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub marketplace: bool,
+    /// Tile-level markers: the Festival place, illustrations, …
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec!["festival"])]
+    pub markers: Vec<String>,
+    /// The layout is a reconstruction (what the tile carries is known, its drawing is not).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub reconstructed: bool,
+    /// Drawing hints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub art: Option<ArtHints>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The JSON Schema of the format, as shipped in `definitions/schema/tileset.schema.json`.
+pub fn json_schema() -> serde_json::Value {
+    let schema = schemars::schema_for!(TileSetFile);
+    serde_json::to_value(schema).expect("a generated schema is always valid JSON")
+}
+
+/// The JSON Schema as the pretty-printed text that is committed (with a final newline).
+pub fn json_schema_text() -> String {
+    let mut text =
+        serde_json::to_string_pretty(&json_schema()).expect("a JSON value always serialises");
+    text.push('\n');
+    text
+}

@@ -1,0 +1,295 @@
+//! Checking a parsed file against the JSON Schema, with errors turned into diagnostics.
+//!
+//! The schema is the one generated from `model`; the same file is shipped for editors, so an
+//! author sees the same complaint in the editor and from `tilekit validate`.
+
+use crate::diagnostic::{Diagnostic, SharedSource};
+use crate::source::{SpanMap, push_escaped};
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{ValidationError, Validator};
+use serde_json::Value;
+
+/// A compiled validator for the format's schema, with the schema kept for hints.
+pub struct SchemaChecker {
+    schema: Value,
+    validator: Validator,
+}
+
+impl SchemaChecker {
+    /// Compiles the generated schema.
+    pub fn new() -> SchemaChecker {
+        let schema = crate::model::json_schema();
+        let validator = jsonschema::validator_for(&schema)
+            .expect("the generated schema is a valid JSON Schema (tested)");
+        SchemaChecker { schema, validator }
+    }
+
+    /// Checks one document; returns one diagnostic per problem.
+    pub fn check(&self, value: &Value, spans: &SpanMap, source: &SharedSource) -> Vec<Diagnostic> {
+        let mut out: Vec<Diagnostic> = Vec::new();
+        for error in self.validator.iter_errors(value) {
+            self.push(&error, value, spans, source, &mut out);
+        }
+        // Several schema branches may report the same spot; keep one per span and message.
+        out.sort_by(|a, b| (a.span.start, &a.message).cmp(&(b.span.start, &b.message)));
+        out.dedup_by(|a, b| a.span == b.span && a.message == b.message);
+        out
+    }
+
+    fn push(
+        &self,
+        error: &ValidationError<'_>,
+        root: &Value,
+        spans: &SpanMap,
+        source: &SharedSource,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let pointer = error.instance_path().as_str().to_string();
+        let place = describe(&pointer, root);
+        let value_span = spans.value_span(&pointer);
+        let d = |message: String| {
+            Diagnostic::error("tilekit::schema", source, value_span.clone(), message)
+        };
+        let diagnostic = match error.kind() {
+            ValidationErrorKind::AdditionalProperties { unexpected } => {
+                let allowed = self.allowed_keys(error.schema_path().as_str());
+                for key in unexpected {
+                    let mut key_pointer = pointer.clone();
+                    key_pointer.push('/');
+                    push_escaped(&mut key_pointer, key);
+                    let mut diag = Diagnostic::error(
+                        "tilekit::unknown-key",
+                        source,
+                        spans.key_span(&key_pointer),
+                        format!("unknown key `{key}` in {place}"),
+                    )
+                    .label("not a key here");
+                    diag.hint = Some(match closest(key, &allowed) {
+                        Some(best) => format!("did you mean `{best}`?"),
+                        None => format!("the keys allowed here are: {}", allowed.join(", ")),
+                    });
+                    out.push(diag);
+                }
+                return;
+            }
+            ValidationErrorKind::Required { property } => {
+                let name = property.as_str().unwrap_or("?");
+                d(format!("{place} is missing the key `{name}`"))
+                    .label(format!("`{name}` is required here"))
+                    .hint(required_hint(name))
+            }
+            ValidationErrorKind::Type { .. } => {
+                let expected = self.expected_type(error.schema_path().as_str());
+                d(format!(
+                    "{place} should be {expected}, found {}",
+                    kind_of(error.instance())
+                ))
+                .label(format!("expected {expected}"))
+            }
+            ValidationErrorKind::Enum { options } => {
+                let choices: Vec<String> = options
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|v| v.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let found = error.instance().as_str().unwrap_or("this value");
+                let mut diag = d(format!("`{found}` is not allowed for {place}"))
+                    .label("not one of the allowed values");
+                diag.hint = Some(match closest(found, &choices) {
+                    Some(best) => format!("did you mean `{best}`?"),
+                    None => format!("expected one of: {}", choices.join(", ")),
+                });
+                diag
+            }
+            ValidationErrorKind::AnyOf { context }
+            | ValidationErrorKind::OneOfNotValid { context } => {
+                // Report the branch that matched the value's type: its complaints are the
+                // helpful ones ("count 0 is below 1", not "not a table").
+                let best = context
+                    .iter()
+                    .filter(|branch| !branch.is_empty())
+                    .min_by_key(|branch| {
+                        branch
+                            .iter()
+                            .filter(|e| matches!(e.kind(), ValidationErrorKind::Type { .. }))
+                            .count()
+                    });
+                match best {
+                    Some(branch)
+                        if !branch.iter().all(|e| {
+                            matches!(e.kind(), ValidationErrorKind::Type { .. })
+                                && e.instance_path().as_str() == pointer
+                        }) =>
+                    {
+                        for e in branch {
+                            self.push(e, root, spans, source, out);
+                        }
+                        return;
+                    }
+                    _ => d(format!(
+                        "{place} has the wrong shape: found {}",
+                        kind_of(error.instance())
+                    ))
+                    .hint(shape_hint(&pointer)),
+                }
+            }
+            ValidationErrorKind::Minimum { limit } => {
+                d(format!("{place} must be at least {limit}")).label("too small")
+            }
+            ValidationErrorKind::Maximum { limit } => {
+                d(format!("{place} must be at most {limit}")).label("too large")
+            }
+            ValidationErrorKind::MinItems { limit } => {
+                d(format!("{place} needs at least {limit} item(s)")).label("too few")
+            }
+            ValidationErrorKind::MaxItems { limit } => {
+                d(format!("{place} takes at most {limit} item(s)")).label("too many")
+            }
+            ValidationErrorKind::Pattern { pattern } => {
+                d(format!("{place} is not in the expected form (`{pattern}`)"))
+                    .label("does not match")
+                    .hint(pattern_hint(pattern))
+            }
+            _ => d(format!("{place}: {error}")),
+        };
+        out.push(diagnostic);
+    }
+
+    /// The keys a table accepts, read from the schema next to an `additionalProperties` error.
+    fn allowed_keys(&self, schema_path: &str) -> Vec<String> {
+        let parent = schema_path
+            .strip_suffix("/additionalProperties")
+            .unwrap_or(schema_path);
+        self.schema
+            .pointer(&format!("{parent}/properties"))
+            .and_then(Value::as_object)
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    fn expected_type(&self, schema_path: &str) -> String {
+        let name = |t: &Value| match t.as_str() {
+            Some("integer") => "a whole number",
+            Some("number") => "a number",
+            Some("string") => "a string",
+            Some("boolean") => "true or false",
+            Some("array") => "a list `[…]`",
+            Some("object") => "a table",
+            _ => "another type",
+        };
+        match self.schema.pointer(schema_path) {
+            Some(Value::Array(types)) => types.iter().map(name).collect::<Vec<_>>().join(" or "),
+            Some(t) => name(t).to_string(),
+            None => "another type".to_string(),
+        }
+    }
+}
+
+impl Default for SchemaChecker {
+    fn default() -> Self {
+        SchemaChecker::new()
+    }
+}
+
+/// Names the place a pointer leads to, in the author's terms: "tile `D`: cities[0].pennants".
+pub fn describe(pointer: &str, root: &Value) -> String {
+    let segments: Vec<&str> = pointer.split('/').skip(1).collect();
+    if segments.is_empty() {
+        return "the file".to_string();
+    }
+    let mut out = String::new();
+    let mut rest = &segments[..];
+    if segments.len() >= 2
+        && let Ok(index) = segments[1].parse::<usize>()
+    {
+        let table = segments[0];
+        let id = root
+            .pointer(&format!("/{table}/{index}/id"))
+            .and_then(Value::as_str);
+        out = match id {
+            Some(id) => format!("{table} `{id}`"),
+            None => format!("{table} #{}", index + 1),
+        };
+        rest = &segments[2..];
+    }
+    let mut path = String::new();
+    for segment in rest {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        if segment.parse::<usize>().is_ok() {
+            path.push_str(&format!("[{segment}]"));
+        } else {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(&segment);
+        }
+    }
+    if !path.is_empty() {
+        if !out.is_empty() {
+            out.push_str(", ");
+        }
+        out.push_str(&format!("`{path}`"));
+    }
+    out
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a decimal number",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a table",
+    }
+}
+
+/// The closest candidate by edit distance, if it is close enough to be a likely typo.
+pub fn closest<'a>(word: &str, candidates: &'a [String]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|c| {
+            (
+                strsim::damerau_levenshtein(&word.to_lowercase(), &c.to_lowercase()),
+                c,
+            )
+        })
+        .filter(|(distance, c)| *distance <= (c.len().max(word.len()) / 3).max(1))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, c)| c.as_str())
+}
+
+fn required_hint(key: &str) -> String {
+    match key {
+        "format" => "start the file with `format = 1`".to_string(),
+        "set" => "add a `[set]` table with `id` and `name`".to_string(),
+        "edges" => "add e.g. `edges = { n = \"city\", e = \"road\", s = \"field\", w = \"road\" }`"
+            .to_string(),
+        "count" => "add `count = 1`, or a count per edition such as `count = { C1 = 2, C2 = 1 }`"
+            .to_string(),
+        "ports" => "list the ports it leaves the tile by, e.g. `ports = [\"N\"]`".to_string(),
+        other => format!("add `{other} = …`"),
+    }
+}
+
+fn shape_hint(pointer: &str) -> String {
+    if pointer.ends_with("/count") {
+        "write a number (`count = 2`) or a number per edition (`count = { C1 = 2, C2 = 1 }`)"
+            .to_string()
+    } else {
+        "see the schema (`tilekit schema`) for the expected form".to_string()
+    }
+}
+
+fn pattern_hint(pattern: &str) -> String {
+    if pattern.contains("0-9a-fA-F") {
+        "write a colour as `#rrggbb`, e.g. `#8fc7ea`".to_string()
+    } else {
+        "ids use lower-case letters, digits and `-` (tile ids may also use capitals, `.`, `_`, `+`)"
+            .to_string()
+    }
+}

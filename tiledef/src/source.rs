@@ -1,0 +1,214 @@
+//! Reading TOML with spans: the document becomes a JSON value (for the schema and serde) plus a
+//! map from JSON pointer to the byte spans of each key and value (for diagnostics).
+
+use serde_json::{Map, Number, Value};
+use std::collections::HashMap;
+use std::ops::Range;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+/// One definitions file: its name as shown to the author, and its text.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The name diagnostics show (a path as given, or `definitions/base.toml` for bundled data).
+    pub name: String,
+    /// The file's text.
+    pub text: String,
+}
+
+/// Where a key and its value stand in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spans {
+    /// The key's span, when the value is a table entry.
+    pub key: Option<Range<usize>>,
+    /// The value's span.
+    pub value: Range<usize>,
+}
+
+/// Spans by JSON pointer (`/tile/3/fields/0/ports/1`).
+#[derive(Clone, Debug, Default)]
+pub struct SpanMap {
+    spans: HashMap<String, Spans>,
+}
+
+impl SpanMap {
+    /// The spans of the value at a pointer.
+    pub fn get(&self, pointer: &str) -> Option<&Spans> {
+        self.spans.get(pointer)
+    }
+
+    /// The span of the value at `pointer`, or of its nearest ancestor that has one.
+    pub fn value_span(&self, pointer: &str) -> Range<usize> {
+        self.nearest(pointer)
+            .map(|s| s.value.clone())
+            .unwrap_or(0..0)
+    }
+
+    /// The span of the key at `pointer` (falling back to its value, then to ancestors).
+    pub fn key_span(&self, pointer: &str) -> Range<usize> {
+        self.nearest(pointer)
+            .map(|s| s.key.clone().unwrap_or_else(|| s.value.clone()))
+            .unwrap_or(0..0)
+    }
+
+    fn nearest(&self, pointer: &str) -> Option<&Spans> {
+        let mut p = pointer;
+        loop {
+            if let Some(s) = self.spans.get(p) {
+                return Some(s);
+            }
+            match p.rfind('/') {
+                Some(i) => p = &p[..i],
+                None => return None,
+            }
+        }
+    }
+}
+
+/// A TOML syntax error with its span.
+#[derive(Clone, Debug)]
+pub struct SyntaxError {
+    /// The parser's message.
+    pub message: String,
+    /// Where it happened.
+    pub span: Range<usize>,
+}
+
+/// Parses TOML into a JSON value and its span map, collecting every syntax error.
+pub fn parse(text: &str) -> (Value, SpanMap, Vec<SyntaxError>) {
+    let (root, errors) = DeTable::parse_recoverable(text);
+    let errors = errors
+        .into_iter()
+        .map(|e| SyntaxError {
+            message: e.message().trim().to_string(),
+            span: clamp(e.span().unwrap_or(0..0), text.len()),
+        })
+        .collect();
+    let mut map = SpanMap::default();
+    let mut pointer = String::new();
+    let value = table_to_json(root.get_ref(), &mut pointer, &mut map, text.len());
+    map.spans.insert(
+        String::new(),
+        Spans {
+            key: None,
+            value: clamp(root.span(), text.len()),
+        },
+    );
+    (value, map, errors)
+}
+
+fn clamp(span: Range<usize>, len: usize) -> Range<usize> {
+    let start = span.start.min(len);
+    start..span.end.clamp(start, len)
+}
+
+fn table_to_json(
+    table: &DeTable<'_>,
+    pointer: &mut String,
+    map: &mut SpanMap,
+    len: usize,
+) -> Value {
+    let mut object = Map::new();
+    for (key, value) in table {
+        let base = pointer.len();
+        pointer.push('/');
+        push_escaped(pointer, key.get_ref());
+        map.spans.insert(
+            pointer.clone(),
+            Spans {
+                key: Some(clamp(key.span(), len)),
+                value: clamp(value.span(), len),
+            },
+        );
+        let json = value_to_json(value, pointer, map, len);
+        pointer.truncate(base);
+        object.insert(key.get_ref().to_string(), json);
+    }
+    Value::Object(object)
+}
+
+fn value_to_json(
+    value: &Spanned<DeValue<'_>>,
+    pointer: &mut String,
+    map: &mut SpanMap,
+    len: usize,
+) -> Value {
+    match value.get_ref() {
+        DeValue::String(s) => Value::String(s.to_string()),
+        DeValue::Integer(i) => {
+            let digits: String = i.as_str().chars().filter(|&c| c != '_').collect();
+            match i64::from_str_radix(&digits, i.radix()) {
+                Ok(n) => Value::Number(n.into()),
+                // Out of range for i64: keep the text so the schema reports a wrong type.
+                Err(_) => Value::String(i.as_str().to_string()),
+            }
+        }
+        DeValue::Float(f) => {
+            let text: String = f.as_str().chars().filter(|&c| c != '_').collect();
+            text.parse::<f64>()
+                .ok()
+                .and_then(Number::from_f64)
+                .map(Value::Number)
+                .unwrap_or_else(|| Value::String(f.as_str().to_string()))
+        }
+        DeValue::Boolean(b) => Value::Bool(*b),
+        DeValue::Datetime(d) => Value::String(d.to_string()),
+        DeValue::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (index, item) in items.iter().enumerate() {
+                let base = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+                map.spans.insert(
+                    pointer.clone(),
+                    Spans {
+                        key: None,
+                        value: clamp(item.span(), len),
+                    },
+                );
+                out.push(value_to_json(item, pointer, map, len));
+                pointer.truncate(base);
+            }
+            Value::Array(out)
+        }
+        DeValue::Table(table) => table_to_json(table, pointer, map, len),
+    }
+}
+
+/// Appends a JSON pointer segment, escaped (`~` → `~0`, `/` → `~1`).
+pub fn push_escaped(pointer: &mut String, segment: &str) {
+    for c in segment.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_point_at_keys_and_values() {
+        let text = "format = 1\n[[tile]]\nid = \"A\"\nedges = { n = \"road\" }\n";
+        let (value, map, errors) = parse(text);
+        assert!(errors.is_empty());
+        assert_eq!(value["tile"][0]["id"], "A");
+        let id = map.get("/tile/0/id").unwrap();
+        assert_eq!(&text[id.value.clone()], "\"A\"");
+        assert_eq!(&text[id.key.clone().unwrap()], "id");
+        let n = map.get("/tile/0/edges/n").unwrap();
+        assert_eq!(&text[n.value.clone()], "\"road\"");
+    }
+
+    #[test]
+    fn syntax_errors_are_collected_with_spans() {
+        let (_, _, errors) = parse("format = \n[set]\nid = 'x\n");
+        assert!(!errors.is_empty());
+        for e in errors {
+            assert!(e.span.end <= 25);
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! The checked, resolved tile set: what the engine and the renderer consume.
+//!
+//! Every name of the files is resolved to an index here (edge kinds, colours, markers, the cities
+//! a field borders), so consumers never look anything up by string. A `TileSet` only exists after
+//! every check passed: its invariants are the semantic checks of `check`.
+
+use crate::model::{ArtHints, MarkerPlace, MarkerRule, Meeting, PortCarries, RoadEnd};
+use crate::port::{Port, Side};
+use std::path::PathBuf;
+
+/// All loaded sets merged: vocabulary and tiles, ready for compilation and drawing.
+#[derive(Clone, Debug)]
+pub struct TileSet {
+    /// The loaded sets, in load order (required sets before the sets that require them).
+    pub sets: Vec<SetInfo>,
+    /// Editions declared by the loaded sets.
+    pub editions: Vec<Edition>,
+    /// The edge kind vocabulary; `Tile::edges` index into it.
+    pub edge_kinds: Vec<EdgeKind>,
+    /// The flower colour vocabulary; `Feature::flowers` index into it.
+    pub colours: Vec<Colour>,
+    /// The marker kind vocabulary; `markers` lists index into it.
+    pub markers: Vec<MarkerKind>,
+    /// Every tile type of every loaded set.
+    pub tiles: Vec<Tile>,
+    /// Index into `tiles` of the start tile.
+    pub start_tile: usize,
+}
+
+/// One loaded set.
+#[derive(Clone, Debug)]
+pub struct SetInfo {
+    /// The set's id (`base`, `festival`, …).
+    pub id: String,
+    /// The set's printed name.
+    pub name: String,
+    /// Ids of the sets it requires.
+    pub requires: Vec<String>,
+    /// The file it was loaded from, as named to the loader.
+    pub source: String,
+}
+
+/// An edition (printing) that counts refer to.
+#[derive(Clone, Debug)]
+pub struct Edition {
+    /// Its id, e.g. `C2`.
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+}
+
+/// A colour for drawing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rgb(pub [u8; 3]);
+
+impl Rgb {
+    /// Parses `#rrggbb`.
+    pub fn parse(text: &str) -> Option<Rgb> {
+        let hex = text.strip_prefix('#')?;
+        if hex.len() != 6 || !hex.is_ascii() {
+            return None;
+        }
+        let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+        Some(Rgb([byte(0)?, byte(2)?, byte(4)?]))
+    }
+}
+
+/// An edge kind of the vocabulary.
+#[derive(Clone, Debug)]
+pub struct EdgeKind {
+    /// Its id, e.g. `bushes`.
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// What its centre port carries.
+    pub centre: PortCarries,
+    /// What its half-edge ports carry (`City` on a city edge: the centre's city).
+    pub halves: PortCarries,
+    /// How it meets each edge kind, indexed like `TileSet::edge_kinds` (symmetric).
+    pub meets: Vec<Meeting>,
+    /// Drawing colour, if declared.
+    pub display: Option<Rgb>,
+}
+
+impl EdgeKind {
+    /// What a port of this edge kind carries, by whether the port is a centre port.
+    pub fn carries(&self, port: Port) -> PortCarries {
+        if port.is_centre() {
+            self.centre
+        } else {
+            self.halves
+        }
+    }
+}
+
+/// A flower colour.
+#[derive(Clone, Debug)]
+pub struct Colour {
+    /// Its id, e.g. `violet`.
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// The colour flowers are drawn in.
+    pub display: Rgb,
+}
+
+/// A marker kind: the Festival place, a well, an illustration, …
+#[derive(Clone, Debug)]
+pub struct MarkerKind {
+    /// Its id, e.g. `well`.
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// Where it may be put.
+    pub on: MarkerPlace,
+    /// The rule module that uses it, if any.
+    pub rule: Option<MarkerRule>,
+    /// Drawing colour, if declared.
+    pub display: Option<Rgb>,
+}
+
+/// The kinds of feature a follower can stand on (or that score).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FeatureKind {
+    /// A city.
+    City,
+    /// A road.
+    Road,
+    /// A field.
+    Field,
+    /// A monastery (cloister).
+    Monastery,
+    /// A garden (second edition).
+    Garden,
+}
+
+impl FeatureKind {
+    /// The kind's name as used in definitions and reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureKind::City => "city",
+            FeatureKind::Road => "road",
+            FeatureKind::Field => "field",
+            FeatureKind::Monastery => "monastery",
+            FeatureKind::Garden => "garden",
+        }
+    }
+}
+
+/// One feature of a tile type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Feature {
+    /// What it is.
+    pub kind: FeatureKind,
+    /// The ports it leaves the tile by (empty for monasteries, gardens and inner fields).
+    pub ports: Vec<Port>,
+    /// Pennants, for cities.
+    pub pennants: u32,
+    /// Where a one-port road ends inside the tile.
+    pub end: Option<RoadEnd>,
+    /// The indices (into `Tile::features`) of the cities a field borders.
+    pub cities: Vec<usize>,
+    /// The flower groups of a field, one colour index each.
+    pub flowers: Vec<usize>,
+    /// Markers on this feature, as marker kind indices.
+    pub markers: Vec<usize>,
+}
+
+impl Feature {
+    /// A feature of the given kind with nothing else set.
+    pub fn new(kind: FeatureKind) -> Feature {
+        Feature {
+            kind,
+            ports: Vec::new(),
+            pennants: 0,
+            end: None,
+            cities: Vec::new(),
+            flowers: Vec::new(),
+            markers: Vec::new(),
+        }
+    }
+}
+
+/// One tile type.
+#[derive(Clone, Debug)]
+pub struct Tile {
+    /// Its id, unique in the tile set.
+    pub id: String,
+    /// Its readable name.
+    pub name: Option<String>,
+    /// Other ids it is known by.
+    pub aliases: Vec<String>,
+    /// Index into `TileSet::sets` of the set it belongs to.
+    pub set: usize,
+    /// Copies per edition, indexed like `TileSet::editions` (0 = not in that edition).
+    pub counts: Vec<u32>,
+    /// Whether this is the start tile.
+    pub start: bool,
+    /// Edge kind index of each side, indexed by `Side::index()`.
+    pub edges: [usize; 4],
+    /// Its features: cities, roads and fields in written order, then monastery and garden.
+    pub features: Vec<Feature>,
+    /// Whether it has a marketplace (Village Life).
+    pub marketplace: bool,
+    /// Tile-level markers, as marker kind indices.
+    pub markers: Vec<usize>,
+    /// Whether the layout is a reconstruction.
+    pub reconstructed: bool,
+    /// Drawing hints as written.
+    pub art: ArtHints,
+    /// The artwork image resolved against the definitions file's folder.
+    pub artwork: Option<PathBuf>,
+}
+
+impl Tile {
+    /// The edge kind index of a side.
+    pub fn edge(&self, side: Side) -> usize {
+        self.edges[side.index()]
+    }
+
+    /// The index of the feature owning a port, if any (edge-owned ports have none).
+    pub fn feature_at(&self, port: Port) -> Option<usize> {
+        self.features.iter().position(|f| f.ports.contains(&port))
+    }
+
+    /// All flower groups on the tile (colour indices), in written order.
+    pub fn flowers(&self) -> impl Iterator<Item = usize> + '_ {
+        self.features.iter().flat_map(|f| f.flowers.iter().copied())
+    }
+
+    /// Whether the tile has a feature of the given kind.
+    pub fn has(&self, kind: FeatureKind) -> bool {
+        self.features.iter().any(|f| f.kind == kind)
+    }
+}
+
+impl TileSet {
+    /// How two edge kinds meet.
+    pub fn meeting(&self, a: usize, b: usize) -> Meeting {
+        self.edge_kinds[a].meets[b]
+    }
+
+    /// The tile with this id or alias.
+    pub fn tile(&self, id: &str) -> Option<&Tile> {
+        self.tiles
+            .iter()
+            .find(|t| t.id == id || t.aliases.iter().any(|a| a == id))
+    }
+
+    /// The index of an edition by id.
+    pub fn edition(&self, id: &str) -> Option<usize> {
+        self.editions.iter().position(|e| e.id == id)
+    }
+
+    /// The edition used when none is asked for: the last one declared (the newest printing).
+    pub fn default_edition(&self) -> usize {
+        self.editions.len().saturating_sub(1)
+    }
+
+    /// Whether a tile carries a tile-level marker with the given rule.
+    pub fn has_rule(&self, tile: &Tile, rule: MarkerRule) -> bool {
+        tile.markers
+            .iter()
+            .any(|&m| self.markers[m].rule == Some(rule))
+    }
+
+    /// How many features carry markers with the given rule on a feature.
+    pub fn count_rule(&self, feature: &Feature, rule: MarkerRule) -> usize {
+        feature
+            .markers
+            .iter()
+            .filter(|&&m| self.markers[m].rule == Some(rule))
+            .count()
+    }
+}

@@ -1,0 +1,111 @@
+//! `tilekit list`: a table of tile types (id, count, edges, features).
+
+use crate::inputs::{Inputs, load_valid};
+use clap::Args;
+use std::fmt::Write;
+use std::process::ExitCode;
+use tiledef::{FeatureKind, TileSet};
+
+/// Arguments of `tilekit list`.
+#[derive(Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    inputs: Inputs,
+}
+
+/// Runs `tilekit list`.
+pub fn run(args: &ListArgs) -> miette::Result<ExitCode> {
+    match load_valid(&args.inputs)? {
+        Ok(tileset) => {
+            print!("{}", table(&tileset));
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(_) => Ok(ExitCode::from(1)),
+    }
+}
+
+/// The table `tilekit list` prints.
+pub fn table(tileset: &TileSet) -> String {
+    let editions: Vec<&str> = tileset.editions.iter().map(|e| e.id.as_str()).collect();
+    let mut rows = vec![[
+        "set".to_string(),
+        "id".to_string(),
+        format!("count ({})", editions.join("/")),
+        "edges n e s w".to_string(),
+        "features".to_string(),
+    ]];
+    for tile in &tileset.tiles {
+        let counts: Vec<String> = tile.counts.iter().map(u32::to_string).collect();
+        let edges: Vec<&str> = tile
+            .edges
+            .iter()
+            .map(|&k| tileset.edge_kinds[k].id.as_str())
+            .collect();
+        let mut id = tile.id.clone();
+        if tile.start {
+            id.push_str(" (start)");
+        }
+        rows.push([
+            tileset.sets[tile.set].id.clone(),
+            id,
+            counts.join("/"),
+            edges.join(" "),
+            features(tileset, tile),
+        ]);
+    }
+    let widths: Vec<usize> = (0..5)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        let line: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, w)| format!("{cell:<w$}"))
+            .collect();
+        let _ = writeln!(out, "{}", line.join("  ").trim_end());
+        if i == 0 {
+            let _ = writeln!(out, "{}", "-".repeat(widths.iter().sum::<usize>() + 8));
+        }
+    }
+    let total = |e: usize| tileset.tiles.iter().map(|t| t.counts[e]).sum::<u32>();
+    let totals: Vec<String> = (0..editions.len())
+        .map(|e| format!("{} {}", editions[e], total(e)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "{} tile types; tiles per edition: {}",
+        tileset.tiles.len(),
+        totals.join(", ")
+    );
+    out
+}
+
+fn features(tileset: &TileSet, tile: &tiledef::Tile) -> String {
+    let mut parts = Vec::new();
+    for f in &tile.features {
+        let ports: Vec<&str> = f.ports.iter().map(|p| p.name()).collect();
+        let mut text = match f.kind {
+            FeatureKind::Monastery | FeatureKind::Garden => f.kind.name().to_string(),
+            _ if ports.is_empty() => format!("{}[inner]", f.kind.name()),
+            _ => format!("{}[{}]", f.kind.name(), ports.join(" ")),
+        };
+        if f.pennants > 0 {
+            text.push_str(&"+".repeat(f.pennants as usize));
+        }
+        for &c in &f.flowers {
+            let _ = write!(text, " ✿{}", tileset.colours[c].id);
+        }
+        for &m in &f.markers {
+            let _ = write!(text, " {}", tileset.markers[m].id);
+        }
+        parts.push(text);
+    }
+    if tile.marketplace {
+        parts.push("marketplace".to_string());
+    }
+    for &m in &tile.markers {
+        parts.push(tileset.markers[m].id.clone());
+    }
+    parts.join("; ")
+}
