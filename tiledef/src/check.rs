@@ -452,7 +452,8 @@ impl Checker<'_> {
             for (other, &meeting) in &def.meets {
                 let ptr = format!("{}/meets/{}", ptrs[a], escape(other));
                 let visible = &vocab.visible[d.file];
-                let Some(b) = self.resolve((d.file, &ptr, true),
+                let Some(b) = self.resolve(
+                    (d.file, &ptr, true),
                     "edge kind",
                     other,
                     &vocab.edge_kinds,
@@ -537,9 +538,13 @@ impl Checker<'_> {
                 }
                 for (edition, &n) in map {
                     let cptr = format!("{ptr}/count/{}", escape(edition));
-                    if let Some(e) =
-                        self.resolve((f, &cptr, true), "edition", edition, &vocab.editions, visible)
-                    {
+                    if let Some(e) = self.resolve(
+                        (f, &cptr, true),
+                        "edition",
+                        edition,
+                        &vocab.editions,
+                        visible,
+                    ) {
                         counts[e] = n;
                     }
                     if n == 0 {
@@ -563,7 +568,8 @@ impl Checker<'_> {
         let written = [&def.edges.n, &def.edges.e, &def.edges.s, &def.edges.w];
         for side in Side::ALL {
             let eptr = format!("{ptr}/edges/{}", side.name());
-            if let Some(k) = self.resolve((f, &eptr, false),
+            if let Some(k) = self.resolve(
+                (f, &eptr, false),
                 "edge kind",
                 written[side.index()],
                 &vocab.edge_kinds,
@@ -823,7 +829,7 @@ impl Checker<'_> {
                     .hint = Some("name each bordering city once".to_string());
                     continue;
                 }
-                if !field.inner && !touches(&field.ports, city, &owner) {
+                if !field.ports.is_empty() && !touches(&field.ports, city, &owner) {
                     self.error(f, &cptr, false, "tilekit::field-not-touching", format!("tile `{id}`: the field at {} does not touch the city at `{port}`", field.ports.iter().map(|p| p.name()).collect::<Vec<_>>().join(" ")))
                         .hint = Some("a field borders a city it touches around the tile's edge; check the ports, or remove the city".to_string());
                     continue;
@@ -983,7 +989,8 @@ impl Checker<'_> {
         let mut out = Vec::new();
         for (k, name) in names.iter().enumerate() {
             let mptr = format!("{ptr}/{k}");
-            let Some(m) = self.resolve((f, &mptr, false),
+            let Some(m) = self.resolve(
+                (f, &mptr, false),
                 "marker kind",
                 name,
                 &vocab.markers,
@@ -1105,35 +1112,35 @@ impl Checker<'_> {
 
     /// Warns about a tile that is another tile of the same set turned.
     fn rotation_twins(&mut self, tileset: &TileSet, tile_ptrs: &[(usize, String)]) {
-        let keys: Vec<[String; 4]> = tileset
-            .tiles
-            .iter()
-            .map(|t| std::array::from_fn(|r| shape_key(t, r as u8)))
-            .collect();
-        for b in 0..tileset.tiles.len() {
-            for a in 0..b {
-                if tileset.tiles[a].set != tileset.tiles[b].set {
-                    continue;
-                }
-                if let Some(r) = (0..4).find(|&r| keys[a][r] == keys[b][0]) {
-                    let (f, ptr) = &tile_ptrs[b];
-                    let first = tileset.tiles[a].id.clone();
-                    let turned = if r == 0 {
-                        String::new()
-                    } else {
-                        format!(" turned {}°", 90 * r)
-                    };
-                    self.warning(
-                        *f,
-                        &format!("{ptr}/id"),
-                        "tilekit::rotation-twin",
-                        format!("tile `{}` is tile `{first}`{turned}", tileset.tiles[b].id),
-                    )
-                    .hint = Some(format!(
-                        "if it is the same tile, add its copies to `{first}`'s count"
-                    ));
-                    break;
-                }
+        // Keyed by set and the shape after each turn, so the check stays linear in the tiles.
+        let mut seen: HashMap<(usize, String), (usize, usize)> = HashMap::new();
+        for (b, tile) in tileset.tiles.iter().enumerate() {
+            let keys: [String; 4] = std::array::from_fn(|r| shape_key(tile, r as u8));
+            let twin = keys.iter().enumerate().find_map(|(r, key)| {
+                seen.get(&(tile.set, key.clone()))
+                    .map(|&(a, ar)| (a, (ar + 4 - r) % 4))
+            });
+            if let Some((a, turns)) = twin {
+                let (f, ptr) = &tile_ptrs[b];
+                let first = tileset.tiles[a].id.clone();
+                let turned = if turns == 0 {
+                    String::new()
+                } else {
+                    format!(" turned {}°", 90 * turns)
+                };
+                self.warning(
+                    *f,
+                    &format!("{ptr}/id"),
+                    "tilekit::rotation-twin",
+                    format!("tile `{}` is tile `{first}`{turned}", tile.id),
+                )
+                .hint = Some(format!(
+                    "if it is the same tile, add its copies to `{first}`'s count"
+                ));
+                continue;
+            }
+            for (r, key) in keys.into_iter().enumerate() {
+                seen.entry((tile.set, key)).or_insert((b, r));
             }
         }
     }

@@ -215,8 +215,10 @@ fn parse_one(
 ) -> Option<(TileSetFile, crate::source::SpanMap)> {
     let text: &str = source.inner();
     let (value, spans, syntax) = parse(text);
-    if !syntax.is_empty() {
-        for e in syntax {
+    // After a syntax error the parser's recovery reports follow-on errors that are not the
+    // author's; the first one is the one to fix.
+    if let Some(e) = syntax.into_iter().next() {
+        {
             diagnostics.push(
                 Diagnostic::error("tilekit::syntax", source, e.span, format!("TOML syntax: {}", e.message))
                     .label("here")

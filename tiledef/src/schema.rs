@@ -130,7 +130,8 @@ impl SchemaChecker {
                         return;
                     }
                     _ => d(format!(
-                        "{place} has the wrong shape: found {}",
+                        "{place} should be {}, found {}",
+                        self.branch_types(error.schema_path().as_str()),
                         kind_of(error.instance())
                     ))
                     .hint(shape_hint(&pointer)),
@@ -168,6 +169,22 @@ impl SchemaChecker {
             .and_then(Value::as_object)
             .map(|o| o.keys().cloned().collect())
             .unwrap_or_default()
+    }
+
+    /// The types an `anyOf` accepts, read from its branches: "a whole number or a table".
+    fn branch_types(&self, schema_path: &str) -> String {
+        let branches = self.schema.pointer(schema_path).and_then(Value::as_array);
+        let names: Vec<String> = branches
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, _)| self.expected_type(&format!("{schema_path}/{i}/type")))
+            .collect();
+        if names.is_empty() {
+            "of another shape".to_string()
+        } else {
+            names.join(" or ")
+        }
     }
 
     fn expected_type(&self, schema_path: &str) -> String {
