@@ -149,3 +149,45 @@ fn build_writes_a_report_and_keeps_old_outputs_on_failure() {
         .collect();
     assert!(leftovers.is_empty());
 }
+
+/// The README's "first tile" walkthrough stays true: the example is valid, and the mistake it
+/// shows gives the diagnostic it prints.
+#[test]
+fn the_readme_first_tile_example_is_true() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let start = readme
+        .find("```toml\n#:schema ./definitions")
+        .expect("the example")
+        + 8;
+    let example = &readme[start..start + readme[start..].find("```").expect("block end")];
+    let dir = scratch("readme");
+    std::fs::write(dir.join("my-set.toml"), example).expect("write");
+    let base = root().join("definitions/base.toml");
+    let run = |dir: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_tilekit"))
+            .args(["validate", &base.to_string_lossy(), "my-set.toml"])
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("runs")
+    };
+    let out = run(&dir);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        readme.contains(
+            &text(&out.stdout)
+                .lines()
+                .last()
+                .unwrap_or_default()
+                .to_string()
+        )
+    );
+
+    let broken = example.replace("{ ports = [\"ESE\", \"SSE\"] }", "{ ports = [\"ESE\"] }");
+    std::fs::write(dir.join("my-set.toml"), broken).expect("write");
+    let out = run(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    for line in text(&out.stderr).lines().filter(|l| !l.trim().is_empty()) {
+        assert!(readme.contains(line), "the README does not show `{line}`");
+    }
+}

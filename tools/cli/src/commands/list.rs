@@ -90,6 +90,14 @@ fn features(tileset: &TileSet, tile: &tiledef::Tile) -> String {
             _ if ports.is_empty() => format!("{}[inner]", f.kind.name()),
             _ => format!("{}[{}]", f.kind.name(), ports.join(" ")),
         };
+        if !f.cities.is_empty() {
+            let cities: Vec<&str> = f
+                .cities
+                .iter()
+                .filter_map(|&c| tile.features[c].ports.first().map(|p| p.name()))
+                .collect();
+            let _ = write!(text, "→{}", cities.join(","));
+        }
         if f.pennants > 0 {
             text.push_str(&"+".repeat(f.pennants as usize));
         }
