@@ -4,6 +4,7 @@
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::OnceLock;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -26,15 +27,46 @@ pub struct Spans {
 }
 
 /// Spans by JSON pointer (`/tile/3/fields/0/ports/1`).
+///
+/// Built lazily, on the first question: spans are needed only to report a problem, and building
+/// them for every value of a valid file would cost more than the rest of loading.
 #[derive(Clone, Debug, Default)]
 pub struct SpanMap {
-    spans: HashMap<String, Spans>,
+    text: std::sync::Arc<str>,
+    spans: OnceLock<HashMap<String, Spans>>,
 }
 
 impl SpanMap {
+    /// A span map over a document's text.
+    pub fn new(text: std::sync::Arc<str>) -> SpanMap {
+        SpanMap {
+            text,
+            spans: OnceLock::new(),
+        }
+    }
+
+    fn spans(&self) -> &HashMap<String, Spans> {
+        self.spans.get_or_init(|| {
+            let (root, _) = DeTable::parse_recoverable(&self.text);
+            let mut spans = HashMap::new();
+            let len = self.text.len();
+            spans.insert(
+                String::new(),
+                Spans {
+                    key: None,
+                    value: clamp(root.span(), len),
+                },
+            );
+            let mut pointer = String::new();
+            let mut sink = Some(&mut spans);
+            table_to_json(root.get_ref(), &mut pointer, &mut sink, len);
+            spans
+        })
+    }
+
     /// The spans of the value at a pointer.
     pub fn get(&self, pointer: &str) -> Option<&Spans> {
-        self.spans.get(pointer)
+        self.spans().get(pointer)
     }
 
     /// The span of the value at `pointer`, or of its nearest ancestor that has one.
@@ -54,7 +86,7 @@ impl SpanMap {
     fn nearest(&self, pointer: &str) -> Option<&Spans> {
         let mut p = pointer;
         loop {
-            if let Some(s) = self.spans.get(p) {
+            if let Some(s) = self.spans().get(p) {
                 return Some(s);
             }
             match p.rfind('/') {
@@ -84,18 +116,13 @@ pub fn parse(text: &str) -> (Value, SpanMap, Vec<SyntaxError>) {
             span: clamp(e.span().unwrap_or(0..0), text.len()),
         })
         .collect();
-    let mut map = SpanMap::default();
     let mut pointer = String::new();
-    let value = table_to_json(root.get_ref(), &mut pointer, &mut map, text.len());
-    map.spans.insert(
-        String::new(),
-        Spans {
-            key: None,
-            value: clamp(root.span(), text.len()),
-        },
-    );
-    (value, map, errors)
+    let value = table_to_json(root.get_ref(), &mut pointer, &mut None, text.len());
+    (value, SpanMap::new(std::sync::Arc::from(text)), errors)
 }
+
+/// Where spans go while converting: `None` when only the value is wanted.
+type Sink<'a> = Option<&'a mut HashMap<String, Spans>>;
 
 fn clamp(span: Range<usize>, len: usize) -> Range<usize> {
     let start = span.start.min(len);
@@ -105,22 +132,24 @@ fn clamp(span: Range<usize>, len: usize) -> Range<usize> {
 fn table_to_json(
     table: &DeTable<'_>,
     pointer: &mut String,
-    map: &mut SpanMap,
+    sink: &mut Sink<'_>,
     len: usize,
 ) -> Value {
     let mut object = Map::new();
     for (key, value) in table {
         let base = pointer.len();
-        pointer.push('/');
-        push_escaped(pointer, key.get_ref());
-        map.spans.insert(
-            pointer.clone(),
-            Spans {
-                key: Some(clamp(key.span(), len)),
-                value: clamp(value.span(), len),
-            },
-        );
-        let json = value_to_json(value, pointer, map, len);
+        if let Some(spans) = sink.as_deref_mut() {
+            pointer.push('/');
+            push_escaped(pointer, key.get_ref());
+            spans.insert(
+                pointer.clone(),
+                Spans {
+                    key: Some(clamp(key.span(), len)),
+                    value: clamp(value.span(), len),
+                },
+            );
+        }
+        let json = value_to_json(value, pointer, sink, len);
         pointer.truncate(base);
         object.insert(key.get_ref().to_string(), json);
     }
@@ -130,7 +159,7 @@ fn table_to_json(
 fn value_to_json(
     value: &Spanned<DeValue<'_>>,
     pointer: &mut String,
-    map: &mut SpanMap,
+    sink: &mut Sink<'_>,
     len: usize,
 ) -> Value {
     match value.get_ref() {
@@ -157,21 +186,23 @@ fn value_to_json(
             let mut out = Vec::with_capacity(items.len());
             for (index, item) in items.iter().enumerate() {
                 let base = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&index.to_string());
-                map.spans.insert(
-                    pointer.clone(),
-                    Spans {
-                        key: None,
-                        value: clamp(item.span(), len),
-                    },
-                );
-                out.push(value_to_json(item, pointer, map, len));
+                if let Some(spans) = sink.as_deref_mut() {
+                    pointer.push('/');
+                    pointer.push_str(&index.to_string());
+                    spans.insert(
+                        pointer.clone(),
+                        Spans {
+                            key: None,
+                            value: clamp(item.span(), len),
+                        },
+                    );
+                }
+                out.push(value_to_json(item, pointer, sink, len));
                 pointer.truncate(base);
             }
             Value::Array(out)
         }
-        DeValue::Table(table) => table_to_json(table, pointer, map, len),
+        DeValue::Table(table) => table_to_json(table, pointer, sink, len),
     }
 }
 

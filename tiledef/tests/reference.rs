@@ -713,7 +713,10 @@ fn village_life_bushes_edges_have_their_halves_in_different_fields() {
         }
     }
     for &(id, side, why) in UNDIVIDED_BUSHES {
-        assert!(!why.trim().is_empty(), "{id}: an exception needs its reason");
+        assert!(
+            !why.trim().is_empty(),
+            "{id}: an exception needs its reason"
+        );
         if !undivided.remove(&(id.to_string(), side)) {
             problems.push(format!(
                 "{id}: listed as an undivided bushes edge ({}), but it is divided or not bushes",

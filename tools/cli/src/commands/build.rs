@@ -1,6 +1,7 @@
 //! `tilekit build`: the main job. Validates the sets and writes everything derived from them
 //! into the output folder.
 
+use crate::commands::compile::{TablesFormat, tables_bytes};
 use crate::commands::validate::summary_line;
 use crate::inputs::{Inputs, load_and_report};
 use crate::output::write_atomic;
@@ -44,7 +45,20 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let _ = writeln!(text, "\n{}", crate::commands::list::table(&tileset));
-    write_atomic(&args.out.join("report.txt"), text.as_bytes())?;
-    println!("wrote {}", args.out.join("report.txt").display());
+
+    let tables = engine::compile(&tileset).map_err(|e| miette::miette!("{e}"))?;
+    let mut written = Vec::new();
+    for (name, format) in [("tables.bin", TablesFormat::Bin), ("tables.json", TablesFormat::Json)] {
+        let path = args.out.join(name);
+        write_atomic(&path, &tables_bytes(&tables, format))?;
+        written.push(path);
+    }
+
+    let report = args.out.join("report.txt");
+    write_atomic(&report, text.as_bytes())?;
+    written.push(report);
+    for path in written {
+        println!("wrote {}", path.display());
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,59 @@
+//! Random base-game playouts on one core, and the legal placements of one drawn tile.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use engine::game::{Draw, Game, GameOptions, Move, Phase};
+use engine::rng::Rng;
+use engine::simulate::play_random;
+use std::hint::black_box;
+
+fn options(players: u8, seed: u64) -> GameOptions {
+    GameOptions {
+        sets: vec!["base".into()],
+        draw: Draw::Seed(seed),
+        ..GameOptions::seeded(players, seed)
+    }
+}
+
+fn playouts(c: &mut Criterion) {
+    let tables = engine::compile(&tiledef::load_bundled()).expect("bundled tables compile");
+    let mut rng = Rng::new(1);
+    let mut moves = Vec::with_capacity(256);
+    let mut events = Vec::with_capacity(256);
+    c.bench_function("random 2-player base game", |b| {
+        b.iter(|| {
+            events.clear();
+            let seed = rng.next_u64();
+            let game = play_random(&tables, options(2, seed), &mut rng, &mut moves, &mut events)
+                .expect("random games play");
+            black_box(game.scores[0])
+        })
+    });
+    // A mid-game position: the legal placements of the drawn tile.
+    let mut events = Vec::new();
+    let mut game = Game::new(&tables, options(2, 7), &mut events).expect("game sets up");
+    for _ in 0..60 {
+        game.legal_moves(&mut moves);
+        let mv = moves[rng.below(moves.len())];
+        game.apply(mv, &mut events).expect("legal moves apply");
+        if let Phase::Place(_) = game.phase() {
+            continue;
+        }
+    }
+    while !matches!(game.phase(), Phase::Place(_)) {
+        game.apply(Move::Pass, &mut events).expect("pass is legal");
+    }
+    let Phase::Place(kind) = game.phase() else {
+        return;
+    };
+    let open = game.board.frontier.len();
+    c.bench_function(&format!("legal placements, {open} open positions"), |b| {
+        b.iter(|| {
+            moves.clear();
+            game.legal_placements(black_box(kind), &mut moves);
+            black_box(moves.len())
+        })
+    });
+}
+
+criterion_group!(benches, playouts);
+criterion_main!(benches);

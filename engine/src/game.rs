@@ -1,0 +1,1092 @@
+//! A game: options, state and moves, with the base rules.
+//!
+//! A turn is two moves: `Move::Place` puts the drawn tile, then one of `Move::Deploy` (a follower
+//! on a feature of that tile) or `Move::Pass` ends the turn; completed features are scored then,
+//! and the next tile is drawn (tiles that fit nowhere are set aside). Expansion rules add moves
+//! to the second step (return a figure, move the donkey, place a windmill) and figure kinds.
+//!
+//! Features are union-find sets over feature nodes (one node per feature of each placed tile)
+//! with running aggregates at the root: open ends, pennants, followers, marketplace ends. The
+//! members of a set are also linked in a ring, so a scoring can walk them (to count distinct
+//! tiles, cities bordering a field, flowers).
+
+use crate::board::{Board, EMPTY, Placed};
+use crate::rng::Rng;
+use crate::tables::{FeatureKind, Orient, Tables};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use tiledef::{Meeting, Port, RoadEnd, Side};
+
+/// The most players a game can have.
+pub const MAX_PLAYERS: u8 = 8;
+
+/// Rule options: variants of the rules, not forks of the code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RuleOptions {
+    /// First-edition rule: a completed city of two tiles scores 2 (1 per tile and pennant).
+    pub first_edition_small_city: bool,
+    /// Followers per player.
+    pub followers: u8,
+}
+
+impl Default for RuleOptions {
+    fn default() -> RuleOptions {
+        RuleOptions {
+            first_edition_small_city: false,
+            followers: 7,
+        }
+    }
+}
+
+/// How tiles are drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Draw {
+    /// The bag of the chosen sets and edition, shuffled with this seed.
+    Seed(u64),
+    /// Exactly these tiles (by id), in this order, regardless of counts.
+    Order(Vec<String>),
+}
+
+/// What a game is played with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameOptions {
+    /// Ids of the tile sets in the bag (empty: all sets of the tables).
+    pub sets: Vec<String>,
+    /// Edition id for the counts (None: the newest).
+    pub edition: Option<String>,
+    /// Number of players, 1 to 8.
+    pub players: u8,
+    /// Rule options.
+    pub rules: RuleOptions,
+    /// The draw.
+    pub draw: Draw,
+}
+
+impl GameOptions {
+    /// A base game of all sets for `players` players with a seeded draw.
+    pub fn seeded(players: u8, seed: u64) -> GameOptions {
+        GameOptions {
+            sets: Vec::new(),
+            edition: None,
+            players,
+            rules: RuleOptions::default(),
+            draw: Draw::Seed(seed),
+        }
+    }
+}
+
+/// Why a game could not be set up.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SetupError {
+    /// Player count out of range.
+    #[error("{0} players: a game has 1 to {MAX_PLAYERS}")]
+    Players(u8),
+    /// Unknown set id.
+    #[error("unknown tile set `{0}` (loaded: {1})")]
+    Set(String, String),
+    /// Unknown edition id.
+    #[error("unknown edition `{0}` (known: {1})")]
+    Edition(String, String),
+    /// Unknown tile id in a fixed draw.
+    #[error("unknown tile `{0}` in the draw order")]
+    Tile(String),
+}
+
+/// A move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Place the drawn tile at a position with clockwise quarter turns.
+    Place {
+        /// Column.
+        x: i16,
+        /// Row (south is +1).
+        y: i16,
+        /// Quarter turns clockwise, 0–3.
+        rotation: u8,
+    },
+    /// Deploy a follower on a local feature of the tile just placed.
+    Deploy {
+        /// Index into the placed orientation's features.
+        feature: u8,
+    },
+    /// End the turn without deploying.
+    Pass,
+}
+
+/// The kinds of figure; expansions add theirs (windmill, donkey) here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FigureKind {
+    /// A follower (meeple): 7 per player in the base game.
+    Follower,
+}
+
+/// A figure on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Figure {
+    /// What it is.
+    pub kind: FigureKind,
+    /// The owning player.
+    pub owner: u8,
+    /// The feature node it stands on.
+    pub node: u32,
+    /// Index into `Board::placed` of its tile.
+    pub tile: u16,
+}
+
+/// Where the game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The current player must place this tile kind.
+    Place(u16),
+    /// The tile is placed (index into `Board::placed`); deploy or pass.
+    Act(u16),
+    /// All tiles are drawn and the final scoring is done.
+    Over,
+}
+
+/// A feature node: one feature of one placed tile, and the aggregates of its set at the root.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// Union-find parent (itself at a root).
+    pub parent: u32,
+    /// The next member in the ring of the set.
+    pub next: u32,
+    /// Members in the set (at the root).
+    pub size: u32,
+    /// Open ends of a road or city (at the root).
+    pub open: u32,
+    /// Pennants (at the root).
+    pub pennants: u32,
+    /// Followers on the set (at the root).
+    pub followers: u16,
+    /// Road ends at marketplaces (at the root), for the marketplace rules.
+    pub markets: u16,
+    /// Index into `Board::placed` of the tile.
+    pub tile: u16,
+    /// The local feature index on that tile.
+    pub local: u8,
+    /// What it is.
+    pub kind: FeatureKind,
+    /// Whether the set has been scored as complete (at the root).
+    pub done: bool,
+}
+
+/// Why a score was given.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "rule", rename_all = "kebab-case")]
+pub enum Reason {
+    /// Completed road: 1 per tile.
+    CompletedRoad,
+    /// Completed city: 2 per tile and per pennant.
+    CompletedCity,
+    /// Completed city of two tiles under the first-edition rule: 1 per tile and pennant.
+    SmallCity,
+    /// Completed monastery: 9.
+    CompletedMonastery,
+    /// Unfinished road at the end: 1 per tile.
+    UnfinishedRoad,
+    /// Unfinished city at the end: 1 per tile and per pennant.
+    UnfinishedCity,
+    /// Unfinished monastery at the end: 1 + 1 per neighbour.
+    UnfinishedMonastery,
+    /// Field at the end: 3 per completed city it borders.
+    Field,
+}
+
+/// One scoring of one feature.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Score {
+    /// The players who scored (the majority), each getting `points`.
+    pub players: Vec<u8>,
+    /// The feature's kind.
+    pub kind: FeatureKind,
+    /// Where the feature was first placed: the tile position and local feature index.
+    pub at: (i16, i16, u8),
+    /// Positions of its distinct tiles.
+    pub tiles: Vec<(i16, i16)>,
+    /// Pennants (cities).
+    pub pennants: u32,
+    /// Completed cities bordered (fields).
+    pub cities: u32,
+    /// Points each scoring player gets.
+    pub points: u32,
+    /// The rule applied.
+    pub reason: Reason,
+    /// Followers returned, per player (index = player).
+    pub followers: Vec<u8>,
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who: Vec<String> = self.players.iter().map(|p| format!("P{}", p + 1)).collect();
+        let t = self.tiles.len();
+        let why = match self.reason {
+            Reason::CompletedRoad => format!("completed road of {t} tiles: 1 × {t}"),
+            Reason::CompletedCity => format!(
+                "completed city of {t} tiles and {} pennants: 2 × {t} + 2 × {}",
+                self.pennants, self.pennants
+            ),
+            Reason::SmallCity => "completed city of 2 tiles, first-edition rule: 1 × 2".to_string(),
+            Reason::CompletedMonastery => "completed monastery: 9".to_string(),
+            Reason::UnfinishedRoad => format!("unfinished road of {t} tiles: 1 × {t}"),
+            Reason::UnfinishedCity => format!(
+                "unfinished city of {t} tiles and {} pennants: {t} + {}",
+                self.pennants, self.pennants
+            ),
+            Reason::UnfinishedMonastery => {
+                format!("unfinished monastery: 1 + {} neighbours", self.points - 1)
+            }
+            Reason::Field => format!(
+                "field bordering {} completed cities: 3 × {}",
+                self.cities, self.cities
+            ),
+        };
+        write!(
+            f,
+            "{} {} {} point{} ({why})",
+            who.join(", "),
+            if who.len() > 1 {
+                "each score"
+            } else {
+                "scores"
+            },
+            self.points,
+            if self.points == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// Something that happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A tile was drawn that fits nowhere and was set aside.
+    SetAside {
+        /// Its kind.
+        kind: u16,
+    },
+    /// A tile was placed.
+    Placed {
+        /// The player.
+        player: u8,
+        /// Its kind.
+        kind: u16,
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+        /// The distinct rotation it was placed with.
+        rotation: u8,
+    },
+    /// A follower was deployed.
+    Deployed {
+        /// The player.
+        player: u8,
+        /// Local feature index on the placed tile.
+        feature: u8,
+        /// Its kind.
+        kind: FeatureKind,
+    },
+    /// A feature was scored.
+    Scored(Score),
+    /// The final scoring is done.
+    GameOver {
+        /// Final scores by player.
+        scores: Vec<u32>,
+    },
+}
+
+/// Why a move was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq, Clone)]
+pub enum IllegalMove {
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// A placement was expected.
+    #[error("a tile must be placed first")]
+    PlaceFirst,
+    /// A deploy or pass was expected.
+    #[error("the tile is already placed: deploy a follower or pass")]
+    AlreadyPlaced,
+    /// Rotation out of range.
+    #[error("rotation {0}: it is 0 to 3 quarter turns")]
+    Rotation(u8),
+    /// The position holds a tile.
+    #[error("({x}, {y}) already holds a tile")]
+    Occupied {
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+    },
+    /// The position touches no tile.
+    #[error("({x}, {y}) is not next to any placed tile")]
+    NotAdjacent {
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+    },
+    /// An edge does not match.
+    #[error(
+        "tile {tile} rotated {rotation} does not fit at ({x}, {y}): its {side} edge ({ours}) may not touch {theirs}"
+    )]
+    Mismatch {
+        /// Tile id.
+        tile: String,
+        /// Rotation asked for.
+        rotation: u8,
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+        /// The side that does not match.
+        side: String,
+        /// Our edge kind.
+        ours: String,
+        /// The neighbour's edge kind.
+        theirs: String,
+    },
+    /// No such feature on the tile.
+    #[error("tile {tile} has no feature {feature}")]
+    NoFeature {
+        /// Tile id.
+        tile: String,
+        /// The feature asked for.
+        feature: String,
+    },
+    /// No follower may stand on this kind.
+    #[error("no follower may be deployed on a {0}")]
+    Unclaimable(&'static str),
+    /// The connected feature already has a follower.
+    #[error("the {kind} at {feature} is connected to a {kind} that already has a follower")]
+    FeatureTaken {
+        /// Kind name.
+        kind: &'static str,
+        /// Which feature.
+        feature: String,
+    },
+    /// The player has no follower left.
+    #[error("player {0} has no follower left")]
+    NoFollower(u8),
+}
+
+/// Sums kept while a game runs (for simulation reports).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameStats {
+    /// Points scored by feature kind (indexed by `FeatureKind::index`).
+    pub points_by_kind: [u64; 5],
+    /// Tiles set aside.
+    pub set_aside: u32,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Game<'t> {
+    tables: &'t Tables,
+    options: GameOptions,
+    /// The board.
+    pub board: Board,
+    nodes: Vec<Node>,
+    /// Figures on the board.
+    pub figures: Vec<Figure>,
+    /// Followers in each player's supply.
+    pub supply: Vec<u8>,
+    /// Scores by player.
+    pub scores: Vec<u32>,
+    bag: Vec<u16>,
+    next_draw: usize,
+    current: u8,
+    phase: Phase,
+    /// Tile kinds set aside, in order.
+    pub set_aside: Vec<u16>,
+    /// Running sums.
+    pub stats: GameStats,
+    monastery_followers: u32,
+    stamp: Vec<u32>,
+    generation: u32,
+    ring: Vec<u32>,
+    masks: Vec<u8>,
+    placements: u32,
+}
+
+impl<'t> Game<'t> {
+    /// Sets up a game: the start tile at (0, 0) unrotated, and the first tile drawn.
+    pub fn new(
+        tables: &'t Tables,
+        options: GameOptions,
+        events: &mut Vec<Event>,
+    ) -> Result<Game<'t>, SetupError> {
+        if options.players == 0 || options.players > MAX_PLAYERS {
+            return Err(SetupError::Players(options.players));
+        }
+        let bag = build_bag(tables, &options)?;
+        let tiles = bag.len() + 1;
+        let mut game = Game {
+            tables,
+            board: Board::new(tiles),
+            nodes: Vec::with_capacity(tiles * tables.max_features().max(1)),
+            figures: Vec::with_capacity(
+                options.players as usize * options.rules.followers as usize,
+            ),
+            supply: vec![options.rules.followers; options.players as usize],
+            scores: vec![0; options.players as usize],
+            bag,
+            next_draw: 0,
+            current: 0,
+            phase: Phase::Over,
+            set_aside: Vec::new(),
+            stats: GameStats::default(),
+            monastery_followers: 0,
+            stamp: vec![0; tiles],
+            generation: 0,
+            ring: Vec::with_capacity(64),
+            masks: Vec::with_capacity(64),
+            placements: 0,
+            options,
+        };
+        let start = tables.orient_of(tables.start, 0);
+        game.put(0, 0, start);
+        game.draw_next(events);
+        Ok(game)
+    }
+
+    /// The tables the game is played with.
+    pub fn tables(&self) -> &'t Tables {
+        self.tables
+    }
+
+    /// The options the game was set up with.
+    pub fn options(&self) -> &GameOptions {
+        &self.options
+    }
+
+    /// Where the game is.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The player whose turn it is.
+    pub fn current(&self) -> u8 {
+        self.current
+    }
+
+    /// Tiles left to draw.
+    pub fn tiles_left(&self) -> usize {
+        self.bag.len() - self.next_draw
+    }
+
+    /// The feature nodes.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The root node of a feature node's set.
+    #[inline]
+    pub fn find(&self, mut n: u32) -> u32 {
+        while self.nodes[n as usize].parent != n {
+            n = self.nodes[n as usize].parent;
+        }
+        n
+    }
+
+    #[inline]
+    fn find_mut(&mut self, mut n: u32) -> u32 {
+        while self.nodes[n as usize].parent != n {
+            let p = self.nodes[n as usize].parent;
+            let gp = self.nodes[p as usize].parent;
+            self.nodes[n as usize].parent = gp;
+            n = gp;
+        }
+        n
+    }
+
+    fn union(&mut self, a: u32, b: u32) {
+        let (mut ra, mut rb) = (self.find_mut(a), self.find_mut(b));
+        if ra == rb {
+            return;
+        }
+        if self.nodes[ra as usize].size < self.nodes[rb as usize].size {
+            std::mem::swap(&mut ra, &mut rb);
+        }
+        let b = self.nodes[rb as usize];
+        let a = &mut self.nodes[ra as usize];
+        a.size += b.size;
+        a.open += b.open;
+        a.pennants += b.pennants;
+        a.followers += b.followers;
+        a.markets += b.markets;
+        a.done |= b.done;
+        let an = a.next;
+        a.next = b.next;
+        self.nodes[rb as usize].next = an;
+        self.nodes[rb as usize].parent = ra;
+    }
+
+    /// The orientation of a placed tile.
+    pub fn orient(&self, placed: u16) -> &'t Orient {
+        &self.tables.orients[self.board.placed[placed as usize].orient as usize]
+    }
+
+    /// Puts a tile on the board and joins its features to its neighbours'.
+    fn put(&mut self, x: i32, y: i32, orient: u16) -> u16 {
+        let tables = self.tables;
+        let o = &tables.orients[orient as usize];
+        let id = self.board.placed.len() as u16;
+        let base = self.nodes.len() as u32;
+        for (i, f) in o.features.iter().enumerate() {
+            let n = base + i as u32;
+            self.nodes.push(Node {
+                parent: n,
+                next: n,
+                size: 1,
+                open: u32::from(f.open),
+                pennants: u32::from(f.pennants),
+                followers: 0,
+                markets: u16::from(f.end == Some(RoadEnd::Marketplace)),
+                tile: id,
+                local: i as u8,
+                kind: f.kind,
+                done: false,
+            });
+        }
+        self.board.placed.push(Placed {
+            x: x as i16,
+            y: y as i16,
+            orient,
+            base,
+        });
+        self.board.close(x, y);
+        self.board.cell_mut(x, y).placed = id;
+        for side in Side::ALL {
+            let (dx, dy) = side.offset();
+            let (nx, ny) = (x + dx, y + dy);
+            let cell = self.board.cell(nx, ny);
+            if cell.placed != EMPTY {
+                self.join(id, side, cell.placed);
+            } else {
+                let w = tables.index.weight(side.opposite().index());
+                self.board
+                    .open(nx, ny, w * (u32::from(o.edges[side.index()]) + 1));
+            }
+        }
+        id
+    }
+
+    /// Joins the features of tile `p` across its `side` to tile `q`.
+    fn join(&mut self, p: u16, side: Side, q: u16) {
+        let tables = self.tables;
+        let (pp, qq) = (self.board.placed[p as usize], self.board.placed[q as usize]);
+        let (op, oq) = (
+            &tables.orients[pp.orient as usize],
+            &tables.orients[qq.orient as usize],
+        );
+        let meeting = tables.meeting(op.edges[side.index()], oq.edges[side.opposite().index()]);
+        for port in side.ports() {
+            let f = op.ports[port.index()];
+            let g = oq.ports[port.facing().index()];
+            let fa = (f != crate::tables::NO_FEATURE).then(|| pp.base + u32::from(f));
+            let ga = (g != crate::tables::NO_FEATURE).then(|| qq.base + u32::from(g));
+            if port.is_centre() {
+                for n in [fa, ga].into_iter().flatten() {
+                    if self.nodes[n as usize].kind.closes() {
+                        let r = self.find_mut(n);
+                        self.nodes[r as usize].open -= 1;
+                    }
+                }
+                if meeting != Meeting::Connect {
+                    continue;
+                }
+            }
+            if let (Some(a), Some(b)) = (fa, ga)
+                && self.nodes[a as usize].kind == self.nodes[b as usize].kind
+            {
+                self.union(a, b);
+            }
+        }
+    }
+
+    /// Whether a tile kind fits anywhere on the board.
+    pub fn can_place(&self, kind: u16) -> bool {
+        self.board
+            .frontier
+            .iter()
+            .any(|open| self.tables.index.fits(open.pattern, kind) != 0)
+    }
+
+    /// Fills the rotation mask of each open position for the drawn kind; returns the count.
+    fn fill_masks(&mut self, kind: u16) -> u32 {
+        let row = self.tables.index.row(kind);
+        self.masks.clear();
+        let mut count = 0;
+        for open in &self.board.frontier {
+            let mask = row[open.pattern as usize];
+            count += mask.count_ones();
+            self.masks.push(mask);
+        }
+        self.placements = count;
+        count
+    }
+
+    /// How many placements the drawn tile has (0 outside the place phase).
+    pub fn placement_count(&self) -> u32 {
+        match self.phase {
+            Phase::Place(_) => self.placements,
+            _ => 0,
+        }
+    }
+
+    /// The `n`-th legal placement of the drawn tile, in the order of `legal_moves`.
+    pub fn nth_placement(&self, mut n: u32) -> Option<Move> {
+        if !matches!(self.phase, Phase::Place(_)) {
+            return None;
+        }
+        for (slot, &mask) in self.masks.iter().enumerate() {
+            let c = mask.count_ones();
+            if n < c {
+                let mut mask = mask;
+                for _ in 0..n {
+                    mask &= mask - 1;
+                }
+                let open = self.board.frontier[slot];
+                return Some(Move::Place {
+                    x: open.x,
+                    y: open.y,
+                    rotation: mask.trailing_zeros() as u8,
+                });
+            }
+            n -= c;
+        }
+        None
+    }
+
+    fn draw_next(&mut self, events: &mut Vec<Event>) {
+        while self.next_draw < self.bag.len() {
+            let kind = self.bag[self.next_draw];
+            self.next_draw += 1;
+            if self.fill_masks(kind) > 0 {
+                self.phase = Phase::Place(kind);
+                return;
+            }
+            self.set_aside.push(kind);
+            self.stats.set_aside += 1;
+            events.push(Event::SetAside { kind });
+        }
+        self.final_scoring(events);
+        self.phase = Phase::Over;
+        events.push(Event::GameOver {
+            scores: self.scores.clone(),
+        });
+    }
+
+    /// Appends the legal moves to `out` (which is cleared first).
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        match self.phase {
+            Phase::Place(_) => {
+                for (open, &mask) in self.board.frontier.iter().zip(&self.masks) {
+                    push_rotations(open.x, open.y, mask, out);
+                }
+            }
+            Phase::Act(placed) => {
+                self.legal_deploys(placed, out);
+                out.push(Move::Pass);
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Appends the placements of any tile kind on the current board (distinct rotations only).
+    pub fn legal_placements(&self, kind: u16, out: &mut Vec<Move>) {
+        for open in &self.board.frontier {
+            let mask = self.tables.index.fits(open.pattern, kind);
+            push_rotations(open.x, open.y, mask, out);
+        }
+    }
+
+    /// Appends the deploy moves on the tile just placed.
+    pub fn legal_deploys(&self, placed: u16, out: &mut Vec<Move>) {
+        if self.supply[self.current as usize] == 0 {
+            return;
+        }
+        let base = self.board.placed[placed as usize].base;
+        for (i, f) in self.orient(placed).features.iter().enumerate() {
+            if f.kind.claimable() {
+                let r = self.find(base + i as u32);
+                if self.nodes[r as usize].followers == 0 {
+                    out.push(Move::Deploy { feature: i as u8 });
+                }
+            }
+        }
+    }
+
+    /// Applies a move, or says why it is illegal (the game is then unchanged).
+    pub fn apply(&mut self, mv: Move, events: &mut Vec<Event>) -> Result<(), IllegalMove> {
+        match (self.phase, mv) {
+            (Phase::Over, _) => Err(IllegalMove::Over),
+            (Phase::Place(kind), Move::Place { x, y, rotation }) => {
+                let orient = self.check_place(kind, x, y, rotation)?;
+                let id = self.put(i32::from(x), i32::from(y), orient);
+                events.push(Event::Placed {
+                    player: self.current,
+                    kind,
+                    x,
+                    y,
+                    rotation: self.tables.orients[orient as usize].rotation,
+                });
+                self.phase = Phase::Act(id);
+                Ok(())
+            }
+            (Phase::Place(_), _) => Err(IllegalMove::PlaceFirst),
+            (Phase::Act(_), Move::Place { .. }) => Err(IllegalMove::AlreadyPlaced),
+            (Phase::Act(placed), Move::Deploy { feature }) => {
+                self.deploy(placed, feature, events)?;
+                self.end_turn(placed, events);
+                Ok(())
+            }
+            (Phase::Act(placed), Move::Pass) => {
+                self.end_turn(placed, events);
+                Ok(())
+            }
+        }
+    }
+
+    fn check_place(&self, kind: u16, x: i16, y: i16, rotation: u8) -> Result<u16, IllegalMove> {
+        if rotation > 3 {
+            return Err(IllegalMove::Rotation(rotation));
+        }
+        let cell = self.board.cell(i32::from(x), i32::from(y));
+        if cell.placed != EMPTY {
+            return Err(IllegalMove::Occupied { x, y });
+        }
+        if cell.slot == EMPTY {
+            return Err(IllegalMove::NotAdjacent { x, y });
+        }
+        let orient = self.tables.orient_of(kind, rotation);
+        let o = &self.tables.orients[orient as usize];
+        if self.masks[cell.slot as usize] & (1 << o.rotation) != 0 {
+            return Ok(orient);
+        }
+        for side in Side::ALL {
+            let (dx, dy) = side.offset();
+            if let Some(n) = self.board.at(i32::from(x) + dx, i32::from(y) + dy) {
+                let theirs = self.tables.orients[n.orient as usize].edges[side.opposite().index()];
+                let ours = o.edges[side.index()];
+                if self.tables.meeting(ours, theirs) == Meeting::Forbidden {
+                    return Err(IllegalMove::Mismatch {
+                        tile: self.tables.kinds[kind as usize].id.clone(),
+                        rotation,
+                        x,
+                        y,
+                        side: side.name().to_uppercase(),
+                        ours: self.tables.edge_kinds[ours as usize].clone(),
+                        theirs: self.tables.edge_kinds[theirs as usize].clone(),
+                    });
+                }
+            }
+        }
+        // The index and the edge check disagree only if the tables are inconsistent.
+        Err(IllegalMove::NotAdjacent { x, y })
+    }
+
+    fn deploy(
+        &mut self,
+        placed: u16,
+        feature: u8,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalMove> {
+        let o = self.orient(placed);
+        let tile = || self.tables.kinds[o.kind as usize].id.clone();
+        let Some(f) = o.features.get(feature as usize) else {
+            return Err(IllegalMove::NoFeature {
+                tile: tile(),
+                feature: feature.to_string(),
+            });
+        };
+        if !f.kind.claimable() {
+            return Err(IllegalMove::Unclaimable(f.kind.name()));
+        }
+        let node = self.board.placed[placed as usize].base + u32::from(feature);
+        let root = self.find_mut(node);
+        if self.nodes[root as usize].followers > 0 {
+            return Err(IllegalMove::FeatureTaken {
+                kind: f.kind.name(),
+                feature: describe_feature(o, feature),
+            });
+        }
+        let player = self.current;
+        if self.supply[player as usize] == 0 {
+            return Err(IllegalMove::NoFollower(player + 1));
+        }
+        self.supply[player as usize] -= 1;
+        self.nodes[root as usize].followers += 1;
+        if f.kind == FeatureKind::Monastery {
+            self.monastery_followers += 1;
+        }
+        self.figures.push(Figure {
+            kind: FigureKind::Follower,
+            owner: player,
+            node,
+            tile: placed,
+        });
+        events.push(Event::Deployed {
+            player,
+            feature,
+            kind: f.kind,
+        });
+        Ok(())
+    }
+
+    fn end_turn(&mut self, placed: u16, events: &mut Vec<Event>) {
+        let base = self.board.placed[placed as usize].base;
+        let o = self.orient(placed);
+        for i in 0..o.features.len() as u32 {
+            let r = self.find_mut(base + i);
+            let n = self.nodes[r as usize];
+            if n.kind.closes() && n.open == 0 && !n.done {
+                self.nodes[r as usize].done = true;
+                if n.followers > 0 {
+                    self.score(r, true, events);
+                }
+            }
+        }
+        if self.monastery_followers > 0 {
+            let p = self.board.placed[placed as usize];
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+                    let Some(&q) = self.board.at(x, y) else {
+                        continue;
+                    };
+                    let Some(m) = self.tables.orients[q.orient as usize].monastery else {
+                        continue;
+                    };
+                    let n = q.base + u32::from(m);
+                    let node = self.nodes[n as usize];
+                    if node.followers > 0 && !node.done && self.board.placed_around(x, y) == 9 {
+                        self.nodes[n as usize].done = true;
+                        self.score(n, true, events);
+                    }
+                }
+            }
+        }
+        self.current = (self.current + 1) % self.options.players;
+        self.draw_next(events);
+    }
+
+    /// Walks the ring of a set into `self.ring`, and returns its distinct tiles.
+    fn members(&mut self, root: u32) -> Vec<(i16, i16)> {
+        self.generation += 1;
+        self.ring.clear();
+        let mut tiles = Vec::new();
+        let mut m = root;
+        loop {
+            self.ring.push(m);
+            let t = self.nodes[m as usize].tile as usize;
+            if self.stamp[t] != self.generation {
+                self.stamp[t] = self.generation;
+                let p = self.board.placed[t];
+                tiles.push((p.x, p.y));
+            }
+            m = self.nodes[m as usize].next;
+            if m == root {
+                break;
+            }
+        }
+        tiles
+    }
+
+    /// Scores the set at `root` for its majority, then returns its followers.
+    fn score(&mut self, root: u32, complete: bool, events: &mut Vec<Event>) {
+        let node = self.nodes[root as usize];
+        let tiles = self.members(root);
+        let t = tiles.len() as u32;
+        let mut cities = 0;
+        let (points, reason) = match (node.kind, complete) {
+            (FeatureKind::Road, true) => (t, Reason::CompletedRoad),
+            (FeatureKind::Road, false) => (t, Reason::UnfinishedRoad),
+            (FeatureKind::City, true) if t == 2 && self.options.rules.first_edition_small_city => {
+                (t + node.pennants, Reason::SmallCity)
+            }
+            (FeatureKind::City, true) => (2 * (t + node.pennants), Reason::CompletedCity),
+            (FeatureKind::City, false) => (t + node.pennants, Reason::UnfinishedCity),
+            (FeatureKind::Monastery, true) => (9, Reason::CompletedMonastery),
+            (FeatureKind::Monastery, false) => {
+                let p = self.board.placed[node.tile as usize];
+                (
+                    self.board.placed_around(i32::from(p.x), i32::from(p.y)),
+                    Reason::UnfinishedMonastery,
+                )
+            }
+            (FeatureKind::Field, _) => {
+                cities = self.bordered_cities();
+                (3 * cities, Reason::Field)
+            }
+            (FeatureKind::Garden, _) => (0, Reason::UnfinishedMonastery),
+        };
+        let players = self.options.players as usize;
+        let mut count = [0u8; MAX_PLAYERS as usize];
+        // Stable removal keeps the figures in deploy order (the order of the final scoring).
+        let mut kept = 0;
+        for i in 0..self.figures.len() {
+            let fig = self.figures[i];
+            if self.find_mut(fig.node) == root {
+                count[fig.owner as usize] += 1;
+                self.supply[fig.owner as usize] += 1;
+                if node.kind == FeatureKind::Monastery {
+                    self.monastery_followers -= 1;
+                }
+            } else {
+                self.figures[kept] = fig;
+                kept += 1;
+            }
+        }
+        self.figures.truncate(kept);
+        self.nodes[root as usize].followers = 0;
+        let best = count[..players].iter().copied().max().unwrap_or(0);
+        let winners: Vec<u8> = (0..players as u8)
+            .filter(|&p| best > 0 && count[p as usize] == best)
+            .collect();
+        for &p in &winners {
+            self.scores[p as usize] += points;
+            self.stats.points_by_kind[node.kind.index()] += u64::from(points);
+        }
+        let first = self.board.placed[self.nodes[root as usize].tile as usize];
+        let at = self.lowest_member();
+        events.push(Event::Scored(Score {
+            players: winners,
+            kind: node.kind,
+            at: at.unwrap_or((first.x, first.y, node.local)),
+            tiles,
+            pennants: if node.kind == FeatureKind::City {
+                node.pennants
+            } else {
+                0
+            },
+            cities,
+            points,
+            reason,
+            followers: count[..players].to_vec(),
+        }));
+    }
+
+    /// The member (of the last walked ring) on the earliest placed tile.
+    fn lowest_member(&self) -> Option<(i16, i16, u8)> {
+        let m = self.ring.iter().min_by_key(|&&m| {
+            let n = &self.nodes[m as usize];
+            (n.tile, n.local)
+        })?;
+        let n = &self.nodes[*m as usize];
+        let p = self.board.placed[n.tile as usize];
+        Some((p.x, p.y, n.local))
+    }
+
+    /// The completed cities bordered by the field whose members are in `self.ring`.
+    fn bordered_cities(&mut self) -> u32 {
+        let mut roots: Vec<u32> = Vec::new();
+        for k in 0..self.ring.len() {
+            let m = self.ring[k];
+            let n = self.nodes[m as usize];
+            let p = self.board.placed[n.tile as usize];
+            let o = &self.tables.orients[p.orient as usize];
+            for &c in &o.features[n.local as usize].cities {
+                let r = self.find_mut(p.base + u32::from(c));
+                let city = self.nodes[r as usize];
+                if city.open == 0 && !roots.contains(&r) {
+                    roots.push(r);
+                }
+            }
+        }
+        roots.len() as u32
+    }
+
+    /// Scores every feature with figures: roads, cities and monasteries first, then fields,
+    /// each in the order their first follower was deployed (the order does not change points).
+    fn final_scoring(&mut self, events: &mut Vec<Event>) {
+        for fields in [false, true] {
+            let mut i = 0;
+            while i < self.figures.len() {
+                let root = self.find_mut(self.figures[i].node);
+                if (self.nodes[root as usize].kind == FeatureKind::Field) == fields {
+                    // Scoring removes this figure (and any others on the feature) in place.
+                    self.score(root, false, events);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// Approximate bytes held by the game state (for memory reports).
+    pub fn heap_bytes(&self) -> usize {
+        self.board.heap_bytes()
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.figures.capacity() * std::mem::size_of::<Figure>()
+            + self.bag.capacity() * 2
+            + self.stamp.capacity() * 4
+            + self.ring.capacity() * 4
+    }
+}
+
+#[inline]
+fn push_rotations(x: i16, y: i16, mut mask: u8, out: &mut Vec<Move>) {
+    while mask != 0 {
+        let rotation = mask.trailing_zeros() as u8;
+        mask &= mask - 1;
+        out.push(Move::Place { x, y, rotation });
+    }
+}
+
+/// A readable name for a local feature: its kind and first port.
+pub fn describe_feature(o: &Orient, feature: u8) -> String {
+    let f = &o.features[feature as usize];
+    match Port::ALL.iter().find(|p| f.ports & (1 << p.index()) != 0) {
+        Some(p) => format!("{} {p}", f.kind.name()),
+        None => f.kind.name().to_string(),
+    }
+}
+
+fn build_bag(tables: &Tables, options: &GameOptions) -> Result<Vec<u16>, SetupError> {
+    let known = || tables.sets.join(", ");
+    let mut sets = Vec::new();
+    for id in &options.sets {
+        match tables.sets.iter().position(|s| s == id) {
+            Some(i) => sets.push(i as u16),
+            None => return Err(SetupError::Set(id.clone(), known())),
+        }
+    }
+    let edition = match &options.edition {
+        Some(id) => tables
+            .editions
+            .iter()
+            .position(|e| e == id)
+            .ok_or_else(|| SetupError::Edition(id.clone(), tables.editions.join(", ")))?,
+        None => tables.editions.len().saturating_sub(1),
+    };
+    match &options.draw {
+        Draw::Order(ids) => ids
+            .iter()
+            .map(|id| {
+                tables
+                    .kind_by_id(id)
+                    .ok_or_else(|| SetupError::Tile(id.clone()))
+            })
+            .collect(),
+        Draw::Seed(seed) => {
+            let mut bag = Vec::new();
+            for (k, kind) in tables.kinds.iter().enumerate() {
+                if !sets.is_empty() && !sets.contains(&kind.set) {
+                    continue;
+                }
+                let mut n = kind.counts.get(edition).copied().unwrap_or(0);
+                if k == tables.start as usize {
+                    n = n.saturating_sub(1);
+                }
+                bag.extend(std::iter::repeat_n(k as u16, n as usize));
+            }
+            Rng::new(*seed).shuffle(&mut bag);
+            Ok(bag)
+        }
+    }
+}

@@ -1,0 +1,436 @@
+//! Game records: the options and the turns of a game, in TOML (for people) or JSON (for
+//! programs), and their replay. The format is documented in `engine/RECORDS.md`.
+
+use crate::game::{
+    Draw, Event, Game, GameOptions, IllegalMove, Move, Phase, RuleOptions, SetupError,
+    describe_feature,
+};
+use crate::tables::{FeatureKind, Tables};
+use serde::{Deserialize, Serialize};
+use tiledef::Port;
+
+/// A game record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// What the game is played with.
+    pub game: GameSpec,
+    /// The turns, in order.
+    #[serde(default, rename = "turn", skip_serializing_if = "Vec::is_empty")]
+    pub turns: Vec<Turn>,
+    /// What a replay must produce (scenario records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expect>,
+}
+
+/// The `[game]` table: options of the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSpec {
+    /// Tile set ids in the bag (empty: all loaded sets).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<String>,
+    /// Edition id (absent: the newest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edition: Option<String>,
+    /// Number of players.
+    pub players: u8,
+    /// Rule options.
+    #[serde(default)]
+    pub rules: RuleOptions,
+    /// Seed of the shuffled bag.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// A fixed draw order of tile ids (absent with no seed: the `tile` of each turn, in order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<Vec<String>>,
+}
+
+/// A feature of the placed tile, named by index, by port, or by kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FeatureRef {
+    /// Index into the tile's features as written.
+    Index(u8),
+    /// A port name (`"NNW"`, `"N"`, … after rotation) or a kind (`"monastery"`, `"city"`).
+    Name(String),
+}
+
+/// One turn: the tile placed and what the player did next.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Turn {
+    /// The tile drawn (checked against the draw when present).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tile: Option<String>,
+    /// Where it goes: `[x, y]`, x east, y south, the start tile at `[0, 0]`.
+    pub at: [i16; 2],
+    /// Clockwise quarter turns.
+    #[serde(default)]
+    pub rotation: u8,
+    /// The feature a follower is deployed on (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploy: Option<FeatureRef>,
+}
+
+/// Expected outcomes of a scenario record.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// Scores by player after the last turn (final scores when the game is over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<Vec<u32>>,
+    /// Every scoring, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scored: Option<Vec<ExpectScore>>,
+    /// Tile ids set aside, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_aside: Option<Vec<String>>,
+    /// The replay must stop at this turn with an error containing this text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ExpectError>,
+    /// Whether the game must be over after the last turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over: Option<bool>,
+}
+
+/// One expected scoring.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectScore {
+    /// The turn (1-based) it happens in; absent for the final scoring.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<usize>,
+    /// Feature kind.
+    pub kind: FeatureKind,
+    /// Scoring players (1-based).
+    pub players: Vec<u8>,
+    /// Points each.
+    pub points: u32,
+}
+
+/// An expected replay error.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectError {
+    /// The turn (1-based).
+    pub turn: usize,
+    /// Text the message contains.
+    pub contains: String,
+}
+
+/// Why a record could not be read or replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// Not a record.
+    #[error("not a game record: {0}")]
+    Parse(String),
+    /// The options are wrong.
+    #[error("the game cannot be set up: {0}")]
+    Setup(#[from] SetupError),
+    /// The draw is not given.
+    #[error("turn {turn} names no tile, and the record has neither a seed nor a draw order")]
+    NoDraw {
+        /// 1-based turn.
+        turn: usize,
+    },
+    /// The record's tile differs from the draw.
+    #[error("turn {turn}: the record says tile {recorded}, but {drawn} was drawn")]
+    WrongTile {
+        /// 1-based turn.
+        turn: usize,
+        /// The tile in the record.
+        recorded: String,
+        /// The tile drawn.
+        drawn: String,
+    },
+    /// A move was illegal.
+    #[error("turn {turn} (tile {tile}): {reason}")]
+    Illegal {
+        /// 1-based turn.
+        turn: usize,
+        /// The tile of the turn.
+        tile: String,
+        /// Why.
+        reason: Box<IllegalMove>,
+    },
+    /// A deploy names no feature of the tile.
+    #[error("turn {turn} (tile {tile}): {message}")]
+    Feature {
+        /// 1-based turn.
+        turn: usize,
+        /// The tile of the turn.
+        tile: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// More turns than tiles.
+    #[error("turn {turn}: the game is already over")]
+    Over {
+        /// 1-based turn.
+        turn: usize,
+    },
+}
+
+impl ReplayError {
+    /// The 1-based turn the error is at, if it is at one.
+    pub fn turn(&self) -> Option<usize> {
+        match self {
+            ReplayError::NoDraw { turn }
+            | ReplayError::WrongTile { turn, .. }
+            | ReplayError::Illegal { turn, .. }
+            | ReplayError::Feature { turn, .. }
+            | ReplayError::Over { turn } => Some(*turn),
+            _ => None,
+        }
+    }
+}
+
+impl Record {
+    /// Reads a record from TOML.
+    pub fn from_toml(text: &str) -> Result<Record, ReplayError> {
+        toml::from_str(text).map_err(|e| ReplayError::Parse(e.to_string()))
+    }
+
+    /// Reads a record from JSON.
+    pub fn from_json(text: &str) -> Result<Record, ReplayError> {
+        serde_json::from_str(text).map_err(|e| ReplayError::Parse(e.to_string()))
+    }
+
+    /// Reads a record, as JSON when it starts with `{`, else TOML.
+    pub fn parse(text: &str) -> Result<Record, ReplayError> {
+        if text.trim_start().starts_with('{') {
+            Record::from_json(text)
+        } else {
+            Record::from_toml(text)
+        }
+    }
+
+    /// The record as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+
+    /// The record as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The game options the record describes.
+    pub fn options(&self) -> Result<GameOptions, ReplayError> {
+        let g = &self.game;
+        let draw = match (&g.seed, &g.draw) {
+            (_, Some(order)) => Draw::Order(order.clone()),
+            (Some(seed), None) => Draw::Seed(*seed),
+            (None, None) => Draw::Order(
+                self.turns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| t.tile.clone().ok_or(ReplayError::NoDraw { turn: i + 1 }))
+                    .collect::<Result<_, _>>()?,
+            ),
+        };
+        Ok(GameOptions {
+            sets: g.sets.clone(),
+            edition: g.edition.clone(),
+            players: g.players,
+            rules: g.rules.clone(),
+            draw,
+        })
+    }
+}
+
+/// A replayed game: the state after the last turn and the events of each turn.
+#[derive(Debug)]
+pub struct Replay<'t> {
+    /// The game after the last turn.
+    pub game: Game<'t>,
+    /// Events of the setup (tiles set aside before the first turn).
+    pub setup: Vec<Event>,
+    /// Events of each turn (the last one holds the final scoring when the game ended).
+    pub turns: Vec<Vec<Event>>,
+}
+
+impl Replay<'_> {
+    /// Every event, in order.
+    pub fn events(&self) -> impl Iterator<Item = &Event> {
+        self.setup.iter().chain(self.turns.iter().flatten())
+    }
+}
+
+/// Resolves a named feature on a placed orientation.
+fn resolve(game: &Game<'_>, placed: u16, r: &FeatureRef) -> Result<u8, String> {
+    let o = game.orient(placed);
+    match r {
+        FeatureRef::Index(i) => Ok(*i),
+        FeatureRef::Name(name) => {
+            if let Some(port) = Port::parse(name) {
+                return o
+                    .feature_at(port)
+                    .ok_or_else(|| format!("no feature at port {port}"));
+            }
+            let kind = FeatureKind::ALL
+                .into_iter()
+                .find(|k| k.name() == name)
+                .ok_or_else(|| format!("`{name}` is neither a port name nor a feature kind"))?;
+            let mut found = o
+                .features
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.kind == kind);
+            match (found.next(), found.next()) {
+                (Some((i, _)), None) => Ok(i as u8),
+                (None, _) => Err(format!("no {name} on the tile")),
+                (Some((i, _)), Some((j, _))) => Err(format!(
+                    "several {name}s on the tile ({} and {}): name one by a port",
+                    describe_feature(o, i as u8),
+                    describe_feature(o, j as u8)
+                )),
+            }
+        }
+    }
+}
+
+/// Replays a record, stopping at the first illegal move.
+pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, ReplayError> {
+    let mut setup = Vec::new();
+    let mut game = Game::new(tables, record.options()?, &mut setup)?;
+    let mut turns = Vec::with_capacity(record.turns.len());
+    for (i, t) in record.turns.iter().enumerate() {
+        let turn = i + 1;
+        let kind = match game.phase() {
+            Phase::Place(kind) => kind,
+            _ => return Err(ReplayError::Over { turn }),
+        };
+        let drawn = tables.kinds[kind as usize].id.clone();
+        if let Some(recorded) = &t.tile
+            && *recorded != drawn
+        {
+            return Err(ReplayError::WrongTile {
+                turn,
+                recorded: recorded.clone(),
+                drawn,
+            });
+        }
+        let illegal = |reason| ReplayError::Illegal {
+            turn,
+            tile: drawn.clone(),
+            reason: Box::new(reason),
+        };
+        let mut events = Vec::new();
+        game.apply(
+            Move::Place {
+                x: t.at[0],
+                y: t.at[1],
+                rotation: t.rotation,
+            },
+            &mut events,
+        )
+        .map_err(illegal)?;
+        let Phase::Act(placed) = game.phase() else {
+            return Err(ReplayError::Over { turn });
+        };
+        let second = match &t.deploy {
+            None => Move::Pass,
+            Some(r) => Move::Deploy {
+                feature: resolve(&game, placed, r).map_err(|message| ReplayError::Feature {
+                    turn,
+                    tile: drawn.clone(),
+                    message,
+                })?,
+            },
+        };
+        game.apply(second, &mut events).map_err(illegal)?;
+        turns.push(events);
+    }
+    Ok(Replay { game, setup, turns })
+}
+
+/// Compares a replay outcome with a record's expectations; returns the mismatches.
+pub fn check_expectations(
+    tables: &Tables,
+    record: &Record,
+    outcome: &Result<Replay<'_>, ReplayError>,
+) -> Vec<String> {
+    let Some(expect) = &record.expect else {
+        return Vec::new();
+    };
+    let mut wrong = Vec::new();
+    let replay = match (outcome, &expect.error) {
+        (Err(e), Some(want)) => {
+            let text = e.to_string();
+            if e.turn() != Some(want.turn) || !text.contains(&want.contains) {
+                wrong.push(format!(
+                    "expected an error at turn {} containing `{}`, got: {text}",
+                    want.turn, want.contains
+                ));
+            }
+            return wrong;
+        }
+        (Err(e), None) => {
+            wrong.push(format!("the replay failed: {e}"));
+            return wrong;
+        }
+        (Ok(_), Some(want)) => {
+            wrong.push(format!(
+                "expected an error at turn {} containing `{}`, but the replay succeeded",
+                want.turn, want.contains
+            ));
+            return wrong;
+        }
+        (Ok(r), None) => r,
+    };
+    if let Some(scores) = &expect.scores
+        && *scores != replay.game.scores
+    {
+        wrong.push(format!(
+            "scores: expected {scores:?}, got {:?}",
+            replay.game.scores
+        ));
+    }
+    if let Some(over) = expect.over {
+        let is_over = replay.game.phase() == Phase::Over;
+        if over != is_over {
+            wrong.push(format!("game over: expected {over}, got {is_over}"));
+        }
+    }
+    if let Some(ids) = &expect.set_aside {
+        let got: Vec<String> = replay
+            .game
+            .set_aside
+            .iter()
+            .map(|&k| tables.kinds[k as usize].id.clone())
+            .collect();
+        if *ids != got {
+            wrong.push(format!("set aside: expected {ids:?}, got {got:?}"));
+        }
+    }
+    if let Some(scored) = &expect.scored {
+        let mut got = Vec::new();
+        for (i, events) in replay.turns.iter().enumerate() {
+            for e in events {
+                if let Event::Scored(s) = e {
+                    got.push(ExpectScore {
+                        turn: (!is_final(s)).then_some(i + 1),
+                        kind: s.kind,
+                        players: s.players.iter().map(|p| p + 1).collect(),
+                        points: s.points,
+                    });
+                }
+            }
+        }
+        if *scored != got {
+            wrong.push(format!("scorings: expected {scored:?}, got {got:?}"));
+        }
+    }
+    wrong
+}
+
+/// Whether a scoring belongs to the final scoring (unfinished features and fields).
+pub fn is_final(s: &crate::game::Score) -> bool {
+    use crate::game::Reason::*;
+    matches!(
+        s.reason,
+        UnfinishedRoad | UnfinishedCity | UnfinishedMonastery | Field
+    )
+}

@@ -1,0 +1,685 @@
+//! Compiled tables: a `TileSet` turned into the lookups of the hot path.
+//!
+//! Every tile kind is expanded into its distinct orientations (rotations that repeat by symmetry
+//! are dropped); each orientation knows its four edge codes, which local feature owns each of its
+//! twelve ports, and its feature records. The placement index maps the neighbour pattern of an
+//! open position (each direction empty or an edge code) to the rotations of each tile kind that
+//! fit there, so finding the legal placements of a drawn tile is one lookup per open position.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
+
+/// The version of the compiled tables format (binary and JSON).
+pub const TABLES_VERSION: u32 = 1;
+
+/// The first bytes of the binary tables.
+pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
+
+/// A port owned by no feature (an edge kind owns it, as bushes own their centre).
+pub const NO_FEATURE: u8 = u8::MAX;
+
+/// The most placement-index entries compile accepts (edge kinds and tile kinds multiply).
+const MAX_INDEX_ENTRIES: usize = 1 << 26;
+
+/// What compiling a tile set can fail on (the tile set itself is already checked).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum CompileError {
+    /// The vocabulary has more edge kinds than the compact codes hold.
+    #[error("{0} edge kinds: the compiled tables hold at most 254")]
+    TooManyEdgeKinds(usize),
+    /// A tile has more features than the compact ids hold.
+    #[error("tile {tile} has {count} features: the compiled tables hold at most 254 per tile")]
+    TooManyFeatures {
+        /// The tile's id.
+        tile: String,
+        /// Its feature count.
+        count: usize,
+    },
+    /// There are more tile kinds than the compact ids hold.
+    #[error("{0} tile kinds: the compiled tables hold at most 65,535")]
+    TooManyTiles(usize),
+    /// The placement index would be too large.
+    #[error(
+        "the placement index would need {0} entries ((edge kinds + 1)^4 × tile kinds); reduce the vocabulary"
+    )]
+    IndexTooLarge(usize),
+}
+
+/// The kind of a feature, as the engine and the tables name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FeatureKind {
+    /// A city.
+    City,
+    /// A road.
+    Road,
+    /// A field.
+    Field,
+    /// A monastery.
+    Monastery,
+    /// A garden (scores nothing without the abbot).
+    Garden,
+}
+
+impl FeatureKind {
+    /// All kinds, in index order.
+    pub const ALL: [FeatureKind; 5] = [
+        FeatureKind::City,
+        FeatureKind::Road,
+        FeatureKind::Field,
+        FeatureKind::Monastery,
+        FeatureKind::Garden,
+    ];
+
+    /// The kind's name as used in definitions and reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureKind::City => "city",
+            FeatureKind::Road => "road",
+            FeatureKind::Field => "field",
+            FeatureKind::Monastery => "monastery",
+            FeatureKind::Garden => "garden",
+        }
+    }
+
+    /// The kind's position in `ALL`.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Whether a follower may be deployed on this kind in the base game.
+    pub const fn claimable(self) -> bool {
+        !matches!(self, FeatureKind::Garden)
+    }
+
+    /// Whether a feature of this kind completes by closing its open ends.
+    pub const fn closes(self) -> bool {
+        matches!(self, FeatureKind::City | FeatureKind::Road)
+    }
+}
+
+impl From<tiledef::FeatureKind> for FeatureKind {
+    fn from(kind: tiledef::FeatureKind) -> FeatureKind {
+        match kind {
+            tiledef::FeatureKind::City => FeatureKind::City,
+            tiledef::FeatureKind::Road => FeatureKind::Road,
+            tiledef::FeatureKind::Field => FeatureKind::Field,
+            tiledef::FeatureKind::Monastery => FeatureKind::Monastery,
+            tiledef::FeatureKind::Garden => FeatureKind::Garden,
+        }
+    }
+}
+
+/// One feature of a tile in one orientation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeatureRec {
+    /// What it is.
+    pub kind: FeatureKind,
+    /// The ports it owns, as a bit mask over port indices (bit 0 = `NNW`); a city owns the half
+    /// ports of its edges too.
+    pub ports: u16,
+    /// How many open ends it starts with: the centre ports of a road or city (0 otherwise).
+    pub open: u8,
+    /// Pennants, for cities.
+    pub pennants: u8,
+    /// Where a one-port road ends inside the tile (sides rotated with the tile).
+    pub end: Option<RoadEnd>,
+    /// Local indices of the cities a field borders.
+    pub cities: Vec<u8>,
+    /// Flower groups of a field, one colour index each.
+    pub flowers: Vec<u8>,
+    /// Marker kind indices on this feature.
+    pub markers: Vec<u8>,
+}
+
+/// One distinct orientation of a tile kind.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Orient {
+    /// Index into `Tables::kinds`.
+    pub kind: u16,
+    /// Clockwise quarter turns from the tile as written.
+    pub rotation: u8,
+    /// Edge kind code of each side (N, E, S, W) after rotation.
+    pub edges: [u8; 4],
+    /// The local feature owning each port (`NO_FEATURE` for none), by absolute port index.
+    pub ports: [u8; 12],
+    /// The features, in the order written in the tile definition.
+    pub features: Vec<FeatureRec>,
+    /// The local index of its monastery, if it has one.
+    pub monastery: Option<u8>,
+}
+
+impl Orient {
+    /// The local feature owning a port, if any.
+    pub fn feature_at(&self, port: Port) -> Option<u8> {
+        let f = self.ports[port.index()];
+        (f != NO_FEATURE).then_some(f)
+    }
+}
+
+/// A tile kind: the tile as written, with its distinct orientations.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TileKind {
+    /// Its id.
+    pub id: String,
+    /// Its readable name.
+    pub name: Option<String>,
+    /// Index into `Tables::sets` of its set.
+    pub set: u16,
+    /// Copies per edition, indexed like `Tables::editions`.
+    pub counts: Vec<u32>,
+    /// Whether it is the start tile.
+    pub start: bool,
+    /// Whether it has a marketplace.
+    pub marketplace: bool,
+    /// Tile-level marker kind indices.
+    pub markers: Vec<u8>,
+    /// Its distinct orientations (indices into `Tables::orients`), by increasing rotation.
+    pub orients: Vec<u16>,
+    /// For each of the four rotations, the orientation it is equal to.
+    pub rotation_orient: [u16; 4],
+}
+
+/// A marker kind of the vocabulary, as the rules see it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MarkerInfo {
+    /// Its id.
+    pub id: String,
+    /// The rule module that uses it.
+    pub rule: Option<tiledef::MarkerRule>,
+}
+
+/// The placement index: which rotations of each tile kind fit each neighbour pattern.
+///
+/// A pattern is `c_N + B·c_E + B²·c_S + B³·c_W` with `B = edge kinds + 1`, where `c_d` is 0 when
+/// the neighbour in direction `d` is empty and `1 + edge code` of the neighbour's touching edge
+/// otherwise. `fits[kind × base⁴ + pattern]` is a bit mask of the rotations (bit r = r quarter
+/// turns) of the kind that fit, listing only distinct orientations. Rows are per kind so that
+/// the row of the drawn tile stays in cache while the open positions are scanned.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PlacementIndex {
+    /// The pattern base: edge kinds + 1.
+    pub base: u32,
+    /// The number of tile kinds.
+    pub kinds: u32,
+    /// Rotation masks, `kinds × base⁴` entries.
+    pub fits: Vec<u8>,
+}
+
+impl PlacementIndex {
+    /// The rotation mask of a tile kind at a neighbour pattern.
+    #[inline]
+    pub fn fits(&self, pattern: u32, kind: u16) -> u8 {
+        self.fits[kind as usize * self.patterns() + pattern as usize]
+    }
+
+    /// The number of patterns, `base⁴`.
+    #[inline]
+    pub fn patterns(&self) -> usize {
+        let b = self.base as usize;
+        b * b * b * b
+    }
+
+    /// The rotation masks of one tile kind, indexed by pattern.
+    #[inline]
+    pub fn row(&self, kind: u16) -> &[u8] {
+        let n = self.patterns();
+        &self.fits[kind as usize * n..(kind as usize + 1) * n]
+    }
+
+    /// The pattern of four neighbour codes (0 = empty, else 1 + edge code), N, E, S, W.
+    pub fn pattern(&self, codes: [u32; 4]) -> u32 {
+        let b = self.base;
+        codes[0] + b * (codes[1] + b * (codes[2] + b * codes[3]))
+    }
+
+    /// The weight of direction `side` in a pattern.
+    #[inline]
+    pub fn weight(&self, side: usize) -> u32 {
+        self.base.pow(side as u32)
+    }
+}
+
+/// Everything the engine needs about a tile set, precomputed.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Tables {
+    /// `TABLES_VERSION` of the build that wrote them.
+    pub version: u32,
+    /// Set ids, in load order.
+    pub sets: Vec<String>,
+    /// Edition ids.
+    pub editions: Vec<String>,
+    /// Edge kind ids; edge codes index into it.
+    pub edge_kinds: Vec<String>,
+    /// How edge kinds meet: `meets[a × edge kinds + b]`.
+    pub meets: Vec<Meeting>,
+    /// Flower colour ids; flower groups index into it.
+    pub colours: Vec<String>,
+    /// Marker kinds; markers index into it.
+    pub markers: Vec<MarkerInfo>,
+    /// Tile kinds.
+    pub kinds: Vec<TileKind>,
+    /// All distinct orientations of all tile kinds.
+    pub orients: Vec<Orient>,
+    /// Index into `kinds` of the start tile.
+    pub start: u16,
+    /// The placement index.
+    pub index: PlacementIndex,
+}
+
+impl Tables {
+    /// How edge codes `a` (ours) and `b` (the neighbour's) meet.
+    #[inline]
+    pub fn meeting(&self, a: u8, b: u8) -> Meeting {
+        self.meets[a as usize * self.edge_kinds.len() + b as usize]
+    }
+
+    /// The tile kind with this id.
+    pub fn kind_by_id(&self, id: &str) -> Option<u16> {
+        self.kinds.iter().position(|k| k.id == id).map(|i| i as u16)
+    }
+
+    /// The orientation of a tile kind after `rotation` quarter turns (symmetric rotations
+    /// resolve to the equal orientation with the smallest rotation).
+    pub fn orient_of(&self, kind: u16, rotation: u8) -> u16 {
+        self.kinds[kind as usize].rotation_orient[rotation as usize % 4]
+    }
+
+    /// The most features any tile has.
+    pub fn max_features(&self) -> usize {
+        self.orients
+            .iter()
+            .map(|o| o.features.len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether orientation `o` fits between the given neighbour edge codes (None = empty),
+    /// checked edge by edge (the reference the index is tested against).
+    pub fn fits_brute_force(&self, o: &Orient, neighbours: [Option<u8>; 4]) -> bool {
+        neighbours.iter().any(Option::is_some)
+            && (0..4).all(|d| match neighbours[d] {
+                None => true,
+                Some(code) => self.meeting(o.edges[d], code) != Meeting::Forbidden,
+            })
+    }
+
+    /// The tables as pretty JSON (the documented interchange form).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The tables in their compact binary form: the magic `TKTABLES`, the version as a
+    /// little-endian u32, then the same structure as the JSON form encoded as CBOR (RFC 8949).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 * 1024);
+        out.extend_from_slice(BINARY_MAGIC);
+        out.extend_from_slice(&TABLES_VERSION.to_le_bytes());
+        // Writing CBOR into a Vec cannot fail for these plain types.
+        let _ = ciborium::into_writer(self, &mut out);
+        out
+    }
+
+    /// Reads tables from their binary form, checking the magic and version.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Tables, TablesReadError> {
+        let rest = bytes
+            .strip_prefix(BINARY_MAGIC.as_slice())
+            .ok_or_else(|| TablesReadError::Binary("missing the TKTABLES header".into()))?;
+        let (version, body) = rest
+            .split_at_checked(4)
+            .ok_or_else(|| TablesReadError::Binary("truncated after the header".into()))?;
+        let version = u32::from_le_bytes([version[0], version[1], version[2], version[3]]);
+        if version != TABLES_VERSION {
+            return Err(TablesReadError::Version(version));
+        }
+        ciborium::from_reader(body).map_err(|e| TablesReadError::Binary(e.to_string()))
+    }
+
+    /// Reads tables from JSON, checking the version.
+    pub fn from_json(text: &str) -> Result<Tables, TablesReadError> {
+        let tables: Tables = serde_json::from_str(text)?;
+        if tables.version != TABLES_VERSION {
+            return Err(TablesReadError::Version(tables.version));
+        }
+        Ok(tables)
+    }
+}
+
+/// Why stored tables could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TablesReadError {
+    /// Not valid JSON of the tables.
+    #[error("not compiled tables: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Not compiled tables of this build.
+    #[error("not compiled tables: {0}")]
+    Binary(String),
+    /// Written by a build with a different tables version.
+    #[error("tables version {0}, this build reads {TABLES_VERSION}")]
+    Version(u32),
+}
+
+fn rotate_end(end: Option<RoadEnd>, r: u8) -> Option<RoadEnd> {
+    let side = |s: Side| match s.rotated(r) {
+        Side::N => RoadEnd::N,
+        Side::E => RoadEnd::E,
+        Side::S => RoadEnd::S,
+        Side::W => RoadEnd::W,
+    };
+    end.map(|e| match e {
+        RoadEnd::N => side(Side::N),
+        RoadEnd::E => side(Side::E),
+        RoadEnd::S => side(Side::S),
+        RoadEnd::W => side(Side::W),
+        other => other,
+    })
+}
+
+fn rotate_mask(mask: u16, r: u8) -> u16 {
+    let mut out = 0u16;
+    for p in Port::ALL {
+        if mask & (1 << p.index()) != 0 {
+            out |= 1 << p.rotated(r).index();
+        }
+    }
+    out
+}
+
+fn small(v: usize) -> u8 {
+    u8::try_from(v).unwrap_or(u8::MAX)
+}
+
+/// The feature records of a tile as written (rotation 0).
+fn base_features(ts: &TileSet, tile: &tiledef::Tile) -> Vec<FeatureRec> {
+    let mut recs: Vec<FeatureRec> = tile
+        .features
+        .iter()
+        .map(|f| {
+            let mut ports = 0u16;
+            for p in &f.ports {
+                ports |= 1 << p.index();
+            }
+            let kind = FeatureKind::from(f.kind);
+            FeatureRec {
+                kind,
+                ports,
+                open: if kind.closes() {
+                    small(f.ports.iter().filter(|p| p.is_centre()).count())
+                } else {
+                    0
+                },
+                pennants: small(f.pennants as usize),
+                end: f.end,
+                cities: f.cities.iter().map(|&c| small(c)).collect(),
+                flowers: f.flowers.iter().map(|&c| small(c)).collect(),
+                markers: f.markers.iter().map(|&m| small(m)).collect(),
+            }
+        })
+        .collect();
+    // A city edge's half ports belong to the city that owns its centre port.
+    for side in Side::ALL {
+        let kind = &ts.edge_kinds[tile.edge(side)];
+        let [a, centre, b] = side.ports();
+        if kind.halves != PortCarries::City {
+            continue;
+        }
+        let owner = recs
+            .iter()
+            .position(|r| r.kind == FeatureKind::City && r.ports & (1 << centre.index()) != 0);
+        if let Some(owner) = owner {
+            for half in [a, b] {
+                let taken = recs.iter().any(|r| r.ports & (1 << half.index()) != 0);
+                if !taken {
+                    recs[owner].ports |= 1 << half.index();
+                }
+            }
+        }
+    }
+    recs
+}
+
+type Signature = (
+    [u8; 4],
+    Vec<(FeatureKind, u16, u8, Option<u8>, Vec<u16>, Vec<u8>, Vec<u8>)>,
+);
+
+fn end_code(end: Option<RoadEnd>) -> Option<u8> {
+    end.map(|e| e as u8)
+}
+
+fn signature(edges: [u8; 4], feats: &[FeatureRec]) -> Signature {
+    let mut list: Vec<_> = feats
+        .iter()
+        .map(|f| {
+            let mut cities: Vec<u16> = f.cities.iter().map(|&c| feats[c as usize].ports).collect();
+            cities.sort_unstable();
+            let mut flowers = f.flowers.clone();
+            flowers.sort_unstable();
+            let mut markers = f.markers.clone();
+            markers.sort_unstable();
+            (
+                f.kind,
+                f.ports,
+                f.pennants,
+                end_code(f.end),
+                cities,
+                flowers,
+                markers,
+            )
+        })
+        .collect();
+    list.sort();
+    (edges, list)
+}
+
+/// Compiles a checked tile set into the engine's tables.
+pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
+    let n = ts.edge_kinds.len();
+    if n > 254 {
+        return Err(CompileError::TooManyEdgeKinds(n));
+    }
+    if ts.tiles.len() > u16::MAX as usize {
+        return Err(CompileError::TooManyTiles(ts.tiles.len()));
+    }
+    let mut meets = Vec::with_capacity(n * n);
+    for a in 0..n {
+        for b in 0..n {
+            meets.push(ts.meeting(a, b));
+        }
+    }
+    let mut kinds = Vec::with_capacity(ts.tiles.len());
+    let mut orients: Vec<Orient> = Vec::new();
+    for (k, tile) in ts.tiles.iter().enumerate() {
+        if tile.features.len() >= NO_FEATURE as usize {
+            return Err(CompileError::TooManyFeatures {
+                tile: tile.id.clone(),
+                count: tile.features.len(),
+            });
+        }
+        let written = base_features(ts, tile);
+        let mut seen: Vec<(Signature, u16)> = Vec::new();
+        let mut rotation_orient = [0u16; 4];
+        let mut own = Vec::new();
+        for r in 0..4u8 {
+            let mut edges = [0u8; 4];
+            for side in Side::ALL {
+                edges[side.rotated(r).index()] = small(tile.edge(side));
+            }
+            let features: Vec<FeatureRec> = written
+                .iter()
+                .map(|f| FeatureRec {
+                    ports: rotate_mask(f.ports, r),
+                    end: rotate_end(f.end, r),
+                    ..f.clone()
+                })
+                .collect();
+            let sig = signature(edges, &features);
+            if let Some((_, o)) = seen.iter().find(|(s, _)| *s == sig) {
+                rotation_orient[r as usize] = *o;
+                continue;
+            }
+            let mut ports = [NO_FEATURE; 12];
+            for (i, f) in features.iter().enumerate() {
+                for p in Port::ALL {
+                    if f.ports & (1 << p.index()) != 0 {
+                        ports[p.index()] = small(i);
+                    }
+                }
+            }
+            let id = orients.len() as u16;
+            let monastery = features
+                .iter()
+                .position(|f| f.kind == FeatureKind::Monastery)
+                .map(small);
+            orients.push(Orient {
+                kind: k as u16,
+                rotation: r,
+                edges,
+                ports,
+                features,
+                monastery,
+            });
+            seen.push((sig, id));
+            own.push(id);
+            rotation_orient[r as usize] = id;
+        }
+        kinds.push(TileKind {
+            id: tile.id.clone(),
+            name: tile.name.clone(),
+            set: tile.set as u16,
+            counts: tile.counts.clone(),
+            start: tile.start,
+            marketplace: tile.marketplace,
+            markers: tile.markers.iter().map(|&m| small(m)).collect(),
+            orients: own,
+            rotation_orient,
+        });
+    }
+    let base = n as u32 + 1;
+    let patterns = (base as usize).pow(4);
+    let entries = patterns * kinds.len();
+    if entries > MAX_INDEX_ENTRIES {
+        return Err(CompileError::IndexTooLarge(entries));
+    }
+    let mut tables = Tables {
+        version: TABLES_VERSION,
+        sets: ts.sets.iter().map(|s| s.id.clone()).collect(),
+        editions: ts.editions.iter().map(|e| e.id.clone()).collect(),
+        edge_kinds: ts.edge_kinds.iter().map(|e| e.id.clone()).collect(),
+        meets,
+        colours: ts.colours.iter().map(|c| c.id.clone()).collect(),
+        markers: ts
+            .markers
+            .iter()
+            .map(|m| MarkerInfo {
+                id: m.id.clone(),
+                rule: m.rule,
+            })
+            .collect(),
+        kinds,
+        orients,
+        start: ts.start_tile as u16,
+        index: PlacementIndex {
+            base,
+            kinds: ts.tiles.len() as u32,
+            fits: vec![0; entries],
+        },
+    };
+    build_index(&mut tables);
+    Ok(tables)
+}
+
+fn build_index(tables: &mut Tables) {
+    let base = tables.index.base;
+    let patterns = tables.index.patterns();
+    // Per direction and neighbour code: which orientations accept it.
+    let mut fits = std::mem::take(&mut tables.index.fits);
+    let mut accepts: HashMap<(usize, u32), Vec<bool>> = HashMap::new();
+    for d in 0..4 {
+        for c in 1..base {
+            let v = tables
+                .orients
+                .iter()
+                .map(|o| tables.meeting(o.edges[d], (c - 1) as u8) != Meeting::Forbidden)
+                .collect();
+            accepts.insert((d, c), v);
+        }
+    }
+    for pattern in 1..base.pow(4) {
+        let codes = [
+            pattern % base,
+            (pattern / base) % base,
+            (pattern / (base * base)) % base,
+            pattern / (base * base * base),
+        ];
+        for (i, o) in tables.orients.iter().enumerate() {
+            let ok = (0..4).all(|d| codes[d] == 0 || accepts[&(d, codes[d])][i]);
+            if ok {
+                fits[o.kind as usize * patterns + pattern as usize] |= 1 << o.rotation;
+            }
+        }
+    }
+    tables.index.fits = fits;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tables() -> Tables {
+        compile(&tiledef::load_bundled()).expect("bundled data compiles")
+    }
+
+    #[test]
+    fn symmetric_rotations_are_dropped() {
+        let t = tables();
+        let count = |id: &str| t.kinds[t.kind_by_id(id).unwrap() as usize].orients.len();
+        assert_eq!(count("B"), 1, "monastery: all rotations equal");
+        assert_eq!(count("C"), 1, "city on four sides");
+        assert_eq!(count("X"), 1, "crossroads");
+        assert_eq!(count("U"), 2, "straight road");
+        assert_eq!(count("F"), 2, "city band");
+        assert_eq!(count("H"), 2, "two opposite caps");
+        assert_eq!(count("D"), 4, "start tile");
+        // A symmetric rotation resolves to the equal one.
+        let u = t.kind_by_id("U").unwrap();
+        assert_eq!(t.orient_of(u, 2), t.orient_of(u, 0));
+        assert_eq!(t.orient_of(u, 3), t.orient_of(u, 1));
+    }
+
+    #[test]
+    fn city_half_ports_belong_to_the_city() {
+        let t = tables();
+        let e = t.kind_by_id("E").unwrap();
+        let o = &t.orients[t.orient_of(e, 0) as usize];
+        let city = o.feature_at(Port::N).unwrap();
+        assert_eq!(o.feature_at(Port::NNW), Some(city));
+        assert_eq!(o.feature_at(Port::NNE), Some(city));
+        assert_eq!(o.features[city as usize].open, 1);
+        // Rotated once, the city is on the east edge.
+        let r1 = &t.orients[t.orient_of(e, 1) as usize];
+        assert_eq!(r1.feature_at(Port::ESE), r1.feature_at(Port::E));
+        assert_eq!(
+            r1.edges[1] as usize,
+            t.edge_kinds.iter().position(|k| k == "city").unwrap()
+        );
+    }
+
+    #[test]
+    fn both_forms_round_trip() {
+        let t = tables();
+        let json = Tables::from_json(&t.to_json()).unwrap();
+        let bin = Tables::from_bytes(&t.to_bytes()).unwrap();
+        assert_eq!(json.to_json(), t.to_json());
+        assert_eq!(bin.to_json(), t.to_json());
+        assert!(t.to_bytes().len() < t.to_json().len() / 4);
+        let mut bad = t.to_bytes();
+        bad[8] = 99;
+        assert!(matches!(
+            Tables::from_bytes(&bad),
+            Err(TablesReadError::Version(99))
+        ));
+        assert!(Tables::from_bytes(b"nonsense").is_err());
+    }
+}

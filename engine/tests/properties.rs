@@ -1,0 +1,340 @@
+//! Properties over many random games of the bundled sets: followers are conserved, scores never
+//! fall, every applied move was legal, records replay to identical events, the placement index
+//! agrees with an edge-by-edge check, and four quarter turns are the identity.
+
+mod common;
+
+use engine::game::{Event, Game, GameOptions, Move, Phase};
+use engine::record::{GameSpec, replay};
+use engine::rng::Rng;
+use engine::simulate::play_random_record;
+use engine::tables::{Orient, Tables};
+use proptest::prelude::*;
+use tiledef::{Port, Side};
+
+/// Random games per property: fewer in unoptimised builds, which are ~20× slower.
+const GAMES: u32 = if cfg!(debug_assertions) { 1000 } else { 5000 };
+
+fn options(players: u8, seed: u64, base_only: bool) -> GameOptions {
+    GameOptions {
+        sets: if base_only {
+            vec!["base".into()]
+        } else {
+            Vec::new()
+        },
+        ..GameOptions::seeded(players, seed)
+    }
+}
+
+/// Plays a random game, checking the invariants after every move.
+fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
+    let mut rng = Rng::new(seed ^ 0x5eed);
+    let mut events = Vec::new();
+    let mut game = Game::new(tables, options(players, seed, base_only), &mut events).unwrap();
+    let followers = game.options().rules.followers;
+    let mut moves = Vec::new();
+    let mut last = game.scores.clone();
+    while game.phase() != Phase::Over {
+        game.legal_moves(&mut moves);
+        assert!(
+            !moves.is_empty(),
+            "no legal move in phase {:?}",
+            game.phase()
+        );
+        if let Phase::Place(_) = game.phase() {
+            // The fast enumeration agrees with the list.
+            assert_eq!(game.placement_count() as usize, moves.len());
+            for (i, m) in moves.iter().enumerate() {
+                assert_eq!(game.nth_placement(i as u32), Some(*m));
+            }
+        }
+        let mv = moves[rng.below(moves.len())];
+        game.apply(mv, &mut events)
+            .unwrap_or_else(|e| panic!("listed move {mv:?} refused: {e}"));
+        for p in 0..players {
+            let on_board = game.figures.iter().filter(|f| f.owner == p).count();
+            assert_eq!(
+                game.supply[p as usize] as usize + on_board,
+                followers as usize,
+                "player {p} followers not conserved"
+            );
+        }
+        if seed.is_multiple_of(16) {
+            check_frontier(&game);
+        }
+        for (a, b) in last.iter().zip(&game.scores) {
+            assert!(b >= a, "a score fell: {last:?} -> {:?}", game.scores);
+        }
+        last.clone_from(&game.scores);
+    }
+    assert!(
+        game.figures.is_empty(),
+        "figures left after the final scoring"
+    );
+    let from_events: Vec<u32> = (0..players)
+        .map(|p| {
+            events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Scored(s) if s.players.contains(&p) => Some(s.points),
+                    _ => None,
+                })
+                .sum()
+        })
+        .collect();
+    assert_eq!(
+        from_events, game.scores,
+        "score events do not add up to the scores"
+    );
+}
+
+/// The frontier is exactly the empty cells next to a placed tile.
+fn check_frontier(game: &Game<'_>) {
+    let mut expected = std::collections::BTreeSet::new();
+    for p in &game.board.placed {
+        for side in Side::ALL {
+            let (dx, dy) = side.offset();
+            let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+            if game.board.at(x, y).is_none() {
+                expected.insert((x as i16, y as i16));
+            }
+        }
+    }
+    let got: std::collections::BTreeSet<_> =
+        game.board.frontier.iter().map(|o| (o.x, o.y)).collect();
+    assert_eq!(got, expected, "frontier differs from the empty neighbours");
+    assert_eq!(
+        got.len(),
+        game.board.frontier.len(),
+        "frontier has duplicates"
+    );
+}
+
+#[test]
+fn invariants_hold_in_random_base_games() {
+    let tables = common::tables();
+    for seed in 0..u64::from(GAMES) {
+        check_game(tables, 2 + (seed % 4) as u8, seed, true);
+    }
+}
+
+#[test]
+fn invariants_hold_with_all_bundled_tiles() {
+    let tables = common::tables();
+    for seed in 0..u64::from(GAMES / 3) {
+        check_game(tables, 2 + (seed % 5) as u8, seed, false);
+    }
+}
+
+#[test]
+fn recorded_games_replay_to_identical_events() {
+    let tables = common::tables();
+    for seed in 0..u64::from(GAMES / 3) {
+        let spec = GameSpec {
+            sets: vec!["base".into()],
+            edition: None,
+            players: 2 + (seed % 3) as u8,
+            rules: Default::default(),
+            seed: Some(seed),
+            draw: None,
+        };
+        let (record, events, scores) =
+            play_random_record(tables, spec, &mut Rng::new(seed)).unwrap();
+        // Through both file forms.
+        for text in [record.to_toml(), record.to_json()] {
+            let parsed = engine::Record::parse(&text).unwrap();
+            assert_eq!(parsed, record);
+            let replayed = replay(tables, &parsed).unwrap();
+            let again: Vec<Event> = replayed.events().cloned().collect();
+            assert_eq!(again, events, "seed {seed}: replay differs");
+            assert_eq!(replayed.game.scores, scores);
+        }
+    }
+}
+
+#[test]
+fn illegal_moves_are_refused_and_change_nothing() {
+    let tables = common::tables();
+    let mut rng = Rng::new(99);
+    for seed in 0..u64::from(GAMES / 10) {
+        let mut events = Vec::new();
+        let mut game = Game::new(tables, options(2, seed, true), &mut events).unwrap();
+        let mut moves = Vec::new();
+        while game.phase() != Phase::Over {
+            game.legal_moves(&mut moves);
+            let wild = match game.phase() {
+                Phase::Place(_) => Move::Place {
+                    x: rng.below(9) as i16 - 4,
+                    y: rng.below(9) as i16 - 4,
+                    rotation: rng.below(4) as u8,
+                },
+                _ => Move::Deploy {
+                    feature: rng.below(10) as u8,
+                },
+            };
+            let canonical = match wild {
+                Move::Place { x, y, rotation } => {
+                    let Phase::Place(kind) = game.phase() else {
+                        unreachable!()
+                    };
+                    let o = tables.orient_of(kind, rotation);
+                    Move::Place {
+                        x,
+                        y,
+                        rotation: tables.orients[o as usize].rotation,
+                    }
+                }
+                m => m,
+            };
+            if !moves.contains(&canonical) {
+                let before = (
+                    game.scores.clone(),
+                    game.board.placed.len(),
+                    game.figures.len(),
+                );
+                let n = events.len();
+                assert!(game.apply(wild, &mut events).is_err(), "{wild:?} accepted");
+                assert_eq!(
+                    before,
+                    (
+                        game.scores.clone(),
+                        game.board.placed.len(),
+                        game.figures.len()
+                    )
+                );
+                assert_eq!(events.len(), n);
+            }
+            let mv = moves[rng.below(moves.len())];
+            game.apply(mv, &mut events).unwrap();
+        }
+    }
+}
+
+/// The neighbour edge codes of an open position, read from the board.
+fn neighbours(game: &Game<'_>, x: i16, y: i16) -> [Option<u8>; 4] {
+    let tables = game.tables();
+    let mut out = [None; 4];
+    for side in Side::ALL {
+        let (dx, dy) = side.offset();
+        if let Some(p) = game.board.at(i32::from(x) + dx, i32::from(y) + dy) {
+            out[side.index()] =
+                Some(tables.orients[p.orient as usize].edges[side.opposite().index()]);
+        }
+    }
+    out
+}
+
+#[test]
+fn placement_index_agrees_with_edge_checks() {
+    let tables = common::tables();
+    for seed in 0..u64::from(GAMES / 30).max(5) {
+        let mut rng = Rng::new(seed);
+        let mut events = Vec::new();
+        let mut game = Game::new(tables, options(3, seed, false), &mut events).unwrap();
+        let mut moves = Vec::new();
+        while game.phase() != Phase::Over {
+            if let Phase::Place(_) = game.phase() {
+                for open in &game.board.frontier {
+                    let around = neighbours(&game, open.x, open.y);
+                    for (k, kind) in tables.kinds.iter().enumerate() {
+                        let mask = tables.index.fits(open.pattern, k as u16);
+                        for &o in &kind.orients {
+                            let orient = &tables.orients[o as usize];
+                            let brute = tables.fits_brute_force(orient, around);
+                            assert_eq!(
+                                mask & (1 << orient.rotation) != 0,
+                                brute,
+                                "{} r{} at ({}, {})",
+                                kind.id,
+                                orient.rotation,
+                                open.x,
+                                open.y
+                            );
+                        }
+                    }
+                }
+            }
+            game.legal_moves(&mut moves);
+            let mv = moves[rng.below(moves.len())];
+            game.apply(mv, &mut events).unwrap();
+        }
+    }
+}
+
+/// An orientation turned one more quarter, as (edges, feature port masks).
+fn turned(o: &Orient) -> ([u8; 4], Vec<u16>) {
+    let mut edges = [0; 4];
+    for side in Side::ALL {
+        edges[side.rotated(1).index()] = o.edges[side.index()];
+    }
+    let masks = o
+        .features
+        .iter()
+        .map(|f| {
+            Port::ALL
+                .iter()
+                .filter(|p| f.ports & (1 << p.index()) != 0)
+                .fold(0u16, |m, p| m | 1 << p.rotated(1).index())
+        })
+        .collect();
+    (edges, masks)
+}
+
+#[test]
+fn four_quarter_turns_are_the_identity() {
+    let tables = common::tables();
+    for kind in &tables.kinds {
+        let first = &tables.orients[kind.rotation_orient[0] as usize];
+        let mut state = (
+            first.edges,
+            first.features.iter().map(|f| f.ports).collect::<Vec<_>>(),
+        );
+        for r in 1..=4u8 {
+            let o = Orient {
+                edges: state.0,
+                features: first
+                    .features
+                    .iter()
+                    .zip(&state.1)
+                    .map(|(f, &ports)| engine::tables::FeatureRec { ports, ..f.clone() })
+                    .collect(),
+                ..first.clone()
+            };
+            state = turned(&o);
+            if r < 4 {
+                // The compiled orientation of rotation r has the same edges.
+                let compiled = &tables.orients[kind.rotation_orient[r as usize] as usize];
+                assert_eq!(compiled.edges, state.0, "{} rotation {r}", kind.id);
+            }
+        }
+        assert_eq!(state.0, first.edges, "{}", kind.id);
+        assert_eq!(
+            state.1,
+            first.features.iter().map(|f| f.ports).collect::<Vec<_>>(),
+            "{}",
+            kind.id
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 24 } else { 200 }))]
+
+    /// Same seed, same game; the draw order is a permutation of the bag.
+    #[test]
+    fn games_are_deterministic_for_a_seed(seed in any::<u64>(), players in 1u8..=8) {
+        let tables = common::tables();
+        let play = || {
+            let spec = GameSpec {
+                sets: vec![], edition: None, players, rules: Default::default(),
+                seed: Some(seed), draw: None,
+            };
+            play_random_record(tables, spec, &mut Rng::new(seed)).unwrap()
+        };
+        let (a, ea, sa) = play();
+        let (b, eb, sb) = play();
+        prop_assert_eq!(a, b);
+        prop_assert_eq!(ea, eb);
+        prop_assert_eq!(sa, sb);
+    }
+}

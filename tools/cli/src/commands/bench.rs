@@ -1,0 +1,128 @@
+//! `tilekit bench`: single-core speed of the engine: random playouts per second, the time to
+//! list the legal placements of a drawn tile per open position, and the memory of a game state.
+
+use crate::inputs::{Inputs, load_valid};
+use clap::Args;
+use engine::game::{Draw, Game, GameOptions, Phase};
+use engine::rng::Rng;
+use engine::simulate::play_random;
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Arguments of `tilekit bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    inputs: Inputs,
+    /// Games to play (on one thread).
+    #[arg(long, default_value_t = 20_000)]
+    games: u64,
+    /// Players per game.
+    #[arg(long, default_value_t = 2)]
+    players: u8,
+    /// Tile sets in the bag (comma-separated; default: base).
+    #[arg(long, value_delimiter = ',', default_value = "base")]
+    sets: Vec<String>,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `tilekit bench`.
+pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
+    let Ok(tileset) = load_valid(&args.inputs)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let start = Instant::now();
+    let tables = engine::compile(&tileset).map_err(|e| miette::miette!("{e}"))?;
+    let compile_ms = start.elapsed().as_secs_f64() * 1e3;
+    let options = |seed| GameOptions {
+        sets: args.sets.clone(),
+        edition: None,
+        players: args.players,
+        rules: Default::default(),
+        draw: Draw::Seed(seed),
+    };
+    let mut rng = Rng::new(args.seed);
+    let mut moves = Vec::with_capacity(256);
+    let mut events = Vec::with_capacity(256);
+    // Playouts.
+    let mut tiles = 0u64;
+    let mut bytes = 0usize;
+    let start = Instant::now();
+    for _ in 0..args.games {
+        events.clear();
+        let seed = rng.next_u64();
+        let game = play_random(&tables, options(seed), &mut rng, &mut moves, &mut events)
+            .map_err(|e| miette::miette!("{e}"))?;
+        tiles += game.board.placed.len() as u64;
+        bytes = bytes.max(game.heap_bytes() + std::mem::size_of::<Game<'_>>());
+        black_box(&game.scores);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let rate = args.games as f64 / secs.max(1e-9);
+    // Legal placements: every drawn tile of some games, timed over all open positions.
+    let mut positions = 0u64;
+    let mut lists = 0u64;
+    let mut list_time = 0.0;
+    for g in 0..200u64 {
+        let mut ev = Vec::new();
+        let Ok(mut game) = Game::new(&tables, options(g), &mut ev) else {
+            break;
+        };
+        while let Phase::Place(kind) = game.phase() {
+            let t = Instant::now();
+            for _ in 0..16 {
+                moves.clear();
+                game.legal_placements(black_box(kind), &mut moves);
+            }
+            list_time += t.elapsed().as_secs_f64();
+            positions += 16 * game.board.frontier.len() as u64;
+            lists += 16;
+            let n = moves.len();
+            let mv = moves[rng.below(n)];
+            game.apply(mv, &mut ev)
+                .map_err(|e| miette::miette!("{e}"))?;
+            game.legal_moves(&mut moves);
+            let mv = moves[rng.below(moves.len())];
+            game.apply(mv, &mut ev)
+                .map_err(|e| miette::miette!("{e}"))?;
+        }
+    }
+    let ns_per_position = list_time * 1e9 / positions.max(1) as f64;
+    let ns_per_list = list_time * 1e9 / lists.max(1) as f64;
+    if args.json {
+        let value = serde_json::json!({
+            "games": args.games, "players": args.players, "sets": args.sets,
+            "seconds": secs, "games_per_second": rate,
+            "microseconds_per_game": secs * 1e6 / args.games.max(1) as f64,
+            "tiles_per_game": tiles as f64 / args.games.max(1) as f64,
+            "legal_placements_ns_per_open_position": ns_per_position,
+            "legal_placements_ns_per_tile": ns_per_list,
+            "max_game_state_bytes": bytes,
+            "compile_ms": compile_ms,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        );
+    } else {
+        println!(
+            "{} random {}-player games ({}) on one thread: {secs:.2} s, {rate:.0} games/s, {:.1} µs/game, {:.1} tiles/game",
+            args.games,
+            args.players,
+            args.sets.join("+"),
+            secs * 1e6 / args.games.max(1) as f64,
+            tiles as f64 / args.games.max(1) as f64
+        );
+        println!(
+            "legal placements of a drawn tile: {ns_per_list:.0} ns per tile, {ns_per_position:.1} ns per open position"
+        );
+        println!("largest game state: {bytes} bytes; compiling the tables: {compile_ms:.1} ms");
+    }
+    Ok(ExitCode::SUCCESS)
+}

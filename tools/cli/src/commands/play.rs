@@ -1,0 +1,213 @@
+//! `tilekit play RECORD`: replays a game record, printing each turn's score events and the
+//! final scores; stops with a clear error at the first illegal move.
+
+use crate::inputs::{Inputs, load_valid};
+use clap::Args;
+use engine::record::{Record, check_expectations, replay};
+use engine::{Event, Phase, Tables};
+use miette::{IntoDiagnostic, WrapErr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Examples shown by `tilekit play --help`.
+pub const EXAMPLES: &str = "\
+Examples:
+  tilekit play game.toml
+  tilekit play game.json --json
+  tilekit play my-game.toml my-set.toml definitions/base.toml   (with other definitions)";
+
+/// Arguments of `tilekit play`.
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The game record (TOML, or JSON when it starts with `{`; see engine/RECORDS.md).
+    record: PathBuf,
+    #[command(flatten)]
+    inputs: Inputs,
+    /// Print the events and scores as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One event as JSON.
+fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
+    let tile = |k: u16| tables.kinds[k as usize].id.clone();
+    match e {
+        Event::SetAside { kind } => serde_json::json!({ "set_aside": tile(*kind) }),
+        Event::Placed {
+            player,
+            kind,
+            x,
+            y,
+            rotation,
+        } => serde_json::json!({
+            "placed": { "player": player + 1, "tile": tile(*kind), "at": [x, y], "rotation": rotation }
+        }),
+        Event::Deployed {
+            player,
+            feature,
+            kind,
+        } => serde_json::json!({
+            "deployed": { "player": player + 1, "feature": feature, "kind": kind }
+        }),
+        Event::Scored(s) => serde_json::json!({ "scored": {
+            "players": s.players.iter().map(|p| p + 1).collect::<Vec<_>>(),
+            "kind": s.kind, "at": [s.at.0, s.at.1], "feature": s.at.2,
+            "tiles": s.tiles.iter().map(|t| [t.0, t.1]).collect::<Vec<_>>(),
+            "pennants": s.pennants, "cities": s.cities, "points": s.points,
+            "reason": s.reason, "why": s.to_string(),
+        }}),
+        Event::GameOver { scores } => serde_json::json!({ "game_over": { "scores": scores } }),
+    }
+}
+
+/// One event as a line of text (None for events not worth a line).
+fn event_text(tables: &Tables, e: &Event) -> Option<String> {
+    let tile = |k: u16| tables.kinds[k as usize].id.clone();
+    match e {
+        Event::SetAside { kind } => Some(format!("  {} fits nowhere: set aside", tile(*kind))),
+        Event::Placed {
+            player,
+            kind,
+            x,
+            y,
+            rotation,
+        } => Some(format!(
+            "P{} places {} at ({x}, {y}) rotated {rotation}",
+            player + 1,
+            tile(*kind)
+        )),
+        Event::Deployed {
+            player,
+            kind,
+            feature,
+        } => Some(format!(
+            "  P{} deploys a follower on the {} (feature {feature})",
+            player + 1,
+            kind.name()
+        )),
+        Event::Scored(s) => Some(format!(
+            "  {} {} at ({}, {}): {s}",
+            if engine::record::is_final(s) {
+                "final"
+            } else {
+                "scored"
+            },
+            s.kind.name(),
+            s.at.0,
+            s.at.1
+        )),
+        Event::GameOver { .. } => None,
+    }
+}
+
+/// Runs `tilekit play`.
+pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.record)
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot read {}", args.record.display()))?;
+    let record = match Record::parse(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {}: {e}", args.record.display());
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let Ok(tileset) = load_valid(&args.inputs)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let tables = engine::compile(&tileset).map_err(|e| miette::miette!("{e}"))?;
+    let outcome = replay(&tables, &record);
+    let wrong = check_expectations(&tables, &record, &outcome);
+    let expected_error = record
+        .expect
+        .as_ref()
+        .and_then(|e| e.error.as_ref())
+        .is_some();
+    let mut code = ExitCode::SUCCESS;
+    match &outcome {
+        Ok(r) => {
+            let over = r.game.phase() == Phase::Over;
+            if args.json {
+                let turns: Vec<Vec<serde_json::Value>> = r
+                    .turns
+                    .iter()
+                    .map(|t| t.iter().map(|e| event_json(&tables, e)).collect())
+                    .collect();
+                let value = serde_json::json!({
+                    "setup": r.setup.iter().map(|e| event_json(&tables, e)).collect::<Vec<_>>(),
+                    "turns": turns,
+                    "scores": r.game.scores,
+                    "over": over,
+                    "tiles_left": r.game.tiles_left(),
+                    "expectations": { "checked": record.expect.is_some(), "failed": wrong },
+                });
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&value).unwrap_or_default()
+                );
+            } else {
+                for e in &r.setup {
+                    if let Some(line) = event_text(&tables, e) {
+                        println!("{line}");
+                    }
+                }
+                for (i, t) in r.turns.iter().enumerate() {
+                    print!("{:>3}. ", i + 1);
+                    for (j, e) in t.iter().enumerate() {
+                        if let Some(line) = event_text(&tables, e) {
+                            if j == 0 {
+                                println!("{line}");
+                            } else {
+                                println!("     {line}");
+                            }
+                        }
+                    }
+                }
+                let scores: Vec<String> = r
+                    .game
+                    .scores
+                    .iter()
+                    .enumerate()
+                    .map(|(p, s)| format!("P{} {s}", p + 1))
+                    .collect();
+                if over {
+                    println!("final scores: {}", scores.join(", "));
+                } else {
+                    println!(
+                        "scores after the last turn: {} ({} tiles left to draw: the record ends before the game)",
+                        scores.join(", "),
+                        r.game.tiles_left()
+                    );
+                }
+            }
+        }
+        Err(e) => {
+            if args.json {
+                let value = serde_json::json!({
+                    "error": { "turn": e.turn(), "message": e.to_string() },
+                    "expectations": { "checked": record.expect.is_some(), "failed": wrong },
+                });
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&value).unwrap_or_default()
+                );
+            } else if expected_error {
+                println!("stopped as expected: {e}");
+            } else {
+                eprintln!("error: {}: {e}", args.record.display());
+            }
+            if !expected_error {
+                code = ExitCode::from(1);
+            }
+        }
+    }
+    if !wrong.is_empty() {
+        for w in &wrong {
+            eprintln!("expectation failed: {w}");
+        }
+        code = ExitCode::from(1);
+    } else if record.expect.is_some() && !args.json {
+        println!("all expectations of the record hold");
+    }
+    Ok(code)
+}

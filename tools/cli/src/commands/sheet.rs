@@ -1,0 +1,144 @@
+//! `tilekit sheet`: print-ready tile sheets, as a PDF (and optionally PNG pages).
+
+use crate::commands::render::Failure;
+use crate::inputs::{Inputs, load_valid};
+use crate::output::write_atomic;
+use clap::{Args, ValueEnum};
+use miette::{IntoDiagnostic, WrapErr};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tiledef::TileSet;
+use tilekit_render::sheet::{Paper, SheetLayout, SheetOptions, layout, page_pixmaps, write_pdf};
+
+/// Examples shown under `tilekit sheet --help`.
+pub const EXAMPLES: &str = "\
+Examples:
+  tilekit sheet --out tiles.pdf                          the bundled sets on A4, 45 mm tiles
+  tilekit sheet definitions/base.toml --out base.pdf --paper letter --edition C1
+  tilekit sheet my-set.toml definitions/base.toml --out my.pdf --backs --png-dir pages --dpi 150";
+
+/// Paper sizes.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum PaperArg {
+    /// ISO A4 (210 × 297 mm).
+    A4,
+    /// US Letter (8.5 × 11 in).
+    Letter,
+}
+
+/// Arguments of `tilekit sheet`.
+#[derive(Args)]
+pub struct SheetArgs {
+    #[command(flatten)]
+    inputs: Inputs,
+    /// The PDF to write.
+    #[arg(long, value_name = "FILE.pdf")]
+    out: PathBuf,
+    /// Paper size.
+    #[arg(long, value_enum, default_value = "a4")]
+    paper: PaperArg,
+    /// Whose counts to print (an edition id such as C1); default: the newest edition.
+    #[arg(long, value_name = "ID")]
+    edition: Option<String>,
+    /// Tile size (the cut square) in millimetres.
+    #[arg(long, value_name = "MM", default_value_t = 45.0)]
+    tile_mm: f32,
+    /// Picture beyond the cut line on every side, in millimetres.
+    #[arg(long, value_name = "MM", default_value_t = 3.0)]
+    bleed_mm: f32,
+    /// Unprinted page margin in millimetres.
+    #[arg(long, value_name = "MM", default_value_t = 5.0)]
+    margin_mm: f32,
+    /// Add mirrored back pages for long-edge duplex printing.
+    #[arg(long)]
+    backs: bool,
+    /// Also write every page as a PNG into this folder.
+    #[arg(long, value_name = "DIR")]
+    png_dir: Option<PathBuf>,
+    /// Resolution of tile pictures and PNG pages.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(36..=1200))]
+    dpi: u32,
+}
+
+/// Runs `tilekit sheet`.
+pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
+    let tileset = match load_valid(&args.inputs)? {
+        Ok(tileset) => tileset,
+        Err(_) => return Ok(ExitCode::from(1)),
+    };
+    let edition = match &args.edition {
+        None => tileset.default_edition(),
+        Some(id) => match tileset.edition(id) {
+            Some(e) => e,
+            None => {
+                let known: Vec<&str> = tileset.editions.iter().map(|e| e.id.as_str()).collect();
+                eprintln!(
+                    "error: no edition `{id}` in the loaded sets (known: {})",
+                    known.join(", ")
+                );
+                return Ok(ExitCode::from(2));
+            }
+        },
+    };
+    let options = SheetOptions {
+        paper: match args.paper {
+            PaperArg::A4 => Paper::A4,
+            PaperArg::Letter => Paper::Letter,
+        },
+        edition,
+        tile_mm: args.tile_mm,
+        bleed_mm: args.bleed_mm,
+        margin_mm: args.margin_mm,
+        backs: args.backs,
+        dpi: args.dpi,
+    };
+    match write_sheet(&tileset, &options, &args.out, args.png_dir.as_deref()) {
+        Ok(sheet) => {
+            eprintln!(
+                "wrote {} ({} tiles on {} {} pages, {}×{} per page)",
+                args.out.display(),
+                sheet.tiles_placed,
+                sheet.pages.len(),
+                options.paper.name(),
+                sheet.columns,
+                sheet.rows
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(Failure::Input(e)) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(1))
+        }
+        Err(Failure::Other(report)) => Err(report),
+    }
+}
+
+/// Lays out and writes the PDF (and PNG pages when a folder is given).
+pub fn write_sheet(
+    tileset: &TileSet,
+    options: &SheetOptions,
+    pdf: &Path,
+    png_dir: Option<&Path>,
+) -> Result<SheetLayout, Failure> {
+    let sheet = match layout(tileset, options) {
+        Ok(sheet) => sheet,
+        // Sizes that cannot fit are a usage problem, reported as such.
+        Err(e) => return Err(Failure::Other(miette::miette!("{e}"))),
+    };
+    let bytes = write_pdf(tileset, &sheet, options)?;
+    write_atomic(pdf, &bytes)?;
+    if let Some(dir) = png_dir {
+        std::fs::create_dir_all(dir)
+            .into_diagnostic()
+            .wrap_err_with(|| format!("cannot create {}", dir.display()))?;
+        let stem = pdf
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "sheet".into());
+        for (i, page) in page_pixmaps(tileset, &sheet, options)?.iter().enumerate() {
+            let png = tilekit_render::raster::encode_png(page)?;
+            write_atomic(&dir.join(format!("{stem}-{:02}.png", i + 1)), &png)?;
+        }
+    }
+    Ok(sheet)
+}
