@@ -282,7 +282,7 @@ impl Checker<'_> {
                         let hint = match closest(req, &loaded) {
                             Some(best) => format!("did you mean `{best}`?"),
                             None => format!(
-                                "load the file of `{req}` too (e.g. `tilekit validate definitions/base.toml {}`)",
+                                "load the file of `{req}` too (e.g. `tilekit validate {req}.toml {}`); until then the names it declares are unknown here",
                                 files[f].source.name()
                             ),
                         };

@@ -165,7 +165,19 @@ pub fn load(sources: Vec<Source>) -> Report {
     }
     let all_parsed = parsed.len() == files.len();
     let tileset = if all_parsed {
-        check(&parsed, &mut diagnostics)
+        let mut found = Vec::new();
+        let tileset = check(&parsed, &mut found);
+        // In a file whose required set is missing, every name from that set is unknown: report
+        // the missing set, not the cascade of consequences.
+        let orphans: Vec<String> = found
+            .iter()
+            .filter(|d| d.code == "tilekit::missing-requirement")
+            .map(|d| d.file().to_string())
+            .collect();
+        diagnostics.extend(found.into_iter().filter(|d| {
+            !orphans.iter().any(|f| f == d.file()) || d.code == "tilekit::missing-requirement"
+        }));
+        tileset
     } else {
         // Cross-file checks on a partial load would report false problems (a missing
         // requirement that is only broken); check each good file's own content instead.

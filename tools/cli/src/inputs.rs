@@ -15,10 +15,12 @@ pub struct Inputs {
 }
 
 impl Inputs {
-    /// Reads the sources named (or the defaults).
+    /// Reads the sources named (or the defaults), adding the bundled sets they require but
+    /// that were not named, so `tilekit validate my-set.toml` works on its own.
     pub fn sources(&self) -> miette::Result<Vec<Source>> {
         if !self.paths.is_empty() {
-            return tiledef::read_paths(&self.paths).into_diagnostic();
+            let named = tiledef::read_paths(&self.paths).into_diagnostic()?;
+            return Ok(with_bundled_requirements(named));
         }
         let local = PathBuf::from("definitions");
         if local.join("base.toml").is_file() {
@@ -64,4 +66,61 @@ pub fn load_valid(inputs: &Inputs) -> miette::Result<Result<tiledef::TileSet, Re
             ..report
         }),
     })
+}
+
+/// The set id and requirements a source declares, read leniently (a broken file declares none).
+fn declared(source: &Source) -> (Option<String>, Vec<String>) {
+    let (value, _, _) = tiledef::source::parse(&source.text);
+    let set = &value["set"];
+    let id = set["id"].as_str().map(str::to_string);
+    let requires = set["requires"]
+        .as_array()
+        .map(|r| {
+            r.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    (id, requires)
+}
+
+/// Puts the bundled sets that the named files require (transitively) in front of them.
+fn with_bundled_requirements(named: Vec<Source>) -> Vec<Source> {
+    let bundled: Vec<(Option<String>, Vec<String>, Source)> = tiledef::bundled()
+        .into_iter()
+        .map(|s| {
+            let (id, requires) = declared(&s);
+            (id, requires, s)
+        })
+        .collect();
+    let mut have: Vec<String> = Vec::new();
+    let mut wanted: Vec<String> = Vec::new();
+    for source in &named {
+        let (id, requires) = declared(source);
+        have.extend(id);
+        wanted.extend(requires);
+    }
+    let mut added: Vec<Source> = Vec::new();
+    while let Some(id) = wanted.pop() {
+        if have.contains(&id) {
+            continue;
+        }
+        if let Some((_, requires, source)) =
+            bundled.iter().find(|(b, _, _)| b.as_ref() == Some(&id))
+        {
+            have.push(id);
+            wanted.extend(requires.iter().cloned());
+            let mut source = source.clone();
+            source.name = format!("{} (bundled)", source.name);
+            added.push(source);
+        }
+    }
+    // Required sets first, in the bundled order, so the summary reads base, then the expansion.
+    added.sort_by_key(|s| {
+        bundled
+            .iter()
+            .position(|(_, _, b)| s.name.starts_with(&b.name))
+    });
+    added.extend(named);
+    added
 }

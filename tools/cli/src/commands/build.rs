@@ -48,7 +48,10 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
 
     let tables = engine::compile(&tileset).map_err(|e| miette::miette!("{e}"))?;
     let mut written = Vec::new();
-    for (name, format) in [("tables.bin", TablesFormat::Bin), ("tables.json", TablesFormat::Json)] {
+    for (name, format) in [
+        ("tables.bin", TablesFormat::Bin),
+        ("tables.json", TablesFormat::Json),
+    ] {
         let path = args.out.join(name);
         write_atomic(&path, &tables_bytes(&tables, format))?;
         written.push(path);
