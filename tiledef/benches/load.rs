@@ -8,33 +8,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 // The same allocator as the `tilekit` binary, so the figures are the ones an author sees.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use std::fmt::Write;
-use tiledef::{Source, bundled, load};
+use tiledef::{bundled, load};
 
-/// A valid expansion of `n` distinct tile types (base-game shapes with ever more pennants).
-fn generated_set(n: usize) -> Source {
-    const SHAPES: &[&str] = &[
-        "edges = { n = \"city\", e = \"road\", s = \"field\", w = \"road\" }\ncities = [{ ports = [\"N\"], pennants = PEN }]\nroads = [{ ports = [\"W\", \"E\"] }]\nfields = [\n  { ports = [\"ENE\", \"WNW\"], cities = [\"N\"] },\n  { ports = [\"ESE\", \"SSE\", \"SSW\", \"WSW\"] },\n]\n",
-        "edges = { n = \"city\", e = \"road\", s = \"road\", w = \"road\" }\ncities = [{ ports = [\"N\"], pennants = PEN }]\nroads = [{ ports = [\"E\"], end = \"junction\" }, { ports = [\"S\"], end = \"junction\" }, { ports = [\"W\"], end = \"junction\" }]\nfields = [\n  { ports = [\"WNW\", \"ENE\"], cities = [\"N\"] },\n  { ports = [\"ESE\", \"SSE\"] },\n  { ports = [\"SSW\", \"WSW\"] },\n]\n",
-        "edges = { n = \"city\", e = \"city\", s = \"field\", w = \"city\" }\ncities = [{ ports = [\"N\", \"E\", \"W\"], pennants = PEN }]\nfields = [{ ports = [\"SSE\", \"SSW\"], cities = [\"N\"] }]\n",
-    ];
-    let mut text = String::from(
-        "format = 1\n[set]\nid = \"generated\"\nname = \"Generated\"\nrequires = [\"base\"]\n",
-    );
-    for i in 0..n {
-        // Distinct pennant counts keep the tiles distinct (no rotation-twin warnings).
-        let shape = SHAPES[i % SHAPES.len()].replace("PEN", &(i / SHAPES.len()).to_string());
-        let _ = write!(
-            text,
-            "\n[[tile]]\nid = \"GEN-{i}\"\ncount = {}\n{shape}",
-            1 + i % 3
-        );
-    }
-    Source {
-        name: "generated.toml".to_string(),
-        text,
-    }
-}
+mod generated;
+use generated::generated_set;
 
 fn benches(c: &mut Criterion) {
     let files = bundled();

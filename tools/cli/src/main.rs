@@ -30,6 +30,8 @@ Examples:
   tilekit list definitions/festival.toml definitions/base.toml
   tilekit inspect D                       one compiled tile, rotation by rotation
   tilekit simulate --games 10000 --players 3 --seed 1
+  tilekit render --out previews --overlay --tile D
+  tilekit sheet --out base.pdf --paper letter definitions/base.toml
   tilekit schema --out my-set/tileset.schema.json";
 
 #[derive(Subcommand)]
@@ -57,6 +59,12 @@ enum Command {
     Simulate(commands::simulate::SimulateArgs),
     /// Measure the engine: playouts per second, placement listing, memory per game.
     Bench(commands::bench::BenchArgs),
+    /// Draw a preview PNG of every tile type (with an optional feature overlay), or a contact sheet.
+    #[command(after_help = commands::render::EXAMPLES)]
+    Render(commands::render::RenderArgs),
+    /// Lay out print-ready tile sheets: PDF (or PNG pages) with bleed and crop marks.
+    #[command(after_help = commands::sheet::EXAMPLES)]
+    Sheet(commands::sheet::SheetArgs),
 }
 
 fn main() -> ExitCode {
@@ -82,6 +90,8 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args),
         Command::Simulate(args) => commands::simulate::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::Render(args) => commands::render::run(args),
+        Command::Sheet(args) => commands::sheet::run(args),
     };
     match result {
         Ok(code) => code,

@@ -6,6 +6,8 @@ pub mod compile;
 pub mod inspect;
 pub mod list;
 pub mod play;
+pub mod render;
 pub mod schema;
+pub mod sheet;
 pub mod simulate;
 pub mod validate;

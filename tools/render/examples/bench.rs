@@ -1,0 +1,92 @@
+//! Times the renderer on the bundled sets and writes what it drew into a folder:
+//! `cargo run --release -p tilekit-render --example bench -- OUT_DIR`.
+//!
+//! Prints: all tile types at 512 px as PNG files; the contact sheet; the PDF of every set at
+//! 45 mm / 3 mm bleed / 5 mm margin / 300 dpi; and the page counts on A4 and Letter.
+
+use std::path::PathBuf;
+use std::time::Instant;
+use tilekit_render::sheet::{Paper, SheetOptions, layout, write_pdf};
+use tilekit_render::{DrawOptions, write_atomic};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let out = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "bench-out".into()),
+    );
+    std::fs::create_dir_all(&out)?;
+    let set = tiledef::load_bundled();
+    let all: Vec<usize> = (0..set.tiles.len()).collect();
+
+    let start = Instant::now();
+    let pngs = tilekit_render::render_pngs(
+        &set,
+        &all,
+        512,
+        &DrawOptions {
+            label: true,
+            ..DrawOptions::default()
+        },
+    )?;
+    for (id, bytes) in &pngs {
+        write_atomic(&out.join(format!("{id}.png")), bytes)?;
+    }
+    println!(
+        "previews: {} tile types at 512 px written in {:.3} s",
+        pngs.len(),
+        start.elapsed().as_secs_f64()
+    );
+
+    let start = Instant::now();
+    let overlays = tilekit_render::render_pngs(
+        &set,
+        &all,
+        512,
+        &DrawOptions {
+            label: true,
+            overlay: true,
+            artwork: true,
+        },
+    )?;
+    std::fs::create_dir_all(out.join("overlay"))?;
+    for (id, bytes) in &overlays {
+        write_atomic(&out.join("overlay").join(format!("{id}.png")), bytes)?;
+    }
+    println!(
+        "overlays: {} in {:.3} s",
+        overlays.len(),
+        start.elapsed().as_secs_f64()
+    );
+
+    let start = Instant::now();
+    let sheet = tilekit_render::contact::contact_sheet(&set, &all, &Default::default())?;
+    write_atomic(
+        &out.join("contact-sheet.png"),
+        &tilekit_render::raster::encode_png(&sheet)?,
+    )?;
+    println!("contact sheet in {:.3} s", start.elapsed().as_secs_f64());
+
+    for paper in [Paper::A4, Paper::Letter] {
+        let options = SheetOptions {
+            paper,
+            edition: set.default_edition(),
+            ..SheetOptions::default()
+        };
+        let start = Instant::now();
+        let sheet = layout(&set, &options)?;
+        let pdf = write_pdf(&set, &sheet, &options)?;
+        write_atomic(&out.join(format!("sheet-{}.pdf", paper.name())), &pdf)?;
+        println!(
+            "PDF {} (all sets, {} tiles, {}×{} per page): {} pages, {} bytes in {:.3} s",
+            paper.name(),
+            sheet.tiles_placed,
+            sheet.columns,
+            sheet.rows,
+            sheet.pages.len(),
+            pdf.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,146 @@
+//! The contact sheet: every tile type in a grid with its id and counts.
+
+use crate::RenderError;
+use crate::draw::{DrawOptions, draw_tile};
+use crate::raster::{draw, rasterise};
+use crate::scene::{Align, Rgba, Scene, pt};
+use rayon::prelude::*;
+use tiledef::{Tile, TileSet};
+use tiny_skia::{Color, Pixmap, PixmapPaint, Transform};
+
+/// Contact sheet settings.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactOptions {
+    /// Thumbnail size in pixels.
+    pub thumb: u32,
+    /// Thumbnails per row.
+    pub columns: usize,
+    /// Draw each tile with the overlay.
+    pub overlay: bool,
+}
+
+impl Default for ContactOptions {
+    fn default() -> Self {
+        ContactOptions {
+            thumb: 160,
+            columns: 10,
+            overlay: false,
+        }
+    }
+}
+
+/// The caption under a thumbnail: the count per edition, or one count when all agree.
+pub fn count_text(set: &TileSet, tile: &Tile) -> String {
+    let first = tile.counts.first().copied().unwrap_or(0);
+    if tile.counts.iter().all(|c| *c == first) {
+        format!("×{first}")
+    } else {
+        set.editions
+            .iter()
+            .zip(&tile.counts)
+            .map(|(e, c)| format!("{} ×{c}", e.id))
+            .collect::<Vec<_>>()
+            .join("  ")
+    }
+}
+
+/// Draws the contact sheet of the given tiles (indices into `set.tiles`).
+pub fn contact_sheet(
+    set: &TileSet,
+    tiles: &[usize],
+    options: &ContactOptions,
+) -> Result<Pixmap, RenderError> {
+    let thumb = options.thumb.max(32);
+    let columns = options.columns.clamp(1, tiles.len().max(1));
+    let rows = tiles.len().div_ceil(columns).max(1);
+    let pad = thumb / 10;
+    let caption = (thumb as f32 * 0.2).round() as u32 + 6;
+    let header = (thumb as f32 * 0.28).round() as u32 + pad;
+    let cell_w = thumb + pad;
+    let cell_h = thumb + caption + pad;
+    let width = pad + columns as u32 * cell_w;
+    let height = header + rows as u32 * cell_h + pad;
+    let mut sheet = Pixmap::new(width, height).ok_or(RenderError::Size(width.max(height)))?;
+    sheet.fill(Color::from_rgba8(0xf6, 0xf3, 0xec, 0xff));
+
+    let draw_options = DrawOptions {
+        overlay: options.overlay,
+        label: false,
+        artwork: true,
+    };
+    let thumbs: Vec<Pixmap> = tiles
+        .par_iter()
+        .map(|&i| {
+            let tile = &set.tiles[i];
+            rasterise(&draw_tile(set, tile, &draw_options), thumb, 0.0, &tile.id)
+        })
+        .collect::<Result<_, _>>()?;
+
+    // Captions and the title are drawn in pixel units.
+    let ink = Rgba::rgb(0x2b, 0x22, 0x1a);
+    let mut text = Scene::default();
+    let names: Vec<&str> = set.sets.iter().map(|s| s.name.as_str()).collect();
+    let total: u32 = tiles
+        .iter()
+        .map(|&i| {
+            set.tiles[i]
+                .counts
+                .get(set.default_edition())
+                .copied()
+                .unwrap_or(0)
+        })
+        .sum();
+    let edition = set
+        .editions
+        .get(set.default_edition())
+        .map(|e| format!(", {} tiles in {}", total, e.id))
+        .unwrap_or_default();
+    text.text(
+        pt(pad as f32, header as f32 * 0.7),
+        thumb as f32 * 0.16,
+        &format!(
+            "{} — {} tile types{edition}",
+            names.join(" + "),
+            tiles.len()
+        ),
+        ink,
+        Align::Left,
+    );
+    for (k, &i) in tiles.iter().enumerate() {
+        let (c, r) = ((k % columns) as u32, (k / columns) as u32);
+        let x = pad + c * cell_w;
+        let y = header + r * cell_h;
+        // A thin frame marks the tile's cut edge.
+        let frame = crate::scene::rect(
+            x as f32 - 1.0,
+            y as f32 - 1.0,
+            thumb as f32 + 2.0,
+            thumb as f32 + 2.0,
+        );
+        text.fill(frame, Rgba::rgb(0x9a, 0x90, 0x80));
+        let tile = &set.tiles[i];
+        let size = thumb as f32 * 0.1;
+        let base = (y + thumb) as f32 + size * 1.35;
+        text.text(pt(x as f32, base), size, &tile.id, ink, Align::Left);
+        text.text(
+            pt((x + thumb) as f32, base),
+            size * 0.85,
+            &count_text(set, tile),
+            Rgba::rgb(0x5a, 0x50, 0x44),
+            Align::Right,
+        );
+    }
+    draw(&mut sheet, &text, Transform::identity(), "contact sheet")?;
+    for (k, pixmap) in thumbs.iter().enumerate() {
+        let (c, r) = ((k % columns) as u32, (k / columns) as u32);
+        sheet.draw_pixmap(
+            (pad + c * cell_w) as i32,
+            (header + r * cell_h) as i32,
+            pixmap.as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+    }
+    Ok(sheet)
+}

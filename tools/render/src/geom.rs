@@ -1,0 +1,350 @@
+//! Tile geometry: where ports sit, quarter turns, and the outlines of cities and roads.
+//!
+//! Every city shape is written once in a canonical orientation and turned into place, so a cap,
+//! a band, a corner, three sides and all four sides each have one definition.
+
+use crate::scene::{Point, Seg, pt};
+use tiledef::{Port, Side};
+
+/// How far shapes that reach an edge run past it, for bleed.
+pub const OUTSIDE: f32 = 0.1;
+/// The tile's centre.
+pub const CENTRE: Point = pt(0.5, 0.5);
+
+/// A point turned clockwise about the centre by `quarter_turns`.
+pub fn turn(p: Point, quarter_turns: usize) -> Point {
+    let mut q = p;
+    for _ in 0..quarter_turns % 4 {
+        q = pt(1.0 - q.y, q.x);
+    }
+    q
+}
+
+/// A path turned clockwise about the centre.
+pub fn turn_path(segs: &[Seg], quarter_turns: usize) -> Vec<Seg> {
+    let t = |p: Point| turn(p, quarter_turns);
+    segs.iter()
+        .map(|s| match *s {
+            Seg::Move(p) => Seg::Move(t(p)),
+            Seg::Line(p) => Seg::Line(t(p)),
+            Seg::Quad(c, p) => Seg::Quad(t(c), t(p)),
+            Seg::Cubic(a, b, p) => Seg::Cubic(t(a), t(b), t(p)),
+            Seg::Close => Seg::Close,
+        })
+        .collect()
+}
+
+/// Where a port sits on the tile's boundary.
+pub fn port_point(port: Port) -> Point {
+    const AT: [Point; 12] = [
+        pt(0.25, 0.0),
+        pt(0.5, 0.0),
+        pt(0.75, 0.0),
+        pt(1.0, 0.25),
+        pt(1.0, 0.5),
+        pt(1.0, 0.75),
+        pt(0.75, 1.0),
+        pt(0.5, 1.0),
+        pt(0.25, 1.0),
+        pt(0.0, 0.75),
+        pt(0.0, 0.5),
+        pt(0.0, 0.25),
+    ];
+    AT[port.index()]
+}
+
+/// The unit vector pointing from a side into the tile.
+pub fn inward(side: Side) -> Point {
+    match side {
+        Side::N => pt(0.0, 1.0),
+        Side::E => pt(-1.0, 0.0),
+        Side::S => pt(0.0, -1.0),
+        Side::W => pt(1.0, 0.0),
+    }
+}
+
+/// `p + v * k`.
+pub fn step(p: Point, v: Point, k: f32) -> Point {
+    pt(p.x + v.x * k, p.y + v.y * k)
+}
+
+/// The corner shared by two adjacent sides.
+pub fn corner(a: Side, b: Side) -> Point {
+    let x = if a == Side::E || b == Side::E {
+        1.0
+    } else {
+        0.0
+    };
+    let y = if a == Side::S || b == Side::S {
+        1.0
+    } else {
+        0.0
+    };
+    pt(x, y)
+}
+
+/// Whether two sides are neighbours around the tile.
+pub fn adjacent(a: Side, b: Side) -> bool {
+    (a.index() + 1) % 4 == b.index() || (b.index() + 1) % 4 == a.index()
+}
+
+/// The outline of one city: its area (running past the edges it joins) and its walls.
+#[derive(Clone, Debug)]
+pub struct CityOutline {
+    /// The city's area.
+    pub area: Vec<Seg>,
+    /// The walls: the boundary inside the tile, as open contours.
+    pub walls: Vec<Seg>,
+}
+
+/// The outline of a city joining `sides`; `compact` when it shares the tile with other cities.
+pub fn city_outline(sides: &[Side], compact: bool) -> CityOutline {
+    let o = OUTSIDE;
+    let mut has = [false; 4];
+    for s in sides {
+        has[s.index()] = true;
+    }
+    let count = has.iter().filter(|h| **h).count();
+    let (area, walls, turns) = match count {
+        0 | 4 => (
+            vec![
+                Seg::Move(pt(-o, -o)),
+                Seg::Line(pt(1.0 + o, -o)),
+                Seg::Line(pt(1.0 + o, 1.0 + o)),
+                Seg::Line(pt(-o, 1.0 + o)),
+                Seg::Close,
+            ],
+            vec![],
+            0,
+        ),
+        1 => {
+            let k = if compact { 0.36 } else { 0.55 };
+            let side = has.iter().position(|h| *h).unwrap_or(0);
+            (
+                vec![
+                    Seg::Move(pt(-o, -o)),
+                    Seg::Line(pt(1.0 + o, -o)),
+                    Seg::Line(pt(1.0 + o, 0.0)),
+                    Seg::Line(pt(1.0, 0.0)),
+                    Seg::Quad(pt(0.5, k), pt(0.0, 0.0)),
+                    Seg::Line(pt(-o, 0.0)),
+                    Seg::Close,
+                ],
+                vec![Seg::Move(pt(1.0, 0.0)), Seg::Quad(pt(0.5, k), pt(0.0, 0.0))],
+                side,
+            )
+        }
+        2 if has[0] == has[2] => {
+            // A band between two opposite edges; canonical west–east.
+            let t = if compact { 0.62 } else { 0.5 };
+            let turns = if has[0] { 1 } else { 0 };
+            (
+                vec![
+                    Seg::Move(pt(-o, 0.0)),
+                    Seg::Line(pt(0.0, 0.0)),
+                    Seg::Quad(pt(0.5, t), pt(1.0, 0.0)),
+                    Seg::Line(pt(1.0 + o, 0.0)),
+                    Seg::Line(pt(1.0 + o, 1.0)),
+                    Seg::Line(pt(1.0, 1.0)),
+                    Seg::Quad(pt(0.5, 1.0 - t), pt(0.0, 1.0)),
+                    Seg::Line(pt(-o, 1.0)),
+                    Seg::Close,
+                ],
+                vec![
+                    Seg::Move(pt(0.0, 0.0)),
+                    Seg::Quad(pt(0.5, t), pt(1.0, 0.0)),
+                    Seg::Move(pt(1.0, 1.0)),
+                    Seg::Quad(pt(0.5, 1.0 - t), pt(0.0, 1.0)),
+                ],
+                turns,
+            )
+        }
+        2 => {
+            // A corner; canonical north–east.
+            let c = if compact { 0.38 } else { 0.6 };
+            let first = (0..4).find(|&i| has[i] && has[(i + 1) % 4]).unwrap_or(0);
+            (
+                vec![
+                    Seg::Move(pt(-o, -o)),
+                    Seg::Line(pt(1.0 + o, -o)),
+                    Seg::Line(pt(1.0 + o, 1.0 + o)),
+                    Seg::Line(pt(1.0, 1.0)),
+                    Seg::Quad(pt(1.0 - c, c), pt(0.0, 0.0)),
+                    Seg::Close,
+                ],
+                vec![
+                    Seg::Move(pt(1.0, 1.0)),
+                    Seg::Quad(pt(1.0 - c, c), pt(0.0, 0.0)),
+                ],
+                first,
+            )
+        }
+        _ => {
+            // Three sides; canonical open to the south.
+            let d = if compact { 0.5 } else { 0.4 };
+            let missing = has.iter().position(|h| !*h).unwrap_or(2);
+            (
+                vec![
+                    Seg::Move(pt(-o, -o)),
+                    Seg::Line(pt(1.0 + o, -o)),
+                    Seg::Line(pt(1.0 + o, 1.0)),
+                    Seg::Line(pt(1.0, 1.0)),
+                    Seg::Quad(pt(0.5, d), pt(0.0, 1.0)),
+                    Seg::Line(pt(-o, 1.0)),
+                    Seg::Close,
+                ],
+                vec![Seg::Move(pt(1.0, 1.0)), Seg::Quad(pt(0.5, d), pt(0.0, 1.0))],
+                (missing + 2) % 4,
+            )
+        }
+    };
+    CityOutline {
+        area: turn_path(&area, turns),
+        walls: turn_path(&walls, turns),
+    }
+}
+
+/// The path's contours as polylines (curves sampled), for hit tests and placement.
+pub fn flatten(segs: &[Seg]) -> Vec<Vec<Point>> {
+    const STEPS: usize = 16;
+    let mut out: Vec<Vec<Point>> = Vec::new();
+    let mut cur: Vec<Point> = Vec::new();
+    let mut last = pt(0.0, 0.0);
+    for s in segs {
+        match *s {
+            Seg::Move(p) => {
+                if cur.len() > 1 {
+                    out.push(std::mem::take(&mut cur));
+                }
+                cur.clear();
+                cur.push(p);
+                last = p;
+            }
+            Seg::Line(p) => {
+                cur.push(p);
+                last = p;
+            }
+            Seg::Quad(c, p) => {
+                for i in 1..=STEPS {
+                    let t = i as f32 / STEPS as f32;
+                    let a = last.lerp(c, t);
+                    let b = c.lerp(p, t);
+                    cur.push(a.lerp(b, t));
+                }
+                last = p;
+            }
+            Seg::Cubic(c1, c2, p) => {
+                for i in 1..=STEPS {
+                    let t = i as f32 / STEPS as f32;
+                    let a = last.lerp(c1, t);
+                    let b = c1.lerp(c2, t);
+                    let c = c2.lerp(p, t);
+                    let ab = a.lerp(b, t);
+                    let bc = b.lerp(c, t);
+                    cur.push(ab.lerp(bc, t));
+                }
+                last = p;
+            }
+            Seg::Close => {
+                if let Some(&first) = cur.first() {
+                    last = first;
+                }
+            }
+        }
+    }
+    if cur.len() > 1 {
+        out.push(cur);
+    }
+    out
+}
+
+/// Whether a point lies inside a polygon (even-odd).
+pub fn inside(poly: &[Point], p: Point) -> bool {
+    let mut c = false;
+    let n = poly.len();
+    let mut j = n.wrapping_sub(1);
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[j]);
+        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+            c = !c;
+        }
+        j = i;
+    }
+    c
+}
+
+/// The distance from a point to a polyline.
+pub fn distance_to_polyline(line: &[Point], p: Point) -> f32 {
+    let mut best = f32::INFINITY;
+    for w in line.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let len2 = dx * dx + dy * dy;
+        let t = if len2 > 0.0 {
+            (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        best = best.min(p.dist(pt(a.x + dx * t, a.y + dy * t)));
+    }
+    if line.len() == 1 {
+        best = p.dist(line[0]);
+    }
+    best
+}
+
+/// The point at fraction `t` of a polyline's length.
+pub fn along(line: &[Point], t: f32) -> Point {
+    let total: f32 = line.windows(2).map(|w| w[0].dist(w[1])).sum();
+    let mut left = total * t;
+    for w in line.windows(2) {
+        let d = w[0].dist(w[1]);
+        if d >= left && d > 0.0 {
+            return w[0].lerp(w[1], left / d);
+        }
+        left -= d;
+    }
+    line.last().copied().unwrap_or(CENTRE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn covers(sides: &[Side], compact: bool, p: Point) -> bool {
+        flatten(&city_outline(sides, compact).area)
+            .iter()
+            .any(|poly| inside(poly, p))
+    }
+
+    #[test]
+    fn each_city_shape_covers_its_edges_and_leaves_the_others() {
+        // Cap east.
+        assert!(covers(&[Side::E], false, pt(0.95, 0.5)));
+        assert!(!covers(&[Side::E], false, pt(0.05, 0.5)));
+        // Band north–south leaves east and west.
+        assert!(covers(&[Side::N, Side::S], false, pt(0.5, 0.05)));
+        assert!(covers(&[Side::N, Side::S], false, pt(0.5, 0.95)));
+        assert!(!covers(&[Side::N, Side::S], false, pt(0.05, 0.5)));
+        // Corner north–west.
+        assert!(covers(&[Side::W, Side::N], false, pt(0.1, 0.1)));
+        assert!(!covers(&[Side::W, Side::N], false, pt(0.9, 0.9)));
+        // Three sides open to the east.
+        assert!(covers(&[Side::N, Side::S, Side::W], false, pt(0.5, 0.5)));
+        assert!(!covers(&[Side::N, Side::S, Side::W], false, pt(0.97, 0.5)));
+        // All four.
+        assert!(covers(&Side::ALL, false, pt(0.5, 0.5)));
+        // Two compact corners leave the diagonal between them free.
+        assert!(!covers(&[Side::N, Side::W], true, pt(0.5, 0.5)));
+        assert!(!covers(&[Side::S, Side::E], true, pt(0.5, 0.5)));
+    }
+
+    #[test]
+    fn turning_four_times_is_identity() {
+        for p in [pt(0.1, 0.2), pt(0.5, 0.0), pt(1.0, 1.0)] {
+            let q = turn(p, 4);
+            assert!((p.x - q.x).abs() < 1e-6 && (p.y - q.y).abs() < 1e-6);
+        }
+        assert_eq!(turn(pt(0.5, 0.0), 1), pt(1.0, 0.5));
+    }
+}

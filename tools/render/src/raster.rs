@@ -1,0 +1,198 @@
+//! Drawing commands to pixels with tiny-skia, and pixels to PNG bytes.
+
+use crate::RenderError;
+use crate::font::text_path;
+use crate::scene::{Cap, Command, Rgba, Scene, Seg, Shape};
+use tiny_skia::{
+    Color, FillRule, FilterQuality, LineCap, LineJoin, Paint, PathBuilder, Pixmap, PixmapPaint,
+    Transform,
+};
+
+/// The background under everything: what a transparent corner would otherwise show.
+const PAPER: Color = Color::WHITE;
+
+/// Draws a scene into a new pixmap `px` pixels square; `bleed` tile units are added on every
+/// side (the pixmap then shows `1 + 2 * bleed` tile units). `tile` names the tile in errors.
+pub fn rasterise(scene: &Scene, px: u32, bleed: f32, tile: &str) -> Result<Pixmap, RenderError> {
+    let mut pixmap = Pixmap::new(px.max(1), px.max(1)).ok_or(RenderError::Size(px))?;
+    pixmap.fill(PAPER);
+    let scale = px as f32 / (1.0 + 2.0 * bleed);
+    let transform = Transform::from_row(scale, 0.0, 0.0, scale, bleed * scale, bleed * scale);
+    draw(&mut pixmap, scene, transform, tile)?;
+    Ok(pixmap)
+}
+
+fn colour(c: Rgba) -> Color {
+    let [r, g, b, a] = c.0;
+    Color::from_rgba8(r, g, b, a)
+}
+
+fn paint(c: Rgba) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color(colour(c));
+    p.anti_alias = true;
+    p
+}
+
+fn build(shape: &Shape) -> Option<tiny_skia::Path> {
+    match shape {
+        Shape::Circle { centre, radius } => PathBuilder::from_circle(centre.x, centre.y, *radius),
+        Shape::Path(segs) => build_segs(segs),
+    }
+}
+
+fn build_segs(segs: &[Seg]) -> Option<tiny_skia::Path> {
+    let mut pb = PathBuilder::new();
+    for s in segs {
+        match *s {
+            Seg::Move(p) => pb.move_to(p.x, p.y),
+            Seg::Line(p) => pb.line_to(p.x, p.y),
+            Seg::Quad(c, p) => pb.quad_to(c.x, c.y, p.x, p.y),
+            Seg::Cubic(a, b, p) => pb.cubic_to(a.x, a.y, b.x, b.y, p.x, p.y),
+            Seg::Close => pb.close(),
+        }
+    }
+    pb.finish()
+}
+
+fn stroke_style(width: f32, cap: Cap) -> tiny_skia::Stroke {
+    tiny_skia::Stroke {
+        width,
+        line_cap: match cap {
+            Cap::Butt => LineCap::Butt,
+            Cap::Round => LineCap::Round,
+        },
+        line_join: match cap {
+            Cap::Butt => LineJoin::Miter,
+            Cap::Round => LineJoin::Round,
+        },
+        ..tiny_skia::Stroke::default()
+    }
+}
+
+/// Draws a scene onto a pixmap with a tile-units-to-pixels transform.
+pub fn draw(
+    pixmap: &mut Pixmap,
+    scene: &Scene,
+    transform: Transform,
+    tile: &str,
+) -> Result<(), RenderError> {
+    for command in &scene.commands {
+        match command {
+            Command::Shape {
+                shape,
+                fill,
+                stroke,
+            } => {
+                let Some(path) = build(shape) else { continue };
+                if let Some(c) = fill {
+                    pixmap.fill_path(&path, &paint(*c), FillRule::Winding, transform, None);
+                }
+                if let Some(s) = stroke {
+                    pixmap.stroke_path(
+                        &path,
+                        &paint(s.colour),
+                        &stroke_style(s.width, s.cap),
+                        transform,
+                        None,
+                    );
+                }
+            }
+            Command::Text {
+                at,
+                size,
+                text,
+                colour,
+                align,
+                halo,
+            } => {
+                let Some(path) = build_segs(&text_path(text, *at, *size, *align)) else {
+                    continue;
+                };
+                if let Some(h) = halo {
+                    pixmap.stroke_path(
+                        &path,
+                        &paint(*h),
+                        &stroke_style(size * 0.22, Cap::Round),
+                        transform,
+                        None,
+                    );
+                }
+                pixmap.fill_path(&path, &paint(*colour), FillRule::Winding, transform, None);
+            }
+            Command::Image { path } => {
+                let art = load_artwork(path, tile)?;
+                let (w, h) = (art.width() as f32, art.height() as f32);
+                let t = transform.pre_scale(1.0 / w, 1.0 / h);
+                pixmap.draw_pixmap(
+                    0,
+                    0,
+                    art.as_ref(),
+                    &PixmapPaint {
+                        quality: FilterQuality::Bicubic,
+                        ..PixmapPaint::default()
+                    },
+                    t,
+                    None,
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads an artwork PNG into a premultiplied pixmap.
+pub fn load_artwork(path: &std::path::Path, tile: &str) -> Result<Pixmap, RenderError> {
+    let fail = |reason: String| RenderError::Artwork {
+        tile: tile.to_string(),
+        path: path.to_path_buf(),
+        reason,
+    };
+    let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
+    let image = image::load_from_memory(&bytes)
+        .map_err(|e| fail(e.to_string()))?
+        .to_rgba8();
+    let (w, h) = image.dimensions();
+    let mut data = image.into_raw();
+    for px in data.chunks_exact_mut(4) {
+        let a = u16::from(px[3]);
+        for c in &mut px[..3] {
+            *c = ((u16::from(*c) * a + 127) / 255) as u8;
+        }
+    }
+    let size =
+        tiny_skia::IntSize::from_wh(w, h).ok_or_else(|| fail("the image is empty".into()))?;
+    Pixmap::from_vec(data, size).ok_or_else(|| fail("the image has an unusable size".into()))
+}
+
+/// The pixmap's colours without alpha (drawn on opaque paper, so alpha is 255 throughout).
+pub fn rgb_bytes(pixmap: &Pixmap) -> Vec<u8> {
+    let mut out = Vec::with_capacity(pixmap.width() as usize * pixmap.height() as usize * 3);
+    for px in pixmap.data().chunks_exact(4) {
+        let a = u16::from(px[3]);
+        if a == 255 || a == 0 {
+            out.extend_from_slice(&px[..3]);
+        } else {
+            for c in &px[..3] {
+                out.push(((u16::from(*c) * 255 + a / 2) / a).min(255) as u8);
+            }
+        }
+    }
+    out
+}
+
+/// Encodes a pixmap as an RGB PNG.
+pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
+    use image::ImageEncoder;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let mut out = Vec::new();
+    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
+        .write_image(
+            &rgb_bytes(pixmap),
+            pixmap.width(),
+            pixmap.height(),
+            image::ExtendedColorType::Rgb8,
+        )
+        .map_err(|e| RenderError::Encode(e.to_string()))?;
+    Ok(out)
+}

@@ -1,0 +1,254 @@
+//! A coarse grid over the tile that says which feature owns each spot, so that flowers land in
+//! the field they belong to, pennants inside their city, and icons on free ground.
+//!
+//! Cities are hit-tested against their outlines; roads, hedges and centre icons block the grid;
+//! each field is flood-filled from its ports, and inner fields take the leftover pockets.
+
+use crate::geom::{distance_to_polyline, inside, inward, port_point, step};
+use crate::scene::{Point, pt};
+use tiledef::Port;
+
+/// Cells per side.
+pub const N: usize = 40;
+const CELL: f32 = 1.0 / N as f32;
+
+/// What occupies a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// Nothing yet: ground no field reached.
+    Free,
+    /// A road, a hedge or an icon.
+    Blocked,
+    /// The feature with this index (a city or a field).
+    Feature(usize),
+}
+
+/// The labelled grid.
+#[derive(Clone, Debug)]
+pub struct Regions {
+    cells: Vec<Cell>,
+    taken: Vec<(Point, f32)>,
+}
+
+/// What blocks the grid, gathered by the drawing code.
+pub struct Obstacles<'a> {
+    /// City areas (flattened) with their feature index.
+    pub cities: &'a [(usize, Vec<Vec<Point>>)],
+    /// Road centre lines with their half width.
+    pub roads: &'a [(Vec<Point>, f32)],
+    /// Round icons: centre and radius.
+    pub icons: &'a [(Point, f32)],
+    /// Hedge lines with their half width.
+    pub hedges: &'a [(Vec<Point>, f32)],
+}
+
+fn centre_of(i: usize) -> Point {
+    pt(
+        (i % N) as f32 * CELL + CELL / 2.0,
+        (i / N) as f32 * CELL + CELL / 2.0,
+    )
+}
+
+fn index_of(p: Point) -> Option<usize> {
+    if !(0.0..1.0).contains(&p.x) || !(0.0..1.0).contains(&p.y) {
+        return None;
+    }
+    Some((p.y * N as f32) as usize * N + (p.x * N as f32) as usize)
+}
+
+impl Regions {
+    /// Labels the grid: cities, obstacles, then fields flooded from their ports (in order),
+    /// then inner fields (largest pocket first).
+    pub fn build(obstacles: &Obstacles<'_>, fields: &[(usize, &[Port])], inner: &[usize]) -> Self {
+        let mut cells = vec![Cell::Free; N * N];
+        for (i, cell) in cells.iter_mut().enumerate() {
+            let c = centre_of(i);
+            if let Some((f, _)) = obstacles
+                .cities
+                .iter()
+                .find(|(_, polys)| polys.iter().any(|poly| inside(poly, c)))
+            {
+                *cell = Cell::Feature(*f);
+            } else if obstacles
+                .roads
+                .iter()
+                .chain(obstacles.hedges.iter())
+                .any(|(line, half)| distance_to_polyline(line, c) < *half)
+                || obstacles.icons.iter().any(|(p, r)| p.dist(c) < *r)
+            {
+                *cell = Cell::Blocked;
+            }
+        }
+        let mut regions = Regions {
+            cells,
+            taken: Vec::new(),
+        };
+        for &(feature, ports) in fields {
+            for &port in ports {
+                let dir = inward(port.side());
+                // Walk inwards until free ground: a hedge may cover the edge itself.
+                let seed = (1..12)
+                    .map(|k| step(port_point(port), dir, 0.012 + k as f32 * 0.02))
+                    .filter_map(index_of)
+                    .find(|&i| regions.cells[i] == Cell::Free);
+                if let Some(i) = seed {
+                    regions.flood(i, Cell::Feature(feature));
+                }
+            }
+        }
+        // Inner fields take the leftover pockets, largest first; when a centre icon splits an
+        // inner field (FE-CcCc), the remaining pockets belong to the last inner field.
+        let mut pockets: Vec<(usize, usize)> = Vec::new();
+        let mut seen = regions.cells.clone();
+        for i in 0..N * N {
+            if seen[i] == Cell::Free {
+                let size = flood_into(&mut seen, i, Cell::Blocked);
+                pockets.push((i, size));
+            }
+        }
+        pockets.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        for (k, (start, _)) in pockets.into_iter().enumerate() {
+            let Some(&feature) = inner.get(k).or(inner.last()) else {
+                break;
+            };
+            regions.flood(start, Cell::Feature(feature));
+        }
+        regions
+    }
+
+    fn flood(&mut self, start: usize, label: Cell) {
+        flood_into(&mut self.cells, start, label);
+    }
+
+    /// The label of each cell, row by row from the north-west.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// The side of a cell in tile units.
+    pub const fn cell_size() -> f32 {
+        CELL
+    }
+
+    /// Marks a round area as used, so later spots keep clear of it.
+    pub fn take(&mut self, at: Point, radius: f32) {
+        self.taken.push((at, radius));
+    }
+
+    /// The mean position of a feature's cells.
+    pub fn centroid(&self, feature: usize) -> Option<Point> {
+        let mut n = 0.0;
+        let (mut x, mut y) = (0.0, 0.0);
+        for (i, c) in self.cells.iter().enumerate() {
+            if *c == Cell::Feature(feature) {
+                let p = centre_of(i);
+                x += p.x;
+                y += p.y;
+                n += 1.0;
+            }
+        }
+        (n > 0.0).then(|| pt(x / n, y / n))
+    }
+
+    /// A spot for something of `radius` inside the cells that `wanted` accepts: as close to
+    /// `prefer` as possible among spots with room, else the roomiest spot.
+    pub fn spot(&self, wanted: impl Fn(Cell) -> bool, radius: f32, prefer: Point) -> Option<Point> {
+        let room = self.room(&wanted);
+        let mut best: Option<(f32, usize)> = None;
+        for (i, r) in room.iter().enumerate() {
+            if *r <= 0.0 {
+                continue;
+            }
+            let c = centre_of(i);
+            // Enough room counts fully; less room is penalised, so tight spots lose.
+            let score = r.min(radius) * 4.0 - c.dist(prefer);
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, i));
+            }
+        }
+        best.map(|(_, i)| centre_of(i))
+    }
+
+    // For each accepted cell: the distance to the nearest unaccepted, taken or outside cell.
+    fn room(&self, wanted: &impl Fn(Cell) -> bool) -> Vec<f32> {
+        let big = 10.0;
+        let mut d: Vec<f32> = self
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let p = centre_of(i);
+                let free = wanted(*c) && self.taken.iter().all(|(t, r)| t.dist(p) >= *r);
+                if free { big } else { 0.0 }
+            })
+            .collect();
+        let diag = std::f32::consts::SQRT_2;
+        let at = |d: &Vec<f32>, x: isize, y: isize| -> f32 {
+            if x < 0 || y < 0 || x >= N as isize || y >= N as isize {
+                0.0
+            } else {
+                d[y as usize * N + x as usize]
+            }
+        };
+        for y in 0..N as isize {
+            for x in 0..N as isize {
+                let i = y as usize * N + x as usize;
+                if d[i] == 0.0 {
+                    continue;
+                }
+                let v = (at(&d, x - 1, y) + 1.0)
+                    .min(at(&d, x, y - 1) + 1.0)
+                    .min(at(&d, x - 1, y - 1) + diag)
+                    .min(at(&d, x + 1, y - 1) + diag);
+                d[i] = d[i].min(v);
+            }
+        }
+        for y in (0..N as isize).rev() {
+            for x in (0..N as isize).rev() {
+                let i = y as usize * N + x as usize;
+                if d[i] == 0.0 {
+                    continue;
+                }
+                let v = (at(&d, x + 1, y) + 1.0)
+                    .min(at(&d, x, y + 1) + 1.0)
+                    .min(at(&d, x + 1, y + 1) + diag)
+                    .min(at(&d, x - 1, y + 1) + diag);
+                d[i] = d[i].min(v);
+            }
+        }
+        // Cells to tile units, measured from the cell centre to the obstacle's near side.
+        d.iter().map(|v| (v - 0.5).max(0.0) * CELL).collect()
+    }
+}
+
+fn flood_into(cells: &mut [Cell], start: usize, label: Cell) -> usize {
+    if cells[start] != Cell::Free {
+        return 0;
+    }
+    let mut stack = vec![start];
+    cells[start] = label;
+    let mut count = 0;
+    while let Some(i) = stack.pop() {
+        count += 1;
+        let (x, y) = (i % N, i / N);
+        let mut push = |j: usize, cells: &mut [Cell]| {
+            if cells[j] == Cell::Free {
+                cells[j] = label;
+                stack.push(j);
+            }
+        };
+        if x > 0 {
+            push(i - 1, cells);
+        }
+        if x + 1 < N {
+            push(i + 1, cells);
+        }
+        if y > 0 {
+            push(i - N, cells);
+        }
+        if y + 1 < N {
+            push(i + N, cells);
+        }
+    }
+    count
+}

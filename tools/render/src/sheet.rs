@@ -1,0 +1,609 @@
+//! Print sheets: every tile repeated by its count, at exact physical size with bleed, crop marks
+//! outside the tiles, a footer, optional mirrored backs; as a PDF (krilla) or PNG pages.
+//!
+//! The layout is plain data in millimetres (`SheetLayout`); the PDF and PNG writers only draw it.
+//! Each tile's picture is rasterised once at the print resolution and embedded once in the PDF,
+//! then placed as many times as the tile's count.
+
+use crate::RenderError;
+use crate::draw::{DrawOptions, draw_tile};
+use crate::font;
+use crate::raster::{draw, rasterise, rgb_bytes};
+use crate::scene::{Align, Rgba, Scene, Seg, Shape, pt, rect};
+use rayon::prelude::*;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+use tiledef::TileSet;
+use tiny_skia::{Color, Pixmap, PixmapPaint, Transform};
+
+const MM_PER_INCH: f32 = 25.4;
+const PT_PER_MM: f32 = 72.0 / MM_PER_INCH;
+/// Space for the footer line above the bottom margin.
+const FOOTER_MM: f32 = 6.0;
+/// Crop marks keep this far from the tiles' bleed.
+const MARK_GAP_MM: f32 = 1.0;
+/// Crop marks are at least this long, or a row or column is dropped to make room.
+const MARK_MIN_MM: f32 = 3.0;
+/// Crop mark line width.
+const MARK_WIDTH_MM: f32 = 0.15;
+/// Footer text size.
+const FOOTER_TEXT_MM: f32 = 2.8;
+
+/// A paper size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paper {
+    /// ISO A4, 210 × 297 mm.
+    A4,
+    /// US Letter, 8.5 × 11 in.
+    Letter,
+}
+
+impl Paper {
+    /// Width and height in millimetres (portrait).
+    pub fn size_mm(self) -> (f32, f32) {
+        match self {
+            Paper::A4 => (210.0, 297.0),
+            Paper::Letter => (215.9, 279.4),
+        }
+    }
+
+    /// The paper's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::A4 => "A4",
+            Paper::Letter => "Letter",
+        }
+    }
+}
+
+/// Print sheet settings.
+#[derive(Clone, Debug)]
+pub struct SheetOptions {
+    /// The paper.
+    pub paper: Paper,
+    /// The edition (index into `TileSet::editions`) whose counts are printed.
+    pub edition: usize,
+    /// The tile's cut size.
+    pub tile_mm: f32,
+    /// Picture beyond the cut line on every side.
+    pub bleed_mm: f32,
+    /// Unprinted margin around the page.
+    pub margin_mm: f32,
+    /// Add a back page after each front page, mirrored for long-edge duplex printing.
+    pub backs: bool,
+    /// Resolution of the tile pictures (and of PNG pages).
+    pub dpi: u32,
+}
+
+impl Default for SheetOptions {
+    fn default() -> Self {
+        SheetOptions {
+            paper: Paper::A4,
+            edition: 0,
+            tile_mm: 45.0,
+            bleed_mm: 3.0,
+            margin_mm: 5.0,
+            backs: false,
+            dpi: 300,
+        }
+    }
+}
+
+/// One tile picture placed on a page.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placement {
+    /// Index into `TileSet::tiles`.
+    pub tile: usize,
+    /// Whether this is the tile's back.
+    pub back: bool,
+    /// Left of the cut square, mm from the page's left.
+    pub x_mm: f32,
+    /// Top of the cut square, mm from the page's top.
+    pub y_mm: f32,
+}
+
+/// One page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Page {
+    /// The pictures on it.
+    pub placements: Vec<Placement>,
+    /// Crop marks as line segments ((x1, y1), (x2, y2)) in mm.
+    pub marks: Vec<[(f32, f32); 2]>,
+    /// Footer text, left side.
+    pub footer_left: String,
+    /// Footer text, right side.
+    pub footer_right: String,
+}
+
+/// The whole print run, in millimetres.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SheetLayout {
+    /// Page width.
+    pub width_mm: f32,
+    /// Page height.
+    pub height_mm: f32,
+    /// Tiles per row.
+    pub columns: usize,
+    /// Rows per page.
+    pub rows: usize,
+    /// The pages, fronts (each followed by its back when backs are asked for).
+    pub pages: Vec<Page>,
+    /// Tile copies placed on fronts.
+    pub tiles_placed: usize,
+}
+
+/// Lays out every tile of the edition, repeated by its count.
+pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, RenderError> {
+    let (w, h) = options.paper.size_mm();
+    let pitch = options.tile_mm + 2.0 * options.bleed_mm;
+    let reserve = 2.0 * (MARK_GAP_MM + MARK_MIN_MM);
+    let usable_w = w - 2.0 * options.margin_mm - reserve;
+    let usable_h = h - 2.0 * options.margin_mm - FOOTER_MM - reserve;
+    let columns = (usable_w / pitch).floor().max(0.0) as usize;
+    let rows = (usable_h / pitch).floor().max(0.0) as usize;
+    if columns == 0 || rows == 0 || options.tile_mm <= 0.0 || options.bleed_mm < 0.0 {
+        return Err(RenderError::DoesNotFit {
+            paper: options.paper.name(),
+            tile_mm: options.tile_mm,
+            bleed_mm: options.bleed_mm,
+            margin_mm: options.margin_mm,
+        });
+    }
+    let copies: Vec<usize> = set
+        .tiles
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| {
+            let n = t.counts.get(options.edition).copied().unwrap_or(0);
+            std::iter::repeat_n(i, n as usize)
+        })
+        .collect();
+    let per_page = columns * rows;
+    let front_pages = copies.len().div_ceil(per_page).max(1);
+    let total_pages = if options.backs {
+        2 * front_pages
+    } else {
+        front_pages
+    };
+    let grid_w = columns as f32 * pitch;
+    let grid_h = rows as f32 * pitch;
+    let left = (w - grid_w) / 2.0;
+    let top = options.margin_mm + (h - 2.0 * options.margin_mm - FOOTER_MM - grid_h) / 2.0;
+    let names: Vec<&str> = set.sets.iter().map(|s| s.name.as_str()).collect();
+    let edition = set
+        .editions
+        .get(options.edition)
+        .map(|e| format!(" · edition {}", e.id))
+        .unwrap_or_default();
+    let title = format!(
+        "{}{edition} · {} tiles · {} mm",
+        names.join(" + "),
+        copies.len(),
+        fmt_mm(options.tile_mm)
+    );
+
+    let mut pages = Vec::new();
+    for (p, chunk) in copies.chunks(per_page.max(1)).enumerate() {
+        let used_rows = chunk.len().div_ceil(columns);
+        let used_cols = chunk.len().min(columns);
+        let place = |k: usize, mirrored: bool| {
+            let (r, c) = (k / columns, k % columns);
+            let c = if mirrored { columns - 1 - c } else { c };
+            (
+                left + c as f32 * pitch + options.bleed_mm,
+                top + r as f32 * pitch + options.bleed_mm,
+            )
+        };
+        let marks = |mirrored: bool| {
+            let mut marks = Vec::new();
+            let cols: Vec<usize> = (0..used_cols)
+                .map(|c| if mirrored { columns - 1 - c } else { c })
+                .collect();
+            let (lo_c, hi_c) = (
+                *cols.iter().min().unwrap_or(&0),
+                *cols.iter().max().unwrap_or(&0),
+            );
+            let grid_left = left + lo_c as f32 * pitch;
+            let grid_right = left + (hi_c + 1) as f32 * pitch;
+            let grid_bottom = top + used_rows as f32 * pitch;
+            for &c in &cols {
+                for x in [
+                    left + c as f32 * pitch + options.bleed_mm,
+                    left + (c + 1) as f32 * pitch - options.bleed_mm,
+                ] {
+                    marks.push([(x, options.margin_mm), (x, top - MARK_GAP_MM)]);
+                    marks.push([
+                        (x, grid_bottom + MARK_GAP_MM),
+                        (x, h - options.margin_mm - FOOTER_MM),
+                    ]);
+                }
+            }
+            for r in 0..used_rows {
+                for y in [
+                    top + r as f32 * pitch + options.bleed_mm,
+                    top + (r + 1) as f32 * pitch - options.bleed_mm,
+                ] {
+                    marks.push([(options.margin_mm, y), (grid_left - MARK_GAP_MM, y)]);
+                    marks.push([(grid_right + MARK_GAP_MM, y), (w - options.margin_mm, y)]);
+                }
+            }
+            marks
+        };
+        let number = if options.backs { 2 * p + 1 } else { p + 1 };
+        pages.push(Page {
+            placements: chunk
+                .iter()
+                .enumerate()
+                .map(|(k, &tile)| {
+                    let (x_mm, y_mm) = place(k, false);
+                    Placement {
+                        tile,
+                        back: false,
+                        x_mm,
+                        y_mm,
+                    }
+                })
+                .collect(),
+            marks: marks(false),
+            footer_left: title.clone(),
+            footer_right: format!("page {number}/{total_pages}"),
+        });
+        if options.backs {
+            pages.push(Page {
+                placements: chunk
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &tile)| {
+                        let (x_mm, y_mm) = place(k, true);
+                        Placement {
+                            tile,
+                            back: true,
+                            x_mm,
+                            y_mm,
+                        }
+                    })
+                    .collect(),
+                marks: marks(true),
+                footer_left: format!("{title} · backs"),
+                footer_right: format!("page {}/{total_pages}", number + 1),
+            });
+        }
+    }
+    if pages.is_empty() {
+        pages.push(Page {
+            placements: Vec::new(),
+            marks: Vec::new(),
+            footer_left: title,
+            footer_right: format!("page 1/{total_pages}"),
+        });
+    }
+    Ok(SheetLayout {
+        width_mm: w,
+        height_mm: h,
+        columns,
+        rows,
+        pages,
+        tiles_placed: copies.len(),
+    })
+}
+
+fn fmt_mm(v: f32) -> String {
+    let r = (v * 10.0).round() / 10.0;
+    if r.fract() == 0.0 {
+        format!("{r:.0}")
+    } else {
+        format!("{r}")
+    }
+}
+
+/// The picture size in pixels of a tile with its bleed.
+fn picture_px(options: &SheetOptions) -> u32 {
+    let mm = options.tile_mm + 2.0 * options.bleed_mm;
+    (mm / MM_PER_INCH * options.dpi as f32).round().max(1.0) as u32
+}
+
+/// The back of a set's tiles: a plain field with a light lattice and the set's name.
+pub fn back_scene(set_name: &str) -> Scene {
+    let mut s = Scene::default();
+    let ground = Rgba::rgb(0x5d, 0x7f, 0x3e);
+    s.fill(rect(-0.2, -0.2, 1.4, 1.4), ground);
+    for k in -6..=6 {
+        let d = k as f32 * 0.2;
+        for (a, b) in [
+            (pt(d - 0.2, -0.2), pt(d + 1.2, 1.2)),
+            (pt(d + 1.2, -0.2), pt(d - 0.2, 1.2)),
+        ] {
+            s.stroke(
+                Shape::Path(vec![Seg::Move(a), Seg::Line(b)]),
+                crate::scene::Stroke {
+                    colour: ground.lighter(0.15),
+                    width: 0.01,
+                    cap: crate::scene::Cap::Butt,
+                },
+            );
+        }
+    }
+    let size = (0.9 / font::layout(set_name).1.max(1.0)).min(0.1);
+    s.commands.push(crate::scene::Command::Text {
+        at: pt(0.5, 0.5),
+        size,
+        text: set_name.to_string(),
+        colour: ground.lighter(0.75),
+        align: Align::Centre,
+        halo: None,
+    });
+    s
+}
+
+/// Rasterised pictures: each tile's front (and back) once.
+struct Pictures {
+    px: u32,
+    fronts: Vec<Option<Arc<Pixmap>>>,
+    backs: Vec<Option<Arc<Pixmap>>>,
+}
+
+fn pictures(
+    set: &TileSet,
+    sheet: &SheetLayout,
+    options: &SheetOptions,
+) -> Result<Pictures, RenderError> {
+    let px = picture_px(options);
+    let bleed = options.bleed_mm / options.tile_mm;
+    let mut used = vec![false; set.tiles.len()];
+    for p in sheet.pages.iter().flat_map(|p| &p.placements) {
+        used[p.tile] = true;
+    }
+    let draw_options = DrawOptions {
+        overlay: false,
+        label: false,
+        artwork: true,
+    };
+    let fronts: Vec<Option<Arc<Pixmap>>> = (0..set.tiles.len())
+        .into_par_iter()
+        .map(|i| {
+            if !used[i] {
+                return Ok(None);
+            }
+            let tile = &set.tiles[i];
+            let scene = draw_tile(set, tile, &draw_options);
+            rasterise(&scene, px, bleed, &tile.id).map(|p| Some(Arc::new(p)))
+        })
+        .collect::<Result<_, RenderError>>()?;
+    let backs = if options.backs {
+        let per_set: Vec<Arc<Pixmap>> = set
+            .sets
+            .par_iter()
+            .map(|s| rasterise(&back_scene(&s.name), px, bleed, "back").map(Arc::new))
+            .collect::<Result<_, _>>()?;
+        (0..set.tiles.len())
+            .map(|i| used[i].then(|| per_set[set.tiles[i].set].clone()))
+            .collect()
+    } else {
+        vec![None; set.tiles.len()]
+    };
+    Ok(Pictures { px, fronts, backs })
+}
+
+/// An RGB picture for krilla, hashed by what it shows rather than by its pixels.
+#[derive(Clone)]
+struct TilePicture {
+    key: (usize, bool, u32),
+    rgb: Arc<Vec<u8>>,
+    px: u32,
+}
+
+impl Hash for TilePicture {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.key.hash(state);
+    }
+}
+
+impl krilla::image::CustomImage for TilePicture {
+    fn color_channel(&self) -> &[u8] {
+        &self.rgb
+    }
+    fn alpha_channel(&self) -> Option<&[u8]> {
+        None
+    }
+    fn bits_per_component(&self) -> krilla::image::BitsPerComponent {
+        krilla::image::BitsPerComponent::Eight
+    }
+    fn size(&self) -> (u32, u32) {
+        (self.px, self.px)
+    }
+    fn icc_profile(&self) -> Option<&[u8]> {
+        None
+    }
+    fn color_space(&self) -> krilla::image::ImageColorspace {
+        krilla::image::ImageColorspace::Rgb
+    }
+}
+
+/// Writes the sheet as a PDF.
+pub fn write_pdf(
+    set: &TileSet,
+    sheet: &SheetLayout,
+    options: &SheetOptions,
+) -> Result<Vec<u8>, RenderError> {
+    use krilla::geom::{PathBuilder, Point, Size, Transform as KTransform};
+    use krilla::page::PageSettings;
+    use krilla::paint::{Fill, LineCap, Stroke};
+    use krilla::text::{Font, GlyphId, KrillaGlyph};
+
+    let pics = pictures(set, sheet, options)?;
+    let make = |list: &[Option<Arc<Pixmap>>],
+                back: bool|
+     -> Result<Vec<Option<krilla::image::Image>>, RenderError> {
+        list.par_iter()
+            .enumerate()
+            .map(|(i, p)| {
+                p.as_ref()
+                    .map(|p| {
+                        krilla::image::Image::from_custom(
+                            TilePicture {
+                                key: (if back { set.tiles[i].set } else { i }, back, pics.px),
+                                rgb: Arc::new(rgb_bytes(p)),
+                                px: pics.px,
+                            },
+                            true,
+                        )
+                        .map_err(RenderError::Pdf)
+                    })
+                    .transpose()
+            })
+            .collect()
+    };
+    let fronts = make(&pics.fronts, false)?;
+    let backs = make(&pics.backs, true)?;
+    let font = Font::new(font::FONT_DATA.into(), 0)
+        .ok_or_else(|| RenderError::Pdf("the embedded font cannot be used".into()))?;
+
+    let mm = |v: f32| v * PT_PER_MM;
+    let picture_mm = options.tile_mm + 2.0 * options.bleed_mm;
+    let mut document = krilla::Document::new();
+    for page in &sheet.pages {
+        let settings = PageSettings::from_wh(mm(sheet.width_mm), mm(sheet.height_mm))
+            .ok_or_else(|| RenderError::Pdf("invalid page size".into()))?;
+        let mut pdf_page = document.start_page_with(settings);
+        let mut surface = pdf_page.surface();
+        let size = Size::from_wh(mm(picture_mm), mm(picture_mm))
+            .ok_or_else(|| RenderError::Pdf("invalid tile size".into()))?;
+        for p in &page.placements {
+            let image = if p.back {
+                &backs[p.tile]
+            } else {
+                &fronts[p.tile]
+            };
+            let Some(image) = image else { continue };
+            surface.push_transform(&KTransform::from_translate(
+                mm(p.x_mm - options.bleed_mm),
+                mm(p.y_mm - options.bleed_mm),
+            ));
+            surface.draw_image(image.clone(), size);
+            surface.pop();
+        }
+        let mut pb = PathBuilder::new();
+        for [(x1, y1), (x2, y2)] in &page.marks {
+            pb.move_to(mm(*x1), mm(*y1));
+            pb.line_to(mm(*x2), mm(*y2));
+        }
+        if let Some(path) = pb.finish() {
+            surface.set_fill(None);
+            surface.set_stroke(Some(Stroke {
+                width: mm(MARK_WIDTH_MM),
+                line_cap: LineCap::Butt,
+                ..Stroke::default()
+            }));
+            surface.draw_path(&path);
+            surface.set_stroke(None);
+        }
+        surface.set_fill(Some(Fill::default()));
+        let baseline = sheet.height_mm - options.margin_mm - 1.0;
+        let size_pt = mm(FOOTER_TEXT_MM);
+        for (text, right) in [(&page.footer_left, false), (&page.footer_right, true)] {
+            let (placed, width) = font::layout(text);
+            let glyphs: Vec<KrillaGlyph> = placed
+                .iter()
+                .map(|g| {
+                    KrillaGlyph::new(
+                        GlyphId::new(u32::from(g.id)),
+                        g.advance,
+                        0.0,
+                        0.0,
+                        0.0,
+                        g.start..g.end,
+                        None,
+                    )
+                })
+                .collect();
+            let x = if right {
+                sheet.width_mm - options.margin_mm - width * FOOTER_TEXT_MM
+            } else {
+                options.margin_mm
+            };
+            surface.draw_glyphs(
+                Point::from_xy(mm(x), mm(baseline)),
+                &glyphs,
+                font.clone(),
+                text,
+                size_pt,
+                false,
+            );
+        }
+        surface.finish();
+        pdf_page.finish();
+    }
+    document
+        .finish()
+        .map_err(|e| RenderError::Pdf(format!("{e:?}")))
+}
+
+/// Draws the sheet's pages as pixmaps at the sheet's dpi.
+pub fn page_pixmaps(
+    set: &TileSet,
+    sheet: &SheetLayout,
+    options: &SheetOptions,
+) -> Result<Vec<Pixmap>, RenderError> {
+    let pics = pictures(set, sheet, options)?;
+    let px_per_mm = options.dpi as f32 / MM_PER_INCH;
+    let (w, h) = (
+        (sheet.width_mm * px_per_mm).round() as u32,
+        (sheet.height_mm * px_per_mm).round() as u32,
+    );
+    sheet
+        .pages
+        .par_iter()
+        .map(|page| {
+            let mut pixmap = Pixmap::new(w, h).ok_or(RenderError::Size(w.max(h)))?;
+            pixmap.fill(Color::WHITE);
+            for p in &page.placements {
+                let list = if p.back { &pics.backs } else { &pics.fronts };
+                let Some(picture) = &list[p.tile] else {
+                    continue;
+                };
+                pixmap.draw_pixmap(
+                    ((p.x_mm - options.bleed_mm) * px_per_mm).round() as i32,
+                    ((p.y_mm - options.bleed_mm) * px_per_mm).round() as i32,
+                    picture.as_ref().as_ref(),
+                    &PixmapPaint::default(),
+                    Transform::identity(),
+                    None,
+                );
+            }
+            let mut lines = Scene::default();
+            let ink = Rgba::rgb(0, 0, 0);
+            for [(x1, y1), (x2, y2)] in &page.marks {
+                lines.stroke(
+                    Shape::Path(vec![Seg::Move(pt(*x1, *y1)), Seg::Line(pt(*x2, *y2))]),
+                    crate::scene::Stroke {
+                        colour: ink,
+                        width: MARK_WIDTH_MM,
+                        cap: crate::scene::Cap::Butt,
+                    },
+                );
+            }
+            let baseline = sheet.height_mm - options.margin_mm - 1.0;
+            lines.text(
+                pt(options.margin_mm, baseline),
+                FOOTER_TEXT_MM,
+                &page.footer_left,
+                ink,
+                Align::Left,
+            );
+            lines.text(
+                pt(sheet.width_mm - options.margin_mm, baseline),
+                FOOTER_TEXT_MM,
+                &page.footer_right,
+                ink,
+                Align::Right,
+            );
+            draw(
+                &mut pixmap,
+                &lines,
+                Transform::from_scale(px_per_mm, px_per_mm),
+                "sheet",
+            )?;
+            Ok(pixmap)
+        })
+        .collect()
+}

@@ -1,0 +1,490 @@
+//! Tests of the renderer against the bundled sets: geometry snapshots, golden pictures, the
+//! generic forms of new vocabulary, artwork errors, and the PDF read back.
+
+use std::path::{Path, PathBuf};
+use tiledef::{Colour, MarkerKind, MarkerPlace, Rgb, TileSet};
+use tilekit_render::scene::{Command, Shape};
+use tilekit_render::sheet::{Paper, SheetOptions, layout, write_pdf};
+use tilekit_render::{DrawOptions, RenderError, draw_tile, render_tile, render_tile_png};
+
+fn bundled() -> TileSet {
+    tiledef::load_bundled()
+}
+
+fn index(set: &TileSet, id: &str) -> usize {
+    set.tiles
+        .iter()
+        .position(|t| t.id == id)
+        .unwrap_or_else(|| panic!("no tile {id}"))
+}
+
+fn scene_text(set: &TileSet, id: &str, options: DrawOptions) -> String {
+    let tile = &set.tiles[index(set, id)];
+    draw_tile(set, tile, &options).to_string()
+}
+
+/// The drawing commands of a handful of tiles: one of each city shape, roads and their ends,
+/// the Festival place, bushes, flowers, wells, a marketplace, a garden, an illustration.
+#[test]
+fn geometry_snapshots() {
+    let set = bundled();
+    for id in [
+        "C", "D", "E", "F", "H", "I", "L", "M", "R", "T", "A", "FE-CcCc", "FE-CRCR", "VL-06",
+        "VL-07", "VL-12", "VL-13", "VL-20",
+    ] {
+        if set.tile(id).is_none() {
+            continue;
+        }
+        let plain = scene_text(&set, id, DrawOptions::default());
+        insta::assert_snapshot!(format!("scene_{id}"), plain);
+    }
+    let overlay = scene_text(
+        &set,
+        "D",
+        DrawOptions {
+            overlay: true,
+            label: true,
+            artwork: true,
+        },
+    );
+    insta::assert_snapshot!("overlay_D", overlay);
+}
+
+#[test]
+fn every_bundled_tile_renders_and_is_deterministic() {
+    let set = bundled();
+    for tile in &set.tiles {
+        for overlay in [false, true] {
+            let options = DrawOptions {
+                overlay,
+                label: true,
+                artwork: true,
+            };
+            let a = render_tile_png(&set, tile, 96, &options).expect("renders");
+            let b = render_tile_png(&set, tile, 96, &options).expect("renders");
+            assert_eq!(a, b, "tile {} is not drawn the same twice", tile.id);
+            let image = image::load_from_memory(&a).expect("a valid PNG");
+            assert_eq!((image.width(), image.height()), (96, 96));
+        }
+    }
+}
+
+/// Each feature leaves a mark: cities their colour in their area, roads theirs on the path.
+#[test]
+fn features_appear_where_they_belong() {
+    let set = bundled();
+    let px = 200;
+    let at = |id: &str, x: f32, y: f32| {
+        let tile = &set.tiles[index(&set, id)];
+        let pixmap = render_tile(&set, tile, px, &DrawOptions::default()).expect("renders");
+        let p = pixmap
+            .pixel((x * px as f32) as u32, (y * px as f32) as u32)
+            .expect("inside");
+        [p.red(), p.green(), p.blue()]
+    };
+    let city = [0xc8, 0x93, 0x4f];
+    let road = [0xf1, 0xea, 0xd8];
+    let close = |a: [u8; 3], b: [u8; 3]| a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 12);
+    // E: a city cap at the north, field in the south.
+    assert!(close(at("E", 0.3, 0.08), city));
+    assert!(!close(at("E", 0.5, 0.8), city));
+    // U: a straight road west–east.
+    assert!(close(at("U", 0.2, 0.5), road));
+    assert!(!close(at("U", 0.5, 0.2), road));
+    // C: all city.
+    assert!(close(at("C", 0.2, 0.8), city));
+    // F: a band west–east, field at north and south.
+    assert!(close(at("F", 0.12, 0.5), city));
+    assert!(!close(at("F", 0.5, 0.06), city));
+}
+
+fn with_new_vocabulary() -> (TileSet, usize) {
+    let mut set = bundled();
+    set.colours.push(Colour {
+        id: "crimson".into(),
+        name: "Crimson".into(),
+        display: Rgb([0xdc, 0x14, 0x3c]),
+    });
+    set.markers.push(MarkerKind {
+        id: "zeppelin".into(),
+        name: "Zeppelin".into(),
+        on: MarkerPlace::Tile,
+        rule: None,
+        display: Some(Rgb([0x12, 0x34, 0x56])),
+    });
+    let colour = set.colours.len() - 1;
+    let marker = set.markers.len() - 1;
+    let i = index(&set, "E");
+    let tile = &mut set.tiles[i];
+    tile.markers.push(marker);
+    let field = tile
+        .features
+        .iter()
+        .position(|f| f.kind == tiledef::FeatureKind::Field)
+        .expect("E has a field");
+    tile.features[field].flowers.push(colour);
+    (set, i)
+}
+
+#[test]
+fn unknown_marker_and_colour_render_in_their_generic_form() {
+    let (set, i) = with_new_vocabulary();
+    let scene = draw_tile(&set, &set.tiles[i], &DrawOptions::default());
+    let badge = scene.commands.iter().any(|c| {
+        matches!(c, Command::Shape { shape: Shape::Circle { .. }, fill: Some(f), .. }
+            if f.0 == [0x12, 0x34, 0x56, 255])
+    });
+    assert!(badge, "the new marker is drawn as a badge in its colour");
+    let initial = scene
+        .commands
+        .iter()
+        .any(|c| matches!(c, Command::Text { text, .. } if text == "Z"));
+    assert!(initial, "the badge carries the marker's initial");
+    let petals = scene
+        .commands
+        .iter()
+        .filter(
+            |c| matches!(c, Command::Shape { fill: Some(f), .. } if f.0 == [0xdc, 0x14, 0x3c, 255]),
+        )
+        .count();
+    assert_eq!(petals, 15, "one flower group: three flowers of five petals");
+    render_tile_png(&set, &set.tiles[i], 64, &DrawOptions::default()).expect("renders");
+}
+
+#[test]
+fn a_missing_artwork_names_the_tile_and_the_path() {
+    let mut set = bundled();
+    let i = index(&set, "B");
+    let missing = PathBuf::from("/nonexistent/art/monastery.png");
+    set.tiles[i].artwork = Some(missing.clone());
+    let options = DrawOptions {
+        artwork: true,
+        ..DrawOptions::default()
+    };
+    let err = render_tile(&set, &set.tiles[i], 64, &options).expect_err("the file is missing");
+    assert!(
+        matches!(&err, RenderError::Artwork { tile, path, .. } if tile == "B" && *path == missing)
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("tile B") && text.contains("/nonexistent/art/monastery.png"),
+        "{text}"
+    );
+}
+
+#[test]
+fn artwork_is_drawn_under_the_overlay() {
+    let mut set = bundled();
+    let i = index(&set, "B");
+    let dir = std::env::temp_dir().join(format!("tilekit-render-art-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let art = dir.join("solid.png");
+    let solid = image::RgbImage::from_pixel(8, 8, image::Rgb([200, 30, 30]));
+    solid.save(&art).expect("write art");
+    set.tiles[i].artwork = Some(art);
+    let options = DrawOptions {
+        artwork: true,
+        overlay: false,
+        label: false,
+    };
+    let pixmap = render_tile(&set, &set.tiles[i], 64, &options).expect("renders");
+    let p = pixmap.pixel(32, 32).expect("inside");
+    assert_eq!([p.red(), p.green(), p.blue()], [200, 30, 30]);
+    let with_overlay = DrawOptions {
+        overlay: true,
+        ..options
+    };
+    let pixmap = render_tile(&set, &set.tiles[i], 64, &with_overlay).expect("renders");
+    let p = pixmap.pixel(5, 20).expect("inside");
+    assert_ne!(
+        [p.red(), p.green(), p.blue()],
+        [200, 30, 30],
+        "the overlay tints the field"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- golden pictures ------------------------------------------------------------------------
+
+/// Compares against `tests/golden/NAME.png` with a small per-channel tolerance; on failure writes
+/// the actual picture and a diff image next to the target dir and fails. `UPDATE_GOLDEN=1`
+/// rewrites the goldens.
+fn check_golden(name: &str, png: &[u8]) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let path = dir.join(format!("{name}.png"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(&dir).expect("golden dir");
+        std::fs::write(&path, png).expect("write golden");
+        return;
+    }
+    let expected = image::open(&path)
+        .unwrap_or_else(|e| {
+            panic!(
+                "missing golden {} ({e}); run with UPDATE_GOLDEN=1",
+                path.display()
+            )
+        })
+        .to_rgb8();
+    let actual = image::load_from_memory(png).expect("valid PNG").to_rgb8();
+    assert_eq!(
+        expected.dimensions(),
+        actual.dimensions(),
+        "{name}: size differs"
+    );
+    const TOLERANCE: u8 = 24;
+    let mut diff = image::RgbImage::new(actual.width(), actual.height());
+    let mut bad = 0usize;
+    for (x, y, a) in actual.enumerate_pixels() {
+        let e = expected.get_pixel(x, y);
+        let d =
+            a.0.iter()
+                .zip(e.0)
+                .map(|(p, q)| p.abs_diff(q))
+                .max()
+                .unwrap_or(0);
+        if d > TOLERANCE {
+            bad += 1;
+            diff.put_pixel(x, y, image::Rgb([255, 0, 255]));
+        } else {
+            let g = (a.0[0] as u16 + a.0[1] as u16 + a.0[2] as u16) / 6;
+            diff.put_pixel(x, y, image::Rgb([g as u8, g as u8, g as u8]));
+        }
+    }
+    // A few pixels may differ on anti-aliased edges; more means the picture changed.
+    let allowed = (actual.width() * actual.height()) as usize / 500;
+    if bad > allowed {
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let actual_path = out.join(format!("{name}.actual.png"));
+        let diff_path = out.join(format!("{name}.diff.png"));
+        actual.save(&actual_path).expect("write actual");
+        diff.save(&diff_path).expect("write diff");
+        panic!(
+            "{name}: {bad} pixels differ (allowed {allowed}); see {} and {}",
+            actual_path.display(),
+            diff_path.display()
+        );
+    }
+}
+
+#[test]
+fn golden_pictures() {
+    let set = bundled();
+    for id in ["D", "M", "FE-CFR", "VL-14"] {
+        let Some(tile) = set.tile(id) else { continue };
+        let png = render_tile_png(
+            &set,
+            tile,
+            128,
+            &DrawOptions {
+                label: true,
+                ..DrawOptions::default()
+            },
+        )
+        .expect("renders");
+        check_golden(&format!("tile_{id}"), &png);
+    }
+    let tile = set.tile("L").expect("L");
+    let png = render_tile_png(
+        &set,
+        tile,
+        192,
+        &DrawOptions {
+            overlay: true,
+            label: true,
+            artwork: true,
+        },
+    )
+    .expect("renders");
+    check_golden("overlay_L", &png);
+}
+
+// ---- sheets ---------------------------------------------------------------------------------
+
+fn base_only() -> TileSet {
+    let report = tiledef::load(
+        tiledef::bundled()
+            .into_iter()
+            .filter(|s| s.name.ends_with("base.toml"))
+            .collect(),
+    );
+    report.tileset.expect("the base set loads alone")
+}
+
+#[test]
+fn base_game_pages_on_a4_and_letter() {
+    let set = base_only();
+    let edition = set.default_edition();
+    let a4 = layout(
+        &set,
+        &SheetOptions {
+            paper: Paper::A4,
+            edition,
+            ..SheetOptions::default()
+        },
+    )
+    .expect("fits");
+    let letter = layout(
+        &set,
+        &SheetOptions {
+            paper: Paper::Letter,
+            edition,
+            ..SheetOptions::default()
+        },
+    )
+    .expect("fits");
+    assert_eq!(a4.tiles_placed, 72);
+    assert_eq!((a4.columns, a4.rows, a4.pages.len()), (3, 5, 5));
+    assert_eq!((letter.columns, letter.rows, letter.pages.len()), (3, 5, 5));
+    // Every cut square lies inside the margins, and no two overlap.
+    for page in &a4.pages {
+        for p in &page.placements {
+            assert!(p.x_mm - 3.0 >= 5.0 && p.x_mm + 48.0 <= 205.0);
+            assert!(p.y_mm - 3.0 >= 5.0 && p.y_mm + 48.0 <= 292.0);
+        }
+        for [(x1, y1), (x2, y2)] in &page.marks {
+            // Crop marks stay outside every tile's picture (cut square plus bleed).
+            for p in &page.placements {
+                let (l, t, r, b) = (p.x_mm - 3.0, p.y_mm - 3.0, p.x_mm + 48.0, p.y_mm + 48.0);
+                let crosses =
+                    x1.min(*x2) < r && x1.max(*x2) > l && y1.min(*y2) < b && y1.max(*y2) > t;
+                assert!(!crosses, "a crop mark runs over a tile");
+            }
+        }
+    }
+}
+
+fn inflate_streams(pdf: &[u8]) -> Vec<String> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let mut rest = pdf;
+    while let Some(i) = find(rest, b">>\nstream\n") {
+        let start = i + b">>\nstream\n".len();
+        let Some(len) = find(&rest[start..], b"endstream") else {
+            break;
+        };
+        let data = &rest[start..start + len];
+        let mut text = Vec::new();
+        if flate2::read::ZlibDecoder::new(data)
+            .read_to_end(&mut text)
+            .is_ok()
+        {
+            out.push(String::from_utf8_lossy(&text).into_owned());
+        } else {
+            out.push(String::from_utf8_lossy(data).into_owned());
+        }
+        rest = &rest[start + len + b"endstream".len()..];
+    }
+    out
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+#[test]
+fn pdf_read_back_has_the_pages_the_size_and_every_tile() {
+    let set = base_only();
+    let options = SheetOptions {
+        paper: Paper::A4,
+        edition: set.default_edition(),
+        dpi: 60,
+        ..SheetOptions::default()
+    };
+    let sheet = layout(&set, &options).expect("fits");
+    let pdf = write_pdf(&set, &sheet, &options).expect("writes");
+    let text = String::from_utf8_lossy(&pdf);
+    let page_dicts: Vec<&str> = text.split("/Type/Page/").skip(1).collect();
+    assert_eq!(page_dicts.len(), 5, "five A4 pages");
+    for dict in &page_dicts {
+        let boxed = dict
+            .split("/MediaBox[")
+            .nth(1)
+            .and_then(|rest| rest.split(']').next())
+            .expect("each page has a MediaBox");
+        let numbers: Vec<f32> = boxed
+            .split_whitespace()
+            .map(|n| n.parse().expect("a number"))
+            .collect();
+        assert_eq!(numbers.len(), 4);
+        // A4 in points: 210 mm and 297 mm at 72/25.4.
+        assert!((numbers[2] - 595.2756).abs() < 0.01, "width {}", numbers[2]);
+        assert!(
+            (numbers[3] - 841.8898).abs() < 0.01,
+            "height {}",
+            numbers[3]
+        );
+    }
+    let streams = inflate_streams(&pdf);
+    let placed: usize = streams.iter().map(|s| s.matches(" Do").count()).sum();
+    assert_eq!(placed, 72, "every copy placed once");
+    let distinct_images = text.matches("/Subtype/Image").count();
+    let types_in_edition = set
+        .tiles
+        .iter()
+        .filter(|t| t.counts[options.edition] > 0)
+        .count();
+    assert_eq!(
+        distinct_images, types_in_edition,
+        "each tile's picture embedded once"
+    );
+    // The same input gives the same bytes.
+    assert_eq!(pdf, write_pdf(&set, &sheet, &options).expect("writes"));
+}
+
+#[test]
+fn backs_mirror_their_fronts() {
+    let set = base_only();
+    let options = SheetOptions {
+        edition: set.default_edition(),
+        backs: true,
+        ..SheetOptions::default()
+    };
+    let sheet = layout(&set, &options).expect("fits");
+    assert_eq!(sheet.pages.len(), 10);
+    let (front, back) = (&sheet.pages[0], &sheet.pages[1]);
+    for (f, b) in front.placements.iter().zip(&back.placements) {
+        assert!(b.back && !f.back);
+        assert_eq!(f.tile, b.tile);
+        assert!((f.x_mm + 45.0 / 2.0 + b.x_mm + 45.0 / 2.0 - sheet.width_mm).abs() < 1e-3);
+        assert_eq!(f.y_mm, b.y_mm);
+    }
+    assert!(front.footer_right.ends_with("1/10") && back.footer_right.ends_with("2/10"));
+}
+
+#[test]
+fn contact_sheet_holds_every_tile_type() {
+    let set = bundled();
+    let all: Vec<usize> = (0..set.tiles.len()).collect();
+    let options = tilekit_render::contact::ContactOptions {
+        thumb: 64,
+        columns: 10,
+        overlay: false,
+    };
+    let sheet = tilekit_render::contact::contact_sheet(&set, &all, &options).expect("draws");
+    let rows = all.len().div_ceil(10) as u32;
+    let pad = 6;
+    let caption = (64.0_f32 * 0.2).round() as u32 + 6;
+    assert_eq!(sheet.width(), pad + 10 * (64 + pad));
+    assert!(sheet.height() > rows * (64 + caption));
+    // Counts differ by edition for E: the caption names both.
+    let e = &set.tiles[index(&set, "E")];
+    assert_eq!(tilekit_render::contact::count_text(&set, e), "C1 ×5  C2 ×4");
+    let u = &set.tiles[index(&set, "B")];
+    assert_eq!(tilekit_render::contact::count_text(&set, u), "×4");
+}
+
+#[test]
+fn page_pngs_match_the_paper_at_the_dpi() {
+    let set = base_only();
+    let options = SheetOptions {
+        paper: Paper::Letter,
+        edition: set.default_edition(),
+        dpi: 50,
+        ..SheetOptions::default()
+    };
+    let sheet = layout(&set, &options).expect("fits");
+    let pages = tilekit_render::sheet::page_pixmaps(&set, &sheet, &options).expect("draws");
+    assert_eq!(pages.len(), sheet.pages.len());
+    // 8.5 × 11 in at 50 dpi.
+    assert_eq!((pages[0].width(), pages[0].height()), (425, 550));
+}
