@@ -190,3 +190,14 @@ fn the_readme_first_tile_example_is_true() {
         assert!(readme.contains(line), "the README does not show `{line}`");
     }
 }
+
+/// The compiled form of a tile, as `tilekit inspect` prints it, is pinned: a change to the
+/// tables shows up here as a reviewable diff.
+#[test]
+fn inspect_pins_the_compiled_tables_of_a_tile() {
+    for tile in ["D", "FE-CcCc", "VL-20"] {
+        let out = tilekit(&["inspect", tile]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        insta::assert_snapshot!(format!("inspect_{tile}"), text(&out.stdout));
+    }
+}
