@@ -1,9 +1,10 @@
-//! A game: options, state and moves, with the base rules.
+//! A game: options, state and moves, with the base rules; the expansions' rules live in
+//! `crate::rules` and hook in here (second-step moves, scoring parts, the donkey's filter).
 //!
 //! A turn is two moves: `Move::Place` puts the drawn tile, then one of `Move::Deploy` (a follower
-//! on a feature of that tile) or `Move::Pass` ends the turn; completed features are scored then,
-//! and the next tile is drawn (tiles that fit nowhere are set aside). Expansion rules add moves
-//! to the second step (return a figure, move the donkey, place a windmill) and figure kinds.
+//! on a feature of that tile), `Move::Windmill`, `Move::Return` (Festival), `Move::Donkey` or
+//! `Move::Pass` ends the turn; completed features are scored then, and the next tile is drawn
+//! (tiles that fit nowhere are set aside).
 //!
 //! Features are union-find sets over feature nodes (one node per feature of each placed tile)
 //! with running aggregates at the root: open ends, pennants, followers, marketplace ends. The
@@ -12,6 +13,7 @@
 
 use crate::board::{Board, EMPTY, Placed};
 use crate::rng::Rng;
+use crate::rules;
 use crate::tables::{FeatureKind, Orient, Tables};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -28,6 +30,20 @@ pub struct RuleOptions {
     pub first_edition_small_city: bool,
     /// Followers per player.
     pub followers: u8,
+    /// The Festival: after placing a Festival tile a player may return a figure instead.
+    pub festival: bool,
+    /// Village Life's figures and flowers (donkey, windmills, flower colours); absent: on when
+    /// a tile of the draw carries flower groups. Bushes and marketplaces follow the data.
+    pub village_life: Option<bool>,
+    /// The Wells: +1 per well on a scored road.
+    pub wells: bool,
+    /// A monastery's flowers are those of its 3×3 range (default: its own tile only).
+    pub monastery_flowers_3x3: bool,
+    /// Flower colour ids by player (absent: drawn from the tokens, see `rules::flowers`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flowers: Vec<String>,
+    /// Windmills per player (Village Life: 1).
+    pub windmills: u8,
 }
 
 impl Default for RuleOptions {
@@ -35,6 +51,12 @@ impl Default for RuleOptions {
         RuleOptions {
             first_edition_small_city: false,
             followers: 7,
+            festival: true,
+            village_life: None,
+            wells: false,
+            monastery_flowers_3x3: false,
+            flowers: Vec::new(),
+            windmills: 1,
         }
     }
 }
@@ -91,6 +113,9 @@ pub enum SetupError {
     /// Unknown tile id in a fixed draw.
     #[error("unknown tile `{0}` in the draw order")]
     Tile(String),
+    /// The flower colours given do not fit the players or the vocabulary.
+    #[error("flower colours: {0}")]
+    Flowers(String),
 }
 
 /// A move.
@@ -110,6 +135,23 @@ pub enum Move {
         /// Index into the placed orientation's features.
         feature: u8,
     },
+    /// Place a windmill on a field of the tile just placed (Village Life).
+    Windmill {
+        /// Index into the placed orientation's features (a field).
+        feature: u8,
+    },
+    /// Return one of the player's figures to their supply (after placing a Festival tile).
+    Return {
+        /// Index into `Game::figures`.
+        figure: u16,
+    },
+    /// Move the donkey to a placed tile (Village Life), deploying and returning nothing.
+    Donkey {
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+    },
     /// End the turn without deploying.
     Pass,
 }
@@ -120,6 +162,8 @@ pub enum Move {
 pub enum FigureKind {
     /// A follower (meeple): 7 per player in the base game.
     Follower,
+    /// A windmill (Village Life): one per player, on a field, scores its plus-shaped range.
+    Windmill,
 }
 
 /// A figure on the board.
@@ -193,6 +237,34 @@ pub enum Reason {
     UnfinishedMonastery,
     /// Field at the end: 3 per completed city it borders.
     Field,
+    /// Windmill whose 9 range tiles are placed: 9.
+    CompletedWindmill,
+    /// Windmill at the end: 1 per placed tile of its range.
+    UnfinishedWindmill,
+}
+
+/// A flower bonus of one player in a scoring (Village Life).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlowerBonus {
+    /// The player (0-based).
+    pub player: u8,
+    /// Their flower colour id.
+    pub colour: String,
+    /// Matching flower groups on the scored feature's tiles.
+    pub groups: u32,
+    /// 3 × groups.
+    pub points: u32,
+}
+
+/// A marketplace network bonus of one player (Village Life).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetworkBonus {
+    /// The player (0-based).
+    pub player: u8,
+    /// Tiles of each other road of the marketplaces the scored road touches.
+    pub roads: Vec<u32>,
+    /// Their sum.
+    pub points: u32,
 }
 
 /// One scoring of one feature.
@@ -216,6 +288,43 @@ pub struct Score {
     pub reason: Reason,
     /// Followers returned, per player (index = player).
     pub followers: Vec<u8>,
+    /// Wells on a scored road (included in `points` when the wells rule is on).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wells: u32,
+    /// Flower bonuses, per player with a figure on the feature.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flowers: Vec<FlowerBonus>,
+    /// Marketplace network bonuses, per owner of the road.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub network: Vec<NetworkBonus>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Score {
+    /// Everything a player got from this scoring: base points (if among the majority), flower
+    /// and network bonuses.
+    pub fn points_of(&self, player: u8) -> u32 {
+        let base = if self.players.contains(&player) {
+            self.points
+        } else {
+            0
+        };
+        base + self
+            .flowers
+            .iter()
+            .filter(|b| b.player == player)
+            .map(|b| b.points)
+            .sum::<u32>()
+            + self
+                .network
+                .iter()
+                .filter(|b| b.player == player)
+                .map(|b| b.points)
+                .sum::<u32>()
+    }
 }
 
 impl fmt::Display for Score {
@@ -242,19 +351,53 @@ impl fmt::Display for Score {
                 "field bordering {} completed cities: 3 × {}",
                 self.cities, self.cities
             ),
+            Reason::CompletedWindmill => "completed windmill: 9".to_string(),
+            Reason::UnfinishedWindmill => {
+                format!("unfinished windmill: 1 × {t} placed tiles of its range")
+            }
         };
-        write!(
-            f,
-            "{} {} {} point{} ({why})",
-            who.join(", "),
-            if who.len() > 1 {
-                "each score"
-            } else {
-                "scores"
-            },
-            self.points,
-            if self.points == 1 { "" } else { "s" }
-        )
+        let wells = match self.wells {
+            0 => String::new(),
+            w => format!(" + {w} well{}", if w == 1 { "" } else { "s" }),
+        };
+        if who.is_empty() {
+            write!(f, "nobody scores the base points ({why}{wells})")?;
+        } else {
+            write!(
+                f,
+                "{} {} {} point{} ({why}{wells})",
+                who.join(", "),
+                if who.len() > 1 {
+                    "each score"
+                } else {
+                    "scores"
+                },
+                self.points,
+                if self.points == 1 { "" } else { "s" }
+            )?;
+        }
+        for b in &self.flowers {
+            write!(
+                f,
+                "; P{} +{} for flowers (3 × {} {} group{})",
+                b.player + 1,
+                b.points,
+                b.groups,
+                b.colour,
+                if b.groups == 1 { "" } else { "s" }
+            )?;
+        }
+        for b in &self.network {
+            let parts: Vec<String> = b.roads.iter().map(u32::to_string).collect();
+            write!(
+                f,
+                "; P{} +{} marketplace network (tiles of the other roads: {})",
+                b.player + 1,
+                b.points,
+                parts.join(" + ")
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -287,6 +430,37 @@ pub enum Event {
         feature: u8,
         /// Its kind.
         kind: FeatureKind,
+    },
+    /// A windmill was placed on a field of the tile just placed.
+    WindmillPlaced {
+        /// The player.
+        player: u8,
+        /// Local feature index (a field) on the placed tile.
+        feature: u8,
+    },
+    /// A figure was returned to its owner's supply by the Festival (no scoring).
+    Returned {
+        /// The player.
+        player: u8,
+        /// What it was.
+        figure: FigureKind,
+        /// Its tile's column.
+        x: i16,
+        /// Its tile's row.
+        y: i16,
+        /// Its feature (local index on its tile).
+        feature: u8,
+        /// That feature's kind.
+        kind: FeatureKind,
+    },
+    /// The donkey was moved.
+    DonkeyMoved {
+        /// The player.
+        player: u8,
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
     },
     /// A feature was scored.
     Scored(Score),
@@ -370,13 +544,57 @@ pub enum IllegalMove {
     /// The player has no follower left.
     #[error("player {0} has no follower left")]
     NoFollower(u8),
+    /// The placement would complete a feature on the donkey's tile.
+    #[error(
+        "placing there would complete a feature on the donkey's tile ({dx}, {dy}): the donkey blocks it"
+    )]
+    DonkeyBlocks {
+        /// The donkey's column.
+        dx: i16,
+        /// The donkey's row.
+        dy: i16,
+    },
+    /// The rules module is not in play, or the move is not offered now.
+    #[error("{0}")]
+    NotOffered(String),
+    /// A windmill must stand on a field.
+    #[error("a windmill goes on a field, not on a {0}")]
+    WindmillNotOnField(&'static str),
+    /// The player has no windmill left.
+    #[error("player {0} has no windmill left")]
+    NoWindmill(u8),
+    /// The figure to return is not one of the player's figures.
+    #[error("there is no figure {0} of the current player to return")]
+    NoSuchFigure(u16),
+    /// The donkey may only go to a placed tile other than its own.
+    #[error("the donkey cannot move to ({x}, {y}): {why}")]
+    DonkeyTarget {
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+        /// Why.
+        why: &'static str,
+    },
 }
 
 /// Sums kept while a game runs (for simulation reports).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameStats {
-    /// Points scored by feature kind (indexed by `FeatureKind::index`).
-    pub points_by_kind: [u64; 5],
+    /// Base points scored by feature kind (indexed by `FeatureKind::index`; wells included).
+    pub points_by_kind: [u64; 6],
+    /// Flower bonus points.
+    pub flower_points: u64,
+    /// Marketplace network bonus points.
+    pub network_points: u64,
+    /// Points from wells (part of the road points).
+    pub well_points: u64,
+    /// Figures returned by the Festival.
+    pub festival_returns: u32,
+    /// Donkey moves.
+    pub donkey_moves: u32,
+    /// Windmills placed.
+    pub windmills_placed: u32,
     /// Tiles set aside.
     pub set_aside: u32,
 }
@@ -384,15 +602,21 @@ pub struct GameStats {
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Game<'t> {
-    tables: &'t Tables,
-    options: GameOptions,
+    pub(crate) tables: &'t Tables,
+    pub(crate) options: GameOptions,
     /// The board.
     pub board: Board,
-    nodes: Vec<Node>,
-    /// Figures on the board.
+    pub(crate) nodes: Vec<Node>,
+    /// Figures on the board (followers and windmills), in deploy order.
     pub figures: Vec<Figure>,
     /// Followers in each player's supply.
     pub supply: Vec<u8>,
+    /// Windmills in each player's supply (Village Life).
+    pub windmills: Vec<u8>,
+    /// Flower colour (index into `Tables::colours`) of each player (Village Life; else empty).
+    pub colours: Vec<u8>,
+    /// The tile (index into `Board::placed`) the donkey stands on (Village Life).
+    pub donkey: Option<u16>,
     /// Scores by player.
     pub scores: Vec<u32>,
     bag: Vec<u16>,
@@ -403,10 +627,19 @@ pub struct Game<'t> {
     pub set_aside: Vec<u16>,
     /// Running sums.
     pub stats: GameStats,
+    pub(crate) village: bool,
     monastery_followers: u32,
-    stamp: Vec<u32>,
-    generation: u32,
+    pub(crate) stamp: Vec<u32>,
+    pub(crate) generation: u32,
     ring: Vec<u32>,
+    /// Distinct tiles (indices into `Board::placed`) of the last walked ring.
+    pub(crate) ring_tiles: Vec<u16>,
+    /// Roads whose open end was closed by a neighbour's edge that carries no road (bushes).
+    closed_by_edge: Vec<u32>,
+    /// The donkey's filter cache: the open sets on its tile as (root, size), and the open
+    /// positions next to their ends (valid while those sets neither grow nor merge).
+    pub(crate) donkey_key: Vec<(u32, u32)>,
+    pub(crate) donkey_hot: Vec<(i16, i16, u32, u32, u8)>,
     masks: Vec<u8>,
     placements: u32,
 }
@@ -422,6 +655,12 @@ impl<'t> Game<'t> {
             return Err(SetupError::Players(options.players));
         }
         let bag = build_bag(tables, &options)?;
+        let village = rules::village_life::in_play(tables, &options, &bag);
+        let colours = if village {
+            rules::village_life::deal_colours(tables, &options)?
+        } else {
+            Vec::new()
+        };
         let tiles = bag.len() + 1;
         let mut game = Game {
             tables,
@@ -431,6 +670,12 @@ impl<'t> Game<'t> {
                 options.players as usize * options.rules.followers as usize,
             ),
             supply: vec![options.rules.followers; options.players as usize],
+            windmills: vec![
+                if village { options.rules.windmills } else { 0 };
+                options.players as usize
+            ],
+            colours,
+            donkey: village.then_some(0),
             scores: vec![0; options.players as usize],
             bag,
             next_draw: 0,
@@ -438,10 +683,15 @@ impl<'t> Game<'t> {
             phase: Phase::Over,
             set_aside: Vec::new(),
             stats: GameStats::default(),
+            village,
             monastery_followers: 0,
             stamp: vec![0; tiles],
             generation: 0,
             ring: Vec::with_capacity(64),
+            ring_tiles: Vec::with_capacity(64),
+            closed_by_edge: Vec::new(),
+            donkey_key: Vec::new(),
+            donkey_hot: Vec::new(),
             masks: Vec::with_capacity(64),
             placements: 0,
             options,
@@ -472,6 +722,11 @@ impl<'t> Game<'t> {
         self.current
     }
 
+    /// Whether Village Life's figures and flowers are in play.
+    pub fn village_life(&self) -> bool {
+        self.village
+    }
+
     /// Tiles left to draw.
     pub fn tiles_left(&self) -> usize {
         self.bag.len() - self.next_draw
@@ -492,7 +747,7 @@ impl<'t> Game<'t> {
     }
 
     #[inline]
-    fn find_mut(&mut self, mut n: u32) -> u32 {
+    pub(crate) fn find_mut(&mut self, mut n: u32) -> u32 {
         while self.nodes[n as usize].parent != n {
             let p = self.nodes[n as usize].parent;
             let gp = self.nodes[p as usize].parent;
@@ -596,6 +851,13 @@ impl<'t> Game<'t> {
                     }
                 }
                 if meeting != Meeting::Connect {
+                    // A neighbour's road closed by our edge (bushes) is not a feature of the
+                    // placed tile: remember it for the completion check of this turn.
+                    if let Some(g) = ga
+                        && self.nodes[g as usize].kind.closes()
+                    {
+                        self.closed_by_edge.push(g);
+                    }
                     continue;
                 }
             }
@@ -625,8 +887,25 @@ impl<'t> Game<'t> {
             count += mask.count_ones();
             self.masks.push(mask);
         }
+        if let Some(donkey) = self.donkey
+            && count > 0
+        {
+            count -= rules::village_life::donkey_filter(self, kind, donkey);
+        }
         self.placements = count;
         count
+    }
+
+    /// The rotation masks of the drawn tile by frontier slot (after the donkey's filter).
+    pub(crate) fn masks_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.masks
+    }
+
+    /// Recomputes the drawn tile's legal placements (after changing `donkey` for analysis).
+    pub fn recompute_placements(&mut self) {
+        if let Phase::Place(kind) = self.phase {
+            self.fill_masks(kind);
+        }
     }
 
     /// How many placements the drawn tile has (0 outside the place phase).
@@ -690,11 +969,54 @@ impl<'t> Game<'t> {
                 }
             }
             Phase::Act(placed) => {
-                self.legal_deploys(placed, out);
-                out.push(Move::Pass);
+                self.legal_actions(placed, out);
+                if self.donkey.is_some() {
+                    for (i, p) in self.board.placed.iter().enumerate() {
+                        if Some(i as u16) != self.donkey {
+                            out.push(Move::Donkey { x: p.x, y: p.y });
+                        }
+                    }
+                }
             }
             Phase::Over => {}
         }
+    }
+
+    /// The second-step moves except the donkey's: deploys, windmills, Festival returns, pass.
+    /// (Simulations choose the donkey separately, so its many targets do not swamp the rest.)
+    pub fn legal_actions(&self, placed: u16, out: &mut Vec<Move>) {
+        self.legal_deploys(placed, out);
+        if self.village && self.windmills[self.current as usize] > 0 {
+            for (i, f) in self.orient(placed).features.iter().enumerate() {
+                if f.kind == FeatureKind::Field {
+                    out.push(Move::Windmill { feature: i as u8 });
+                }
+            }
+        }
+        if rules::festival::may_return(self, placed) {
+            for (i, fig) in self.figures.iter().enumerate() {
+                if fig.owner == self.current {
+                    out.push(Move::Return { figure: i as u16 });
+                }
+            }
+        }
+        out.push(Move::Pass);
+    }
+
+    /// The number of tiles the donkey may move to now (0 without Village Life).
+    pub fn donkey_targets(&self) -> usize {
+        match (self.phase, self.donkey) {
+            (Phase::Act(_), Some(_)) => self.board.placed.len() - 1,
+            _ => 0,
+        }
+    }
+
+    /// The `n`-th donkey move, in the order of `legal_moves`.
+    pub fn nth_donkey(&self, n: usize) -> Option<Move> {
+        let donkey = self.donkey? as usize;
+        let i = if n >= donkey { n + 1 } else { n };
+        let p = self.board.placed.get(i)?;
+        Some(Move::Donkey { x: p.x, y: p.y })
     }
 
     /// Appends the placements of any tile kind on the current board (distinct rotations only).
@@ -749,7 +1071,39 @@ impl<'t> Game<'t> {
                 self.end_turn(placed, events);
                 Ok(())
             }
+            (Phase::Act(placed), Move::Windmill { feature }) => {
+                rules::village_life::place_windmill(self, placed, feature, events)?;
+                self.end_turn(placed, events);
+                Ok(())
+            }
+            (Phase::Act(placed), Move::Return { figure }) => {
+                rules::festival::return_figure(self, placed, figure, events)?;
+                self.end_turn(placed, events);
+                Ok(())
+            }
+            (Phase::Act(placed), Move::Donkey { x, y }) => {
+                rules::village_life::move_donkey(self, x, y, events)?;
+                self.end_turn(placed, events);
+                Ok(())
+            }
         }
+    }
+
+    /// Takes a figure off the board into its owner's supply (no scoring).
+    pub(crate) fn lift(&mut self, index: usize) -> Figure {
+        let fig = self.figures.remove(index);
+        match fig.kind {
+            FigureKind::Follower => {
+                let r = self.find_mut(fig.node);
+                self.nodes[r as usize].followers -= 1;
+                if self.nodes[fig.node as usize].kind == FeatureKind::Monastery {
+                    self.monastery_followers -= 1;
+                }
+                self.supply[fig.owner as usize] += 1;
+            }
+            FigureKind::Windmill => self.windmills[fig.owner as usize] += 1,
+        }
+        fig
     }
 
     fn check_place(&self, kind: u16, x: i16, y: i16, rotation: u8) -> Result<u16, IllegalMove> {
@@ -767,6 +1121,13 @@ impl<'t> Game<'t> {
         let o = &self.tables.orients[orient as usize];
         if self.masks[cell.slot as usize] & (1 << o.rotation) != 0 {
             return Ok(orient);
+        }
+        let pattern = self.board.frontier[cell.slot as usize].pattern;
+        if let Some(d) = self.donkey
+            && self.tables.index.fits(pattern, kind) & (1 << o.rotation) != 0
+        {
+            let p = self.board.placed[d as usize];
+            return Err(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y });
         }
         for side in Side::ALL {
             let (dx, dy) = side.offset();
@@ -841,15 +1202,15 @@ impl<'t> Game<'t> {
     fn end_turn(&mut self, placed: u16, events: &mut Vec<Event>) {
         let base = self.board.placed[placed as usize].base;
         let o = self.orient(placed);
+        let mut markets = Vec::new();
         for i in 0..o.features.len() as u32 {
-            let r = self.find_mut(base + i);
-            let n = self.nodes[r as usize];
-            if n.kind.closes() && n.open == 0 && !n.done {
-                self.nodes[r as usize].done = true;
-                if n.followers > 0 {
-                    self.score(r, true, events);
-                }
-            }
+            self.check_closed(base + i, &mut markets, events);
+        }
+        while let Some(n) = self.closed_by_edge.pop() {
+            self.check_closed(n, &mut markets, events);
+        }
+        if !markets.is_empty() {
+            rules::village_life::score_marketplaces(self, &markets, events);
         }
         if self.monastery_followers > 0 {
             let p = self.board.placed[placed as usize];
@@ -871,14 +1232,37 @@ impl<'t> Game<'t> {
                 }
             }
         }
+        if self.village {
+            rules::village_life::complete_windmills(self, placed, events);
+        }
         self.current = (self.current + 1) % self.options.players;
         self.draw_next(events);
     }
 
+    /// Scores a closed road or city if it was not yet; a road touching marketplaces waits
+    /// for its marketplaces (collected in `markets`).
+    fn check_closed(&mut self, n: u32, markets: &mut Vec<u32>, events: &mut Vec<Event>) {
+        let r = self.find_mut(n);
+        let node = self.nodes[r as usize];
+        if node.kind.closes() && node.open == 0 && !node.done {
+            if node.markets > 0 {
+                if !markets.contains(&r) {
+                    markets.push(r);
+                }
+                return;
+            }
+            self.nodes[r as usize].done = true;
+            if node.followers > 0 {
+                self.score(r, true, events);
+            }
+        }
+    }
+
     /// Walks the ring of a set into `self.ring`, and returns its distinct tiles.
-    fn members(&mut self, root: u32) -> Vec<(i16, i16)> {
+    pub(crate) fn members(&mut self, root: u32) -> Vec<(i16, i16)> {
         self.generation += 1;
         self.ring.clear();
+        self.ring_tiles.clear();
         let mut tiles = Vec::new();
         let mut m = root;
         loop {
@@ -886,6 +1270,7 @@ impl<'t> Game<'t> {
             let t = self.nodes[m as usize].tile as usize;
             if self.stamp[t] != self.generation {
                 self.stamp[t] = self.generation;
+                self.ring_tiles.push(t as u16);
                 let p = self.board.placed[t];
                 tiles.push((p.x, p.y));
             }
@@ -897,13 +1282,18 @@ impl<'t> Game<'t> {
         tiles
     }
 
+    /// The members of the last walked ring.
+    pub(crate) fn ring(&self) -> &[u32] {
+        &self.ring
+    }
+
     /// Scores the set at `root` for its majority, then returns its followers.
-    fn score(&mut self, root: u32, complete: bool, events: &mut Vec<Event>) {
+    pub(crate) fn score(&mut self, root: u32, complete: bool, events: &mut Vec<Event>) {
         let node = self.nodes[root as usize];
         let tiles = self.members(root);
         let t = tiles.len() as u32;
         let mut cities = 0;
-        let (points, reason) = match (node.kind, complete) {
+        let (mut points, reason) = match (node.kind, complete) {
             (FeatureKind::Road, true) => (t, Reason::CompletedRoad),
             (FeatureKind::Road, false) => (t, Reason::UnfinishedRoad),
             (FeatureKind::City, true) if t == 2 && self.options.rules.first_edition_small_city => {
@@ -923,15 +1313,21 @@ impl<'t> Game<'t> {
                 cities = self.bordered_cities();
                 (3 * cities, Reason::Field)
             }
-            (FeatureKind::Garden, _) => (0, Reason::UnfinishedMonastery),
+            (FeatureKind::Garden | FeatureKind::Windmill, _) => (0, Reason::UnfinishedMonastery),
         };
+        let wells = if self.options.rules.wells && node.kind == FeatureKind::Road {
+            rules::wells::on_ring(self)
+        } else {
+            0
+        };
+        points += wells;
         let players = self.options.players as usize;
         let mut count = [0u8; MAX_PLAYERS as usize];
         // Stable removal keeps the figures in deploy order (the order of the final scoring).
         let mut kept = 0;
         for i in 0..self.figures.len() {
             let fig = self.figures[i];
-            if self.find_mut(fig.node) == root {
+            if fig.kind == FigureKind::Follower && self.find_mut(fig.node) == root {
                 count[fig.owner as usize] += 1;
                 self.supply[fig.owner as usize] += 1;
                 if node.kind == FeatureKind::Monastery {
@@ -951,6 +1347,25 @@ impl<'t> Game<'t> {
         for &p in &winners {
             self.scores[p as usize] += points;
             self.stats.points_by_kind[node.kind.index()] += u64::from(points);
+            self.stats.well_points += u64::from(wells);
+        }
+        let flowers = if self.colours.is_empty() {
+            Vec::new()
+        } else {
+            rules::village_life::flower_bonus(self, node.kind, node.tile, &count[..players])
+        };
+        let network = if complete && node.markets > 0 && !winners.is_empty() {
+            rules::village_life::network_bonus(self, root, &winners)
+        } else {
+            Vec::new()
+        };
+        for b in &flowers {
+            self.scores[b.player as usize] += b.points;
+            self.stats.flower_points += u64::from(b.points);
+        }
+        for b in &network {
+            self.scores[b.player as usize] += b.points;
+            self.stats.network_points += u64::from(b.points);
         }
         let first = self.board.placed[self.nodes[root as usize].tile as usize];
         let at = self.lowest_member();
@@ -968,6 +1383,9 @@ impl<'t> Game<'t> {
             points,
             reason,
             followers: count[..players].to_vec(),
+            wells,
+            flowers,
+            network,
         }));
     }
 
@@ -1008,7 +1426,9 @@ impl<'t> Game<'t> {
             let mut i = 0;
             while i < self.figures.len() {
                 let root = self.find_mut(self.figures[i].node);
-                if (self.nodes[root as usize].kind == FeatureKind::Field) == fields {
+                if self.figures[i].kind == FigureKind::Follower
+                    && (self.nodes[root as usize].kind == FeatureKind::Field) == fields
+                {
                     // Scoring removes this figure (and any others on the feature) in place.
                     self.score(root, false, events);
                 } else {
@@ -1016,6 +1436,7 @@ impl<'t> Game<'t> {
                 }
             }
         }
+        rules::village_life::final_windmills(self, events);
     }
 
     /// Approximate bytes held by the game state (for memory reports).

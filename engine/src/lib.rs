@@ -1,10 +1,12 @@
 //! The tilekit rules engine: compiles a checked `tiledef::TileSet` into lookup tables, plays
-//! games on a dense board with union-find features, scores them with the base rules, records
-//! and replays them, and simulates random games at speed.
+//! games on a dense board with union-find features, scores them with the base rules and the
+//! rules of The Festival, Village Life and The Wells, records and replays them, and simulates
+//! random games at speed.
 //!
 //! - `tables`: `compile(&TileSet) -> Tables` (orientations, port maps, placement index);
 //! - `board`: the grid, placed tiles and the open positions with their neighbour patterns;
 //! - `game`: options, moves, legal move lists, scoring events (base rules);
+//! - `rules`: the expansions' rules (`festival`, `village_life`, `wells`), hooked into `game`;
 //! - `record`: game records (TOML/JSON) and replay;
 //! - `simulate`: random playouts and their statistics;
 //! - `rng`: the seedable generator behind every random choice.
@@ -13,6 +15,7 @@ pub mod board;
 pub mod game;
 pub mod record;
 pub mod rng;
+pub mod rules;
 pub mod simulate;
 pub mod tables;
 

@@ -2,7 +2,7 @@
 //! programs), and their replay. The format is documented in `engine/RECORDS.md`.
 
 use crate::game::{
-    Draw, Event, Game, GameOptions, IllegalMove, Move, Phase, RuleOptions, SetupError,
+    Draw, Event, FigureKind, Game, GameOptions, IllegalMove, Move, Phase, RuleOptions, SetupError,
     describe_feature,
 };
 use crate::tables::{FeatureKind, Tables};
@@ -71,6 +71,29 @@ pub struct Turn {
     /// The feature a follower is deployed on (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deploy: Option<FeatureRef>,
+    /// The field the player's windmill goes on (Village Life).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub windmill: Option<FeatureRef>,
+    /// The figure returned to the supply after placing a Festival tile.
+    #[serde(default, rename = "return", skip_serializing_if = "Option::is_none")]
+    pub return_figure: Option<FigureRef>,
+    /// Where the donkey moves: `[x, y]` of a placed tile (Village Life).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub donkey: Option<[i16; 2]>,
+}
+
+/// One of the current player's figures on the board: its tile, its feature, and (when a
+/// follower and a windmill share the feature) which.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FigureRef {
+    /// The tile it stands on, `[x, y]`.
+    pub at: [i16; 2],
+    /// The feature of that tile, named as in `deploy`.
+    pub on: FeatureRef,
+    /// `follower` or `windmill` (absent: whichever stands there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<FigureKind>,
 }
 
 /// Expected outcomes of a scenario record.
@@ -105,8 +128,17 @@ pub struct ExpectScore {
     pub kind: FeatureKind,
     /// Scoring players (1-based).
     pub players: Vec<u8>,
-    /// Points each.
+    /// Points each (base points, wells included).
     pub points: u32,
+    /// Flower bonuses as `[player, points]` (checked when given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flowers: Option<Vec<[u32; 2]>>,
+    /// Marketplace network bonuses as `[player, points]` (checked when given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<Vec<[u32; 2]>>,
+    /// Wells on the road (checked when given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wells: Option<u32>,
 }
 
 /// An expected replay error.
@@ -291,6 +323,48 @@ fn resolve(game: &Game<'_>, placed: u16, r: &FeatureRef) -> Result<u8, String> {
     }
 }
 
+/// Finds the current player's figure a `FigureRef` names (index into `Game::figures`).
+fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
+    let [x, y] = r.at;
+    let cell = game.board.cell(i32::from(x), i32::from(y));
+    if cell.placed == crate::board::EMPTY {
+        return Err(format!("no tile at ({x}, {y}) to return a figure from"));
+    }
+    let feature = resolve(game, cell.placed, &r.on)?;
+    let base = game.board.placed[cell.placed as usize].base;
+    let found: Vec<usize> = game
+        .figures
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            f.owner == game.current()
+                && f.node == base + u32::from(feature)
+                && r.figure.is_none_or(|k| k == f.kind)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    match found.as_slice() {
+        [i] => Ok(*i as u16),
+        [] => Err(format!(
+            "player {} has no figure on {} at ({x}, {y})",
+            game.current() + 1,
+            describe_feature(game.orient(cell.placed), feature)
+        )),
+        _ => Err("a follower and a windmill stand there: say which with `figure`".into()),
+    }
+}
+
+/// How a replay names a figure: its tile, its feature by index, and its kind.
+pub fn figure_ref(game: &Game<'_>, figure: u16) -> Option<FigureRef> {
+    let f = game.figures.get(figure as usize)?;
+    let p = game.board.placed[f.tile as usize];
+    Some(FigureRef {
+        at: [p.x, p.y],
+        on: FeatureRef::Index((f.node - p.base) as u8),
+        figure: Some(f.kind),
+    })
+}
+
 /// Replays a record, stopping at the first illegal move.
 pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, ReplayError> {
     let mut setup = Vec::new();
@@ -330,15 +404,28 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
         let Phase::Act(placed) = game.phase() else {
             return Err(ReplayError::Over { turn });
         };
-        let second = match &t.deploy {
-            None => Move::Pass,
-            Some(r) => Move::Deploy {
-                feature: resolve(&game, placed, r).map_err(|message| ReplayError::Feature {
-                    turn,
-                    tile: drawn.clone(),
-                    message,
-                })?,
+        let feature_error = |message| ReplayError::Feature {
+            turn,
+            tile: drawn.clone(),
+            message,
+        };
+        let second = match (&t.deploy, &t.windmill, &t.return_figure, &t.donkey) {
+            (None, None, None, None) => Move::Pass,
+            (Some(r), None, None, None) => Move::Deploy {
+                feature: resolve(&game, placed, r).map_err(feature_error)?,
             },
+            (None, Some(r), None, None) => Move::Windmill {
+                feature: resolve(&game, placed, r).map_err(feature_error)?,
+            },
+            (None, None, Some(f), None) => Move::Return {
+                figure: resolve_figure(&game, f).map_err(feature_error)?,
+            },
+            (None, None, None, Some([x, y])) => Move::Donkey { x: *x, y: *y },
+            _ => {
+                return Err(feature_error(
+                    "a turn has at most one of deploy, windmill, return and donkey".into(),
+                ));
+            }
         };
         game.apply(second, &mut events).map_err(illegal)?;
         turns.push(events);
@@ -410,11 +497,25 @@ pub fn check_expectations(
         for (i, events) in replay.turns.iter().enumerate() {
             for e in events {
                 if let Event::Scored(s) = e {
+                    let want = scored.get(got.len());
                     got.push(ExpectScore {
                         turn: (!is_final(s)).then_some(i + 1),
                         kind: s.kind,
                         players: s.players.iter().map(|p| p + 1).collect(),
                         points: s.points,
+                        flowers: want.and_then(|w| w.flowers.as_ref()).map(|_| {
+                            s.flowers
+                                .iter()
+                                .map(|b| [u32::from(b.player) + 1, b.points])
+                                .collect()
+                        }),
+                        network: want.and_then(|w| w.network.as_ref()).map(|_| {
+                            s.network
+                                .iter()
+                                .map(|b| [u32::from(b.player) + 1, b.points])
+                                .collect()
+                        }),
+                        wells: want.and_then(|w| w.wells).map(|_| s.wells),
                     });
                 }
             }
@@ -431,6 +532,6 @@ pub fn is_final(s: &crate::game::Score) -> bool {
     use crate::game::Reason::*;
     matches!(
         s.reason,
-        UnfinishedRoad | UnfinishedCity | UnfinishedMonastery | Field
+        UnfinishedRoad | UnfinishedCity | UnfinishedMonastery | Field | UnfinishedWindmill
     )
 }

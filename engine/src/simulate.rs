@@ -4,7 +4,7 @@
 //! depend on the number of threads.
 
 use crate::game::{Draw, Event, Game, GameOptions, IllegalMove, Move, Phase, SetupError};
-use crate::record::{FeatureRef, GameSpec, Record, Turn};
+use crate::record::{FeatureRef, GameSpec, Record, Turn, figure_ref};
 use crate::rng::Rng;
 use crate::tables::{FeatureKind, Tables};
 use rayon::prelude::*;
@@ -39,13 +39,52 @@ pub fn play_random<'t>(
             game.apply(mv, events).map_err(SimError::Refused)?;
             continue;
         }
-        game.legal_moves(moves);
-        if moves.is_empty() {
+        let Some(mv) = choose_action(&game, rng, moves) else {
             return Ok(game);
-        }
-        let mv = moves[rng.below(moves.len())];
+        };
         game.apply(mv, events).map_err(SimError::Refused)?;
     }
+}
+
+/// A random second-step move: a kind of action uniformly among those available (deploy a
+/// follower, place a windmill, return a figure, move the donkey, pass), then uniformly within
+/// it, so the donkey's many targets do not swamp the other choices. None when the game is over.
+pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> Option<Move> {
+    let Phase::Act(placed) = game.phase() else {
+        game.legal_moves(moves);
+        return (!moves.is_empty()).then(|| moves[rng.below(moves.len())]);
+    };
+    moves.clear();
+    game.legal_actions(placed, moves);
+    let donkey = game.donkey_targets();
+    // Fast path of the base game: deploys and pass only.
+    if donkey == 0 && !game.village_life() {
+        return Some(moves[rng.below(moves.len())]);
+    }
+    let group = |m: &Move| match m {
+        Move::Deploy { .. } => 0,
+        Move::Windmill { .. } => 1,
+        Move::Return { .. } => 2,
+        _ => 3,
+    };
+    let mut present = [false; 5];
+    for m in moves.iter() {
+        present[group(m)] = true;
+    }
+    present[4] = donkey > 0;
+    let kinds = present.iter().filter(|&&p| p).count();
+    let mut pick = rng.below(kinds);
+    let chosen = (0..5).filter(|&g| present[g]).nth(pick).unwrap_or(3);
+    if chosen == 4 {
+        return game.nth_donkey(rng.below(donkey));
+    }
+    let n = moves.iter().filter(|m| group(m) == chosen).count();
+    pick = rng.below(n.max(1));
+    moves
+        .iter()
+        .filter(|m| group(m) == chosen)
+        .nth(pick)
+        .copied()
 }
 
 /// Plays a random game and returns its record and all its events.
@@ -71,8 +110,13 @@ pub fn play_random_record(
         };
         game.apply(Move::Place { x, y, rotation }, &mut events)
             .map_err(SimError::Refused)?;
-        game.legal_moves(&mut moves);
-        let second = moves[rng.below(moves.len())];
+        let Some(second) = choose_action(&game, rng, &mut moves) else {
+            break;
+        };
+        let return_figure = match second {
+            Move::Return { figure } => figure_ref(&game, figure),
+            _ => None,
+        };
         game.apply(second, &mut events).map_err(SimError::Refused)?;
         turns.push(Turn {
             tile: Some(tables.kinds[kind as usize].id.clone()),
@@ -80,6 +124,15 @@ pub fn play_random_record(
             rotation,
             deploy: match second {
                 Move::Deploy { feature } => Some(FeatureRef::Index(feature)),
+                _ => None,
+            },
+            windmill: match second {
+                Move::Windmill { feature } => Some(FeatureRef::Index(feature)),
+                _ => None,
+            },
+            return_figure,
+            donkey: match second {
+                Move::Donkey { x, y } => Some([x, y]),
                 _ => None,
             },
         });
@@ -124,8 +177,20 @@ pub struct SimStats {
     pub wins: Vec<u64>,
     /// Games with a shared win.
     pub ties: u64,
-    /// Points by feature kind (city, road, field, monastery, garden).
-    pub points_by_kind: [u64; 5],
+    /// Base points by feature kind (city, road, field, monastery, garden, windmill).
+    pub points_by_kind: [u64; 6],
+    /// Flower bonus points (Village Life).
+    pub flower_points: u64,
+    /// Marketplace network bonus points (Village Life).
+    pub network_points: u64,
+    /// Points from wells (part of the road points).
+    pub well_points: u64,
+    /// Figures returned by the Festival.
+    pub festival_returns: u64,
+    /// Donkey moves.
+    pub donkey_moves: u64,
+    /// Windmills placed.
+    pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
     /// Per tile kind (indexed like `Tables::kinds`): times drawn and set aside.
@@ -166,6 +231,12 @@ impl SimStats {
         for (k, v) in game.stats.points_by_kind.iter().enumerate() {
             self.points_by_kind[k] += v;
         }
+        self.flower_points += game.stats.flower_points;
+        self.network_points += game.stats.network_points;
+        self.well_points += game.stats.well_points;
+        self.festival_returns += u64::from(game.stats.festival_returns);
+        self.donkey_moves += u64::from(game.stats.donkey_moves);
+        self.windmills_placed += u64::from(game.stats.windmills_placed);
         self.set_aside += u64::from(game.stats.set_aside);
         for &k in &game.set_aside {
             self.set_aside_by_kind[k as usize] += 1;
@@ -190,9 +261,15 @@ impl SimStats {
         self.score_min = self.score_min.min(other.score_min);
         self.score_max = self.score_max.max(other.score_max);
         self.ties += other.ties;
-        for k in 0..5 {
+        for k in 0..self.points_by_kind.len() {
             self.points_by_kind[k] += other.points_by_kind[k];
         }
+        self.flower_points += other.flower_points;
+        self.network_points += other.network_points;
+        self.well_points += other.well_points;
+        self.festival_returns += other.festival_returns;
+        self.donkey_moves += other.donkey_moves;
+        self.windmills_placed += other.windmills_placed;
         self.set_aside += other.set_aside;
         for (a, b) in self
             .set_aside_by_kind

@@ -60,16 +60,19 @@ pub enum FeatureKind {
     Monastery,
     /// A garden (scores nothing without the abbot).
     Garden,
+    /// A windmill's range (Village Life): not a tile feature, but a thing that scores.
+    Windmill,
 }
 
 impl FeatureKind {
     /// All kinds, in index order.
-    pub const ALL: [FeatureKind; 5] = [
+    pub const ALL: [FeatureKind; 6] = [
         FeatureKind::City,
         FeatureKind::Road,
         FeatureKind::Field,
         FeatureKind::Monastery,
         FeatureKind::Garden,
+        FeatureKind::Windmill,
     ];
 
     /// The kind's name as used in definitions and reports.
@@ -80,6 +83,7 @@ impl FeatureKind {
             FeatureKind::Field => "field",
             FeatureKind::Monastery => "monastery",
             FeatureKind::Garden => "garden",
+            FeatureKind::Windmill => "windmill",
         }
     }
 
@@ -90,7 +94,7 @@ impl FeatureKind {
 
     /// Whether a follower may be deployed on this kind in the base game.
     pub const fn claimable(self) -> bool {
-        !matches!(self, FeatureKind::Garden)
+        !matches!(self, FeatureKind::Garden | FeatureKind::Windmill)
     }
 
     /// Whether a feature of this kind completes by closing its open ends.

@@ -4,7 +4,7 @@
 
 mod common;
 
-use engine::game::{Event, Game, GameOptions, Move, Phase};
+use engine::game::{Event, FigureKind, Game, GameOptions, Move, Phase};
 use engine::record::{GameSpec, replay};
 use engine::rng::Rng;
 use engine::simulate::play_random_record;
@@ -32,6 +32,7 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
     let mut events = Vec::new();
     let mut game = Game::new(tables, options(players, seed, base_only), &mut events).unwrap();
     let followers = game.options().rules.followers;
+    let windmills = game.windmills.clone();
     let mut moves = Vec::new();
     let mut last = game.scores.clone();
     while game.phase() != Phase::Over {
@@ -52,11 +53,27 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
         game.apply(mv, &mut events)
             .unwrap_or_else(|e| panic!("listed move {mv:?} refused: {e}"));
         for p in 0..players {
-            let on_board = game.figures.iter().filter(|f| f.owner == p).count();
+            let on_board = |kind| {
+                game.figures
+                    .iter()
+                    .filter(|f| f.owner == p && f.kind == kind)
+                    .count()
+            };
             assert_eq!(
-                game.supply[p as usize] as usize + on_board,
+                game.supply[p as usize] as usize + on_board(FigureKind::Follower),
                 followers as usize,
                 "player {p} followers not conserved"
+            );
+            assert_eq!(
+                game.windmills[p as usize] as usize + on_board(FigureKind::Windmill),
+                windmills[p as usize] as usize,
+                "player {p} windmills not conserved"
+            );
+        }
+        if let Some(d) = game.donkey {
+            assert!(
+                (d as usize) < game.board.placed.len(),
+                "donkey off the board"
             );
         }
         if seed.is_multiple_of(16) {
@@ -76,7 +93,7 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
             events
                 .iter()
                 .filter_map(|e| match e {
-                    Event::Scored(s) if s.players.contains(&p) => Some(s.points),
+                    Event::Scored(s) => Some(s.points_of(p)),
                     _ => None,
                 })
                 .sum()
@@ -127,11 +144,41 @@ fn invariants_hold_with_all_bundled_tiles() {
 }
 
 #[test]
+fn expansion_games_use_every_rule() {
+    // The all-set games above exercise the expansions only if their moves really happen.
+    let tables = common::tables();
+    let (mut returns, mut donkey, mut windmills, mut flowers, mut network) = (0, 0, 0, 0, 0);
+    for seed in 0..200 {
+        let mut rng = Rng::new(seed);
+        let mut events = Vec::new();
+        let game = engine::simulate::play_random(
+            tables,
+            options(2 + (seed % 3) as u8, seed, false),
+            &mut rng,
+            &mut Vec::new(),
+            &mut events,
+        )
+        .unwrap();
+        assert!(game.village_life(), "Village Life is on with all sets");
+        returns += game.stats.festival_returns;
+        donkey += game.stats.donkey_moves;
+        windmills += game.stats.windmills_placed;
+        flowers += game.stats.flower_points;
+        network += game.stats.network_points;
+    }
+    assert!(returns > 0 && donkey > 0 && windmills > 0 && flowers > 0 && network > 0);
+}
+
+#[test]
 fn recorded_games_replay_to_identical_events() {
     let tables = common::tables();
     for seed in 0..u64::from(GAMES / 3) {
         let spec = GameSpec {
-            sets: vec!["base".into()],
+            sets: if seed % 2 == 0 {
+                vec!["base".into()]
+            } else {
+                Vec::new()
+            },
             edition: None,
             players: 2 + (seed % 3) as u8,
             rules: Default::default(),
@@ -158,18 +205,29 @@ fn illegal_moves_are_refused_and_change_nothing() {
     let mut rng = Rng::new(99);
     for seed in 0..u64::from(GAMES / 10) {
         let mut events = Vec::new();
-        let mut game = Game::new(tables, options(2, seed, true), &mut events).unwrap();
+        // Odd seeds: all sets, so the expansions' moves are tried too.
+        let mut game = Game::new(tables, options(2, seed, seed % 2 == 0), &mut events).unwrap();
         let mut moves = Vec::new();
         while game.phase() != Phase::Over {
             game.legal_moves(&mut moves);
-            let wild = match game.phase() {
-                Phase::Place(_) => Move::Place {
+            let wild = match (game.phase(), rng.below(4)) {
+                (Phase::Place(_), _) => Move::Place {
                     x: rng.below(9) as i16 - 4,
                     y: rng.below(9) as i16 - 4,
                     rotation: rng.below(4) as u8,
                 },
-                _ => Move::Deploy {
+                (_, 0) => Move::Deploy {
                     feature: rng.below(10) as u8,
+                },
+                (_, 1) => Move::Windmill {
+                    feature: rng.below(10) as u8,
+                },
+                (_, 2) => Move::Return {
+                    figure: rng.below(10) as u16,
+                },
+                _ => Move::Donkey {
+                    x: rng.below(9) as i16 - 4,
+                    y: rng.below(9) as i16 - 4,
                 },
             };
             let canonical = match wild {
@@ -191,6 +249,8 @@ fn illegal_moves_are_refused_and_change_nothing() {
                     game.scores.clone(),
                     game.board.placed.len(),
                     game.figures.len(),
+                    game.donkey,
+                    game.windmills.clone(),
                 );
                 let n = events.len();
                 assert!(game.apply(wild, &mut events).is_err(), "{wild:?} accepted");
@@ -199,7 +259,9 @@ fn illegal_moves_are_refused_and_change_nothing() {
                     (
                         game.scores.clone(),
                         game.board.placed.len(),
-                        game.figures.len()
+                        game.figures.len(),
+                        game.donkey,
+                        game.windmills.clone(),
                     )
                 );
                 assert_eq!(events.len(), n);
@@ -259,6 +321,79 @@ fn placement_index_agrees_with_edge_checks() {
             game.apply(mv, &mut events).unwrap();
         }
     }
+}
+
+/// The roots of the open roads and cities with a member on a placed tile.
+fn open_sets_on(game: &Game<'_>, tile: u16) -> Vec<u32> {
+    let base = game.board.placed[tile as usize].base;
+    let o = game.orient(tile);
+    (0..o.features.len() as u32)
+        .map(|i| game.find(base + i))
+        .filter(|&r| {
+            let n = game.nodes()[r as usize];
+            n.kind.closes() && n.open > 0
+        })
+        .collect()
+}
+
+#[test]
+fn donkey_filter_agrees_with_trial_placements() {
+    // Every placement the donkey's filter removes completes a road or city on its tile (or a
+    // monastery's 9th tile) when tried without the donkey; every one it keeps does not.
+    let tables = common::tables();
+    let (mut kept, mut blocked) = (0, 0);
+    for seed in 0..u64::from(GAMES / 100).max(6) {
+        let mut rng = Rng::new(seed);
+        let mut events = Vec::new();
+        let mut game = Game::new(tables, options(2, seed, false), &mut events).unwrap();
+        let mut moves = Vec::new();
+        while game.phase() != Phase::Over {
+            if let (Phase::Place(_), Some(donkey)) = (game.phase(), game.donkey) {
+                let mut free = game.clone();
+                free.donkey = None;
+                free.recompute_placements();
+                let mut all = Vec::new();
+                free.legal_moves(&mut all);
+                game.legal_moves(&mut moves);
+                let monastery = game.orient(donkey).monastery.is_some() && {
+                    let p = game.board.placed[donkey as usize];
+                    game.board.placed_around(i32::from(p.x), i32::from(p.y)) == 8
+                };
+                for mv in &all {
+                    let mut trial = free.clone();
+                    let before = open_sets_on(&trial, donkey);
+                    trial.apply(*mv, &mut Vec::new()).unwrap();
+                    let closed = before
+                        .iter()
+                        .any(|&r| trial.nodes()[trial.find(r) as usize].open == 0);
+                    let Move::Place { x, y, .. } = *mv else {
+                        unreachable!()
+                    };
+                    let p = game.board.placed[donkey as usize];
+                    let near = (i32::from(x - p.x)).abs() <= 1 && (i32::from(y - p.y)).abs() <= 1;
+                    let completes = closed || (monastery && near);
+                    assert_eq!(
+                        !moves.contains(mv),
+                        completes,
+                        "seed {seed}: {mv:?} with the donkey at {:?}",
+                        (p.x, p.y)
+                    );
+                    if completes {
+                        blocked += 1;
+                    } else {
+                        kept += 1;
+                    }
+                }
+            }
+            game.legal_moves(&mut moves);
+            let mv = moves[rng.below(moves.len())];
+            game.apply(mv, &mut events).unwrap();
+        }
+    }
+    assert!(
+        blocked > 0 && kept > blocked,
+        "kept {kept}, blocked {blocked}"
+    );
 }
 
 /// An orientation turned one more quarter, as (edges, feature port masks).

@@ -8,7 +8,7 @@ use std::path::Path;
 
 #[test]
 fn every_scenario_meets_its_expectations() {
-    let tables = common::tables();
+    let tables = common::scenario_tables();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .expect("scenario folder exists")

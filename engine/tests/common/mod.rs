@@ -4,7 +4,25 @@ use engine::Tables;
 use std::sync::OnceLock;
 
 /// The tables of the bundled definitions.
+#[allow(dead_code)]
 pub fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| engine::compile(&tiledef::load_bundled()).expect("bundled data compiles"))
+}
+
+/// The bundled definitions plus the test-only tiles of `tests/scenarios/tiles/` (shapes the
+/// rules' worked examples need and no bundled tile has).
+#[allow(dead_code)]
+pub fn scenario_tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/tiles");
+        let mut sources = tiledef::bundled();
+        sources.extend(tiledef::read_paths(&[dir]).expect("test tiles readable"));
+        let report = tiledef::load(sources);
+        let tileset = report
+            .tileset
+            .unwrap_or_else(|| panic!("test tiles invalid: {:#?}", report.diagnostics));
+        engine::compile(&tileset).expect("test tiles compile")
+    })
 }

@@ -27,6 +27,17 @@ pub struct BenchArgs {
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The Wells on (with the Festival and Village Life rules, which follow the sets).
+    #[arg(long)]
+    wells: bool,
+    /// Village Life's donkey, windmills and flowers on or off (default: on when the bag has
+    /// flower groups).
+    #[arg(long)]
+    village_life: Option<bool>,
+    /// Play only this many tiles of each shuffled bag (the start tile included), so sets of
+    /// different sizes compare at the same game length.
+    #[arg(long)]
+    tiles: Option<usize>,
     /// Print the figures as JSON.
     #[arg(long)]
     json: bool,
@@ -40,12 +51,37 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
     let start = Instant::now();
     let tables = engine::compile(&tileset).map_err(|e| miette::miette!("{e}"))?;
     let compile_ms = start.elapsed().as_secs_f64() * 1e3;
-    let options = |seed| GameOptions {
+    // The bag of the chosen sets (newest edition, start tile's count less one), for `--tiles`.
+    let mut bag: Vec<String> = Vec::new();
+    for (k, kind) in tables.kinds.iter().enumerate() {
+        let set = &tables.sets[kind.set as usize];
+        if !args.sets.is_empty() && !args.sets.contains(set) {
+            continue;
+        }
+        let mut n = kind.counts.last().copied().unwrap_or(0);
+        if k == tables.start as usize {
+            n = n.saturating_sub(1);
+        }
+        bag.extend(std::iter::repeat_n(kind.id.clone(), n as usize));
+    }
+    let options = |seed: u64| GameOptions {
         sets: args.sets.clone(),
         edition: None,
         players: args.players,
-        rules: Default::default(),
-        draw: Draw::Seed(seed),
+        rules: engine::RuleOptions {
+            wells: args.wells,
+            village_life: args.village_life,
+            ..Default::default()
+        },
+        draw: match args.tiles {
+            Some(n) => {
+                let mut order = bag.clone();
+                Rng::new(seed).shuffle(&mut order);
+                order.truncate(n.saturating_sub(1));
+                Draw::Order(order)
+            }
+            None => Draw::Seed(seed),
+        },
     };
     let mut rng = Rng::new(args.seed);
     let mut moves = Vec::with_capacity(256);
@@ -83,6 +119,8 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
             list_time += t.elapsed().as_secs_f64();
             positions += 16 * game.board.frontier.len() as u64;
             lists += 16;
+            // The index's list ignores the donkey: play from the legal moves.
+            game.legal_moves(&mut moves);
             let n = moves.len();
             let mv = moves[rng.below(n)];
             game.apply(mv, &mut ev)
@@ -101,6 +139,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
             "seconds": secs, "games_per_second": rate,
             "microseconds_per_game": secs * 1e6 / args.games.max(1) as f64,
             "tiles_per_game": tiles as f64 / args.games.max(1) as f64,
+            "nanoseconds_per_tile": secs * 1e9 / tiles.max(1) as f64,
             "legal_placements_ns_per_open_position": ns_per_position,
             "legal_placements_ns_per_tile": ns_per_list,
             "max_game_state_bytes": bytes,
@@ -118,6 +157,10 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
             args.sets.join("+"),
             secs * 1e6 / args.games.max(1) as f64,
             tiles as f64 / args.games.max(1) as f64
+        );
+        println!(
+            "{:.0} ns per placed tile (compare sets by this: games differ in length)",
+            secs * 1e9 / tiles.max(1) as f64
         );
         println!(
             "legal placements of a drawn tile: {ns_per_list:.0} ns per tile, {ns_per_position:.1} ns per open position"

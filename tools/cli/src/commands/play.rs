@@ -54,8 +54,31 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             "kind": s.kind, "at": [s.at.0, s.at.1], "feature": s.at.2,
             "tiles": s.tiles.iter().map(|t| [t.0, t.1]).collect::<Vec<_>>(),
             "pennants": s.pennants, "cities": s.cities, "points": s.points,
-            "reason": s.reason, "why": s.to_string(),
+            "reason": s.reason, "wells": s.wells,
+            "flowers": s.flowers.iter().map(|b| serde_json::json!({
+                "player": b.player + 1, "colour": b.colour, "groups": b.groups, "points": b.points,
+            })).collect::<Vec<_>>(),
+            "network": s.network.iter().map(|b| serde_json::json!({
+                "player": b.player + 1, "roads": b.roads, "points": b.points,
+            })).collect::<Vec<_>>(),
+            "why": s.to_string(),
         }}),
+        Event::WindmillPlaced { player, feature } => serde_json::json!({
+            "windmill": { "player": player + 1, "feature": feature }
+        }),
+        Event::Returned {
+            player,
+            figure,
+            x,
+            y,
+            feature,
+            kind,
+        } => serde_json::json!({
+            "returned": { "player": player + 1, "figure": figure, "at": [x, y], "feature": feature, "kind": kind }
+        }),
+        Event::DonkeyMoved { player, x, y } => serde_json::json!({
+            "donkey": { "player": player + 1, "at": [x, y] }
+        }),
         Event::GameOver { scores } => serde_json::json!({ "game_over": { "scores": scores } }),
     }
 }
@@ -96,6 +119,29 @@ fn event_text(tables: &Tables, e: &Event) -> Option<String> {
             s.at.0,
             s.at.1
         )),
+        Event::WindmillPlaced { player, feature } => Some(format!(
+            "  P{} places their windmill on the field (feature {feature})",
+            player + 1
+        )),
+        Event::Returned {
+            player,
+            figure,
+            x,
+            y,
+            kind,
+            ..
+        } => Some(format!(
+            "  P{} returns their {} from the {} at ({x}, {y}) (Festival, no scoring)",
+            player + 1,
+            match figure {
+                engine::FigureKind::Follower => "follower",
+                engine::FigureKind::Windmill => "windmill",
+            },
+            kind.name()
+        )),
+        Event::DonkeyMoved { player, x, y } => {
+            Some(format!("  P{} moves the donkey to ({x}, {y})", player + 1))
+        }
         Event::GameOver { .. } => None,
     }
 }

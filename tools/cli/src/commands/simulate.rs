@@ -1,5 +1,7 @@
 //! `tilekit simulate`: random legal games across all cores, with a progress bar; reports
-//! games/s, score statistics, points by feature kind and the tiles that could not be placed.
+//! games/s, score statistics, points by source (features, flowers, windmills, marketplace
+//! networks, wells), the expansions' actions (Festival returns, donkey moves, windmills) and the
+//! tiles that could not be placed. All figures and rules of the loaded sets are in play.
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
@@ -40,6 +42,19 @@ pub struct SimulateArgs {
     /// First-edition rule: a completed 2-tile city scores 2.
     #[arg(long)]
     first_edition_small_city: bool,
+    /// The Wells: +1 per well on a scored road.
+    #[arg(long)]
+    wells: bool,
+    /// A monastery's flowers are those of its 3×3 range (default: its own tile).
+    #[arg(long)]
+    monastery_flowers_3x3: bool,
+    /// Turn the Festival's return off.
+    #[arg(long)]
+    no_festival: bool,
+    /// Village Life's donkey, windmills and flowers: on, off (default: on when the bag has
+    /// flower groups).
+    #[arg(long)]
+    village_life: Option<bool>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -59,6 +74,10 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         edition: args.edition.clone(),
         rules: engine::RuleOptions {
             first_edition_small_city: args.first_edition_small_city,
+            wells: args.wells,
+            monastery_flowers_3x3: args.monastery_flowers_3x3,
+            festival: !args.no_festival,
+            village_life: args.village_life,
             ..Default::default()
         },
     };
@@ -103,6 +122,11 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             "mean_score": (0..args.players as usize).map(|p| stats.mean(p)).collect::<Vec<_>>(),
             "stddev_score": (0..args.players as usize).map(|p| stats.stddev(p)).collect::<Vec<_>>(),
             "points_per_game": FeatureKind::ALL.iter().map(|k| (k.name(), stats.points_per_game(*k))).collect::<std::collections::BTreeMap<_, _>>(),
+            "points_per_game_by_source": sources(&stats).into_iter().map(|(k, v)| (k, v as f64 / stats.games.max(1) as f64)).collect::<std::collections::BTreeMap<_, _>>(),
+            "festival_returns_per_game": stats.festival_returns as f64 / stats.games.max(1) as f64,
+            "donkey_moves_per_game": stats.donkey_moves as f64 / stats.games.max(1) as f64,
+            "windmills_placed_per_game": stats.windmills_placed as f64 / stats.games.max(1) as f64,
+            "tiles_set_aside_per_game": stats.set_aside as f64 / stats.games.max(1) as f64,
             "set_aside_by_tile": set_aside(&tables, &stats).into_iter().collect::<std::collections::BTreeMap<_, _>>(),
             "stats": stats,
         });
@@ -114,6 +138,25 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         print!("{}", report(&tables, &stats, args.players, elapsed));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Points by source: each feature kind's base points (wells taken out of roads), then the
+/// bonuses.
+fn sources(stats: &SimStats) -> Vec<(&'static str, u64)> {
+    let k = |kind: FeatureKind| stats.points_by_kind[kind.index()];
+    vec![
+        (
+            "roads",
+            k(FeatureKind::Road) - stats.well_points.min(k(FeatureKind::Road)),
+        ),
+        ("cities", k(FeatureKind::City)),
+        ("monasteries", k(FeatureKind::Monastery)),
+        ("fields", k(FeatureKind::Field)),
+        ("flowers", stats.flower_points),
+        ("windmills", k(FeatureKind::Windmill)),
+        ("marketplace networks", stats.network_points),
+        ("wells", stats.well_points),
+    ]
 }
 
 fn set_aside(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, u64)> {
@@ -160,20 +203,25 @@ fn report(tables: &engine::Tables, stats: &SimStats, players: u8, elapsed: f64) 
         stats.score_max,
         100.0 * stats.ties as f64 / g
     );
-    let total: u64 = stats.points_by_kind.iter().sum();
-    let _ = writeln!(out, "points per game by feature kind:");
-    for k in FeatureKind::ALL {
-        let pts = stats.points_by_kind[k.index()];
-        if pts > 0 || k != FeatureKind::Garden {
-            let _ = writeln!(
-                out,
-                "  {:<10} {:>6.1}  ({:.1}%)",
-                k.name(),
-                pts as f64 / g,
-                100.0 * pts as f64 / total.max(1) as f64
-            );
-        }
+    let by_source = sources(stats);
+    let total: u64 = by_source.iter().map(|(_, v)| v).sum();
+    let _ = writeln!(out, "points per game by source:");
+    for (name, pts) in &by_source {
+        let _ = writeln!(
+            out,
+            "  {:<21} {:>6.1}  ({:.1}%)",
+            name,
+            *pts as f64 / g,
+            100.0 * *pts as f64 / total.max(1) as f64
+        );
     }
+    let _ = writeln!(
+        out,
+        "per game: {:.2} Festival returns, {:.2} donkey moves, {:.2} windmills placed",
+        stats.festival_returns as f64 / g,
+        stats.donkey_moves as f64 / g,
+        stats.windmills_placed as f64 / g
+    );
     let _ = writeln!(
         out,
         "tiles set aside: {} ({:.3} per game)",

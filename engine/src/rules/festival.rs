@@ -1,0 +1,54 @@
+//! The Festival: after placing a tile with the Festival place (a tile marker whose kind has
+//! `rule = "festival"`), the player may deploy as usual, or return one of their own figures
+//! (follower or windmill) from anywhere on the board to their supply without scoring, or do
+//! neither. Never another player's figure, never the neutral donkey. The Festival place is not
+//! a feature, so nothing can be deployed on it.
+
+use crate::game::{Event, Game, IllegalMove};
+use tiledef::MarkerRule;
+
+/// Whether the tile just placed lets its player return a figure.
+pub(crate) fn may_return(game: &Game<'_>, placed: u16) -> bool {
+    if !game.options.rules.festival {
+        return false;
+    }
+    let tables = game.tables;
+    let kind = game.orient(placed).kind;
+    tables.kinds[kind as usize]
+        .markers
+        .iter()
+        .any(|&m| tables.markers[m as usize].rule == Some(MarkerRule::Festival))
+}
+
+/// Returns figure `figure` (index into `Game::figures`) of the current player to their supply.
+pub(crate) fn return_figure(
+    game: &mut Game<'_>,
+    placed: u16,
+    figure: u16,
+    events: &mut Vec<Event>,
+) -> Result<(), IllegalMove> {
+    if !may_return(game, placed) {
+        return Err(IllegalMove::NotOffered(
+            "a figure may be returned only after placing a Festival tile (with the festival rule on)"
+                .into(),
+        ));
+    }
+    let player = game.current();
+    match game.figures.get(figure as usize) {
+        Some(f) if f.owner == player => {}
+        _ => return Err(IllegalMove::NoSuchFigure(figure)),
+    }
+    let fig = game.lift(figure as usize);
+    let p = game.board.placed[fig.tile as usize];
+    let n = game.nodes[fig.node as usize];
+    events.push(Event::Returned {
+        player,
+        figure: fig.kind,
+        x: p.x,
+        y: p.y,
+        feature: n.local,
+        kind: n.kind,
+    });
+    game.stats.festival_returns += 1;
+    Ok(())
+}

@@ -1,0 +1,717 @@
+//! Village Life: flower colours and bonuses, the donkey, windmills and marketplace networks.
+//! Bushes need no code here: an edge kind that `close`s a road ends it, and its half ports
+//! join the facing fields pairwise (see `Game::join`).
+//!
+//! - Flowers: each player gets a colour (one token set of all colours for up to as many
+//!   players as colours, two sets beyond). A scored non-field feature gives each player with a
+//!   follower on it +3 per group of their colour on its tiles (a monastery: its own tile, or
+//!   its 3×3 range by option); a field at the end counts the groups inside that field.
+//! - Donkey: starts on the start tile; placements that would complete a road, city or
+//!   monastery on its tile are filtered out of the drawn tile's candidates.
+//! - Windmill: on any field of the placed tile; its range is the plus of its tile and two
+//!   tiles each way; 9 + flowers when all 9 are placed, else 1 per placed tile at the end.
+//! - Marketplace: a road ending at a marketplace waits until it is closed and every
+//!   marketplace it touches has all its roads closed; its owners then also get the tiles of
+//!   the other roads of each of those marketplaces.
+
+use crate::board::EMPTY;
+use crate::game::{
+    Event, Figure, FigureKind, FlowerBonus, Game, GameOptions, IllegalMove, NetworkBonus, Reason,
+    Score, SetupError,
+};
+use crate::rng::Rng;
+use crate::tables::{FeatureKind, NO_FEATURE, Orient, Tables};
+use tiledef::{Meeting, RoadEnd, Side};
+
+/// The windmill's range: its tile and two tiles in each direction.
+pub const WINDMILL_RANGE: [(i32, i32); 9] = [
+    (0, 0),
+    (0, -1),
+    (0, -2),
+    (1, 0),
+    (2, 0),
+    (0, 1),
+    (0, 2),
+    (-1, 0),
+    (-2, 0),
+];
+
+/// Whether Village Life's figures and flowers are in play: the option, or else whether a tile
+/// of the draw (or the start tile) carries flower groups.
+pub(crate) fn in_play(tables: &Tables, options: &GameOptions, bag: &[u16]) -> bool {
+    options.rules.village_life.unwrap_or_else(|| {
+        std::iter::once(&tables.start)
+            .chain(bag)
+            .any(|&k| has_flowers(tables, k))
+    })
+}
+
+fn has_flowers(tables: &Tables, kind: u16) -> bool {
+    let o = &tables.orients[tables.kinds[kind as usize].orients[0] as usize];
+    o.features.iter().any(|f| !f.flowers.is_empty())
+}
+
+/// The players' flower colours: as the options name them, else drawn from the token sets
+/// (one set of every colour, a second set when there are more players than colours) with the
+/// seed of the draw, or dealt in vocabulary order for a fixed draw.
+pub(crate) fn deal_colours(tables: &Tables, options: &GameOptions) -> Result<Vec<u8>, SetupError> {
+    let n = tables.colours.len();
+    let players = options.players as usize;
+    if !options.rules.flowers.is_empty() {
+        if options.rules.flowers.len() != players {
+            return Err(SetupError::Flowers(format!(
+                "{} colours named for {players} players",
+                options.rules.flowers.len()
+            )));
+        }
+        return options
+            .rules
+            .flowers
+            .iter()
+            .map(|id| {
+                tables
+                    .colours
+                    .iter()
+                    .position(|c| c == id)
+                    .map(|i| i as u8)
+                    .ok_or_else(|| {
+                        SetupError::Flowers(format!(
+                            "unknown colour `{id}` (known: {})",
+                            tables.colours.join(", ")
+                        ))
+                    })
+            })
+            .collect();
+    }
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let sets = players.div_ceil(n);
+    let mut tokens: Vec<u8> = (0..sets).flat_map(|_| 0..n as u8).collect();
+    if let crate::game::Draw::Seed(seed) = options.draw {
+        // A stream of its own, so the bag's shuffle is the same with or without Village Life.
+        Rng::new(seed ^ 0xf10e_75f1_0e75_f10e).shuffle(&mut tokens);
+    }
+    tokens.truncate(players);
+    Ok(tokens)
+}
+
+/// Flower groups of one colour on a tile (on all of its fields).
+pub fn tile_groups(o: &Orient, colour: u8) -> u32 {
+    o.features
+        .iter()
+        .map(|f| f.flowers.iter().filter(|&&c| c == colour).count() as u32)
+        .sum()
+}
+
+/// The flower bonuses of a scoring whose ring (and distinct tiles) was just walked: every
+/// player with a follower on the feature (`count[p] > 0`) gets 3 per group of their colour.
+pub(crate) fn flower_bonus(
+    game: &Game<'_>,
+    kind: FeatureKind,
+    tile: u16,
+    count: &[u8],
+) -> Vec<FlowerBonus> {
+    let mut out = Vec::new();
+    for (p, &c) in count.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        let colour = game.colours[p];
+        let groups = match kind {
+            FeatureKind::Field => game
+                .ring()
+                .iter()
+                .map(|&m| {
+                    let n = &game.nodes[m as usize];
+                    let f = &game.orient(n.tile).features[n.local as usize];
+                    f.flowers.iter().filter(|&&c| c == colour).count() as u32
+                })
+                .sum(),
+            FeatureKind::Monastery if game.options.rules.monastery_flowers_3x3 => {
+                let p = game.board.placed[tile as usize];
+                let mut g = 0;
+                for dy in -1..=1 {
+                    for dx in -1..=1 {
+                        if let Some(q) = game.board.at(i32::from(p.x) + dx, i32::from(p.y) + dy) {
+                            g += tile_groups(&game.tables.orients[q.orient as usize], colour);
+                        }
+                    }
+                }
+                g
+            }
+            FeatureKind::Monastery => tile_groups(game.orient(tile), colour),
+            _ => game
+                .ring_tiles
+                .iter()
+                .map(|&t| tile_groups(game.orient(t), colour))
+                .sum(),
+        };
+        if groups > 0 {
+            out.push(FlowerBonus {
+                player: p as u8,
+                colour: game.tables.colours[colour as usize].clone(),
+                groups,
+                points: 3 * groups,
+            });
+        }
+    }
+    out
+}
+
+// ----------------------------------------------------------------------------------------
+// Donkey
+
+/// Clears from the drawn tile's masks every rotation whose placement would complete a feature
+/// on the donkey's tile; returns how many were cleared.
+pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 {
+    let tables = game.tables;
+    let d = game.board.placed[donkey as usize];
+    let od = &tables.orients[d.orient as usize];
+    // Roads and cities on the donkey's tile that are still open.
+    let mut key = [(0u32, 0u32); 16];
+    let mut roots = [0u32; 16];
+    let mut len = 0;
+    for (i, f) in od.features.iter().enumerate() {
+        if f.kind.closes() && len < key.len() {
+            let r = game.find_mut(d.base + i as u32);
+            let n = game.nodes[r as usize];
+            // One tile closes at most four ends of a set (one per side) and joining only adds
+            // ends, so a set with more open ends cannot be completed by this draw.
+            if n.open > 0 && n.open <= 4 && !roots[..len].contains(&r) {
+                key[len] = (r, n.size);
+                roots[len] = r;
+                len += 1;
+            }
+        }
+    }
+    let (key, roots) = (&key[..len], &roots[..len]);
+    let mut removed = 0;
+    // A monastery on the donkey's tile with 8 of 9 placed: its last cell is blocked whole.
+    if od.monastery.is_some() && game.board.placed_around(i32::from(d.x), i32::from(d.y)) == 8 {
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let cell = game.board.cell(i32::from(d.x) + dx, i32::from(d.y) + dy);
+                if cell.placed == EMPTY && cell.slot != EMPTY {
+                    let mask = &mut game.masks_mut()[cell.slot as usize];
+                    removed += mask.count_ones();
+                    *mask = 0;
+                }
+            }
+        }
+    }
+    if roots.is_empty() {
+        return removed;
+    }
+    // The open positions where an open end of those features lies: walked again only when one
+    // of the sets grew or merged (a set's open positions change only then).
+    if key != game.donkey_key.as_slice() {
+        game.donkey_hot = hot_positions(game, roots);
+        game.donkey_key.clear();
+        game.donkey_key.extend_from_slice(key);
+    }
+    let hot = std::mem::take(&mut game.donkey_hot);
+    for (i, &(x, y, _, _, _)) in hot.iter().enumerate() {
+        let cell = game.board.cell(i32::from(x), i32::from(y));
+        if cell.placed != EMPTY || cell.slot == EMPTY {
+            continue;
+        }
+        // Each position once; and only where all open ends of one of the sets lie (a
+        // placement closes only the ends it touches, and joining adds ends).
+        if hot[..i].iter().any(|h| (h.0, h.1) == (x, y)) {
+            continue;
+        }
+        let all_ends_here = hot[i..]
+            .iter()
+            .filter(|h| (h.0, h.1) == (x, y))
+            .any(|h| game.nodes[h.2 as usize].open <= h.3);
+        if !all_ends_here {
+            continue;
+        }
+        let slot = cell.slot;
+        let mut empty = 0u8;
+        for side in Side::ALL {
+            let (dx, dy) = side.offset();
+            if game
+                .board
+                .at(i32::from(x) + dx, i32::from(y) + dy)
+                .is_none()
+            {
+                empty |= 1 << side.index();
+            }
+        }
+        let mut mask = game.masks_mut()[slot as usize];
+        let mut bits = mask;
+        while bits != 0 {
+            let rotation = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let orient = tables.orient_of(kind, rotation);
+            // Quick reject: a set stays open if one of its ends here meets a feature of ours
+            // that also leaves the tile by an empty side.
+            let o = &tables.orients[orient as usize];
+            let may_close = hot[i..]
+                .iter()
+                .filter(|h| (h.0, h.1) == (x, y) && game.nodes[h.2 as usize].open <= h.3)
+                .any(|h| {
+                    Side::ALL.iter().all(|&s| {
+                        if h.4 & (1 << s.index()) == 0 {
+                            return true;
+                        }
+                        let f = o.ports[s.ports()[1].index()];
+                        f == NO_FEATURE
+                            || !o.features[f as usize].kind.closes()
+                            || centre_sides(o.features[f as usize].ports) & empty == 0
+                    })
+                });
+            if may_close && completes(game, x, y, orient, roots) {
+                mask &= !(1 << rotation);
+                removed += 1;
+            }
+        }
+        game.masks_mut()[slot as usize] = mask;
+    }
+    game.donkey_hot = hot;
+    removed
+}
+
+/// The sides (bit = `Side::index`) whose centre port a feature's port mask holds.
+fn centre_sides(ports: u16) -> u8 {
+    let mut sides = 0;
+    for side in Side::ALL {
+        if ports & (1 << side.ports()[1].index()) != 0 {
+            sides |= 1 << side.index();
+        }
+    }
+    sides
+}
+
+/// The empty positions beside the open ends of the sets `roots` (walking their rings), with
+/// the set, how many of its ends face that position, and from which sides of it.
+fn hot_positions(game: &Game<'_>, roots: &[u32]) -> Vec<(i16, i16, u32, u32, u8)> {
+    let tables = game.tables;
+    let mut hot: Vec<(i16, i16, u32, u32, u8)> = Vec::new();
+    for &r in roots {
+        let mut m = r;
+        loop {
+            let n = game.nodes[m as usize];
+            let p = game.board.placed[n.tile as usize];
+            let ports = tables.orients[p.orient as usize].features[n.local as usize].ports;
+            for side in Side::ALL {
+                let centre = side.ports()[1];
+                if ports & (1 << centre.index()) == 0 {
+                    continue;
+                }
+                let (dx, dy) = side.offset();
+                let (x, y) = (p.x + dx as i16, p.y + dy as i16);
+                let cell = game.board.cell(i32::from(x), i32::from(y));
+                if cell.placed == EMPTY {
+                    let from = 1 << side.opposite().index();
+                    match hot.iter_mut().find(|h| (h.0, h.1, h.2) == (x, y, r)) {
+                        Some(h) => {
+                            h.3 += 1;
+                            h.4 |= from;
+                        }
+                        None => hot.push((x, y, r, 1, from)),
+                    }
+                }
+            }
+            m = n.next;
+            if m == r {
+                break;
+            }
+        }
+    }
+    hot
+}
+
+fn small_find(parent: &mut [u8], mut i: usize) -> usize {
+    while parent[i] as usize != i {
+        i = parent[i] as usize;
+    }
+    i
+}
+
+/// Whether placing `orient` at (x, y) would close one of the open sets `roots`: the joins of
+/// `Game::join` are replayed on a small union-find of the tile's features and the touched
+/// neighbour sets, summing open ends minus the ends the placement closes.
+fn completes(game: &mut Game<'_>, x: i16, y: i16, orient: u16, roots: &[u32]) -> bool {
+    const MAX: usize = 24;
+    let tables = game.tables;
+    let o = &tables.orients[orient as usize];
+    let nf = o.features.len().min(MAX - 12);
+    let mut parent: [u8; MAX] = std::array::from_fn(|i| i as u8);
+    let mut open = [0i32; MAX];
+    let mut closes = [false; MAX];
+    let mut root_of = [u32::MAX; MAX];
+    for (i, f) in o.features.iter().enumerate().take(nf) {
+        open[i] = i32::from(f.open);
+        closes[i] = f.kind.closes();
+    }
+    let mut items = nf;
+    let mut touched = false;
+    for side in Side::ALL {
+        let (dx, dy) = side.offset();
+        let Some(&q) = game.board.at(i32::from(x) + dx, i32::from(y) + dy) else {
+            continue;
+        };
+        let oq = &tables.orients[q.orient as usize];
+        let meeting = tables.meeting(o.edges[side.index()], oq.edges[side.opposite().index()]);
+        // Only the centre port matters: roads have no other, and a city owns its edge's half
+        // ports, so the centre port's union is the half ports' union too.
+        {
+            let port = side.ports()[1];
+            let f = o.ports[port.index()];
+            let g = oq.ports[port.facing().index()];
+            let fa = (f != NO_FEATURE && (f as usize) < nf).then_some(f as usize);
+            let ga =
+                if g == NO_FEATURE || !game.nodes[(q.base + u32::from(g)) as usize].kind.closes() {
+                    None
+                } else {
+                    let r = game.find_mut(q.base + u32::from(g));
+                    let node = game.nodes[r as usize];
+                    match (nf..items).find(|&j| root_of[j] == r) {
+                        Some(j) => Some(j),
+                        None if items < MAX => {
+                            root_of[items] = r;
+                            open[items] = node.open as i32;
+                            closes[items] = node.kind.closes();
+                            items += 1;
+                            Some(items - 1)
+                        }
+                        None => None,
+                    }
+                };
+            for i in [fa, ga].into_iter().flatten() {
+                if closes[i] {
+                    open[i] -= 1;
+                    touched |= i >= nf && roots.contains(&root_of[i]);
+                }
+            }
+            if meeting != Meeting::Connect {
+                continue;
+            }
+            if let (Some(a), Some(b)) = (fa, ga)
+                && closes[a]
+                && closes[b]
+                && o.features[a].kind == game.nodes[root_of[b] as usize].kind
+            {
+                let (ra, rb) = (small_find(&mut parent, a), small_find(&mut parent, b));
+                if ra != rb {
+                    parent[rb] = ra as u8;
+                }
+            }
+        }
+    }
+    if !touched {
+        return false;
+    }
+    for (j, root) in root_of.iter().enumerate().take(items).skip(nf) {
+        if !roots.contains(root) {
+            continue;
+        }
+        let c = small_find(&mut parent, j);
+        let total: i32 = (0..items)
+            .filter(|&k| small_find(&mut parent, k) == c)
+            .map(|k| open[k])
+            .sum();
+        if total <= 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Moves the donkey to the placed tile at (x, y).
+pub(crate) fn move_donkey(
+    game: &mut Game<'_>,
+    x: i16,
+    y: i16,
+    events: &mut Vec<Event>,
+) -> Result<(), IllegalMove> {
+    let Some(current) = game.donkey else {
+        return Err(IllegalMove::NotOffered(
+            "there is no donkey in this game (Village Life is off)".into(),
+        ));
+    };
+    let cell = game.board.cell(i32::from(x), i32::from(y));
+    if cell.placed == EMPTY {
+        return Err(IllegalMove::DonkeyTarget {
+            x,
+            y,
+            why: "no tile is placed there",
+        });
+    }
+    if cell.placed == current {
+        return Err(IllegalMove::DonkeyTarget {
+            x,
+            y,
+            why: "it already stands there",
+        });
+    }
+    game.donkey = Some(cell.placed);
+    game.stats.donkey_moves += 1;
+    events.push(Event::DonkeyMoved {
+        player: game.current(),
+        x,
+        y,
+    });
+    Ok(())
+}
+
+// ----------------------------------------------------------------------------------------
+// Windmills
+
+/// Puts the current player's windmill on a field of the tile just placed.
+pub(crate) fn place_windmill(
+    game: &mut Game<'_>,
+    placed: u16,
+    feature: u8,
+    events: &mut Vec<Event>,
+) -> Result<(), IllegalMove> {
+    if !game.village {
+        return Err(IllegalMove::NotOffered(
+            "there are no windmills in this game (Village Life is off)".into(),
+        ));
+    }
+    let o = game.orient(placed);
+    let Some(f) = o.features.get(feature as usize) else {
+        return Err(IllegalMove::NoFeature {
+            tile: game.tables.kinds[o.kind as usize].id.clone(),
+            feature: feature.to_string(),
+        });
+    };
+    if f.kind != FeatureKind::Field {
+        return Err(IllegalMove::WindmillNotOnField(f.kind.name()));
+    }
+    let player = game.current();
+    if game.windmills[player as usize] == 0 {
+        return Err(IllegalMove::NoWindmill(player + 1));
+    }
+    game.windmills[player as usize] -= 1;
+    game.figures.push(Figure {
+        kind: FigureKind::Windmill,
+        owner: player,
+        node: game.board.placed[placed as usize].base + u32::from(feature),
+        tile: placed,
+    });
+    game.stats.windmills_placed += 1;
+    events.push(Event::WindmillPlaced { player, feature });
+    Ok(())
+}
+
+/// Scores the windmills whose range the tile just placed completed.
+pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: u16, events: &mut Vec<Event>) {
+    let p = game.board.placed[placed as usize];
+    let mut i = 0;
+    while i < game.figures.len() {
+        let fig = game.figures[i];
+        if fig.kind == FigureKind::Windmill {
+            let w = game.board.placed[fig.tile as usize];
+            let (dx, dy) = (i32::from(p.x - w.x), i32::from(p.y - w.y));
+            let near = (dx == 0 && dy.abs() <= 2) || (dy == 0 && dx.abs() <= 2);
+            if near && range_tiles(game, fig.tile).len() == WINDMILL_RANGE.len() {
+                score_windmill(game, i, true, events);
+                continue;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Scores every windmill still on the board (the final scoring).
+pub(crate) fn final_windmills(game: &mut Game<'_>, events: &mut Vec<Event>) {
+    while let Some(i) = game
+        .figures
+        .iter()
+        .position(|f| f.kind == FigureKind::Windmill)
+    {
+        score_windmill(game, i, false, events);
+    }
+}
+
+/// The placed tiles of a windmill's range.
+fn range_tiles(game: &Game<'_>, tile: u16) -> Vec<u16> {
+    let w = game.board.placed[tile as usize];
+    WINDMILL_RANGE
+        .iter()
+        .filter_map(|&(dx, dy)| {
+            let c = game.board.cell(i32::from(w.x) + dx, i32::from(w.y) + dy);
+            (c.placed != EMPTY).then_some(c.placed)
+        })
+        .collect()
+}
+
+fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mut Vec<Event>) {
+    let fig = game.lift(index);
+    let tiles = range_tiles(game, fig.tile);
+    let points = if complete { 9 } else { tiles.len() as u32 };
+    let owner = fig.owner;
+    let mut flowers = Vec::new();
+    if let Some(&colour) = game.colours.get(owner as usize) {
+        let groups: u32 = tiles
+            .iter()
+            .map(|&t| tile_groups(game.orient(t), colour))
+            .sum();
+        if groups > 0 {
+            flowers.push(FlowerBonus {
+                player: owner,
+                colour: game.tables.colours[colour as usize].clone(),
+                groups,
+                points: 3 * groups,
+            });
+        }
+    }
+    game.scores[owner as usize] += points;
+    game.stats.points_by_kind[FeatureKind::Windmill.index()] += u64::from(points);
+    for b in &flowers {
+        game.scores[owner as usize] += b.points;
+        game.stats.flower_points += u64::from(b.points);
+    }
+    let w = game.board.placed[fig.tile as usize];
+    let local = game.nodes[fig.node as usize].local;
+    events.push(Event::Scored(Score {
+        players: vec![owner],
+        kind: FeatureKind::Windmill,
+        at: (w.x, w.y, local),
+        tiles: tiles
+            .iter()
+            .map(|&t| {
+                let p = game.board.placed[t as usize];
+                (p.x, p.y)
+            })
+            .collect(),
+        pennants: 0,
+        cities: 0,
+        points,
+        reason: if complete {
+            Reason::CompletedWindmill
+        } else {
+            Reason::UnfinishedWindmill
+        },
+        followers: vec![0; game.options.players as usize],
+        wells: 0,
+        flowers,
+        network: Vec::new(),
+    }));
+}
+
+// ----------------------------------------------------------------------------------------
+// Marketplaces
+
+/// The marketplace tiles a road set touches (its members that end at a marketplace).
+fn markets_of(game: &Game<'_>, root: u32, out: &mut Vec<u16>) {
+    let mut m = root;
+    loop {
+        let n = &game.nodes[m as usize];
+        if game.orient(n.tile).features[n.local as usize].end == Some(RoadEnd::Marketplace)
+            && !out.contains(&n.tile)
+        {
+            out.push(n.tile);
+        }
+        m = n.next;
+        if m == root {
+            break;
+        }
+    }
+}
+
+/// The roots of the roads of a marketplace tile, each once.
+fn market_roads(game: &mut Game<'_>, tile: u16, out: &mut Vec<u32>) {
+    out.clear();
+    let p = game.board.placed[tile as usize];
+    let o = game.orient(tile);
+    for (i, f) in o.features.iter().enumerate() {
+        if f.kind == FeatureKind::Road && f.end == Some(RoadEnd::Marketplace) {
+            let r = game.find_mut(p.base + i as u32);
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        }
+    }
+}
+
+fn market_complete(game: &mut Game<'_>, tile: u16) -> bool {
+    let mut roads = Vec::new();
+    market_roads(game, tile, &mut roads);
+    roads.iter().all(|&r| game.nodes[r as usize].open == 0)
+}
+
+/// Scores the closed roads of every complete marketplace touched by the roads `closed` (closed
+/// this turn, waiting for their marketplaces), when all their marketplaces are complete.
+pub(crate) fn score_marketplaces(game: &mut Game<'_>, closed: &[u32], events: &mut Vec<Event>) {
+    let mut markets = Vec::new();
+    for &r in closed {
+        markets_of(game, r, &mut markets);
+    }
+    let mut roads = Vec::new();
+    let mut theirs = Vec::new();
+    for &m in &markets {
+        if !market_complete(game, m) {
+            continue;
+        }
+        market_roads(game, m, &mut roads);
+        for &r in &roads {
+            let node = game.nodes[r as usize];
+            if node.done || node.open > 0 {
+                continue;
+            }
+            theirs.clear();
+            markets_of(game, r, &mut theirs);
+            if theirs.iter().all(|&t| market_complete(game, t)) {
+                game.nodes[r as usize].done = true;
+                if node.followers > 0 {
+                    game.score(r, true, events);
+                }
+            }
+        }
+    }
+}
+
+/// Distinct tiles of a set.
+fn tile_count(game: &mut Game<'_>, root: u32) -> u32 {
+    game.generation += 1;
+    let generation = game.generation;
+    let mut count = 0;
+    let mut m = root;
+    loop {
+        let n = game.nodes[m as usize];
+        if game.stamp[n.tile as usize] != generation {
+            game.stamp[n.tile as usize] = generation;
+            count += 1;
+        }
+        m = n.next;
+        if m == root {
+            break;
+        }
+    }
+    count
+}
+
+/// The network bonus of a completed marketplace road: for each marketplace it touches, the
+/// tiles of that marketplace's other roads, to each of the road's owners.
+pub(crate) fn network_bonus(game: &mut Game<'_>, root: u32, owners: &[u8]) -> Vec<NetworkBonus> {
+    let mut markets = Vec::new();
+    markets_of(game, root, &mut markets);
+    let mut counts = Vec::new();
+    let mut roads = Vec::new();
+    for &m in &markets {
+        market_roads(game, m, &mut roads);
+        for &r in &roads {
+            if r != root {
+                counts.push(tile_count(game, r));
+            }
+        }
+    }
+    let points = counts.iter().sum();
+    if points == 0 {
+        return Vec::new();
+    }
+    owners
+        .iter()
+        .map(|&player| NetworkBonus {
+            player,
+            roads: counts.clone(),
+            points,
+        })
+        .collect()
+}
