@@ -205,12 +205,15 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
     }
     // The open positions where an open end of those features lies: walked again only when one
     // of the sets grew or merged (a set's open positions change only then).
-    if key != game.donkey_key.as_slice() {
-        game.donkey_hot = hot_positions(game, roots);
+    // Compared field by field: a slice `!=` on tuples goes through `memcmp`, slow for so few.
+    let same_key =
+        key.len() == game.donkey_key.len() && key.iter().zip(&game.donkey_key).all(|(a, b)| a == b);
+    let mut hot = std::mem::take(&mut game.donkey_hot);
+    if !same_key {
+        hot_positions(game, roots, &mut hot);
         game.donkey_key.clear();
         game.donkey_key.extend_from_slice(key);
     }
-    let hot = std::mem::take(&mut game.donkey_hot);
     for (i, &(x, y, _, _, _)) in hot.iter().enumerate() {
         let cell = game.board.cell(i32::from(x), i32::from(y));
         if cell.placed != EMPTY || cell.slot == EMPTY {
@@ -287,9 +290,10 @@ fn centre_sides(ports: u16) -> u8 {
 
 /// The empty positions beside the open ends of the sets `roots` (walking their rings), with
 /// the set, how many of its ends face that position, and from which sides of it.
-fn hot_positions(game: &Game<'_>, roots: &[u32]) -> Vec<(i16, i16, u32, u32, u8)> {
+/// `hot` is refilled in place so its buffer is reused across donkey moves.
+fn hot_positions(game: &Game<'_>, roots: &[u32], hot: &mut Vec<(i16, i16, u32, u32, u8)>) {
     let tables = game.tables;
-    let mut hot: Vec<(i16, i16, u32, u32, u8)> = Vec::new();
+    hot.clear();
     for &r in roots {
         let mut m = r;
         loop {
@@ -321,7 +325,6 @@ fn hot_positions(game: &Game<'_>, roots: &[u32]) -> Vec<(i16, i16, u32, u32, u8)
             }
         }
     }
-    hot
 }
 
 fn small_find(parent: &mut [u8], mut i: usize) -> usize {
@@ -509,7 +512,7 @@ pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: u16, events: &mut 
             let w = game.board.placed[fig.tile as usize];
             let (dx, dy) = (i32::from(p.x - w.x), i32::from(p.y - w.y));
             let near = (dx == 0 && dy.abs() <= 2) || (dy == 0 && dx.abs() <= 2);
-            if near && range_tiles(game, fig.tile).len() == WINDMILL_RANGE.len() {
+            if near && range_full(game, fig.tile) {
                 score_windmill(game, i, true, events);
                 continue;
             }
@@ -527,6 +530,18 @@ pub(crate) fn final_windmills(game: &mut Game<'_>, events: &mut Vec<Event>) {
     {
         score_windmill(game, i, false, events);
     }
+}
+
+/// Whether every position of a windmill's range holds a tile (no allocation: checked on
+/// every placement near a windmill).
+fn range_full(game: &Game<'_>, tile: u16) -> bool {
+    let w = game.board.placed[tile as usize];
+    WINDMILL_RANGE.iter().all(|&(dx, dy)| {
+        game.board
+            .cell(i32::from(w.x) + dx, i32::from(w.y) + dy)
+            .placed
+            != EMPTY
+    })
 }
 
 /// The placed tiles of a windmill's range.
