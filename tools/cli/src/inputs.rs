@@ -138,3 +138,8 @@ fn with_bundled_requirements(named: Vec<Source>) -> Vec<Source> {
     added.extend(named);
     added
 }
+
+/// Compiles a checked tile set into the engine's tables (a failure here is a bug, reported).
+pub fn compile_tables(tileset: &tiledef::TileSet) -> miette::Result<engine::Tables> {
+    engine::compile(tileset).map_err(|e| miette::miette!("{e}"))
+}

@@ -19,7 +19,7 @@ pub use draw::{DrawOptions, draw_tile};
 pub use scene::Scene;
 
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tiledef::{Tile, TileSet};
 
 /// Why drawing or writing failed.
@@ -57,14 +57,6 @@ pub enum RenderError {
         bleed_mm: f32,
         /// Margin.
         margin_mm: f32,
-    },
-    /// Writing a file failed.
-    #[error("cannot write {path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
     },
 }
 
@@ -107,27 +99,4 @@ pub fn render_pngs(
 /// The file name of a tile's preview.
 pub fn preview_name(tile: &Tile) -> String {
     format!("{}.png", tile.id)
-}
-
-/// Writes a file atomically: a temporary file in the same folder, then a rename, so a failed
-/// run never leaves a half-written file behind.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RenderError> {
-    let io = |source| RenderError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(e)
-    })
 }

@@ -49,7 +49,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let start = Instant::now();
-    let tables = engine::compile(&tileset).map_err(|e| miette::miette!("{e}"))?;
+    let tables = crate::inputs::compile_tables(&tileset)?;
     let compile_ms = start.elapsed().as_secs_f64() * 1e3;
     // The bag of the chosen sets (newest edition, start tile's count less one), for `--tiles`.
     let mut bag: Vec<String> = Vec::new();

@@ -55,7 +55,7 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
     let mut written = Vec::new();
 
     progress.step("compiling tables");
-    let tables = engine::compile(&tileset).map_err(|e| miette::miette!("{e}"))?;
+    let tables = crate::inputs::compile_tables(&tileset)?;
     for (name, format) in [
         ("tables.bin", TablesFormat::Bin),
         ("tables.json", TablesFormat::Json),

@@ -40,7 +40,7 @@ pub fn write_tables(
     out: &std::path::Path,
     format: TablesFormat,
 ) -> miette::Result<engine::Tables> {
-    let tables = engine::compile(tileset).map_err(|e| miette::miette!("{e}"))?;
+    let tables = crate::inputs::compile_tables(tileset)?;
     write_atomic(out, &tables_bytes(&tables, format))?;
     Ok(tables)
 }

@@ -24,7 +24,7 @@ pub fn run(args: &InspectArgs) -> miette::Result<ExitCode> {
     let Ok(tileset) = load_valid(&args.inputs)? else {
         return Ok(ExitCode::from(1));
     };
-    let tables = engine::compile(&tileset).map_err(|e| miette::miette!("{e}"))?;
+    let tables = crate::inputs::compile_tables(&tileset)?;
     let id = tileset
         .tile(&args.tile)
         .map(|t| t.id.clone())

@@ -161,7 +161,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
     let Ok(tileset) = load_valid(&args.inputs)? else {
         return Ok(ExitCode::from(1));
     };
-    let tables = engine::compile(&tileset).map_err(|e| miette::miette!("{e}"))?;
+    let tables = crate::inputs::compile_tables(&tileset)?;
     let outcome = replay(&tables, &record);
     let wrong = check_expectations(&tables, &record, &outcome);
     let expected_error = record

@@ -65,7 +65,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     let Ok(tileset) = load_valid(&args.inputs)? else {
         return Ok(ExitCode::from(1));
     };
-    let tables = engine::compile(&tileset).map_err(|e| miette::miette!("{e}"))?;
+    let tables = crate::inputs::compile_tables(&tileset)?;
     let opts = SimOptions {
         games: args.games,
         players: args.players,
