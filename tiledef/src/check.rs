@@ -152,7 +152,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
         }
     }
     cx.unique_tile_ids(&order);
-    cx.start_tile(&order, &mut tileset, &tile_ptrs);
+    cx.start_tile(&order, &mut tileset);
     cx.rotation_twins(&tileset, &tile_ptrs);
     cx.unmeetable(&tileset, &tile_ptrs);
 
@@ -929,7 +929,6 @@ impl Checker<'_> {
         if count_errors(self.diags) > errors_before {
             return None;
         }
-        let _ = listed;
         Some(Tile {
             id: def.id.clone(),
             name: def.name.clone(),
@@ -1058,12 +1057,7 @@ impl Checker<'_> {
         }
     }
 
-    fn start_tile(
-        &mut self,
-        order: &[usize],
-        tileset: &mut TileSet,
-        tile_ptrs: &[(usize, String)],
-    ) {
+    fn start_tile(&mut self, order: &[usize], tileset: &mut TileSet) {
         let starts: Vec<usize> = (0..tileset.tiles.len())
             .filter(|&t| tileset.tiles[t].start)
             .collect();
@@ -1107,7 +1101,6 @@ impl Checker<'_> {
                 }
             }
         }
-        let _ = tile_ptrs;
     }
 
     /// Warns about a tile that is another tile of the same set turned.

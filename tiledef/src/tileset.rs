@@ -264,7 +264,7 @@ impl TileSet {
             .any(|&m| self.markers[m].rule == Some(rule))
     }
 
-    /// How many features carry markers with the given rule on a feature.
+    /// How many of a feature's markers have the given rule (e.g. the wells on a road).
     pub fn count_rule(&self, feature: &Feature, rule: MarkerRule) -> usize {
         feature
             .markers
