@@ -83,6 +83,9 @@ pub struct GameOptions {
     pub rules: RuleOptions,
     /// The draw.
     pub draw: Draw,
+    /// Play only the first this many tiles of the draw, the start tile included (None: all),
+    /// so that sets of different sizes can be compared at the same game length.
+    pub tiles: Option<usize>,
 }
 
 impl GameOptions {
@@ -94,6 +97,7 @@ impl GameOptions {
             players,
             rules: RuleOptions::default(),
             draw: Draw::Seed(seed),
+            tiles: None,
         }
     }
 }
@@ -197,12 +201,17 @@ pub struct Node {
     pub parent: u32,
     /// The next member in the ring of the set.
     pub next: u32,
-    /// Members in the set (at the root).
-    pub size: u32,
+    /// Union by rank: an upper bound of the tree's height (at the root).
+    pub rank: u8,
     /// Open ends of a road or city (at the root).
     pub open: u32,
-    /// Pennants (at the root).
-    pub pennants: u32,
+    /// Sums of the columns and rows of the empty positions the open ends face (at the root;
+    /// kept when the donkey is in play): when all ends face one position, it is their mean,
+    /// found without walking the set (the donkey's filter). Ends closed within the placed
+    /// tile's own step are never added.
+    pub ends_at: (i32, i32),
+    /// Pennants (at the root; saturating: kept small so a node fills half a cache line).
+    pub pennants: u16,
     /// Followers on the set (at the root).
     pub followers: u16,
     /// Road ends at marketplaces (at the root), for the marketplace rules.
@@ -636,10 +645,6 @@ pub struct Game<'t> {
     pub(crate) ring_tiles: Vec<u16>,
     /// Roads whose open end was closed by a neighbour's edge that carries no road (bushes).
     closed_by_edge: Vec<u32>,
-    /// The donkey's filter cache: the open sets on its tile as (root, size), and the open
-    /// positions next to their ends (valid while those sets neither grow nor merge).
-    pub(crate) donkey_key: Vec<(u32, u32)>,
-    pub(crate) donkey_hot: Vec<(i16, i16, u32, u32, u8)>,
     masks: Vec<u8>,
     placements: u32,
 }
@@ -690,8 +695,6 @@ impl<'t> Game<'t> {
             ring: Vec::with_capacity(64),
             ring_tiles: Vec::with_capacity(64),
             closed_by_edge: Vec::new(),
-            donkey_key: Vec::new(),
-            donkey_hot: Vec::new(),
             masks: Vec::with_capacity(64),
             placements: 0,
             options,
@@ -762,14 +765,18 @@ impl<'t> Game<'t> {
         if ra == rb {
             return;
         }
-        if self.nodes[ra as usize].size < self.nodes[rb as usize].size {
+        if self.nodes[ra as usize].rank < self.nodes[rb as usize].rank {
             std::mem::swap(&mut ra, &mut rb);
         }
         let b = self.nodes[rb as usize];
         let a = &mut self.nodes[ra as usize];
-        a.size += b.size;
+        if a.rank == b.rank {
+            a.rank += 1;
+        }
         a.open += b.open;
-        a.pennants += b.pennants;
+        a.ends_at.0 += b.ends_at.0;
+        a.ends_at.1 += b.ends_at.1;
+        a.pennants = a.pennants.saturating_add(b.pennants);
         a.followers += b.followers;
         a.markets += b.markets;
         a.done |= b.done;
@@ -795,9 +802,10 @@ impl<'t> Game<'t> {
             self.nodes.push(Node {
                 parent: n,
                 next: n,
-                size: 1,
+                rank: 0,
                 open: u32::from(f.open),
-                pennants: u32::from(f.pennants),
+                ends_at: (0, 0),
+                pennants: u16::from(f.pennants),
                 followers: 0,
                 markets: u16::from(f.end == Some(RoadEnd::Marketplace)),
                 tile: id,
@@ -824,6 +832,18 @@ impl<'t> Game<'t> {
                 let w = tables.index.weight(side.opposite().index());
                 self.board
                     .open(nx, ny, w * (u32::from(o.edges[side.index()]) + 1));
+                // An end facing an empty position stays open: the donkey's filter needs where.
+                // (One facing a tile is closed at once, so it is never added.)
+                let f = o.ports[side.centre().index()];
+                if self.village && f != crate::tables::NO_FEATURE {
+                    let n = base + u32::from(f);
+                    if self.nodes[n as usize].kind.closes() {
+                        let r = self.find_mut(n);
+                        let root = &mut self.nodes[r as usize];
+                        root.ends_at.0 += nx;
+                        root.ends_at.1 += ny;
+                    }
+                }
             }
         }
         id
@@ -838,6 +858,7 @@ impl<'t> Game<'t> {
             &tables.orients[qq.orient as usize],
         );
         let meeting = tables.meeting(op.edges[side.index()], oq.edges[side.opposite().index()]);
+        let village = self.village;
         for port in side.ports() {
             let f = op.ports[port.index()];
             let g = oq.ports[port.facing().index()];
@@ -849,6 +870,16 @@ impl<'t> Game<'t> {
                         let r = self.find_mut(n);
                         self.nodes[r as usize].open -= 1;
                     }
+                }
+                // q's end faced our position, now closed (ours never counted one: `put`).
+                if village
+                    && let Some(g) = ga
+                    && self.nodes[g as usize].kind.closes()
+                {
+                    let r = self.find_mut(g);
+                    let root = &mut self.nodes[r as usize];
+                    root.ends_at.0 -= i32::from(pp.x);
+                    root.ends_at.1 -= i32::from(pp.y);
                 }
                 if meeting != Meeting::Connect {
                     // A neighbour's road closed by our edge (bushes) is not a feature of the
@@ -1292,15 +1323,16 @@ impl<'t> Game<'t> {
         let node = self.nodes[root as usize];
         let tiles = self.members(root);
         let t = tiles.len() as u32;
+        let pennants = u32::from(node.pennants);
         let mut cities = 0;
         let (mut points, reason) = match (node.kind, complete) {
             (FeatureKind::Road, true) => (t, Reason::CompletedRoad),
             (FeatureKind::Road, false) => (t, Reason::UnfinishedRoad),
             (FeatureKind::City, true) if t == 2 && self.options.rules.first_edition_small_city => {
-                (t + node.pennants, Reason::SmallCity)
+                (t + pennants, Reason::SmallCity)
             }
-            (FeatureKind::City, true) => (2 * (t + node.pennants), Reason::CompletedCity),
-            (FeatureKind::City, false) => (t + node.pennants, Reason::UnfinishedCity),
+            (FeatureKind::City, true) => (2 * (t + pennants), Reason::CompletedCity),
+            (FeatureKind::City, false) => (t + pennants, Reason::UnfinishedCity),
             (FeatureKind::Monastery, true) => (9, Reason::CompletedMonastery),
             (FeatureKind::Monastery, false) => {
                 let p = self.board.placed[node.tile as usize];
@@ -1375,7 +1407,7 @@ impl<'t> Game<'t> {
             at: at.unwrap_or((first.x, first.y, node.local)),
             tiles,
             pennants: if node.kind == FeatureKind::City {
-                node.pennants
+                pennants
             } else {
                 0
             },
@@ -1485,7 +1517,7 @@ fn build_bag(tables: &Tables, options: &GameOptions) -> Result<Vec<u16>, SetupEr
             .ok_or_else(|| SetupError::Edition(id.clone(), tables.editions.join(", ")))?,
         None => tables.editions.len().saturating_sub(1),
     };
-    match &options.draw {
+    let mut bag: Vec<u16> = match &options.draw {
         Draw::Order(ids) => ids
             .iter()
             .map(|id| {
@@ -1493,7 +1525,7 @@ fn build_bag(tables: &Tables, options: &GameOptions) -> Result<Vec<u16>, SetupEr
                     .kind_by_id(id)
                     .ok_or_else(|| SetupError::Tile(id.clone()))
             })
-            .collect(),
+            .collect::<Result<_, _>>()?,
         Draw::Seed(seed) => {
             let mut bag = Vec::new();
             for (k, kind) in tables.kinds.iter().enumerate() {
@@ -1507,7 +1539,11 @@ fn build_bag(tables: &Tables, options: &GameOptions) -> Result<Vec<u16>, SetupEr
                 bag.extend(std::iter::repeat_n(k as u16, n as usize));
             }
             Rng::new(*seed).shuffle(&mut bag);
-            Ok(bag)
+            bag
         }
+    };
+    if let Some(tiles) = options.tiles {
+        bag.truncate(tiles.saturating_sub(1));
     }
+    Ok(bag)
 }

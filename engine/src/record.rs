@@ -44,6 +44,9 @@ pub struct GameSpec {
     /// A fixed draw order of tile ids (absent with no seed: the `tile` of each turn, in order).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw: Option<Vec<String>>,
+    /// Only the first this many tiles of the draw are played, the start tile included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tiles: Option<usize>,
 }
 
 /// A feature of the placed tile, named by index, by port, or by kind.
@@ -268,6 +271,7 @@ impl Record {
             players: g.players,
             rules: g.rules.clone(),
             draw,
+            tiles: g.tiles,
         })
     }
 }

@@ -156,6 +156,8 @@ pub struct SimOptions {
     pub edition: Option<String>,
     /// Rule options.
     pub rules: crate::game::RuleOptions,
+    /// Tiles per game, the start tile included (None: the whole bag).
+    pub tiles: Option<usize>,
 }
 
 /// Statistics of a simulation run (sums; divide by `games` for means).
@@ -307,6 +309,7 @@ fn game_options(opts: &SimOptions, rng: &mut Rng) -> GameOptions {
         players: opts.players,
         rules: opts.rules.clone(),
         draw: Draw::Seed(rng.next_u64()),
+        tiles: opts.tiles,
     }
 }
 

@@ -78,6 +78,9 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
         }
         if seed.is_multiple_of(16) {
             check_frontier(&game);
+            if game.village_life() {
+                check_open_ends(&game);
+            }
         }
         for (a, b) in last.iter().zip(&game.scores) {
             assert!(b >= a, "a score fell: {last:?} -> {:?}", game.scores);
@@ -103,6 +106,35 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
         from_events, game.scores,
         "score events do not add up to the scores"
     );
+}
+
+/// Each open road's or city's `open` and `ends_at` are the count and the summed positions of
+/// the empty cells its members' ends face (the donkey's filter relies on them).
+fn check_open_ends(game: &Game<'_>) {
+    let mut brute: std::collections::BTreeMap<u32, (u32, (i32, i32))> = Default::default();
+    for (t, p) in game.board.placed.iter().enumerate() {
+        let o = game.orient(t as u16);
+        for side in Side::ALL {
+            let Some(f) = o.feature_at(side.centre()) else {
+                continue;
+            };
+            let node = p.base + u32::from(f);
+            let (dx, dy) = side.offset();
+            let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+            if game.nodes()[node as usize].kind.closes() && game.board.at(x, y).is_none() {
+                let e = brute.entry(game.find(node)).or_default();
+                e.0 += 1;
+                e.1.0 += x;
+                e.1.1 += y;
+            }
+        }
+    }
+    for (r, n) in game.nodes().iter().enumerate() {
+        if n.parent == r as u32 && n.kind.closes() {
+            let (open, at) = brute.get(&(r as u32)).copied().unwrap_or_default();
+            assert_eq!((n.open, n.ends_at), (open, at), "open ends of set {r}");
+        }
+    }
 }
 
 /// The frontier is exactly the empty cells next to a placed tile.
@@ -184,6 +216,7 @@ fn recorded_games_replay_to_identical_events() {
             rules: Default::default(),
             seed: Some(seed),
             draw: None,
+            tiles: None,
         };
         let (record, events, scores) =
             play_random_record(tables, spec, &mut Rng::new(seed)).unwrap();
@@ -462,7 +495,7 @@ proptest! {
         let play = || {
             let spec = GameSpec {
                 sets: vec![], edition: None, players, rules: Default::default(),
-                seed: Some(seed), draw: None,
+                seed: Some(seed), draw: None, tiles: None,
             };
             play_random_record(tables, spec, &mut Rng::new(seed)).unwrap()
         };

@@ -168,24 +168,6 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
     let tables = game.tables;
     let d = game.board.placed[donkey as usize];
     let od = &tables.orients[d.orient as usize];
-    // Roads and cities on the donkey's tile that are still open.
-    let mut key = [(0u32, 0u32); 16];
-    let mut roots = [0u32; 16];
-    let mut len = 0;
-    for (i, f) in od.features.iter().enumerate() {
-        if f.kind.closes() && len < key.len() {
-            let r = game.find_mut(d.base + i as u32);
-            let n = game.nodes[r as usize];
-            // One tile closes at most four ends of a set (one per side) and joining only adds
-            // ends, so a set with more open ends cannot be completed by this draw.
-            if n.open > 0 && n.open <= 4 && !roots[..len].contains(&r) {
-                key[len] = (r, n.size);
-                roots[len] = r;
-                len += 1;
-            }
-        }
-    }
-    let (key, roots) = (&key[..len], &roots[..len]);
     let mut removed = 0;
     // A monastery on the donkey's tile with 8 of 9 placed: its last cell is blocked whole.
     if od.monastery.is_some() && game.board.placed_around(i32::from(d.x), i32::from(d.y)) == 8 {
@@ -200,228 +182,165 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
             }
         }
     }
-    if roots.is_empty() {
-        return removed;
-    }
-    // The open positions where an open end of those features lies: walked again only when one
-    // of the sets grew or merged (a set's open positions change only then).
-    // Compared field by field: a slice `!=` on tuples goes through `memcmp`, slow for so few.
-    let same_key =
-        key.len() == game.donkey_key.len() && key.iter().zip(&game.donkey_key).all(|(a, b)| a == b);
-    let mut hot = std::mem::take(&mut game.donkey_hot);
-    if !same_key {
-        hot_positions(game, roots, &mut hot);
-        game.donkey_key.clear();
-        game.donkey_key.extend_from_slice(key);
-    }
-    for (i, &(x, y, _, _, _)) in hot.iter().enumerate() {
-        let cell = game.board.cell(i32::from(x), i32::from(y));
+    // Roads and cities on the donkey's tile. A placement closes only the ends facing it, and
+    // joining only adds ends, so a set can be completed only where all its open ends face one
+    // position: then that position is their mean, which the root keeps (`Node::ends_at`), and
+    // `Around` confirms it.
+    // (Kinds are read from the nodes, which are hot, rather than from the tables.)
+    let mut seen = [u32::MAX; 8];
+    for i in 0..od.features.len() {
+        let n = d.base + i as u32;
+        if !game.nodes[n as usize].kind.closes() {
+            continue;
+        }
+        let root = game.find_mut(n);
+        if seen.contains(&root) {
+            continue;
+        }
+        seen[i % seen.len()] = root;
+        let node = game.nodes[root as usize];
+        // A tile has four sides: a set with more open ends stays open whatever is placed.
+        let Some((x, y)) = mean_position(node.ends_at, node.open) else {
+            continue;
+        };
+        let cell = game.board.cell(x, y);
         if cell.placed != EMPTY || cell.slot == EMPTY {
             continue;
         }
-        // Each position once; and only where all open ends of one of the sets lie (a
-        // placement closes only the ends it touches, and joining adds ends).
-        if hot[..i].iter().any(|h| (h.0, h.1) == (x, y)) {
+        let slot = cell.slot as usize;
+        let mut mask = game.masks_mut()[slot];
+        if mask == 0 {
             continue;
         }
-        let all_ends_here = hot[i..]
-            .iter()
-            .filter(|h| (h.0, h.1) == (x, y))
-            .any(|h| game.nodes[h.2 as usize].open <= h.3);
-        if !all_ends_here {
+        let around = Around::new(game, x, y);
+        if around.ends_of(root) != node.open {
             continue;
         }
-        let slot = cell.slot;
-        let mut empty = 0u8;
-        for side in Side::ALL {
-            let (dx, dy) = side.offset();
-            if game
-                .board
-                .at(i32::from(x) + dx, i32::from(y) + dy)
-                .is_none()
-            {
-                empty |= 1 << side.index();
-            }
-        }
-        let mut mask = game.masks_mut()[slot as usize];
         let mut bits = mask;
         while bits != 0 {
             let rotation = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            let orient = tables.orient_of(kind, rotation);
-            // Quick reject: a set stays open if one of its ends here meets a feature of ours
-            // that also leaves the tile by an empty side.
-            let o = &tables.orients[orient as usize];
-            let may_close = hot[i..]
-                .iter()
-                .filter(|h| (h.0, h.1) == (x, y) && game.nodes[h.2 as usize].open <= h.3)
-                .any(|h| {
-                    Side::ALL.iter().all(|&s| {
-                        if h.4 & (1 << s.index()) == 0 {
-                            return true;
-                        }
-                        let f = o.ports[s.ports()[1].index()];
-                        f == NO_FEATURE
-                            || !o.features[f as usize].kind.closes()
-                            || centre_sides(o.features[f as usize].ports) & empty == 0
-                    })
-                });
-            if may_close && completes(game, x, y, orient, roots) {
+            let o = &tables.orients[tables.orient_of(kind, rotation) as usize];
+            if around.completes(game, o, root) {
                 mask &= !(1 << rotation);
                 removed += 1;
             }
         }
-        game.masks_mut()[slot as usize] = mask;
+        game.masks_mut()[slot] = mask;
     }
-    game.donkey_hot = hot;
     removed
+}
+
+/// The position all of a set's open ends face, if they can all face one (1 to 4 ends whose
+/// summed positions divide evenly).
+fn mean_position(sum: (i32, i32), open: u32) -> Option<(i32, i32)> {
+    // Constant divisors: this runs for every open set on the donkey's tile at every draw.
+    let (x, y) = match open {
+        1 => sum,
+        2 => (sum.0 / 2, sum.1 / 2),
+        3 => (sum.0 / 3, sum.1 / 3),
+        4 => (sum.0 / 4, sum.1 / 4),
+        _ => return None,
+    };
+    let k = open as i32;
+    (x * k == sum.0 && y * k == sum.1).then_some((x, y))
+}
+
+/// The neighbours of an open position, as a placement there meets them.
+struct Around {
+    /// Per side: the touching edge code of the neighbour, if there is one.
+    edge: [Option<u8>; 4],
+    /// Per side: the set of the neighbour's road or city at its centre port (`u32::MAX`: none).
+    set: [u32; 4],
+}
+
+impl Around {
+    fn new(game: &mut Game<'_>, x: i32, y: i32) -> Around {
+        let mut around = Around {
+            edge: [None; 4],
+            set: [u32::MAX; 4],
+        };
+        for side in Side::ALL {
+            let (dx, dy) = side.offset();
+            let Some(&q) = game.board.at(x + dx, y + dy) else {
+                continue;
+            };
+            let oq = &game.tables.orients[q.orient as usize];
+            let s = side.index();
+            around.edge[s] = Some(oq.edges[side.opposite().index()]);
+            let g = oq.ports[side.centre().facing().index()];
+            if g != NO_FEATURE {
+                let n = q.base + u32::from(g);
+                if game.nodes[n as usize].kind.closes() {
+                    around.set[s] = game.find_mut(n);
+                }
+            }
+        }
+        around
+    }
+
+    /// The sides where the set `root` has an end facing this position, as a mask.
+    fn sides_of(&self, root: u32) -> u8 {
+        (0..4)
+            .filter(|&s| self.set[s] == root)
+            .fold(0, |m, s| m | 1 << s)
+    }
+
+    /// How many ends of the set `root` face this position.
+    fn ends_of(&self, root: u32) -> u32 {
+        self.sides_of(root).count_ones()
+    }
+
+    /// Whether placing `o` here closes the set `target`, all of whose ends face this position:
+    /// walking from it through the tile's roads and cities, every side reached must have a
+    /// neighbour, and every other set joined must have all its ends here too.
+    fn completes(&self, game: &Game<'_>, o: &Orient, target: u32) -> bool {
+        let tables = game.tables;
+        let mut joined = [target, u32::MAX, u32::MAX, u32::MAX];
+        let mut todo = self.sides_of(target);
+        let mut visited = todo;
+        while todo != 0 {
+            let s = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let Some(theirs) = self.edge[s] else {
+                return false;
+            };
+            if tables.meeting(o.edges[s], theirs) != Meeting::Connect {
+                // Closed here without joining (bushes).
+                continue;
+            }
+            let set = self.set[s];
+            if set != u32::MAX && !joined.contains(&set) {
+                // Another set joins: it too must have all its ends here.
+                let node = &game.nodes[set as usize];
+                let sides = self.sides_of(set);
+                if sides.count_ones() != node.open {
+                    return false;
+                }
+                if let Some(free) = joined.iter_mut().find(|j| **j == u32::MAX) {
+                    *free = set;
+                }
+                todo |= sides & !visited;
+                visited |= sides;
+            }
+            let f = o.ports[Side::ALL[s].centre().index()];
+            if f == NO_FEATURE || !o.features[f as usize].kind.closes() {
+                continue;
+            }
+            let sides = centre_sides(o.features[f as usize].ports);
+            todo |= sides & !visited;
+            visited |= sides;
+        }
+        true
+    }
 }
 
 /// The sides (bit = `Side::index`) whose centre port a feature's port mask holds.
 fn centre_sides(ports: u16) -> u8 {
-    let mut sides = 0;
-    for side in Side::ALL {
-        if ports & (1 << side.ports()[1].index()) != 0 {
-            sides |= 1 << side.index();
-        }
-    }
-    sides
-}
-
-/// The empty positions beside the open ends of the sets `roots` (walking their rings), with
-/// the set, how many of its ends face that position, and from which sides of it.
-/// `hot` is refilled in place so its buffer is reused across donkey moves.
-fn hot_positions(game: &Game<'_>, roots: &[u32], hot: &mut Vec<(i16, i16, u32, u32, u8)>) {
-    let tables = game.tables;
-    hot.clear();
-    for &r in roots {
-        let mut m = r;
-        loop {
-            let n = game.nodes[m as usize];
-            let p = game.board.placed[n.tile as usize];
-            let ports = tables.orients[p.orient as usize].features[n.local as usize].ports;
-            for side in Side::ALL {
-                let centre = side.ports()[1];
-                if ports & (1 << centre.index()) == 0 {
-                    continue;
-                }
-                let (dx, dy) = side.offset();
-                let (x, y) = (p.x + dx as i16, p.y + dy as i16);
-                let cell = game.board.cell(i32::from(x), i32::from(y));
-                if cell.placed == EMPTY {
-                    let from = 1 << side.opposite().index();
-                    match hot.iter_mut().find(|h| (h.0, h.1, h.2) == (x, y, r)) {
-                        Some(h) => {
-                            h.3 += 1;
-                            h.4 |= from;
-                        }
-                        None => hot.push((x, y, r, 1, from)),
-                    }
-                }
-            }
-            m = n.next;
-            if m == r {
-                break;
-            }
-        }
-    }
-}
-
-fn small_find(parent: &mut [u8], mut i: usize) -> usize {
-    while parent[i] as usize != i {
-        i = parent[i] as usize;
-    }
-    i
-}
-
-/// Whether placing `orient` at (x, y) would close one of the open sets `roots`: the joins of
-/// `Game::join` are replayed on a small union-find of the tile's features and the touched
-/// neighbour sets, summing open ends minus the ends the placement closes.
-fn completes(game: &mut Game<'_>, x: i16, y: i16, orient: u16, roots: &[u32]) -> bool {
-    const MAX: usize = 24;
-    let tables = game.tables;
-    let o = &tables.orients[orient as usize];
-    let nf = o.features.len().min(MAX - 12);
-    let mut parent: [u8; MAX] = std::array::from_fn(|i| i as u8);
-    let mut open = [0i32; MAX];
-    let mut closes = [false; MAX];
-    let mut root_of = [u32::MAX; MAX];
-    for (i, f) in o.features.iter().enumerate().take(nf) {
-        open[i] = i32::from(f.open);
-        closes[i] = f.kind.closes();
-    }
-    let mut items = nf;
-    let mut touched = false;
-    for side in Side::ALL {
-        let (dx, dy) = side.offset();
-        let Some(&q) = game.board.at(i32::from(x) + dx, i32::from(y) + dy) else {
-            continue;
-        };
-        let oq = &tables.orients[q.orient as usize];
-        let meeting = tables.meeting(o.edges[side.index()], oq.edges[side.opposite().index()]);
-        // Only the centre port matters: roads have no other, and a city owns its edge's half
-        // ports, so the centre port's union is the half ports' union too.
-        {
-            let port = side.ports()[1];
-            let f = o.ports[port.index()];
-            let g = oq.ports[port.facing().index()];
-            let fa = (f != NO_FEATURE && (f as usize) < nf).then_some(f as usize);
-            let ga =
-                if g == NO_FEATURE || !game.nodes[(q.base + u32::from(g)) as usize].kind.closes() {
-                    None
-                } else {
-                    let r = game.find_mut(q.base + u32::from(g));
-                    let node = game.nodes[r as usize];
-                    match (nf..items).find(|&j| root_of[j] == r) {
-                        Some(j) => Some(j),
-                        None if items < MAX => {
-                            root_of[items] = r;
-                            open[items] = node.open as i32;
-                            closes[items] = node.kind.closes();
-                            items += 1;
-                            Some(items - 1)
-                        }
-                        None => None,
-                    }
-                };
-            for i in [fa, ga].into_iter().flatten() {
-                if closes[i] {
-                    open[i] -= 1;
-                    touched |= i >= nf && roots.contains(&root_of[i]);
-                }
-            }
-            if meeting != Meeting::Connect {
-                continue;
-            }
-            if let (Some(a), Some(b)) = (fa, ga)
-                && closes[a]
-                && closes[b]
-                && o.features[a].kind == game.nodes[root_of[b] as usize].kind
-            {
-                let (ra, rb) = (small_find(&mut parent, a), small_find(&mut parent, b));
-                if ra != rb {
-                    parent[rb] = ra as u8;
-                }
-            }
-        }
-    }
-    if !touched {
-        return false;
-    }
-    for (j, root) in root_of.iter().enumerate().take(items).skip(nf) {
-        if !roots.contains(root) {
-            continue;
-        }
-        let c = small_find(&mut parent, j);
-        let total: i32 = (0..items)
-            .filter(|&k| small_find(&mut parent, k) == c)
-            .map(|k| open[k])
-            .sum();
-        if total <= 0 {
-            return true;
-        }
-    }
-    false
+    Side::ALL
+        .iter()
+        .filter(|s| ports & (1 << s.centre().index()) != 0)
+        .fold(0, |m, s| m | 1 << s.index())
 }
 
 /// Moves the donkey to the placed tile at (x, y).
@@ -504,6 +423,11 @@ pub(crate) fn place_windmill(
 
 /// Scores the windmills whose range the tile just placed completed.
 pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: u16, events: &mut Vec<Event>) {
+    // Most turns no windmill is out: every player still holds theirs.
+    let all = game.options.rules.windmills;
+    if game.windmills.iter().all(|&w| w == all) {
+        return;
+    }
     let p = game.board.placed[placed as usize];
     let mut i = 0;
     while i < game.figures.len() {

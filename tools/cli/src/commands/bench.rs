@@ -51,19 +51,6 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
     let start = Instant::now();
     let tables = crate::inputs::compile_tables(&tileset)?;
     let compile_ms = start.elapsed().as_secs_f64() * 1e3;
-    // The bag of the chosen sets (newest edition, start tile's count less one), for `--tiles`.
-    let mut bag: Vec<String> = Vec::new();
-    for (k, kind) in tables.kinds.iter().enumerate() {
-        let set = &tables.sets[kind.set as usize];
-        if !args.sets.is_empty() && !args.sets.contains(set) {
-            continue;
-        }
-        let mut n = kind.counts.last().copied().unwrap_or(0);
-        if k == tables.start as usize {
-            n = n.saturating_sub(1);
-        }
-        bag.extend(std::iter::repeat_n(kind.id.clone(), n as usize));
-    }
     let options = |seed: u64| GameOptions {
         sets: args.sets.clone(),
         edition: None,
@@ -73,15 +60,8 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
             village_life: args.village_life,
             ..Default::default()
         },
-        draw: match args.tiles {
-            Some(n) => {
-                let mut order = bag.clone();
-                Rng::new(seed).shuffle(&mut order);
-                order.truncate(n.saturating_sub(1));
-                Draw::Order(order)
-            }
-            None => Draw::Seed(seed),
-        },
+        draw: Draw::Seed(seed),
+        tiles: args.tiles,
     };
     let mut rng = Rng::new(args.seed);
     let mut moves = Vec::with_capacity(256);

@@ -39,6 +39,9 @@ pub struct SimulateArgs {
     /// Edition id for the counts (default: the newest).
     #[arg(long)]
     edition: Option<String>,
+    /// Play only this many tiles of each shuffled bag, the start tile included (default: all).
+    #[arg(long)]
+    tiles: Option<usize>,
     /// First-edition rule: a completed 2-tile city scores 2.
     #[arg(long)]
     first_edition_small_city: bool,
@@ -80,6 +83,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             village_life: args.village_life,
             ..Default::default()
         },
+        tiles: args.tiles,
     };
     // Check the options once before fanning out.
     if let Err(e) = engine::Game::new(
@@ -90,6 +94,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             players: opts.players,
             rules: opts.rules.clone(),
             draw: engine::Draw::Seed(0),
+            tiles: opts.tiles,
         },
         &mut Vec::new(),
     ) {
