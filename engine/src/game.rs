@@ -645,6 +645,11 @@ pub struct Game<'t> {
     pub(crate) ring_tiles: Vec<u16>,
     /// Roads whose open end was closed by a neighbour's edge that carries no road (bushes).
     closed_by_edge: Vec<u32>,
+    /// The donkey's tile as of `donkey_sets`, and the sets of its roads and cities (roots as
+    /// last found: a set's root changes only when it is joined to a larger one).
+    pub(crate) donkey_sets: (u16, Vec<u32>),
+    /// The windmills on the board with their placed range tiles (an index of `figures`).
+    pub(crate) mills: Vec<rules::village_life::Mill>,
     masks: Vec<u8>,
     placements: u32,
 }
@@ -695,6 +700,8 @@ impl<'t> Game<'t> {
             ring: Vec::with_capacity(64),
             ring_tiles: Vec::with_capacity(64),
             closed_by_edge: Vec::new(),
+            donkey_sets: (EMPTY, Vec::new()),
+            mills: Vec::new(),
             masks: Vec::with_capacity(64),
             placements: 0,
             options,
@@ -1013,13 +1020,16 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// The second-step moves except the donkey's: deploys, windmills, Festival returns, pass.
+    /// The second-step moves except the donkey's, in this order: deploys, windmills, Festival
+    /// returns, pass.
     /// (Simulations choose the donkey separately, so its many targets do not swamp the rest.)
     pub fn legal_actions(&self, placed: u16, out: &mut Vec<Move>) {
         self.legal_deploys(placed, out);
         if self.village && self.windmills[self.current as usize] > 0 {
-            for (i, f) in self.orient(placed).features.iter().enumerate() {
-                if f.kind == FeatureKind::Field {
+            let base = self.board.placed[placed as usize].base as usize;
+            let count = self.orient(placed).features.len();
+            for (i, n) in self.nodes[base..base + count].iter().enumerate() {
+                if n.kind == FeatureKind::Field {
                     out.push(Move::Windmill { feature: i as u8 });
                 }
             }
@@ -1132,7 +1142,10 @@ impl<'t> Game<'t> {
                 }
                 self.supply[fig.owner as usize] += 1;
             }
-            FigureKind::Windmill => self.windmills[fig.owner as usize] += 1,
+            FigureKind::Windmill => {
+                self.windmills[fig.owner as usize] += 1;
+                self.mills.retain(|m| m.tile != fig.tile);
+            }
         }
         fig
     }
@@ -1263,7 +1276,7 @@ impl<'t> Game<'t> {
                 }
             }
         }
-        if self.village {
+        if !self.mills.is_empty() {
             rules::village_life::complete_windmills(self, placed, events);
         }
         self.current = (self.current + 1) % self.options.players;

@@ -61,29 +61,26 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     if donkey == 0 && !game.village_life() {
         return Some(moves[rng.below(moves.len())]);
     }
-    let group = |m: &Move| match m {
-        Move::Deploy { .. } => 0,
-        Move::Windmill { .. } => 1,
-        Move::Return { .. } => 2,
-        _ => 3,
-    };
-    let mut present = [false; 5];
+    // `legal_actions` lists the kinds in order (deploys, windmills, returns, pass), so each
+    // kind is a run of the list: count the runs, pick a kind, then a move inside its run.
+    let mut count = [0usize; 5];
     for m in moves.iter() {
-        present[group(m)] = true;
+        count[match m {
+            Move::Deploy { .. } => 0,
+            Move::Windmill { .. } => 1,
+            Move::Return { .. } => 2,
+            _ => 3,
+        }] += 1;
     }
-    present[4] = donkey > 0;
-    let kinds = present.iter().filter(|&&p| p).count();
-    let mut pick = rng.below(kinds);
-    let chosen = (0..5).filter(|&g| present[g]).nth(pick).unwrap_or(3);
+    count[4] = donkey;
+    let kinds = count.iter().filter(|&&n| n > 0).count();
+    let chosen = (0..5).filter(|&g| count[g] > 0).nth(rng.below(kinds))?;
+    let pick = rng.below(count[chosen]);
     if chosen == 4 {
-        return game.nth_donkey(rng.below(donkey));
+        return game.nth_donkey(pick);
     }
-    let n = moves.iter().filter(|m| group(m) == chosen).count();
-    pick = rng.below(n.max(1));
     moves
-        .iter()
-        .filter(|m| group(m) == chosen)
-        .nth(pick)
+        .get(count[..chosen].iter().sum::<usize>() + pick)
         .copied()
 }
 

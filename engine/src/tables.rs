@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
 
 /// The version of the compiled tables format (binary and JSON).
-pub const TABLES_VERSION: u32 = 1;
+pub const TABLES_VERSION: u32 = 2;
 
 /// The first bytes of the binary tables.
 pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
@@ -179,6 +179,10 @@ pub struct TileKind {
     pub marketplace: bool,
     /// Tile-level marker kind indices.
     pub markers: Vec<u8>,
+    /// Whether a tile-level marker is a Festival place (its kind has `rule = festival`).
+    pub festival: bool,
+    /// Flower groups on its fields per colour, indexed like `Tables::colours` (empty: none).
+    pub flowers: Vec<u8>,
     /// Its distinct orientations (indices into `Tables::orients`), by increasing rotation.
     pub orients: Vec<u16>,
     /// For each of the four rotations, the orientation it is equal to.
@@ -477,6 +481,20 @@ fn signature(edges: [u8; 4], feats: &[FeatureRec]) -> Signature {
     (edges, list)
 }
 
+/// Flower groups per colour of a tile's features (empty when it has none).
+fn flowers_by_colour(colours: usize, features: &[FeatureRec]) -> Vec<u8> {
+    let mut groups = vec![0u8; colours];
+    for &c in features.iter().flat_map(|f| &f.flowers) {
+        if let Some(g) = groups.get_mut(c as usize) {
+            *g = g.saturating_add(1);
+        }
+    }
+    if groups.iter().all(|&g| g == 0) {
+        groups.clear();
+    }
+    groups
+}
+
 /// Compiles a checked tile set into the engine's tables.
 pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     let n = ts.edge_kinds.len();
@@ -556,6 +574,11 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             start: tile.start,
             marketplace: tile.marketplace,
             markers: tile.markers.iter().map(|&m| small(m)).collect(),
+            festival: tile
+                .markers
+                .iter()
+                .any(|&m| ts.markers[m].rule == Some(tiledef::MarkerRule::Festival)),
+            flowers: flowers_by_colour(ts.colours.len(), &written),
             orients: own,
             rotation_orient,
         });

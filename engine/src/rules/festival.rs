@@ -5,19 +5,13 @@
 //! a feature, so nothing can be deployed on it.
 
 use crate::game::{Event, Game, IllegalMove};
-use tiledef::MarkerRule;
 
 /// Whether the tile just placed lets its player return a figure.
 pub(crate) fn may_return(game: &Game<'_>, placed: u16) -> bool {
     if !game.options.rules.festival {
         return false;
     }
-    let tables = game.tables;
-    let kind = game.orient(placed).kind;
-    tables.kinds[kind as usize]
-        .markers
-        .iter()
-        .any(|&m| tables.markers[m as usize].rule == Some(MarkerRule::Festival))
+    game.tables.kinds[game.orient(placed).kind as usize].festival
 }
 
 /// Returns figure `figure` (index into `Game::figures`) of the current player to their supply.

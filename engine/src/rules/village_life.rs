@@ -47,8 +47,7 @@ pub(crate) fn in_play(tables: &Tables, options: &GameOptions, bag: &[u16]) -> bo
 }
 
 fn has_flowers(tables: &Tables, kind: u16) -> bool {
-    let o = &tables.orients[tables.kinds[kind as usize].orients[0] as usize];
-    o.features.iter().any(|f| !f.flowers.is_empty())
+    !tables.kinds[kind as usize].flowers.is_empty()
 }
 
 /// The players' flower colours: as the options name them, else drawn from the token sets
@@ -97,11 +96,9 @@ pub(crate) fn deal_colours(tables: &Tables, options: &GameOptions) -> Result<Vec
 }
 
 /// Flower groups of one colour on a tile (on all of its fields).
-pub fn tile_groups(o: &Orient, colour: u8) -> u32 {
-    o.features
-        .iter()
-        .map(|f| f.flowers.iter().filter(|&&c| c == colour).count() as u32)
-        .sum()
+pub fn tile_groups(tables: &Tables, kind: u16, colour: u8) -> u32 {
+    let flowers = &tables.kinds[kind as usize].flowers;
+    u32::from(flowers.get(colour as usize).copied().unwrap_or(0))
 }
 
 /// The flower bonuses of a scoring whose ring (and distinct tiles) was just walked: every
@@ -134,17 +131,21 @@ pub(crate) fn flower_bonus(
                 for dy in -1..=1 {
                     for dx in -1..=1 {
                         if let Some(q) = game.board.at(i32::from(p.x) + dx, i32::from(p.y) + dy) {
-                            g += tile_groups(&game.tables.orients[q.orient as usize], colour);
+                            g += tile_groups(
+                                game.tables,
+                                game.tables.orients[q.orient as usize].kind,
+                                colour,
+                            );
                         }
                     }
                 }
                 g
             }
-            FeatureKind::Monastery => tile_groups(game.orient(tile), colour),
+            FeatureKind::Monastery => tile_groups(game.tables, game.orient(tile).kind, colour),
             _ => game
                 .ring_tiles
                 .iter()
-                .map(|&t| tile_groups(game.orient(t), colour))
+                .map(|&t| tile_groups(game.tables, game.orient(t).kind, colour))
                 .sum(),
         };
         if groups > 0 {
@@ -186,18 +187,21 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
     // joining only adds ends, so a set can be completed only where all its open ends face one
     // position: then that position is their mean, which the root keeps (`Node::ends_at`), and
     // `Around` confirms it.
-    // (Kinds are read from the nodes, which are hot, rather than from the tables.)
-    let mut seen = [u32::MAX; 8];
-    for i in 0..od.features.len() {
-        let n = d.base + i as u32;
-        if !game.nodes[n as usize].kind.closes() {
+    let mut sets = std::mem::take(&mut game.donkey_sets.1);
+    if game.donkey_sets.0 != donkey {
+        sets.clear();
+        sets.extend(
+            (d.base..d.base + od.features.len() as u32)
+                .filter(|&n| game.nodes[n as usize].kind.closes()),
+        );
+        game.donkey_sets.0 = donkey;
+    }
+    for i in 0..sets.len() {
+        let root = game.find_mut(sets[i]);
+        sets[i] = root;
+        if sets[..i].contains(&root) {
             continue;
         }
-        let root = game.find_mut(n);
-        if seen.contains(&root) {
-            continue;
-        }
-        seen[i % seen.len()] = root;
         let node = game.nodes[root as usize];
         // A tile has four sides: a set with more open ends stays open whatever is placed.
         let Some((x, y)) = mean_position(node.ends_at, node.open) else {
@@ -228,6 +232,7 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
         }
         game.masks_mut()[slot] = mask;
     }
+    game.donkey_sets.1 = sets;
     removed
 }
 
@@ -383,6 +388,17 @@ pub(crate) fn move_donkey(
 // ----------------------------------------------------------------------------------------
 // Windmills
 
+/// A windmill on the board: where, and how many tiles of its range are placed, so that a
+/// placement checks it in constant time.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mill {
+    /// Index into `Board::placed` of its tile (one windmill per tile: it goes on the tile just
+    /// placed).
+    pub tile: u16,
+    /// Placed tiles of its range, its own included.
+    pub placed: u8,
+}
+
 /// Puts the current player's windmill on a field of the tile just placed.
 pub(crate) fn place_windmill(
     game: &mut Game<'_>,
@@ -416,6 +432,11 @@ pub(crate) fn place_windmill(
         node: game.board.placed[placed as usize].base + u32::from(feature),
         tile: placed,
     });
+    let in_range = range_tiles(game, placed).len() as u8;
+    game.mills.push(Mill {
+        tile: placed,
+        placed: in_range,
+    });
     game.stats.windmills_placed += 1;
     events.push(Event::WindmillPlaced { player, feature });
     Ok(())
@@ -423,21 +444,26 @@ pub(crate) fn place_windmill(
 
 /// Scores the windmills whose range the tile just placed completed.
 pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: u16, events: &mut Vec<Event>) {
-    // Most turns no windmill is out: every player still holds theirs.
-    let all = game.options.rules.windmills;
-    if game.windmills.iter().all(|&w| w == all) {
-        return;
-    }
     let p = game.board.placed[placed as usize];
     let mut i = 0;
-    while i < game.figures.len() {
-        let fig = game.figures[i];
-        if fig.kind == FigureKind::Windmill {
-            let w = game.board.placed[fig.tile as usize];
+    while i < game.mills.len() {
+        let mill = game.mills[i];
+        // A windmill put on this very tile counted it when it was placed.
+        if mill.tile != placed {
+            let w = game.board.placed[mill.tile as usize];
             let (dx, dy) = (i32::from(p.x - w.x), i32::from(p.y - w.y));
-            let near = (dx == 0 && dy.abs() <= 2) || (dy == 0 && dx.abs() <= 2);
-            if near && range_full(game, fig.tile) {
-                score_windmill(game, i, true, events);
+            if (dx == 0 && dy.abs() <= 2) || (dy == 0 && dx.abs() <= 2) {
+                game.mills[i].placed += 1;
+            }
+        }
+        if usize::from(game.mills[i].placed) == WINDMILL_RANGE.len() {
+            let index = game
+                .figures
+                .iter()
+                .position(|f| f.kind == FigureKind::Windmill && f.tile == mill.tile);
+            if let Some(index) = index {
+                // Scoring lifts the windmill, which drops it from `mills`.
+                score_windmill(game, index, true, events);
                 continue;
             }
         }
@@ -454,18 +480,6 @@ pub(crate) fn final_windmills(game: &mut Game<'_>, events: &mut Vec<Event>) {
     {
         score_windmill(game, i, false, events);
     }
-}
-
-/// Whether every position of a windmill's range holds a tile (no allocation: checked on
-/// every placement near a windmill).
-fn range_full(game: &Game<'_>, tile: u16) -> bool {
-    let w = game.board.placed[tile as usize];
-    WINDMILL_RANGE.iter().all(|&(dx, dy)| {
-        game.board
-            .cell(i32::from(w.x) + dx, i32::from(w.y) + dy)
-            .placed
-            != EMPTY
-    })
 }
 
 /// The placed tiles of a windmill's range.
@@ -489,7 +503,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
     if let Some(&colour) = game.colours.get(owner as usize) {
         let groups: u32 = tiles
             .iter()
-            .map(|&t| tile_groups(game.orient(t), colour))
+            .map(|&t| tile_groups(game.tables, game.orient(t).kind, colour))
             .sum();
         if groups > 0 {
             flowers.push(FlowerBonus {
