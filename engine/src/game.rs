@@ -1020,20 +1020,21 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// The second-step moves except the donkey's, in this order: deploys, windmills, Festival
-    /// returns, pass.
+    /// Appends the second-step moves except the donkey's, in this order: deploys, windmills,
+    /// Festival returns, pass; returns how many of each it appended.
     /// (Simulations choose the donkey separately, so its many targets do not swamp the rest.)
-    pub fn legal_actions(&self, placed: u16, out: &mut Vec<Move>) {
+    pub fn legal_actions(&self, placed: u16, out: &mut Vec<Move>) -> [usize; 4] {
+        let start = out.len();
         self.legal_deploys(placed, out);
+        let deploys = out.len() - start;
         if self.village && self.windmills[self.current as usize] > 0 {
-            let base = self.board.placed[placed as usize].base as usize;
-            let count = self.orient(placed).features.len();
-            for (i, n) in self.nodes[base..base + count].iter().enumerate() {
+            for (i, n) in self.tile_nodes(placed).iter().enumerate() {
                 if n.kind == FeatureKind::Field {
                     out.push(Move::Windmill { feature: i as u8 });
                 }
             }
         }
+        let windmills = out.len() - start - deploys;
         if rules::festival::may_return(self, placed) {
             for (i, fig) in self.figures.iter().enumerate() {
                 if fig.owner == self.current {
@@ -1041,7 +1042,15 @@ impl<'t> Game<'t> {
                 }
             }
         }
+        let returns = out.len() - start - deploys - windmills;
         out.push(Move::Pass);
+        [deploys, windmills, returns, 1]
+    }
+
+    /// The feature nodes of a placed tile, by local index.
+    fn tile_nodes(&self, placed: u16) -> &[Node] {
+        let base = self.board.placed[placed as usize].base as usize;
+        &self.nodes[base..base + self.orient(placed).features.len()]
     }
 
     /// The number of tiles the donkey may move to now (0 without Village Life).
@@ -1074,8 +1083,8 @@ impl<'t> Game<'t> {
             return;
         }
         let base = self.board.placed[placed as usize].base;
-        for (i, f) in self.orient(placed).features.iter().enumerate() {
-            if f.kind.claimable() {
+        for (i, n) in self.tile_nodes(placed).iter().enumerate() {
+            if n.kind.claimable() {
                 let r = self.find(base + i as u32);
                 if self.nodes[r as usize].followers == 0 {
                     out.push(Move::Deploy { feature: i as u8 });

@@ -55,24 +55,14 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
         return (!moves.is_empty()).then(|| moves[rng.below(moves.len())]);
     };
     moves.clear();
-    game.legal_actions(placed, moves);
+    let [deploys, windmills, returns, pass] = game.legal_actions(placed, moves);
     let donkey = game.donkey_targets();
     // Fast path of the base game: deploys and pass only.
     if donkey == 0 && !game.village_life() {
         return Some(moves[rng.below(moves.len())]);
     }
-    // `legal_actions` lists the kinds in order (deploys, windmills, returns, pass), so each
-    // kind is a run of the list: count the runs, pick a kind, then a move inside its run.
-    let mut count = [0usize; 5];
-    for m in moves.iter() {
-        count[match m {
-            Move::Deploy { .. } => 0,
-            Move::Windmill { .. } => 1,
-            Move::Return { .. } => 2,
-            _ => 3,
-        }] += 1;
-    }
-    count[4] = donkey;
+    // Each kind is a run of the list, in this order (the donkey's targets are not listed).
+    let count = [deploys, windmills, returns, pass, donkey];
     let kinds = count.iter().filter(|&&n| n > 0).count();
     let chosen = (0..5).filter(|&g| count[g] > 0).nth(rng.below(kinds))?;
     let pick = rng.below(count[chosen]);

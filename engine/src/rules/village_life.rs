@@ -199,21 +199,17 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
     for i in 0..sets.len() {
         let root = game.find_mut(sets[i]);
         sets[i] = root;
-        if sets[..i].contains(&root) {
-            continue;
-        }
         let node = game.nodes[root as usize];
-        // A tile has four sides: a set with more open ends stays open whatever is placed.
         let Some((x, y)) = mean_position(node.ends_at, node.open) else {
             continue;
         };
-        let cell = game.board.cell(x, y);
-        if cell.placed != EMPTY || cell.slot == EMPTY {
+        // Placed cells have no slot: this is an open position where the drawn tile fits.
+        let slot = game.board.cell(x, y).slot;
+        if slot == EMPTY {
             continue;
         }
-        let slot = cell.slot as usize;
-        let mut mask = game.masks_mut()[slot];
-        if mask == 0 {
+        let mut mask = game.masks_mut()[slot as usize];
+        if mask == 0 || sets[..i].contains(&root) {
             continue;
         }
         let around = Around::new(game, x, y);
@@ -230,25 +226,23 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
                 removed += 1;
             }
         }
-        game.masks_mut()[slot] = mask;
+        game.masks_mut()[slot as usize] = mask;
     }
     game.donkey_sets.1 = sets;
     removed
 }
 
-/// The position all of a set's open ends face, if they can all face one (1 to 4 ends whose
-/// summed positions divide evenly).
+/// The position all of a set's open ends face, if they can all face one: 1 to 4 ends (a tile
+/// has four sides, so a set with more stays open whatever is placed) whose summed positions
+/// divide evenly.
 fn mean_position(sum: (i32, i32), open: u32) -> Option<(i32, i32)> {
-    // Constant divisors: this runs for every open set on the donkey's tile at every draw.
-    let (x, y) = match open {
-        1 => sum,
-        2 => (sum.0 / 2, sum.1 / 2),
-        3 => (sum.0 / 3, sum.1 / 3),
-        4 => (sum.0 / 4, sum.1 / 4),
-        _ => return None,
-    };
+    if !(1..=4).contains(&open) {
+        return None;
+    }
     let k = open as i32;
-    (x * k == sum.0 && y * k == sum.1).then_some((x, y))
+    let (x, y) = (sum.0 / k, sum.1 / k);
+    // `&`, not `&&`: one branch instead of two unpredictable ones.
+    ((x * k == sum.0) & (y * k == sum.1)).then_some((x, y))
 }
 
 /// The neighbours of an open position, as a placement there meets them.
@@ -286,9 +280,11 @@ impl Around {
 
     /// The sides where the set `root` has an end facing this position, as a mask.
     fn sides_of(&self, root: u32) -> u8 {
-        (0..4)
-            .filter(|&s| self.set[s] == root)
-            .fold(0, |m, s| m | 1 << s)
+        let s = &self.set;
+        u8::from(s[0] == root)
+            | u8::from(s[1] == root) << 1
+            | u8::from(s[2] == root) << 2
+            | u8::from(s[3] == root) << 3
     }
 
     /// How many ends of the set `root` face this position.
@@ -448,14 +444,12 @@ pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: u16, events: &mut 
     let mut i = 0;
     while i < game.mills.len() {
         let mill = game.mills[i];
-        // A windmill put on this very tile counted it when it was placed.
-        if mill.tile != placed {
-            let w = game.board.placed[mill.tile as usize];
-            let (dx, dy) = (i32::from(p.x - w.x), i32::from(p.y - w.y));
-            if (dx == 0 && dy.abs() <= 2) || (dy == 0 && dx.abs() <= 2) {
-                game.mills[i].placed += 1;
-            }
-        }
+        // A windmill put on this very tile counted it when it was placed. (Branch-free: the
+        // outcome is random, so branches here would mostly be mispredicted.)
+        let w = game.board.placed[mill.tile as usize];
+        let (dx, dy) = (i32::from(p.x - w.x), i32::from(p.y - w.y));
+        let in_range = ((dx == 0) & (dy.abs() <= 2)) | ((dy == 0) & (dx.abs() <= 2));
+        game.mills[i].placed += u8::from(in_range & (mill.tile != placed));
         if usize::from(game.mills[i].placed) == WINDMILL_RANGE.len() {
             let index = game
                 .figures
