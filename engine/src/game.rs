@@ -645,9 +645,8 @@ pub struct Game<'t> {
     pub(crate) ring_tiles: Vec<u16>,
     /// Roads whose open end was closed by a neighbour's edge that carries no road (bushes).
     closed_by_edge: Vec<u32>,
-    /// The donkey's tile as of `donkey_sets`, and the sets of its roads and cities (roots as
-    /// last found: a set's root changes only when it is joined to a larger one).
-    pub(crate) donkey_sets: (u16, Vec<u32>),
+    /// The sets of the roads and cities on the donkey's tile, for its filter.
+    pub(crate) donkey_sets: rules::village_life::DonkeySets,
     /// The windmills on the board with their placed range tiles (an index of `figures`).
     pub(crate) mills: Vec<rules::village_life::Mill>,
     masks: Vec<u8>,
@@ -700,7 +699,7 @@ impl<'t> Game<'t> {
             ring: Vec::with_capacity(64),
             ring_tiles: Vec::with_capacity(64),
             closed_by_edge: Vec::new(),
-            donkey_sets: (EMPTY, Vec::new()),
+            donkey_sets: Default::default(),
             mills: Vec::new(),
             masks: Vec::with_capacity(64),
             placements: 0,
@@ -872,27 +871,30 @@ impl<'t> Game<'t> {
             let fa = (f != crate::tables::NO_FEATURE).then(|| pp.base + u32::from(f));
             let ga = (g != crate::tables::NO_FEATURE).then(|| qq.base + u32::from(g));
             if port.is_centre() {
-                for n in [fa, ga].into_iter().flatten() {
-                    if self.nodes[n as usize].kind.closes() {
-                        let r = self.find_mut(n);
-                        self.nodes[r as usize].open -= 1;
-                    }
+                if let Some(a) = fa
+                    && self.nodes[a as usize].kind.closes()
+                {
+                    let r = self.find_mut(a);
+                    self.nodes[r as usize].open -= 1;
                 }
-                // q's end faced our position, now closed (ours never counted one: `put`).
-                if village
-                    && let Some(g) = ga
-                    && self.nodes[g as usize].kind.closes()
+                let theirs_closes = ga.is_some_and(|g| self.nodes[g as usize].kind.closes());
+                if let Some(g) = ga
+                    && theirs_closes
                 {
                     let r = self.find_mut(g);
                     let root = &mut self.nodes[r as usize];
-                    root.ends_at.0 -= i32::from(pp.x);
-                    root.ends_at.1 -= i32::from(pp.y);
+                    root.open -= 1;
+                    // q's end faced our position (ours never counted one: see `put`).
+                    if village {
+                        root.ends_at.0 -= i32::from(pp.x);
+                        root.ends_at.1 -= i32::from(pp.y);
+                    }
                 }
                 if meeting != Meeting::Connect {
                     // A neighbour's road closed by our edge (bushes) is not a feature of the
                     // placed tile: remember it for the completion check of this turn.
                     if let Some(g) = ga
-                        && self.nodes[g as usize].kind.closes()
+                        && theirs_closes
                     {
                         self.closed_by_edge.push(g);
                     }
@@ -1027,24 +1029,60 @@ impl<'t> Game<'t> {
         let start = out.len();
         self.legal_deploys(placed, out);
         let deploys = out.len() - start;
-        if self.village && self.windmills[self.current as usize] > 0 {
-            for (i, n) in self.tile_nodes(placed).iter().enumerate() {
-                if n.kind == FeatureKind::Field {
-                    out.push(Move::Windmill { feature: i as u8 });
-                }
-            }
+        let windmills = self.windmill_count(placed);
+        for n in 0..windmills {
+            out.extend(self.nth_windmill(placed, n));
         }
-        let windmills = out.len() - start - deploys;
-        if rules::festival::may_return(self, placed) {
-            for (i, fig) in self.figures.iter().enumerate() {
-                if fig.owner == self.current {
-                    out.push(Move::Return { figure: i as u16 });
-                }
-            }
+        let returns = self.return_count(placed);
+        for n in 0..returns {
+            out.extend(self.nth_return(n));
         }
-        let returns = out.len() - start - deploys - windmills;
         out.push(Move::Pass);
         [deploys, windmills, returns, 1]
+    }
+
+    /// How many windmill moves the current player has on the tile just placed: one per field,
+    /// while their windmill is in their supply (Village Life).
+    pub fn windmill_count(&self, placed: u16) -> usize {
+        if self.village && self.windmills[self.current as usize] > 0 {
+            self.orient(placed).fields.len()
+        } else {
+            0
+        }
+    }
+
+    /// The `n`-th windmill move, in the order of `legal_moves`.
+    pub fn nth_windmill(&self, placed: u16, n: usize) -> Option<Move> {
+        let feature = *self.orient(placed).fields.get(n)?;
+        Some(Move::Windmill { feature })
+    }
+
+    /// How many Festival returns the current player has: one per figure of theirs on the
+    /// board, after placing a Festival tile.
+    pub fn return_count(&self, placed: u16) -> usize {
+        if !rules::festival::may_return(self, placed) {
+            return 0;
+        }
+        // Figures on the board are those out of the supply.
+        let p = self.current as usize;
+        let windmills = if self.village {
+            self.options.rules.windmills
+        } else {
+            0
+        };
+        usize::from(self.options.rules.followers.saturating_sub(self.supply[p]))
+            + usize::from(windmills.saturating_sub(self.windmills[p]))
+    }
+
+    /// The `n`-th Festival return, in the order of `legal_moves`.
+    pub fn nth_return(&self, n: usize) -> Option<Move> {
+        let (i, _) = self
+            .figures
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.owner == self.current)
+            .nth(n)?;
+        Some(Move::Return { figure: i as u16 })
     }
 
     /// The feature nodes of a placed tile, by local index.

@@ -55,23 +55,31 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
         return (!moves.is_empty()).then(|| moves[rng.below(moves.len())]);
     };
     moves.clear();
-    let [deploys, windmills, returns, pass] = game.legal_actions(placed, moves);
     let donkey = game.donkey_targets();
     // Fast path of the base game: deploys and pass only.
     if donkey == 0 && !game.village_life() {
+        game.legal_actions(placed, moves);
         return Some(moves[rng.below(moves.len())]);
     }
-    // Each kind is a run of the list, in this order (the donkey's targets are not listed).
-    let count = [deploys, windmills, returns, pass, donkey];
+    // Counted, and only the chosen move made: most of the list would be thrown away.
+    game.legal_deploys(placed, moves);
+    let count = [
+        moves.len(),
+        game.windmill_count(placed),
+        game.return_count(placed),
+        1,
+        donkey,
+    ];
     let kinds = count.iter().filter(|&&n| n > 0).count();
     let chosen = (0..5).filter(|&g| count[g] > 0).nth(rng.below(kinds))?;
     let pick = rng.below(count[chosen]);
-    if chosen == 4 {
-        return game.nth_donkey(pick);
+    match chosen {
+        0 => moves.get(pick).copied(),
+        1 => game.nth_windmill(placed, pick),
+        2 => game.nth_return(pick),
+        3 => Some(Move::Pass),
+        _ => game.nth_donkey(pick),
     }
-    moves
-        .get(count[..chosen].iter().sum::<usize>() + pick)
-        .copied()
 }
 
 /// Plays a random game and returns its record and all its events.

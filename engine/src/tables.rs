@@ -152,6 +152,8 @@ pub struct Orient {
     pub features: Vec<FeatureRec>,
     /// The local index of its monastery, if it has one.
     pub monastery: Option<u8>,
+    /// The local indices of its fields (where a windmill may go).
+    pub fields: Vec<u8>,
 }
 
 impl Orient {
@@ -554,6 +556,10 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 .iter()
                 .position(|f| f.kind == FeatureKind::Monastery)
                 .map(small);
+            let fields = (0..features.len())
+                .filter(|&i| features[i].kind == FeatureKind::Field)
+                .map(small)
+                .collect();
             orients.push(Orient {
                 kind: k as u16,
                 rotation: r,
@@ -561,6 +567,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 ports,
                 features,
                 monastery,
+                fields,
             });
             seen.push((sig, id));
             own.push(id);

@@ -506,3 +506,38 @@ proptest! {
         prop_assert_eq!(sa, sb);
     }
 }
+
+#[test]
+fn action_counts_and_nth_moves_agree_with_the_list() {
+    // The random player counts second-step moves and makes only the chosen one: counts and
+    // `nth_*` must describe exactly the listed moves.
+    let tables = common::tables();
+    for seed in 0..u64::from(GAMES / 50).max(20) {
+        let mut rng = Rng::new(seed);
+        let mut events = Vec::new();
+        let mut game = Game::new(
+            tables,
+            options(2 + (seed % 3) as u8, seed, false),
+            &mut events,
+        )
+        .unwrap();
+        let mut moves = Vec::new();
+        while game.phase() != Phase::Over {
+            if let Phase::Act(placed) = game.phase() {
+                let mut listed = Vec::new();
+                let [deploys, windmills, returns, pass] = game.legal_actions(placed, &mut listed);
+                assert_eq!(deploys + windmills + returns + pass, listed.len());
+                assert_eq!(windmills, game.windmill_count(placed));
+                assert_eq!(returns, game.return_count(placed));
+                let made: Vec<Move> = (0..windmills)
+                    .filter_map(|n| game.nth_windmill(placed, n))
+                    .chain((0..returns).filter_map(|n| game.nth_return(n)))
+                    .collect();
+                assert_eq!(made, listed[deploys..deploys + windmills + returns]);
+            }
+            game.legal_moves(&mut moves);
+            let mv = moves[rng.below(moves.len())];
+            game.apply(mv, &mut events).unwrap();
+        }
+    }
+}

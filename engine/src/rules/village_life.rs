@@ -165,70 +165,118 @@ pub(crate) fn flower_bonus(
 
 /// Clears from the drawn tile's masks every rotation whose placement would complete a feature
 /// on the donkey's tile; returns how many were cleared.
+///
+/// A placement closes only the ends facing it, and joining only adds ends, so a road or city
+/// can be completed only where all its open ends face one position: their mean, which its
+/// root keeps (`Node::ends_at`). So each draw costs a few reads per set on the donkey's tile,
+/// and a closer look only where such a position can take the drawn tile.
 pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 {
-    let tables = game.tables;
     let d = game.board.placed[donkey as usize];
-    let od = &tables.orients[d.orient as usize];
     let mut removed = 0;
-    // A monastery on the donkey's tile with 8 of 9 placed: its last cell is blocked whole.
-    if od.monastery.is_some() && game.board.placed_around(i32::from(d.x), i32::from(d.y)) == 8 {
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let cell = game.board.cell(i32::from(d.x) + dx, i32::from(d.y) + dy);
-                if cell.placed == EMPTY && cell.slot != EMPTY {
-                    let mask = &mut game.masks_mut()[cell.slot as usize];
-                    removed += mask.count_ones();
-                    *mask = 0;
-                }
-            }
-        }
+    if game.tables.orients[d.orient as usize].monastery.is_some() {
+        removed += block_monastery(game, d.x, d.y);
     }
-    // Roads and cities on the donkey's tile. A placement closes only the ends facing it, and
-    // joining only adds ends, so a set can be completed only where all its open ends face one
-    // position: then that position is their mean, which the root keeps (`Node::ends_at`), and
-    // `Around` confirms it.
-    let mut sets = std::mem::take(&mut game.donkey_sets.1);
-    if game.donkey_sets.0 != donkey {
-        sets.clear();
-        sets.extend(
-            (d.base..d.base + od.features.len() as u32)
-                .filter(|&n| game.nodes[n as usize].kind.closes()),
-        );
-        game.donkey_sets.0 = donkey;
+    // Moving the donkey takes its sets; this catches a donkey put elsewhere by hand.
+    if game.donkey_sets.tile != donkey {
+        game.donkey_sets = DonkeySets::of(game, donkey);
     }
-    for i in 0..sets.len() {
-        let root = game.find_mut(sets[i]);
-        sets[i] = root;
-        let node = game.nodes[root as usize];
+    let DonkeySets { roots, len, .. } = game.donkey_sets;
+    for (i, &set) in roots[..usize::from(len)].iter().enumerate() {
+        let root = game.find_mut(set);
+        game.donkey_sets.roots[i] = root;
+        let node = &game.nodes[root as usize];
         let Some((x, y)) = mean_position(node.ends_at, node.open) else {
             continue;
         };
         // Placed cells have no slot: this is an open position where the drawn tile fits.
         let slot = game.board.cell(x, y).slot;
-        if slot == EMPTY {
-            continue;
+        if slot != EMPTY && game.masks_mut()[slot as usize] != 0 {
+            removed += block_completing(game, kind, (x, y), slot, root);
         }
-        let mut mask = game.masks_mut()[slot as usize];
-        if mask == 0 || sets[..i].contains(&root) {
-            continue;
+    }
+    removed
+}
+
+/// The sets of the roads and cities on the donkey's tile (roots as last found: a root changes
+/// only when its set is joined to a larger one).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DonkeySets {
+    /// The donkey's tile they were taken from (`EMPTY`: none yet).
+    tile: u16,
+    /// The roots; a road or city with ends owns a centre port, so a tile has at most four.
+    roots: [u32; 4],
+    /// How many of `roots` are in use.
+    len: u8,
+}
+
+impl Default for DonkeySets {
+    fn default() -> DonkeySets {
+        DonkeySets {
+            tile: EMPTY,
+            roots: [0; 4],
+            len: 0,
         }
-        let around = Around::new(game, x, y);
-        if around.ends_of(root) != node.open {
-            continue;
-        }
-        let mut bits = mask;
-        while bits != 0 {
-            let rotation = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let o = &tables.orients[tables.orient_of(kind, rotation) as usize];
-            if around.completes(game, o, root) {
-                mask &= !(1 << rotation);
-                removed += 1;
+    }
+}
+
+impl DonkeySets {
+    fn of(game: &Game<'_>, tile: u16) -> DonkeySets {
+        let mut sets = DonkeySets {
+            tile,
+            ..DonkeySets::default()
+        };
+        let base = game.board.placed[tile as usize].base;
+        for (i, f) in game.orient(tile).features.iter().enumerate() {
+            if f.kind.closes() && f.open > 0 && usize::from(sets.len) < sets.roots.len() {
+                sets.roots[usize::from(sets.len)] = base + i as u32;
+                sets.len += 1;
             }
         }
-        game.masks_mut()[slot as usize] = mask;
+        sets
     }
-    game.donkey_sets.1 = sets;
+}
+
+/// A monastery on the donkey's tile with 8 of 9 placed: its last cell is blocked whole.
+fn block_monastery(game: &mut Game<'_>, x: i16, y: i16) -> u32 {
+    let (x, y) = (i32::from(x), i32::from(y));
+    if game.board.placed_around(x, y) != 8 {
+        return 0;
+    }
+    let mut removed = 0;
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let slot = game.board.cell(x + dx, y + dy).slot;
+            if slot != EMPTY {
+                let mask = &mut game.masks_mut()[slot as usize];
+                removed += mask.count_ones();
+                *mask = 0;
+            }
+        }
+    }
+    removed
+}
+
+/// Clears the rotations of the drawn tile at the open position `at` (frontier `slot`) that
+/// would complete the set `root`; returns how many.
+fn block_completing(game: &mut Game<'_>, kind: u16, at: (i32, i32), slot: u16, root: u32) -> u32 {
+    let tables = game.tables;
+    let around = Around::new(game, at.0, at.1);
+    if around.ends_of(root) != game.nodes[root as usize].open {
+        return 0;
+    }
+    let mut mask = game.masks_mut()[slot as usize];
+    let mut removed = 0;
+    let mut bits = mask;
+    while bits != 0 {
+        let rotation = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        let o = &tables.orients[tables.orient_of(kind, rotation) as usize];
+        if around.completes(game, o, root) {
+            mask &= !(1 << rotation);
+            removed += 1;
+        }
+    }
+    game.masks_mut()[slot as usize] = mask;
     removed
 }
 
@@ -372,6 +420,8 @@ pub(crate) fn move_donkey(
         });
     }
     game.donkey = Some(cell.placed);
+    // Taken now rather than at the next draw, where the branch would be a coin toss.
+    game.donkey_sets = DonkeySets::of(game, cell.placed);
     game.stats.donkey_moves += 1;
     events.push(Event::DonkeyMoved {
         player: game.current(),
