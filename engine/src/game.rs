@@ -1060,9 +1060,6 @@ impl<'t> Game<'t> {
     /// How many Festival returns the current player has: one per figure of theirs on the
     /// board, after placing a Festival tile.
     pub fn return_count(&self, placed: u16) -> usize {
-        if !rules::festival::may_return(self, placed) {
-            return 0;
-        }
         // Figures on the board are those out of the supply.
         let p = self.current as usize;
         let windmills = if self.village {
@@ -1070,8 +1067,13 @@ impl<'t> Game<'t> {
         } else {
             0
         };
-        usize::from(self.options.rules.followers.saturating_sub(self.supply[p]))
-            + usize::from(windmills.saturating_sub(self.windmills[p]))
+        let out = usize::from(self.options.rules.followers.saturating_sub(self.supply[p]))
+            + usize::from(windmills.saturating_sub(self.windmills[p]));
+        if out > 0 && rules::festival::may_return(self, placed) {
+            out
+        } else {
+            0
+        }
     }
 
     /// The `n`-th Festival return, in the order of `legal_moves`.
@@ -1333,6 +1335,10 @@ impl<'t> Game<'t> {
     /// Scores a closed road or city if it was not yet; a road touching marketplaces waits
     /// for its marketplaces (collected in `markets`).
     fn check_closed(&mut self, n: u32, markets: &mut Vec<u32>, events: &mut Vec<Event>) {
+        // A member has its set's kind: fields and monasteries need no root.
+        if !self.nodes[n as usize].kind.closes() {
+            return;
+        }
         let r = self.find_mut(n);
         let node = self.nodes[r as usize];
         if node.kind.closes() && node.open == 0 && !node.done {

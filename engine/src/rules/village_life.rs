@@ -171,16 +171,20 @@ pub(crate) fn flower_bonus(
 /// root keeps (`Node::ends_at`). So each draw costs a few reads per set on the donkey's tile,
 /// and a closer look only where such a position can take the drawn tile.
 pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 {
-    let d = game.board.placed[donkey as usize];
-    let mut removed = 0;
-    if game.tables.orients[d.orient as usize].monastery.is_some() {
-        removed += block_monastery(game, d.x, d.y);
-    }
     // Moving the donkey takes its sets; this catches a donkey put elsewhere by hand.
     if game.donkey_sets.tile != donkey {
         game.donkey_sets = DonkeySets::of(game, donkey);
     }
-    let DonkeySets { roots, len, .. } = game.donkey_sets;
+    let DonkeySets {
+        roots,
+        len,
+        monastery,
+        ..
+    } = game.donkey_sets;
+    let mut removed = 0;
+    if let Some((x, y)) = monastery {
+        removed += block_monastery(game, x, y);
+    }
     for (i, &set) in roots[..usize::from(len)].iter().enumerate() {
         let root = game.find_mut(set);
         game.donkey_sets.roots[i] = root;
@@ -207,6 +211,8 @@ pub(crate) struct DonkeySets {
     roots: [u32; 4],
     /// How many of `roots` are in use.
     len: u8,
+    /// Where the tile is, if it has a monastery.
+    monastery: Option<(i16, i16)>,
 }
 
 impl Default for DonkeySets {
@@ -215,6 +221,7 @@ impl Default for DonkeySets {
             tile: EMPTY,
             roots: [0; 4],
             len: 0,
+            monastery: None,
         }
     }
 }
@@ -225,8 +232,11 @@ impl DonkeySets {
             tile,
             ..DonkeySets::default()
         };
-        let base = game.board.placed[tile as usize].base;
-        for (i, f) in game.orient(tile).features.iter().enumerate() {
+        let p = game.board.placed[tile as usize];
+        let o = game.orient(tile);
+        sets.monastery = o.monastery.map(|_| (p.x, p.y));
+        let base = p.base;
+        for (i, f) in o.features.iter().enumerate() {
             if f.kind.closes() && f.open > 0 && usize::from(sets.len) < sets.roots.len() {
                 sets.roots[usize::from(sets.len)] = base + i as u32;
                 sets.len += 1;
@@ -441,6 +451,8 @@ pub(crate) struct Mill {
     /// Index into `Board::placed` of its tile (one windmill per tile: it goes on the tile just
     /// placed).
     pub tile: u16,
+    /// Its tile's position.
+    pub at: (i16, i16),
     /// Placed tiles of its range, its own included.
     pub placed: u8,
 }
@@ -479,8 +491,10 @@ pub(crate) fn place_windmill(
         tile: placed,
     });
     let in_range = range_tiles(game, placed).len() as u8;
+    let p = game.board.placed[placed as usize];
     game.mills.push(Mill {
         tile: placed,
+        at: (p.x, p.y),
         placed: in_range,
     });
     game.stats.windmills_placed += 1;
@@ -496,8 +510,7 @@ pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: u16, events: &mut 
         let mill = game.mills[i];
         // A windmill put on this very tile counted it when it was placed. (Branch-free: the
         // outcome is random, so branches here would mostly be mispredicted.)
-        let w = game.board.placed[mill.tile as usize];
-        let (dx, dy) = (i32::from(p.x - w.x), i32::from(p.y - w.y));
+        let (dx, dy) = (i32::from(p.x - mill.at.0), i32::from(p.y - mill.at.1));
         let in_range = ((dx == 0) & (dy.abs() <= 2)) | ((dy == 0) & (dx.abs() <= 2));
         game.mills[i].placed += u8::from(in_range & (mill.tile != placed));
         if usize::from(game.mills[i].placed) == WINDMILL_RANGE.len() {
