@@ -81,6 +81,24 @@ impl Board {
         self.offset(x, y).map_or(BLANK, |i| self.cells[i])
     }
 
+    /// The cells beside a position, north, east, south and west (blank outside the grid).
+    #[inline]
+    pub fn neighbours(&self, x: i32, y: i32) -> [Cell; 4] {
+        let (cx, cy) = (x + self.origin, y + self.origin);
+        if cx >= 1 && cy >= 1 && cx < self.side - 1 && cy < self.side - 1 {
+            // One offset for all four, away from the border.
+            let (i, row) = ((cy * self.side + cx) as usize, self.side as usize);
+            [
+                self.cells[i - row],
+                self.cells[i + 1],
+                self.cells[i + row],
+                self.cells[i - 1],
+            ]
+        } else {
+            [(0, -1), (1, 0), (0, 1), (-1, 0)].map(|(dx, dy)| self.cell(x + dx, y + dy))
+        }
+    }
+
     /// The placed tile at a position.
     #[inline]
     pub fn at(&self, x: i32, y: i32) -> Option<&Placed> {

@@ -317,11 +317,13 @@ impl Around {
             edge: [None; 4],
             set: [u32::MAX; 4],
         };
+        let cells = game.board.neighbours(x, y);
         for side in Side::ALL {
-            let (dx, dy) = side.offset();
-            let Some(&q) = game.board.at(x + dx, y + dy) else {
+            let q = cells[side.index()].placed;
+            if q == EMPTY {
                 continue;
-            };
+            }
+            let q = game.board.placed[q as usize];
             let oq = &game.tables.orients[q.orient as usize];
             let s = side.index();
             around.edge[s] = Some(oq.edges[side.opposite().index()]);
