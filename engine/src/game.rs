@@ -828,10 +828,11 @@ impl<'t> Game<'t> {
         });
         self.board.close(x, y);
         self.board.cell_mut(x, y).placed = id;
+        let cells = self.board.neighbours(x, y);
         for side in Side::ALL {
             let (dx, dy) = side.offset();
             let (nx, ny) = (x + dx, y + dy);
-            let cell = self.board.cell(nx, ny);
+            let cell = cells[side.index()];
             if cell.placed != EMPTY {
                 self.join(id, side, cell.placed);
             } else {
