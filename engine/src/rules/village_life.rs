@@ -247,6 +247,7 @@ impl DonkeySets {
 }
 
 /// A monastery on the donkey's tile with 8 of 9 placed: its last cell is blocked whole.
+#[inline(never)]
 fn block_monastery(game: &mut Game<'_>, x: i16, y: i16) -> u32 {
     let (x, y) = (i32::from(x), i32::from(y));
     if game.board.placed_around(x, y) != 8 {
@@ -268,6 +269,7 @@ fn block_monastery(game: &mut Game<'_>, x: i16, y: i16) -> u32 {
 
 /// Clears the rotations of the drawn tile at the open position `at` (frontier `slot`) that
 /// would complete the set `root`; returns how many.
+#[inline(never)]
 fn block_completing(game: &mut Game<'_>, kind: u16, at: (i32, i32), slot: u16, root: u32) -> u32 {
     let tables = game.tables;
     let around = Around::new(game, at.0, at.1);
@@ -553,6 +555,8 @@ fn range_tiles(game: &Game<'_>, tile: u16) -> Vec<u16> {
         .collect()
 }
 
+// Out of line: rare, and inlined it would weigh on the check run every turn.
+#[inline(never)]
 fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mut Vec<Event>) {
     let fig = game.lift(index);
     let tiles = range_tiles(game, fig.tile);
