@@ -1,4 +1,5 @@
-//! Random base-game playouts on one core, and the legal placements of one drawn tile.
+//! Random playouts on one core — the base game, and base + Festival + Village Life with all
+//! their rules, both 72 tiles long so they compare — and the legal placements of one drawn tile.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use engine::game::{Draw, Game, GameOptions, Move, Phase};
@@ -14,20 +15,42 @@ fn options(players: u8, seed: u64) -> GameOptions {
     }
 }
 
+/// Game options for a player count and seed.
+type Setup = fn(u8, u64) -> GameOptions;
+
+/// All bundled sets and rules, cut to the base game's 72 tiles.
+fn expansion_options(players: u8, seed: u64) -> GameOptions {
+    GameOptions {
+        sets: Vec::new(),
+        tiles: Some(72),
+        ..GameOptions::seeded(players, seed)
+    }
+}
+
 fn playouts(c: &mut Criterion) {
     let tables = engine::compile(&tiledef::load_bundled()).expect("bundled tables compile");
     let mut rng = Rng::new(1);
     let mut moves = Vec::with_capacity(256);
     let mut events = Vec::with_capacity(256);
-    c.bench_function("random 2-player base game", |b| {
-        b.iter(|| {
-            events.clear();
-            let seed = rng.next_u64();
-            let game = play_random(&tables, options(2, seed), &mut rng, &mut moves, &mut events)
-                .expect("random games play");
-            black_box(game.scores[0])
-        })
-    });
+    let cases: [(&str, Setup); 2] = [
+        ("random 2-player base game", options),
+        (
+            "random 2-player game, base + Festival + Village Life, 72 tiles",
+            expansion_options,
+        ),
+    ];
+    for (name, options) in cases {
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                events.clear();
+                let seed = rng.next_u64();
+                let game =
+                    play_random(&tables, options(2, seed), &mut rng, &mut moves, &mut events)
+                        .expect("random games play");
+                black_box(game.scores[0])
+            })
+        });
+    }
     // A mid-game position: the legal placements of the drawn tile.
     let mut events = Vec::new();
     let mut game = Game::new(&tables, options(2, 7), &mut events).expect("game sets up");
