@@ -541,3 +541,25 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
         }
     }
 }
+
+#[test]
+fn a_game_cut_to_n_tiles_draws_the_first_n_minus_one_of_its_bag() {
+    // The start tile counts: `tiles = 20` draws 19 tiles, from the front of the same shuffle.
+    let tables = common::tables();
+    for seed in 0..20 {
+        let cut = GameOptions {
+            tiles: Some(20),
+            ..options(2, seed, false)
+        };
+        let first = |options| match Game::new(tables, options, &mut Vec::new()).unwrap().phase() {
+            Phase::Place(kind) => Some(kind),
+            _ => None,
+        };
+        assert_eq!(first(cut.clone()), first(options(2, seed, false)));
+        let mut rng = Rng::new(seed);
+        let (mut events, mut moves) = (Vec::new(), Vec::new());
+        let game =
+            engine::simulate::play_random(tables, cut, &mut rng, &mut moves, &mut events).unwrap();
+        assert_eq!(game.board.placed.len() + game.set_aside.len(), 20);
+    }
+}
