@@ -201,8 +201,8 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
     removed
 }
 
-/// The sets of the roads and cities on the donkey's tile (roots as last found: a root changes
-/// only when its set is joined to a larger one).
+/// The sets of the roads and cities on the donkey's tile (roots as last found, refreshed at
+/// each draw: a root changes only when its set is joined to another).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DonkeySets {
     /// The donkey's tile they were taken from (`EMPTY`: none yet).
