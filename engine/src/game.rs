@@ -829,6 +829,21 @@ impl<'t> Game<'t> {
         self.board.close(x, y);
         self.board.cell_mut(x, y).placed = id;
         let cells = self.board.neighbours(x, y);
+        if self.village {
+            // An end facing an empty cell stays open, and the donkey's filter needs where; added
+            // while the new nodes are their own roots. (An end facing a tile closes at once.)
+            for side in Side::ALL {
+                let f = o.ports[side.centre().index()];
+                if cells[side.index()].placed == EMPTY && f != crate::tables::NO_FEATURE {
+                    let node = &mut self.nodes[(base + u32::from(f)) as usize];
+                    if node.kind.closes() {
+                        let (dx, dy) = side.offset();
+                        node.ends_at.0 += x + dx;
+                        node.ends_at.1 += y + dy;
+                    }
+                }
+            }
+        }
         for side in Side::ALL {
             let (dx, dy) = side.offset();
             let (nx, ny) = (x + dx, y + dy);
@@ -839,18 +854,6 @@ impl<'t> Game<'t> {
                 let w = tables.index.weight(side.opposite().index());
                 self.board
                     .open(nx, ny, w * (u32::from(o.edges[side.index()]) + 1));
-                // An end facing an empty position stays open: the donkey's filter needs where.
-                // (One facing a tile is closed at once, so it is never added.)
-                let f = o.ports[side.centre().index()];
-                if self.village && f != crate::tables::NO_FEATURE {
-                    let n = base + u32::from(f);
-                    if self.nodes[n as usize].kind.closes() {
-                        let r = self.find_mut(n);
-                        let root = &mut self.nodes[r as usize];
-                        root.ends_at.0 += nx;
-                        root.ends_at.1 += ny;
-                    }
-                }
             }
         }
         id
