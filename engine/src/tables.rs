@@ -154,6 +154,9 @@ pub struct Orient {
     pub monastery: Option<u8>,
     /// The local indices of its fields (where a windmill may go).
     pub fields: Vec<u8>,
+    /// Whether a tile-level marker is a Festival place (its kind has `rule = festival`); kept
+    /// here, beside what play reads anyway, rather than on the kind.
+    pub festival: bool,
 }
 
 impl Orient {
@@ -181,8 +184,6 @@ pub struct TileKind {
     pub marketplace: bool,
     /// Tile-level marker kind indices.
     pub markers: Vec<u8>,
-    /// Whether a tile-level marker is a Festival place (its kind has `rule = festival`).
-    pub festival: bool,
     /// Flower groups on its fields per colour, indexed like `Tables::colours` (empty: none).
     pub flowers: Vec<u8>,
     /// Its distinct orientations (indices into `Tables::orients`), by increasing rotation.
@@ -522,6 +523,10 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             });
         }
         let written = base_features(ts, tile);
+        let festival = tile
+            .markers
+            .iter()
+            .any(|&m| ts.markers[m].rule == Some(tiledef::MarkerRule::Festival));
         let mut seen: Vec<(Signature, u16)> = Vec::new();
         let mut rotation_orient = [0u16; 4];
         let mut own = Vec::new();
@@ -568,6 +573,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 features,
                 monastery,
                 fields,
+                festival,
             });
             seen.push((sig, id));
             own.push(id);
@@ -581,10 +587,6 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             start: tile.start,
             marketplace: tile.marketplace,
             markers: tile.markers.iter().map(|&m| small(m)).collect(),
-            festival: tile
-                .markers
-                .iter()
-                .any(|&m| ts.markers[m].rule == Some(tiledef::MarkerRule::Festival)),
             flowers: flowers_by_colour(ts.colours.len(), &written),
             orients: own,
             rotation_orient,

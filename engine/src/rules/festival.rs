@@ -11,7 +11,7 @@ pub(crate) fn may_return(game: &Game<'_>, placed: u16) -> bool {
     if !game.options.rules.festival {
         return false;
     }
-    game.tables.kinds[game.orient(placed).kind as usize].festival
+    game.orient(placed).festival
 }
 
 /// Returns figure `figure` (index into `Game::figures`) of the current player to their supply.
