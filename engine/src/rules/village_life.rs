@@ -235,16 +235,10 @@ impl DonkeySets {
         let p = game.board.placed[tile as usize];
         let o = game.orient(tile);
         sets.monastery = o.monastery.map(|_| (p.x, p.y));
-        // A road or city with ends owns a centre port: look only there.
-        for side in Side::ALL {
-            let f = o.ports[side.centre().index()];
-            if f == NO_FEATURE {
-                continue;
-            }
-            let node = p.base + u32::from(f);
-            let known = &sets.roots[..usize::from(sets.len)];
-            if game.nodes[node as usize].kind.closes() && !known.contains(&node) {
-                sets.roots[usize::from(sets.len)] = node;
+        let base = p.base;
+        for (i, f) in o.features.iter().enumerate() {
+            if f.kind.closes() && f.open > 0 && usize::from(sets.len) < sets.roots.len() {
+                sets.roots[usize::from(sets.len)] = base + i as u32;
                 sets.len += 1;
             }
         }
