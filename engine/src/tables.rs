@@ -154,6 +154,9 @@ pub struct Orient {
     pub monastery: Option<u8>,
     /// The local indices of its fields (where a windmill may go).
     pub fields: Vec<u8>,
+    /// Per side (N, E, S, W): the sides (bit `Side::index`) whose centre ports belong to the
+    /// road or city at this side's centre port, itself included; 0 when it carries none.
+    pub links: [u8; 4],
     /// Whether a tile-level marker is a Festival place (its kind has `rule = festival`); kept
     /// here, beside what play reads anyway, rather than on the kind.
     pub festival: bool,
@@ -565,6 +568,18 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 .filter(|&i| features[i].kind == FeatureKind::Field)
                 .map(small)
                 .collect();
+            let mut links = [0u8; 4];
+            for side in Side::ALL {
+                let f = ports[side.centre().index()];
+                if f != NO_FEATURE && features[f as usize].kind.closes() {
+                    let own = features[f as usize].ports;
+                    for other in Side::ALL {
+                        if own & (1 << other.centre().index()) != 0 {
+                            links[side.index()] |= 1 << other.index();
+                        }
+                    }
+                }
+            }
             orients.push(Orient {
                 kind: k as u16,
                 rotation: r,
@@ -573,6 +588,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 features,
                 monastery,
                 fields,
+                links,
                 festival,
             });
             seen.push((sig, id));
@@ -700,6 +716,23 @@ mod tests {
             r1.edges[1] as usize,
             t.edge_kinds.iter().position(|k| k == "city").unwrap()
         );
+    }
+
+    #[test]
+    fn links_join_the_sides_of_each_road_and_city() {
+        let t = tables();
+        let links = |id: &str, rotation: u8| {
+            let k = t.kind_by_id(id).unwrap();
+            t.orients[t.orient_of(k, rotation) as usize].links
+        };
+        let (n, e, s, w) = (1, 2, 4, 8);
+        // U: one road west–east; fields north and south.
+        assert_eq!(links("U", 0), [0, e | w, 0, e | w]);
+        assert_eq!(links("U", 1), [n | s, 0, n | s, 0]);
+        // X: four roads ending at the crossing, each on its own.
+        assert_eq!(links("X", 0), [n, e, s, w]);
+        // C: one city on all four sides.
+        assert_eq!(links("C", 0), [n | e | s | w; 4]);
     }
 
     #[test]

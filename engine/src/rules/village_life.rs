@@ -20,7 +20,7 @@ use crate::game::{
     Score, SetupError,
 };
 use crate::rng::Rng;
-use crate::tables::{FeatureKind, NO_FEATURE, Orient, Tables};
+use crate::tables::{FeatureKind, Orient, Tables};
 use tiledef::{Meeting, RoadEnd, Side};
 
 /// The windmill's range: its tile and two tiles in each direction.
@@ -334,12 +334,10 @@ impl Around {
             let oq = &game.tables.orients[q.orient as usize];
             let s = side.index();
             around.edge[s] = Some(oq.edges[side.opposite().index()]);
-            let g = oq.ports[side.centre().facing().index()];
-            if g != NO_FEATURE {
-                let n = q.base + u32::from(g);
-                if game.nodes[n as usize].kind.closes() {
-                    around.set[s] = game.find_mut(n);
-                }
+            // Only a road or city has a set that can be completed.
+            if oq.links[side.opposite().index()] != 0 {
+                let g = oq.ports[side.centre().facing().index()];
+                around.set[s] = game.find_mut(q.base + u32::from(g));
             }
         }
         around
@@ -391,24 +389,13 @@ impl Around {
                 todo |= sides & !visited;
                 visited |= sides;
             }
-            let f = o.ports[Side::ALL[s].centre().index()];
-            if f == NO_FEATURE || !o.features[f as usize].kind.closes() {
-                continue;
-            }
-            let sides = centre_sides(o.features[f as usize].ports);
+            // Our road or city there joins too; its other sides come next.
+            let sides = o.links[s];
             todo |= sides & !visited;
             visited |= sides;
         }
         true
     }
-}
-
-/// The sides (bit = `Side::index`) whose centre port a feature's port mask holds.
-fn centre_sides(ports: u16) -> u8 {
-    Side::ALL
-        .iter()
-        .filter(|s| ports & (1 << s.centre().index()) != 0)
-        .fold(0, |m, s| m | 1 << s.index())
 }
 
 /// Moves the donkey to the placed tile at (x, y).
