@@ -235,10 +235,14 @@ impl DonkeySets {
         let p = game.board.placed[tile as usize];
         let o = game.orient(tile);
         sets.monastery = o.monastery.map(|_| (p.x, p.y));
-        let base = p.base;
-        for (i, f) in o.features.iter().enumerate() {
-            if f.kind.closes() && f.open > 0 && usize::from(sets.len) < sets.roots.len() {
-                sets.roots[usize::from(sets.len)] = base + i as u32;
+        // A road or city with ends owns a centre port; `links` says which are roads or cities.
+        let mut seen = 0u8;
+        for side in Side::ALL {
+            let links = o.links[side.index()];
+            if links != 0 && seen & (1 << side.index()) == 0 {
+                seen |= links;
+                let f = o.ports[side.centre().index()];
+                sets.roots[usize::from(sets.len)] = p.base + u32::from(f);
                 sets.len += 1;
             }
         }
