@@ -7,9 +7,10 @@
 //! (tiles that fit nowhere are set aside).
 //!
 //! Features are union-find sets over feature nodes (one node per feature of each placed tile)
-//! with running aggregates at the root: open ends, pennants, followers, marketplace ends. The
-//! members of a set are also linked in a ring, so a scoring can walk them (to count distinct
-//! tiles, cities bordering a field, flowers).
+//! with running aggregates at the root: open ends (and, with the donkey in play, the summed
+//! positions they face), pennants, followers, marketplace ends. The members of a set are also
+//! linked in a ring, so a scoring can walk them (to count distinct tiles, cities bordering a
+//! field, flowers).
 
 use crate::board::{Board, EMPTY, Placed};
 use crate::rng::Rng;
