@@ -1124,18 +1124,30 @@ impl<'t> Game<'t> {
 
     /// Appends the deploy moves on the tile just placed.
     pub fn legal_deploys(&self, placed: u16, out: &mut Vec<Move>) {
-        if self.supply[self.current as usize] == 0 {
-            return;
-        }
+        out.extend(
+            self.free_features(placed)
+                .map(|feature| Move::Deploy { feature }),
+        );
+    }
+
+    /// Whether the current player may deploy a follower on the tile just placed.
+    pub fn can_deploy(&self, placed: u16) -> bool {
+        self.free_features(placed).next().is_some()
+    }
+
+    /// The local features of the tile just placed that the current player may deploy on.
+    fn free_features(&self, placed: u16) -> impl Iterator<Item = u8> + '_ {
         let base = self.board.placed[placed as usize].base;
-        for (i, n) in self.tile_nodes(placed).iter().enumerate() {
-            if n.kind.claimable() {
-                let r = self.find(base + i as u32);
-                if self.nodes[r as usize].followers == 0 {
-                    out.push(Move::Deploy { feature: i as u8 });
-                }
-            }
-        }
+        let supply = self.supply[self.current as usize];
+        self.tile_nodes(placed)
+            .iter()
+            .enumerate()
+            .filter(move |&(i, n)| {
+                supply > 0
+                    && n.kind.claimable()
+                    && self.nodes[self.find(base + i as u32) as usize].followers == 0
+            })
+            .map(|(i, _)| i as u8)
     }
 
     /// Applies a move, or says why it is illegal (the game is then unchanged).

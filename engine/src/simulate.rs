@@ -61,10 +61,10 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
         game.legal_actions(placed, moves);
         return Some(moves[rng.below(moves.len())]);
     }
-    // Counted, and only the chosen move made: most of the list would be thrown away.
-    game.legal_deploys(placed, moves);
+    // Counted, and only the chosen move made: most of the list would be thrown away. (Deploys
+    // are listed only when chosen; until then it is enough to know there is one.)
     let count = [
-        moves.len(),
+        usize::from(game.can_deploy(placed)),
         game.windmill_count(placed),
         game.return_count(placed),
         1,
@@ -72,9 +72,12 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     ];
     let kinds = count.iter().filter(|&&n| n > 0).count();
     let chosen = (0..5).filter(|&g| count[g] > 0).nth(rng.below(kinds))?;
+    if chosen == 0 {
+        game.legal_deploys(placed, moves);
+        return moves.get(rng.below(moves.len())).copied();
+    }
     let pick = rng.below(count[chosen]);
     match chosen {
-        0 => moves.get(pick).copied(),
         1 => game.nth_windmill(placed, pick),
         2 => game.nth_return(pick),
         3 => Some(Move::Pass),

@@ -527,6 +527,7 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
                 let mut listed = Vec::new();
                 let [deploys, windmills, returns, pass] = game.legal_actions(placed, &mut listed);
                 assert_eq!(deploys + windmills + returns + pass, listed.len());
+                assert_eq!(deploys > 0, game.can_deploy(placed));
                 assert_eq!(windmills, game.windmill_count(placed));
                 assert_eq!(returns, game.return_count(placed));
                 let made: Vec<Move> = (0..windmills)
