@@ -565,7 +565,18 @@ impl Checker<'_> {
 
         // Edges.
         let mut edges = [usize::MAX; 4];
-        let written = [&def.edges.n, &def.edges.e, &def.edges.s, &def.edges.w];
+        let Some(def_edges) = &def.edges else {
+            self.error(
+                f,
+                ptr,
+                false,
+                "tilekit::edges-missing",
+                format!("tile `{id}` has no `edges`"),
+            )
+            .hint = Some("add e.g. `edges = { n = \"city\", e = \"road\", s = \"field\", w = \"road\" }`".to_string());
+            return None;
+        };
+        let written = [&def_edges.n, &def_edges.e, &def_edges.s, &def_edges.w];
         for side in Side::ALL {
             let eptr = format!("{ptr}/edges/{}", side.name());
             if let Some(k) = self.resolve(

@@ -111,10 +111,34 @@ pub struct EdgeKindDef {
     /// How this kind meets each kind (including itself); a pair not named anywhere is forbidden.
     #[serde(default)]
     pub meets: BTreeMap<String, Meeting>,
-    /// Colour used to draw this edge kind when no better drawing is known (`#rrggbb`).
+    /// Colour used to draw this edge kind (`#rrggbb`): the band, the water, the hedge, the wall.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"))]
     pub display: Option<String>,
+    /// How the renderer draws this edge kind; without it, it follows from what the ports carry
+    /// (a road centre is a `band`, a city a `city`, a centre that carries nothing and closes
+    /// roads a `hedge`, anything else `plain`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<EdgeStyle>,
+}
+
+/// How an edge kind is drawn on a tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EdgeStyle {
+    /// Nothing of its own: the halves' ground runs to the edge.
+    Plain,
+    /// A band from the edge centre into the tile, as a road is drawn.
+    Band,
+    /// Water from the edge centre into the tile; a river that ends inside the tile ends in a
+    /// spring or a lake (see the tile's markers), and it divides the fields on its two sides.
+    River,
+    /// A hedge from the edge centre into the tile, as bushes are drawn.
+    Hedge,
+    /// A wall along the edge.
+    Wall,
+    /// A city's walls and fill, reaching the edge.
+    City,
 }
 
 /// A flower colour of the vocabulary.
@@ -229,13 +253,19 @@ pub enum RoadEnd {
     /// At the Festival place.
     #[serde(rename = "festival")]
     Festival,
-    /// At this tile's own north edge, whose kind closes roads (bushes).
+    /// At a gate of one of this tile's cities.
+    #[serde(rename = "city")]
+    City,
+    /// At one of this tile's own markers (a jetty, a well, a spring, …).
+    #[serde(rename = "marker")]
+    Marker,
+    /// At this tile's own north edge, which carries no road (bushes, a river bank).
     N,
-    /// At this tile's own east edge, whose kind closes roads (bushes).
+    /// At this tile's own east edge, which carries no road (bushes, a river bank).
     E,
-    /// At this tile's own south edge, whose kind closes roads (bushes).
+    /// At this tile's own south edge, which carries no road (bushes, a river bank).
     S,
-    /// At this tile's own west edge, whose kind closes roads (bushes).
+    /// At this tile's own west edge, which carries no road (bushes, a river bank).
     W,
 }
 
@@ -244,11 +274,13 @@ pub enum RoadEnd {
 #[serde(deny_unknown_fields)]
 pub struct RoadDef {
     /// The centre ports the road leaves the tile by: two for a road that runs through, one for a
-    /// road that ends inside the tile.
-    #[schemars(length(min = 1, max = 2), example = vec![Port::W, Port::E])]
+    /// road that ends inside the tile, three or four for one road that joins those sides with no
+    /// junction between them (a road that forks and stays one road).
+    #[schemars(length(min = 1, max = 4), example = vec![Port::W, Port::E])]
     pub ports: Vec<Port>,
-    /// Where a one-port road ends: `junction`, `monastery`, `marketplace`, `festival`, or a side
-    /// (`N`, `E`, `S`, `W`) of this tile whose edge kind closes roads (bushes).
+    /// Where a one-port road ends: `junction`, `monastery`, `marketplace`, `festival`, `city` (a
+    /// city gate), `marker` (one of the tile's markers), or a side (`N`, `E`, `S`, `W`) of this
+    /// tile whose edge carries no road (bushes, a river bank).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<RoadEnd>,
     /// Markers on this road, e.g. `["well"]`.
@@ -315,8 +347,15 @@ pub struct TileDef {
     /// This tile is the start tile: one copy is placed unrotated at the origin and not drawn.
     #[serde(default, skip_serializing_if = "is_false")]
     pub start: bool,
-    /// The edge kind of each side.
-    pub edges: Edges,
+    /// Copy the layout (edges, features, markers) of another tile, named by its id or an alias,
+    /// from this set or one it requires: for a set that reprints another set's tiles with its own
+    /// counts and art (Winter). A tile with `like` writes no layout of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"BA/RCr")]
+    pub like: Option<String>,
+    /// The edge kind of each side (required unless the tile is `like` another).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edges: Option<Edges>,
     /// The cities on the tile.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cities: Vec<CityDef>,
@@ -326,6 +365,11 @@ pub struct TileDef {
     /// The fields on the tile.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldDef>,
+    /// Ports that belong to no feature, on purpose: the parts of an edge that lie against
+    /// something that is not a feature (the walls of the City of Carcassonne in *The Count*).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec![Port::ESE, Port::SSE])]
+    pub empty: Vec<Port>,
     /// The tile has a monastery (a cloister) in its centre.
     #[serde(default, skip_serializing_if = "is_false")]
     pub monastery: bool,
