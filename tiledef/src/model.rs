@@ -197,6 +197,85 @@ pub struct MarkerDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"))]
     pub display: Option<String>,
+    /// The picture the renderer draws for it; without one, a badge in its colour with its initial.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icon: Option<MarkerIcon>,
+}
+
+/// The renderer's icon library: what a marker can be drawn as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum MarkerIcon {
+    /// A round badge with the marker's initial (the default).
+    Badge,
+    /// The Festival place: a starburst.
+    Festival,
+    /// A well.
+    Well,
+    /// A river's spring.
+    Spring,
+    /// A lake.
+    Lake,
+    /// A volcano.
+    Volcano,
+    /// An inn by a road.
+    Inn,
+    /// A cathedral in a city.
+    Cathedral,
+    /// A barrel of wine (a good).
+    Wine,
+    /// A sheaf of grain (a good).
+    Grain,
+    /// A bolt of cloth (a good).
+    Cloth,
+    /// A tower foundation.
+    Tower,
+    /// A bazaar.
+    Bazaar,
+    /// A dragon.
+    Dragon,
+    /// A magic portal.
+    Portal,
+    /// A princess.
+    Princess,
+    /// A pig herd.
+    PigHerd,
+    /// A shrine.
+    Shrine,
+    /// A circus tent.
+    Circus,
+    /// Acrobats.
+    Acrobats,
+    /// A watchtower.
+    Watchtower,
+    /// A flying machine.
+    FlyingMachine,
+    /// A hill.
+    Hill,
+    /// A vineyard.
+    Vineyard,
+    /// Gold.
+    Gold,
+    /// A mage or a witch.
+    Mage,
+    /// A ferry or a jetty.
+    Ferry,
+    /// A crop circle.
+    CornCircle,
+    /// A tunnel.
+    Tunnel,
+    /// A besieged city (siege shield).
+    Siege,
+    /// A castle.
+    Castle,
+    /// A hut or a house.
+    Hut,
+    /// A robber or bandit.
+    Robber,
+    /// A water spirit or other creature.
+    Creature,
+    /// A district of a city (the City of Carcassonne's quarters).
+    Quarter,
 }
 
 /// How many copies of a tile a set holds: one number, or one per edition.
