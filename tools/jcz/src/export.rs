@@ -301,7 +301,7 @@ fn tile_xml(
         if !field.flowers.is_empty() {
             note(
                 "flowers",
-                format!("a field with flowers {}", field.flowers.join(", ")),
+                format!("a field's flower groups ({})", field.flowers.join(", ")),
             );
         }
         xml.elements.push(Element {
@@ -323,7 +323,7 @@ fn tile_xml(
         });
     }
     if let Some(name) = &tile.name {
-        note("name", format!("the name `{name}`: JCZ tiles have none"));
+        note("name", format!("`{name}` (JCZ tiles have no names)"));
     }
     if tile.marketplace {
         note("marketplace", "a marketplace (Village Life)".to_string());
@@ -331,7 +331,7 @@ fn tile_xml(
     if tile.start {
         note(
             "start",
-            "the start tile: JCZ's XML does not mark one".to_string(),
+            "this is the start tile; JCZ's XML does not mark one".to_string(),
         );
     }
     if tile.reconstructed {

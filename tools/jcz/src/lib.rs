@@ -119,7 +119,9 @@ pub fn report_text(title: &str, notes: &[Note]) -> String {
         let mut j = i;
         let mut items = Vec::new();
         while j < notes.len() && notes[j].file == n.file && notes[j].tile == n.tile {
-            items.push(format!("{} {}", notes[j].kind, notes[j].detail));
+            // An attribute's note is its value (`road@wagon-move "a"`); others read as a phrase.
+            let sep = if notes[j].detail.starts_with('"') { " " } else { ": " };
+            items.push(format!("{}{sep}{}", notes[j].kind, notes[j].detail));
             j += 1;
         }
         let _ = writeln!(

@@ -1,6 +1,8 @@
 //! The importer on tilekit's own fixtures in JCZ's format (`fixtures/`), one rule at a time, and
 //! import → export → import on them.
 
+mod common;
+
 use std::collections::BTreeMap;
 use tiledef::model::{Count, MarkerIcon, MarkerPlace, MarkerRule, RoadEnd, TileDef, TileSetFile};
 use tilekit_jcz::import::Import;
@@ -35,38 +37,8 @@ fn tile<'a>(import: &'a Import, alias: &str) -> &'a TileDef {
         .unwrap_or_else(|| panic!("no tile {alias}"))
 }
 
-/// The sources of an import, as written, with the bundled sets they require but it lacks.
-fn sources(import: &Import) -> Vec<tiledef::Source> {
-    let mut out: Vec<tiledef::Source> = import
-        .sets
-        .iter()
-        .map(|s| tiledef::Source {
-            name: s.file_name.clone(),
-            text: s.toml().unwrap(),
-        })
-        .collect();
-    let have: Vec<&str> = import.sets.iter().map(|s| s.set.set.id.as_str()).collect();
-    let wanted: Vec<&String> = import
-        .sets
-        .iter()
-        .flat_map(|s| &s.set.set.requires)
-        .collect();
-    for source in tiledef::bundled() {
-        let file: TileSetFile = toml::from_str(&source.text).unwrap();
-        if !have.contains(&file.set.id.as_str()) && wanted.contains(&&file.set.id) {
-            out.insert(0, source);
-        }
-    }
-    out
-}
-
 fn errors(import: &Import) -> Vec<String> {
-    tiledef::load(sources(import))
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == tiledef::Severity::Error)
-        .map(|d| format!("{}: {} [{}]", d.file(), d.message, d.code))
-        .collect()
+    common::errors(import).into_iter().map(|(e, _)| e).collect()
 }
 
 #[test]
@@ -276,31 +248,9 @@ fn an_unknown_port_names_the_tile_and_the_value() {
     assert!(text.starts_with("bad-port.xml:4:"), "{text}");
 }
 
-/// A set's tiles and vocabulary as TOML, marker lists sorted (their order carries no meaning).
-pub fn normalised(import: &Import) -> Vec<(String, String)> {
-    import
-        .sets
-        .iter()
-        .map(|s| {
-            let mut file = s.set.clone();
-            file.set.description = None;
-            for t in &mut file.tiles {
-                t.markers.sort();
-            }
-            (
-                s.file_name.clone(),
-                tilekit_jcz::write::to_toml(&file, "x", &[]).unwrap(),
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn import_export_import_gives_the_same_definitions() {
     let first = import_texts(&minis()).unwrap();
-    let sets: Vec<TileSetFile> = first.sets.iter().map(|s| s.set.clone()).collect();
-    let (xml, _) = tilekit_jcz::export::export(&sets, "round.xml");
-    let text = tilekit_jcz::xml::write(&xml, "");
-    let second = import_texts(&[("round.xml".to_string(), text)]).unwrap();
-    assert_eq!(normalised(&second), normalised(&first));
+    let second = common::round_trip(&first);
+    assert_eq!(common::normalised(&second), common::normalised(&first));
 }
