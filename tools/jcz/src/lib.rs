@@ -120,7 +120,11 @@ pub fn report_text(title: &str, notes: &[Note]) -> String {
         let mut items = Vec::new();
         while j < notes.len() && notes[j].file == n.file && notes[j].tile == n.tile {
             // An attribute's note is its value (`road@wagon-move "a"`); others read as a phrase.
-            let sep = if notes[j].detail.starts_with('"') { " " } else { ": " };
+            let sep = if notes[j].detail.starts_with('"') {
+                " "
+            } else {
+                ": "
+            };
             items.push(format!("{}{sep}{}", notes[j].kind, notes[j].detail));
             j += 1;
         }

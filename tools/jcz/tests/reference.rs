@@ -139,3 +139,122 @@ fn import_export_import_gives_the_same_definitions() {
     let second = common::round_trip(&first);
     assert_eq!(common::normalised(&second), common::normalised(&first));
 }
+
+/// The README's table of what each reference file imports, built from a real import.
+fn readme_table(inputs: &[(String, String)]) -> String {
+    let import = tilekit_jcz::import_texts(inputs).unwrap();
+    let mut out = String::from(
+        "| JCZ file | tilekit sets | tile types | copies | carried over | reported |\n|---|---|---|---|---|---|\n",
+    );
+    for (name, _) in inputs {
+        let sets: Vec<&tiledef::TileSetFile> = import
+            .sets
+            .iter()
+            .filter(|s| s.from.len() == 1 && &s.from[0] == name)
+            .map(|s| &s.set)
+            .collect();
+        let tiles: Vec<&tiledef::model::TileDef> = sets.iter().flat_map(|s| &s.tiles).collect();
+        let own = tiles.iter().filter(|t| t.like.is_none()).count();
+        let reprints = tiles.len() - own;
+        let mut c1 = 0;
+        let mut c2 = 0;
+        let mut plain = 0;
+        let mut editions = false;
+        for s in &sets {
+            let by_edition = s
+                .tiles
+                .iter()
+                .any(|t| matches!(t.count, Count::PerEdition(_)));
+            editions |= by_edition;
+            for t in &s.tiles {
+                match &t.count {
+                    Count::All(n) if by_edition || s.set.id == "base" => {
+                        c1 += n;
+                        c2 += n;
+                    }
+                    Count::All(n) => plain += n,
+                    Count::PerEdition(m) => {
+                        c1 += m.get("C1").copied().unwrap_or(0);
+                        c2 += m.get("C2").copied().unwrap_or(0);
+                    }
+                }
+            }
+        }
+        let copies = if editions {
+            format!("C1 {c1}, C2 {c2}")
+        } else {
+            plain.to_string()
+        };
+        let mut carried: BTreeMap<String, usize> = BTreeMap::new();
+        for t in tiles.iter().filter(|t| t.like.is_none()) {
+            *carried.entry("cities".into()).or_default() += t.cities.len();
+            *carried.entry("roads".into()).or_default() += t.roads.len();
+            *carried.entry("fields".into()).or_default() += t.fields.len();
+            *carried.entry("monasteries".into()).or_default() += usize::from(t.monastery);
+            *carried.entry("gardens".into()).or_default() += usize::from(t.garden);
+            *carried.entry("river edges".into()).or_default() += t
+                .edges
+                .iter()
+                .flat_map(|e| [&e.n, &e.e, &e.s, &e.w])
+                .filter(|k| *k == "river")
+                .count();
+            *carried.entry("empty ports".into()).or_default() += t.empty.len();
+            let markers = t
+                .markers
+                .iter()
+                .chain(t.cities.iter().flat_map(|c| &c.markers))
+                .chain(t.roads.iter().flat_map(|r| &r.markers))
+                .chain(t.fields.iter().flat_map(|f| &f.markers));
+            for m in markers {
+                *carried.entry(format!("`{m}`")).or_default() += 1;
+            }
+        }
+        if reprints > 0 {
+            carried.insert("`like` reprints".into(), reprints);
+        }
+        let carried = carried
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let notes: Vec<&tilekit_jcz::Note> =
+            import.notes.iter().filter(|n| &n.file == name).collect();
+        let reported = tilekit_jcz::count_kinds(notes.iter().copied())
+            .into_iter()
+            .map(|(k, n)| format!("`{k}` {n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let set_ids = sets
+            .iter()
+            .map(|s| format!("`{}`", s.set.id))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.push_str(&format!(
+            "| {name} | {set_ids} | {own}{} | {copies} | {carried} | {} |\n",
+            if reprints > 0 {
+                format!(" + {reprints} reprinted")
+            } else {
+                String::new()
+            },
+            if reported.is_empty() {
+                "—".to_string()
+            } else {
+                reported
+            },
+        ));
+    }
+    out
+}
+
+#[test]
+fn the_readme_table_is_what_an_import_gives() {
+    let Some(inputs) = reference() else { return };
+    let table = readme_table(&inputs);
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    assert!(
+        readme.contains(&table),
+        "the README's JCZ table is stale; it should read:\n{table}"
+    );
+}
