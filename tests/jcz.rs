@@ -190,6 +190,18 @@ fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
     for kind in ["edge kind", "flowers", "marketplace", "marker not in JCZ"] {
         assert!(stderr.contains(&format!("  {kind}\n")), "{kind}: {stderr}");
     }
+    // Tiles whose ids are not JCZ ids import back under the same ids, without a clashing alias.
+    let vl_back = dir.join("vl-back");
+    let again = tilekit(&[
+        "import",
+        "jcz",
+        dir.join("vl.xml").to_str().unwrap(),
+        "--out",
+        vl_back.to_str().unwrap(),
+    ]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    let vl = std::fs::read_to_string(vl_back.join("village-life.toml")).unwrap();
+    assert!(vl.contains("id = \"VL-01\"\ncount = 1\n"), "{vl}");
     // --out that is a folder is refused.
     let folder = tilekit(&[
         "export",

@@ -125,6 +125,10 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             let mut notes = Vec::new();
             let mut def = draft(file, tile, &mut markers, &mut notes)?;
             def.id = ids.make(&tile.id);
+            // The JCZ id is kept as an alias, unless it is the tilekit id already.
+            if def.id == tile.id {
+                def.aliases.clear();
+            }
             uses_river |= edges_of(&def).any(|e| e == "river");
             for (kind, detail) in notes {
                 out.notes.push(Note {

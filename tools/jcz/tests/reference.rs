@@ -68,7 +68,7 @@ fn every_reference_tile_imports_with_its_counts() {
                 Some(like) => like.clone(),
                 None => {
                     own += 1;
-                    tile.aliases[0].clone()
+                    tile.aliases.first().unwrap_or(&tile.id).clone()
                 }
             };
             let counts = match &tile.count {
