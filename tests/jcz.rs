@@ -187,7 +187,13 @@ fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
     ]);
     assert_eq!(vl.status.code(), Some(0), "{}", text(&vl.stderr));
     let stderr = text(&vl.stderr);
-    for kind in ["edge kind", "flowers", "marketplace", "marker not in JCZ"] {
+    for kind in [
+        "edge kind",
+        "flowers",
+        "marketplace",
+        "marker not in JCZ",
+        "road end",
+    ] {
         assert!(stderr.contains(&format!("  {kind}\n")), "{kind}: {stderr}");
     }
     // Tiles whose ids are not JCZ ids import back under the same ids, without a clashing alias.

@@ -19,8 +19,9 @@ pub fn jcz_id(tile: &TileDef) -> String {
         .unwrap_or_else(|| tile.id.clone())
 }
 
-/// Exports sets; `name` is the output's name (for notes).
-pub fn export(sets: &[TileSetFile], name: &str) -> (JczFile, Vec<Note>) {
+/// Exports `sets`; `context` are further loaded sets (those required), used only to name the
+/// tiles that `like` refers to; `name` is the output's name (for notes).
+pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (JczFile, Vec<Note>) {
     let kinds: HashMap<&str, &EdgeKindDef> = sets
         .iter()
         .flat_map(|s| &s.edge_kinds)
@@ -33,7 +34,7 @@ pub fn export(sets: &[TileSetFile], name: &str) -> (JczFile, Vec<Note>) {
         .collect();
     // `like` names a tile by id or alias; JCZ refers to it by its JCZ id.
     let mut names: HashMap<&str, String> = HashMap::new();
-    for tile in sets.iter().flat_map(|s| &s.tiles) {
+    for tile in context.iter().chain(sets).flat_map(|s| &s.tiles) {
         let id = jcz_id(tile);
         names.insert(tile.id.as_str(), id.clone());
         for alias in &tile.aliases {

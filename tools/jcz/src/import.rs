@@ -168,7 +168,10 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
                     continue;
                 }
             };
-            let id = family_id(family);
+            let mut id = family_id(family);
+            if id == VOCABULARY_SET {
+                id.push_str("-tiles");
+            }
             let at = match families.iter().position(|fam| fam.id == id) {
                 Some(at) => at,
                 None => {

@@ -254,3 +254,26 @@ fn import_export_import_gives_the_same_definitions() {
     let second = common::round_trip(&first);
     assert_eq!(common::normalised(&second), common::normalised(&first));
 }
+
+#[test]
+fn export_names_a_like_target_by_its_jcz_id() {
+    let base: TileSetFile = toml::from_str(&tiledef::bundled()[0].text).unwrap();
+    let reprint: TileSetFile = toml::from_str(
+        r#"
+format = 1
+[set]
+id = "reprint"
+name = "Reprint"
+requires = ["base"]
+[[tile]]
+id = "R-D"
+like = "D"
+count = 2
+"#,
+    )
+    .unwrap();
+    let (xml, _) = tilekit_jcz::export::export(&[reprint], &[base], "x.xml");
+    assert!(xml.tiles.is_empty(), "a reprint writes no tile of its own");
+    assert_eq!(xml.sets[0].id, "reprint");
+    assert_eq!(xml.sets[0].refs, [("BA/RCr".to_string(), 2)]);
+}

@@ -81,14 +81,24 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     } else {
         tiledef::read_paths(&args.inputs.paths).into_diagnostic()?
     };
-    let mut sets = Vec::new();
-    for source in &sources {
-        let file: TileSetFile =
-            toml::from_str(&source.text).map_err(|e| miette!("{}: {e}", source.name))?;
-        sets.push(file);
+    let parse = |source: &tiledef::Source| {
+        toml::from_str::<TileSetFile>(&source.text).map_err(|e| miette!("{}: {e}", source.name))
+    };
+    let sets = sources
+        .iter()
+        .map(parse)
+        .collect::<miette::Result<Vec<_>>>()?;
+    // The required sets name the tiles that `like` refers to; they are not exported.
+    let exported: Vec<&str> = sets.iter().map(|s| s.set.id.as_str()).collect();
+    let mut context = Vec::new();
+    for source in args.inputs.sources()? {
+        let set = parse(&source)?;
+        if !exported.contains(&set.set.id.as_str()) {
+            context.push(set);
+        }
     }
     let name = args.out.display().to_string();
-    let (xml, notes) = tilekit_jcz::export::export(&sets, &name);
+    let (xml, notes) = tilekit_jcz::export::export(&sets, &context, &name);
     let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
     let text = tilekit_jcz::xml::write(
         &xml,
