@@ -71,6 +71,14 @@ fn import_writes_valid_sets_a_schema_and_a_report() {
         "{report}"
     );
     assert!(report.contains("## Summary"), "{report}");
+    // A second import into the same folder keeps the vocabulary the first one declared.
+    let inn = "tools/jcz/tests/fixtures/mini-inn.xml";
+    let again = tilekit(&["import", "jcz", inn, "--out", out_dir.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    let vocabulary = std::fs::read_to_string(out_dir.join("jcz.toml")).unwrap();
+    assert!(vocabulary.contains("id = \"inn\""), "{vocabulary}");
+    assert!(vocabulary.contains("id = \"river\""), "{vocabulary}");
+    assert!(vocabulary.contains("id = \"festival\""), "{vocabulary}");
     // What was written validates with `tilekit validate` too.
     let mini = out_dir.join("mini-1.toml");
     let check = tilekit(&[

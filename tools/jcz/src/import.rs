@@ -368,6 +368,22 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
     Ok(out)
 }
 
+/// Keeps what an earlier import's vocabulary set declared (an import into the same folder
+/// rewrites `jcz.toml`; the sets imported before still use its markers).
+pub fn merge_vocabulary(new: &mut TileSetFile, old: &TileSetFile) {
+    for kind in &old.edge_kinds {
+        if !new.edge_kinds.iter().any(|k| k.id == kind.id) {
+            new.edge_kinds.push(kind.clone());
+        }
+    }
+    for marker in &old.markers {
+        if !new.markers.iter().any(|m| m.id == marker.id) {
+            new.markers.push(marker.clone());
+        }
+    }
+    new.markers.sort_by(|a, b| a.id.cmp(&b.id));
+}
+
 fn family_set(
     id: String,
     file: &JczFile,

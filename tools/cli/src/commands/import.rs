@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use miette::{IntoDiagnostic, WrapErr, miette};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tilekit_jcz::import::VOCABULARY_SET;
 
 /// Examples shown by `tilekit import jcz --help`.
 pub const EXAMPLES: &str = "\
@@ -112,6 +113,18 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
         }
     };
 
+    let mut import = import;
+    let vocabulary = args.out.join(format!("{VOCABULARY_SET}.toml"));
+    if let Some(set) = import
+        .sets
+        .iter_mut()
+        .find(|s| s.set.set.id == VOCABULARY_SET)
+        && let Ok(text) = std::fs::read_to_string(&vocabulary)
+        && let Ok(old) = toml::from_str::<tiledef::TileSetFile>(&text)
+        && old.set.id == VOCABULARY_SET
+    {
+        tilekit_jcz::import::merge_vocabulary(&mut set.set, &old);
+    }
     let mut written = Vec::new();
     for set in &import.sets {
         let text = set
