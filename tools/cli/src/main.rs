@@ -65,6 +65,10 @@ enum Command {
     /// Lay out print-ready tile sheets: PDF (or PNG pages) with bleed and crop marks.
     #[command(after_help = commands::sheet::EXAMPLES)]
     Sheet(commands::sheet::SheetArgs),
+    /// Import tiles from another program's files: `tilekit import jcz PATH... --out DIR`.
+    Import(commands::import::ImportArgs),
+    /// Export tiles for another program: `tilekit export jcz [PATHS] --out FILE.xml`.
+    Export(commands::export::ExportArgs),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +96,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::Render(args) => commands::render::run(args),
         Command::Sheet(args) => commands::sheet::run(args),
+        Command::Import(args) => commands::import::run(args),
+        Command::Export(args) => commands::export::run(args),
     };
     match result {
         Ok(code) => code,

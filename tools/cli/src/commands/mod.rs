@@ -3,6 +3,8 @@
 pub mod bench;
 pub mod build;
 pub mod compile;
+pub mod export;
+pub mod import;
 pub mod inspect;
 pub mod list;
 pub mod play;

@@ -1,0 +1,363 @@
+//! tilekit sets → one JCZ XML document, with a note for everything JCZ cannot represent.
+
+use crate::Note;
+use crate::import::infer_end;
+use crate::vocab::{self, Written};
+use crate::xml::{Element, JczFile, JczTile, JczTileSet};
+use std::collections::{BTreeMap, HashMap};
+use tiledef::model::{
+    Count, EdgeKindDef, EdgeStyle, MarkerDef, MarkerRule, PortCarries, TileDef, TileSetFile,
+};
+use tiledef::{Port, Side};
+
+/// The JCZ id of a tile: its first alias that looks like one (`BA/RCr`), else its own id.
+pub fn jcz_id(tile: &TileDef) -> String {
+    tile.aliases
+        .iter()
+        .find(|a| a.contains('/'))
+        .cloned()
+        .unwrap_or_else(|| tile.id.clone())
+}
+
+/// Exports `sets`; `context` are further loaded sets (those required), used only to name the
+/// tiles that `like` refers to; `name` is the output's name (for notes).
+pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (JczFile, Vec<Note>) {
+    let kinds: HashMap<&str, &EdgeKindDef> = sets
+        .iter()
+        .flat_map(|s| &s.edge_kinds)
+        .map(|k| (k.id.as_str(), k))
+        .collect();
+    let markers: HashMap<&str, &MarkerDef> = sets
+        .iter()
+        .flat_map(|s| &s.markers)
+        .map(|m| (m.id.as_str(), m))
+        .collect();
+    // `like` names a tile by id or alias; JCZ refers to it by its JCZ id.
+    let mut names: HashMap<&str, String> = HashMap::new();
+    for tile in context.iter().chain(sets).flat_map(|s| &s.tiles) {
+        let id = jcz_id(tile);
+        names.insert(tile.id.as_str(), id.clone());
+        for alias in &tile.aliases {
+            names.insert(alias.as_str(), id.clone());
+        }
+    }
+    let mut out = JczFile {
+        name: name.to_string(),
+        ..JczFile::default()
+    };
+    let mut notes = Vec::new();
+    for set in sets {
+        if set.tiles.is_empty() {
+            continue;
+        }
+        let family = if set.set.id == "base" {
+            "basic".to_string()
+        } else {
+            set.set.id.clone()
+        };
+        let by_edition = set
+            .tiles
+            .iter()
+            .any(|t| matches!(t.count, Count::PerEdition(_)));
+        let editions: Vec<(String, &str)> = if by_edition {
+            vec![(format!("{family}:1"), "C1"), (format!("{family}:2"), "C2")]
+        } else {
+            vec![(family.clone(), "")]
+        };
+        let mut tile_sets: Vec<JczTileSet> = editions
+            .iter()
+            .map(|(id, _)| JczTileSet {
+                id: id.clone(),
+                ..JczTileSet::default()
+            })
+            .collect();
+        for tile in &set.tiles {
+            let mut note = |kind: &str, detail: String| {
+                notes.push(Note {
+                    file: set.set.id.clone(),
+                    tile: Some(tile.id.clone()),
+                    kind: kind.to_string(),
+                    detail,
+                });
+            };
+            let id = match &tile.like {
+                Some(like) => names.get(like.as_str()).cloned().unwrap_or(like.clone()),
+                None => {
+                    let id = jcz_id(tile);
+                    out.tiles
+                        .push(tile_xml(tile, &id, &kinds, &markers, &mut note));
+                    id
+                }
+            };
+            match &tile.count {
+                Count::All(n) => {
+                    for ts in &mut tile_sets {
+                        ts.refs.push((id.clone(), *n));
+                    }
+                }
+                Count::PerEdition(map) => {
+                    for (ed, n) in map {
+                        match editions.iter().position(|(_, e)| e == ed) {
+                            Some(i) => tile_sets[i].refs.push((id.clone(), *n)),
+                            None => note(
+                                "count@edition",
+                                format!(
+                                    "{n} in edition `{ed}`: JCZ has editions :1 (C1) and :2 (C2) only"
+                                ),
+                            ),
+                        }
+                    }
+                }
+            }
+        }
+        out.sets
+            .extend(tile_sets.into_iter().filter(|ts| !ts.refs.is_empty()));
+    }
+    (out, notes)
+}
+
+fn side_name(side: Side) -> &'static str {
+    ["N", "E", "S", "W"][side as usize]
+}
+
+fn sides_text(ports: &[Port]) -> String {
+    ports
+        .iter()
+        .map(|p| side_name(p.side()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn half_name(port: Port) -> String {
+    let side = port.side();
+    let [left, _, _] = side.ports();
+    format!(
+        "{}{}",
+        side_name(side),
+        if port == left { "L" } else { "R" }
+    )
+}
+
+/// A feature's markers as JCZ attributes (flags, or known values like `resource="wine"`).
+fn marker_attrs(
+    list: &[String],
+    markers: &HashMap<&str, &MarkerDef>,
+    note: &mut dyn FnMut(&str, String),
+) -> Vec<(String, String)> {
+    list.iter()
+        .map(|m| {
+            unknown_marker(m, markers, note);
+            match vocab::by_marker(m).map(|k| k.written) {
+                Some(Written::Value(attr)) => (attr.to_string(), m.clone()),
+                _ => (m.clone(), "true".to_string()),
+            }
+        })
+        .collect()
+}
+
+fn unknown_marker(
+    m: &str,
+    markers: &HashMap<&str, &MarkerDef>,
+    note: &mut dyn FnMut(&str, String),
+) {
+    if vocab::by_marker(m).is_none() {
+        let rule = markers
+            .get(m)
+            .and_then(|d| d.rule)
+            .map_or(String::new(), |r| format!(" (rule {r:?})"));
+        note(
+            "marker not in JCZ",
+            format!("`{m}`{rule} is written under its own name, which JCloisterZone does not know"),
+        );
+    }
+}
+
+fn tile_xml(
+    tile: &TileDef,
+    id: &str,
+    kinds: &HashMap<&str, &EdgeKindDef>,
+    markers: &HashMap<&str, &MarkerDef>,
+    note: &mut dyn FnMut(&str, String),
+) -> JczTile {
+    let mut xml = JczTile {
+        id: id.to_string(),
+        ..JczTile::default()
+    };
+    let mut monastery = Element {
+        name: "monastery".to_string(),
+        ..Element::default()
+    };
+    let mut things = Vec::new();
+    let mut festival = false;
+    for m in &tile.markers {
+        let def = markers.get(m.as_str());
+        festival |= def.is_some_and(|d| d.rule == Some(MarkerRule::Festival));
+        match vocab::by_marker(m).map(|k| k.written) {
+            Some(Written::Group(g)) => xml.attrs.push(("group".to_string(), g.to_string())),
+            Some(Written::MonasteryFlag) if tile.monastery => {
+                monastery.attrs.push((m.clone(), "true".to_string()));
+            }
+            _ => {
+                unknown_marker(m, markers, note);
+                things.push(Element {
+                    name: m.clone(),
+                    ..Element::default()
+                });
+            }
+        }
+    }
+    if tile.monastery {
+        xml.elements.push(monastery);
+    }
+    if tile.garden {
+        xml.elements.push(Element {
+            name: "garden".to_string(),
+            ..Element::default()
+        });
+    }
+    xml.elements.extend(things);
+    for city in &tile.cities {
+        let mut attrs = Vec::new();
+        if city.pennants > 0 {
+            attrs.push(("pennants".to_string(), city.pennants.to_string()));
+        }
+        attrs.extend(marker_attrs(&city.markers, markers, note));
+        xml.elements.push(Element {
+            name: "city".to_string(),
+            attrs,
+            text: sides_text(&city.ports),
+            children: Vec::new(),
+        });
+    }
+    let edges = tile.edges.as_ref();
+    let kind_at = |side: Side| {
+        edges.map(|e| match side {
+            Side::N => e.n.as_str(),
+            Side::E => e.e.as_str(),
+            Side::S => e.s.as_str(),
+            Side::W => e.w.as_str(),
+        })
+    };
+    let mut river = Vec::new();
+    for side in Side::ALL {
+        let Some(kind) = kind_at(side) else { continue };
+        let def = kinds.get(kind);
+        if def.is_some_and(|d| d.style == Some(EdgeStyle::River)) || kind == "river" {
+            river.push(side);
+        } else if !matches!(kind, "field" | "road" | "city") {
+            let carries = def.map_or("unknown", |d| match d.centre {
+                PortCarries::Road => "a road",
+                PortCarries::City => "a city",
+                PortCarries::Field | PortCarries::None => "no feature on its centre",
+            });
+            note(
+                "edge kind",
+                format!(
+                    "side {} is `{kind}`, which JCZ has not; its features are written as they are ({carries})",
+                    side_name(side)
+                ),
+            );
+        }
+    }
+    let dead_ends = tile.roads.iter().filter(|r| r.ports.len() == 1).count();
+    let inferred = infer_end(
+        tile.monastery,
+        festival,
+        dead_ends,
+        !tile.cities.is_empty(),
+        river.first().copied(),
+    );
+    for road in &tile.roads {
+        if road.ports.len() == 1
+            && let Some(end) = road.end
+            && end != inferred
+        {
+            note(
+                "road end",
+                format!(
+                    "the road at {} ends at `{end:?}`; JCZ does not say where a road ends, and it would be read back as `{inferred:?}`",
+                    sides_text(&road.ports)
+                ),
+            );
+        }
+        xml.elements.push(Element {
+            name: "road".to_string(),
+            attrs: marker_attrs(&road.markers, markers, note),
+            text: sides_text(&road.ports),
+            children: Vec::new(),
+        });
+    }
+    let mut inner = 0;
+    for field in &tile.fields {
+        let mut attrs = Vec::new();
+        if !field.cities.is_empty() {
+            attrs.push(("city".to_string(), sides_text(&field.cities)));
+        }
+        attrs.extend(marker_attrs(&field.markers, markers, note));
+        let mut text: Vec<String> = field.ports.iter().map(|&p| half_name(p)).collect();
+        if field.inner {
+            inner += 1;
+            text.push("I".repeat(inner));
+        }
+        if !field.flowers.is_empty() {
+            note(
+                "flowers",
+                format!("a field's flower groups ({})", field.flowers.join(", ")),
+            );
+        }
+        xml.elements.push(Element {
+            name: "field".to_string(),
+            attrs,
+            text: text.join(" "),
+            children: Vec::new(),
+        });
+    }
+    if !river.is_empty() {
+        xml.elements.push(Element {
+            name: "river".to_string(),
+            text: river
+                .iter()
+                .map(|&s| side_name(s))
+                .collect::<Vec<_>>()
+                .join(" "),
+            ..Element::default()
+        });
+    }
+    if let Some(name) = &tile.name {
+        note("name", format!("`{name}` (JCZ tiles have no names)"));
+    }
+    if tile.marketplace {
+        note("marketplace", "a marketplace (Village Life)".to_string());
+    }
+    if tile.start {
+        note(
+            "start",
+            "this is the start tile; JCZ's XML does not mark one".to_string(),
+        );
+    }
+    if tile.reconstructed {
+        note("reconstructed", "marked as a reconstruction".to_string());
+    }
+    if let Some(art) = &tile.art {
+        let mut what: BTreeMap<&str, usize> = BTreeMap::new();
+        if art.image.is_some() {
+            what.insert("image", 1);
+        }
+        if !art.flowers.is_empty() {
+            what.insert("flower positions", art.flowers.len());
+        }
+        if !art.markers.is_empty() {
+            what.insert("marker positions", art.markers.len());
+        }
+        if !what.is_empty() {
+            note(
+                "art",
+                format!(
+                    "drawing hints: {}",
+                    what.keys().copied().collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+    }
+    xml
+}

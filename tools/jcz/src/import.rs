@@ -1,0 +1,986 @@
+//! JCZ XML → tilekit sets: one set per JCZ tile-set family, a shared `jcz` vocabulary set, and
+//! notes for everything that could not be carried over. Mapping decisions are in the crate doc.
+
+use crate::vocab::{self, Written};
+use crate::xml::{Element, JczFile, JczTile};
+use crate::{Error, Note};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use tiledef::model::{
+    CityDef, Count, EdgeKindDef, EdgeStyle, Edges, FieldDef, MarkerDef, MarkerPlace, Meeting,
+    PortCarries, RoadDef, RoadEnd, SetHeader, TileDef, TileSetFile,
+};
+use tiledef::{Port, Side};
+
+/// The id of the set that declares the vocabulary JCZ adds to the base game.
+pub const VOCABULARY_SET: &str = "jcz";
+
+/// What the bundled definitions say that an import uses: which set holds a JCZ id (for
+/// `<ref>`s to tiles of files not imported) and which tile is the start tile.
+#[derive(Clone, Debug, Default)]
+pub struct Bundled {
+    /// JCZ alias → (set id, set name, the tile is the start tile).
+    aliases: HashMap<String, (String, String, bool)>,
+    /// Set id → set name.
+    names: HashMap<String, String>,
+}
+
+impl Bundled {
+    /// Reads the definitions compiled into tiledef.
+    pub fn load() -> Bundled {
+        let mut out = Bundled::default();
+        for source in tiledef::bundled() {
+            let Ok(file) = toml::from_str::<TileSetFile>(&source.text) else {
+                continue;
+            };
+            out.names.insert(file.set.id.clone(), file.set.name.clone());
+            for tile in &file.tiles {
+                for alias in &tile.aliases {
+                    out.aliases.insert(
+                        alias.clone(),
+                        (file.set.id.clone(), file.set.name.clone(), tile.start),
+                    );
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One tilekit file produced by an import.
+#[derive(Clone, Debug)]
+pub struct ImportedSet {
+    /// The file name to write, e.g. `river-1.toml`.
+    pub file_name: String,
+    /// The XML files it comes from.
+    pub from: Vec<String>,
+    /// The definitions.
+    pub set: TileSetFile,
+}
+
+impl ImportedSet {
+    /// The file's TOML text, pointing editors at the schema written beside it.
+    pub fn toml(&self) -> Result<String, String> {
+        let header = vec![
+            format!(
+                "Imported from JCloisterZone's {} by `tilekit import jcz`.",
+                self.from
+                    .iter()
+                    .map(|f| base_name(f))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            "What could not be carried over is listed in import-report.txt.".to_string(),
+        ];
+        crate::write::to_toml(&self.set, SCHEMA_FILE, &header)
+    }
+}
+
+/// The schema's file name beside imported files (as `#:schema` names it).
+pub const SCHEMA_FILE: &str = "./tileset.schema.json";
+
+/// The result of an import: the sets and what could not be carried over.
+#[derive(Clone, Debug, Default)]
+pub struct Import {
+    /// The sets, the vocabulary set last.
+    pub sets: Vec<ImportedSet>,
+    /// Everything not carried over, per tile or tile-set, in file order.
+    pub notes: Vec<Note>,
+}
+
+struct Family {
+    id: String,
+    file: usize,
+    /// Whether its tile-set ids carry an edition suffix.
+    editions: bool,
+    /// JCZ tile id → count per edition (`""` when the family has no editions), in ref order.
+    refs: Vec<(String, BTreeMap<String, u32>)>,
+    tile_sets: Vec<String>,
+}
+
+/// A tile's layout as read, before it is given to a set.
+struct Drafted {
+    file: usize,
+    def: TileDef,
+}
+
+/// Imports JCZ files. Fails on input that cannot be read as JCZ tiles (a port that is no port).
+pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
+    let mut out = Import::default();
+    let mut markers = Markers::default();
+    let mut uses_river = false;
+
+    // Tiles, keyed by JCZ id, with their tilekit ids unique across the run.
+    let mut drafts: BTreeMap<String, Drafted> = BTreeMap::new();
+    let mut tile_order: Vec<String> = Vec::new();
+    let mut ids = Ids::default();
+    for (f, file) in files.iter().enumerate() {
+        for tile in &file.tiles {
+            if drafts.contains_key(&tile.id) {
+                return Err(Error::Structure {
+                    file: file.name.clone(),
+                    line: tile.line,
+                    message: format!("the tile `{}` is defined twice", tile.id),
+                });
+            }
+            let mut notes = Vec::new();
+            let mut def = draft(file, tile, &mut markers, &mut notes)?;
+            def.id = ids.make(&tile.id);
+            // The JCZ id is kept as an alias, unless it is the tilekit id already.
+            if def.id == tile.id {
+                def.aliases.clear();
+            }
+            uses_river |= edges_of(&def).any(|e| e == "river");
+            for (kind, detail) in notes {
+                out.notes.push(Note {
+                    file: file.name.clone(),
+                    tile: Some(tile.id.clone()),
+                    kind,
+                    detail,
+                });
+            }
+            tile_order.push(tile.id.clone());
+            drafts.insert(tile.id.clone(), Drafted { file: f, def });
+        }
+        for (el, _) in &file.others {
+            out.notes.push(Note {
+                file: file.name.clone(),
+                tile: None,
+                kind: format!("<{}>", el.name),
+                detail: format!("a top-level element: {}", describe(el)),
+            });
+        }
+    }
+
+    // Families of tile-sets.
+    let mut families: Vec<Family> = Vec::new();
+    for (f, file) in files.iter().enumerate() {
+        for set in &file.sets {
+            let (family, edition) = match set.id.split_once(':') {
+                Some((family, e)) => (family, Some(e)),
+                None => (set.id.as_str(), None),
+            };
+            let edition = match edition {
+                None => String::new(),
+                Some("1") => "C1".to_string(),
+                Some("2") => "C2".to_string(),
+                Some(other) => {
+                    out.notes.push(set_note(file, &set.id, "tile-set@id", format!("the edition `:{other}` is not one of base's (`:1` = C1, `:2` = C2); the tile-set is left out")));
+                    continue;
+                }
+            };
+            let mut id = family_id(family);
+            if id == VOCABULARY_SET {
+                id.push_str("-tiles");
+            }
+            let at = match families.iter().position(|fam| fam.id == id) {
+                Some(at) => at,
+                None => {
+                    families.push(Family {
+                        id: id.clone(),
+                        file: f,
+                        editions: !edition.is_empty(),
+                        refs: Vec::new(),
+                        tile_sets: Vec::new(),
+                    });
+                    families.len() - 1
+                }
+            };
+            let fam = &mut families[at];
+            fam.tile_sets.push(set.id.clone());
+            for (k, v) in &set.attrs {
+                out.notes.push(set_note(
+                    file,
+                    &set.id,
+                    &format!("tile-set@{k}"),
+                    format!("\"{v}\""),
+                ));
+            }
+            for tile in &set.removes {
+                out.notes.push(set_note(file, &set.id, "<remove>", format!("removes `{tile}` when played with the set that has it (not expressible yet)")));
+            }
+            for el in &set.others {
+                out.notes.push(set_note(
+                    file,
+                    &set.id,
+                    &format!("<{}>", el.name),
+                    describe(el),
+                ));
+            }
+            for (tile, count) in &set.refs {
+                if *count == 0 {
+                    out.notes.push(set_note(
+                        file,
+                        &set.id,
+                        "<ref count=0>",
+                        format!("`{tile}` with count 0 is left out"),
+                    ));
+                    continue;
+                }
+                let counts = match fam.refs.iter_mut().find(|(t, _)| t == tile) {
+                    Some((_, counts)) => counts,
+                    None => {
+                        fam.refs.push((tile.clone(), BTreeMap::new()));
+                        &mut fam.refs.last_mut().expect("just pushed").1
+                    }
+                };
+                *counts.entry(edition.clone()).or_default() += count;
+            }
+        }
+    }
+
+    // Which family defines each tile: the first that refers to it; the others reprint it.
+    let mut owner: HashMap<String, usize> = HashMap::new();
+    for (i, fam) in families.iter().enumerate() {
+        for (tile, _) in &fam.refs {
+            if drafts.contains_key(tile) {
+                owner.entry(tile.clone()).or_insert(i);
+            }
+        }
+    }
+    let start_set = bundled
+        .aliases
+        .values()
+        .find(|(_, _, start)| *start)
+        .map(|(set, _, _)| set.clone());
+
+    let mut produced: Vec<ImportedSet> = Vec::new();
+    for (i, fam) in families.iter().enumerate() {
+        let file = &files[fam.file];
+        let mut requires: Vec<String> = Vec::new();
+        let mut tiles = Vec::new();
+        let prefix = own_prefix(fam, &owner, i);
+        for (jcz_id, counts) in &fam.refs {
+            let count = count_of(fam.editions, counts);
+            if owner.get(jcz_id) == Some(&i) {
+                let mut def = drafts[jcz_id].def.clone();
+                def.count = count;
+                def.start = start_set.as_deref() == Some(fam.id.as_str())
+                    && bundled
+                        .aliases
+                        .get(jcz_id)
+                        .is_some_and(|(s, _, st)| *st && *s == fam.id);
+                tiles.push(def);
+                continue;
+            }
+            let required = match owner.get(jcz_id) {
+                Some(&o) => Some(families[o].id.clone()),
+                None => bundled.aliases.get(jcz_id).map(|(s, _, _)| s.clone()),
+            };
+            let Some(required) = required else {
+                out.notes.push(set_note(
+                    file,
+                    &fam.tile_sets[0],
+                    "<ref> unknown tile",
+                    format!(
+                        "`{jcz_id}` is defined in no file imported and in no bundled set; left out"
+                    ),
+                ));
+                continue;
+            };
+            if !requires.contains(&required) {
+                requires.push(required);
+            }
+            tiles.push(TileDef {
+                id: ids.make(&format!("{prefix}/{jcz_id}")),
+                like: Some(jcz_id.clone()),
+                count,
+                ..blank_tile()
+            });
+        }
+        produced.push(family_set(
+            fam.id.clone(),
+            file,
+            fam,
+            requires,
+            tiles,
+            bundled,
+        ));
+    }
+
+    // Tiles no tile-set refers to: imported with count 1 into a set named after their file.
+    for (f, file) in files.iter().enumerate() {
+        let orphans: Vec<&String> = tile_order
+            .iter()
+            .filter(|t| drafts[*t].file == f && !owner.contains_key(*t))
+            .collect();
+        if orphans.is_empty() {
+            continue;
+        }
+        let id = format!("{}-unreferenced", family_id(&stem(&file.name)));
+        let mut tiles = Vec::new();
+        for jcz_id in orphans {
+            out.notes.push(Note {
+                file: file.name.clone(),
+                tile: Some(jcz_id.clone()),
+                kind: "unreferenced tile".to_string(),
+                detail: format!("no tile-set refers to it; imported with count 1 into set `{id}`"),
+            });
+            let mut def = drafts[jcz_id].def.clone();
+            def.count = Count::All(1);
+            tiles.push(def);
+        }
+        let fam = Family {
+            id: id.clone(),
+            file: f,
+            editions: false,
+            refs: Vec::new(),
+            tile_sets: Vec::new(),
+        };
+        produced.push(family_set(id, file, &fam, Vec::new(), tiles, bundled));
+    }
+
+    // Requirements: base (unless this is base) and the vocabulary set where it is used.
+    let base = "base".to_string();
+    for set in &mut produced {
+        let uses_vocab = set.set.tiles.iter().any(|t| {
+            !t.markers.is_empty()
+                || t.cities.iter().any(|c| !c.markers.is_empty())
+                || t.roads.iter().any(|r| !r.markers.is_empty())
+                || t.fields.iter().any(|f| !f.markers.is_empty())
+                || edges_of(t).any(|e| e == "river")
+        });
+        let mut requires = Vec::new();
+        if set.set.set.id != base {
+            requires.push(base.clone());
+        }
+        if uses_vocab {
+            requires.push(VOCABULARY_SET.to_string());
+        }
+        for r in std::mem::take(&mut set.set.set.requires) {
+            if !requires.contains(&r) {
+                requires.push(r);
+            }
+        }
+        set.set.set.requires = requires;
+    }
+    if let Some(vocab) = vocabulary(markers, uses_river, files) {
+        produced.push(vocab);
+    }
+    out.sets = produced;
+    // Tile-set notes were added after the tiles' notes: group them by file, in input order.
+    let order: HashMap<&str, usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name.as_str(), i))
+        .collect();
+    out.notes
+        .sort_by_key(|n| order.get(n.file.as_str()).copied().unwrap_or(usize::MAX));
+    Ok(out)
+}
+
+/// Keeps what an earlier import's vocabulary set declared (an import into the same folder
+/// rewrites `jcz.toml`; the sets imported before still use its markers).
+pub fn merge_vocabulary(new: &mut TileSetFile, old: &TileSetFile) {
+    for kind in &old.edge_kinds {
+        if !new.edge_kinds.iter().any(|k| k.id == kind.id) {
+            new.edge_kinds.push(kind.clone());
+        }
+    }
+    for marker in &old.markers {
+        if !new.markers.iter().any(|m| m.id == marker.id) {
+            new.markers.push(marker.clone());
+        }
+    }
+    new.markers.sort_by(|a, b| a.id.cmp(&b.id));
+}
+
+fn family_set(
+    id: String,
+    file: &JczFile,
+    fam: &Family,
+    requires: Vec<String>,
+    tiles: Vec<TileDef>,
+    bundled: &Bundled,
+) -> ImportedSet {
+    let is_base = id == "base";
+    let name = bundled
+        .names
+        .get(&id)
+        .cloned()
+        .unwrap_or_else(|| vocab::readable(&id));
+    let description = if fam.tile_sets.is_empty() {
+        format!(
+            "Imported from JCloisterZone's {}: tiles no tile-set refers to.",
+            base_name(&file.name)
+        )
+    } else {
+        format!(
+            "Imported from JCloisterZone's {}: tile-set {}.",
+            base_name(&file.name),
+            fam.tile_sets.join(", ")
+        )
+    };
+    ImportedSet {
+        file_name: format!("{id}.toml"),
+        from: vec![file.name.clone()],
+        set: TileSetFile {
+            format: tiledef::FORMAT_VERSION,
+            set: SetHeader {
+                id,
+                name,
+                requires,
+                description: Some(description),
+            },
+            editions: if is_base { base_editions() } else { Vec::new() },
+            edge_kinds: if is_base {
+                base_edge_kinds()
+            } else {
+                Vec::new()
+            },
+            colours: Vec::new(),
+            markers: Vec::new(),
+            tiles,
+        },
+    }
+}
+
+fn base_editions() -> Vec<tiledef::model::EditionDef> {
+    [("C1", "First edition"), ("C2", "Second and third edition")]
+        .into_iter()
+        .map(|(id, name)| tiledef::model::EditionDef {
+            id: id.to_string(),
+            name: name.to_string(),
+        })
+        .collect()
+}
+
+fn edge_kind(
+    id: &str,
+    name: &str,
+    centre: PortCarries,
+    halves: PortCarries,
+    display: &str,
+) -> EdgeKindDef {
+    EdgeKindDef {
+        id: id.to_string(),
+        name: name.to_string(),
+        centre,
+        halves,
+        meets: BTreeMap::from([(id.to_string(), Meeting::Connect)]),
+        display: Some(display.to_string()),
+        style: None,
+    }
+}
+
+/// The base vocabulary, as `definitions/base.toml` declares it.
+fn base_edge_kinds() -> Vec<EdgeKindDef> {
+    use PortCarries::{City, Field, None, Road};
+    vec![
+        edge_kind("field", "Field", None, Field, "#7fb356"),
+        edge_kind("road", "Road", Road, Field, "#f1ead8"),
+        edge_kind("city", "City", City, City, "#c8934f"),
+    ]
+}
+
+/// The `jcz` set: the river edge kind and the markers of JCZ's vocabulary.
+fn vocabulary(markers: Markers, uses_river: bool, files: &[JczFile]) -> Option<ImportedSet> {
+    if markers.defs.is_empty() && !uses_river {
+        return None;
+    }
+    let mut edge_kinds = Vec::new();
+    if uses_river {
+        let mut river = edge_kind(
+            "river",
+            "River",
+            PortCarries::None,
+            PortCarries::Field,
+            "#2f7fd0",
+        );
+        river.style = Some(EdgeStyle::River);
+        edge_kinds.push(river);
+    }
+    Some(ImportedSet {
+        file_name: format!("{VOCABULARY_SET}.toml"),
+        from: files.iter().map(|f| f.name.clone()).collect(),
+        set: TileSetFile {
+            format: tiledef::FORMAT_VERSION,
+            set: SetHeader {
+                id: VOCABULARY_SET.to_string(),
+                name: "JCloisterZone vocabulary".to_string(),
+                requires: Vec::new(),
+                description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river and the markers named after JCZ's elements and attributes. Shared, because an id may be declared once among the loaded sets.".to_string()),
+            },
+            editions: Vec::new(),
+            edge_kinds,
+            colours: Vec::new(),
+            markers: markers.defs.into_values().collect(),
+            tiles: Vec::new(),
+        },
+    })
+}
+
+fn blank_tile() -> TileDef {
+    TileDef {
+        id: String::new(),
+        name: None,
+        aliases: Vec::new(),
+        count: Count::All(1),
+        start: false,
+        like: None,
+        edges: None,
+        cities: Vec::new(),
+        roads: Vec::new(),
+        fields: Vec::new(),
+        empty: Vec::new(),
+        monastery: false,
+        garden: false,
+        marketplace: false,
+        markers: Vec::new(),
+        reconstructed: false,
+        art: None,
+    }
+}
+
+fn edges_of(def: &TileDef) -> impl Iterator<Item = &str> {
+    def.edges
+        .iter()
+        .flat_map(|e| [e.n.as_str(), e.e.as_str(), e.s.as_str(), e.w.as_str()])
+}
+
+/// A JCZ family id as a tilekit set id: `river/1` → `river-1`, `basic` → `base`.
+pub fn family_id(family: &str) -> String {
+    if family == "basic" {
+        return "base".to_string();
+    }
+    let id: String = family
+        .to_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if id.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        id
+    } else {
+        format!("set{id}")
+    }
+}
+
+/// The file name without its folders.
+pub fn base_name(name: &str) -> &str {
+    name.rsplit(['/', '\\']).next().unwrap_or(name)
+}
+
+fn stem(name: &str) -> String {
+    let base = base_name(name);
+    base.strip_suffix(".xml").unwrap_or(base).to_string()
+}
+
+/// The JCZ code most of a family's own tiles start with (`WI` for Winter), for the ids of the
+/// tiles it reprints; the family id when it has none of its own.
+fn own_prefix(fam: &Family, owner: &HashMap<String, usize>, i: usize) -> String {
+    let mut codes: BTreeMap<&str, usize> = BTreeMap::new();
+    for (tile, _) in &fam.refs {
+        if owner.get(tile) == Some(&i)
+            && let Some((code, _)) = tile.split_once('/')
+        {
+            *codes.entry(code).or_default() += 1;
+        }
+    }
+    codes
+        .into_iter()
+        .max_by_key(|&(code, n)| (n, std::cmp::Reverse(code)))
+        .map_or_else(|| fam.id.clone(), |(code, _)| code.to_string())
+}
+
+fn count_of(editions: bool, counts: &BTreeMap<String, u32>) -> Count {
+    if !editions {
+        return Count::All(counts.values().sum());
+    }
+    let (c1, c2) = (counts.get("C1"), counts.get("C2"));
+    match (c1, c2, counts.get("")) {
+        (Some(a), Some(b), None) if a == b => Count::All(*a),
+        (_, _, Some(&n)) if counts.len() == 1 => Count::All(n),
+        _ => {
+            // A ref in a tile-set without a suffix, in a family with suffixes, counts in both.
+            let all = counts.get("").copied().unwrap_or(0);
+            let mut map = BTreeMap::new();
+            for ed in ["C1", "C2"] {
+                let n = counts.get(ed).copied().unwrap_or(0) + all;
+                if n > 0 {
+                    map.insert(ed.to_string(), n);
+                }
+            }
+            Count::PerEdition(map)
+        }
+    }
+}
+
+/// Tile ids valid for tilekit, unique across the run.
+#[derive(Default)]
+struct Ids {
+    taken: BTreeSet<String>,
+}
+
+impl Ids {
+    fn make(&mut self, jcz: &str) -> String {
+        let mut id: String = jcz
+            .chars()
+            .map(|c| match c {
+                '/' => '-',
+                c if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '+' | '-') => c,
+                _ => '_',
+            })
+            .collect();
+        if !id.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+            id.insert(0, 'T');
+        }
+        id.truncate(60);
+        let mut unique = id.clone();
+        let mut n = 2;
+        while self.taken.contains(&unique) {
+            unique = format!("{id}_{n}");
+            n += 1;
+        }
+        self.taken.insert(unique.clone());
+        unique
+    }
+}
+
+/// The marker kinds used so far, by id.
+#[derive(Default)]
+struct Markers {
+    defs: BTreeMap<String, MarkerDef>,
+}
+
+impl Markers {
+    /// The marker id for a JCZ name at a place, declaring it on first use.
+    fn get(&mut self, name: &str, on: MarkerPlace) -> String {
+        let known = vocab::by_marker(name).filter(|k| k.on == on);
+        let base = known.map_or_else(|| vocab::marker_id(name), |k| k.marker.to_string());
+        // A known name used at another place, or a name used at two places, gets the place added.
+        let clash = |id: &str, defs: &BTreeMap<String, MarkerDef>| {
+            defs.get(id).is_some_and(|d| d.on != on)
+                || (known.is_none() && vocab::by_marker(id).is_some_and(|k| k.on != on))
+        };
+        let id = if clash(&base, &self.defs) {
+            format!("{base}-{}", place_word(on))
+        } else {
+            base
+        };
+        self.defs.entry(id.clone()).or_insert_with(|| MarkerDef {
+            id: id.clone(),
+            name: vocab::readable(&id),
+            on,
+            rule: known.and_then(|k| k.rule),
+            display: None,
+            icon: known.and_then(|k| k.icon),
+        });
+        id
+    }
+}
+
+fn place_word(on: MarkerPlace) -> &'static str {
+    match on {
+        MarkerPlace::Tile => "tile",
+        MarkerPlace::Road => "road",
+        MarkerPlace::City => "city",
+        MarkerPlace::Field => "field",
+    }
+}
+
+fn set_note(file: &JczFile, set: &str, kind: &str, detail: String) -> Note {
+    Note {
+        file: file.name.clone(),
+        tile: Some(format!("tile-set {set}")),
+        kind: kind.to_string(),
+        detail,
+    }
+}
+
+fn describe(el: &Element) -> String {
+    let mut s = format!("<{}", el.name);
+    for (k, v) in &el.attrs {
+        s.push_str(&format!(" {k}=\"{v}\""));
+    }
+    s.push('>');
+    if !el.text.is_empty() {
+        s.push_str(&el.text);
+    }
+    s
+}
+
+fn is_true(v: &str) -> Option<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" => Some(true),
+        "false" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+type Notes = Vec<(String, String)>;
+
+fn bad_port(file: &JczFile, tile: &JczTile, el: &Element, value: &str) -> Error {
+    Error::Port {
+        file: file.name.clone(),
+        line: tile.line,
+        tile: tile.id.clone(),
+        element: el.name.clone(),
+        value: value.to_string(),
+    }
+}
+
+fn sides(file: &JczFile, tile: &JczTile, el: &Element) -> Result<Vec<Side>, Error> {
+    el.text
+        .split_whitespace()
+        .map(|t| match t {
+            "N" => Ok(Side::N),
+            "E" => Ok(Side::E),
+            "S" => Ok(Side::S),
+            "W" => Ok(Side::W),
+            other => Err(bad_port(file, tile, el, other)),
+        })
+        .collect()
+}
+
+/// JCZ's half-edge names: left and right of a side as seen from the centre looking out.
+pub fn half_port(name: &str) -> Option<Port> {
+    let (side, half) = name.split_at_checked(1)?;
+    let side = match side {
+        "N" => Side::N,
+        "E" => Side::E,
+        "S" => Side::S,
+        "W" => Side::W,
+        _ => return None,
+    };
+    let [left, _, right] = side.ports();
+    match half {
+        "L" => Some(left),
+        "R" => Some(right),
+        _ => None,
+    }
+}
+
+/// Turns the attributes of a feature into markers, reporting what is not carried.
+fn feature_attrs(
+    el: &Element,
+    skip: &[&str],
+    on: MarkerPlace,
+    markers: &mut Markers,
+    notes: &mut Notes,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, v) in &el.attrs {
+        if skip.contains(&k.as_str()) {
+            continue;
+        }
+        let kind = format!("{}@{k}", el.name);
+        if vocab::REPORTED_ATTRS.contains(&k.as_str()) {
+            notes.push((kind, format!("\"{v}\"")));
+            continue;
+        }
+        let valued = vocab::KNOWN.iter().find(|known| {
+            matches!(known.written, Written::Value(attr) if attr == k) && known.marker == v.as_str()
+        });
+        match (valued, is_true(v)) {
+            (Some(known), _) => out.push(markers.get(known.marker, on)),
+            (None, Some(true)) => out.push(markers.get(k, on)),
+            (None, Some(false)) => notes.push((kind, format!("\"{v}\" (a flag that is off)"))),
+            (None, None) => out.push(markers.get(&format!("{k}-{v}"), on)),
+        }
+    }
+    out
+}
+
+/// One JCZ tile's layout (id, edges, features, markers); count and set are filled in later.
+fn draft(
+    file: &JczFile,
+    tile: &JczTile,
+    markers: &mut Markers,
+    notes: &mut Notes,
+) -> Result<TileDef, Error> {
+    let mut def = blank_tile();
+    def.aliases = vec![tile.id.clone()];
+    let mut city_sides: Vec<Side> = Vec::new();
+    let mut road_sides: Vec<Side> = Vec::new();
+    let mut river_sides: Vec<Side> = Vec::new();
+    let mut festival = false;
+    for (k, v) in &tile.attrs {
+        let group = (k == "group")
+            .then(|| {
+                vocab::KNOWN
+                    .iter()
+                    .find(|known| matches!(known.written, Written::Group(g) if g == v))
+            })
+            .flatten();
+        match group {
+            Some(known) => def
+                .markers
+                .push(markers.get(known.marker, MarkerPlace::Tile)),
+            None => notes.push((format!("tile@{k}"), format!("\"{v}\""))),
+        }
+    }
+    for el in &tile.elements {
+        match el.name.as_str() {
+            "city" => {
+                let s = sides(file, tile, el)?;
+                city_sides.extend(&s);
+                let pennants = match el.attr("pennants") {
+                    None => 0,
+                    Some(p) => p.trim().parse().map_err(|_| Error::Structure {
+                        file: file.name.clone(),
+                        line: tile.line,
+                        message: format!(
+                            "tile `{}`: pennants=\"{p}\" is not a whole number",
+                            tile.id
+                        ),
+                    })?,
+                };
+                def.cities.push(CityDef {
+                    ports: s.iter().map(|s| s.centre()).collect(),
+                    pennants,
+                    markers: feature_attrs(el, &["pennants"], MarkerPlace::City, markers, notes),
+                });
+            }
+            "road" => {
+                let s = sides(file, tile, el)?;
+                if s.is_empty() || s.len() > 4 {
+                    return Err(bad_port(file, tile, el, &el.text));
+                }
+                road_sides.extend(&s);
+                def.roads.push(RoadDef {
+                    ports: s.iter().map(|s| s.centre()).collect(),
+                    end: None,
+                    markers: feature_attrs(el, &[], MarkerPlace::Road, markers, notes),
+                });
+            }
+            "river" => river_sides.extend(sides(file, tile, el)?),
+            "field" => {
+                let mut field = FieldDef {
+                    ports: Vec::new(),
+                    inner: false,
+                    cities: Vec::new(),
+                    flowers: Vec::new(),
+                    markers: Vec::new(),
+                };
+                for t in el.text.split_whitespace() {
+                    // `I` is an inner field; a tile with two writes the second `II`.
+                    if t.chars().all(|c| c == 'I') {
+                        field.inner = true;
+                    } else {
+                        field
+                            .ports
+                            .push(half_port(t).ok_or_else(|| bad_port(file, tile, el, t))?);
+                    }
+                }
+                if let Some(cities) = el.attr("city") {
+                    for t in cities.split_whitespace() {
+                        let side = match t {
+                            "N" => Side::N,
+                            "E" => Side::E,
+                            "S" => Side::S,
+                            "W" => Side::W,
+                            other => return Err(bad_port(file, tile, el, other)),
+                        };
+                        field.cities.push(side.centre());
+                    }
+                }
+                field.markers = feature_attrs(el, &["city"], MarkerPlace::Field, markers, notes);
+                def.fields.push(field);
+            }
+            "monastery" => {
+                def.monastery = true;
+                for (k, v) in &el.attrs {
+                    if vocab::REPORTED_ATTRS.contains(&k.as_str()) || is_true(v) != Some(true) {
+                        notes.push((format!("monastery@{k}"), format!("\"{v}\"")));
+                    } else {
+                        def.markers.push(markers.get(k, MarkerPlace::Tile));
+                    }
+                }
+            }
+            "garden" => {
+                def.garden = true;
+                for (k, v) in &el.attrs {
+                    notes.push((format!("garden@{k}"), format!("\"{v}\"")));
+                }
+            }
+            name => {
+                festival |= name == "festival";
+                def.markers.push(markers.get(name, MarkerPlace::Tile));
+                for (k, v) in &el.attrs {
+                    notes.push((format!("{name}@{k}"), format!("\"{v}\"")));
+                }
+                if !el.text.is_empty() || !el.children.is_empty() {
+                    notes.push((format!("<{name}> content"), describe(el)));
+                }
+            }
+        }
+    }
+    let kind_of = |side: Side| {
+        if city_sides.contains(&side) {
+            "city"
+        } else if road_sides.contains(&side) {
+            "road"
+        } else if river_sides.contains(&side) {
+            "river"
+        } else {
+            "field"
+        }
+    };
+    def.edges = Some(Edges {
+        n: kind_of(Side::N).to_string(),
+        e: kind_of(Side::E).to_string(),
+        s: kind_of(Side::S).to_string(),
+        w: kind_of(Side::W).to_string(),
+    });
+    // Half ports no field owns, on sides whose halves carry fields, are empty on purpose.
+    let owned: BTreeSet<Port> = def.fields.iter().flat_map(|f| f.ports.clone()).collect();
+    for side in Side::ALL {
+        if kind_of(side) == "city" {
+            continue;
+        }
+        let [left, _, right] = side.ports();
+        for half in [left, right] {
+            if !owned.contains(&half) {
+                def.empty.push(half);
+            }
+        }
+    }
+    def.empty.sort_by_key(|p| p.index());
+    // JCZ does not say where a one-port road ends: infer it from what else is on the tile.
+    let dead_ends = def.roads.iter().filter(|r| r.ports.len() == 1).count();
+    let end = infer_end(
+        def.monastery,
+        festival,
+        dead_ends,
+        !def.cities.is_empty(),
+        river_sides.first().copied(),
+    );
+    for road in &mut def.roads {
+        if road.ports.len() == 1 {
+            road.end = Some(end);
+        }
+    }
+    Ok(def)
+}
+
+/// Where a one-port road ends, inferred from what else is on its tile (JCZ does not say).
+pub fn infer_end(
+    monastery: bool,
+    festival: bool,
+    dead_ends: usize,
+    has_city: bool,
+    river: Option<Side>,
+) -> RoadEnd {
+    if monastery {
+        RoadEnd::Monastery
+    } else if festival {
+        RoadEnd::Festival
+    } else if dead_ends >= 2 {
+        RoadEnd::Junction
+    } else if has_city {
+        RoadEnd::City
+    } else {
+        match river {
+            Some(Side::N) => RoadEnd::N,
+            Some(Side::E) => RoadEnd::E,
+            Some(Side::S) => RoadEnd::S,
+            Some(Side::W) => RoadEnd::W,
+            None => RoadEnd::Junction,
+        }
+    }
+}
