@@ -128,6 +128,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
                     on: m.on,
                     rule: m.rule,
                     display: m.display.as_deref().and_then(Rgb::parse),
+                    icon: m.icon,
                 }
             })
             .collect(),
@@ -438,6 +439,7 @@ impl Checker<'_> {
                 halves: def.halves,
                 meets: vec![Meeting::Forbidden; n],
                 display: def.display.as_deref().and_then(Rgb::parse),
+                style: def.style,
             });
             ptrs.push(ptr);
         }
@@ -573,7 +575,10 @@ impl Checker<'_> {
                 "tilekit::edges-missing",
                 format!("tile `{id}` has no `edges`"),
             )
-            .hint = Some("add e.g. `edges = { n = \"city\", e = \"road\", s = \"field\", w = \"road\" }`".to_string());
+            .hint = Some(
+                "add e.g. `edges = { n = \"city\", e = \"road\", s = \"field\", w = \"road\" }`"
+                    .to_string(),
+            );
             return None;
         };
         let written = [&def_edges.n, &def_edges.e, &def_edges.s, &def_edges.w];

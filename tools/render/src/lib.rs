@@ -15,7 +15,7 @@ pub mod regions;
 pub mod scene;
 pub mod sheet;
 
-pub use draw::{DrawOptions, draw_tile};
+pub use draw::{DrawOptions, check_regions, draw_tile};
 pub use scene::Scene;
 
 use rayon::prelude::*;

@@ -111,6 +111,7 @@ fn with_new_vocabulary() -> (TileSet, usize) {
         on: MarkerPlace::Tile,
         rule: None,
         display: Some(Rgb([0x12, 0x34, 0x56])),
+        icon: None,
     });
     let colour = set.colours.len() - 1;
     let marker = set.markers.len() - 1;
@@ -487,4 +488,16 @@ fn page_pngs_match_the_paper_at_the_dpi() {
     assert_eq!(pages.len(), sheet.pages.len());
     // 8.5 × 11 in at 50 dpi.
     assert_eq!((pages[0].width(), pages[0].height()), (425, 550));
+}
+
+/// The picture says what the data says, for every bundled tile.
+#[test]
+fn every_bundled_tile_draws_its_features_as_their_own_regions() {
+    let set = bundled();
+    let failures: Vec<String> = set
+        .tiles
+        .iter()
+        .filter_map(|t| tilekit_render::check_regions(&set, t).err())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
