@@ -979,7 +979,7 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
         hedge(scene, line, *colour);
     }
     for (side, colour) in &plan.walls {
-        wall(scene, &edge_line(*side), *colour, 0.05);
+        wall(scene, &edge_line(*side), *colour, 0.08);
     }
     for s in &plan.separators {
         wall(scene, &s.line, STONE, 0.03);
@@ -1351,42 +1351,13 @@ fn garden(scene: &mut Scene, c: Point) {
 
 fn marker(scene: &mut Scene, set: &TileSet, p: Point, m: usize) {
     let kind = &set.markers[m];
-    let colour = kind.display.map_or(GENERIC_MARKER, Rgba::from);
-    if kind.rule == Some(MarkerRule::Well) {
-        scene.fill_stroke(
-            Shape::Circle {
-                centre: p,
-                radius: 0.045,
-            },
-            Rgba::rgb(0x3f, 0x86, 0xd6),
-            Stroke {
-                colour: Rgba::rgb(0x8c, 0x86, 0x7c),
-                width: 0.022,
-                cap: Cap::Round,
-            },
-        );
-        scene.fill(
-            Shape::Circle {
-                centre: pt(p.x - 0.012, p.y - 0.012),
-                radius: 0.012,
-            },
-            WHITE.alpha(170),
-        );
-        return;
-    }
-    // Every other marker, known or new: a badge in its colour with its initial.
-    scene.fill_stroke(
-        Shape::Circle {
-            centre: p,
-            radius: 0.06,
-        },
-        colour,
-        Stroke {
-            colour: colour.darker(0.6),
-            width: 0.012,
-            cap: Cap::Round,
-        },
-    );
+    let icon = marker_icon(kind);
+    let fallback = if icon == MarkerIcon::Badge {
+        GENERIC_MARKER
+    } else {
+        crate::icons::default_colour(icon)
+    };
+    let colour = kind.display.map_or(fallback, Rgba::from);
     let initial: String = kind
         .name
         .chars()
@@ -1394,8 +1365,7 @@ fn marker(scene: &mut Scene, set: &TileSet, p: Point, m: usize) {
         .or_else(|| kind.id.chars().next())
         .map(|c| c.to_uppercase().collect())
         .unwrap_or_default();
-    let text = if colour.luma() > 140 { INK } else { WHITE };
-    scene.text(p, 0.075, &initial, text, Align::Centre);
+    crate::icons::draw_icon(scene, icon, p, colour, &initial);
 }
 
 fn pennant(scene: &mut Scene, p: Point) {

@@ -10,6 +10,7 @@ pub mod contact;
 pub mod draw;
 pub mod font;
 pub mod geom;
+pub mod icons;
 pub mod raster;
 pub mod regions;
 pub mod scene;
