@@ -45,6 +45,16 @@ pub enum RenderError {
     /// PDF writing failed.
     #[error("cannot write PDF: {0}")]
     Pdf(String),
+    /// A sheet option outside the range that makes a usable sheet.
+    #[error("{option} {value} cannot make a usable sheet: allowed {range}")]
+    Option {
+        /// The option's name as the CLI spells it.
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// The allowed range.
+        range: String,
+    },
     /// The paper is too small for one tile with its bleed and crop marks.
     #[error(
         "a {tile_mm} mm tile with {bleed_mm} mm bleed does not fit on {paper} paper with {margin_mm} mm margins"

@@ -460,6 +460,7 @@ fn contact_sheet_holds_every_tile_type() {
         thumb: 64,
         columns: 10,
         overlay: false,
+        labels: false,
     };
     let sheet = tilekit_render::contact::contact_sheet(&set, &all, &options).expect("draws");
     let rows = all.len().div_ceil(10) as u32;
@@ -662,4 +663,69 @@ fn fixture_geometry_snapshots() {
             scene_text(&set, id, DrawOptions::default())
         );
     }
+}
+
+#[test]
+fn a_long_set_name_is_cut_before_the_page_number() {
+    let mut set = base_only();
+    set.sets[0].name = "A set whose name goes on and on ".repeat(8);
+    let options = SheetOptions {
+        edition: set.default_edition(),
+        ..SheetOptions::default()
+    };
+    let sheet = layout(&set, &options).expect("lays out");
+    for page in &sheet.pages {
+        let left = tilekit_render::sheet::text_mm(&page.footer_left);
+        let right = tilekit_render::sheet::text_mm(&page.footer_right);
+        assert!(page.footer_left.ends_with('…'), "{}", page.footer_left);
+        assert!(
+            options.margin_mm + left + 2.0 < sheet.width_mm - options.margin_mm - right,
+            "footer overprints the page number: {}",
+            page.footer_left
+        );
+    }
+}
+
+#[test]
+fn sheets_refuse_sizes_that_put_tiles_off_the_paper() {
+    let set = base_only();
+    for options in [
+        SheetOptions {
+            margin_mm: -50.0,
+            ..SheetOptions::default()
+        },
+        SheetOptions {
+            tile_mm: 0.0001,
+            ..SheetOptions::default()
+        },
+        SheetOptions {
+            bleed_mm: f32::NAN,
+            ..SheetOptions::default()
+        },
+    ] {
+        let err = layout(&set, &options).expect_err("refused");
+        assert!(matches!(err, RenderError::Option { .. }), "{err}");
+    }
+    // Only the chosen sets are printed.
+    let all = bundled();
+    let festival = all
+        .sets
+        .iter()
+        .position(|s| s.id == "festival")
+        .expect("festival");
+    let sheet = layout(
+        &all,
+        &SheetOptions {
+            sets: Some(vec![festival]),
+            edition: all.default_edition(),
+            ..SheetOptions::default()
+        },
+    )
+    .expect("lays out");
+    assert_eq!(sheet.tiles_placed, 10);
+    assert!(
+        sheet.pages[0].footer_left.starts_with("The Festival ·"),
+        "{}",
+        sheet.pages[0].footer_left
+    );
 }
