@@ -69,12 +69,31 @@ impl Regions {
                 .find(|(_, polys)| polys.iter().any(|poly| inside(poly, c)))
             {
                 *cell = Cell::Feature(*f);
-            } else if obstacles
-                .lines
-                .iter()
-                .any(|(line, half)| distance_to_polyline(line, c) < *half)
-            {
-                *cell = Cell::Blocked;
+            }
+        }
+        // Lines block the cells near each segment: only the cells around it are measured.
+        for (line, half) in obstacles.lines {
+            let pairs: Vec<[Point; 2]> = if line.len() == 1 {
+                vec![[line[0], line[0]]]
+            } else {
+                line.windows(2).map(|w| [w[0], w[1]]).collect()
+            };
+            for [a, b] in pairs {
+                let span = |lo: f32, hi: f32| {
+                    let from = ((lo - half) * N as f32).floor().max(0.0) as usize;
+                    let to = (((hi + half) * N as f32).ceil().max(0.0) as usize).min(N);
+                    from..to
+                };
+                for y in span(a.y.min(b.y), a.y.max(b.y)) {
+                    for x in span(a.x.min(b.x), a.x.max(b.x)) {
+                        let i = y * N + x;
+                        if cells[i] == Cell::Free
+                            && distance_to_polyline(&[a, b], centre_of(i)) < *half
+                        {
+                            cells[i] = Cell::Blocked;
+                        }
+                    }
+                }
             }
         }
         let mut regions = Regions {
