@@ -729,3 +729,74 @@ fn sheets_refuse_sizes_that_put_tiles_off_the_paper() {
         sheet.pages[0].footer_left
     );
 }
+
+/// Every icon of the library draws something of its own (and the sheet of all of them is
+/// written to target/tmp/icons.png, to look at).
+#[test]
+fn every_marker_icon_has_its_own_picture() {
+    use tiledef::MarkerIcon::*;
+    let icons = [
+        Badge,
+        Festival,
+        Well,
+        Spring,
+        Lake,
+        Volcano,
+        Inn,
+        Cathedral,
+        Wine,
+        Grain,
+        Cloth,
+        Tower,
+        Bazaar,
+        Dragon,
+        Portal,
+        Princess,
+        PigHerd,
+        Shrine,
+        Circus,
+        Acrobats,
+        Watchtower,
+        FlyingMachine,
+        Hill,
+        Vineyard,
+        Gold,
+        Mage,
+        Ferry,
+        CornCircle,
+        Tunnel,
+        Siege,
+        Castle,
+        Hut,
+        Robber,
+        Creature,
+        Quarter,
+    ];
+    let mut all = tilekit_render::Scene::default();
+    let mut seen: Vec<String> = Vec::new();
+    for (k, icon) in icons.into_iter().enumerate() {
+        let at =
+            tilekit_render::scene::pt(0.1 + 0.16 * (k % 6) as f32, 0.1 + 0.16 * (k / 6) as f32);
+        let colour = tilekit_render::icons::default_colour(icon);
+        let mut one = tilekit_render::Scene::default();
+        tilekit_render::icons::draw_icon(
+            &mut one,
+            icon,
+            tilekit_render::scene::pt(0.5, 0.5),
+            colour,
+            "Z",
+        );
+        let text = one.to_string();
+        assert!(!one.commands.is_empty(), "{icon:?} draws nothing");
+        assert!(!seen.contains(&text), "{icon:?} looks like another icon");
+        seen.push(text);
+        tilekit_render::icons::draw_icon(&mut all, icon, at, colour, "Z");
+    }
+    let pixmap = tilekit_render::raster::rasterise(&all, 480, 0.0, "icons").expect("draws");
+    let png = tilekit_render::raster::encode_png(&pixmap).expect("encodes");
+    std::fs::write(
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("icons.png"),
+        png,
+    )
+    .expect("write");
+}
