@@ -431,15 +431,16 @@ struct Pictures {
     backs: Vec<Option<Arc<Pixmap>>>,
 }
 
+/// The pictures of the tiles placed on `pages`.
 fn pictures(
     set: &TileSet,
-    sheet: &SheetLayout,
+    pages: &[Page],
     options: &SheetOptions,
 ) -> Result<Pictures, RenderError> {
     let px = picture_px(options);
     let bleed = options.bleed_mm / options.tile_mm;
     let mut used = vec![false; set.tiles.len()];
-    for p in sheet.pages.iter().flat_map(|p| &p.placements) {
+    for p in pages.iter().flat_map(|p| &p.placements) {
         used[p.tile] = true;
     }
     let draw_options = DrawOptions {
@@ -676,72 +677,92 @@ pub fn write_pdf_with_progress(
         .map_err(|e| RenderError::Pdf(format!("{e:?}")))
 }
 
-/// Draws the sheet's pages as pixmaps at the sheet's dpi.
+/// Draws the sheet's pages as pixmaps at the sheet's dpi (all at once: for a few pages).
 pub fn page_pixmaps(
     set: &TileSet,
     sheet: &SheetLayout,
     options: &SheetOptions,
 ) -> Result<Vec<Pixmap>, RenderError> {
-    let pics = pictures(set, sheet, options)?;
+    let pics = pictures(set, &sheet.pages, options)?;
+    sheet
+        .pages
+        .par_iter()
+        .map(|page| draw_page(&pics, sheet, page, options))
+        .collect()
+}
+
+/// Draws one page (index into `sheet.pages`) as a pixmap, rasterising only its own tiles, so
+/// that writing page after page keeps memory bounded.
+pub fn page_pixmap(
+    set: &TileSet,
+    sheet: &SheetLayout,
+    options: &SheetOptions,
+    page: usize,
+) -> Result<Pixmap, RenderError> {
+    let page = &sheet.pages[page];
+    let pics = pictures(set, std::slice::from_ref(page), options)?;
+    draw_page(&pics, sheet, page, options)
+}
+
+fn draw_page(
+    pics: &Pictures,
+    sheet: &SheetLayout,
+    page: &Page,
+    options: &SheetOptions,
+) -> Result<Pixmap, RenderError> {
     let px_per_mm = options.dpi as f32 / MM_PER_INCH;
     let (w, h) = (
         (sheet.width_mm * px_per_mm).round() as u32,
         (sheet.height_mm * px_per_mm).round() as u32,
     );
-    sheet
-        .pages
-        .par_iter()
-        .map(|page| {
-            let mut pixmap = Pixmap::new(w, h).ok_or(RenderError::Size(w.max(h)))?;
-            pixmap.fill(Color::WHITE);
-            for p in &page.placements {
-                let list = if p.back { &pics.backs } else { &pics.fronts };
-                let Some(picture) = &list[p.tile] else {
-                    continue;
-                };
-                pixmap.draw_pixmap(
-                    ((p.x_mm - options.bleed_mm) * px_per_mm).round() as i32,
-                    ((p.y_mm - options.bleed_mm) * px_per_mm).round() as i32,
-                    picture.as_ref().as_ref(),
-                    &PixmapPaint::default(),
-                    Transform::identity(),
-                    None,
-                );
-            }
-            let mut lines = Scene::default();
-            let ink = Rgba::rgb(0, 0, 0);
-            for [(x1, y1), (x2, y2)] in &page.marks {
-                lines.stroke(
-                    Shape::Path(vec![Seg::Move(pt(*x1, *y1)), Seg::Line(pt(*x2, *y2))]),
-                    crate::scene::Stroke {
-                        colour: ink,
-                        width: MARK_WIDTH_MM,
-                        cap: crate::scene::Cap::Butt,
-                    },
-                );
-            }
-            let baseline = sheet.height_mm - options.margin_mm - 1.0;
-            lines.text(
-                pt(options.margin_mm, baseline),
-                FOOTER_TEXT_MM,
-                &page.footer_left,
-                ink,
-                Align::Left,
-            );
-            lines.text(
-                pt(sheet.width_mm - options.margin_mm, baseline),
-                FOOTER_TEXT_MM,
-                &page.footer_right,
-                ink,
-                Align::Right,
-            );
-            draw(
-                &mut pixmap,
-                &lines,
-                Transform::from_scale(px_per_mm, px_per_mm),
-                "sheet",
-            )?;
-            Ok(pixmap)
-        })
-        .collect()
+    let mut pixmap = Pixmap::new(w, h).ok_or(RenderError::Size(w.max(h)))?;
+    pixmap.fill(Color::WHITE);
+    for p in &page.placements {
+        let list = if p.back { &pics.backs } else { &pics.fronts };
+        let Some(picture) = &list[p.tile] else {
+            continue;
+        };
+        pixmap.draw_pixmap(
+            ((p.x_mm - options.bleed_mm) * px_per_mm).round() as i32,
+            ((p.y_mm - options.bleed_mm) * px_per_mm).round() as i32,
+            picture.as_ref().as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+    }
+    let mut lines = Scene::default();
+    let ink = Rgba::rgb(0, 0, 0);
+    for [(x1, y1), (x2, y2)] in &page.marks {
+        lines.stroke(
+            Shape::Path(vec![Seg::Move(pt(*x1, *y1)), Seg::Line(pt(*x2, *y2))]),
+            crate::scene::Stroke {
+                colour: ink,
+                width: MARK_WIDTH_MM,
+                cap: crate::scene::Cap::Butt,
+            },
+        );
+    }
+    let baseline = sheet.height_mm - options.margin_mm - 1.0;
+    lines.text(
+        pt(options.margin_mm, baseline),
+        FOOTER_TEXT_MM,
+        &page.footer_left,
+        ink,
+        Align::Left,
+    );
+    lines.text(
+        pt(sheet.width_mm - options.margin_mm, baseline),
+        FOOTER_TEXT_MM,
+        &page.footer_right,
+        ink,
+        Align::Right,
+    );
+    draw(
+        &mut pixmap,
+        &lines,
+        Transform::from_scale(px_per_mm, px_per_mm),
+        "sheet",
+    )?;
+    Ok(pixmap)
 }

@@ -800,3 +800,20 @@ fn every_marker_icon_has_its_own_picture() {
     )
     .expect("write");
 }
+
+#[test]
+fn a_page_drawn_alone_equals_the_page_drawn_with_the_others() {
+    let set = base_only();
+    let options = SheetOptions {
+        edition: set.default_edition(),
+        dpi: 36,
+        backs: true,
+        ..SheetOptions::default()
+    };
+    let sheet = layout(&set, &options).expect("lays out");
+    let all = tilekit_render::sheet::page_pixmaps(&set, &sheet, &options).expect("pages");
+    for i in [0, 1, sheet.pages.len() - 1] {
+        let one = tilekit_render::sheet::page_pixmap(&set, &sheet, &options, i).expect("page");
+        assert!(one.data() == all[i].data(), "page {i} differs");
+    }
+}

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tiledef::TileSet;
 use tilekit_render::sheet::{
-    Paper, SheetLayout, SheetOptions, layout, page_pixmaps, write_pdf_with_progress,
+    Paper, SheetLayout, SheetOptions, layout, page_pixmap, write_pdf_with_progress,
 };
 
 /// Examples shown under `tilekit sheet --help`.
@@ -169,8 +169,10 @@ pub fn write_sheet(
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "sheet".into());
-        for (i, page) in page_pixmaps(tileset, &sheet, options)?.iter().enumerate() {
-            let png = tilekit_render::raster::encode_png(page)?;
+        // Page by page: a page's pixels are dropped once it is written.
+        for i in 0..sheet.pages.len() {
+            let page = page_pixmap(tileset, &sheet, options, i)?;
+            let png = tilekit_render::raster::encode_png(&page)?;
             write_atomic(&dir.join(format!("{stem}-{:02}.png", i + 1)), &png)?;
         }
     }
