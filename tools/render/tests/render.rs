@@ -817,3 +817,30 @@ fn a_page_drawn_alone_equals_the_page_drawn_with_the_others() {
         assert!(one.data() == all[i].data(), "page {i} differs");
     }
 }
+
+/// The Festival's `FE-CRCR` has four corner fields: the overlay labels all four.
+#[test]
+fn the_overlay_labels_every_field_of_fe_crcr() {
+    let set = bundled();
+    let Some(tile) = set.tile("FE-CRCR") else {
+        return;
+    };
+    let scene = draw_tile(
+        &set,
+        tile,
+        &DrawOptions {
+            overlay: true,
+            ..DrawOptions::default()
+        },
+    );
+    for k in 1..=4 {
+        let label = format!("field {k}");
+        assert!(
+            scene
+                .commands
+                .iter()
+                .any(|c| matches!(c, Command::Text { text, .. } if *text == label)),
+            "no `{label}` in the overlay"
+        );
+    }
+}
