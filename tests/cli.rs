@@ -201,3 +201,123 @@ fn inspect_pins_the_compiled_tables_of_a_tile() {
         insta::assert_snapshot!(format!("inspect_{tile}"), text(&out.stdout));
     }
 }
+
+#[test]
+fn printing_commands_take_sets_and_name_what_they_printed() {
+    let dir = scratch("sets");
+    let previews = dir.join("previews");
+    let out = tilekit(&[
+        "render",
+        "--sets",
+        "festival",
+        "--out",
+        previews.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = std::fs::read_dir(&previews).expect("previews").count();
+    assert_eq!(written, 10, "only the Festival's tile types");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("printed 10 tile types of `festival` (requires `base`, not printed)"),
+        "{stderr}"
+    );
+
+    let pdf = dir.join("festival.pdf");
+    let out = tilekit(&[
+        "sheet",
+        "--sets",
+        "festival",
+        "--labels",
+        "--dpi",
+        "72",
+        "--out",
+        pdf.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("of `festival` (requires `base`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(10 tiles on 1 A4 pages"), "{stderr}");
+
+    let out = tilekit(&["list", "--sets", "festival"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("10 tile types"), "{stdout}");
+    assert!(!stdout.lines().any(|l| l.starts_with("base ")), "{stdout}");
+
+    let build = dir.join("build");
+    let out = tilekit(&[
+        "build",
+        "--sets",
+        "festival,village-life",
+        "--out",
+        build.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = std::fs::read_to_string(build.join("report.txt")).expect("report");
+    assert!(
+        report.contains(
+            "printed 34 tile types of `festival`, `village-life` (requires `base`, not printed)"
+        ),
+        "{report}"
+    );
+    let previews = std::fs::read_dir(build.join("previews"))
+        .expect("previews")
+        .count();
+    assert_eq!(previews, 34);
+}
+
+#[test]
+fn an_unknown_set_is_a_usage_error_listing_the_loaded_sets() {
+    for command in ["render", "sheet", "build", "list"] {
+        let dir = scratch(&format!("unknown-set-{command}"));
+        let target = dir.join("x");
+        let target = target.to_str().expect("utf-8");
+        let mut args = vec![command, "--sets", "lakeland"];
+        match command {
+            "render" | "build" | "sheet" => args.extend(["--out", target]),
+            _ => {}
+        }
+        let out = tilekit(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{command}: {}",
+            text(&out.stderr)
+        );
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains(
+                "no set `lakeland` is loaded (loaded: `base`, `festival`, `village-life`)"
+            ),
+            "{command}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn sheet_refuses_options_that_cannot_make_a_usable_sheet() {
+    let dir = scratch("sheet-options");
+    let pdf = dir.join("x.pdf");
+    let pdf = pdf.to_str().expect("utf-8");
+    for (option, value, range) in [
+        ("--margin-mm", "-50", "0–50 mm"),
+        ("--tile-mm", "0.0001", "10–180 mm"),
+        ("--tile-mm", "NaN", "10–180 mm"),
+        ("--bleed-mm", "-1", "0–10 mm"),
+    ] {
+        let out = tilekit(&["sheet", &format!("{option}={value}"), "--out", pdf]);
+        assert_eq!(out.status.code(), Some(2), "{option} {value}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains(option) && stderr.contains(range),
+            "{option} {value}: {stderr}"
+        );
+        assert!(
+            !Path::new(pdf).exists(),
+            "nothing written for {option} {value}"
+        );
+    }
+}

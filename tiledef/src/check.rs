@@ -128,6 +128,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
                     on: m.on,
                     rule: m.rule,
                     display: m.display.as_deref().and_then(Rgb::parse),
+                    icon: m.icon,
                 }
             })
             .collect(),
@@ -438,6 +439,7 @@ impl Checker<'_> {
                 halves: def.halves,
                 meets: vec![Meeting::Forbidden; n],
                 display: def.display.as_deref().and_then(Rgb::parse),
+                style: def.style,
             });
             ptrs.push(ptr);
         }

@@ -4,7 +4,9 @@
 //! a field borders), so consumers never look anything up by string. A `TileSet` only exists after
 //! every check passed: its invariants are the semantic checks of `check`.
 
-use crate::model::{ArtHints, MarkerPlace, MarkerRule, Meeting, PortCarries, RoadEnd};
+use crate::model::{
+    ArtHints, EdgeStyle, MarkerIcon, MarkerPlace, MarkerRule, Meeting, PortCarries, RoadEnd,
+};
 use crate::port::{Port, Side};
 use std::path::PathBuf;
 
@@ -80,6 +82,8 @@ pub struct EdgeKind {
     pub meets: Vec<Meeting>,
     /// Drawing colour, if declared.
     pub display: Option<Rgb>,
+    /// How it is drawn, if declared (else the renderer derives it from what the ports carry).
+    pub style: Option<EdgeStyle>,
 }
 
 impl EdgeKind {
@@ -117,6 +121,8 @@ pub struct MarkerKind {
     pub rule: Option<MarkerRule>,
     /// Drawing colour, if declared.
     pub display: Option<Rgb>,
+    /// The picture drawn for it, if declared (else a badge).
+    pub icon: Option<MarkerIcon>,
 }
 
 /// The kinds of feature a follower can stand on (or that score).

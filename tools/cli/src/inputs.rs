@@ -143,3 +143,94 @@ fn with_bundled_requirements(named: Vec<Source>) -> Vec<Source> {
 pub fn compile_tables(tileset: &tiledef::TileSet) -> miette::Result<engine::Tables> {
     engine::compile(tileset).map_err(|e| miette::miette!("{e}"))
 }
+
+/// The `--sets` option of the commands that print: which loaded sets to print.
+#[derive(Args, Clone, Debug, Default)]
+pub struct SetsArg {
+    /// Print only these sets (comma-separated ids); the sets they require are loaded but not
+    /// printed (default: every loaded set).
+    #[arg(long, value_name = "IDS", value_delimiter = ',')]
+    pub sets: Vec<String>,
+}
+
+/// The sets a command prints, resolved against the loaded sets.
+#[derive(Clone, Debug)]
+pub struct Printed {
+    /// Indices into `TileSet::sets`, in load order.
+    pub sets: Vec<usize>,
+}
+
+impl SetsArg {
+    /// The sets to print; an unknown id is an error listing the loaded set ids.
+    pub fn resolve(&self, tileset: &tiledef::TileSet) -> Result<Printed, String> {
+        if self.sets.is_empty() {
+            return Ok(Printed {
+                sets: (0..tileset.sets.len()).collect(),
+            });
+        }
+        let mut sets = Vec::new();
+        for id in &self.sets {
+            let Some(i) = tileset.sets.iter().position(|s| s.id == *id) else {
+                let known: Vec<String> =
+                    tileset.sets.iter().map(|s| format!("`{}`", s.id)).collect();
+                return Err(format!(
+                    "--sets: no set `{id}` is loaded (loaded: {})",
+                    known.join(", ")
+                ));
+            };
+            if !sets.contains(&i) {
+                sets.push(i);
+            }
+        }
+        sets.sort_unstable();
+        Ok(Printed { sets })
+    }
+}
+
+impl Printed {
+    /// The tile types of the printed sets (indices into `TileSet::tiles`).
+    pub fn tiles(&self, tileset: &tiledef::TileSet) -> Vec<usize> {
+        (0..tileset.tiles.len())
+            .filter(|&i| self.sets.contains(&tileset.tiles[i].set))
+            .collect()
+    }
+
+    /// What was printed, for the report line: "8 tile types of `lakeland` (requires `base`,
+    /// not printed)".
+    pub fn describe(&self, tileset: &tiledef::TileSet, tile_types: usize) -> String {
+        let ids: Vec<String> = self
+            .sets
+            .iter()
+            .map(|&i| format!("`{}`", tileset.sets[i].id))
+            .collect();
+        let noun = if tile_types == 1 {
+            "tile type"
+        } else {
+            "tile types"
+        };
+        let mut text = format!("{tile_types} {noun} of {}", ids.join(", "));
+        // The sets the printed ones require (transitively) that are loaded but not printed.
+        let mut required: Vec<usize> = Vec::new();
+        let mut todo: Vec<usize> = self.sets.clone();
+        while let Some(i) = todo.pop() {
+            for id in &tileset.sets[i].requires {
+                if let Some(j) = tileset.sets.iter().position(|s| s.id == *id)
+                    && !required.contains(&j)
+                {
+                    required.push(j);
+                    todo.push(j);
+                }
+            }
+        }
+        required.retain(|j| !self.sets.contains(j));
+        required.sort_unstable();
+        if !required.is_empty() {
+            let names: Vec<String> = required
+                .iter()
+                .map(|&j| format!("`{}`", tileset.sets[j].id))
+                .collect();
+            text.push_str(&format!(" (requires {}, not printed)", names.join(", ")));
+        }
+        text
+    }
+}

@@ -17,6 +17,8 @@ pub struct ContactOptions {
     pub columns: usize,
     /// Draw each tile with the overlay.
     pub overlay: bool,
+    /// Print each tile's id small in its corner too.
+    pub labels: bool,
 }
 
 impl Default for ContactOptions {
@@ -25,6 +27,7 @@ impl Default for ContactOptions {
             thumb: 160,
             columns: 10,
             overlay: false,
+            labels: false,
         }
     }
 }
@@ -65,7 +68,7 @@ pub fn contact_sheet(
 
     let draw_options = DrawOptions {
         overlay: options.overlay,
-        label: false,
+        label: options.labels,
         artwork: true,
     };
     let thumbs: Vec<Pixmap> = tiles
@@ -79,7 +82,14 @@ pub fn contact_sheet(
     // Captions and the title are drawn in pixel units.
     let ink = Rgba::rgb(0x2b, 0x22, 0x1a);
     let mut text = Scene::default();
-    let names: Vec<&str> = set.sets.iter().map(|s| s.name.as_str()).collect();
+    // The sets of the tiles shown, not every loaded set (required sets may be left out).
+    let names: Vec<&str> = set
+        .sets
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| tiles.iter().any(|&i| set.tiles[i].set == *k))
+        .map(|(_, s)| s.name.as_str())
+        .collect();
     let total: u32 = tiles
         .iter()
         .map(|&i| {

@@ -11,7 +11,10 @@ use crate::regions::{Cell, Obstacles, Regions};
 use crate::scene::{
     Align, Cap, Command, Point, Rgba, Scene, Seg, Shape, Stroke, polygon, polyline, pt, rect,
 };
-use tiledef::{FeatureKind, MarkerRule, Meeting, PortCarries, RoadEnd, Side, Tile, TileSet};
+use tiledef::{
+    EdgeStyle, FeatureKind, MarkerIcon, MarkerKind, MarkerRule, Meeting, Port, PortCarries,
+    RoadEnd, Side, Tile, TileSet,
+};
 
 /// What to draw besides the picture.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,9 +37,15 @@ const ROOF: Rgba = Rgba::rgb(0xa8, 0x4a, 0x32);
 const GENERIC_MARKER: Rgba = Rgba::rgb(0x9a, 0x8c, 0x7a);
 const FESTIVAL: Rgba = Rgba::rgb(0xf4, 0xc4, 0x30);
 const PENNANT: Rgba = Rgba::rgb(0x2f, 0x5f, 0xb3);
+const WATER: Rgba = Rgba::rgb(0x4a, 0x90, 0xd9);
+const STONE: Rgba = Rgba::rgb(0x9a, 0x94, 0x88);
 
 /// The road's half width including its border.
 const ROAD_HALF: f32 = 0.058;
+/// A river's (or a band's) half width including its banks.
+const CHANNEL_HALF: f32 = 0.075;
+/// The radius of a lake at a river's end.
+const LAKE_RADIUS: f32 = 0.17;
 
 /// Distinct tints for the overlay, by feature index.
 const PALETTE: [Rgba; 12] = [
@@ -57,23 +66,42 @@ const PALETTE: [Rgba; 12] = [
 /// How a road ends inside the tile, resolved to a drawing.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Stop {
-    /// It leaves by a second port.
+    /// It leaves by other ports (two, three or four: one road, no junction).
     Through,
     /// A village in the open.
     Village(Point),
     /// The road runs into a city: a gate.
     Gate(Point),
-    /// Under an icon that is drawn anyway (monastery, marketplace, Festival place).
+    /// Under an icon that is drawn anyway (monastery, marketplace, Festival place, a marker).
     Icon,
     /// Before the tile's own hedge.
     Hedge,
+    /// At the water's edge: a landing stage.
+    Bank(Point),
 }
 
 struct Road {
     feature: usize,
     path: Vec<Seg>,
-    line: Vec<Point>,
+    /// The path as polylines: one per port for a road of three or four ports.
+    lines: Vec<Vec<Point>>,
     stop: Stop,
+}
+
+impl Road {
+    fn line(&self) -> &[Point] {
+        self.lines.first().map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Water or a band drawn from edge centres into the tile, joined through the centre.
+struct Channel {
+    style: EdgeStyle,
+    path: Vec<Seg>,
+    lines: Vec<Vec<Point>>,
+    colour: Rgba,
+    /// Where a channel of one edge ends inside the tile.
+    end: Option<Point>,
 }
 
 struct City {
@@ -83,11 +111,23 @@ struct City {
     pennants: Vec<Point>,
 }
 
+/// A line from a centre icon to a city or a road that keeps two fields apart (the Festival place
+/// of `FE-CRCR` reaching the cities), drawn as a low stone wall.
+struct Separator {
+    line: Vec<Point>,
+}
+
 struct Plan {
     field: Rgba,
     cities: Vec<City>,
     roads: Vec<(Road, Rgba)>,
-    hedges: Vec<(Side, Rgba)>,
+    channels: Vec<Channel>,
+    /// Hedges: from an edge's centre inward to the road or icon beside it (or the centre).
+    hedges: Vec<(Vec<Point>, Rgba)>,
+    walls: Vec<(Side, Rgba)>,
+    separators: Vec<Separator>,
+    /// Where a road crosses water: the crossing and the road's direction there.
+    bridges: Vec<(Point, Point)>,
     monastery: Option<Point>,
     marketplace: Option<Point>,
     festival: Option<(Point, Rgba)>,
@@ -137,10 +177,26 @@ fn edge_colour(set: &TileSet, tile: &Tile, side: Side, fallback: Rgba) -> Rgba {
         .map_or(fallback, Rgba::from)
 }
 
-/// An edge kind whose centre carries nothing but which closes roads: bushes and the like.
-fn is_barrier(set: &TileSet, kind: usize) -> bool {
+/// How an edge kind is drawn: its declared style, else what its ports carry suggest (a road
+/// centre is a band, a city a city, a centre that carries nothing and closes roads a hedge).
+pub fn edge_style(set: &TileSet, kind: usize) -> EdgeStyle {
     let k = &set.edge_kinds[kind];
-    k.centre == PortCarries::None && k.meets.contains(&Meeting::Close)
+    k.style.unwrap_or(match k.centre {
+        PortCarries::Road => EdgeStyle::Band,
+        PortCarries::City => EdgeStyle::City,
+        PortCarries::None if k.meets.contains(&Meeting::Close) => EdgeStyle::Hedge,
+        _ => EdgeStyle::Plain,
+    })
+}
+
+/// Whether an edge kind is drawn as a channel from its centre inward: water, or a band whose
+/// centre is no road (a road band is drawn by its road).
+fn is_channel(set: &TileSet, kind: usize) -> bool {
+    match edge_style(set, kind) {
+        EdgeStyle::River => true,
+        EdgeStyle::Band => set.edge_kinds[kind].centre != PortCarries::Road,
+        _ => false,
+    }
 }
 
 fn field_colour(set: &TileSet) -> Rgba {
@@ -148,7 +204,9 @@ fn field_colour(set: &TileSet) -> Rgba {
         .iter()
         .enumerate()
         .find(|(i, k)| {
-            k.centre == PortCarries::None && k.halves == PortCarries::Field && !is_barrier(set, *i)
+            k.centre == PortCarries::None
+                && k.halves == PortCarries::Field
+                && edge_style(set, *i) == EdgeStyle::Plain
         })
         .and_then(|(_, k)| k.display)
         .map_or(FIELD, Rgba::from)
@@ -156,6 +214,82 @@ fn field_colour(set: &TileSet) -> Rgba {
 
 fn marker_position(tile: &Tile, id: &str) -> Option<Point> {
     tile.art.markers.get(id).map(|[x, y]| pt(*x, *y))
+}
+
+/// The icon a marker kind is drawn as: its own, else the one its rule suggests, else a badge.
+pub fn marker_icon(kind: &MarkerKind) -> MarkerIcon {
+    kind.icon.unwrap_or(match kind.rule {
+        Some(MarkerRule::Festival) => MarkerIcon::Festival,
+        Some(MarkerRule::Well) => MarkerIcon::Well,
+        None => MarkerIcon::Badge,
+    })
+}
+
+fn side_of(end: RoadEnd) -> Option<Side> {
+    match end {
+        RoadEnd::N => Some(Side::N),
+        RoadEnd::E => Some(Side::E),
+        RoadEnd::S => Some(Side::S),
+        RoadEnd::W => Some(Side::W),
+        _ => None,
+    }
+}
+
+/// The outside point, the port point and the path of a channel or road arm between sides.
+fn arm(side: Side) -> (Point, Point) {
+    let p = port_point(side.centre());
+    (step(p, inward(side), -OUTSIDE), p)
+}
+
+/// A network from the centres of `sides` through the tile: an end, a bend, a straight, a fork.
+fn network(sides: &[Side]) -> Vec<Seg> {
+    match sides {
+        [a] => {
+            let (out, p) = arm(*a);
+            vec![Seg::Move(out), Seg::Line(p), Seg::Line(CENTRE)]
+        }
+        [a, b] => {
+            let (out_a, pa) = arm(*a);
+            let (out_b, pb) = arm(*b);
+            let mut path = vec![Seg::Move(out_a), Seg::Line(pa)];
+            if adjacent(*a, *b) {
+                path.push(Seg::Quad(CENTRE.lerp(corner(*a, *b), 0.2), pb));
+            } else {
+                path.push(Seg::Line(pb));
+            }
+            path.push(Seg::Line(out_b));
+            path
+        }
+        _ => sides
+            .iter()
+            .flat_map(|s| {
+                let (out, p) = arm(*s);
+                [Seg::Move(out), Seg::Line(p), Seg::Line(CENTRE)]
+            })
+            .collect(),
+    }
+}
+
+/// Where two segments cross, if they do.
+fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<Point> {
+    let r = pt(b.x - a.x, b.y - a.y);
+    let s = pt(d.x - c.x, d.y - c.y);
+    let den = r.x * s.y - r.y * s.x;
+    if den.abs() < 1e-9 {
+        return None;
+    }
+    let t = ((c.x - a.x) * s.y - (c.y - a.y) * s.x) / den;
+    let u = ((c.x - a.x) * r.y - (c.y - a.y) * r.x) / den;
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| a.lerp(b, t))
+}
+
+/// A polyline as a path.
+fn polyline_path(points: &[Point]) -> Vec<Seg> {
+    let mut path = Vec::with_capacity(points.len());
+    for (i, p) in points.iter().enumerate() {
+        path.push(if i == 0 { Seg::Move(*p) } else { Seg::Line(*p) });
+    }
+    path
 }
 
 fn plan(set: &TileSet, tile: &Tile) -> Plan {
@@ -190,11 +324,49 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
             .any(|(_, polys)| polys.iter().any(|poly| geom::inside(poly, p)))
     };
 
+    // Channels (rivers, bands that are no road), one network per edge kind.
+    let mut channel_kinds: Vec<usize> = Vec::new();
+    for side in Side::ALL {
+        let k = tile.edge(side);
+        if is_channel(set, k) && !channel_kinds.contains(&k) {
+            channel_kinds.push(k);
+        }
+    }
+    let channels: Vec<Channel> = channel_kinds
+        .iter()
+        .map(|&k| {
+            let sides: Vec<Side> = Side::ALL
+                .into_iter()
+                .filter(|s| tile.edge(*s) == k)
+                .collect();
+            let style = edge_style(set, k);
+            let fallback = if style == EdgeStyle::River {
+                WATER
+            } else {
+                ROAD
+            };
+            let path = network(&sides);
+            Channel {
+                style,
+                lines: flatten(&path),
+                path,
+                colour: set.edge_kinds[k].display.map_or(fallback, Rgba::from),
+                end: (sides.len() == 1).then_some(CENTRE),
+            }
+        })
+        .collect();
+    let water_lines: Vec<&Vec<Point>> = channels.iter().flat_map(|c| c.lines.iter()).collect();
+    let near_water = |p: Point| {
+        water_lines
+            .iter()
+            .any(|l| geom::distance_to_polyline(l, p) < CHANNEL_HALF + 0.012)
+    };
+
     let festival_kind = tile
         .markers
         .iter()
         .copied()
-        .find(|&m| set.markers[m].rule == Some(MarkerRule::Festival));
+        .find(|&m| marker_icon(&set.markers[m]) == MarkerIcon::Festival);
     let festival = festival_kind.map(|m| {
         let kind = &set.markers[m];
         (
@@ -204,6 +376,26 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
     });
     let monastery = tile.has(FeatureKind::Monastery).then_some(CENTRE);
     let marketplace = tile.marketplace.then_some(CENTRE);
+    // A road may end at a marker: the tile's first marker other than the Festival place (or
+    // the road's own), placed where the art says or at the centre.
+    let hub_marker: Option<usize> = tile
+        .features
+        .iter()
+        .any(|f| f.end == Some(RoadEnd::Marker))
+        .then(|| {
+            tile.markers
+                .iter()
+                .copied()
+                .find(|&m| Some(m) != festival_kind)
+                .or_else(|| {
+                    tile.features
+                        .iter()
+                        .find(|f| f.end == Some(RoadEnd::Marker))
+                        .and_then(|f| f.markers.first().copied())
+                })
+        })
+        .flatten();
+    let hub_at = hub_marker.map(|m| marker_position(tile, &set.markers[m].id).unwrap_or(CENTRE));
 
     let mut roads = Vec::new();
     for (i, f) in tile.features.iter().enumerate() {
@@ -223,90 +415,192 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
                 vec![Seg::Move(out_a), Seg::Line(pa), Seg::Line(end)]
             }
         };
-        let (path, stop) = if let Some(&b) = f.ports.get(1) {
+        // Walks from the port towards `target`; stops before the first point `stop` accepts.
+        let walk = |target: Point, stop: &dyn Fn(Point) -> bool| -> (Point, bool) {
+            let mut last = pa;
+            for k in 1..=50 {
+                let p = pa.lerp(target, k as f32 / 50.0);
+                if stop(p) {
+                    return (last, true);
+                }
+                last = p;
+            }
+            (last, false)
+        };
+        let to = |p: Point| vec![Seg::Move(out_a), Seg::Line(pa), Seg::Line(p)];
+        let (path, stop) = if f.ports.len() == 2 {
+            let b = f.ports[1];
             let pb = port_point(b);
             let mut path = curve_to(b.side(), pb);
             path.push(Seg::Line(step(pb, inward(b.side()), -OUTSIDE)));
             (path, Stop::Through)
+        } else if f.ports.len() > 2 {
+            // One road joining three or four sides: arms meeting at the centre, no junction.
+            let path = f
+                .ports
+                .iter()
+                .flat_map(|p| {
+                    let at = port_point(*p);
+                    [
+                        Seg::Move(step(at, inward(p.side()), -OUTSIDE)),
+                        Seg::Line(at),
+                        Seg::Line(CENTRE),
+                    ]
+                })
+                .collect();
+            (path, Stop::Through)
         } else {
             match f.end {
-                Some(RoadEnd::N | RoadEnd::E | RoadEnd::S | RoadEnd::W) => {
-                    let side = match f.end {
-                        Some(RoadEnd::N) => Side::N,
-                        Some(RoadEnd::E) => Side::E,
-                        Some(RoadEnd::S) => Side::S,
-                        _ => Side::W,
-                    };
-                    let end = step(port_point(side.centre()), inward(side), 0.07);
-                    (curve_to(side, end), Stop::Hedge)
+                Some(end @ (RoadEnd::N | RoadEnd::E | RoadEnd::S | RoadEnd::W)) => {
+                    let side = side_of(end).unwrap_or(Side::S);
+                    let target = step(port_point(side.centre()), inward(side), 0.07);
+                    if is_channel(set, tile.edge(side)) {
+                        // A river bank: the road runs to the water and stops there.
+                        let line = flatten(&curve_to(side, target))
+                            .into_iter()
+                            .next()
+                            .unwrap_or_default();
+                        let cut = line
+                            .iter()
+                            .position(|p| near_water(*p))
+                            .unwrap_or(line.len());
+                        let kept = &line[..cut.max(2).min(line.len())];
+                        let at = kept.last().copied().unwrap_or(pa);
+                        let mut path = vec![Seg::Move(out_a)];
+                        path.extend(kept.iter().map(|p| Seg::Line(*p)));
+                        (path, Stop::Bank(at))
+                    } else {
+                        (curve_to(side, target), Stop::Hedge)
+                    }
                 }
-                Some(RoadEnd::Monastery) => (
-                    vec![Seg::Move(out_a), Seg::Line(pa), Seg::Line(CENTRE)],
-                    Stop::Icon,
-                ),
-                Some(RoadEnd::Marketplace) => (
-                    vec![
-                        Seg::Move(out_a),
-                        Seg::Line(pa),
-                        Seg::Line(marketplace.unwrap_or(CENTRE)),
-                    ],
-                    Stop::Icon,
-                ),
+                Some(RoadEnd::Monastery) => (to(CENTRE), Stop::Icon),
+                Some(RoadEnd::Marketplace) => (to(marketplace.unwrap_or(CENTRE)), Stop::Icon),
                 Some(RoadEnd::Festival) if festival.is_some() => {
-                    let at = festival.map_or(CENTRE, |(p, _)| p);
-                    (
-                        vec![Seg::Move(out_a), Seg::Line(pa), Seg::Line(at)],
-                        Stop::Icon,
-                    )
+                    (to(festival.map_or(CENTRE, |(p, _)| p)), Stop::Icon)
+                }
+                Some(RoadEnd::Marker) if hub_at.is_some() => {
+                    let at = hub_at.unwrap_or(CENTRE);
+                    (to(at), Stop::Icon)
+                }
+                Some(RoadEnd::City) if !city_polys.is_empty() => {
+                    // To the wall of the nearest city: a gate.
+                    let target = city_polys
+                        .iter()
+                        .filter_map(|(_, polys)| polys.first())
+                        .map(|poly| {
+                            let inside: Vec<Point> = poly
+                                .iter()
+                                .map(|p| pt(p.x.clamp(0.0, 1.0), p.y.clamp(0.0, 1.0)))
+                                .collect();
+                            let n = inside.len().max(1) as f32;
+                            pt(
+                                inside.iter().map(|p| p.x).sum::<f32>() / n,
+                                inside.iter().map(|p| p.y).sum::<f32>() / n,
+                            )
+                        })
+                        .min_by(|x, y| x.dist(pa).total_cmp(&y.dist(pa)))
+                        .unwrap_or(CENTRE);
+                    let (hub, _) = walk(target, &in_city);
+                    (to(hub), Stop::Gate(hub))
                 }
                 _ => {
                     // A junction: at the centre, or at the city wall when a city covers it.
-                    let mut hub = pa;
-                    let mut gate = false;
-                    for k in 1..=50 {
-                        let p = pa.lerp(CENTRE, k as f32 / 50.0);
-                        if in_city(p) {
-                            gate = true;
-                            break;
-                        }
-                        hub = p;
-                    }
+                    let (hub, gate) = walk(CENTRE, &in_city);
                     let stop = if gate {
                         Stop::Gate(hub)
                     } else {
                         Stop::Village(CENTRE)
                     };
-                    (vec![Seg::Move(out_a), Seg::Line(pa), Seg::Line(hub)], stop)
+                    (to(hub), stop)
                 }
             }
         };
-        let line = flatten(&path).into_iter().next().unwrap_or_default();
+        let lines = flatten(&path);
         roads.push((
             Road {
                 feature: i,
                 path,
-                line,
+                lines,
                 stop,
             },
             colour,
         ));
     }
 
-    let hedges: Vec<(Side, Rgba)> = Side::ALL
+    // Bridges: where a road line crosses a river's line.
+    let mut bridges = Vec::new();
+    for channel in channels.iter().filter(|c| c.style == EdgeStyle::River) {
+        for (road, _) in &roads {
+            for rl in &road.lines {
+                for r in rl.windows(2) {
+                    for wl in &channel.lines {
+                        for w in wl.windows(2) {
+                            if let Some(p) = crossing(r[0], r[1], w[0], w[1])
+                                && bridges
+                                    .iter()
+                                    .all(|(q, _): &(Point, Point)| q.dist(p) > 0.05)
+                            {
+                                let len = r[0].dist(r[1]).max(1e-6);
+                                let dir = pt((r[1].x - r[0].x) / len, (r[1].y - r[0].y) / len);
+                                bridges.push((p, dir));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    let road_lines: Vec<&Vec<Point>> = roads.iter().flat_map(|(r, _)| r.lines.iter()).collect();
+    let hedges: Vec<(Vec<Point>, Rgba)> = Side::ALL
         .into_iter()
-        .filter(|s| is_barrier(set, tile.edge(*s)))
-        .map(|s| (s, edge_colour(set, tile, s, HEDGE)))
+        .filter(|s| edge_style(set, tile.edge(*s)) == EdgeStyle::Hedge)
+        .map(|s| {
+            // Like a road arm: from the edge centre inward, until the road or icon beside it.
+            let (out, p) = arm(s);
+            let mut line = vec![out, p];
+            for k in 1..=40 {
+                let q = p.lerp(CENTRE, k as f32 / 40.0);
+                let blocked = road_lines
+                    .iter()
+                    .any(|l| geom::distance_to_polyline(l, q) < ROAD_HALF)
+                    || [monastery, marketplace, festival.map(|(p, _)| p)]
+                        .into_iter()
+                        .flatten()
+                        .any(|c| c.dist(q) < 0.02)
+                    || in_city(q);
+                line.push(q);
+                if blocked {
+                    break;
+                }
+            }
+            (line, edge_colour(set, tile, s, HEDGE))
+        })
+        .collect();
+    let walls: Vec<(Side, Rgba)> = Side::ALL
+        .into_iter()
+        .filter(|s| edge_style(set, tile.edge(*s)) == EdgeStyle::Wall)
+        .map(|s| (s, edge_colour(set, tile, s, STONE)))
         .collect();
 
-    // Obstacles for the region grid.
-    let road_lines: Vec<(Vec<Point>, f32)> = roads
-        .iter()
-        .map(|(r, _)| (r.line.clone(), ROAD_HALF + 0.01))
-        .collect();
-    let hedge_lines: Vec<(Vec<Point>, f32)> = hedges
-        .iter()
-        .map(|(s, _)| (hedge_line(*s), 0.085))
-        .collect();
+    // Obstacles for the region grid: everything drawn as a line divides the ground.
+    let mut lines: Vec<(Vec<Point>, f32)> = Vec::new();
+    for (r, _) in &roads {
+        for l in &r.lines {
+            lines.push((l.clone(), ROAD_HALF + 0.01));
+        }
+    }
+    for c in &channels {
+        for l in &c.lines {
+            lines.push((l.clone(), CHANNEL_HALF + 0.01));
+        }
+    }
+    for (l, _) in &hedges {
+        lines.push((l.clone(), 0.06));
+    }
+    for (s, _) in &walls {
+        lines.push((edge_line(*s), 0.07));
+    }
     let mut icons: Vec<(Point, f32)> = Vec::new();
     if let Some(p) = monastery {
         icons.push((p, 0.2));
@@ -317,12 +611,37 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
     if let Some((p, _)) = festival {
         icons.push((p, 0.19));
     }
+    if let Some(p) = hub_at {
+        icons.push((p, 0.09));
+    }
     for (r, _) in &roads {
         match r.stop {
             Stop::Village(p) => icons.push((p, 0.1)),
             Stop::Gate(p) => icons.push((p, 0.05)),
             _ => {}
         }
+    }
+    // A river of one edge ends in a spring or a lake, at the end of its water.
+    let water_end = channels
+        .iter()
+        .find(|c| c.style == EdgeStyle::River)
+        .and_then(|c| c.end);
+    let mut source_marker: Option<usize> = None;
+    if let Some(end) = water_end
+        && let Some(m) = tile.markers.iter().copied().find(|&m| {
+            matches!(
+                marker_icon(&set.markers[m]),
+                MarkerIcon::Spring | MarkerIcon::Lake
+            )
+        })
+    {
+        let r = if marker_icon(&set.markers[m]) == MarkerIcon::Lake {
+            LAKE_RADIUS
+        } else {
+            0.07
+        };
+        icons.push((end, r + 0.01));
+        source_marker = Some(m);
     }
     let fields: Vec<(usize, &[tiledef::Port])> = tile
         .features
@@ -338,16 +657,37 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         .filter(|(_, f)| f.kind == FeatureKind::Field && f.ports.is_empty())
         .map(|(i, _)| i)
         .collect();
-    let mut regions = Regions::build(
-        &Obstacles {
-            cities: &city_polys,
-            roads: &road_lines,
-            icons: &icons,
-            hedges: &hedge_lines,
-        },
-        &fields,
-        &inner,
-    );
+    // Fields the data keeps apart but the drawing joins (a centre icon that does not reach a
+    // city): add a low wall from the centre to what lies between them on the edge, and again.
+    let mut separators: Vec<Separator> = Vec::new();
+    let mut regions = loop {
+        let mut all = lines.clone();
+        all.extend(separators.iter().map(|s| (s.line.clone(), 0.03)));
+        let regions = Regions::build(
+            &Obstacles {
+                cities: &city_polys,
+                lines: &all,
+            },
+            &fields,
+            &inner,
+        );
+        if separators.len() >= 4 {
+            break regions;
+        }
+        match joined_fields(tile, &regions) {
+            Some(between) => {
+                let target = port_point(between);
+                let stop = (1..=40)
+                    .map(|k| CENTRE.lerp(target, k as f32 / 40.0))
+                    .find(|p| in_city(*p))
+                    .unwrap_or(target);
+                separators.push(Separator {
+                    line: vec![CENTRE, stop],
+                });
+            }
+            None => break regions,
+        }
+    };
     for (p, r) in &icons {
         regions.take(*p, *r);
     }
@@ -365,7 +705,15 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         if Some(m) == festival_kind {
             continue;
         }
-        let p = marker_position(tile, &set.markers[m].id)
+        let p = if Some(m) == source_marker {
+            water_end
+        } else if Some(m) == hub_marker {
+            hub_at
+        } else {
+            None
+        };
+        let p = p
+            .or_else(|| marker_position(tile, &set.markers[m].id))
             .or_else(|| regions.spot(is_field, 0.08, pt(0.5, 0.65)))
             .unwrap_or(pt(0.2, 0.8));
         regions.take(p, 0.09);
@@ -374,11 +722,18 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
     for (road, _) in &roads {
         let list = &tile.features[road.feature].markers;
         for (k, &m) in list.iter().enumerate() {
+            if Some(m) == hub_marker && !tile.markers.contains(&m) {
+                // The marker this road ends at.
+                let at = hub_at.unwrap_or(CENTRE);
+                regions.take(at, 0.07);
+                markers.push((at, m));
+                continue;
+            }
             let at = marker_position(tile, &set.markers[m].id).unwrap_or_else(|| {
                 let t = (k + 1) as f32 / (list.len() + 1) as f32;
                 let t = 0.2 + 0.6 * t;
-                let mid = along(&road.line, t);
-                let ahead = along(&road.line, (t + 0.05).min(1.0));
+                let mid = along(road.line(), t);
+                let ahead = along(road.line(), (t + 0.05).min(1.0));
                 let (dx, dy) = (ahead.x - mid.x, ahead.y - mid.y);
                 let len = (dx * dx + dy * dy).sqrt().max(1e-6);
                 let normal = pt(-dy / len, dx / len);
@@ -484,7 +839,11 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         field: field_colour(set),
         cities,
         roads,
+        channels,
         hedges,
+        walls,
+        separators,
+        bridges,
         monastery,
         marketplace,
         festival,
@@ -496,7 +855,49 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
     }
 }
 
-fn hedge_line(side: Side) -> Vec<Point> {
+/// Two fields of the data that share one region: the port on the edge between them (a city's,
+/// a road's or a port on no feature) to which a separator must reach, if there is one.
+fn joined_fields(tile: &Tile, regions: &Regions) -> Option<Port> {
+    for (f, feature) in tile.features.iter().enumerate() {
+        if feature.kind != FeatureKind::Field {
+            continue;
+        }
+        for &p in &feature.ports {
+            let Cell::Feature(g) = regions.at_port(p) else {
+                continue;
+            };
+            if g == f || tile.features[g].kind != FeatureKind::Field {
+                continue;
+            }
+            // The shorter way round the edge from `p` to one of `g`'s ports.
+            let mut best: Option<Vec<Port>> = None;
+            for &q in &tile.features[g].ports {
+                for dir in [1, 11] {
+                    let mut between = Vec::new();
+                    let mut i = (p.index() + dir) % 12;
+                    while i != q.index() {
+                        between.push(Port::ALL[i]);
+                        i = (i + dir) % 12;
+                    }
+                    if best.as_ref().is_none_or(|b| between.len() < b.len()) {
+                        best = Some(between);
+                    }
+                }
+            }
+            let between: Vec<Port> = best?
+                .into_iter()
+                .filter(|x| !matches!(tile.feature_at(*x), Some(h) if h == f || h == g))
+                .collect();
+            if let Some(&mid) = between.get(between.len() / 2) {
+                return Some(mid);
+            }
+        }
+    }
+    None
+}
+
+/// A line along a side, just inside the edge.
+fn edge_line(side: Side) -> Vec<Point> {
     let o = OUTSIDE;
     let line = [pt(-o, 0.035), pt(1.0 + o, 0.035)];
     line.iter().map(|p| geom::turn(*p, side.index())).collect()
@@ -519,6 +920,9 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
                 cap: Cap::Butt,
             },
         );
+    }
+    for channel in &plan.channels {
+        paint_channel(scene, channel);
     }
     for city in &plan.cities {
         scene.fill(Shape::Path(city.outline.area.clone()), city.colour);
@@ -568,13 +972,23 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
             },
         );
     }
-    for (side, colour) in &plan.hedges {
-        hedge(scene, *side, *colour);
+    for &(at, dir) in &plan.bridges {
+        bridge(scene, at, dir);
+    }
+    for (line, colour) in &plan.hedges {
+        hedge(scene, line, *colour);
+    }
+    for (side, colour) in &plan.walls {
+        wall(scene, &edge_line(*side), *colour, 0.08);
+    }
+    for s in &plan.separators {
+        wall(scene, &s.line, STONE, 0.03);
     }
     for (road, _) in &plan.roads {
         match road.stop {
             Stop::Village(p) => house(scene, p, 1.6),
             Stop::Gate(p) => gate(scene, p),
+            Stop::Bank(p) => landing(scene, p),
             Stop::Through | Stop::Icon | Stop::Hedge => {}
         }
     }
@@ -603,16 +1017,107 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
     }
 }
 
-fn hedge(scene: &mut Scene, side: Side, colour: Rgba) {
-    let count = 13;
-    for k in 0..count {
-        let x = -0.06 + 1.12 * k as f32 / (count - 1) as f32;
-        let y = if k % 2 == 0 { 0.03 } else { 0.045 };
-        let c = geom::turn(pt(x, y), side.index());
+fn paint_channel(scene: &mut Scene, channel: &Channel) {
+    let c = channel.colour;
+    let (bank, inner) = if channel.style == EdgeStyle::River {
+        (c.darker(0.35), c)
+    } else {
+        (c.darker(0.55), c)
+    };
+    scene.stroke(
+        Shape::Path(channel.path.clone()),
+        Stroke {
+            colour: bank,
+            width: 2.0 * CHANNEL_HALF,
+            cap: Cap::Round,
+        },
+    );
+    scene.stroke(
+        Shape::Path(channel.path.clone()),
+        Stroke {
+            colour: inner,
+            width: 2.0 * CHANNEL_HALF - 0.03,
+            cap: Cap::Round,
+        },
+    );
+    if channel.style == EdgeStyle::River {
+        // A light ripple down the middle says "water" at a glance.
+        scene.stroke(
+            Shape::Path(channel.path.clone()),
+            Stroke {
+                colour: c.lighter(0.35),
+                width: 0.012,
+                cap: Cap::Round,
+            },
+        );
+    }
+}
+
+/// Parapets on both sides of a road where it crosses water.
+fn bridge(scene: &mut Scene, at: Point, dir: Point) {
+    let normal = pt(-dir.y, dir.x);
+    let half = CHANNEL_HALF + 0.02;
+    for k in [-1.0, 1.0] {
+        let side = step(at, normal, k * (ROAD_HALF + 0.005));
+        scene.stroke(
+            polyline(&[step(side, dir, -half), step(side, dir, half)]),
+            Stroke {
+                colour: STONE.darker(0.3),
+                width: 0.02,
+                cap: Cap::Butt,
+            },
+        );
+    }
+}
+
+/// A wall of stone blocks along a line.
+fn wall(scene: &mut Scene, line: &[Point], colour: Rgba, width: f32) {
+    let path = Shape::Path(polyline_path(line));
+    scene.stroke(
+        path.clone(),
+        Stroke {
+            colour: colour.darker(0.5),
+            width,
+            cap: Cap::Butt,
+        },
+    );
+    scene.stroke(
+        path,
+        Stroke {
+            colour,
+            width: width * 0.6,
+            cap: Cap::Butt,
+        },
+    );
+}
+
+/// A small landing stage where a road meets the water.
+fn landing(scene: &mut Scene, p: Point) {
+    scene.fill_stroke(
+        Shape::Circle {
+            centre: p,
+            radius: 0.035,
+        },
+        Rgba::rgb(0x9c, 0x6b, 0x3c),
+        Stroke {
+            colour: INK,
+            width: 0.006,
+            cap: Cap::Round,
+        },
+    );
+}
+
+/// Bushes along a line: overlapping round shrubs with light tops.
+fn hedge(scene: &mut Scene, line: &[Point], colour: Rgba) {
+    let total: f32 = line.windows(2).map(|w| w[0].dist(w[1])).sum();
+    let count = ((total / 0.06).ceil() as usize).max(2);
+    for k in 0..=count {
+        let c = along(line, k as f32 / count as f32);
+        let r = if k % 2 == 0 { 0.05 } else { 0.043 };
         scene.fill_stroke(
             Shape::Circle {
                 centre: c,
-                radius: 0.05,
+                radius: r,
             },
             colour,
             Stroke {
@@ -622,12 +1127,11 @@ fn hedge(scene: &mut Scene, side: Side, colour: Rgba) {
             },
         );
     }
-    for k in 0..count - 1 {
-        let x = -0.02 + 1.12 * k as f32 / (count - 1) as f32;
-        let c = geom::turn(pt(x, 0.03), side.index());
+    for k in 0..count {
+        let c = along(line, (k as f32 + 0.5) / count as f32);
         scene.fill(
             Shape::Circle {
-                centre: c,
+                centre: pt(c.x - 0.01, c.y - 0.01),
                 radius: 0.016,
             },
             colour.lighter(0.3),
@@ -847,42 +1351,13 @@ fn garden(scene: &mut Scene, c: Point) {
 
 fn marker(scene: &mut Scene, set: &TileSet, p: Point, m: usize) {
     let kind = &set.markers[m];
-    let colour = kind.display.map_or(GENERIC_MARKER, Rgba::from);
-    if kind.rule == Some(MarkerRule::Well) {
-        scene.fill_stroke(
-            Shape::Circle {
-                centre: p,
-                radius: 0.045,
-            },
-            Rgba::rgb(0x3f, 0x86, 0xd6),
-            Stroke {
-                colour: Rgba::rgb(0x8c, 0x86, 0x7c),
-                width: 0.022,
-                cap: Cap::Round,
-            },
-        );
-        scene.fill(
-            Shape::Circle {
-                centre: pt(p.x - 0.012, p.y - 0.012),
-                radius: 0.012,
-            },
-            WHITE.alpha(170),
-        );
-        return;
-    }
-    // Every other marker, known or new: a badge in its colour with its initial.
-    scene.fill_stroke(
-        Shape::Circle {
-            centre: p,
-            radius: 0.06,
-        },
-        colour,
-        Stroke {
-            colour: colour.darker(0.6),
-            width: 0.012,
-            cap: Cap::Round,
-        },
-    );
+    let icon = marker_icon(kind);
+    let fallback = if icon == MarkerIcon::Badge {
+        GENERIC_MARKER
+    } else {
+        crate::icons::default_colour(icon)
+    };
+    let colour = kind.display.map_or(fallback, Rgba::from);
     let initial: String = kind
         .name
         .chars()
@@ -890,8 +1365,7 @@ fn marker(scene: &mut Scene, set: &TileSet, p: Point, m: usize) {
         .or_else(|| kind.id.chars().next())
         .map(|c| c.to_uppercase().collect())
         .unwrap_or_default();
-    let text = if colour.luma() > 140 { INK } else { WHITE };
-    scene.text(p, 0.075, &initial, text, Align::Centre);
+    crate::icons::draw_icon(scene, icon, p, colour, &initial);
 }
 
 fn pennant(scene: &mut Scene, p: Point) {
@@ -1033,7 +1507,7 @@ fn overlay(scene: &mut Scene, tile: &Tile, plan: &Plan) {
                 .roads
                 .iter()
                 .find(|(r, _)| r.feature == i)
-                .map(|(r, _)| along(&r.line, 0.3)),
+                .map(|(r, _)| along(r.line(), 0.3)),
             FeatureKind::Monastery => plan.monastery.map(|p| pt(p.x, p.y + 0.14)),
             FeatureKind::Garden => plan.garden,
             FeatureKind::City | FeatureKind::Field => {
@@ -1103,4 +1577,118 @@ fn overlay(scene: &mut Scene, tile: &Tile, plan: &Plan) {
             halo: Some(WHITE.alpha(235)),
         });
     }
+}
+
+/// Whether the picture says what the data says: each city and field is one connected region of
+/// the grid of its own, reaching each of its ports; no two fields touch with nothing between
+/// them; each road's drawing leaves by each of its ports. The message names the tile, the
+/// feature and the port.
+pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
+    let plan = plan(set, tile);
+    let regions = &plan.regions;
+    let n = crate::regions::N;
+    let cells = regions.cells();
+    let name = |i: usize| feature_label(tile, i);
+    for (i, f) in tile.features.iter().enumerate() {
+        match f.kind {
+            FeatureKind::City | FeatureKind::Field => {}
+            FeatureKind::Road => {
+                for &p in &f.ports {
+                    let at = port_point(p);
+                    let (road, _) = plan
+                        .roads
+                        .iter()
+                        .find(|(r, _)| r.feature == i)
+                        .ok_or_else(|| format!("tile {}: {} is not drawn", tile.id, name(i)))?;
+                    if !road.lines.iter().flatten().any(|q| q.dist(at) < 1e-3) {
+                        return Err(format!(
+                            "tile {}: {} is not drawn to its port {}",
+                            tile.id,
+                            name(i),
+                            p.name()
+                        ));
+                    }
+                }
+                continue;
+            }
+            FeatureKind::Monastery | FeatureKind::Garden => continue,
+        }
+        for &p in &f.ports {
+            let at = regions.at_port(p);
+            if at != Cell::Feature(i) {
+                let what = match at {
+                    Cell::Feature(g) => format!("the ground there is {}", name(g)),
+                    Cell::Free => "the ground there belongs to nothing".to_string(),
+                    Cell::Blocked => "it is covered".to_string(),
+                };
+                return Err(format!(
+                    "tile {}: {} does not reach its port {}: {what}",
+                    tile.id,
+                    name(i),
+                    p.name()
+                ));
+            }
+        }
+        // One connected region.
+        let mine: Vec<usize> = (0..n * n)
+            .filter(|&c| cells[c] == Cell::Feature(i))
+            .collect();
+        let Some(&first) = mine.first() else {
+            return Err(format!("tile {}: {} has no ground", tile.id, name(i)));
+        };
+        let mut seen = vec![false; n * n];
+        let mut stack = vec![first];
+        seen[first] = true;
+        let mut reached = 0;
+        while let Some(c) = stack.pop() {
+            reached += 1;
+            let (x, y) = (c % n, c / n);
+            let next = [
+                (x > 0).then(|| c - 1),
+                (x + 1 < n).then(|| c + 1),
+                (y > 0).then(|| c - n),
+                (y + 1 < n).then(|| c + n),
+            ];
+            for d in next.into_iter().flatten() {
+                if !seen[d] && cells[d] == Cell::Feature(i) {
+                    seen[d] = true;
+                    stack.push(d);
+                }
+            }
+        }
+        if reached != mine.len() {
+            return Err(format!(
+                "tile {}: {} is drawn as {} separate areas",
+                tile.id,
+                name(i),
+                if reached * 2 > mine.len() {
+                    "two or more"
+                } else {
+                    "several"
+                }
+            ));
+        }
+    }
+    // Two fields side by side with nothing between them would read as one.
+    for c in 0..n * n {
+        let (x, y) = (c % n, c / n);
+        for d in [(x + 1 < n).then(|| c + 1), (y + 1 < n).then(|| c + n)]
+            .into_iter()
+            .flatten()
+        {
+            if let (Cell::Feature(a), Cell::Feature(b)) = (cells[c], cells[d])
+                && a != b
+                && tile.features[a].kind == FeatureKind::Field
+                && tile.features[b].kind == FeatureKind::Field
+            {
+                return Err(format!(
+                    "tile {}: {} and {} touch with nothing between them",
+                    tile.id,
+                    name(a),
+                    name(b)
+                ));
+            }
+        }
+    }
+    Ok(())
 }

@@ -10,12 +10,13 @@ pub mod contact;
 pub mod draw;
 pub mod font;
 pub mod geom;
+pub mod icons;
 pub mod raster;
 pub mod regions;
 pub mod scene;
 pub mod sheet;
 
-pub use draw::{DrawOptions, draw_tile};
+pub use draw::{DrawOptions, check_regions, draw_tile};
 pub use scene::Scene;
 
 use rayon::prelude::*;
@@ -44,6 +45,16 @@ pub enum RenderError {
     /// PDF writing failed.
     #[error("cannot write PDF: {0}")]
     Pdf(String),
+    /// A sheet option outside the range that makes a usable sheet.
+    #[error("{option} {value} cannot make a usable sheet: allowed {range}")]
+    Option {
+        /// The option's name as the CLI spells it.
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// The allowed range.
+        range: String,
+    },
     /// The paper is too small for one tile with its bleed and crop marks.
     #[error(
         "a {tile_mm} mm tile with {bleed_mm} mm bleed does not fit on {paper} paper with {margin_mm} mm margins"

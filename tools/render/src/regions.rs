@@ -1,8 +1,10 @@
 //! A coarse grid over the tile that says which feature owns each spot, so that flowers land in
 //! the field they belong to, pennants inside their city, and icons on free ground.
 //!
-//! Cities are hit-tested against their outlines; roads, hedges and centre icons block the grid;
-//! each field is flood-filled from its ports, and inner fields take the leftover pockets.
+//! Cities are hit-tested against their outlines; roads, rivers, bands, hedges, walls and
+//! separators block the grid; each field is flood-filled from its ports, and inner fields take
+//! the leftover pockets. Icons (the Festival place, a monastery) stand on their field rather than
+//! divide it: they are only marked as taken, so nothing else is put on them.
 
 use crate::geom::{distance_to_polyline, inside, inward, port_point, step};
 use crate::scene::{Point, pt};
@@ -11,13 +13,15 @@ use tiledef::Port;
 /// Cells per side.
 pub const N: usize = 40;
 const CELL: f32 = 1.0 / N as f32;
+/// Pockets of fewer cells are slivers, not ground of an inner field.
+const MIN_POCKET: usize = 12;
 
 /// What occupies a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {
     /// Nothing yet: ground no field reached.
     Free,
-    /// A road, a hedge or an icon.
+    /// A road, a river, a hedge, a wall or an icon.
     Blocked,
     /// The feature with this index (a city or a field).
     Feature(usize),
@@ -34,12 +38,8 @@ pub struct Regions {
 pub struct Obstacles<'a> {
     /// City areas (flattened) with their feature index.
     pub cities: &'a [(usize, Vec<Vec<Point>>)],
-    /// Road centre lines with their half width.
-    pub roads: &'a [(Vec<Point>, f32)],
-    /// Round icons: centre and radius.
-    pub icons: &'a [(Point, f32)],
-    /// Hedge lines with their half width.
-    pub hedges: &'a [(Vec<Point>, f32)],
+    /// Lines that divide the ground (roads, rivers, hedges, walls) with their half width.
+    pub lines: &'a [(Vec<Point>, f32)],
 }
 
 fn centre_of(i: usize) -> Point {
@@ -69,14 +69,31 @@ impl Regions {
                 .find(|(_, polys)| polys.iter().any(|poly| inside(poly, c)))
             {
                 *cell = Cell::Feature(*f);
-            } else if obstacles
-                .roads
-                .iter()
-                .chain(obstacles.hedges.iter())
-                .any(|(line, half)| distance_to_polyline(line, c) < *half)
-                || obstacles.icons.iter().any(|(p, r)| p.dist(c) < *r)
-            {
-                *cell = Cell::Blocked;
+            }
+        }
+        // Lines block the cells near each segment: only the cells around it are measured.
+        for (line, half) in obstacles.lines {
+            let pairs: Vec<[Point; 2]> = if line.len() == 1 {
+                vec![[line[0], line[0]]]
+            } else {
+                line.windows(2).map(|w| [w[0], w[1]]).collect()
+            };
+            for [a, b] in pairs {
+                let span = |lo: f32, hi: f32| {
+                    let from = ((lo - half) * N as f32).floor().max(0.0) as usize;
+                    let to = (((hi + half) * N as f32).ceil().max(0.0) as usize).min(N);
+                    from..to
+                };
+                for y in span(a.y.min(b.y), a.y.max(b.y)) {
+                    for x in span(a.x.min(b.x), a.x.max(b.x)) {
+                        let i = y * N + x;
+                        if cells[i] == Cell::Free
+                            && distance_to_polyline(&[a, b], centre_of(i)) < *half
+                        {
+                            cells[i] = Cell::Blocked;
+                        }
+                    }
+                }
             }
         }
         let mut regions = Regions {
@@ -85,25 +102,26 @@ impl Regions {
         };
         for &(feature, ports) in fields {
             for &port in ports {
-                let dir = inward(port.side());
                 // Walk inwards until free ground: a hedge may cover the edge itself.
-                let seed = (1..12)
-                    .map(|k| step(port_point(port), dir, 0.012 + k as f32 * 0.02))
-                    .filter_map(index_of)
-                    .find(|&i| regions.cells[i] == Cell::Free);
-                if let Some(i) = seed {
+                let seed = probe(port).find(|&i| regions.cells[i] != Cell::Blocked);
+                if let Some(i) = seed
+                    && regions.cells[i] == Cell::Free
+                {
                     regions.flood(i, Cell::Feature(feature));
                 }
             }
         }
-        // Inner fields take the leftover pockets, largest first; when a centre icon splits an
-        // inner field (FE-CcCc), the remaining pockets belong to the last inner field.
+        // Inner fields take the leftover pockets, largest first; when there are more pockets
+        // than inner fields, the rest belong to the last one. Slivers where two city outlines
+        // nearly meet are too small to read as ground of their own: they stay free.
         let mut pockets: Vec<(usize, usize)> = Vec::new();
         let mut seen = regions.cells.clone();
         for i in 0..N * N {
             if seen[i] == Cell::Free {
                 let size = flood_into(&mut seen, i, Cell::Blocked);
-                pockets.push((i, size));
+                if size >= MIN_POCKET {
+                    pockets.push((i, size));
+                }
             }
         }
         pockets.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -114,6 +132,14 @@ impl Regions {
             regions.flood(start, Cell::Feature(feature));
         }
         regions
+    }
+
+    /// What owns the ground by a port: the first cell inward from it that nothing blocks.
+    pub fn at_port(&self, port: Port) -> Cell {
+        probe(port)
+            .map(|i| self.cells[i])
+            .find(|c| *c != Cell::Blocked)
+            .unwrap_or(Cell::Blocked)
     }
 
     fn flood(&mut self, start: usize, label: Cell) {
@@ -219,6 +245,14 @@ impl Regions {
         // Cells to tile units, measured from the cell centre to the obstacle's near side.
         d.iter().map(|v| (v - 0.5).max(0.0) * CELL).collect()
     }
+}
+
+/// The cells inward from a port, nearest first.
+fn probe(port: Port) -> impl Iterator<Item = usize> {
+    let dir = inward(port.side());
+    (1..12)
+        .map(move |k| step(port_point(port), dir, 0.012 + k as f32 * 0.02))
+        .filter_map(index_of)
 }
 
 fn flood_into(cells: &mut [Cell], start: usize, label: Cell) -> usize {

@@ -73,6 +73,48 @@ pub struct SheetOptions {
     pub backs: bool,
     /// Resolution of the tile pictures (and of PNG pages).
     pub dpi: u32,
+    /// Print only the tiles of these sets (indices into `TileSet::sets`); `None`: every set.
+    pub sets: Option<Vec<usize>>,
+    /// Print each tile's id small in its corner.
+    pub labels: bool,
+}
+
+/// The tile sizes a sheet accepts, in mm: smaller cannot be cut or read, larger fits no paper.
+pub const TILE_MM: std::ops::RangeInclusive<f32> = 10.0..=180.0;
+/// The bleeds a sheet accepts, in mm.
+pub const BLEED_MM: std::ops::RangeInclusive<f32> = 0.0..=10.0;
+/// The margins a sheet accepts, in mm: a printer needs some, and a negative one is off the paper.
+pub const MARGIN_MM: std::ops::RangeInclusive<f32> = 0.0..=50.0;
+/// The resolutions a sheet accepts.
+pub const DPI: std::ops::RangeInclusive<u32> = 36..=1200;
+
+impl SheetOptions {
+    /// Refuses settings that cannot make a usable sheet, naming the option and its range.
+    pub fn check(&self) -> Result<(), RenderError> {
+        let bad = |option: &'static str, value: String, range: String| RenderError::Option {
+            option,
+            value,
+            range,
+        };
+        let mm = |r: &std::ops::RangeInclusive<f32>| format!("{}–{} mm", r.start(), r.end());
+        for (option, value, range) in [
+            ("--tile-mm", self.tile_mm, TILE_MM),
+            ("--bleed-mm", self.bleed_mm, BLEED_MM),
+            ("--margin-mm", self.margin_mm, MARGIN_MM),
+        ] {
+            if !range.contains(&value) {
+                return Err(bad(option, value.to_string(), mm(&range)));
+            }
+        }
+        if !DPI.contains(&self.dpi) {
+            return Err(bad(
+                "--dpi",
+                self.dpi.to_string(),
+                format!("{}–{}", DPI.start(), DPI.end()),
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for SheetOptions {
@@ -85,6 +127,8 @@ impl Default for SheetOptions {
             margin_mm: 5.0,
             backs: false,
             dpi: 300,
+            sets: None,
+            labels: false,
         }
     }
 }
@@ -134,6 +178,7 @@ pub struct SheetLayout {
 
 /// Lays out every tile of the edition, repeated by its count.
 pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, RenderError> {
+    options.check()?;
     let (w, h) = options.paper.size_mm();
     let pitch = options.tile_mm + 2.0 * options.bleed_mm;
     let reserve = 2.0 * (MARK_GAP_MM + MARK_MIN_MM);
@@ -153,6 +198,7 @@ pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, Rend
         .tiles
         .iter()
         .enumerate()
+        .filter(|(_, t)| printed(options, t.set))
         .flat_map(|(i, t)| {
             let n = t.counts.get(options.edition).copied().unwrap_or(0);
             std::iter::repeat_n(i, n as usize)
@@ -169,7 +215,13 @@ pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, Rend
     let grid_h = rows as f32 * pitch;
     let left = (w - grid_w) / 2.0;
     let top = options.margin_mm + (h - 2.0 * options.margin_mm - FOOTER_MM - grid_h) / 2.0;
-    let names: Vec<&str> = set.sets.iter().map(|s| s.name.as_str()).collect();
+    let names: Vec<&str> = set
+        .sets
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| printed(options, *i))
+        .map(|(_, s)| s.name.as_str())
+        .collect();
     let edition = set
         .editions
         .get(options.edition)
@@ -181,6 +233,10 @@ pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, Rend
         copies.len(),
         fmt_mm(options.tile_mm)
     );
+    // The footer's left text is cut to leave room for the page number on the right.
+    let widest_number = format!("page {total_pages}/{total_pages} · backs");
+    let room = w - 2.0 * options.margin_mm - text_mm(&widest_number) - 4.0;
+    let footer = |text: String| fit(text, room);
 
     let mut pages = Vec::new();
     for (p, chunk) in copies.chunks(per_page.max(1)).enumerate() {
@@ -245,7 +301,7 @@ pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, Rend
                 })
                 .collect(),
             marks: marks(false),
-            footer_left: title.clone(),
+            footer_left: footer(title.clone()),
             footer_right: format!("page {number}/{total_pages}"),
         });
         if options.backs {
@@ -264,7 +320,7 @@ pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, Rend
                     })
                     .collect(),
                 marks: marks(true),
-                footer_left: format!("{title} · backs"),
+                footer_left: footer(format!("{title} · backs")),
                 footer_right: format!("page {}/{total_pages}", number + 1),
             });
         }
@@ -273,7 +329,7 @@ pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, Rend
         pages.push(Page {
             placements: Vec::new(),
             marks: Vec::new(),
-            footer_left: title,
+            footer_left: footer(title),
             footer_right: format!("page 1/{total_pages}"),
         });
     }
@@ -285,6 +341,40 @@ pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, Rend
         pages,
         tiles_placed: copies.len(),
     })
+}
+
+fn printed(options: &SheetOptions, set: usize) -> bool {
+    options.sets.as_ref().is_none_or(|sets| sets.contains(&set))
+}
+
+/// The width of footer text in mm.
+pub fn text_mm(text: &str) -> f32 {
+    font::layout(text).1 * FOOTER_TEXT_MM
+}
+
+/// The text, cut with an ellipsis to at most `room` mm.
+fn fit(text: String, room: f32) -> String {
+    if text_mm(&text) <= room {
+        return text;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    // Binary search on the number of characters kept.
+    let (mut lo, mut hi) = (0, chars.len());
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        let candidate: String = chars[..mid].iter().collect::<String>() + "…";
+        if text_mm(&candidate) <= room {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    chars[..lo]
+        .iter()
+        .collect::<String>()
+        .trim_end()
+        .to_string()
+        + "…"
 }
 
 fn fmt_mm(v: f32) -> String {
@@ -337,25 +427,25 @@ pub fn back_scene(set_name: &str) -> Scene {
 
 /// Rasterised pictures: each tile's front (and back) once.
 struct Pictures {
-    px: u32,
     fronts: Vec<Option<Arc<Pixmap>>>,
     backs: Vec<Option<Arc<Pixmap>>>,
 }
 
+/// The pictures of the tiles placed on `pages`.
 fn pictures(
     set: &TileSet,
-    sheet: &SheetLayout,
+    pages: &[Page],
     options: &SheetOptions,
 ) -> Result<Pictures, RenderError> {
     let px = picture_px(options);
     let bleed = options.bleed_mm / options.tile_mm;
     let mut used = vec![false; set.tiles.len()];
-    for p in sheet.pages.iter().flat_map(|p| &p.placements) {
+    for p in pages.iter().flat_map(|p| &p.placements) {
         used[p.tile] = true;
     }
     let draw_options = DrawOptions {
         overlay: false,
-        label: false,
+        label: options.labels,
         artwork: true,
     };
     let fronts: Vec<Option<Arc<Pixmap>>> = (0..set.tiles.len())
@@ -381,7 +471,7 @@ fn pictures(
     } else {
         vec![None; set.tiles.len()]
     };
-    Ok(Pictures { px, fronts, backs })
+    Ok(Pictures { fronts, backs })
 }
 
 /// An RGB picture for krilla, hashed by what it shows rather than by its pixels.
@@ -425,36 +515,85 @@ pub fn write_pdf(
     sheet: &SheetLayout,
     options: &SheetOptions,
 ) -> Result<Vec<u8>, RenderError> {
+    write_pdf_with_progress(set, sheet, options, &|_, _| {})
+}
+
+/// Tile pictures rasterised at once while writing a PDF: enough to keep both cores busy, few
+/// enough that memory stays bounded whatever the number of tile types.
+const PICTURES_AT_ONCE: usize = 8;
+
+/// Writes the sheet as a PDF, calling `progress(done, total)` as tile pictures are embedded.
+/// Pictures are rasterised a few at a time and handed to krilla, which compresses them; only
+/// the compressed streams are kept.
+pub fn write_pdf_with_progress(
+    set: &TileSet,
+    sheet: &SheetLayout,
+    options: &SheetOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<u8>, RenderError> {
     use krilla::geom::{PathBuilder, Point, Size, Transform as KTransform};
     use krilla::page::PageSettings;
     use krilla::paint::{Fill, LineCap, Stroke};
     use krilla::text::{Font, GlyphId, KrillaGlyph};
 
-    let pics = pictures(set, sheet, options)?;
-    let make = |list: &[Option<Arc<Pixmap>>],
-                back: bool|
-     -> Result<Vec<Option<krilla::image::Image>>, RenderError> {
-        list.par_iter()
-            .enumerate()
-            .map(|(i, p)| {
-                p.as_ref()
-                    .map(|p| {
-                        krilla::image::Image::from_custom(
-                            TilePicture {
-                                key: (if back { set.tiles[i].set } else { i }, back, pics.px),
-                                rgb: Arc::new(rgb_bytes(p)),
-                                px: pics.px,
-                            },
-                            true,
-                        )
-                        .map_err(RenderError::Pdf)
-                    })
-                    .transpose()
-            })
-            .collect()
+    let px = picture_px(options);
+    let bleed = options.bleed_mm / options.tile_mm;
+    let mut used = vec![false; set.tiles.len()];
+    for p in sheet.pages.iter().flat_map(|p| &p.placements) {
+        used[p.tile] = true;
+    }
+    let draw_options = DrawOptions {
+        overlay: false,
+        label: options.labels,
+        artwork: true,
     };
-    let fronts = make(&pics.fronts, false)?;
-    let backs = make(&pics.backs, true)?;
+    let image = |key: (usize, bool, u32), pixmap: &Pixmap| {
+        krilla::image::Image::from_custom(
+            TilePicture {
+                key,
+                rgb: Arc::new(rgb_bytes(pixmap)),
+                px,
+            },
+            true,
+        )
+        .map_err(RenderError::Pdf)
+    };
+    let wanted: Vec<usize> = (0..set.tiles.len()).filter(|&i| used[i]).collect();
+    let mut fronts: Vec<Option<krilla::image::Image>> = vec![None; set.tiles.len()];
+    let mut done = 0;
+    for chunk in wanted.chunks(PICTURES_AT_ONCE) {
+        let images: Vec<krilla::image::Image> = chunk
+            .par_iter()
+            .map(|&i| {
+                let tile = &set.tiles[i];
+                let pixmap = rasterise(&draw_tile(set, tile, &draw_options), px, bleed, &tile.id)?;
+                image((i, false, px), &pixmap)
+            })
+            .collect::<Result<_, RenderError>>()?;
+        for (&i, img) in chunk.iter().zip(images) {
+            fronts[i] = Some(img);
+        }
+        done += chunk.len();
+        progress(done, wanted.len());
+    }
+    let backs: Vec<Option<krilla::image::Image>> = if options.backs {
+        let per_set: Vec<krilla::image::Image> = set
+            .sets
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                image(
+                    (k, true, px),
+                    &rasterise(&back_scene(&s.name), px, bleed, "back")?,
+                )
+            })
+            .collect::<Result<_, _>>()?;
+        (0..set.tiles.len())
+            .map(|i| used[i].then(|| per_set[set.tiles[i].set].clone()))
+            .collect()
+    } else {
+        vec![None; set.tiles.len()]
+    };
     let font = Font::new(font::FONT_DATA.into(), 0)
         .ok_or_else(|| RenderError::Pdf("the embedded font cannot be used".into()))?;
 
@@ -538,72 +677,92 @@ pub fn write_pdf(
         .map_err(|e| RenderError::Pdf(format!("{e:?}")))
 }
 
-/// Draws the sheet's pages as pixmaps at the sheet's dpi.
+/// Draws the sheet's pages as pixmaps at the sheet's dpi (all at once: for a few pages).
 pub fn page_pixmaps(
     set: &TileSet,
     sheet: &SheetLayout,
     options: &SheetOptions,
 ) -> Result<Vec<Pixmap>, RenderError> {
-    let pics = pictures(set, sheet, options)?;
+    let pics = pictures(set, &sheet.pages, options)?;
+    sheet
+        .pages
+        .par_iter()
+        .map(|page| draw_page(&pics, sheet, page, options))
+        .collect()
+}
+
+/// Draws one page (index into `sheet.pages`) as a pixmap, rasterising only its own tiles, so
+/// that writing page after page keeps memory bounded.
+pub fn page_pixmap(
+    set: &TileSet,
+    sheet: &SheetLayout,
+    options: &SheetOptions,
+    page: usize,
+) -> Result<Pixmap, RenderError> {
+    let page = &sheet.pages[page];
+    let pics = pictures(set, std::slice::from_ref(page), options)?;
+    draw_page(&pics, sheet, page, options)
+}
+
+fn draw_page(
+    pics: &Pictures,
+    sheet: &SheetLayout,
+    page: &Page,
+    options: &SheetOptions,
+) -> Result<Pixmap, RenderError> {
     let px_per_mm = options.dpi as f32 / MM_PER_INCH;
     let (w, h) = (
         (sheet.width_mm * px_per_mm).round() as u32,
         (sheet.height_mm * px_per_mm).round() as u32,
     );
-    sheet
-        .pages
-        .par_iter()
-        .map(|page| {
-            let mut pixmap = Pixmap::new(w, h).ok_or(RenderError::Size(w.max(h)))?;
-            pixmap.fill(Color::WHITE);
-            for p in &page.placements {
-                let list = if p.back { &pics.backs } else { &pics.fronts };
-                let Some(picture) = &list[p.tile] else {
-                    continue;
-                };
-                pixmap.draw_pixmap(
-                    ((p.x_mm - options.bleed_mm) * px_per_mm).round() as i32,
-                    ((p.y_mm - options.bleed_mm) * px_per_mm).round() as i32,
-                    picture.as_ref().as_ref(),
-                    &PixmapPaint::default(),
-                    Transform::identity(),
-                    None,
-                );
-            }
-            let mut lines = Scene::default();
-            let ink = Rgba::rgb(0, 0, 0);
-            for [(x1, y1), (x2, y2)] in &page.marks {
-                lines.stroke(
-                    Shape::Path(vec![Seg::Move(pt(*x1, *y1)), Seg::Line(pt(*x2, *y2))]),
-                    crate::scene::Stroke {
-                        colour: ink,
-                        width: MARK_WIDTH_MM,
-                        cap: crate::scene::Cap::Butt,
-                    },
-                );
-            }
-            let baseline = sheet.height_mm - options.margin_mm - 1.0;
-            lines.text(
-                pt(options.margin_mm, baseline),
-                FOOTER_TEXT_MM,
-                &page.footer_left,
-                ink,
-                Align::Left,
-            );
-            lines.text(
-                pt(sheet.width_mm - options.margin_mm, baseline),
-                FOOTER_TEXT_MM,
-                &page.footer_right,
-                ink,
-                Align::Right,
-            );
-            draw(
-                &mut pixmap,
-                &lines,
-                Transform::from_scale(px_per_mm, px_per_mm),
-                "sheet",
-            )?;
-            Ok(pixmap)
-        })
-        .collect()
+    let mut pixmap = Pixmap::new(w, h).ok_or(RenderError::Size(w.max(h)))?;
+    pixmap.fill(Color::WHITE);
+    for p in &page.placements {
+        let list = if p.back { &pics.backs } else { &pics.fronts };
+        let Some(picture) = &list[p.tile] else {
+            continue;
+        };
+        pixmap.draw_pixmap(
+            ((p.x_mm - options.bleed_mm) * px_per_mm).round() as i32,
+            ((p.y_mm - options.bleed_mm) * px_per_mm).round() as i32,
+            picture.as_ref().as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+    }
+    let mut lines = Scene::default();
+    let ink = Rgba::rgb(0, 0, 0);
+    for [(x1, y1), (x2, y2)] in &page.marks {
+        lines.stroke(
+            Shape::Path(vec![Seg::Move(pt(*x1, *y1)), Seg::Line(pt(*x2, *y2))]),
+            crate::scene::Stroke {
+                colour: ink,
+                width: MARK_WIDTH_MM,
+                cap: crate::scene::Cap::Butt,
+            },
+        );
+    }
+    let baseline = sheet.height_mm - options.margin_mm - 1.0;
+    lines.text(
+        pt(options.margin_mm, baseline),
+        FOOTER_TEXT_MM,
+        &page.footer_left,
+        ink,
+        Align::Left,
+    );
+    lines.text(
+        pt(sheet.width_mm - options.margin_mm, baseline),
+        FOOTER_TEXT_MM,
+        &page.footer_right,
+        ink,
+        Align::Right,
+    );
+    draw(
+        &mut pixmap,
+        &lines,
+        Transform::from_scale(px_per_mm, px_per_mm),
+        "sheet",
+    )?;
+    Ok(pixmap)
 }

@@ -2,7 +2,7 @@
 //! generic forms of new vocabulary, artwork errors, and the PDF read back.
 
 use std::path::{Path, PathBuf};
-use tiledef::{Colour, MarkerKind, MarkerPlace, Rgb, TileSet};
+use tiledef::{Colour, FeatureKind, MarkerKind, MarkerPlace, Port, Rgb, Side, TileSet};
 use tilekit_render::scene::{Command, Shape};
 use tilekit_render::sheet::{Paper, SheetOptions, layout, write_pdf};
 use tilekit_render::{DrawOptions, RenderError, draw_tile, render_tile, render_tile_png};
@@ -111,6 +111,7 @@ fn with_new_vocabulary() -> (TileSet, usize) {
         on: MarkerPlace::Tile,
         rule: None,
         display: Some(Rgb([0x12, 0x34, 0x56])),
+        icon: None,
     });
     let colour = set.colours.len() - 1;
     let marker = set.markers.len() - 1;
@@ -459,6 +460,7 @@ fn contact_sheet_holds_every_tile_type() {
         thumb: 64,
         columns: 10,
         overlay: false,
+        labels: false,
     };
     let sheet = tilekit_render::contact::contact_sheet(&set, &all, &options).expect("draws");
     let rows = all.len().div_ceil(10) as u32;
@@ -487,4 +489,358 @@ fn page_pngs_match_the_paper_at_the_dpi() {
     assert_eq!(pages.len(), sheet.pages.len());
     // 8.5 × 11 in at 50 dpi.
     assert_eq!((pages[0].width(), pages[0].height()), (425, 550));
+}
+
+/// The picture says what the data says, for every bundled tile.
+#[test]
+fn every_bundled_tile_draws_its_features_as_their_own_regions() {
+    let set = bundled();
+    let failures: Vec<String> = set
+        .tiles
+        .iter()
+        .filter_map(|t| tilekit_render::check_regions(&set, t).err())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// ---- fixtures: rivers, forks, springs, lakes, bridges, gates, walls, new road ends ----------
+
+/// The base game plus `tests/fixtures/rivers.toml`, with what today's checker does not read yet
+/// added in code: a city-gate end, a river-bank end, roads ending at a marker, 3- and 4-port
+/// roads, ports on no feature.
+fn fixtures() -> TileSet {
+    let mut sources: Vec<tiledef::Source> = tiledef::bundled()
+        .into_iter()
+        .filter(|s| s.name.ends_with("base.toml"))
+        .collect();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rivers.toml");
+    sources.push(tiledef::Source {
+        name: path.display().to_string(),
+        text: std::fs::read_to_string(&path).expect("fixture"),
+    });
+    let report = tiledef::load(sources);
+    let mut set = report.tileset.unwrap_or_else(|| {
+        let d: Vec<String> = report
+            .diagnostics
+            .iter()
+            .map(|d| d.render_plain())
+            .collect();
+        panic!("fixtures do not validate:\n{}", d.join("\n"))
+    });
+    let edge = |set: &TileSet, id: &str| {
+        set.edge_kinds
+            .iter()
+            .position(|k| k.id == id)
+            .unwrap_or_else(|| panic!("no edge kind {id}"))
+    };
+    let i = index(&set, "RV-gate");
+    set.tiles[i].features[1].end = Some(tiledef::RoadEnd::City);
+    let i = index(&set, "RV-bank");
+    set.tiles[i].features[0].end = Some(tiledef::RoadEnd::S);
+    let i = index(&set, "RV-ferry");
+    for f in &mut set.tiles[i].features {
+        if f.kind == FeatureKind::Road {
+            f.end = Some(tiledef::RoadEnd::Marker);
+        }
+    }
+    // One road joining four sides, and one joining three (west is field).
+    let mut four = set.tiles[i].clone();
+    four.id = "RV-road4".into();
+    four.markers.clear();
+    four.features.retain(|f| f.kind != FeatureKind::Road);
+    let mut road = tiledef::Feature::new(FeatureKind::Road);
+    road.ports = vec![Port::N, Port::E, Port::S, Port::W];
+    four.features.insert(0, road.clone());
+    let mut three = four.clone();
+    three.id = "RV-road3".into();
+    three.edges[Side::W.index()] = edge(&set, "field");
+    three.features[0].ports = vec![Port::N, Port::E, Port::S];
+    three.features.truncate(3);
+    let mut west = tiledef::Feature::new(FeatureKind::Field);
+    west.ports = vec![Port::SSW, Port::WSW, Port::WNW, Port::NNW];
+    three.features.push(west);
+    // Ports on no feature: the wall tile's north edge as plain field edge.
+    let mut empty = set.tiles[index(&set, "RV-wall")].clone();
+    empty.id = "RV-empty".into();
+    empty.edges[Side::N.index()] = edge(&set, "field");
+    set.tiles.extend([four, three, empty]);
+    set
+}
+
+const FIXTURE_IDS: [&str; 13] = [
+    "RV-straight",
+    "RV-bend",
+    "RV-fork",
+    "RV-spring",
+    "RV-lake",
+    "RV-bridge",
+    "RV-gate",
+    "RV-bank",
+    "RV-wall",
+    "RV-ferry",
+    "RV-road4",
+    "RV-road3",
+    "RV-empty",
+];
+
+#[test]
+fn fixtures_draw_their_features_as_their_own_regions() {
+    let set = fixtures();
+    for id in FIXTURE_IDS {
+        let tile = &set.tiles[index(&set, id)];
+        tilekit_render::check_regions(&set, tile).unwrap_or_else(|e| panic!("{e}"));
+        // The pictures, to look at: target/tmp/fixtures/.
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixtures");
+        std::fs::create_dir_all(&dir).expect("tmp dir");
+        for (name, overlay) in [
+            (format!("{id}.png"), false),
+            (format!("{id}.overlay.png"), true),
+        ] {
+            let options = DrawOptions {
+                overlay,
+                label: true,
+                artwork: false,
+            };
+            let png = render_tile_png(&set, tile, 256, &options).expect("renders");
+            std::fs::write(dir.join(name), png).expect("write");
+        }
+    }
+}
+
+/// The check can fail: a river drawn as plain ground joins the fields on its two banks.
+#[test]
+fn a_river_drawn_as_plain_ground_fails_the_check() {
+    let mut set = fixtures();
+    let river = set
+        .edge_kinds
+        .iter()
+        .position(|k| k.id == "river")
+        .expect("river");
+    set.edge_kinds[river].style = Some(tiledef::EdgeStyle::Plain);
+    let tile = &set.tiles[index(&set, "RV-straight")];
+    let err = tilekit_render::check_regions(&set, tile).expect_err("two fields drawn as one");
+    assert!(err.contains("RV-straight"), "{err}");
+}
+
+fn has_fill(scene: &tilekit_render::Scene, rgb: [u8; 3]) -> bool {
+    scene.commands.iter().any(|c| {
+        matches!(c, Command::Shape { fill: Some(f), .. } if f.0[..3] == rgb)
+            || matches!(c, Command::Shape { stroke: Some(s), .. } if s.colour.0[..3] == rgb)
+    })
+}
+
+#[test]
+fn rivers_walls_and_markers_are_drawn_in_their_colours() {
+    let set = fixtures();
+    let draw = |id: &str| draw_tile(&set, &set.tiles[index(&set, id)], &DrawOptions::default());
+    // The river's display colour, the rampart's, the ferry marker's.
+    assert!(has_fill(&draw("RV-straight"), [0x3b, 0x82, 0xc4]));
+    assert!(!has_fill(&draw("RV-gate"), [0x3b, 0x82, 0xc4]));
+    assert!(has_fill(&draw("RV-wall"), [0x8d, 0x86, 0x77]));
+    assert!(has_fill(&draw("RV-ferry"), [0x7a, 0x4b, 0x2a]));
+    // A bridge adds parapets to the bridge tile and to no other river tile.
+    let parapets = |id: &str| draw(id).to_string().matches("w0.02 butt").count();
+    assert!(parapets("RV-bridge") >= 2);
+    assert_eq!(parapets("RV-straight"), 0);
+}
+
+#[test]
+fn fixture_geometry_snapshots() {
+    let set = fixtures();
+    for id in [
+        "RV-straight",
+        "RV-fork",
+        "RV-spring",
+        "RV-lake",
+        "RV-bridge",
+        "RV-gate",
+        "RV-wall",
+        "RV-bank",
+        "RV-road3",
+    ] {
+        insta::assert_snapshot!(
+            format!("scene_{id}"),
+            scene_text(&set, id, DrawOptions::default())
+        );
+    }
+}
+
+#[test]
+fn a_long_set_name_is_cut_before_the_page_number() {
+    let mut set = base_only();
+    set.sets[0].name = "A set whose name goes on and on ".repeat(8);
+    let options = SheetOptions {
+        edition: set.default_edition(),
+        ..SheetOptions::default()
+    };
+    let sheet = layout(&set, &options).expect("lays out");
+    for page in &sheet.pages {
+        let left = tilekit_render::sheet::text_mm(&page.footer_left);
+        let right = tilekit_render::sheet::text_mm(&page.footer_right);
+        assert!(page.footer_left.ends_with('…'), "{}", page.footer_left);
+        assert!(
+            options.margin_mm + left + 2.0 < sheet.width_mm - options.margin_mm - right,
+            "footer overprints the page number: {}",
+            page.footer_left
+        );
+    }
+}
+
+#[test]
+fn sheets_refuse_sizes_that_put_tiles_off_the_paper() {
+    let set = base_only();
+    for options in [
+        SheetOptions {
+            margin_mm: -50.0,
+            ..SheetOptions::default()
+        },
+        SheetOptions {
+            tile_mm: 0.0001,
+            ..SheetOptions::default()
+        },
+        SheetOptions {
+            bleed_mm: f32::NAN,
+            ..SheetOptions::default()
+        },
+    ] {
+        let err = layout(&set, &options).expect_err("refused");
+        assert!(matches!(err, RenderError::Option { .. }), "{err}");
+    }
+    // Only the chosen sets are printed.
+    let all = bundled();
+    let festival = all
+        .sets
+        .iter()
+        .position(|s| s.id == "festival")
+        .expect("festival");
+    let sheet = layout(
+        &all,
+        &SheetOptions {
+            sets: Some(vec![festival]),
+            edition: all.default_edition(),
+            ..SheetOptions::default()
+        },
+    )
+    .expect("lays out");
+    assert_eq!(sheet.tiles_placed, 10);
+    assert!(
+        sheet.pages[0].footer_left.starts_with("The Festival ·"),
+        "{}",
+        sheet.pages[0].footer_left
+    );
+}
+
+/// Every icon of the library draws something of its own (and the sheet of all of them is
+/// written to target/tmp/icons.png, to look at).
+#[test]
+fn every_marker_icon_has_its_own_picture() {
+    use tiledef::MarkerIcon::*;
+    let icons = [
+        Badge,
+        Festival,
+        Well,
+        Spring,
+        Lake,
+        Volcano,
+        Inn,
+        Cathedral,
+        Wine,
+        Grain,
+        Cloth,
+        Tower,
+        Bazaar,
+        Dragon,
+        Portal,
+        Princess,
+        PigHerd,
+        Shrine,
+        Circus,
+        Acrobats,
+        Watchtower,
+        FlyingMachine,
+        Hill,
+        Vineyard,
+        Gold,
+        Mage,
+        Ferry,
+        CornCircle,
+        Tunnel,
+        Siege,
+        Castle,
+        Hut,
+        Robber,
+        Creature,
+        Quarter,
+    ];
+    let mut all = tilekit_render::Scene::default();
+    let mut seen: Vec<String> = Vec::new();
+    for (k, icon) in icons.into_iter().enumerate() {
+        let at =
+            tilekit_render::scene::pt(0.1 + 0.16 * (k % 6) as f32, 0.1 + 0.16 * (k / 6) as f32);
+        let colour = tilekit_render::icons::default_colour(icon);
+        let mut one = tilekit_render::Scene::default();
+        tilekit_render::icons::draw_icon(
+            &mut one,
+            icon,
+            tilekit_render::scene::pt(0.5, 0.5),
+            colour,
+            "Z",
+        );
+        let text = one.to_string();
+        assert!(!one.commands.is_empty(), "{icon:?} draws nothing");
+        assert!(!seen.contains(&text), "{icon:?} looks like another icon");
+        seen.push(text);
+        tilekit_render::icons::draw_icon(&mut all, icon, at, colour, "Z");
+    }
+    let pixmap = tilekit_render::raster::rasterise(&all, 480, 0.0, "icons").expect("draws");
+    let png = tilekit_render::raster::encode_png(&pixmap).expect("encodes");
+    std::fs::write(
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("icons.png"),
+        png,
+    )
+    .expect("write");
+}
+
+#[test]
+fn a_page_drawn_alone_equals_the_page_drawn_with_the_others() {
+    let set = base_only();
+    let options = SheetOptions {
+        edition: set.default_edition(),
+        dpi: 36,
+        backs: true,
+        ..SheetOptions::default()
+    };
+    let sheet = layout(&set, &options).expect("lays out");
+    let all = tilekit_render::sheet::page_pixmaps(&set, &sheet, &options).expect("pages");
+    for i in [0, 1, sheet.pages.len() - 1] {
+        let one = tilekit_render::sheet::page_pixmap(&set, &sheet, &options, i).expect("page");
+        assert!(one.data() == all[i].data(), "page {i} differs");
+    }
+}
+
+/// The Festival's `FE-CRCR` has four corner fields: the overlay labels all four.
+#[test]
+fn the_overlay_labels_every_field_of_fe_crcr() {
+    let set = bundled();
+    let Some(tile) = set.tile("FE-CRCR") else {
+        return;
+    };
+    let scene = draw_tile(
+        &set,
+        tile,
+        &DrawOptions {
+            overlay: true,
+            ..DrawOptions::default()
+        },
+    );
+    for k in 1..=4 {
+        let label = format!("field {k}");
+        assert!(
+            scene
+                .commands
+                .iter()
+                .any(|c| matches!(c, Command::Text { text, .. } if *text == label)),
+            "no `{label}` in the overlay"
+        );
+    }
 }

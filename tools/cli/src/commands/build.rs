@@ -5,7 +5,7 @@ use crate::commands::compile::{TablesFormat, tables_bytes};
 use crate::commands::render::{Failure, write_contact_sheet, write_previews};
 use crate::commands::sheet::write_sheet;
 use crate::commands::validate::summary_line;
-use crate::inputs::{Inputs, load_and_report};
+use crate::inputs::{Inputs, SetsArg, load_and_report};
 use crate::output::write_atomic;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -19,7 +19,8 @@ use tilekit_render::sheet::{Paper, SheetOptions};
 pub const EXAMPLES: &str = "\
 Examples:
   tilekit build --out out                       the bundled sets (or ./definitions)
-  tilekit build my-set.toml definitions/base.toml --out my-out";
+  tilekit build my-set.toml definitions/base.toml --out my-out
+  tilekit build lakeland.toml --sets lakeland --labels --out out   only your set, ids on the sheets";
 
 /// Arguments of `tilekit build`.
 #[derive(Args)]
@@ -29,6 +30,11 @@ pub struct BuildArgs {
     /// The folder to write into (created if missing).
     #[arg(long, default_value = "out")]
     out: PathBuf,
+    #[command(flatten)]
+    sets: SetsArg,
+    /// Print each tile's id small on the contact sheet and the print sheets.
+    #[arg(long)]
+    labels: bool,
 }
 
 /// Runs `tilekit build`.
@@ -49,7 +55,15 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     };
-    let _ = writeln!(text, "\n{}", crate::commands::list::table(&tileset));
+    let printed = match args.sets.resolve(&tileset) {
+        Ok(printed) => printed,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let all = printed.tiles(&tileset);
+    let _ = writeln!(text, "\n{}", crate::commands::list::table(&tileset, &all));
 
     let progress = Progress::new(5);
     let mut written = Vec::new();
@@ -65,7 +79,6 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
         written.push(path.display().to_string());
     }
 
-    let all: Vec<usize> = (0..tileset.tiles.len()).collect();
     let mut pictures = || -> Result<(), Failure> {
         progress.step("drawing previews");
         let options = DrawOptions {
@@ -79,7 +92,7 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
 
         progress.step("drawing the contact sheet");
         let contact = args.out.join("contact-sheet.png");
-        write_contact_sheet(&tileset, &all, &contact, false)?;
+        write_contact_sheet(&tileset, &all, &contact, false, args.labels)?;
         written.push(contact.display().to_string());
 
         for (paper, name) in [
@@ -90,6 +103,8 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
             let options = SheetOptions {
                 paper,
                 edition: tileset.default_edition(),
+                sets: Some(printed.sets.clone()),
+                labels: args.labels,
                 ..SheetOptions::default()
             };
             let path = args.out.join(name);
@@ -116,6 +131,9 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
 
     let report = args.out.join("report.txt");
     written.push(report.display().to_string());
+    let what = format!("printed {}", printed.describe(&tileset, all.len()));
+    let _ = writeln!(text, "\n{what}");
+    println!("{what}");
     let _ = writeln!(text);
     for what in &written {
         let _ = writeln!(text, "wrote {what}");

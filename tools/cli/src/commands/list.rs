@@ -1,6 +1,6 @@
 //! `tilekit list`: a table of tile types (id, count, edges, features).
 
-use crate::inputs::{Inputs, load_valid};
+use crate::inputs::{Inputs, SetsArg, load_valid};
 use clap::Args;
 use std::fmt::Write;
 use std::process::ExitCode;
@@ -11,21 +11,29 @@ use tiledef::{FeatureKind, TileSet};
 pub struct ListArgs {
     #[command(flatten)]
     inputs: Inputs,
+    #[command(flatten)]
+    sets: SetsArg,
 }
 
 /// Runs `tilekit list`.
 pub fn run(args: &ListArgs) -> miette::Result<ExitCode> {
     match load_valid(&args.inputs)? {
-        Ok(tileset) => {
-            print!("{}", table(&tileset));
-            Ok(ExitCode::SUCCESS)
-        }
+        Ok(tileset) => match args.sets.resolve(&tileset) {
+            Ok(printed) => {
+                print!("{}", table(&tileset, &printed.tiles(&tileset)));
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(message) => {
+                eprintln!("error: {message}");
+                Ok(ExitCode::from(2))
+            }
+        },
         Err(_) => Ok(ExitCode::from(1)),
     }
 }
 
-/// The table `tilekit list` prints.
-pub fn table(tileset: &TileSet) -> String {
+/// The table `tilekit list` prints, of the given tile types (indices into `tileset.tiles`).
+pub fn table(tileset: &TileSet, tiles: &[usize]) -> String {
     let editions: Vec<&str> = tileset.editions.iter().map(|e| e.id.as_str()).collect();
     let mut rows = vec![[
         "set".to_string(),
@@ -34,7 +42,7 @@ pub fn table(tileset: &TileSet) -> String {
         "edges n e s w".to_string(),
         "features".to_string(),
     ]];
-    for tile in &tileset.tiles {
+    for tile in tiles.iter().map(|&i| &tileset.tiles[i]) {
         let counts: Vec<String> = tile.counts.iter().map(u32::to_string).collect();
         let edges: Vec<&str> = tile
             .edges
@@ -68,14 +76,19 @@ pub fn table(tileset: &TileSet) -> String {
             let _ = writeln!(out, "{}", "-".repeat(widths.iter().sum::<usize>() + 8));
         }
     }
-    let total = |e: usize| tileset.tiles.iter().map(|t| t.counts[e]).sum::<u32>();
+    let total = |e: usize| {
+        tiles
+            .iter()
+            .map(|&i| tileset.tiles[i].counts[e])
+            .sum::<u32>()
+    };
     let totals: Vec<String> = (0..editions.len())
         .map(|e| format!("{} {}", editions[e], total(e)))
         .collect();
     let _ = writeln!(
         out,
         "{} tile types; tiles per edition: {}",
-        tileset.tiles.len(),
+        tiles.len(),
         totals.join(", ")
     );
     out

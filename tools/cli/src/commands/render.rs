@@ -1,7 +1,7 @@
 //! `tilekit render`: one preview PNG per tile type, optionally with the feature overlay, and the
 //! contact sheet of all tile types.
 
-use crate::inputs::{Inputs, load_valid};
+use crate::inputs::{Inputs, SetsArg, load_valid};
 use crate::output::write_atomic;
 use clap::Args;
 use miette::{IntoDiagnostic, WrapErr, miette};
@@ -16,13 +16,16 @@ pub const EXAMPLES: &str = "\
 Examples:
   tilekit render --out previews                      every bundled tile type at 512 px
   tilekit render my-set.toml definitions/base.toml --out previews --tile MY-01 --overlay
-  tilekit render --contact-sheet contact-sheet.png   all tile types in one picture";
+  tilekit render --contact-sheet contact-sheet.png   all tile types in one picture
+  tilekit render lakeland.toml --sets lakeland --out previews   only your set, not what it requires";
 
 /// Arguments of `tilekit render`.
 #[derive(Args)]
 pub struct RenderArgs {
     #[command(flatten)]
     inputs: Inputs,
+    #[command(flatten)]
+    sets: SetsArg,
     /// Folder for the tile PNGs (one `<id>.png` per tile type).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -38,6 +41,9 @@ pub struct RenderArgs {
     /// Also write a contact sheet of the chosen tile types to this PNG file.
     #[arg(long, value_name = "FILE.png")]
     contact_sheet: Option<PathBuf>,
+    /// Print each tile's id small on its picture in the contact sheet too.
+    #[arg(long)]
+    labels: bool,
 }
 
 /// Runs `tilekit render`.
@@ -50,12 +56,28 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
         Ok(tileset) => tileset,
         Err(_) => return Ok(ExitCode::from(1)),
     };
-    let chosen = match choose(&tileset, &args.tiles) {
-        Ok(chosen) => chosen,
+    let printed = match args.sets.resolve(&tileset) {
+        Ok(printed) => printed,
         Err(message) => {
             eprintln!("error: {message}");
             return Ok(ExitCode::from(2));
         }
+    };
+    let chosen = if args.tiles.is_empty() {
+        printed.tiles(&tileset)
+    } else {
+        match choose(&tileset, &args.tiles) {
+            Ok(chosen) => chosen,
+            Err(message) => {
+                eprintln!("error: {message}");
+                return Ok(ExitCode::from(2));
+            }
+        }
+    };
+    let what = if args.tiles.is_empty() {
+        printed.describe(&tileset, chosen.len())
+    } else {
+        format!("{} tile types", chosen.len())
     };
     let options = DrawOptions {
         overlay: args.overlay,
@@ -64,12 +86,12 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
     };
     let result = (|| -> Result<(), Failure> {
         if let Some(dir) = &args.out {
-            let n = write_previews(&tileset, &chosen, dir, args.size, &options)?;
-            eprintln!("wrote {n} tile pictures to {}", dir.display());
+            write_previews(&tileset, &chosen, dir, args.size, &options)?;
+            eprintln!("printed {what} to {}", dir.display());
         }
         if let Some(file) = &args.contact_sheet {
-            write_contact_sheet(&tileset, &chosen, file, args.overlay)?;
-            eprintln!("wrote the contact sheet {}", file.display());
+            write_contact_sheet(&tileset, &chosen, file, args.overlay, args.labels)?;
+            eprintln!("printed {what} on the contact sheet {}", file.display());
         }
         Ok(())
     })();
@@ -147,12 +169,14 @@ pub fn write_contact_sheet(
     chosen: &[usize],
     file: &Path,
     overlay: bool,
+    labels: bool,
 ) -> Result<(), Failure> {
     let sheet = contact_sheet(
         tileset,
         chosen,
         &ContactOptions {
             overlay,
+            labels,
             ..ContactOptions::default()
         },
     )?;

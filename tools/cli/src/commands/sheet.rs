@@ -1,21 +1,25 @@
 //! `tilekit sheet`: print-ready tile sheets, as a PDF (and optionally PNG pages).
 
 use crate::commands::render::Failure;
-use crate::inputs::{Inputs, load_valid};
+use crate::inputs::{Inputs, SetsArg, load_valid};
 use crate::output::write_atomic;
 use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
 use miette::{IntoDiagnostic, WrapErr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tiledef::TileSet;
-use tilekit_render::sheet::{Paper, SheetLayout, SheetOptions, layout, page_pixmaps, write_pdf};
+use tilekit_render::sheet::{
+    Paper, SheetLayout, SheetOptions, layout, page_pixmap, write_pdf_with_progress,
+};
 
 /// Examples shown under `tilekit sheet --help`.
 pub const EXAMPLES: &str = "\
 Examples:
   tilekit sheet --out tiles.pdf                          the bundled sets on A4, 45 mm tiles
   tilekit sheet definitions/base.toml --out base.pdf --paper letter --edition C1
-  tilekit sheet my-set.toml definitions/base.toml --out my.pdf --backs --png-dir pages --dpi 150";
+  tilekit sheet my-set.toml definitions/base.toml --out my.pdf --backs --png-dir pages --dpi 150
+  tilekit sheet lakeland.toml --sets lakeland --labels --out lakeland.pdf   only your set, ids on";
 
 /// Paper sizes.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -31,6 +35,8 @@ pub enum PaperArg {
 pub struct SheetArgs {
     #[command(flatten)]
     inputs: Inputs,
+    #[command(flatten)]
+    sets: SetsArg,
     /// The PDF to write.
     #[arg(long, value_name = "FILE.pdf")]
     out: PathBuf,
@@ -40,13 +46,13 @@ pub struct SheetArgs {
     /// Whose counts to print (an edition id such as C1); default: the newest edition.
     #[arg(long, value_name = "ID")]
     edition: Option<String>,
-    /// Tile size (the cut square) in millimetres.
+    /// Tile size (the cut square) in millimetres (10–180).
     #[arg(long, value_name = "MM", default_value_t = 45.0)]
     tile_mm: f32,
-    /// Picture beyond the cut line on every side, in millimetres.
+    /// Picture beyond the cut line on every side, in millimetres (0–10).
     #[arg(long, value_name = "MM", default_value_t = 3.0)]
     bleed_mm: f32,
-    /// Unprinted page margin in millimetres.
+    /// Unprinted page margin in millimetres (0–50).
     #[arg(long, value_name = "MM", default_value_t = 5.0)]
     margin_mm: f32,
     /// Add mirrored back pages for long-edge duplex printing.
@@ -58,14 +64,44 @@ pub struct SheetArgs {
     /// Resolution of tile pictures and PNG pages.
     #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(36..=1200))]
     dpi: u32,
+    /// Print each tile's id small in its corner.
+    #[arg(long)]
+    labels: bool,
 }
 
 /// Runs `tilekit sheet`.
 pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
+    let mut options = SheetOptions {
+        paper: match args.paper {
+            PaperArg::A4 => Paper::A4,
+            PaperArg::Letter => Paper::Letter,
+        },
+        edition: 0,
+        tile_mm: args.tile_mm,
+        bleed_mm: args.bleed_mm,
+        margin_mm: args.margin_mm,
+        backs: args.backs,
+        dpi: args.dpi,
+        sets: None,
+        labels: args.labels,
+    };
+    // Options that cannot make a usable sheet are refused before anything is read.
+    if let Err(e) = options.check() {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(2));
+    }
     let tileset = match load_valid(&args.inputs)? {
         Ok(tileset) => tileset,
         Err(_) => return Ok(ExitCode::from(1)),
     };
+    let printed = match args.sets.resolve(&tileset) {
+        Ok(printed) => printed,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    options.sets = Some(printed.sets.clone());
     let edition = match &args.edition {
         None => tileset.default_edition(),
         Some(id) => match tileset.edition(id) {
@@ -80,22 +116,12 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
             }
         },
     };
-    let options = SheetOptions {
-        paper: match args.paper {
-            PaperArg::A4 => Paper::A4,
-            PaperArg::Letter => Paper::Letter,
-        },
-        edition,
-        tile_mm: args.tile_mm,
-        bleed_mm: args.bleed_mm,
-        margin_mm: args.margin_mm,
-        backs: args.backs,
-        dpi: args.dpi,
-    };
+    options.edition = edition;
     match write_sheet(&tileset, &options, &args.out, args.png_dir.as_deref()) {
         Ok(sheet) => {
             eprintln!(
-                "wrote {} ({} tiles on {} {} pages, {}×{} per page)",
+                "printed {} to {} ({} tiles on {} {} pages, {}×{} per page)",
+                printed.describe(&tileset, printed.tiles(&tileset).len()),
                 args.out.display(),
                 sheet.tiles_placed,
                 sheet.pages.len(),
@@ -125,8 +151,16 @@ pub fn write_sheet(
         // Sizes that cannot fit are a usage problem, reported as such.
         Err(e) => return Err(Failure::Other(miette::miette!("{e}"))),
     };
-    let bytes = write_pdf(tileset, &sheet, options)?;
-    write_atomic(pdf, &bytes)?;
+    let bar = ProgressBar::new(0);
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} tile pictures") {
+        bar.set_style(style);
+    }
+    let bytes = write_pdf_with_progress(tileset, &sheet, options, &|done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    write_atomic(pdf, &bytes?)?;
     if let Some(dir) = png_dir {
         std::fs::create_dir_all(dir)
             .into_diagnostic()
@@ -135,8 +169,10 @@ pub fn write_sheet(
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "sheet".into());
-        for (i, page) in page_pixmaps(tileset, &sheet, options)?.iter().enumerate() {
-            let png = tilekit_render::raster::encode_png(page)?;
+        // Page by page: a page's pixels are dropped once it is written.
+        for i in 0..sheet.pages.len() {
+            let page = page_pixmap(tileset, &sheet, options, i)?;
+            let png = tilekit_render::raster::encode_png(&page)?;
             write_atomic(&dir.join(format!("{stem}-{:02}.png", i + 1)), &png)?;
         }
     }
