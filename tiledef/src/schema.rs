@@ -26,13 +26,30 @@ impl SchemaChecker {
 
     /// Checks one document; returns one diagnostic per problem.
     pub fn check(&self, value: &Value, spans: &SpanMap, source: &SharedSource) -> Vec<Diagnostic> {
-        let mut out: Vec<Diagnostic> = Vec::new();
+        self.check_at(value, spans, source)
+            .into_iter()
+            .map(|(_, d)| d)
+            .collect()
+    }
+
+    /// Checks one document; returns each problem with the JSON pointer of the value it is in.
+    pub fn check_at(
+        &self,
+        value: &Value,
+        spans: &SpanMap,
+        source: &SharedSource,
+    ) -> Vec<(String, Diagnostic)> {
+        // The common case, a valid file, needs no error objects at all.
+        if self.validator.is_valid(value) {
+            return Vec::new();
+        }
+        let mut out: Vec<(String, Diagnostic)> = Vec::new();
         for error in self.validator.iter_errors(value) {
             self.push(&error, value, spans, source, &mut out);
         }
         // Several schema branches may report the same spot; keep one per span and message.
-        out.sort_by(|a, b| (a.span.start, &a.message).cmp(&(b.span.start, &b.message)));
-        out.dedup_by(|a, b| a.span == b.span && a.message == b.message);
+        out.sort_by(|(_, a), (_, b)| (a.span.start, &a.message).cmp(&(b.span.start, &b.message)));
+        out.dedup_by(|(_, a), (_, b)| a.span == b.span && a.message == b.message);
         out
     }
 
@@ -42,7 +59,7 @@ impl SchemaChecker {
         root: &Value,
         spans: &SpanMap,
         source: &SharedSource,
-        out: &mut Vec<Diagnostic>,
+        out: &mut Vec<(String, Diagnostic)>,
     ) {
         let pointer = error.instance_path().as_str().to_string();
         let place = describe(&pointer, root);
@@ -68,7 +85,7 @@ impl SchemaChecker {
                         Some(best) => format!("did you mean `{best}`?"),
                         None => format!("the keys allowed here are: {}", allowed.join(", ")),
                     });
-                    out.push(diag);
+                    out.push((pointer.clone(), diag));
                 }
                 return;
             }
@@ -156,7 +173,7 @@ impl SchemaChecker {
             }
             _ => d(format!("{place}: {error}")),
         };
-        out.push(diagnostic);
+        out.push((pointer, diagnostic));
     }
 
     /// The keys a table accepts, read from the schema next to an `additionalProperties` error.

@@ -4,7 +4,7 @@
 //! a field borders), so consumers never look anything up by string. A `TileSet` only exists after
 //! every check passed: its invariants are the semantic checks of `check`.
 
-use crate::model::{ArtHints, MarkerPlace, MarkerRule, Meeting, PortCarries, RoadEnd};
+use crate::model::{ArtHints, EdgeStyle, MarkerPlace, MarkerRule, Meeting, PortCarries, RoadEnd};
 use crate::port::{Port, Side};
 use std::path::PathBuf;
 
@@ -80,6 +80,8 @@ pub struct EdgeKind {
     pub meets: Vec<Meeting>,
     /// Drawing colour, if declared.
     pub display: Option<Rgb>,
+    /// How it is drawn: as declared, else as follows from what its ports carry.
+    pub style: EdgeStyle,
 }
 
 impl EdgeKind {
