@@ -247,6 +247,11 @@ struct NotRequired {
 }
 
 impl Checker<'_> {
+    /// Errors so far, counting names used without `requires` (reported later, once).
+    fn errors(&self) -> usize {
+        count_errors(self.diags) + self.not_required.len()
+    }
+
     /// One error per set that uses another set's names without requiring it: forgetting
     /// `requires` is one mistake, however many names it makes unknown.
     fn report_not_required(&mut self) {
@@ -631,7 +636,7 @@ impl Checker<'_> {
         vocab: &Vocabulary,
         tileset: &TileSet,
     ) -> Option<Tile> {
-        let errors_before = count_errors(self.diags);
+        let errors_before = self.errors();
         let counts = self.counts(f, ptr, def, vocab, tileset);
         let layout = self.layout(f, ptr, def, vocab, tileset);
         let groups = layout.as_ref().map_or(0, |l| {
@@ -639,7 +644,7 @@ impl Checker<'_> {
         });
         let (art, artwork) = self.art(f, ptr, def, groups);
         let layout = layout?;
-        if count_errors(self.diags) > errors_before {
+        if self.errors() > errors_before {
             return None;
         }
         Some(Tile {
@@ -671,7 +676,7 @@ impl Checker<'_> {
         tileset: &TileSet,
         target: Option<&Tile>,
     ) -> Option<Tile> {
-        let errors_before = count_errors(self.diags);
+        let errors_before = self.errors();
         let id = &def.id;
         let layout_keys: [(&str, bool); 9] = [
             ("edges", def.edges.is_some()),
@@ -703,7 +708,7 @@ impl Checker<'_> {
         let groups = target.map_or(0, |t| t.flowers().count());
         let (art, artwork) = self.art(f, ptr, def, groups);
         let target = target?;
-        if count_errors(self.diags) > errors_before {
+        if self.errors() > errors_before {
             return None;
         }
         Some(Tile {
@@ -736,11 +741,13 @@ impl Checker<'_> {
         let like = def.like.as_deref()?;
         let lptr = format!("{ptr}/like");
         let Some(&(g, t)) = names.get(like) else {
-            let known: Vec<String> = names
+            let mut known: Vec<String> = names
                 .iter()
                 .filter(|(_, (g, _))| visible.contains(g))
                 .map(|(n, _)| n.to_string())
                 .collect();
+            // Sorted, so that among equally close names the same one is suggested every run.
+            known.sort_unstable();
             let hint = match closest(like, &known) {
                 Some(best) => format!("did you mean `{best}`?"),
                 None => "name a tile by its id or an alias, from this set or one it requires"
@@ -887,7 +894,7 @@ impl Checker<'_> {
         tileset: &TileSet,
     ) -> Option<Layout> {
         let visible = &vocab.visible[f];
-        let errors_before = count_errors(self.diags);
+        let errors_before = self.errors();
         let id = &def.id;
 
         // Edges.
@@ -994,7 +1001,7 @@ impl Checker<'_> {
                         .hint = Some("remove `end`, or split the road into two one-port roads".to_string());
                 }
                 (3.., Some(_)) => {
-                    self.error(f, &format!("{fptr}/end"), true, "tilekit::road-end-extra", format!("tile `{id}`: a road joining {} sides is one road through the tile and has no end inside it", road.ports.len()))
+                    self.error(f, &format!("{fptr}/end"), true, "tilekit::road-end-extra", format!("tile `{id}`: a road joining {} sides is one road through the tile and has no end inside it", if road.ports.len() == 3 { "three" } else { "four" }))
                         .hint = Some("remove `end`; if the roads meet at a junction, write one one-port road per side with `end = \"junction\"`".to_string());
                 }
                 (_, Some(end)) => {
@@ -1268,33 +1275,35 @@ impl Checker<'_> {
             let eptr = format!("{ptr}/roads/{r}/end");
             let missing = match road.end {
                 Some(RoadEnd::Monastery) if !def.monastery => {
-                    Some("a monastery (`monastery = true`)")
+                    Some(("monastery", "a monastery (`monastery = true`)"))
                 }
                 Some(RoadEnd::Marketplace) if !def.marketplace => {
-                    Some("a marketplace (`marketplace = true`)")
+                    Some(("marketplace", "a marketplace (`marketplace = true`)"))
                 }
-                Some(RoadEnd::Festival) if !has_festival => {
-                    Some("a Festival place (a marker with `rule = \"festival\"`)")
-                }
-                Some(RoadEnd::City) if !has_city => Some("a city"),
+                Some(RoadEnd::Festival) if !has_festival => Some((
+                    "Festival place",
+                    "a Festival place (a marker with `rule = \"festival\"`)",
+                )),
+                Some(RoadEnd::City) if !has_city => Some(("city", "a city")),
                 Some(RoadEnd::Marker) if def.markers.is_empty() && road.markers.is_empty() => {
-                    Some("a marker (in the tile's or the road's `markers`)")
+                    Some(("marker", "a marker (in the tile's or the road's `markers`)"))
                 }
                 _ => None,
             };
-            if let Some(missing) = missing {
+            if let Some((noun, missing)) = missing {
+                let from = road.ports.first().map_or("", |p| p.name());
                 self.error(
                     f,
                     &eptr,
                     false,
                     "tilekit::road-end-missing-target",
-                    format!("tile `{id}`: a road ends at something the tile does not have"),
+                    format!("tile `{id}`: the road from `{from}` ends at a {noun}, but the tile has none"),
                 )
                 .hint = Some(format!("add {missing} to the tile, or change `end`"));
             }
         }
 
-        if count_errors(self.diags) > errors_before {
+        if self.errors() > errors_before {
             return None;
         }
         Some(Layout {
@@ -1629,6 +1638,18 @@ struct Barrier {
 /// not divide: a field may reach a city beyond another city (Abbey & Mayor's `CCc+`).
 fn barriers(features: &[Feature], edges: &[usize; 4], tileset: &TileSet) -> Vec<Barrier> {
     let mut out = Vec::new();
+    let river: Vec<Port> = Side::ALL
+        .into_iter()
+        .filter(|s| tileset.edge_kinds[edges[s.index()]].style == EdgeStyle::River)
+        .map(Side::centre)
+        .collect();
+    if river.len() >= 2 {
+        out.push(Barrier {
+            feature: None,
+            ports: mask_of(&river),
+            name: format!("the river {}", ports_text(&river)),
+        });
+    }
     for (i, x) in features.iter().enumerate() {
         let mut ports = mask_of(&x.ports);
         if let Some(side) = x.end.and_then(end_side) {
@@ -1646,18 +1667,6 @@ fn barriers(features: &[Feature], edges: &[usize; 4], tileset: &TileSet) -> Vec<
             feature: Some(i),
             ports,
             name,
-        });
-    }
-    let river: Vec<Port> = Side::ALL
-        .into_iter()
-        .filter(|s| tileset.edge_kinds[edges[s.index()]].style == EdgeStyle::River)
-        .map(Side::centre)
-        .collect();
-    if river.len() >= 2 {
-        out.push(Barrier {
-            feature: None,
-            ports: mask_of(&river),
-            name: format!("the river {}", ports_text(&river)),
         });
     }
     out

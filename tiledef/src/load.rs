@@ -260,12 +260,15 @@ fn parse_one(
     {
         let span = spans.value_span("/format");
         let written = &text[span.clone()];
+        let whole = written
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '_' || c == '+');
         let message = match version.as_u64().and_then(|v| u32::try_from(v).ok()) {
-            Some(v) if written.parse::<u64>().is_ok() => {
-                format!("this file is in format {v}; this tilekit reads format {FORMAT_VERSION}")
-            }
-            Some(_) => {
+            _ if !whole => {
                 format!("`format` should be a whole number, found the decimal number {written}")
+            }
+            Some(v) => {
+                format!("this file is in format {v}; this tilekit reads format {FORMAT_VERSION}")
             }
             None => format!(
                 "`format` {written} is out of range; this tilekit reads format {FORMAT_VERSION}"
