@@ -16,6 +16,7 @@ use crate::source::SpanMap;
 use crate::tileset::{
     Colour, EdgeKind, Edition, Feature, FeatureKind, MarkerKind, Rgb, SetInfo, Tile, TileSet,
 };
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -70,7 +71,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
         not_required: Vec::new(),
     };
     let order = cx.set_order();
-    let visible = cx.visibility(&order);
+    let reach = cx.reach(&order);
 
     let editions = cx.declare(&order, |f| {
         f.editions
@@ -105,7 +106,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
         edge_kinds: edge_ids,
         colours: colour_ids,
         markers: marker_ids,
-        visible,
+        reach,
     };
 
     let edge_kinds = cx.edge_kinds(&vocab);
@@ -190,7 +191,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
         for (t, def) in files[f].file.tiles.iter().enumerate() {
             if def.like.is_some() {
                 let ptr = files[f].tile_ptr(t);
-                let target = cx.like_target(f, &ptr, def, &names, &vocab.visible[f]);
+                let target = cx.like_target(f, &ptr, def, &names, vocab.visible(f));
                 let target = target.and_then(|(g, u)| built[g][u].clone());
                 built[f][t] =
                     cx.like_tile(f, &ptr, def, set_index, &vocab, &tileset, target.as_ref());
@@ -227,8 +228,63 @@ struct Vocabulary {
     edge_kinds: Vec<Declared>,
     colours: Vec<Declared>,
     markers: Vec<Declared>,
-    /// `visible[f]`: the files whose vocabulary file `f` may use (itself and what it requires).
-    visible: Vec<BTreeSet<usize>>,
+    /// Which files' vocabulary each file may use (itself and what it requires).
+    reach: Reach,
+}
+
+impl Vocabulary {
+    /// What file `f` may use.
+    fn visible(&self, f: usize) -> Visible<'_> {
+        Visible {
+            reach: &self.reach,
+            from: f,
+        }
+    }
+}
+
+/// Which files' vocabulary a file may use: itself and the sets it requires, transitively.
+///
+/// Asked per (user, declarer) pair and answered from one pass over the load order per declarer
+/// asked about, kept: linear in the files for each set whose names are used, where a table of
+/// every file's ancestors would be quadratic (a chain of 30,000 files).
+struct Reach {
+    /// Per file, the loaded files it requires directly.
+    requires: Vec<Vec<usize>>,
+    /// Load order: each file after the files it requires.
+    order: Vec<usize>,
+    /// Per declaring file asked about, which files may use it.
+    seen_by: RefCell<HashMap<usize, Vec<bool>>>,
+}
+
+impl Reach {
+    fn sees(&self, f: usize, g: usize) -> bool {
+        if f == g || self.requires[f].contains(&g) {
+            return true;
+        }
+        let mut seen_by = self.seen_by.borrow_mut();
+        let users = seen_by.entry(g).or_insert_with(|| {
+            let mut users = vec![false; self.requires.len()];
+            users[g] = true;
+            for &h in &self.order {
+                users[h] = users[h] || self.requires[h].iter().any(|&r| users[r]);
+            }
+            users
+        });
+        users[f]
+    }
+}
+
+/// The files one file may use, as a set to ask.
+#[derive(Clone, Copy)]
+struct Visible<'a> {
+    reach: &'a Reach,
+    from: usize,
+}
+
+impl Visible<'_> {
+    fn contains(&self, g: &usize) -> bool {
+        self.reach.sees(self.from, *g)
+    }
 }
 
 struct Checker<'a> {
@@ -333,8 +389,7 @@ impl Checker<'_> {
 
     fn where_is(&self, file: usize, ptr: &str) -> String {
         let f = &self.files[file];
-        let (line, col) =
-            crate::diagnostic::line_col(f.source.inner(), f.spans.value_span(ptr).start);
+        let (line, col) = f.source.line_col(f.spans.value_span(ptr).start);
         format!("{}:{line}:{col}", f.source.name())
     }
 
@@ -362,23 +417,27 @@ impl Checker<'_> {
         }
         let mut order = Vec::new();
         let mut state = vec![0u8; files.len()]; // 0 new, 1 visiting, 2 done
-        fn visit(
-            cx: &mut Checker<'_>,
-            by_id: &HashMap<&str, usize>,
-            f: usize,
-            state: &mut Vec<u8>,
-            order: &mut Vec<usize>,
-        ) {
-            if state[f] != 0 {
-                return;
+        // Depth first with a stack of its own (file, next requirement), so that a long chain
+        // of `requires` cannot overflow the thread's stack.
+        for (root, file) in files.iter().enumerate() {
+            if by_id.get(file.file.set.id.as_str()) != Some(&root) || state[root] != 0 {
+                continue;
             }
-            state[f] = 1;
-            let files = cx.files;
-            for (r, req) in files[f].file.set.requires.iter().enumerate() {
-                let ptr = format!("/set/requires/{r}");
+            state[root] = 1;
+            let mut stack = vec![(root, 0usize)];
+            while let Some((f, r)) = stack.last_mut() {
+                let (f, r_now) = (*f, *r);
+                let Some(req) = files[f].file.set.requires.get(r_now) else {
+                    state[f] = 2;
+                    order.push(f);
+                    stack.pop();
+                    continue;
+                };
+                *r += 1;
+                let ptr = format!("/set/requires/{r_now}");
                 match by_id.get(req.as_str()) {
                     Some(&g) if state[g] == 1 => {
-                        cx.error(
+                        self.error(
                             f,
                             &ptr,
                             false,
@@ -392,10 +451,15 @@ impl Checker<'_> {
                             "a set may only require sets that do not require it back".to_string(),
                         );
                     }
-                    Some(&g) => visit(cx, by_id, g, state, order),
+                    Some(&g) if state[g] == 0 => {
+                        state[g] = 1;
+                        stack.push((g, 0));
+                    }
+                    Some(_) => {}
                     None => {
                         let set = &files[f].file.set.id;
-                        let loaded: Vec<String> = by_id.keys().map(|k| k.to_string()).collect();
+                        let mut loaded: Vec<String> = by_id.keys().map(|k| k.to_string()).collect();
+                        loaded.sort_unstable();
                         let hint = match closest(req, &loaded) {
                             Some(best) => format!("did you mean `{best}`?"),
                             None => format!(
@@ -403,7 +467,7 @@ impl Checker<'_> {
                                 files[f].source.name()
                             ),
                         };
-                        cx.error(
+                        self.error(
                             f,
                             &ptr,
                             false,
@@ -414,33 +478,33 @@ impl Checker<'_> {
                     }
                 }
             }
-            state[f] = 2;
-            order.push(f);
-        }
-        for (f, file) in files.iter().enumerate() {
-            if by_id.get(file.file.set.id.as_str()) == Some(&f) {
-                visit(self, &by_id, f, &mut state, &mut order);
-            }
         }
         order
     }
 
-    fn visibility(&self, order: &[usize]) -> Vec<BTreeSet<usize>> {
-        let mut visible: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); self.files.len()];
-        for &f in order {
-            let mut set = BTreeSet::from([f]);
-            for req in &self.files[f].file.set.requires {
-                if let Some(g) = order
+    /// The requirement graph, for asking which files a file may use.
+    fn reach(&self, order: &[usize]) -> Reach {
+        let by_id: HashMap<&str, usize> = order
+            .iter()
+            .map(|&f| (self.files[f].file.set.id.as_str(), f))
+            .collect();
+        let requires = self
+            .files
+            .iter()
+            .map(|p| {
+                p.file
+                    .set
+                    .requires
                     .iter()
-                    .copied()
-                    .find(|&g| &self.files[g].file.set.id == req)
-                {
-                    set.extend(visible[g].iter().copied());
-                }
-            }
-            visible[f] = set;
+                    .filter_map(|r| by_id.get(r.as_str()).copied())
+                    .collect()
+            })
+            .collect();
+        Reach {
+            requires,
+            order: order.to_vec(),
+            seen_by: RefCell::new(HashMap::new()),
         }
-        visible
     }
 
     /// Collects one kind of vocabulary in load order, reporting ids declared twice.
@@ -481,7 +545,7 @@ impl Checker<'_> {
         what: &str,
         name: &str,
         declared: &[Declared],
-        visible: &BTreeSet<usize>,
+        visible: Visible<'_>,
     ) -> Option<usize> {
         if let Some(i) = declared.iter().position(|d| d.id == name) {
             if visible.contains(&declared[i].file) {
@@ -573,7 +637,7 @@ impl Checker<'_> {
                 .expect("declared edge kinds come from their file");
             for (other, &meeting) in &def.meets {
                 let ptr = format!("{}/meets/{}", ptrs[a], escape(other));
-                let visible = &vocab.visible[d.file];
+                let visible = vocab.visible(d.file);
                 let Some(b) = self.resolve(
                     (d.file, &ptr, true),
                     "edge kind",
@@ -736,7 +800,7 @@ impl Checker<'_> {
         ptr: &str,
         def: &TileDef,
         names: &HashMap<&str, (usize, usize)>,
-        visible: &BTreeSet<usize>,
+        visible: Visible<'_>,
     ) -> Option<(usize, usize)> {
         let like = def.like.as_deref()?;
         let lptr = format!("{ptr}/like");
@@ -816,7 +880,7 @@ impl Checker<'_> {
         tileset: &TileSet,
     ) -> Vec<u32> {
         let id = &def.id;
-        let visible = &vocab.visible[f];
+        let visible = vocab.visible(f);
         let mut counts = vec![0; tileset.editions.len()];
         let check = |cx: &mut Self, cptr: &str, n: u32, edition: Option<&str>| {
             if n == 0 {
@@ -893,7 +957,7 @@ impl Checker<'_> {
         vocab: &Vocabulary,
         tileset: &TileSet,
     ) -> Option<Layout> {
-        let visible = &vocab.visible[f];
+        let visible = vocab.visible(f);
         let errors_before = self.errors();
         let id = &def.id;
 
@@ -1437,7 +1501,7 @@ impl Checker<'_> {
                 "marker kind",
                 name,
                 &vocab.markers,
-                &vocab.visible[f],
+                vocab.visible(f),
             ) else {
                 continue;
             };

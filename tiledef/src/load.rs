@@ -1,12 +1,11 @@
 //! Loading: files → spans and JSON → schema check → typed model → semantic checks → `TileSet`.
 
 use crate::check::{Parsed, check};
-use crate::diagnostic::{Diagnostic, Severity, SharedSource};
+use crate::diagnostic::{Diagnostic, Severity, SharedSource, SourceFile};
 use crate::model::{FORMAT_VERSION, TileSetFile};
 use crate::schema::SchemaChecker;
 use crate::source::{Source, parse};
 use crate::tileset::TileSet;
-use miette::NamedSource;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -144,7 +143,7 @@ pub fn load(sources: Vec<Source>) -> Report {
             .map(Path::to_path_buf)
             .unwrap_or_default();
         let name = source.name.clone();
-        let shared: SharedSource = Arc::new(NamedSource::new(source.name, Arc::from(source.text)));
+        let shared: SharedSource = Arc::new(SourceFile::new(source.name, Arc::from(source.text)));
         let before = diagnostics.len();
         let file = parse_one(&shared, &schema, &mut diagnostics);
         files.push(FileSummary {
