@@ -1176,7 +1176,6 @@ impl Checker<'_> {
                 continue;
             };
             let side = port.side();
-            let edge_ptr = format!("{ptr}/edges/{}", side.name());
             let edge_id = &tileset.edge_kinds[edges[side.index()]].id;
             // A city edge's halves belong to the city that holds its centre.
             if !port.is_centre() && expected == PortCarries::City {
@@ -1210,7 +1209,7 @@ impl Checker<'_> {
                     };
                     let d = self.error(
                         f,
-                        &edge_ptr,
+                        &format!("{ptr}/edges/{}", side.name()),
                         false,
                         "tilekit::port-unowned",
                         format!("tile `{id}`: port `{port}` belongs to no {kind}"),
@@ -1617,11 +1616,14 @@ impl Checker<'_> {
     /// Warns about a tile that is another tile of the same set turned.
     fn rotation_twins(&mut self, tileset: &TileSet, tile_ptrs: &[(usize, String)]) {
         // Keyed by set and the shape after each turn, so the check stays linear in the tiles.
-        let mut seen: HashMap<(usize, String), (usize, usize)> = HashMap::new();
+        // Tiles with different names are different tiles (a spring is not a lake turned).
+        type Shape<'t> = (usize, Option<&'t str>, Vec<u32>);
+        let mut seen: HashMap<Shape<'_>, (usize, usize)> = HashMap::new();
         for (b, tile) in tileset.tiles.iter().enumerate() {
-            let keys: [String; 4] = std::array::from_fn(|r| shape_key(tile, r as u8));
+            let name = tile.name.as_deref();
+            let keys: [Vec<u32>; 4] = std::array::from_fn(|r| shape_key(tile, r as u8));
             let twin = keys.iter().enumerate().find_map(|(r, key)| {
-                seen.get(&(tile.set, key.clone()))
+                seen.get(&(tile.set, name, key.clone()))
                     .map(|&(a, ar)| (a, (ar + 4 - r) % 4))
             });
             if let Some((a, turns)) = twin {
@@ -1644,7 +1646,7 @@ impl Checker<'_> {
                 continue;
             }
             for (r, key) in keys.into_iter().enumerate() {
-                seen.entry((tile.set, key)).or_insert((b, r));
+                seen.entry((tile.set, name, key)).or_insert((b, r));
             }
         }
     }
@@ -1785,56 +1787,56 @@ fn end_side(end: RoadEnd) -> Option<Side> {
     }
 }
 
-/// A tile's rule-relevant content after `quarter_turns`, as a comparable string.
-fn shape_key(tile: &Tile, quarter_turns: u8) -> String {
-    let edges: Vec<usize> = (0..4)
-        .map(|s| tile.edges[(s + 4 - quarter_turns as usize) % 4])
-        .collect();
-    let mut features: Vec<String> = tile
+/// A tile's rule-relevant content after `quarter_turns`, as comparable numbers: edges, then each
+/// feature (kind, ports, pennants, end, bordered cities, flowers, markers) in a canonical order,
+/// then the tile's marketplace and markers. Numbers, not text: this runs four times per tile.
+fn shape_key(tile: &Tile, quarter_turns: u8) -> Vec<u32> {
+    let mask = |ports: &[Port]| {
+        ports
+            .iter()
+            .fold(0u32, |m, p| m | 1 << p.rotated(quarter_turns).index())
+    };
+    let sorted = |items: &[usize]| {
+        let mut v: Vec<u32> = items.iter().map(|&i| i as u32).collect();
+        v.sort_unstable();
+        v
+    };
+    let mut features: Vec<Vec<u32>> = tile
         .features
         .iter()
         .map(|f| {
-            let mut ports: Vec<usize> = f
-                .ports
-                .iter()
-                .map(|p| p.rotated(quarter_turns).index())
-                .collect();
-            ports.sort_unstable();
-            let mut cities: Vec<Vec<usize>> = f
+            let end = match f.end {
+                None => 0,
+                Some(e) => match end_side(e) {
+                    Some(side) => 100 + side.rotated(quarter_turns).index() as u32,
+                    None => 1 + e as u32,
+                },
+            };
+            let mut key = vec![f.kind as u32, mask(&f.ports), f.pennants, end];
+            let mut cities: Vec<u32> = f
                 .cities
                 .iter()
-                .map(|&c| {
-                    let mut p: Vec<usize> = tile.features[c]
-                        .ports
-                        .iter()
-                        .map(|p| p.rotated(quarter_turns).index())
-                        .collect();
-                    p.sort_unstable();
-                    p
-                })
+                .map(|&c| mask(&tile.features[c].ports))
                 .collect();
-            cities.sort();
-            let mut flowers = f.flowers.clone();
-            flowers.sort_unstable();
-            let mut markers = f.markers.clone();
-            markers.sort_unstable();
-            let end = match f.end.and_then(end_side) {
-                Some(side) => format!("{:?}", side.rotated(quarter_turns)),
-                None => format!("{:?}", f.end),
-            };
-            format!(
-                "{:?}{ports:?}{}{end}{cities:?}{flowers:?}{markers:?}",
-                f.kind, f.pennants
-            )
+            cities.sort_unstable();
+            for list in [cities, sorted(&f.flowers), sorted(&f.markers)] {
+                key.push(list.len() as u32);
+                key.extend(list);
+            }
+            key
         })
         .collect();
-    features.sort();
-    let mut markers = tile.markers.clone();
-    markers.sort_unstable();
-    format!(
-        "{edges:?}{features:?}{}{markers:?}{:?}",
-        tile.marketplace, tile.name
-    )
+    features.sort_unstable();
+    let mut key: Vec<u32> = (0..4)
+        .map(|s| tile.edges[(s + 4 - quarter_turns as usize) % 4] as u32)
+        .collect();
+    for feature in features {
+        key.push(feature.len() as u32);
+        key.extend(feature);
+    }
+    key.push(u32::from(tile.marketplace));
+    key.extend(sorted(&tile.markers));
+    key
 }
 
 fn meeting_problem(a: &EdgeKind, b: &EdgeKind, meeting: Meeting) -> Option<String> {
