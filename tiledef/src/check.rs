@@ -69,6 +69,8 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
         files,
         diags,
         not_required: Vec::new(),
+        requirement_missing: false,
+        bundled: None,
     };
     let order = cx.set_order();
     let reach = cx.reach(&order);
@@ -292,14 +294,36 @@ struct Checker<'a> {
     diags: &'a mut Vec<Diagnostic>,
     /// Names used from sets their file does not require, reported once per pair of sets.
     not_required: Vec<NotRequired>,
+    /// Whether some file forgot a requirement (its consequences are not reported).
+    requirement_missing: bool,
+    /// The bundled sets' vocabulary, read on the first unknown name.
+    bundled: Option<Vec<(&'static str, String, String)>>,
 }
 
-/// A name that file `file` uses from the set of file `owner` without requiring it.
+/// A name that file `file` uses from the set `owner` (loaded or bundled) without requiring it.
 struct NotRequired {
     file: usize,
-    owner: usize,
+    owner: String,
     what: String,
     name: String,
+}
+
+/// The vocabulary of the bundled sets, as (kind of name, name, set id): where a name that no
+/// loaded set declares probably comes from. Read only when such a name is met.
+fn bundled_vocabulary() -> Vec<(&'static str, String, String)> {
+    let mut out = Vec::new();
+    for source in crate::bundled() {
+        let Ok(file) = toml::from_str::<TileSetFile>(&source.text) else {
+            continue;
+        };
+        let set = &file.set.id;
+        let mut add = |what: &'static str, id: &str| out.push((what, id.to_string(), set.clone()));
+        file.editions.iter().for_each(|e| add("edition", &e.id));
+        file.edge_kinds.iter().for_each(|e| add("edge kind", &e.id));
+        file.colours.iter().for_each(|c| add("colour", &c.id));
+        file.markers.iter().for_each(|m| add("marker kind", &m.id));
+    }
+    out
 }
 
 impl Checker<'_> {
@@ -312,12 +336,17 @@ impl Checker<'_> {
     /// `requires` is one mistake, however many names it makes unknown.
     fn report_not_required(&mut self) {
         let uses = std::mem::take(&mut self.not_required);
-        let mut pairs: Vec<(usize, usize)> = uses.iter().map(|u| (u.file, u.owner)).collect();
+        let mut pairs: Vec<(usize, &str)> =
+            uses.iter().map(|u| (u.file, u.owner.as_str())).collect();
         pairs.sort_unstable();
         pairs.dedup();
-        for (f, g) in pairs {
+        self.requirement_missing |= !pairs.is_empty();
+        for (f, owner) in pairs {
             let mut names: Vec<String> = Vec::new();
-            for u in uses.iter().filter(|u| (u.file, u.owner) == (f, g)) {
+            for u in uses
+                .iter()
+                .filter(|u| (u.file, u.owner.as_str()) == (f, owner))
+            {
                 let name = format!("{} `{}`", u.what, u.name);
                 if !names.contains(&name) {
                     names.push(name);
@@ -329,7 +358,6 @@ impl Checker<'_> {
             if more > 0 {
                 listed.push_str(&format!(" and {more} more"));
             }
-            let owner = self.files[g].file.set.id.clone();
             let set = self.files[f].file.set.id.clone();
             let has_requires = !self.files[f].file.set.requires.is_empty();
             let (ptr, fix) = if has_requires {
@@ -553,7 +581,24 @@ impl Checker<'_> {
             }
             self.not_required.push(NotRequired {
                 file: f,
-                owner: declared[i].file,
+                owner: self.files[declared[i].file].file.set.id.clone(),
+                what: what.to_string(),
+                name: name.to_string(),
+            });
+            return None;
+        }
+        // A name of a bundled set that is not loaded: the file forgot to require it.
+        let bundled = self.bundled.get_or_insert_with(bundled_vocabulary);
+        let owner = bundled
+            .iter()
+            .find(|(w, n, _)| *w == what && n == name)
+            .map(|(_, _, set)| set.clone());
+        if let Some(owner) = owner
+            && !self.files.iter().any(|p| p.file.set.id == owner)
+        {
+            self.not_required.push(NotRequired {
+                file: f,
+                owner,
                 what: what.to_string(),
                 name: name.to_string(),
             });
@@ -833,7 +878,7 @@ impl Checker<'_> {
         if !visible.contains(&g) {
             self.not_required.push(NotRequired {
                 file: f,
-                owner: g,
+                owner: self.files[g].file.set.id.clone(),
                 what: "tile".to_string(),
                 name: like.to_string(),
             });
@@ -1584,6 +1629,8 @@ impl Checker<'_> {
             })
             .collect();
         match written.len() {
+            // The start tile is probably in the set that was not required.
+            0 if self.requirement_missing => {}
             0 => {
                 if let Some(&f) = order.first() {
                     self.error(f, "/set", true, "tilekit::no-start-tile", "no start tile among the loaded sets".to_string())
