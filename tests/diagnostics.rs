@@ -50,6 +50,10 @@ fn diagnose(relative: &str) -> (Vec<tiledef::Diagnostic>, String) {
 
 #[test]
 fn every_broken_file_is_diagnosed_at_a_place() {
+    // File names are relative to the repository root, as the CLI's are to its working folder:
+    // artwork paths resolve against the fixture's folder from there. (The other tests of this
+    // binary use absolute paths.)
+    std::env::set_current_dir(root()).expect("the repository root exists");
     let dir = root().join("tests/fixtures/bad");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("the corpus folder exists")

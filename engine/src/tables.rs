@@ -736,6 +736,60 @@ mod tests {
     }
 
     #[test]
+    fn real_tiles_compile_long_roads_empty_ports_and_new_ends() {
+        let source = |name: &str, text: &str| tiledef::Source {
+            name: name.to_string(),
+            text: text.to_string(),
+        };
+        let report = tiledef::load(vec![
+            source("base.toml", include_str!("../../definitions/base.toml")),
+            source(
+                "real-tiles.toml",
+                include_str!("../../tiledef/tests/fixtures/real-tiles.toml"),
+            ),
+        ]);
+        let t = compile(&report.tileset.expect("the real tiles validate")).expect("compiles");
+        let orient = |id: &str, rotation: u8| {
+            let k = t.kind_by_id(id).unwrap();
+            &t.orients[t.orient_of(k, rotation) as usize]
+        };
+        let (n, e, s, w) = (1, 2, 4, 8);
+        // One road joining three or four sides links them all, and has an open end at each.
+        assert_eq!(
+            orient("AM-Rrr", 0).links,
+            [n | e | w, n | e | w, 0, n | e | w]
+        );
+        assert_eq!(orient("LA-Rrrr", 0).links, [n | e | s | w; 4]);
+        let rrr = orient("AM-Rrr", 1);
+        let road = rrr.feature_at(Port::E).unwrap();
+        assert_eq!(rrr.features[road as usize].open, 3);
+        assert_eq!(
+            rrr.feature_at(Port::W),
+            None,
+            "turned once, the field side is west"
+        );
+        // Ports in `empty` belong to no feature, in every orientation.
+        for r in 0..4 {
+            let co = orient("CO-12", r);
+            assert_eq!(co.feature_at(Port::NNW.rotated(r)), None);
+            assert_eq!(co.feature_at(Port::WNW.rotated(r)), None);
+            assert!(co.feature_at(Port::NNE.rotated(r)).is_some());
+        }
+        // City and marker ends stay as they are; a side end turns with the tile.
+        let spring = orient("RI-s", 1);
+        let ends: Vec<Option<RoadEnd>> = spring
+            .features
+            .iter()
+            .filter(|f| f.kind == FeatureKind::Road)
+            .map(|f| f.end)
+            .collect();
+        assert_eq!(ends, [Some(RoadEnd::Marker), Some(RoadEnd::City)]);
+        let bank = orient("RI-bank", 1);
+        let road = bank.feature_at(Port::E).unwrap();
+        assert_eq!(bank.features[road as usize].end, Some(RoadEnd::S));
+    }
+
+    #[test]
     fn both_forms_round_trip() {
         let t = tables();
         let json = Tables::from_json(&t.to_json()).unwrap();

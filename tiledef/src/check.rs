@@ -6,15 +6,19 @@
 //! was found.
 
 use crate::diagnostic::{Diagnostic, SharedSource};
-use crate::model::{Count, MarkerPlace, Meeting, PortCarries, RoadEnd, TileDef, TileSetFile};
+use crate::model::{
+    ArtHints, Count, EdgeStyle, MAX_ARTWORK_BYTES, MAX_COUNT, MAX_FLOWER_GROUPS, MAX_PENNANTS,
+    MarkerPlace, Meeting, PortCarries, RoadEnd, TileDef, TileSetFile,
+};
 use crate::port::{Port, Side};
 use crate::schema::closest;
 use crate::source::SpanMap;
 use crate::tileset::{
     Colour, EdgeKind, Edition, Feature, FeatureKind, MarkerKind, Rgb, SetInfo, Tile, TileSet,
 };
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A file that parsed and matched the schema.
 pub struct Parsed {
@@ -26,6 +30,30 @@ pub struct Parsed {
     pub file: TileSetFile,
     /// The folder relative paths in it are resolved against.
     pub dir: PathBuf,
+    /// For each tile of `file.tiles`, its index in the file as written: tiles that failed the
+    /// schema are left out, and the others keep their place for diagnostics. Empty = identity.
+    pub tile_index: Vec<usize>,
+}
+
+impl Parsed {
+    /// The JSON pointer of the file's `t`-th tile that passed the schema.
+    pub fn tile_ptr(&self, t: usize) -> String {
+        format!("/tile/{}", self.tile_index.get(t).copied().unwrap_or(t))
+    }
+}
+
+/// Every tile id and alias of the loaded sets, with the file and index of its tile (the first
+/// one, when an id is used twice: that is reported by itself).
+fn tile_names<'a>(files: &'a [Parsed], order: &[usize]) -> HashMap<&'a str, (usize, usize)> {
+    let mut names = HashMap::new();
+    for &f in order {
+        for (t, def) in files[f].file.tiles.iter().enumerate() {
+            for name in std::iter::once(&def.id).chain(&def.aliases) {
+                names.entry(name.as_str()).or_insert((f, t));
+            }
+        }
+    }
+    names
 }
 
 /// A vocabulary entry with the file that declared it.
@@ -37,9 +65,15 @@ struct Declared {
 /// Checks the parsed files together and resolves them into a tile set.
 pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
     let errors_before = count_errors(diags);
-    let mut cx = Checker { files, diags };
+    let mut cx = Checker {
+        files,
+        diags,
+        not_required: Vec::new(),
+        requirement_missing: false,
+        bundled: None,
+    };
     let order = cx.set_order();
-    let visible = cx.visibility(&order);
+    let reach = cx.reach(&order);
 
     let editions = cx.declare(&order, |f| {
         f.editions
@@ -74,7 +108,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
         edge_kinds: edge_ids,
         colours: colour_ids,
         markers: marker_ids,
-        visible,
+        reach,
     };
 
     let edge_kinds = cx.edge_kinds(&vocab);
@@ -142,16 +176,41 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
         });
     }
 
-    let mut tile_ptrs = Vec::new();
+    // Tiles that write their layout first, then the tiles `like` them, kept in file order.
+    let names = tile_names(files, &order);
+    let mut built: Vec<Vec<Option<Tile>>> = files
+        .iter()
+        .map(|p| vec![None; p.file.tiles.len()])
+        .collect();
     for (set_index, &f) in order.iter().enumerate() {
         for (t, def) in files[f].file.tiles.iter().enumerate() {
-            let ptr = format!("/tile/{t}");
-            if let Some(tile) = cx.tile(f, &ptr, def, set_index, &vocab, &tileset) {
-                tileset.tiles.push(tile);
-                tile_ptrs.push((f, ptr));
+            if def.like.is_none() {
+                let ptr = files[f].tile_ptr(t);
+                built[f][t] = cx.tile(f, &ptr, def, set_index, &vocab, &tileset);
             }
         }
     }
+    for (set_index, &f) in order.iter().enumerate() {
+        for (t, def) in files[f].file.tiles.iter().enumerate() {
+            if def.like.is_some() {
+                let ptr = files[f].tile_ptr(t);
+                let target = cx.like_target(f, &ptr, def, &names, vocab.visible(f));
+                let target = target.and_then(|(g, u)| built[g][u].clone());
+                built[f][t] =
+                    cx.like_tile(f, &ptr, def, set_index, &vocab, &tileset, target.as_ref());
+            }
+        }
+    }
+    let mut tile_ptrs = Vec::new();
+    for &f in &order {
+        for (t, tile) in std::mem::take(&mut built[f]).into_iter().enumerate() {
+            if let Some(tile) = tile {
+                tileset.tiles.push(tile);
+                tile_ptrs.push((f, files[f].tile_ptr(t)));
+            }
+        }
+    }
+    cx.report_not_required();
     cx.unique_tile_ids(&order);
     cx.start_tile(&order, &mut tileset);
     cx.rotation_twins(&tileset, &tile_ptrs);
@@ -172,16 +231,158 @@ struct Vocabulary {
     edge_kinds: Vec<Declared>,
     colours: Vec<Declared>,
     markers: Vec<Declared>,
-    /// `visible[f]`: the files whose vocabulary file `f` may use (itself and what it requires).
-    visible: Vec<BTreeSet<usize>>,
+    /// Which files' vocabulary each file may use (itself and what it requires).
+    reach: Reach,
+}
+
+impl Vocabulary {
+    /// What file `f` may use.
+    fn visible(&self, f: usize) -> Visible<'_> {
+        Visible {
+            reach: &self.reach,
+            from: f,
+        }
+    }
+}
+
+/// Which files' vocabulary a file may use: itself and the sets it requires, transitively.
+///
+/// Asked per (user, declarer) pair and answered from one pass over the load order per declarer
+/// asked about, kept: linear in the files for each set whose names are used, where a table of
+/// every file's ancestors would be quadratic (a chain of 30,000 files).
+struct Reach {
+    /// Per file, the loaded files it requires directly.
+    requires: Vec<Vec<usize>>,
+    /// Load order: each file after the files it requires.
+    order: Vec<usize>,
+    /// Per declaring file asked about, which files may use it.
+    seen_by: RefCell<HashMap<usize, Vec<bool>>>,
+}
+
+impl Reach {
+    fn sees(&self, f: usize, g: usize) -> bool {
+        if f == g || self.requires[f].contains(&g) {
+            return true;
+        }
+        let mut seen_by = self.seen_by.borrow_mut();
+        let users = seen_by.entry(g).or_insert_with(|| {
+            let mut users = vec![false; self.requires.len()];
+            users[g] = true;
+            for &h in &self.order {
+                users[h] = users[h] || self.requires[h].iter().any(|&r| users[r]);
+            }
+            users
+        });
+        users[f]
+    }
+}
+
+/// The files one file may use, as a set to ask.
+#[derive(Clone, Copy)]
+struct Visible<'a> {
+    reach: &'a Reach,
+    from: usize,
+}
+
+impl Visible<'_> {
+    fn contains(&self, g: &usize) -> bool {
+        self.reach.sees(self.from, *g)
+    }
 }
 
 struct Checker<'a> {
     files: &'a [Parsed],
     diags: &'a mut Vec<Diagnostic>,
+    /// Names used from sets their file does not require, reported once per pair of sets.
+    not_required: Vec<NotRequired>,
+    /// Whether some file forgot a requirement (its consequences are not reported).
+    requirement_missing: bool,
+    /// The bundled sets' vocabulary, read on the first unknown name.
+    bundled: Option<Vec<(&'static str, String, String)>>,
+}
+
+/// A name that file `file` uses from the set `owner` (loaded or bundled) without requiring it.
+struct NotRequired {
+    file: usize,
+    owner: String,
+    what: String,
+    name: String,
+}
+
+/// The vocabulary of the bundled sets, as (kind of name, name, set id): where a name that no
+/// loaded set declares probably comes from. Read only when such a name is met.
+fn bundled_vocabulary() -> Vec<(&'static str, String, String)> {
+    let mut out = Vec::new();
+    for source in crate::bundled() {
+        let Ok(file) = toml::from_str::<TileSetFile>(&source.text) else {
+            continue;
+        };
+        let set = &file.set.id;
+        let mut add = |what: &'static str, id: &str| out.push((what, id.to_string(), set.clone()));
+        file.editions.iter().for_each(|e| add("edition", &e.id));
+        file.edge_kinds.iter().for_each(|e| add("edge kind", &e.id));
+        file.colours.iter().for_each(|c| add("colour", &c.id));
+        file.markers.iter().for_each(|m| add("marker kind", &m.id));
+    }
+    out
 }
 
 impl Checker<'_> {
+    /// Errors so far, counting names used without `requires` (reported later, once).
+    fn errors(&self) -> usize {
+        count_errors(self.diags) + self.not_required.len()
+    }
+
+    /// One error per set that uses another set's names without requiring it: forgetting
+    /// `requires` is one mistake, however many names it makes unknown.
+    fn report_not_required(&mut self) {
+        let uses = std::mem::take(&mut self.not_required);
+        let mut pairs: Vec<(usize, &str)> =
+            uses.iter().map(|u| (u.file, u.owner.as_str())).collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        self.requirement_missing |= !pairs.is_empty();
+        for (f, owner) in pairs {
+            let mut names: Vec<String> = Vec::new();
+            for u in uses
+                .iter()
+                .filter(|u| (u.file, u.owner.as_str()) == (f, owner))
+            {
+                let name = format!("{} `{}`", u.what, u.name);
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            let shown = names.len().min(6);
+            let more = names.len() - shown;
+            let mut listed = names[..shown].join(", ");
+            if more > 0 {
+                listed.push_str(&format!(" and {more} more"));
+            }
+            let set = self.files[f].file.set.id.clone();
+            let has_requires = !self.files[f].file.set.requires.is_empty();
+            let (ptr, fix) = if has_requires {
+                ("/set/requires", format!("add \"{owner}\" to `requires`"))
+            } else {
+                (
+                    "/set",
+                    format!("add `requires = [\"{owner}\"]` to the `[set]` table"),
+                )
+            };
+            let d = self.error(
+                f,
+                ptr,
+                true,
+                "tilekit::not-required",
+                format!(
+                    "the set `{set}` uses names of the set `{owner}` without requiring it: {listed}"
+                ),
+            );
+            d.label = format!("`{owner}` is not required here");
+            d.hint = Some(fix);
+        }
+    }
+
     fn error(
         &mut self,
         file: usize,
@@ -217,8 +418,7 @@ impl Checker<'_> {
 
     fn where_is(&self, file: usize, ptr: &str) -> String {
         let f = &self.files[file];
-        let (line, col) =
-            crate::diagnostic::line_col(f.source.inner(), f.spans.value_span(ptr).start);
+        let (line, col) = f.source.line_col(f.spans.value_span(ptr).start);
         format!("{}:{line}:{col}", f.source.name())
     }
 
@@ -246,23 +446,27 @@ impl Checker<'_> {
         }
         let mut order = Vec::new();
         let mut state = vec![0u8; files.len()]; // 0 new, 1 visiting, 2 done
-        fn visit(
-            cx: &mut Checker<'_>,
-            by_id: &HashMap<&str, usize>,
-            f: usize,
-            state: &mut Vec<u8>,
-            order: &mut Vec<usize>,
-        ) {
-            if state[f] != 0 {
-                return;
+        // Depth first with a stack of its own (file, next requirement), so that a long chain
+        // of `requires` cannot overflow the thread's stack.
+        for (root, file) in files.iter().enumerate() {
+            if by_id.get(file.file.set.id.as_str()) != Some(&root) || state[root] != 0 {
+                continue;
             }
-            state[f] = 1;
-            let files = cx.files;
-            for (r, req) in files[f].file.set.requires.iter().enumerate() {
-                let ptr = format!("/set/requires/{r}");
+            state[root] = 1;
+            let mut stack = vec![(root, 0usize)];
+            while let Some((f, r)) = stack.last_mut() {
+                let (f, r_now) = (*f, *r);
+                let Some(req) = files[f].file.set.requires.get(r_now) else {
+                    state[f] = 2;
+                    order.push(f);
+                    stack.pop();
+                    continue;
+                };
+                *r += 1;
+                let ptr = format!("/set/requires/{r_now}");
                 match by_id.get(req.as_str()) {
                     Some(&g) if state[g] == 1 => {
-                        cx.error(
+                        self.error(
                             f,
                             &ptr,
                             false,
@@ -276,10 +480,15 @@ impl Checker<'_> {
                             "a set may only require sets that do not require it back".to_string(),
                         );
                     }
-                    Some(&g) => visit(cx, by_id, g, state, order),
+                    Some(&g) if state[g] == 0 => {
+                        state[g] = 1;
+                        stack.push((g, 0));
+                    }
+                    Some(_) => {}
                     None => {
                         let set = &files[f].file.set.id;
-                        let loaded: Vec<String> = by_id.keys().map(|k| k.to_string()).collect();
+                        let mut loaded: Vec<String> = by_id.keys().map(|k| k.to_string()).collect();
+                        loaded.sort_unstable();
                         let hint = match closest(req, &loaded) {
                             Some(best) => format!("did you mean `{best}`?"),
                             None => format!(
@@ -287,7 +496,7 @@ impl Checker<'_> {
                                 files[f].source.name()
                             ),
                         };
-                        cx.error(
+                        self.error(
                             f,
                             &ptr,
                             false,
@@ -298,33 +507,33 @@ impl Checker<'_> {
                     }
                 }
             }
-            state[f] = 2;
-            order.push(f);
-        }
-        for (f, file) in files.iter().enumerate() {
-            if by_id.get(file.file.set.id.as_str()) == Some(&f) {
-                visit(self, &by_id, f, &mut state, &mut order);
-            }
         }
         order
     }
 
-    fn visibility(&self, order: &[usize]) -> Vec<BTreeSet<usize>> {
-        let mut visible: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); self.files.len()];
-        for &f in order {
-            let mut set = BTreeSet::from([f]);
-            for req in &self.files[f].file.set.requires {
-                if let Some(g) = order
+    /// The requirement graph, for asking which files a file may use.
+    fn reach(&self, order: &[usize]) -> Reach {
+        let by_id: HashMap<&str, usize> = order
+            .iter()
+            .map(|&f| (self.files[f].file.set.id.as_str(), f))
+            .collect();
+        let requires = self
+            .files
+            .iter()
+            .map(|p| {
+                p.file
+                    .set
+                    .requires
                     .iter()
-                    .copied()
-                    .find(|&g| &self.files[g].file.set.id == req)
-                {
-                    set.extend(visible[g].iter().copied());
-                }
-            }
-            visible[f] = set;
+                    .filter_map(|r| by_id.get(r.as_str()).copied())
+                    .collect()
+            })
+            .collect();
+        Reach {
+            requires,
+            order: order.to_vec(),
+            seen_by: RefCell::new(HashMap::new()),
         }
-        visible
     }
 
     /// Collects one kind of vocabulary in load order, reporting ids declared twice.
@@ -365,16 +574,35 @@ impl Checker<'_> {
         what: &str,
         name: &str,
         declared: &[Declared],
-        visible: &BTreeSet<usize>,
+        visible: Visible<'_>,
     ) -> Option<usize> {
         if let Some(i) = declared.iter().position(|d| d.id == name) {
             if visible.contains(&declared[i].file) {
                 return Some(i);
             }
-            let owner = self.files[declared[i].file].file.set.id.clone();
-            let set = self.files[f].file.set.id.clone();
-            self.error(f, ptr, key, "tilekit::not-required", format!("the {what} `{name}` comes from the set `{owner}`, which `{set}` does not require"))
-                .hint = Some(format!("add \"{owner}\" to `requires` in the `[set]` table"));
+            self.not_required.push(NotRequired {
+                file: f,
+                owner: self.files[declared[i].file].file.set.id.clone(),
+                what: what.to_string(),
+                name: name.to_string(),
+            });
+            return None;
+        }
+        // A name of a bundled set that is not loaded: the file forgot to require it.
+        let bundled = self.bundled.get_or_insert_with(bundled_vocabulary);
+        let owner = bundled
+            .iter()
+            .find(|(w, n, _)| *w == what && n == name)
+            .map(|(_, _, set)| set.clone());
+        if let Some(owner) = owner
+            && !self.files.iter().any(|p| p.file.set.id == owner)
+        {
+            self.not_required.push(NotRequired {
+                file: f,
+                owner,
+                what: what.to_string(),
+                name: name.to_string(),
+            });
             return None;
         }
         let known: Vec<String> = declared
@@ -406,6 +634,7 @@ impl Checker<'_> {
         let n = vocab.edge_kinds.len();
         let mut kinds: Vec<EdgeKind> = Vec::with_capacity(n);
         let mut ptrs = Vec::with_capacity(n);
+        let mut declared_style = Vec::with_capacity(n);
         for d in &vocab.edge_kinds {
             let (i, def) = self.files[d.file]
                 .file
@@ -439,8 +668,9 @@ impl Checker<'_> {
                 halves: def.halves,
                 meets: vec![Meeting::Forbidden; n],
                 display: def.display.as_deref().and_then(Rgb::parse),
-                style: def.style,
+                style: def.style.unwrap_or(EdgeStyle::Plain),
             });
+            declared_style.push(def.style.is_some());
             ptrs.push(ptr);
         }
         let mut declared: HashMap<(usize, usize), (Meeting, usize, String)> = HashMap::new();
@@ -453,7 +683,7 @@ impl Checker<'_> {
                 .expect("declared edge kinds come from their file");
             for (other, &meeting) in &def.meets {
                 let ptr = format!("{}/meets/{}", ptrs[a], escape(other));
-                let visible = &vocab.visible[d.file];
+                let visible = vocab.visible(d.file);
                 let Some(b) = self.resolve(
                     (d.file, &ptr, true),
                     "edge kind",
@@ -492,10 +722,21 @@ impl Checker<'_> {
                 kinds[b].meets[a] = meeting;
             }
         }
+        for a in (0..n).filter(|&a| !declared_style[a]) {
+            let closes_roads = (0..n).any(|r| {
+                kinds[r].centre == PortCarries::Road && kinds[a].meets[r] == Meeting::Close
+            });
+            kinds[a].style = match kinds[a].centre {
+                PortCarries::Road => EdgeStyle::Band,
+                PortCarries::City => EdgeStyle::City,
+                PortCarries::None if closes_roads => EdgeStyle::Hedge,
+                _ => EdgeStyle::Plain,
+            };
+        }
         kinds
     }
 
-    #[allow(clippy::too_many_lines)]
+    /// Checks a tile that writes its own layout and resolves it.
     fn tile(
         &mut self,
         f: usize,
@@ -505,26 +746,222 @@ impl Checker<'_> {
         vocab: &Vocabulary,
         tileset: &TileSet,
     ) -> Option<Tile> {
-        let visible = &vocab.visible[f];
-        let errors_before = count_errors(self.diags);
-        let id = &def.id;
+        let errors_before = self.errors();
+        let counts = self.counts(f, ptr, def, vocab, tileset);
+        let layout = self.layout(f, ptr, def, vocab, tileset);
+        let groups = layout.as_ref().map_or(0, |l| {
+            l.features.iter().map(|x| x.flowers.len()).sum::<usize>()
+        });
+        let (art, artwork) = self.art(f, ptr, def, groups);
+        let layout = layout?;
+        if self.errors() > errors_before {
+            return None;
+        }
+        Some(Tile {
+            id: def.id.clone(),
+            name: def.name.clone(),
+            aliases: def.aliases.clone(),
+            set,
+            counts,
+            start: def.start,
+            edges: layout.edges,
+            features: layout.features,
+            marketplace: layout.marketplace,
+            markers: layout.markers,
+            reconstructed: def.reconstructed,
+            art,
+            artwork,
+        })
+    }
 
-        // Counts.
+    /// Checks a tile written `like` another and copies the other's resolved layout.
+    #[allow(clippy::too_many_arguments)]
+    fn like_tile(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        def: &TileDef,
+        set: usize,
+        vocab: &Vocabulary,
+        tileset: &TileSet,
+        target: Option<&Tile>,
+    ) -> Option<Tile> {
+        let errors_before = self.errors();
+        let id = &def.id;
+        let layout_keys: [(&str, bool); 9] = [
+            ("edges", def.edges.is_some()),
+            ("cities", !def.cities.is_empty()),
+            ("roads", !def.roads.is_empty()),
+            ("fields", !def.fields.is_empty()),
+            ("empty", !def.empty.is_empty()),
+            ("monastery", def.monastery),
+            ("garden", def.garden),
+            ("marketplace", def.marketplace),
+            ("markers", !def.markers.is_empty()),
+        ];
+        let like = def.like.as_deref().unwrap_or_default();
+        for (key, written) in layout_keys {
+            if written {
+                self.error(
+                    f,
+                    &format!("{ptr}/{key}"),
+                    true,
+                    "tilekit::like-with-layout",
+                    format!("tile `{id}` is `like` `{like}` and also writes `{key}`"),
+                )
+                .hint = Some(format!(
+                    "a tile `like` another takes its whole layout from it: remove `{key}`, or remove `like` and write the layout out"
+                ));
+            }
+        }
+        let counts = self.counts(f, ptr, def, vocab, tileset);
+        let groups = target.map_or(0, |t| t.flowers().count());
+        let (art, artwork) = self.art(f, ptr, def, groups);
+        let target = target?;
+        if self.errors() > errors_before {
+            return None;
+        }
+        Some(Tile {
+            id: def.id.clone(),
+            name: def.name.clone(),
+            aliases: def.aliases.clone(),
+            set,
+            counts,
+            start: def.start,
+            edges: target.edges,
+            features: target.features.clone(),
+            marketplace: target.marketplace,
+            markers: target.markers.clone(),
+            reconstructed: def.reconstructed,
+            art,
+            artwork,
+        })
+    }
+
+    /// Follows a tile's `like` to the tile that writes the layout; reports an unknown, unusable
+    /// or circular target. Returns the file and index of the tile that writes the layout.
+    fn like_target(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        def: &TileDef,
+        names: &HashMap<&str, (usize, usize)>,
+        visible: Visible<'_>,
+    ) -> Option<(usize, usize)> {
+        let like = def.like.as_deref()?;
+        let lptr = format!("{ptr}/like");
+        let Some(&(g, t)) = names.get(like) else {
+            let mut known: Vec<String> = names
+                .iter()
+                .filter(|(_, (g, _))| visible.contains(g))
+                .map(|(n, _)| n.to_string())
+                .collect();
+            // Sorted, so that among equally close names the same one is suggested every run.
+            known.sort_unstable();
+            let hint = match closest(like, &known) {
+                Some(best) => format!("did you mean `{best}`?"),
+                None => "name a tile by its id or an alias, from this set or one it requires"
+                    .to_string(),
+            };
+            self.error(
+                f,
+                &lptr,
+                false,
+                "tilekit::like-unknown",
+                format!(
+                    "tile `{}` is `like` `{like}`, but no loaded tile has that id or alias",
+                    def.id
+                ),
+            )
+            .hint = Some(hint);
+            return None;
+        };
+        if !visible.contains(&g) {
+            self.not_required.push(NotRequired {
+                file: f,
+                owner: self.files[g].file.set.id.clone(),
+                what: "tile".to_string(),
+                name: like.to_string(),
+            });
+            return None;
+        }
+        // A chain of `like`s resolves to the tile at its end; every tile on it is in a set the
+        // one before requires, so the end is visible from here too.
+        let mut seen = vec![(f, ptr.to_string())];
+        let (mut g, mut t) = (g, t);
+        loop {
+            let next = &self.files[g].file.tiles[t];
+            let Some(next_like) = next.like.as_deref() else {
+                return Some((g, t));
+            };
+            let here = (g, self.files[g].tile_ptr(t));
+            if seen.contains(&here) {
+                self.error(
+                    f,
+                    &lptr,
+                    false,
+                    "tilekit::like-cycle",
+                    format!(
+                        "tile `{}` is `like` a tile that is, through `like`, like itself",
+                        def.id
+                    ),
+                )
+                .hint = Some("one tile of the chain must write its layout".to_string());
+                return None;
+            }
+            seen.push(here);
+            // The next hop's own problems are reported at that tile.
+            let &(ng, nt) = names.get(next_like)?;
+            (g, t) = (ng, nt);
+        }
+    }
+
+    /// The copies of a tile per edition.
+    fn counts(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        def: &TileDef,
+        vocab: &Vocabulary,
+        tileset: &TileSet,
+    ) -> Vec<u32> {
+        let id = &def.id;
+        let visible = vocab.visible(f);
         let mut counts = vec![0; tileset.editions.len()];
+        let check = |cx: &mut Self, cptr: &str, n: u32, edition: Option<&str>| {
+            if n == 0 {
+                let d = cx.error(
+                    f,
+                    cptr,
+                    false,
+                    "tilekit::bad-count",
+                    match edition {
+                        Some(e) => format!("tile `{id}` has a count of 0 in `{e}`"),
+                        None => format!("tile `{id}` has a count of 0"),
+                    },
+                );
+                d.hint = Some(match edition {
+                    Some(e) => {
+                        format!("leave `{e}` out of the table if the tile is not in that edition")
+                    }
+                    None => {
+                        "a tile type needs at least one copy; remove the tile instead".to_string()
+                    }
+                });
+            } else if n > MAX_COUNT {
+                cx.error(
+                    f,
+                    cptr,
+                    false,
+                    "tilekit::bad-count",
+                    format!("tile `{id}` has a count of {n}, more than the {MAX_COUNT} copies a tile type may have"),
+                )
+                .hint = Some("counts are copies of a printed tile; check for a typo".to_string());
+            }
+        };
         match &def.count {
             Count::All(n) => {
-                if *n == 0 {
-                    self.error(
-                        f,
-                        &format!("{ptr}/count"),
-                        false,
-                        "tilekit::bad-count",
-                        format!("tile `{id}` has a count of 0"),
-                    )
-                    .hint = Some(
-                        "a tile type needs at least one copy; remove the tile instead".to_string(),
-                    );
-                }
+                check(self, &format!("{ptr}/count"), *n, None);
                 counts.iter_mut().for_each(|c| *c = *n);
             }
             Count::PerEdition(map) => {
@@ -549,21 +986,26 @@ impl Checker<'_> {
                     ) {
                         counts[e] = n;
                     }
-                    if n == 0 {
-                        self.error(
-                            f,
-                            &cptr,
-                            false,
-                            "tilekit::bad-count",
-                            format!("tile `{id}` has a count of 0 in `{edition}`"),
-                        )
-                        .hint = Some(format!(
-                            "leave `{edition}` out of the table if the tile is not in that edition"
-                        ));
-                    }
+                    check(self, &cptr, n, Some(edition));
                 }
             }
         }
+        counts
+    }
+
+    /// Checks a tile's own layout: edges, features and what its roads end at.
+    #[allow(clippy::too_many_lines)]
+    fn layout(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        def: &TileDef,
+        vocab: &Vocabulary,
+        tileset: &TileSet,
+    ) -> Option<Layout> {
+        let visible = vocab.visible(f);
+        let errors_before = self.errors();
+        let id = &def.id;
 
         // Edges.
         let mut edges = [usize::MAX; 4];
@@ -575,10 +1017,7 @@ impl Checker<'_> {
                 "tilekit::edges-missing",
                 format!("tile `{id}` has no `edges`"),
             )
-            .hint = Some(
-                "add e.g. `edges = { n = \"city\", e = \"road\", s = \"field\", w = \"road\" }`"
-                    .to_string(),
-            );
+            .hint = Some("add e.g. `edges = { n = \"city\", e = \"road\", s = \"field\", w = \"road\" }`, or `like = \"…\"` to copy another tile's layout".to_string());
             return None;
         };
         let written = [&def_edges.n, &def_edges.e, &def_edges.s, &def_edges.w];
@@ -594,6 +1033,9 @@ impl Checker<'_> {
                 edges[side.index()] = k;
             }
         }
+        // With an edge unknown, what its ports carry is unknown too: checking who owns them
+        // would only report consequences of that one mistake.
+        let edges_known = edges.iter().all(|&k| k != usize::MAX);
         let carries = |port: Port| -> Option<PortCarries> {
             let k = edges[port.side().index()];
             (k != usize::MAX).then(|| tileset.edge_kinds[k].carries(port))
@@ -614,6 +1056,21 @@ impl Checker<'_> {
                     continue;
                 }
                 listed[port.index()].push((features.len(), pptr));
+            }
+            if city.pennants > MAX_PENNANTS {
+                self.error(
+                    f,
+                    &format!("{fptr}/pennants"),
+                    false,
+                    "tilekit::too-many-pennants",
+                    format!(
+                        "tile `{id}`: a city with {} pennants; a city has at most {MAX_PENNANTS}",
+                        city.pennants
+                    ),
+                )
+                .hint = Some(
+                    "pennants are the shields printed in the city; check for a typo".to_string(),
+                );
             }
             let mut feature = Feature::new(FeatureKind::City);
             feature.ports = city
@@ -647,11 +1104,15 @@ impl Checker<'_> {
             match (road.ports.len(), road.end) {
                 (1, None) => {
                     self.error(f, &format!("{fptr}/ports"), false, "tilekit::road-end-missing", format!("tile `{id}`: the road from `{}` must say where it ends", road.ports[0]))
-                        .hint = Some("add `end = \"junction\"` (or \"monastery\", \"marketplace\", \"festival\", or the side of this tile's bushes, e.g. \"S\")".to_string());
+                        .hint = Some("add `end = \"junction\"` (or \"monastery\", \"marketplace\", \"festival\", \"city\", \"marker\", or a side of this tile whose edge carries no road, e.g. \"S\")".to_string());
                 }
                 (2, Some(_)) => {
                     self.error(f, &format!("{fptr}/end"), true, "tilekit::road-end-extra", format!("tile `{id}`: a road with two ports runs through the tile and has no end inside it"))
                         .hint = Some("remove `end`, or split the road into two one-port roads".to_string());
+                }
+                (3.., Some(_)) => {
+                    self.error(f, &format!("{fptr}/end"), true, "tilekit::road-end-extra", format!("tile `{id}`: a road joining {} sides is one road through the tile and has no end inside it", if road.ports.len() == 3 { "three" } else { "four" }))
+                        .hint = Some("remove `end`; if the roads meet at a junction, write one one-port road per side with `end = \"junction\"`".to_string());
                 }
                 (_, Some(end)) => {
                     self.road_end(f, &format!("{fptr}/end"), def, end, &edges, tileset)
@@ -696,6 +1157,16 @@ impl Checker<'_> {
                 )
                 .hint = Some("remove `inner = true`, or remove the ports".to_string());
             }
+            if field.flowers.len() > MAX_FLOWER_GROUPS {
+                self.error(
+                    f,
+                    &format!("{fptr}/flowers"),
+                    false,
+                    "tilekit::too-many-flowers",
+                    format!("tile `{id}`: a field with {} flower groups; a field has at most {MAX_FLOWER_GROUPS}", field.flowers.len()),
+                )
+                .hint = Some("each entry is one group of flowers printed in the field".to_string());
+            }
             let mut feature = Feature::new(FeatureKind::Field);
             feature.ports = field.ports.clone();
             for (k, colour) in field.flowers.iter().enumerate() {
@@ -725,6 +1196,25 @@ impl Checker<'_> {
             feature_ptrs.push(format!("{ptr}/garden"));
         }
 
+        // Ports on no feature on purpose.
+        let mut empty = [false; 12];
+        for (k, &port) in def.empty.iter().enumerate() {
+            if let Some((i, _)) = listed[port.index()].first() {
+                let kind = features[*i].kind.name();
+                self.error(
+                    f,
+                    &format!("{ptr}/empty/{k}"),
+                    false,
+                    "tilekit::empty-port-used",
+                    format!("tile `{id}`: port `{port}` is in `empty` and also in a {kind}"),
+                )
+                .hint = Some(format!(
+                    "a port in `empty` belongs to no feature: remove it from `empty` or from the {kind}"
+                ));
+            }
+            empty[port.index()] = true;
+        }
+
         // Every port in exactly one feature of the kind its edge carries.
         let mut owner: [Option<usize>; 12] = [None; 12];
         for port in Port::ALL {
@@ -732,7 +1222,6 @@ impl Checker<'_> {
                 continue;
             };
             let side = port.side();
-            let edge_ptr = format!("{ptr}/edges/{}", side.name());
             let edge_id = &tileset.edge_kinds[edges[side.index()]].id;
             // A city edge's halves belong to the city that holds its centre.
             if !port.is_centre() && expected == PortCarries::City {
@@ -757,7 +1246,7 @@ impl Checker<'_> {
                 }
             }
             match entries.len() {
-                0 if expected != PortCarries::None => {
+                0 if expected != PortCarries::None && !empty[port.index()] => {
                     let kind = carries_name(expected);
                     let plural = if kind == "city" {
                         "cities".to_string()
@@ -766,14 +1255,14 @@ impl Checker<'_> {
                     };
                     let d = self.error(
                         f,
-                        &edge_ptr,
+                        &format!("{ptr}/edges/{}", side.name()),
                         false,
                         "tilekit::port-unowned",
                         format!("tile `{id}`: port `{port}` belongs to no {kind}"),
                     );
                     d.label = format!("this `{edge_id}` edge has `{port}`");
                     d.hint = Some(format!(
-                        "add `{port}` to the ports of one of the tile's {plural}"
+                        "add `{port}` to the ports of one of the tile's {plural} (or to `empty`, if it lies against no {kind} on purpose)"
                     ));
                 }
                 0 => {}
@@ -799,8 +1288,16 @@ impl Checker<'_> {
             }
         }
 
-        // The cities a field borders: resolved by port, and touching the field.
+        // The cities a field borders: resolved by port, and not cut off from the field.
+        let barriers = if edges_known {
+            barriers(&features, &edges, tileset)
+        } else {
+            Vec::new()
+        };
         for (g, field) in def.fields.iter().enumerate() {
+            if !edges_known {
+                break;
+            }
             let fi = first_field + g;
             for (k, &port) in field.cities.iter().enumerate() {
                 let cptr = format!("{ptr}/fields/{g}/cities/{k}");
@@ -845,9 +1342,15 @@ impl Checker<'_> {
                     .hint = Some("name each bordering city once".to_string());
                     continue;
                 }
-                if !field.ports.is_empty() && !touches(&field.ports, city, &owner) {
-                    self.error(f, &cptr, false, "tilekit::field-not-touching", format!("tile `{id}`: the field at {} does not touch the city at `{port}`", field.ports.iter().map(|p| p.name()).collect::<Vec<_>>().join(" ")))
-                        .hint = Some("a field borders a city it touches around the tile's edge; check the ports, or remove the city".to_string());
+                let city_ports = mask_where(&owner, |o| o == Some(city));
+                let field_ports = mask_of(&field.ports);
+                if let Some(barrier) = barriers
+                    .iter()
+                    .filter(|b| b.feature != Some(fi))
+                    .find(|b| separates(b.ports, field_ports, city_ports))
+                {
+                    self.error(f, &cptr, false, "tilekit::field-not-touching", format!("tile `{id}`: the field at {} cannot border the city at `{port}`: {} lies between them", ports_text(&field.ports), barrier.name))
+                        .hint = Some("a field borders any city of its tile unless a road, a river or another field that crosses the tile lies between them; check the ports, or remove the city".to_string());
                     continue;
                 }
                 features[fi].cities.push(city);
@@ -876,35 +1379,60 @@ impl Checker<'_> {
         let has_festival = markers
             .iter()
             .any(|&m| tileset.markers[m].rule == Some(crate::MarkerRule::Festival));
+        let has_city = features.iter().any(|x| x.kind == FeatureKind::City);
         for (r, road) in def.roads.iter().enumerate() {
             let eptr = format!("{ptr}/roads/{r}/end");
             let missing = match road.end {
                 Some(RoadEnd::Monastery) if !def.monastery => {
-                    Some("a monastery (`monastery = true`)")
+                    Some(("monastery", "a monastery (`monastery = true`)"))
                 }
                 Some(RoadEnd::Marketplace) if !def.marketplace => {
-                    Some("a marketplace (`marketplace = true`)")
+                    Some(("marketplace", "a marketplace (`marketplace = true`)"))
                 }
-                Some(RoadEnd::Festival) if !has_festival => {
-                    Some("a Festival place (a marker with `rule = \"festival\"`)")
+                Some(RoadEnd::Festival) if !has_festival => Some((
+                    "Festival place",
+                    "a Festival place (a marker with `rule = \"festival\"`)",
+                )),
+                Some(RoadEnd::City) if !has_city => Some(("city", "a city")),
+                Some(RoadEnd::Marker) if def.markers.is_empty() && road.markers.is_empty() => {
+                    Some(("marker", "a marker (in the tile's or the road's `markers`)"))
                 }
                 _ => None,
             };
-            if let Some(missing) = missing {
+            if let Some((noun, missing)) = missing {
+                let from = road.ports.first().map_or("", |p| p.name());
                 self.error(
                     f,
                     &eptr,
                     false,
                     "tilekit::road-end-missing-target",
-                    format!("tile `{id}`: a road ends at something the tile does not have"),
+                    format!("tile `{id}`: the road from `{from}` ends at a {noun}, but the tile has none"),
                 )
                 .hint = Some(format!("add {missing} to the tile, or change `end`"));
             }
         }
 
-        // Art hints.
+        if self.errors() > errors_before {
+            return None;
+        }
+        Some(Layout {
+            edges,
+            features,
+            marketplace: def.marketplace,
+            markers,
+        })
+    }
+
+    /// Checks a tile's drawing hints and finds its artwork; `groups` is its flower groups.
+    fn art(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        def: &TileDef,
+        groups: usize,
+    ) -> (ArtHints, Option<PathBuf>) {
+        let id = &def.id;
         let art = def.art.clone().unwrap_or_default();
-        let groups = def.fields.iter().map(|f| f.flowers.len()).sum::<usize>();
         if art.flowers.len() > groups {
             self.warning(
                 f,
@@ -941,25 +1469,42 @@ impl Checker<'_> {
             .image
             .as_ref()
             .map(|image| self.files[f].dir.join(image));
-
-        if count_errors(self.diags) > errors_before {
-            return None;
+        if let (Some(image), Some(path)) = (&art.image, &artwork) {
+            self.artwork(f, &format!("{ptr}/art/image"), id, image, path);
         }
-        Some(Tile {
-            id: def.id.clone(),
-            name: def.name.clone(),
-            aliases: def.aliases.clone(),
-            set,
-            counts,
-            start: def.start,
-            edges,
-            features,
-            marketplace: def.marketplace,
-            markers,
-            reconstructed: def.reconstructed,
-            art,
-            artwork,
-        })
+        (art, artwork)
+    }
+
+    /// Refuses an artwork path that is no regular file of a sensible size. The only I/O of the
+    /// checks; skipped for a file whose folder is not on disk (the bundled copies).
+    fn artwork(&mut self, f: usize, ptr: &str, id: &str, image: &str, path: &Path) {
+        if !self.files[f].dir.as_os_str().is_empty() && !self.files[f].dir.is_dir() {
+            return;
+        }
+        let problem = match std::fs::metadata(path) {
+            Err(_) => Some(format!("there is no file `{}`", path.display())),
+            Ok(m) if !m.is_file() => Some(format!("`{}` is not a regular file", path.display())),
+            Ok(m) if m.len() > MAX_ARTWORK_BYTES => Some(format!(
+                "`{}` is {} MB, more than the {} MB an artwork may have",
+                path.display(),
+                m.len() / 1_000_000,
+                MAX_ARTWORK_BYTES / 1_000_000
+            )),
+            Ok(_) => None,
+        };
+        if let Some(problem) = problem {
+            self.error(
+                f,
+                ptr,
+                false,
+                "tilekit::artwork",
+                format!("tile `{id}`: the artwork `{image}` cannot be used: {problem}"),
+            )
+            .hint = Some(
+                "the path is relative to the definitions file's folder; fix it, or remove `art.image` to draw the tile"
+                    .to_string(),
+            );
+        }
     }
 
     fn road_end(
@@ -971,25 +1516,17 @@ impl Checker<'_> {
         edges: &[usize; 4],
         tileset: &TileSet,
     ) {
-        let side = match end {
-            RoadEnd::N => Side::N,
-            RoadEnd::E => Side::E,
-            RoadEnd::S => Side::S,
-            RoadEnd::W => Side::W,
-            _ => return,
+        let Some(side) = end_side(end) else {
+            return;
         };
         let kind = edges[side.index()];
         if kind == usize::MAX {
             return;
         }
-        let closes = tileset.edge_kinds[kind].centre == PortCarries::None
-            && tileset.edge_kinds.iter().enumerate().any(|(r, k)| {
-                k.centre == PortCarries::Road && tileset.meeting(kind, r) == Meeting::Close
-            });
-        if !closes {
+        if tileset.edge_kinds[kind].centre == PortCarries::Road {
             let edge = &tileset.edge_kinds[kind].id;
-            self.error(f, ptr, false, "tilekit::road-end-edge", format!("tile `{}`: the road ends at the {} edge, a `{edge}` edge, which does not close roads", def.id, side_word(side)))
-                .hint = Some("a road can end at its own tile's edge only where the edge kind closes roads (like bushes); otherwise use `end = \"junction\"`".to_string());
+            self.error(f, ptr, false, "tilekit::road-end-edge", format!("tile `{}`: the road ends at the {} edge, a `{edge}` edge, which carries a road itself", def.id, side_word(side)))
+                .hint = Some("a road can end at a side of its own tile only where that edge carries no road (bushes, a river bank); otherwise use `end = \"junction\"`".to_string());
         }
     }
 
@@ -1009,7 +1546,7 @@ impl Checker<'_> {
                 "marker kind",
                 name,
                 &vocab.markers,
-                &vocab.visible[f],
+                vocab.visible(f),
             ) else {
                 continue;
             };
@@ -1046,12 +1583,14 @@ impl Checker<'_> {
         let mut seen: HashMap<String, (usize, String)> = HashMap::new();
         for &f in order {
             for (t, def) in self.files[f].file.tiles.iter().enumerate() {
-                let names = std::iter::once((def.id.clone(), format!("/tile/{t}/id"))).chain(
-                    def.aliases
-                        .iter()
-                        .enumerate()
-                        .map(|(a, n)| (n.clone(), format!("/tile/{t}/aliases/{a}"))),
-                );
+                let names =
+                    std::iter::once((def.id.clone(), format!("{}/id", self.files[f].tile_ptr(t))))
+                        .chain(def.aliases.iter().enumerate().map(|(a, n)| {
+                            (
+                                n.clone(),
+                                format!("{}/aliases/{a}", self.files[f].tile_ptr(t)),
+                            )
+                        }));
                 for (name, ptr) in names {
                     if let Some((pf, pptr)) = seen.get(&name) {
                         let first_at = self.where_is(*pf, pptr);
@@ -1077,19 +1616,22 @@ impl Checker<'_> {
         let starts: Vec<usize> = (0..tileset.tiles.len())
             .filter(|&t| tileset.tiles[t].start)
             .collect();
+        let files = self.files;
         let written: Vec<(usize, String)> = order
             .iter()
             .flat_map(|&f| {
-                self.files[f]
+                files[f]
                     .file
                     .tiles
                     .iter()
                     .enumerate()
                     .filter(|(_, t)| t.start)
-                    .map(move |(t, _)| (f, format!("/tile/{t}/start")))
+                    .map(move |(t, _)| (f, format!("{}/start", files[f].tile_ptr(t))))
             })
             .collect();
         match written.len() {
+            // The start tile is probably in the set that was not required.
+            0 if self.requirement_missing => {}
             0 => {
                 if let Some(&f) = order.first() {
                     self.error(f, "/set", true, "tilekit::no-start-tile", "no start tile among the loaded sets".to_string())
@@ -1122,11 +1664,14 @@ impl Checker<'_> {
     /// Warns about a tile that is another tile of the same set turned.
     fn rotation_twins(&mut self, tileset: &TileSet, tile_ptrs: &[(usize, String)]) {
         // Keyed by set and the shape after each turn, so the check stays linear in the tiles.
-        let mut seen: HashMap<(usize, String), (usize, usize)> = HashMap::new();
+        // Tiles with different names are different tiles (a spring is not a lake turned).
+        type Shape<'t> = (usize, Option<&'t str>, Vec<u32>);
+        let mut seen: HashMap<Shape<'_>, (usize, usize)> = HashMap::new();
         for (b, tile) in tileset.tiles.iter().enumerate() {
-            let keys: [String; 4] = std::array::from_fn(|r| shape_key(tile, r as u8));
+            let name = tile.name.as_deref();
+            let keys: [Vec<u32>; 4] = std::array::from_fn(|r| shape_key(tile, r as u8));
             let twin = keys.iter().enumerate().find_map(|(r, key)| {
-                seen.get(&(tile.set, key.clone()))
+                seen.get(&(tile.set, name, key.clone()))
                     .map(|&(a, ar)| (a, (ar + 4 - r) % 4))
             });
             if let Some((a, turns)) = twin {
@@ -1149,7 +1694,7 @@ impl Checker<'_> {
                 continue;
             }
             for (r, key) in keys.into_iter().enumerate() {
-                seen.entry((tile.set, key)).or_insert((b, r));
+                seen.entry((tile.set, name, key)).or_insert((b, r));
             }
         }
     }
@@ -1185,70 +1730,161 @@ impl Checker<'_> {
     }
 }
 
-/// Whether a field (by its ports) touches a city: some field port is next to a port the city owns.
-fn touches(field_ports: &[Port], city: usize, owner: &[Option<usize>; 12]) -> bool {
-    field_ports.iter().any(|p| {
-        p.neighbours()
-            .iter()
-            .any(|n| owner[n.index()] == Some(city))
-    })
+/// A tile's layout as checked: what a tile `like` it copies.
+struct Layout {
+    edges: [usize; 4],
+    features: Vec<Feature>,
+    marketplace: bool,
+    markers: Vec<usize>,
 }
 
-/// A tile's rule-relevant content after `quarter_turns`, as a comparable string.
-fn shape_key(tile: &Tile, quarter_turns: u8) -> String {
-    let edges: Vec<usize> = (0..4)
-        .map(|s| tile.edges[(s + 4 - quarter_turns as usize) % 4])
+/// Something that crosses a tile from edge to edge and so may cut a field off from a city.
+struct Barrier {
+    /// The feature it is, if it is one (a river is not).
+    feature: Option<usize>,
+    /// The ports where it meets the tile's edge, as a mask over port indices.
+    ports: u16,
+    /// How a diagnostic names it.
+    name: String,
+}
+
+/// The roads, rivers and fields of a tile that reach its edge in two places or more. Cities do
+/// not divide: a field may reach a city beyond another city (Abbey & Mayor's `CCc+`).
+fn barriers(features: &[Feature], edges: &[usize; 4], tileset: &TileSet) -> Vec<Barrier> {
+    let mut out = Vec::new();
+    let river: Vec<Port> = Side::ALL
+        .into_iter()
+        .filter(|s| tileset.edge_kinds[edges[s.index()]].style == EdgeStyle::River)
+        .map(Side::centre)
         .collect();
-    let mut features: Vec<String> = tile
+    if river.len() >= 2 {
+        out.push(Barrier {
+            feature: None,
+            ports: mask_of(&river),
+            name: format!("the river {}", ports_text(&river)),
+        });
+    }
+    for (i, x) in features.iter().enumerate() {
+        let mut ports = mask_of(&x.ports);
+        if let Some(side) = x.end.and_then(end_side) {
+            ports |= 1 << side.centre().index();
+        }
+        if ports.count_ones() < 2 {
+            continue;
+        }
+        let name = match x.kind {
+            FeatureKind::Road => format!("the road {}", ports_text(&x.ports)),
+            FeatureKind::Field => format!("the field at {}", ports_text(&x.ports)),
+            _ => continue,
+        };
+        out.push(Barrier {
+            feature: Some(i),
+            ports,
+            name,
+        });
+    }
+    out
+}
+
+/// Whether a barrier meeting the edge at `barrier` leaves the ports `a` and `b` in different
+/// stretches of the edge ring between its ports (and so cuts one off from the other).
+fn separates(barrier: u16, a: u16, b: u16) -> bool {
+    let Some(start) = (0..12).find(|&i| barrier & (1 << i) != 0) else {
+        return false;
+    };
+    // Number the stretches between the barrier's ports, walking clockwise from one of them.
+    let (mut stretch, mut in_a, mut in_b) = (0u32, 0u16, 0u16);
+    for k in 1..=12 {
+        let i = (start + k) % 12;
+        if barrier & (1 << i) != 0 {
+            stretch += 1;
+            continue;
+        }
+        if a & (1 << i) != 0 {
+            in_a |= 1 << stretch;
+        }
+        if b & (1 << i) != 0 {
+            in_b |= 1 << stretch;
+        }
+    }
+    in_a != 0 && in_b != 0 && in_a & in_b == 0
+}
+
+fn mask_of(ports: &[Port]) -> u16 {
+    ports.iter().fold(0, |m, p| m | 1 << p.index())
+}
+
+fn mask_where(owner: &[Option<usize>; 12], keep: impl Fn(Option<usize>) -> bool) -> u16 {
+    (0..12)
+        .filter(|&i| keep(owner[i]))
+        .fold(0, |m, i| m | 1 << i)
+}
+
+fn ports_text(ports: &[Port]) -> String {
+    ports.iter().map(|p| p.name()).collect::<Vec<_>>().join(" ")
+}
+
+/// The side of its own tile a road ends at, if its end is a side.
+fn end_side(end: RoadEnd) -> Option<Side> {
+    match end {
+        RoadEnd::N => Some(Side::N),
+        RoadEnd::E => Some(Side::E),
+        RoadEnd::S => Some(Side::S),
+        RoadEnd::W => Some(Side::W),
+        _ => None,
+    }
+}
+
+/// A tile's rule-relevant content after `quarter_turns`, as comparable numbers: edges, then each
+/// feature (kind, ports, pennants, end, bordered cities, flowers, markers) in a canonical order,
+/// then the tile's marketplace and markers. Numbers, not text: this runs four times per tile.
+fn shape_key(tile: &Tile, quarter_turns: u8) -> Vec<u32> {
+    let mask = |ports: &[Port]| {
+        ports
+            .iter()
+            .fold(0u32, |m, p| m | 1 << p.rotated(quarter_turns).index())
+    };
+    let sorted = |items: &[usize]| {
+        let mut v: Vec<u32> = items.iter().map(|&i| i as u32).collect();
+        v.sort_unstable();
+        v
+    };
+    let mut features: Vec<Vec<u32>> = tile
         .features
         .iter()
         .map(|f| {
-            let mut ports: Vec<usize> = f
-                .ports
-                .iter()
-                .map(|p| p.rotated(quarter_turns).index())
-                .collect();
-            ports.sort_unstable();
-            let mut cities: Vec<Vec<usize>> = f
+            let end = match f.end {
+                None => 0,
+                Some(e) => match end_side(e) {
+                    Some(side) => 100 + side.rotated(quarter_turns).index() as u32,
+                    None => 1 + e as u32,
+                },
+            };
+            let mut key = vec![f.kind as u32, mask(&f.ports), f.pennants, end];
+            let mut cities: Vec<u32> = f
                 .cities
                 .iter()
-                .map(|&c| {
-                    let mut p: Vec<usize> = tile.features[c]
-                        .ports
-                        .iter()
-                        .map(|p| p.rotated(quarter_turns).index())
-                        .collect();
-                    p.sort_unstable();
-                    p
-                })
+                .map(|&c| mask(&tile.features[c].ports))
                 .collect();
-            cities.sort();
-            let mut flowers = f.flowers.clone();
-            flowers.sort_unstable();
-            let mut markers = f.markers.clone();
-            markers.sort_unstable();
-            let end = match f.end {
-                Some(e @ (RoadEnd::N | RoadEnd::E | RoadEnd::S | RoadEnd::W)) => {
-                    let side = match e {
-                        RoadEnd::N => Side::N,
-                        RoadEnd::E => Side::E,
-                        RoadEnd::S => Side::S,
-                        _ => Side::W,
-                    };
-                    format!("{:?}", side.rotated(quarter_turns))
-                }
-                other => format!("{other:?}"),
-            };
-            format!(
-                "{:?}{ports:?}{}{end}{cities:?}{flowers:?}{markers:?}",
-                f.kind, f.pennants
-            )
+            cities.sort_unstable();
+            for list in [cities, sorted(&f.flowers), sorted(&f.markers)] {
+                key.push(list.len() as u32);
+                key.extend(list);
+            }
+            key
         })
         .collect();
-    features.sort();
-    let mut markers = tile.markers.clone();
-    markers.sort_unstable();
-    format!("{edges:?}{features:?}{}{markers:?}", tile.marketplace)
+    features.sort_unstable();
+    let mut key: Vec<u32> = (0..4)
+        .map(|s| tile.edges[(s + 4 - quarter_turns as usize) % 4] as u32)
+        .collect();
+    for feature in features {
+        key.push(feature.len() as u32);
+        key.extend(feature);
+    }
+    key.push(u32::from(tile.marketplace));
+    key.extend(sorted(&tile.markers));
+    key
 }
 
 fn meeting_problem(a: &EdgeKind, b: &EdgeKind, meeting: Meeting) -> Option<String> {

@@ -1,12 +1,11 @@
 //! Loading: files → spans and JSON → schema check → typed model → semantic checks → `TileSet`.
 
 use crate::check::{Parsed, check};
-use crate::diagnostic::{Diagnostic, Severity, SharedSource};
+use crate::diagnostic::{Diagnostic, Severity, SharedSource, SourceFile};
 use crate::model::{FORMAT_VERSION, TileSetFile};
 use crate::schema::SchemaChecker;
 use crate::source::{Source, parse};
 use crate::tileset::TileSet;
-use miette::NamedSource;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -136,30 +135,32 @@ pub fn load(sources: Vec<Source>) -> Report {
     let mut diagnostics = Vec::new();
     let mut parsed = Vec::new();
     let mut files = Vec::new();
+    // Some file lost tiles to the schema: checks that need every tile would report falsely.
+    let mut partial = false;
     for source in sources {
         let dir = Path::new(&source.name)
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
         let name = source.name.clone();
-        let shared: SharedSource = Arc::new(NamedSource::new(source.name, Arc::from(source.text)));
+        let shared: SharedSource = Arc::new(SourceFile::new(source.name, Arc::from(source.text)));
         let before = diagnostics.len();
         let file = parse_one(&shared, &schema, &mut diagnostics);
         files.push(FileSummary {
             name,
-            set: file.as_ref().map(|(f, _)| f.set.id.clone()),
-            tiles: file.as_ref().map_or(0, |(f, _)| f.tiles.len()),
+            set: file.as_ref().map(|(f, ..)| f.set.id.clone()),
+            tiles: file.as_ref().map_or(0, |(f, ..)| f.tiles.len()),
             errors: 0,
             warnings: 0,
         });
-        if let Some((file, spans)) = file
-            && diagnostics.len() == before
-        {
+        if let Some((file, spans, tile_index)) = file {
+            partial |= diagnostics.len() > before;
             parsed.push(Parsed {
                 source: shared,
                 spans,
                 file,
                 dir,
+                tile_index,
             });
         }
     }
@@ -175,9 +176,10 @@ pub fn load(sources: Vec<Source>) -> Report {
             .map(|d| d.file().to_string())
             .collect();
         diagnostics.extend(found.into_iter().filter(|d| {
-            !orphans.iter().any(|f| f == d.file()) || d.code == "tilekit::missing-requirement"
+            (!orphans.iter().any(|f| f == d.file()) || d.code == "tilekit::missing-requirement")
+                && !(partial && needs_every_tile(d.code))
         }));
-        tileset
+        tileset.filter(|_| !partial)
     } else {
         // Cross-file checks on a partial load would report false problems (a missing
         // requirement that is only broken); check each good file's own content instead.
@@ -208,6 +210,14 @@ pub fn load(sources: Vec<Source>) -> Report {
     }
 }
 
+/// Codes of checks that need every tile of every file to be right.
+fn needs_every_tile(code: &str) -> bool {
+    matches!(
+        code,
+        "tilekit::no-start-tile" | "tilekit::unplaceable" | "tilekit::like-unknown"
+    )
+}
+
 /// Codes of checks that need every file loaded to be right.
 fn cross_file(code: &str) -> bool {
     matches!(
@@ -217,61 +227,191 @@ fn cross_file(code: &str) -> bool {
             | "tilekit::not-required"
             | "tilekit::unknown-reference"
             | "tilekit::unplaceable"
+            | "tilekit::like-unknown"
     )
 }
 
+/// Parses and schema-checks one file. A file whose header or vocabulary fails the schema is
+/// reported alone (`None`); tiles that fail it are left out, so that the semantic checks still
+/// run on the rest. Returns the file, its spans, and the index as written of each tile kept.
 fn parse_one(
     source: &SharedSource,
     schema: &SchemaChecker,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<(TileSetFile, crate::source::SpanMap)> {
+) -> Option<(TileSetFile, crate::source::SpanMap, Vec<usize>)> {
     let text: &str = source.inner();
     let (value, spans, syntax) = parse(text);
     // After a syntax error the parser's recovery reports follow-on errors that are not the
     // author's; the first one is the one to fix.
     if let Some(e) = syntax.into_iter().next() {
-        {
-            diagnostics.push(
-                Diagnostic::error("tilekit::syntax", source, e.span, format!("TOML syntax: {}", e.message))
-                    .label("here")
-                    .hint("see https://toml.io for the syntax; strings need quotes, tables `[name]`, lists `[a, b]`"),
-            );
-        }
-        return None;
-    }
-    if let Some(version) = value.get("format").and_then(|v| v.as_u64())
-        && version != u64::from(FORMAT_VERSION)
-    {
         diagnostics.push(
-            Diagnostic::error(
-                "tilekit::format-version",
-                source,
-                spans.value_span("/format"),
-                format!(
-                    "this file is in format {version}; this tilekit reads format {FORMAT_VERSION}"
-                ),
-            )
-            .hint("upgrade tilekit, or write `format = 1`"),
+            Diagnostic::error("tilekit::syntax", source, e.span, format!("TOML syntax: {}", e.message))
+                .label("here")
+                .hint("see https://toml.io for the syntax; strings need quotes, tables `[name]`, lists `[a, b]`"),
         );
         return None;
     }
-    let problems = schema.check(&value, &spans, source);
-    if !problems.is_empty() {
-        diagnostics.extend(problems);
+    if let Some(version) = value.get("format").filter(|v| v.is_number())
+        && version.as_u64() != Some(u64::from(FORMAT_VERSION))
+        && version
+            .as_f64()
+            .is_some_and(|v| v.fract() == 0.0 && v >= 1.0)
+    {
+        let span = spans.value_span("/format");
+        let written = &text[span.clone()];
+        let whole = written
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '_' || c == '+');
+        let message = match version.as_u64().and_then(|v| u32::try_from(v).ok()) {
+            _ if !whole => {
+                format!("`format` should be a whole number, found the decimal number {written}")
+            }
+            Some(v) => {
+                format!("this file is in format {v}; this tilekit reads format {FORMAT_VERSION}")
+            }
+            None => format!(
+                "`format` {written} is out of range; this tilekit reads format {FORMAT_VERSION}"
+            ),
+        };
+        diagnostics.push(
+            Diagnostic::error("tilekit::format-version", source, span, message)
+                .hint("upgrade tilekit, or write `format = 1`"),
+        );
         return None;
     }
-    match serde_json::from_value::<TileSetFile>(value) {
-        Ok(file) => Some((file, spans)),
-        Err(e) => {
-            // The schema is generated from these types, so this is a bug in tilekit, but the
-            // author still gets a diagnostic rather than a panic.
-            diagnostics.push(Diagnostic::error(
-                "tilekit::model",
+    let problems = schema.check_at(&value, &spans, source);
+    let mut broken = std::collections::BTreeSet::new();
+    let mut whole_file = false;
+    for (pointer, _) in &problems {
+        match tile_of(pointer) {
+            Some(t) => {
+                broken.insert(t);
+            }
+            None => whole_file = true,
+        }
+    }
+    diagnostics.extend(problems.into_iter().map(|(_, d)| d));
+    if whole_file {
+        return None;
+    }
+    let serde_value::Split { header, tiles } = serde_value::split(value);
+    let mut file = match deserialize::<TileSetFile>(&header, "", &spans, source) {
+        Ok(file) => file,
+        Err(d) => {
+            diagnostics.push(d);
+            return None;
+        }
+    };
+    let mut kept = Vec::with_capacity(tiles.len());
+    file.tiles.reserve(tiles.len());
+    for (t, tile) in tiles.iter().enumerate() {
+        if broken.contains(&t) {
+            continue;
+        }
+        match deserialize(tile, &format!("/tile/{t}"), &spans, source) {
+            Ok(def) => {
+                file.tiles.push(def);
+                kept.push(t);
+            }
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    Some((file, spans, kept))
+}
+
+/// The index of the tile a JSON pointer is in, if it is in one.
+fn tile_of(pointer: &str) -> Option<usize> {
+    let rest = pointer.strip_prefix("/tile/")?;
+    rest.split('/').next()?.parse().ok()
+}
+
+/// Deserialises a value that matched the schema. The schema takes `2.0` for a whole number and
+/// serde does not: that is the author's mistake, reported at the number; anything else is a
+/// bug in tilekit, still reported rather than a panic.
+fn deserialize<T: serde::de::DeserializeOwned>(
+    value: &serde_json::Value,
+    pointer: &str,
+    spans: &crate::source::SpanMap,
+    source: &SharedSource,
+) -> Result<T, Diagnostic> {
+    T::deserialize(value).map_err(|e| match serde_value::decimal_where_whole(value, pointer) {
+        Some(at) => {
+            let span = spans.value_span(&at);
+            let written = source.inner()[span.clone()].to_string();
+            let null = serde_json::Value::Null;
+            let place = match value.get("id").and_then(serde_json::Value::as_str) {
+                Some(id) if !pointer.is_empty() => format!(
+                    "tile `{id}`, {}",
+                    crate::schema::describe(&at[pointer.len()..], &null)
+                ),
+                _ => crate::schema::describe(&at, &null),
+            };
+            Diagnostic::error(
+                "tilekit::schema",
                 source,
-                0..0,
-                format!("the file matches the schema but not the model: {e}"),
-            ));
-            None
+                span,
+                format!("{place} should be a whole number, found the decimal number {written}"),
+            )
+            .label("expected a whole number")
+            .hint(format!(
+                "write it without a decimal point: `{}`",
+                written.trim_end_matches(".0")
+            ))
+        }
+        None => Diagnostic::error(
+            "tilekit::model",
+            source,
+            spans.value_span(pointer),
+            format!("the file matches the schema but not the model: {e}"),
+        ),
+    })
+}
+
+/// Taking the JSON value of a file apart for deserialising it piece by piece.
+mod serde_value {
+    use serde_json::Value;
+
+    /// A file's value: everything but the tiles, and the tiles.
+    pub struct Split {
+        pub header: Value,
+        pub tiles: Vec<Value>,
+    }
+
+    pub fn split(value: Value) -> Split {
+        let Value::Object(mut root) = value else {
+            return Split {
+                header: value,
+                tiles: Vec::new(),
+            };
+        };
+        let tiles = match root.remove("tile") {
+            Some(Value::Array(tiles)) => tiles,
+            _ => Vec::new(),
+        };
+        Split {
+            header: Value::Object(root),
+            tiles,
+        }
+    }
+
+    /// The pointer of the first decimal number with a whole value outside drawing hints (where
+    /// every whole number of the format lives), if any.
+    pub fn decimal_where_whole(value: &Value, pointer: &str) -> Option<String> {
+        match value {
+            Value::Number(n) if n.is_f64() && !pointer.contains("/art/") => {
+                Some(pointer.to_string())
+            }
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, v)| decimal_where_whole(v, &format!("{pointer}/{i}"))),
+            Value::Object(map) => map.iter().find_map(|(k, v)| {
+                let mut p = pointer.to_string();
+                p.push('/');
+                crate::source::push_escaped(&mut p, k);
+                decimal_where_whole(v, &p)
+            }),
+            _ => None,
         }
     }
 }

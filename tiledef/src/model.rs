@@ -12,13 +12,27 @@ use std::collections::BTreeMap;
 /// The version of the format this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 
+/// The most copies of one tile type in one edition (the schema says so too): a count beyond any
+/// printed set is a typo, and it would make every drawn bag and print sheet huge.
+pub const MAX_COUNT: u32 = 1000;
+/// The most pennants one city may have.
+pub const MAX_PENNANTS: u32 = 9;
+/// The most flower groups one field may have.
+pub const MAX_FLOWER_GROUPS: usize = 8;
+/// The most tile types one file may hold.
+pub const MAX_TILES: usize = 100_000;
+/// The longest tile id, alias or set id, in bytes.
+pub const MAX_ID_LEN: u32 = 64;
+/// The largest artwork file, in bytes (32 MB).
+pub const MAX_ARTWORK_BYTES: u64 = 32_000_000;
+
 /// A tilekit tile set: one file of tile definitions (a base game or an expansion).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = "tilekit tile set")]
 pub struct TileSetFile {
     /// The format version; this build reads `1`.
-    #[schemars(range(min = 1, max = 1))]
+    #[schemars(range(min = 1, max = FORMAT_VERSION))]
     pub format: u32,
     /// What this file is: its id, name and the sets it builds on.
     pub set: SetHeader,
@@ -34,8 +48,9 @@ pub struct TileSetFile {
     /// Marker kinds this set adds: the Festival place, wells, illustrations, …
     #[serde(default, rename = "marker", skip_serializing_if = "Vec::is_empty")]
     pub markers: Vec<MarkerDef>,
-    /// The tiles of this set.
+    /// The tiles of this set (at most 100,000 tile types).
     #[serde(default, rename = "tile", skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = MAX_TILES))]
     pub tiles: Vec<TileDef>,
 }
 
@@ -43,8 +58,10 @@ pub struct TileSetFile {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetHeader {
-    /// A short id, unique among loaded sets, e.g. `"base"` or `"village-life"`.
-    #[schemars(regex(pattern = r"^[a-z0-9][a-z0-9-]*$"), example = &"village-life")]
+    /// A short id, unique among loaded sets, e.g. `"base"` or `"village-life"`: lower-case
+    /// letters, digits and `-`, at most 64 characters (it names the set in `requires`, records
+    /// and file names).
+    #[schemars(regex(pattern = r"^[a-z0-9][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"village-life")]
     pub id: String,
     /// The set's name as printed on sheets.
     #[schemars(example = &"Village Life")]
@@ -278,15 +295,21 @@ pub enum MarkerIcon {
     Quarter,
 }
 
-/// How many copies of a tile a set holds: one number, or one per edition.
+/// How many copies of a tile a set holds: one number (1 to 1,000), or one per edition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Count {
-    /// The same number in every edition.
-    All(#[schemars(range(min = 1))] u32),
-    /// A number per edition id; an edition not named has none of this tile.
-    PerEdition(BTreeMap<String, u32>),
+    /// The same number in every edition, 1 to 1,000.
+    All(#[schemars(range(min = 1, max = MAX_COUNT))] u32),
+    /// A number per edition id, each 1 to 1,000; an edition not named has none of this tile.
+    PerEdition(#[schemars(with = "BTreeMap<String, EditionCount>")] BTreeMap<String, u32>),
 }
+
+/// The copies of a tile in one edition, 1 to 1,000 (the schema of a `count` table's values).
+#[derive(JsonSchema)]
+#[schemars(transparent)]
+#[allow(dead_code)]
+struct EditionCount(#[schemars(range(max = MAX_COUNT))] u32);
 
 /// The four edges of a tile, each an edge kind id.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -309,8 +332,9 @@ pub struct CityDef {
     /// The centre ports of the city edges this city joins, e.g. `["N", "W"]`.
     #[schemars(length(min = 1), example = vec![Port::N, Port::W])]
     pub ports: Vec<Port>,
-    /// Pennants (coat-of-arms shields) in this city.
+    /// Pennants (coat-of-arms shields) in this city, at most 9.
     #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(max = MAX_PENNANTS))]
     pub pennants: u32,
     /// Markers on this city.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -382,9 +406,9 @@ pub struct FieldDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(example = vec![Port::N])]
     pub cities: Vec<Port>,
-    /// The flower groups in this field, one colour id per group.
+    /// The flower groups in this field, one colour id per group (at most 8).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(example = vec!["white", "violet"])]
+    #[schemars(length(max = MAX_FLOWER_GROUPS), example = vec!["white", "violet"])]
     pub flowers: Vec<String>,
     /// Markers in this field.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -395,7 +419,8 @@ pub struct FieldDef {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ArtHints {
-    /// An artwork image (PNG) drawn instead of the generated picture, relative to this file.
+    /// An artwork image (a path to a PNG file, relative to this file's folder, at most 32 MB)
+    /// drawn instead of the generated picture.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     /// Positions of the tile's flower groups, in the order they are written, as `[x, y]`
@@ -411,16 +436,23 @@ pub struct ArtHints {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TileDef {
-    /// The tile's id, unique among all loaded sets, e.g. `"D"` or `"FE-CFR"`.
-    #[schemars(regex(pattern = r"^[A-Za-z0-9][A-Za-z0-9._+-]*$"), example = &"VL-01")]
+    /// The tile's id, unique among all loaded sets, e.g. `"D"` or `"FE-CFR"`: letters, digits and
+    /// `.` `_` `+` `-`, starting with a letter or digit, at most 64 characters. Ids become file
+    /// names of previews, keys in game records and parts of URLs, where `/`, `!`, spaces and the
+    /// like do not belong; write another program's name for the tile (JCloisterZone's `BA/RCr`)
+    /// in `aliases`, which take any text.
+    #[schemars(regex(pattern = r"^[A-Za-z0-9][A-Za-z0-9._+-]*$"), length(max = MAX_ID_LEN), example = &"VL-01")]
     pub id: String,
     /// A readable name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Other ids this tile is known by (e.g. JCloisterZone's `"BA/RCr"`), for interoperability.
+    /// Other ids this tile is known by (e.g. JCloisterZone's `"BA/RCr"`), for interoperability:
+    /// any text of at most 64 characters, unique among all loaded tile ids and aliases.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(inner(length(min = 1, max = MAX_ID_LEN)))]
     pub aliases: Vec<String>,
-    /// How many copies the set holds: a number, or a table by edition (`{ C1 = 5, C2 = 4 }`).
+    /// How many copies the set holds (1 to 1,000): a number, or a table by edition
+    /// (`{ C1 = 5, C2 = 4 }`).
     #[schemars(example = Count::All(1))]
     pub count: Count,
     /// This tile is the start tile: one copy is placed unrotated at the origin and not drawn.

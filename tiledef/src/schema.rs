@@ -16,9 +16,12 @@ pub struct SchemaChecker {
 }
 
 impl SchemaChecker {
-    /// Compiles the generated schema.
+    /// Compiles the schema. It is read from the committed copy (tested to equal the generated
+    /// one): parsing that text costs a fraction of generating the schema from the types.
     pub fn new() -> SchemaChecker {
-        let schema = crate::model::json_schema();
+        let schema =
+            serde_json::from_str(include_str!("../../definitions/schema/tileset.schema.json"))
+                .unwrap_or_else(|_| crate::model::json_schema());
         let validator = jsonschema::validator_for(&schema)
             .expect("the generated schema is a valid JSON Schema (tested)");
         SchemaChecker { schema, validator }
@@ -26,13 +29,30 @@ impl SchemaChecker {
 
     /// Checks one document; returns one diagnostic per problem.
     pub fn check(&self, value: &Value, spans: &SpanMap, source: &SharedSource) -> Vec<Diagnostic> {
-        let mut out: Vec<Diagnostic> = Vec::new();
+        self.check_at(value, spans, source)
+            .into_iter()
+            .map(|(_, d)| d)
+            .collect()
+    }
+
+    /// Checks one document; returns each problem with the JSON pointer of the value it is in.
+    pub fn check_at(
+        &self,
+        value: &Value,
+        spans: &SpanMap,
+        source: &SharedSource,
+    ) -> Vec<(String, Diagnostic)> {
+        // The common case, a valid file, needs no error objects at all.
+        if self.validator.is_valid(value) {
+            return Vec::new();
+        }
+        let mut out: Vec<(String, Diagnostic)> = Vec::new();
         for error in self.validator.iter_errors(value) {
             self.push(&error, value, spans, source, &mut out);
         }
         // Several schema branches may report the same spot; keep one per span and message.
-        out.sort_by(|a, b| (a.span.start, &a.message).cmp(&(b.span.start, &b.message)));
-        out.dedup_by(|a, b| a.span == b.span && a.message == b.message);
+        out.sort_by(|(_, a), (_, b)| (a.span.start, &a.message).cmp(&(b.span.start, &b.message)));
+        out.dedup_by(|(_, a), (_, b)| a.span == b.span && a.message == b.message);
         out
     }
 
@@ -42,7 +62,7 @@ impl SchemaChecker {
         root: &Value,
         spans: &SpanMap,
         source: &SharedSource,
-        out: &mut Vec<Diagnostic>,
+        out: &mut Vec<(String, Diagnostic)>,
     ) {
         let pointer = error.instance_path().as_str().to_string();
         let place = describe(&pointer, root);
@@ -68,7 +88,7 @@ impl SchemaChecker {
                         Some(best) => format!("did you mean `{best}`?"),
                         None => format!("the keys allowed here are: {}", allowed.join(", ")),
                     });
-                    out.push(diag);
+                    out.push((pointer.clone(), diag));
                 }
                 return;
             }
@@ -79,7 +99,11 @@ impl SchemaChecker {
                     .hint(required_hint(name))
             }
             ValidationErrorKind::Type { .. } => {
-                let expected = self.expected_type(error.schema_path().as_str());
+                let expected = if pointer.ends_with("/art/image") {
+                    "a string (a path to a PNG)".to_string()
+                } else {
+                    self.expected_type(error.schema_path().as_str())
+                };
                 d(format!(
                     "{place} should be {expected}, found {}",
                     kind_of(error.instance())
@@ -95,14 +119,16 @@ impl SchemaChecker {
                             .collect()
                     })
                     .unwrap_or_default();
-                let found = error.instance().as_str().unwrap_or("this value");
-                let mut diag = d(format!("`{found}` is not allowed for {place}"))
-                    .label("not one of the allowed values");
-                diag.hint = Some(match closest(found, &choices) {
-                    Some(best) => format!("did you mean `{best}`?"),
-                    None => format!("expected one of: {}", choices.join(", ")),
-                });
-                diag
+                not_one_of(d, error.instance(), &place, &choices)
+            }
+            ValidationErrorKind::AnyOf { context }
+            | ValidationErrorKind::OneOfNotValid { context }
+                if error.instance().is_string() && constants(context).is_some() =>
+            {
+                // An enum with documented values is a `oneOf` of constants: name them all, not
+                // the first branch's "`festival` was expected".
+                let choices = constants(context).unwrap_or_default();
+                not_one_of(d, error.instance(), &place, &choices)
             }
             ValidationErrorKind::AnyOf { context }
             | ValidationErrorKind::OneOfNotValid { context } => {
@@ -156,7 +182,7 @@ impl SchemaChecker {
             }
             _ => d(format!("{place}: {error}")),
         };
-        out.push(diagnostic);
+        out.push((pointer, diagnostic));
     }
 
     /// The keys a table accepts, read from the schema next to an `additionalProperties` error.
@@ -198,7 +224,13 @@ impl SchemaChecker {
             _ => "another type",
         };
         match self.schema.pointer(schema_path) {
-            Some(Value::Array(types)) => types.iter().map(name).collect::<Vec<_>>().join(" or "),
+            // An optional key's `null` is how a missing key looks to the schema, not a choice.
+            Some(Value::Array(types)) => types
+                .iter()
+                .filter(|t| t.as_str() != Some("null"))
+                .map(name)
+                .collect::<Vec<_>>()
+                .join(" or "),
             Some(t) => name(t).to_string(),
             None => "another type".to_string(),
         }
@@ -251,6 +283,88 @@ pub fn describe(pointer: &str, root: &Value) -> String {
         out.push_str(&format!("`{path}`"));
     }
     out
+}
+
+/// The diagnostic for a string that is none of the allowed values, with every value named or the
+/// likely one suggested.
+fn not_one_of(
+    d: impl Fn(String) -> Diagnostic,
+    found: &Value,
+    place: &str,
+    choices: &[String],
+) -> Diagnostic {
+    let found = found.as_str().unwrap_or("this value");
+    let mut diag =
+        d(format!("`{found}` is not allowed for {place}")).label("not one of the allowed values");
+    let is_port = choices.iter().any(|c| c == "NNW") && choices.iter().any(|c| c == "WNW");
+    diag.hint = Some(
+        match (
+            is_port.then(|| port_hint(found)).flatten(),
+            closest(found, choices),
+        ) {
+            (Some(hint), _) => hint,
+            (None, Some(best)) if is_port => format!("did you mean `{best}`?"),
+            (None, Some(best)) => format!(
+                "did you mean `{best}`? The allowed values are: {}",
+                choices.join(", ")
+            ),
+            (None, None) => format!("expected one of: {}", choices.join(", ")),
+        },
+    );
+    diag
+}
+
+/// The constants of an enum written as a `oneOf` of `const`s (possibly inside an optional's
+/// `anyOf`), read from the errors of its branches; `None` if a branch is anything else.
+fn constants(branches: &[Vec<ValidationError<'_>>]) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for branch in branches {
+        for e in branch {
+            match e.kind() {
+                ValidationErrorKind::Constant { expected_value } => {
+                    out.push(expected_value.as_str()?.to_string());
+                }
+                ValidationErrorKind::AnyOf { context }
+                | ValidationErrorKind::OneOfNotValid { context } => out.extend(constants(context)?),
+                // The `null` branch of an optional value.
+                ValidationErrorKind::Type { .. } => {}
+                _ => return None,
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// What an author who wrote a port name of another convention meant: JCloisterZone's half
+/// edges (`WL` = `WSW`), or a corner (`NE`), which is two ports.
+fn port_hint(found: &str) -> Option<String> {
+    let upper = found.to_ascii_uppercase();
+    let jcz = match upper.as_str() {
+        "NL" => Some("NNW"),
+        "NR" => Some("NNE"),
+        "EL" => Some("ENE"),
+        "ER" => Some("ESE"),
+        "SL" => Some("SSE"),
+        "SR" => Some("SSW"),
+        "WL" => Some("WSW"),
+        "WR" => Some("WNW"),
+        _ => None,
+    };
+    if let Some(port) = jcz {
+        return Some(format!(
+            "did you mean `{port}`? (JCloisterZone's `{found}`)"
+        ));
+    }
+    let corner = match upper.as_str() {
+        "NE" => Some(("NNE", "ENE")),
+        "SE" => Some(("ESE", "SSE")),
+        "SW" => Some(("SSW", "WSW")),
+        "NW" => Some(("WNW", "NNW")),
+        _ => None,
+    };
+    corner.map(|(a, b)| {
+        format!("`{found}` is a corner, where two ports meet: did you mean `{a}` or `{b}`?")
+    })
 }
 
 fn kind_of(value: &Value) -> &'static str {

@@ -168,8 +168,19 @@ fn value_to_json(
             let digits: String = i.as_str().chars().filter(|&c| c != '_').collect();
             match i64::from_str_radix(&digits, i.radix()) {
                 Ok(n) => Value::Number(n.into()),
-                // Out of range for i64: keep the text so the schema reports a wrong type.
-                Err(_) => Value::String(i.as_str().to_string()),
+                // Beyond i64: keep it a number, however rounded, so that the schema reports it
+                // out of range rather than of the wrong type.
+                Err(_) => {
+                    let (sign, magnitude) = match digits.strip_prefix('-') {
+                        Some(m) => (-1.0, m),
+                        None => (1.0, digits.trim_start_matches('+')),
+                    };
+                    let approx =
+                        u128::from_str_radix(magnitude, i.radix()).map_or(f64::MAX, |n| n as f64);
+                    Number::from_f64(sign * approx)
+                        .map(Value::Number)
+                        .unwrap_or_else(|| Value::String(i.as_str().to_string()))
+                }
             }
         }
         DeValue::Float(f) => {

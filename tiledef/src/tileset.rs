@@ -82,8 +82,8 @@ pub struct EdgeKind {
     pub meets: Vec<Meeting>,
     /// Drawing colour, if declared.
     pub display: Option<Rgb>,
-    /// How it is drawn, if declared (else the renderer derives it from what the ports carry).
-    pub style: Option<EdgeStyle>,
+    /// How it is drawn: as declared, else as follows from what its ports carry.
+    pub style: EdgeStyle,
 }
 
 impl EdgeKind {

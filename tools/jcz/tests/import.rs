@@ -225,7 +225,6 @@ fn the_imported_fixtures_validate() {
 }
 
 #[test]
-#[ignore = "needs the checker of branch format"]
 fn the_imported_reprint_fixture_validates() {
     let import = import_texts(&minis()).unwrap();
     let errors = errors(&import);

@@ -94,29 +94,7 @@ fn every_reference_tile_imports_with_its_counts() {
     assert_eq!(got, expected, "counts per family, tile and edition");
 }
 
-/// What the checker of this branch refuses in the imported reference files: only the format
-/// pieces that branch `format` adds (a `like` tile has no edges of its own yet, Count's empty
-/// ports, fields bordering a city across the interior).
-const NEEDS_FORMAT: &[&str] = &[
-    "tilekit::edges-missing",
-    "tilekit::port-unowned",
-    "tilekit::field-not-touching",
-];
-
 #[test]
-fn the_imported_reference_files_fail_only_where_the_checker_lags() {
-    let Some(inputs) = reference() else { return };
-    let import = tilekit_jcz::import_texts(&inputs).unwrap();
-    let other: Vec<String> = common::errors(&import)
-        .into_iter()
-        .filter(|(_, code)| !NEEDS_FORMAT.contains(code))
-        .map(|(e, _)| e)
-        .collect();
-    assert!(other.is_empty(), "{}", other.join("\n"));
-}
-
-#[test]
-#[ignore = "needs the checker of branch format"]
 fn every_imported_reference_file_validates() {
     let Some(inputs) = reference() else { return };
     let import = tilekit_jcz::import_texts(&inputs).unwrap();

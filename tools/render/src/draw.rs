@@ -12,8 +12,8 @@ use crate::scene::{
     Align, Cap, Command, Point, Rgba, Scene, Seg, Shape, Stroke, polygon, polyline, pt, rect,
 };
 use tiledef::{
-    EdgeStyle, FeatureKind, MarkerIcon, MarkerKind, MarkerRule, Meeting, Port, PortCarries,
-    RoadEnd, Side, Tile, TileSet,
+    EdgeStyle, FeatureKind, MarkerIcon, MarkerKind, MarkerRule, Port, PortCarries, RoadEnd, Side,
+    Tile, TileSet,
 };
 
 /// What to draw besides the picture.
@@ -177,16 +177,9 @@ fn edge_colour(set: &TileSet, tile: &Tile, side: Side, fallback: Rgba) -> Rgba {
         .map_or(fallback, Rgba::from)
 }
 
-/// How an edge kind is drawn: its declared style, else what its ports carry suggest (a road
-/// centre is a band, a city a city, a centre that carries nothing and closes roads a hedge).
+/// How an edge kind is drawn (the checker resolves an undeclared style from what its ports carry).
 pub fn edge_style(set: &TileSet, kind: usize) -> EdgeStyle {
-    let k = &set.edge_kinds[kind];
-    k.style.unwrap_or(match k.centre {
-        PortCarries::Road => EdgeStyle::Band,
-        PortCarries::City => EdgeStyle::City,
-        PortCarries::None if k.meets.contains(&Meeting::Close) => EdgeStyle::Hedge,
-        _ => EdgeStyle::Plain,
-    })
+    set.edge_kinds[kind].style
 }
 
 /// Whether an edge kind is drawn as a channel from its centre inward: water, or a band whose

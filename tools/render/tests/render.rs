@@ -616,7 +616,7 @@ fn a_river_drawn_as_plain_ground_fails_the_check() {
         .iter()
         .position(|k| k.id == "river")
         .expect("river");
-    set.edge_kinds[river].style = Some(tiledef::EdgeStyle::Plain);
+    set.edge_kinds[river].style = tiledef::EdgeStyle::Plain;
     let tile = &set.tiles[index(&set, "RV-straight")];
     let err = tilekit_render::check_regions(&set, tile).expect_err("two fields drawn as one");
     assert!(err.contains("RV-straight"), "{err}");
