@@ -93,11 +93,17 @@ fn main() -> ExitCode {
         Command::Render(args) => commands::render::run(args),
         Command::Sheet(args) => commands::sheet::run(args),
     };
+    // Text without a final newline is still buffered: its write error counts too.
+    let result = result.and_then(|code| output::flush().map(|()| code).map_err(Into::into));
     match result {
         Ok(code) => code,
-        Err(report) => {
-            eprintln!("{report:?}");
-            ExitCode::from(2)
-        }
+        Err(report) => match report.downcast_ref::<output::StdoutError>() {
+            // The reader stopped reading (`tilekit list | head`): nothing is wrong.
+            Some(output::StdoutError::Closed) => ExitCode::SUCCESS,
+            _ => {
+                eprintln!("{report:?}");
+                ExitCode::from(2)
+            }
+        },
     }
 }

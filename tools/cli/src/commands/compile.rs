@@ -69,20 +69,15 @@ pub fn run(args: &CompileArgs) -> miette::Result<ExitCode> {
             TablesFormat::Bin
         }
     });
-    let tables = match write_tables(&tileset, &args.out, format) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e:?}");
-            return Ok(ExitCode::from(1));
-        }
-    };
-    println!(
+    crate::inputs::guard_outputs(&args.inputs, &tileset, std::slice::from_ref(&args.out))?;
+    let tables = write_tables(&tileset, &args.out, format)?;
+    crate::outln!(
         "wrote {} ({} tile kinds, {} orientations, {} edge kinds, index of {} entries)",
         args.out.display(),
         tables.kinds.len(),
         tables.orients.len(),
         tables.edge_kinds.len(),
         tables.index.fits.len()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

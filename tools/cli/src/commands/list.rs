@@ -17,7 +17,7 @@ pub struct ListArgs {
 pub fn run(args: &ListArgs) -> miette::Result<ExitCode> {
     match load_valid(&args.inputs)? {
         Ok(tileset) => {
-            print!("{}", table(&tileset));
+            crate::out!("{}", table(&tileset))?;
             Ok(ExitCode::SUCCESS)
         }
         Err(_) => Ok(ExitCode::from(1)),

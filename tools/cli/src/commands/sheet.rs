@@ -80,6 +80,17 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
             }
         },
     };
+    let mut outputs = vec![args.out.clone()];
+    if let Some(dir) = &args.png_dir {
+        // Pages are `<stem>-NN.png`; any such file there now could be replaced.
+        let stem = page_stem(&args.out);
+        outputs.extend(crate::inputs::entries(dir).into_iter().filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(&format!("{stem}-")) && n.ends_with(".png"))
+        }));
+    }
+    crate::inputs::guard_outputs(&args.inputs, &tileset, &outputs)?;
     let options = SheetOptions {
         paper: match args.paper {
             PaperArg::A4 => Paper::A4,
@@ -131,14 +142,18 @@ pub fn write_sheet(
         std::fs::create_dir_all(dir)
             .into_diagnostic()
             .wrap_err_with(|| format!("cannot create {}", dir.display()))?;
-        let stem = pdf
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "sheet".into());
+        let stem = page_stem(pdf);
         for (i, page) in page_pixmaps(tileset, &sheet, options)?.iter().enumerate() {
             let png = tilekit_render::raster::encode_png(page)?;
             write_atomic(&dir.join(format!("{stem}-{:02}.png", i + 1)), &png)?;
         }
     }
     Ok(sheet)
+}
+
+/// The start of the PNG pages' names: the PDF's name without its extension.
+fn page_stem(pdf: &Path) -> String {
+    pdf.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "sheet".into())
 }
