@@ -172,14 +172,12 @@ fn the_readme_first_tile_example_is_true() {
     };
     let out = run(&dir);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Every line it prints, the bundled base set's included, in the order printed.
+    let printed = text(&out.stdout);
+    assert!(printed.lines().count() >= 2, "{printed}");
     assert!(
-        readme.contains(
-            &text(&out.stdout)
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .to_string()
-        )
+        readme.contains(&format!("```\n{printed}```")),
+        "the README does not show:\n{printed}"
     );
 
     let broken = example.replace("{ ports = [\"ESE\", \"SSE\"] }", "{ ports = [\"ESE\"] }");
@@ -361,6 +359,27 @@ fn a_full_stdout_is_an_error_with_exit_2() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_stderr_does_not_change_the_exit_status() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args([
+            "validate",
+            "definitions/base.toml",
+            "tests/fixtures/bad/two-start-tiles.toml",
+        ])
+        .current_dir(root())
+        .stderr(full)
+        .output()
+        .expect("runs");
+    // A panic would exit 101; its message is lost in /dev/full.
+    assert_eq!(out.status.code(), Some(1));
 }
 
 #[cfg(unix)]

@@ -96,19 +96,22 @@ pub fn load_and_report(inputs: &Inputs) -> miette::Result<Report> {
     Ok(report)
 }
 
-/// Prints the diagnostics of a report to stderr, in colour on a terminal.
+/// Prints the diagnostics of a report to stderr, in colour on a terminal. A stderr that cannot
+/// be written to is ignored (there is nowhere left to say so); the exit status still tells.
 pub fn print_diagnostics(report: &Report) {
-    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    use std::io::Write;
+    let mut stderr = std::io::stderr().lock();
+    let colour = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
     for d in &report.diagnostics {
         if colour {
             let handler = miette::GraphicalReportHandler::new().with_width(100);
             let mut out = String::new();
             if handler.render_report(&mut out, d).is_ok() {
-                eprintln!("{out}");
+                let _ = writeln!(stderr, "{out}");
                 continue;
             }
         }
-        eprintln!("{}", d.render_plain());
+        let _ = writeln!(stderr, "{}", d.render_plain());
     }
 }
 

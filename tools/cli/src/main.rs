@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 // about 40% faster than the system allocator (measured on 10,000 generated tiles).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Validate, compile, draw, print and playtest Carcassonne-style tile sets.
@@ -101,7 +102,8 @@ fn main() -> ExitCode {
             // The reader stopped reading (`tilekit list | head`): nothing is wrong.
             Some(output::StdoutError::Closed) => ExitCode::SUCCESS,
             _ => {
-                eprintln!("{report:?}");
+                // Nowhere left to report a failing stderr: the status says it.
+                let _ = writeln!(std::io::stderr(), "{report:?}");
                 ExitCode::from(2)
             }
         },
