@@ -529,7 +529,7 @@ fn build_writes_what_it_can_and_reports_what_failed() {
     // A folder where one preview goes: that file cannot be written.
     std::fs::create_dir_all(dir.join("previews/D.png")).expect("dir");
     // A temp file of a process that no longer runs (pids stay under 2^22).
-    let stale = dir.join(".tables.bin.tmp-4194399");
+    let stale = dir.join(".tables.bin.tmp-4194399.abc123");
     std::fs::write(&stale, "left by kill -9").expect("write");
     let out = tilekit(&["build", "--out", &dir.to_string_lossy()]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));

@@ -97,20 +97,19 @@ fn replace(path: &Path, bytes: &[u8]) -> miette::Result<()> {
         .unwrap_or_default();
     let prefix = format!(".{name}.tmp-");
     remove_stale_temps(dir, &prefix);
-    let tmp = dir.join(format!("{prefix}{}", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.into_diagnostic()
+    // `.<name>.tmp-<pid>.<random>`: the pid tells a later run whether its writer still lives.
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!("{prefix}{}.", std::process::id()))
+        .tempfile_in(dir)
+        .into_diagnostic()?;
+    tmp.write_all(bytes).into_diagnostic()?;
+    tmp.as_file().sync_all().into_diagnostic()?;
+    // On failure the temporary file is removed when `tmp` drops.
+    tmp.persist(path).map_err(|e| e.error).into_diagnostic()?;
+    Ok(())
 }
 
-/// Removes `<prefix><pid>` files left by processes that no longer run (a build killed with
+/// Removes `<prefix><pid>.…` files left by processes that no longer run (a build killed with
 /// `kill -9` cannot clean up after itself). Where the process table cannot be read (no
 /// `/proc`), nothing is removed: a live writer's file must never be taken away.
 fn remove_stale_temps(dir: &Path, prefix: &str) {
@@ -126,6 +125,7 @@ fn remove_stale_temps(dir: &Path, prefix: &str) {
         let Some(pid) = name
             .to_str()
             .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|rest| rest.split('.').next())
             .and_then(|pid| pid.parse::<u32>().ok())
         else {
             continue;
