@@ -271,6 +271,30 @@ fn an_output_through_a_symlink_to_a_file_replaces_the_file_and_keeps_the_link() 
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn outputs_are_readable_by_others_like_any_new_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("out-mode");
+    let path = dir.join("tables.bin");
+    let out = tilekit(&["compile", "--out", &path.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mode = std::fs::metadata(&path)
+        .expect("written")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o644);
+    // A replaced file keeps its mode.
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let out = tilekit(&["compile", "--out", &path.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0));
+    let mode = std::fs::metadata(&path)
+        .expect("written")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+}
+
 #[test]
 fn an_output_never_replaces_a_file_the_command_reads() {
     let dir = scratch("out-input");

@@ -98,15 +98,35 @@ fn replace(path: &Path, bytes: &[u8]) -> miette::Result<()> {
     let prefix = format!(".{name}.tmp-");
     remove_stale_temps(dir, &prefix);
     // `.<name>.tmp-<pid>.<random>`: the pid tells a later run whether its writer still lives.
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!("{prefix}{}.", std::process::id()))
-        .tempfile_in(dir)
-        .into_diagnostic()?;
+    let tmp_prefix = format!("{prefix}{}.", std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&tmp_prefix);
+    // A temporary file is private (0600); the output gets the mode of the file it replaces,
+    // or that of a new file under the usual umask.
+    if let Some(mode) = output_permissions(path) {
+        builder.permissions(mode);
+    }
+    let mut tmp = builder.tempfile_in(dir).into_diagnostic()?;
     tmp.write_all(bytes).into_diagnostic()?;
     tmp.as_file().sync_all().into_diagnostic()?;
     // On failure the temporary file is removed when `tmp` drops.
     tmp.persist(path).map_err(|e| e.error).into_diagnostic()?;
     Ok(())
+}
+
+fn output_permissions(path: &Path) -> Option<std::fs::Permissions> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        return Some(meta.permissions());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(std::fs::Permissions::from_mode(0o644))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// Removes `<prefix><pid>.…` files left by processes that no longer run (a build killed with
