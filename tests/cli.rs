@@ -273,6 +273,27 @@ fn an_output_through_a_symlink_to_a_file_replaces_the_file_and_keeps_the_link() 
 
 #[cfg(unix)]
 #[test]
+fn dev_stdout_redirected_to_a_file_gets_the_output_in_order() {
+    let dir = scratch("dev-stdout");
+    let path = dir.join("captured.json");
+    let file = std::fs::File::create(&path).expect("create");
+    let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(["compile", "--format", "json", "--out", "/dev/stdout"])
+        .current_dir(root())
+        .stdout(file)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let captured = std::fs::read_to_string(&path).expect("captured");
+    assert!(captured.starts_with('{'), "{captured}");
+    assert!(
+        captured.trim_end().ends_with("entries)"),
+        "the tables, then the summary line"
+    );
+}
+
+#[cfg(unix)]
+#[test]
 fn outputs_are_readable_by_others_like_any_new_file() {
     use std::os::unix::fs::PermissionsExt;
     let dir = scratch("out-mode");

@@ -54,11 +54,22 @@ macro_rules! outln {
 
 /// Writes `bytes` to `path`. A regular file (or a missing one) is replaced atomically: a
 /// temporary file beside it, then a rename, so readers see the old or the new content, never
-/// half of it. A symlink to a regular file keeps the link and replaces its target. A device,
+/// half of it. `/dev/stdout` is this process's standard output, written in order with what else
+/// it prints. A symlink to a regular file keeps the link and replaces its target. A device,
 /// FIFO or socket (`/dev/stdout`, `/dev/full`, a named pipe), directly or through a symlink, is
 /// written through, as a shell redirection would: it cannot be replaced by a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> miette::Result<()> {
     let fail = || format!("cannot write {}", path.display());
+    if is_own_stdout(path) {
+        // Through the process's own stdout, so its position is shared with what else is
+        // printed: `--out /dev/stdout > file` or `| reader` gets the bytes in order.
+        let mut stdout = std::io::stdout().lock();
+        return stdout
+            .write_all(bytes)
+            .and_then(|()| stdout.flush())
+            .map_err(stdout_error)
+            .map_err(miette::Report::new);
+    }
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => Err(miette::miette!("{}: it is a folder", fail())),
         Ok(meta) if !meta.is_file() => std::fs::OpenOptions::new()
@@ -80,6 +91,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> miette::Result<()> {
         )),
         Err(_) => replace(path, bytes).wrap_err_with(fail),
     }
+}
+
+/// Whether a path names this process's standard output.
+fn is_own_stdout(path: &Path) -> bool {
+    ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
+        .iter()
+        .any(|p| path == Path::new(p))
 }
 
 /// Temp file in the same folder, synced, renamed over `path` (a regular file or nothing).
