@@ -598,22 +598,20 @@ fn build_writes_what_it_can_and_reports_what_failed() {
 #[test]
 fn every_command_follows_the_exit_status_table() {
     let bad = "tests/fixtures/bad/two-start-tiles.toml";
+    let dir = scratch("exit-codes");
+    let x = dir.join("x").to_string_lossy().into_owned();
+    let xbin = dir.join("x.bin").to_string_lossy().into_owned();
+    let xpdf = dir.join("x.pdf").to_string_lossy().into_owned();
     let cases: Vec<(Vec<&str>, i32)> = vec![
         (vec!["validate", "definitions/base.toml", bad], 1),
         (vec!["validate", "no/such.toml"], 2),
         (vec!["list", "definitions/base.toml", bad], 1),
         (vec!["list", "no/such.toml"], 2),
         (
-            vec![
-                "compile",
-                "definitions/base.toml",
-                bad,
-                "--out",
-                "target/x.bin",
-            ],
+            vec!["compile", "definitions/base.toml", bad, "--out", &xbin],
             1,
         ),
-        (vec!["compile", "--out", "target"], 2),
+        (vec!["compile", "--out", "tests"], 2),
         (vec!["inspect", "NOPE"], 2),
         (vec!["inspect", "D", "definitions/base.toml", bad], 1),
         (vec!["play", "no/such.toml"], 2),
@@ -623,31 +621,16 @@ fn every_command_follows_the_exit_status_table() {
         (vec!["simulate", "definitions/base.toml", bad], 1),
         (vec!["bench", "--sets", "NOPE", "--games", "1"], 2),
         (vec!["bench", "definitions/base.toml", bad], 1),
-        (vec!["render", "--tile", "NOPE", "--out", "target/x"], 2),
+        (vec!["render", "--tile", "NOPE", "--out", &x], 2),
+        (vec!["render", "definitions/base.toml", bad, "--out", &x], 1),
+        (vec!["sheet", "--edition", "NOPE", "--out", &xpdf], 2),
         (
-            vec!["render", "definitions/base.toml", bad, "--out", "target/x"],
+            vec!["sheet", "definitions/base.toml", bad, "--out", &xpdf],
             1,
         ),
-        (
-            vec!["sheet", "--edition", "NOPE", "--out", "target/x.pdf"],
-            2,
-        ),
-        (
-            vec![
-                "sheet",
-                "definitions/base.toml",
-                bad,
-                "--out",
-                "target/x.pdf",
-            ],
-            1,
-        ),
-        (
-            vec!["build", "definitions/base.toml", bad, "--out", "target/x"],
-            1,
-        ),
-        (vec!["build", "no/such.toml", "--out", "target/x"], 2),
-        (vec!["schema", "--out", "target"], 2),
+        (vec!["build", "definitions/base.toml", bad, "--out", &x], 1),
+        (vec!["build", "no/such.toml", "--out", &x], 2),
+        (vec!["schema", "--out", "tests"], 2),
         (vec!["nope"], 2),
     ];
     for (args, code) in cases {
