@@ -172,14 +172,12 @@ fn the_readme_first_tile_example_is_true() {
     };
     let out = run(&dir);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Every line it prints, the bundled base set's included, in the order printed.
+    let printed = text(&out.stdout);
+    assert!(printed.lines().count() >= 2, "{printed}");
     assert!(
-        readme.contains(
-            &text(&out.stdout)
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .to_string()
-        )
+        readme.contains(&format!("```\n{printed}```")),
+        "the README does not show:\n{printed}"
     );
 
     let broken = example.replace("{ ports = [\"ESE\", \"SSE\"] }", "{ ports = [\"ESE\"] }");
@@ -320,4 +318,453 @@ fn sheet_refuses_options_that_cannot_make_a_usable_sheet() {
             "nothing written for {option} {value}"
         );
     }
+}
+
+// ---- robustness: outputs, pipes, inputs, limits, exit codes ---------------------------------
+
+/// Runs the binary in `dir` with stdout and stderr captured.
+fn tilekit_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn is_symlink(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+#[cfg(unix)]
+#[test]
+fn an_output_through_a_symlink_to_a_device_is_written_through_never_replaced() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("out-device");
+    // `/dev/full` itself is never at risk here: the link is what an old tilekit replaced.
+    let full = dir.join("full");
+    symlink("/dev/full", &full).expect("symlink");
+    let out = tilekit(&["compile", "--out", &full.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("No space left"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(is_symlink(&full), "the link was replaced by a file");
+
+    let stdout = dir.join("stdout");
+    symlink("/dev/stdout", &stdout).expect("symlink");
+    let out = tilekit(&[
+        "compile",
+        "--format",
+        "json",
+        "--out",
+        &stdout.to_string_lossy(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with('{'), "{}", text(&out.stdout));
+    assert!(is_symlink(&stdout));
+    assert!(
+        !std::fs::read_dir(&dir)
+            .expect("dir")
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_output_through_a_symlink_to_a_file_replaces_the_file_and_keeps_the_link() {
+    let dir = scratch("out-link");
+    let target = dir.join("tables.json");
+    std::fs::write(&target, "old").expect("write");
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    let out = tilekit(&["compile", "--out", &link.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(is_symlink(&link));
+    assert!(
+        std::fs::read_to_string(&target)
+            .expect("target")
+            .starts_with('{')
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn dev_stdout_redirected_to_a_file_gets_the_tables_alone() {
+    let dir = scratch("dev-stdout");
+    let path = dir.join("captured.json");
+    let file = std::fs::File::create(&path).expect("create");
+    let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(["compile", "--format", "json", "--out", "/dev/stdout"])
+        .current_dir(root())
+        .stdout(file)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let captured = std::fs::read(&path).expect("captured");
+    // The tables alone (the summary goes to stderr), as a file written with --out would be.
+    let json: serde_json::Value = serde_json::from_slice(&captured).expect("only the tables");
+    assert!(json.is_object());
+    assert!(text(&out.stderr).contains("wrote /dev/stdout"));
+}
+
+#[cfg(unix)]
+#[test]
+fn outputs_are_readable_by_others_like_any_new_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("out-mode");
+    let path = dir.join("tables.bin");
+    let out = tilekit(&["compile", "--out", &path.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mode = std::fs::metadata(&path)
+        .expect("written")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o644);
+    // A replaced file keeps its mode.
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let out = tilekit(&["compile", "--out", &path.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0));
+    let mode = std::fs::metadata(&path)
+        .expect("written")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+}
+
+#[test]
+fn an_output_never_replaces_a_file_the_command_reads() {
+    let dir = scratch("out-input");
+    let own = dir.join("own.toml");
+    let example = readme_example();
+    std::fs::write(&own, &example).expect("write");
+    for args in [
+        vec!["sheet", "own.toml", "--out", "own.toml"],
+        vec!["compile", "own.toml", "--out", "own.toml"],
+        vec!["render", "own.toml", "--contact-sheet", "own.toml"],
+    ] {
+        let out = tilekit_in(&dir, &args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains("refusing to write"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(
+            std::fs::read_to_string(&own).expect("kept"),
+            example,
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_every_command_quietly() {
+    use std::process::Stdio;
+    for args in [
+        vec!["list"],
+        vec!["validate"],
+        vec!["schema"],
+        vec!["inspect", "D"],
+        vec![
+            "play",
+            "engine/tests/scenarios/01-small-city.toml",
+            "--json",
+        ],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+            .args(&args)
+            .current_dir(root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+        // The reader goes away before the first byte is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("waits");
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_stdout_is_an_error_with_exit_2() {
+    for args in [
+        vec!["validate"],
+        vec!["list"],
+        vec!["schema"],
+        vec!["inspect", "D"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+            .args(&args)
+            .current_dir(root())
+            .stdout(full)
+            .output()
+            .expect("runs");
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write to stdout"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_stderr_does_not_change_the_exit_status() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args([
+            "validate",
+            "definitions/base.toml",
+            "tests/fixtures/bad/two-start-tiles.toml",
+        ])
+        .current_dir(root())
+        .stderr(full)
+        .output()
+        .expect("runs");
+    // A panic would exit 101; its message is lost in /dev/full.
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_and_oversized_files_are_refused_not_read() {
+    let out = tilekit(&["validate", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = tilekit(&["play", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let dir = scratch("too-large");
+    let big = dir.join("big.toml");
+    let file = std::fs::File::create(&big).expect("create");
+    file.set_len(65 << 20).expect("sparse file");
+    for command in ["validate", "play"] {
+        let out = tilekit(&[command, &big.to_string_lossy()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("64 MiB"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_dangling_or_looping_symlink_in_a_folder_is_reported() {
+    let dir = scratch("dangling");
+    let defs = dir.join("defs");
+    std::fs::create_dir_all(&defs).expect("dir");
+    std::fs::write(defs.join("my-set.toml"), readme_example()).expect("write");
+    std::os::unix::fs::symlink("nowhere.toml", defs.join("gone.toml")).expect("symlink");
+    let out = tilekit_in(&dir, &["validate", "defs"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("gone.toml"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    std::fs::remove_file(defs.join("gone.toml")).expect("remove");
+    std::os::unix::fs::symlink("loop.toml", defs.join("loop.toml")).expect("symlink");
+    let out = tilekit_in(&dir, &["validate", "defs"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("loop.toml"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_definitions_folder_without_the_base_set_is_read_and_bundled_sets_say_so() {
+    let dir = scratch("own-definitions");
+    std::fs::create_dir_all(dir.join("definitions")).expect("dir");
+    std::fs::write(dir.join("definitions/my-set.toml"), readme_example()).expect("write");
+    let out = tilekit_in(&dir, &["validate"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "definitions/base.toml (bundled): ok (set `base`, 32 tile types)\n\
+         definitions/my-set.toml: ok (set `my-set`, 1 tile type)\n"
+    );
+    let out = tilekit_in(&dir, &["list"]);
+    assert!(text(&out.stdout).contains("MY-1"), "{}", text(&out.stdout));
+
+    // No ./definitions at all: the bundled sets, named as such.
+    let empty = scratch("no-definitions");
+    let out = tilekit_in(&empty, &["validate"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for line in text(&out.stdout).lines() {
+        assert!(line.contains(" (bundled): ok"), "{line}");
+    }
+}
+
+#[test]
+fn game_sizes_and_counts_have_clear_limits() {
+    for args in [
+        vec!["simulate", "--games", "0"],
+        vec!["simulate", "--players", "0"],
+        vec!["simulate", "--players", "9"],
+        vec!["simulate", "--games", "1000000000000"],
+        vec!["simulate", "--tiles", "0"],
+        vec!["bench", "--games", "0"],
+    ] {
+        let out = tilekit(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("invalid value"),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// A record of a straight road of `n` tiles east of the start tile (all `U`, rotation 0).
+fn straight_road(n: usize) -> String {
+    let mut record = String::from("[game]\nsets = [\"base\"]\nplayers = 2\ndraw = [");
+    record.push_str(&vec!["\"U\""; n].join(", "));
+    record.push_str("]\n");
+    for x in 1..=n {
+        record.push_str(&format!("\n[[turn]]\nat = [{x}, 0]\nrotation = 0\n"));
+    }
+    record
+}
+
+#[test]
+fn a_16400_tile_straight_road_replays() {
+    let dir = scratch("long-road");
+    let record = dir.join("road.toml");
+    std::fs::write(&record, straight_road(16_399)).expect("write");
+    let out = tilekit(&["play", &record.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("P1 places U at (16399, 0)"));
+    assert!(text(&out.stdout).contains("final scores"));
+}
+
+#[test]
+fn a_game_beyond_the_board_limit_is_refused_before_it_starts() {
+    let dir = scratch("huge-game");
+    let record = dir.join("huge.toml");
+    let mut text_ = String::from("[game]\nsets = [\"base\"]\nplayers = 2\ndraw = [");
+    text_.push_str(&vec!["\"U\""; 32_000].join(", "));
+    text_.push_str("]\n\n[[turn]]\nat = [1, 0]\nrotation = 0\n");
+    std::fs::write(&record, text_).expect("write");
+    let out = tilekit(&["play", &record.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("32001 tiles"), "{stderr}");
+    assert!(stderr.contains("at most 32000"), "{stderr}");
+}
+
+#[test]
+fn build_writes_what_it_can_and_reports_what_failed() {
+    let dir = scratch("build-partial");
+    // A folder where one preview goes: that file cannot be written.
+    std::fs::create_dir_all(dir.join("previews/D.png")).expect("dir");
+    // A temp file of a process that no longer runs (pids stay under 2^22).
+    let stale = dir.join(".tables.bin.tmp-4194399.abc123");
+    std::fs::write(&stale, "left by kill -9").expect("write");
+    let out = tilekit(&["build", "--out", &dir.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let report = std::fs::read_to_string(dir.join("report.txt")).expect("report written");
+    assert!(report.contains("FAILED"), "{report}");
+    assert!(report.contains("D.png"), "{report}");
+    for written in [
+        "tables.bin",
+        "tables.json",
+        "contact-sheet.png",
+        "sheets-a4.pdf",
+    ] {
+        assert!(dir.join(written).is_file(), "{written} missing");
+        assert!(report.contains(&format!("wrote {}", dir.join(written).display())));
+    }
+    assert!(!stale.exists(), "the stale temp file is still there");
+}
+
+/// The exit status table of the README, command by command: 1 for invalid input data, 2 for a
+/// usage or I/O error (an unknown id on the command line is a usage error).
+#[test]
+fn every_command_follows_the_exit_status_table() {
+    let bad = "tests/fixtures/bad/two-start-tiles.toml";
+    let dir = scratch("exit-codes");
+    let x = dir.join("x").to_string_lossy().into_owned();
+    let xbin = dir.join("x.bin").to_string_lossy().into_owned();
+    let xpdf = dir.join("x.pdf").to_string_lossy().into_owned();
+    let cases: Vec<(Vec<&str>, i32)> = vec![
+        (vec!["validate", "definitions/base.toml", bad], 1),
+        (vec!["validate", "no/such.toml"], 2),
+        (vec!["list", "definitions/base.toml", bad], 1),
+        (vec!["list", "no/such.toml"], 2),
+        (
+            vec!["compile", "definitions/base.toml", bad, "--out", &xbin],
+            1,
+        ),
+        (vec!["compile", "--out", "tests"], 2),
+        (vec!["inspect", "NOPE"], 2),
+        (vec!["inspect", "D", "definitions/base.toml", bad], 1),
+        (vec!["play", "no/such.toml"], 2),
+        (vec!["play", "tests/fixtures/bad/two-start-tiles.toml"], 1),
+        (vec!["simulate", "--sets", "NOPE", "--games", "1"], 2),
+        (vec!["simulate", "--edition", "NOPE", "--games", "1"], 2),
+        (vec!["simulate", "definitions/base.toml", bad], 1),
+        (vec!["bench", "--sets", "NOPE", "--games", "1"], 2),
+        (vec!["bench", "definitions/base.toml", bad], 1),
+        (vec!["render", "--tile", "NOPE", "--out", &x], 2),
+        (vec!["render", "definitions/base.toml", bad, "--out", &x], 1),
+        (vec!["sheet", "--edition", "NOPE", "--out", &xpdf], 2),
+        (
+            vec!["sheet", "definitions/base.toml", bad, "--out", &xpdf],
+            1,
+        ),
+        (vec!["build", "definitions/base.toml", bad, "--out", &x], 1),
+        (vec!["build", "no/such.toml", "--out", &x], 2),
+        (vec!["schema", "--out", "tests"], 2),
+        (vec!["nope"], 2),
+    ];
+    for (args, code) in cases {
+        let out = tilekit(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+fn readme_example() -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let start = readme
+        .find("```toml\n#:schema ./definitions")
+        .expect("the example")
+        + 8;
+    readme[start..start + readme[start..].find("```").expect("block end")].to_string()
 }

@@ -1,6 +1,10 @@
-//! The board: a dense grid around the start tile that grows when play reaches its border, the
-//! placed tiles in placement order, and the open positions (the frontier) with the neighbour
-//! pattern of each kept up to date, so legal placements are one index lookup per open position.
+//! The board: the placed tiles in placement order, the open positions (the frontier) with the
+//! neighbour pattern of each kept up to date, so legal placements are one index lookup per open
+//! position, and a two-level grid from positions to both: a directory over the board's bounding
+//! box in chunks of 16 × 16 cells, each chunk allocated only when a cell in it is written. Its
+//! memory grows with the tiles placed (1 KiB per chunk touched, 4 bytes of directory per
+//! 16 × 16 area of the bounding box), not with the square of the span as a dense grid's would:
+//! a 16,400-tile straight road takes about 1 MiB, not gigabytes.
 
 /// A grid cell that holds no tile.
 pub const EMPTY: u16 = u16::MAX;
@@ -43,12 +47,35 @@ pub struct Placed {
     pub base: u32,
 }
 
+/// The most tiles a game may have, the start tile included. Positions are `i16` and frontier
+/// slots `u16`: a straight line of n tiles reaches n cells from the start and has 2n + 2 open
+/// positions, so 32,000 keeps both in range (and tile indices under `EMPTY`).
+pub const MAX_TILES: usize = 32_000;
+
+/// Cells per chunk side, as a power of two.
+const CHUNK_BITS: i32 = 4;
+/// Cells per chunk side.
+const CHUNK: i32 = 1 << CHUNK_BITS;
+/// A directory entry with no chunk.
+const NO_CHUNK: u32 = u32::MAX;
+/// Positions are shifted so the start tile sits mid-chunk, away from the chunk borders where
+/// `neighbours` takes its slower path.
+const SHIFT: i32 = CHUNK / 2;
+
+type Chunk = [Cell; (CHUNK * CHUNK) as usize];
+
 /// The placed tiles and the open positions around them.
 #[derive(Clone, Debug)]
 pub struct Board {
-    side: i32,
-    origin: i32,
-    cells: Vec<Cell>,
+    /// The chunk coordinates of the directory's first column and row.
+    x0: i32,
+    y0: i32,
+    /// The directory's columns and rows.
+    width: i32,
+    height: i32,
+    /// Row-major over the bounding box: an index into `chunks`, or `NO_CHUNK`.
+    directory: Vec<u32>,
+    chunks: Vec<Chunk>,
     /// Tiles in placement order (the start tile first).
     pub placed: Vec<Placed>,
     /// Empty positions next to at least one tile, with their neighbour patterns.
@@ -58,42 +85,63 @@ pub struct Board {
 impl Board {
     /// An empty board with room for a few tiles in each direction.
     pub fn new(capacity: usize) -> Board {
-        let side = 16;
-        Board {
-            side,
-            origin: side / 2,
-            cells: vec![BLANK; (side * side) as usize],
+        let mut board = Board {
+            x0: -1,
+            y0: -1,
+            width: 3,
+            height: 3,
+            directory: vec![NO_CHUNK; 9],
+            chunks: Vec::with_capacity(9),
             placed: Vec::with_capacity(capacity),
             frontier: Vec::with_capacity(64),
-        }
+        };
+        // The start tile's chunk is needed at once.
+        board.chunk_mut(0, 0);
+        board
+    }
+
+    /// The directory slot of a chunk, if the chunk lies inside the directory.
+    #[inline]
+    fn slot_of(&self, cx: i32, cy: i32) -> Option<usize> {
+        let (dx, dy) = (cx - self.x0, cy - self.y0);
+        (dx >= 0 && dy >= 0 && dx < self.width && dy < self.height)
+            .then(|| (dy * self.width + dx) as usize)
+    }
+
+    /// The chunk holding a cell (shifted coordinates), if it was ever written.
+    #[inline]
+    fn chunk(&self, u: i32, v: i32) -> Option<&Chunk> {
+        let slot = self.slot_of(u >> CHUNK_BITS, v >> CHUNK_BITS)?;
+        let c = self.directory[slot];
+        (c != NO_CHUNK).then(|| &self.chunks[c as usize])
     }
 
     #[inline]
-    fn offset(&self, x: i32, y: i32) -> Option<usize> {
-        let (cx, cy) = (x + self.origin, y + self.origin);
-        (cx >= 0 && cy >= 0 && cx < self.side && cy < self.side)
-            .then(|| (cy * self.side + cx) as usize)
+    fn within(u: i32, v: i32) -> usize {
+        (((v & (CHUNK - 1)) << CHUNK_BITS) | (u & (CHUNK - 1))) as usize
     }
 
-    /// The cell at a position (a blank cell outside the grid).
+    /// The cell at a position (a blank cell where nothing was written).
     #[inline]
     pub fn cell(&self, x: i32, y: i32) -> Cell {
-        self.offset(x, y).map_or(BLANK, |i| self.cells[i])
+        let (u, v) = (x + SHIFT, y + SHIFT);
+        self.chunk(u, v).map_or(BLANK, |c| c[Board::within(u, v)])
     }
 
-    /// The cells beside a position, north, east, south and west (blank outside the grid).
+    /// The cells beside a position, north, east, south and west (blank where nothing was
+    /// written).
     #[inline]
     pub fn neighbours(&self, x: i32, y: i32) -> [Cell; 4] {
-        let (cx, cy) = (x + self.origin, y + self.origin);
-        if cx >= 1 && cy >= 1 && cx < self.side - 1 && cy < self.side - 1 {
-            // One offset for all four, away from the border.
-            let (i, row) = ((cy * self.side + cx) as usize, self.side as usize);
-            [
-                self.cells[i - row],
-                self.cells[i + 1],
-                self.cells[i + row],
-                self.cells[i - 1],
-            ]
+        let (u, v) = (x + SHIFT, y + SHIFT);
+        let (lu, lv) = (u & (CHUNK - 1), v & (CHUNK - 1));
+        if lu >= 1 && lv >= 1 && lu < CHUNK - 1 && lv < CHUNK - 1 {
+            // All four in the position's own chunk: one lookup.
+            let Some(c) = self.chunk(u, v) else {
+                return [BLANK; 4];
+            };
+            let i = Board::within(u, v);
+            let row = CHUNK as usize;
+            [c[i - row], c[i + 1], c[i + row], c[i - 1]]
         } else {
             [(0, -1), (1, 0), (0, 1), (-1, 0)].map(|(dx, dy)| self.cell(x + dx, y + dy))
         }
@@ -106,32 +154,55 @@ impl Board {
         (p != EMPTY).then(|| &self.placed[p as usize])
     }
 
-    /// Mutable access to a cell, growing the grid so that it and its neighbours fit.
+    /// Mutable access to a cell, allocating its chunk (and widening the directory) if needed.
+    #[inline]
     pub fn cell_mut(&mut self, x: i32, y: i32) -> &mut Cell {
-        let need = x.abs().max(y.abs()) + 2;
-        if need > self.origin || need >= self.side - self.origin {
-            self.grow(need);
-        }
-        let i = self.offset(x, y).unwrap_or(0);
-        &mut self.cells[i]
+        let (u, v) = (x + SHIFT, y + SHIFT);
+        let chunk = self.chunk_mut(u >> CHUNK_BITS, v >> CHUNK_BITS);
+        &mut chunk[Board::within(u, v)]
     }
 
-    fn grow(&mut self, need: i32) {
-        let mut side = self.side;
-        while side / 2 <= need + 1 {
-            side *= 2;
-        }
-        let origin = side / 2;
-        let mut cells = vec![BLANK; (side * side) as usize];
-        for y in 0..self.side {
-            for x in 0..self.side {
-                let (bx, by) = (x - self.origin + origin, y - self.origin + origin);
-                cells[(by * side + bx) as usize] = self.cells[(y * self.side + x) as usize];
+    fn chunk_mut(&mut self, cx: i32, cy: i32) -> &mut Chunk {
+        let slot = match self.slot_of(cx, cy) {
+            Some(slot) => slot,
+            None => {
+                self.widen(cx, cy);
+                self.slot_of(cx, cy).unwrap_or(0)
             }
+        };
+        if self.directory[slot] == NO_CHUNK {
+            self.directory[slot] = self.chunks.len() as u32;
+            self.chunks.push([BLANK; (CHUNK * CHUNK) as usize]);
         }
-        self.side = side;
-        self.origin = origin;
-        self.cells = cells;
+        let c = self.directory[slot] as usize;
+        &mut self.chunks[c]
+    }
+
+    /// Widens the directory to take in a chunk, doubling the side it grows on (so a long line
+    /// of tiles widens it a logarithmic number of times); chunks themselves never move.
+    fn widen(&mut self, cx: i32, cy: i32) {
+        let grow = |lo: i32, len: i32, c: i32| -> (i32, i32) {
+            if c < lo {
+                let add = (lo - c).max(len);
+                (lo - add, len + add)
+            } else if c >= lo + len {
+                let add = (c - (lo + len) + 1).max(len);
+                (lo, len + add)
+            } else {
+                (lo, len)
+            }
+        };
+        let (x0, width) = grow(self.x0, self.width, cx);
+        let (y0, height) = grow(self.y0, self.height, cy);
+        let mut directory = vec![NO_CHUNK; (width * height) as usize];
+        for row in 0..self.height {
+            let from = (row * self.width) as usize;
+            let to = ((row + self.y0 - y0) * width + (self.x0 - x0)) as usize;
+            directory[to..to + self.width as usize]
+                .copy_from_slice(&self.directory[from..from + self.width as usize]);
+        }
+        (self.x0, self.y0, self.width, self.height) = (x0, y0, width, height);
+        self.directory = directory;
     }
 
     /// Adds `weight` to the pattern of an empty position, opening it if needed.
@@ -178,7 +249,8 @@ impl Board {
 
     /// Bytes held by the grid and lists (for memory reports).
     pub fn heap_bytes(&self) -> usize {
-        self.cells.capacity() * std::mem::size_of::<Cell>()
+        self.directory.capacity() * 4
+            + self.chunks.capacity() * std::mem::size_of::<Chunk>()
             + self.placed.capacity() * std::mem::size_of::<Placed>()
             + self.frontier.capacity() * std::mem::size_of::<Open>()
     }
@@ -210,5 +282,55 @@ mod tests {
         );
         assert_eq!(b.cell(-1, 0).slot, 0);
         assert_eq!(b.cell(1000, 1000).placed, EMPTY);
+    }
+
+    #[test]
+    fn a_long_line_takes_memory_by_the_tile_not_by_the_square_of_its_span() {
+        let mut b = Board::new(16_400);
+        for x in 0..16_400 {
+            b.cell_mut(x, 0).placed = (x % 1000) as u16;
+            b.open(x, -1, 1);
+        }
+        assert_eq!(b.cell(16_399, 0).placed, 399);
+        assert_eq!(b.neighbours(16_398, 0)[1].placed, 399);
+        assert_eq!(b.cell(16_400, 0).placed, EMPTY);
+        assert_eq!(b.cell(-40_000, 40_000).placed, EMPTY);
+        assert_eq!(b.frontier.len(), 16_400);
+        // A dense grid doubling around the start would be 32,768² cells; this is ~1,000 chunks.
+        assert!(b.heap_bytes() < 4 << 20, "{} bytes", b.heap_bytes());
+
+        // A staircase spans both ways: the directory grows with the area, by 4 bytes per
+        // 16 × 16 cells, the chunks with the tiles.
+        let mut b = Board::new(16_400);
+        for i in 0..16_400 {
+            b.cell_mut(i / 2 + i % 2, -(i / 2)).placed = 1;
+        }
+        assert_eq!(b.cell(4_100, -4_099).placed, 1);
+        assert!(b.heap_bytes() < 8 << 20, "{} bytes", b.heap_bytes());
+    }
+
+    #[test]
+    fn neighbours_agree_with_cells_on_and_off_chunk_borders() {
+        let mut b = Board::new(64);
+        for (i, (x, y)) in (-20..20)
+            .flat_map(|x| (-20..20).map(move |y| (x, y)))
+            .enumerate()
+        {
+            if (x * 7 + y * 3) % 5 != 0 {
+                b.cell_mut(x, y).placed = i as u16;
+            }
+        }
+        for x in -22..22 {
+            for y in -22..22 {
+                let n = b.neighbours(x, y);
+                for (k, (dx, dy)) in [(0, -1), (1, 0), (0, 1), (-1, 0)].into_iter().enumerate() {
+                    assert_eq!(
+                        n[k].placed,
+                        b.cell(x + dx, y + dy).placed,
+                        "({x}, {y}) side {k}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -121,6 +121,9 @@ pub enum SetupError {
     /// The flower colours given do not fit the players or the vocabulary.
     #[error("flower colours: {0}")]
     Flowers(String),
+    /// More tiles than the board's positions and indices can hold.
+    #[error("{0} tiles (the start tile included): a game has at most {max}", max = crate::board::MAX_TILES)]
+    TooManyTiles(u64),
 }
 
 /// A move.
@@ -1600,6 +1603,27 @@ fn build_bag(tables: &Tables, options: &GameOptions) -> Result<Vec<u16>, SetupEr
             .ok_or_else(|| SetupError::Edition(id.clone(), tables.editions.join(", ")))?,
         None => tables.editions.len().saturating_sub(1),
     };
+    // Refused before the bag is built: a count of billions must not allocate billions.
+    let drawn = match &options.draw {
+        Draw::Order(ids) => ids.len() as u64,
+        Draw::Seed(_) => tables
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, kind)| sets.is_empty() || sets.contains(&kind.set))
+            .map(|(k, kind)| {
+                let n = u64::from(kind.counts.get(edition).copied().unwrap_or(0));
+                if k == tables.start as usize {
+                    n.saturating_sub(1)
+                } else {
+                    n
+                }
+            })
+            .sum::<u64>(),
+    };
+    if drawn + 1 > crate::board::MAX_TILES as u64 {
+        return Err(SetupError::TooManyTiles(drawn + 1));
+    }
     let mut bag: Vec<u16> = match &options.draw {
         Draw::Order(ids) => ids
             .iter()

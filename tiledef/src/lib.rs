@@ -16,7 +16,10 @@ pub mod source;
 pub mod tileset;
 
 pub use diagnostic::{Diagnostic, Severity};
-pub use load::{FileSummary, ReadError, Report, bundled, load, load_bundled, read_paths};
+pub use load::{
+    FileSummary, MAX_FILE_BYTES, ReadError, Report, bundled, load, load_bundled, read_paths,
+    read_text,
+};
 pub use model::{
     ArtHints, Count, EdgeStyle, FORMAT_VERSION, MarkerIcon, MarkerPlace, MarkerRule, Meeting,
     PortCarries, RoadEnd, TileSetFile, json_schema, json_schema_text,

@@ -23,7 +23,22 @@ pub enum ReadError {
     /// A folder held no `.toml` file.
     #[error("no .toml files in {0}")]
     Empty(PathBuf),
+    /// A path names a device, FIFO or socket (`/dev/zero`), which could be read forever.
+    #[error("cannot read {0}: not a regular file")]
+    NotAFile(PathBuf),
+    /// A file is larger than any definitions file or record could sensibly be.
+    #[error("cannot read {path}: {size} bytes is over the limit of {limit} (64 MiB)", limit = MAX_FILE_BYTES)]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size (at least; a growing file is not read to its end).
+        size: u64,
+    },
 }
+
+/// The largest definitions file or game record read, in bytes (64 MiB: a 10,000-tile set is
+/// about 3 MiB).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// What loading found: every diagnostic, and the tile set when there was no error.
 pub struct Report {
@@ -90,7 +105,9 @@ pub fn load_bundled() -> TileSet {
     }
 }
 
-/// Reads files and folders (a folder's `*.toml` files, sorted by name, not recursing).
+/// Reads files and folders (a folder's `*.toml` files, sorted by name, not recursing). A
+/// `.toml` entry of a folder that cannot be read (a dangling or looping symlink, a device) is an
+/// error naming it, never skipped in silence.
 pub fn read_paths(paths: &[PathBuf]) -> Result<Vec<Source>, ReadError> {
     let mut sources = Vec::new();
     for path in paths {
@@ -102,7 +119,7 @@ pub fn read_paths(paths: &[PathBuf]) -> Result<Vec<Source>, ReadError> {
             let mut files: Vec<PathBuf> = std::fs::read_dir(path)
                 .map_err(io)?
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "toml") && p.is_file())
+                .filter(|p| p.extension().is_some_and(|e| e == "toml"))
                 .collect();
             files.sort();
             if files.is_empty() {
@@ -118,14 +135,43 @@ pub fn read_paths(paths: &[PathBuf]) -> Result<Vec<Source>, ReadError> {
     Ok(sources)
 }
 
-fn read_file(path: &Path) -> Result<Source, ReadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ReadError::Io {
+/// Reads a text file of at most `MAX_FILE_BYTES`, refusing anything but a regular file.
+pub fn read_text(path: &Path) -> Result<String, ReadError> {
+    use std::io::Read;
+    let io = |source| ReadError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    // Looked at before opening: opening a FIFO would wait for a writer.
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(path.to_path_buf()));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            size: meta.len(),
+        });
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    // The limit holds even for a file that grows while it is read.
+    let mut text = String::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(io)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            size: text.len() as u64,
+        });
+    }
+    Ok(text)
+}
+
+fn read_file(path: &Path) -> Result<Source, ReadError> {
     Ok(Source {
         name: path.display().to_string(),
-        text,
+        text: read_text(path)?,
     })
 }
 

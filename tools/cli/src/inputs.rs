@@ -16,21 +16,77 @@ pub struct Inputs {
 
 impl Inputs {
     /// Reads the sources named (or the defaults), adding the bundled sets they require but
-    /// that were not named, so `tilekit validate my-set.toml` works on its own.
+    /// that were not named, so `tilekit validate my-set.toml` works on its own. Without paths,
+    /// `./definitions` is read when it is a folder (whatever it holds: an author's folder with
+    /// only their own file gets the bundled sets it requires); else the bundled copies are
+    /// used. A bundled set is always named `… (bundled)`, never as if read from disk.
     pub fn sources(&self) -> miette::Result<Vec<Source>> {
         if !self.paths.is_empty() {
             let named = tiledef::read_paths(&self.paths).into_diagnostic()?;
             return Ok(with_bundled_requirements(named));
         }
-        let local = PathBuf::from("definitions");
-        if local.join("base.toml").is_file() {
-            tiledef::read_paths(&[local])
+        let local = PathBuf::from(LOCAL);
+        if local.is_dir() {
+            let named = tiledef::read_paths(&[local])
                 .into_diagnostic()
-                .wrap_err("reading ./definitions")
+                .wrap_err("reading ./definitions")?;
+            Ok(with_bundled_requirements(named))
         } else {
-            Ok(tiledef::bundled())
+            Ok(tiledef::bundled().into_iter().map(mark_bundled).collect())
         }
     }
+
+    /// The files the sources come from (for the check that no output lands on one of them).
+    pub fn files(&self) -> Vec<PathBuf> {
+        let paths = if self.paths.is_empty() {
+            vec![PathBuf::from(LOCAL)]
+        } else {
+            self.paths.clone()
+        };
+        let mut files = Vec::new();
+        for path in paths {
+            if path.is_dir() {
+                files.extend(entries(&path));
+            } else {
+                files.push(path);
+            }
+        }
+        files
+    }
+}
+
+/// The folder read when no paths are given.
+const LOCAL: &str = "definitions";
+
+/// What follows the name of a bundled set.
+const BUNDLED: &str = " (bundled)";
+
+fn mark_bundled(mut source: Source) -> Source {
+    source.name.push_str(BUNDLED);
+    source
+}
+
+/// Every file a command with this input reads: the definitions and the tiles' artwork.
+pub fn files_read(inputs: &Inputs, tileset: &tiledef::TileSet) -> Vec<PathBuf> {
+    let mut files = inputs.files();
+    files.extend(tileset.tiles.iter().filter_map(|t| t.artwork.clone()));
+    files
+}
+
+/// The entries of a folder (none when it cannot be read).
+pub fn entries(dir: &std::path::Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|e| e.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default()
+}
+
+/// Refuses (usage error) outputs that would replace a file the command reads.
+pub fn guard_outputs(
+    inputs: &Inputs,
+    tileset: &tiledef::TileSet,
+    outputs: &[PathBuf],
+) -> miette::Result<()> {
+    crate::output::refuse_overwriting(&files_read(inputs, tileset), outputs)
 }
 
 /// Loads the inputs, printing every diagnostic to stderr.
@@ -40,19 +96,22 @@ pub fn load_and_report(inputs: &Inputs) -> miette::Result<Report> {
     Ok(report)
 }
 
-/// Prints the diagnostics of a report to stderr, in colour on a terminal.
+/// Prints the diagnostics of a report to stderr, in colour on a terminal. A stderr that cannot
+/// be written to is ignored (there is nowhere left to say so); the exit status still tells.
 pub fn print_diagnostics(report: &Report) {
-    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    use std::io::Write;
+    let mut stderr = std::io::stderr().lock();
+    let colour = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
     for d in &report.diagnostics {
         if colour {
             let handler = miette::GraphicalReportHandler::new().with_width(100);
             let mut out = String::new();
             if handler.render_report(&mut out, d).is_ok() {
-                eprintln!("{out}");
+                let _ = writeln!(stderr, "{out}");
                 continue;
             }
         }
-        eprintln!("{}", d.render_plain());
+        let _ = writeln!(stderr, "{}", d.render_plain());
     }
 }
 
@@ -124,16 +183,14 @@ fn with_bundled_requirements(named: Vec<Source>) -> Vec<Source> {
         {
             have.push(id);
             wanted.extend(requires.iter().cloned());
-            let mut source = source.clone();
-            source.name = format!("{} (bundled)", source.name);
-            added.push(source);
+            added.push(mark_bundled(source.clone()));
         }
     }
     // Required sets first, in the bundled order, so the summary reads base, then the expansion.
     added.sort_by_key(|s| {
         bundled
             .iter()
-            .position(|(_, _, b)| s.name.starts_with(&b.name))
+            .position(|(_, _, b)| s.name.strip_suffix(BUNDLED) == Some(b.name.as_str()))
     });
     added.extend(named);
     added
@@ -233,4 +290,19 @@ impl Printed {
         }
         text
     }
+}
+
+/// `--games`: 1 to a billion (0 games has no statistics; more would run for days).
+pub fn games() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::builder::RangedU64ValueParser::new().range(1..=1_000_000_000)
+}
+
+/// `--players`: 1 to the engine's limit.
+pub fn players() -> clap::builder::RangedI64ValueParser<u8> {
+    clap::builder::RangedI64ValueParser::new().range(1..=i64::from(engine::game::MAX_PLAYERS))
+}
+
+/// `--tiles`: 1 (the start tile alone) to the engine's limit of tiles in a game.
+pub fn tiles() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=engine::board::MAX_TILES as u64)
 }

@@ -1,11 +1,107 @@
-//! Writing outputs without ever leaving a half-written file: temp file, then rename.
+//! Everything the CLI writes: standard output through one checked path (`out!`/`outln!`), and
+//! files through `write_atomic`, which never leaves a half-written file, never replaces anything
+//! that is not a regular file, and never writes over a file the command read.
 
 use miette::{IntoDiagnostic, WrapErr};
+use std::fmt;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Writes `bytes` to `path` atomically: into a temporary file beside it, then renamed over it.
+/// Writing to standard output failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StdoutError {
+    /// The reader went away (`tilekit list | head`): not a failure, the command stops quietly.
+    #[error("standard output was closed")]
+    Closed,
+    /// Any other write error (`> /dev/full`).
+    #[error("cannot write to stdout: {0}")]
+    Write(std::io::Error),
+}
+
+impl miette::Diagnostic for StdoutError {}
+
+/// Writes formatted text to standard output, mapping a closed pipe and write errors to values.
+pub fn print(args: fmt::Arguments<'_>) -> Result<(), StdoutError> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_fmt(args).map_err(stdout_error)
+}
+
+/// Flushes standard output (text without a final newline waits in its buffer until then).
+pub fn flush() -> Result<(), StdoutError> {
+    std::io::stdout().flush().map_err(stdout_error)
+}
+
+fn stdout_error(e: std::io::Error) -> StdoutError {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        StdoutError::Closed
+    } else {
+        StdoutError::Write(e)
+    }
+}
+
+/// `print!` that returns a `StdoutError` instead of panicking (use with `?`).
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::output::print(format_args!($($arg)*)) };
+}
+
+/// `println!` that returns a `StdoutError` instead of panicking (use with `?`).
+#[macro_export]
+macro_rules! outln {
+    () => { $crate::output::print(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::output::print(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Writes `bytes` to `path`. A regular file (or a missing one) is replaced atomically: a
+/// temporary file beside it, then a rename, so readers see the old or the new content, never
+/// half of it. `/dev/stdout` is this process's standard output, written in order with what else
+/// it prints. A symlink to a regular file keeps the link and replaces its target. A device,
+/// FIFO or socket (`/dev/stdout`, `/dev/full`, a named pipe), directly or through a symlink, is
+/// written through, as a shell redirection would: it cannot be replaced by a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> miette::Result<()> {
+    let fail = || format!("cannot write {}", path.display());
+    if is_own_stdout(path) {
+        // Through the process's own stdout, so its position is shared with what else is
+        // printed: `--out /dev/stdout > file` or `| reader` gets the bytes in order.
+        let mut stdout = std::io::stdout().lock();
+        return stdout
+            .write_all(bytes)
+            .and_then(|()| stdout.flush())
+            .map_err(stdout_error)
+            .map_err(miette::Report::new);
+    }
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Err(miette::miette!("{}: it is a folder", fail())),
+        Ok(meta) if !meta.is_file() => std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes).and_then(|()| f.flush()))
+            .into_diagnostic()
+            .wrap_err_with(fail),
+        Ok(_) => {
+            // Through any symlinks to the file itself, so the links stay links.
+            let target = std::fs::canonicalize(path)
+                .into_diagnostic()
+                .wrap_err_with(fail)?;
+            replace(&target, bytes).wrap_err_with(fail)
+        }
+        Err(_) if std::fs::symlink_metadata(path).is_ok() => Err(miette::miette!(
+            "{}: it is a symlink to nothing (or a loop of them)",
+            fail()
+        )),
+        Err(_) => replace(path, bytes).wrap_err_with(fail),
+    }
+}
+
+/// Whether a path names this process's standard output.
+fn is_own_stdout(path: &Path) -> bool {
+    ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
+        .iter()
+        .any(|p| path == Path::new(p))
+}
+
+/// Temp file in the same folder, synced, renamed over `path` (a regular file or nothing).
+fn replace(path: &Path, bytes: &[u8]) -> miette::Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -17,17 +113,111 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> miette::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let prefix = format!(".{name}.tmp-");
+    remove_stale_temps(dir, &prefix);
+    // `.<name>.tmp-<pid>.<random>`: the pid tells a later run whether its writer still lives.
+    let tmp_prefix = format!("{prefix}{}.", std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&tmp_prefix);
+    // A temporary file is private (0600); the output gets the mode of the file it replaces,
+    // or that of a new file under the usual umask.
+    if let Some(mode) = output_permissions(path) {
+        builder.permissions(mode);
     }
-    result
-        .into_diagnostic()
-        .wrap_err_with(|| format!("cannot write {}", path.display()))
+    let mut tmp = builder.tempfile_in(dir).into_diagnostic()?;
+    tmp.write_all(bytes).into_diagnostic()?;
+    tmp.as_file().sync_all().into_diagnostic()?;
+    // On failure the temporary file is removed when `tmp` drops.
+    tmp.persist(path).map_err(|e| e.error).into_diagnostic()?;
+    Ok(())
+}
+
+fn output_permissions(path: &Path) -> Option<std::fs::Permissions> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        return Some(meta.permissions());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(std::fs::Permissions::from_mode(0o644))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// Removes `<prefix><pid>.…` files left by processes that no longer run (a build killed with
+/// `kill -9` cannot clean up after itself). Where the process table cannot be read (no
+/// `/proc`), nothing is removed: a live writer's file must never be taken away.
+fn remove_stale_temps(dir: &Path, prefix: &str) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|rest| rest.split('.').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !proc.join(pid.to_string()).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The identity of a file (device and inode where there are such), to tell whether an output
+/// would land on a file that was read, whatever path or link names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileId(Identity);
+
+#[cfg(unix)]
+type Identity = (u64, u64);
+#[cfg(not(unix))]
+type Identity = PathBuf;
+
+impl FileId {
+    /// The identity of an existing file (None when there is no such file).
+    pub fn of(path: &Path) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let meta = std::fs::metadata(path).ok()?;
+            Some(FileId((meta.dev(), meta.ino())))
+        }
+        #[cfg(not(unix))]
+        {
+            std::fs::canonicalize(path).ok().map(FileId)
+        }
+    }
+}
+
+/// Refuses outputs that would land on a file the command read (`sheet own.toml --out
+/// own.toml`): the input would be lost.
+pub fn refuse_overwriting(read: &[PathBuf], outputs: &[PathBuf]) -> miette::Result<()> {
+    let read: Vec<(FileId, &PathBuf)> = read
+        .iter()
+        .filter_map(|p| FileId::of(p).map(|id| (id, p)))
+        .collect();
+    for out in outputs {
+        let Some(id) = FileId::of(out) else {
+            continue;
+        };
+        if let Some((_, input)) = read.iter().find(|(r, _)| *r == id) {
+            return Err(miette::miette!(
+                "refusing to write {}: it is {}, which this command reads; choose another output",
+                out.display(),
+                input.display()
+            ));
+        }
+    }
+    Ok(())
 }

@@ -15,11 +15,11 @@ use std::time::Instant;
 pub struct BenchArgs {
     #[command(flatten)]
     inputs: Inputs,
-    /// Games to play (on one thread).
-    #[arg(long, default_value_t = 20_000)]
+    /// Games to play (on one thread; 1 to a billion).
+    #[arg(long, default_value_t = 20_000, value_parser = crate::inputs::games())]
     games: u64,
-    /// Players per game.
-    #[arg(long, default_value_t = 2)]
+    /// Players per game (1–8).
+    #[arg(long, default_value_t = 2, value_parser = crate::inputs::players())]
     players: u8,
     /// Tile sets in the bag (comma-separated; default: base).
     #[arg(long, value_delimiter = ',', default_value = "base")]
@@ -36,7 +36,7 @@ pub struct BenchArgs {
     village_life: Option<bool>,
     /// Play only this many tiles of each shuffled bag (the start tile included), so sets of
     /// different sizes compare at the same game length.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::inputs::tiles())]
     tiles: Option<usize>,
     /// Print the figures as JSON.
     #[arg(long)]
@@ -125,27 +125,29 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
             "max_game_state_bytes": bytes,
             "compile_ms": compile_ms,
         });
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&value).unwrap_or_default()
-        );
+        )?;
     } else {
-        println!(
+        crate::outln!(
             "{} random {}-player games ({}) on one thread: {secs:.2} s, {rate:.0} games/s, {:.1} µs/game, {:.1} tiles/game",
             args.games,
             args.players,
             args.sets.join("+"),
             secs * 1e6 / args.games.max(1) as f64,
             tiles as f64 / args.games.max(1) as f64
-        );
-        println!(
+        )?;
+        crate::outln!(
             "{:.0} ns per placed tile (compare sets by this: games differ in length)",
             secs * 1e9 / tiles.max(1) as f64
-        );
-        println!(
+        )?;
+        crate::outln!(
             "legal placements of a drawn tile: {ns_per_list:.0} ns per tile, {ns_per_position:.1} ns per open position"
-        );
-        println!("largest game state: {bytes} bytes; compiling the tables: {compile_ms:.1} ms");
+        )?;
+        crate::outln!(
+            "largest game state: {bytes} bytes; compiling the tables: {compile_ms:.1} ms"
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,7 @@
 //! into the output folder.
 
 use crate::commands::compile::{TablesFormat, tables_bytes};
-use crate::commands::render::{Failure, write_contact_sheet, write_previews};
+use crate::commands::render::{Failure, preview_paths, write_contact_sheet, write_previews};
 use crate::commands::sheet::write_sheet;
 use crate::commands::validate::summary_line;
 use crate::inputs::{Inputs, SetsArg, load_and_report};
@@ -19,8 +19,7 @@ use tilekit_render::sheet::{Paper, SheetOptions};
 pub const EXAMPLES: &str = "\
 Examples:
   tilekit build --out out                       the bundled sets (or ./definitions)
-  tilekit build my-set.toml definitions/base.toml --out my-out
-  tilekit build lakeland.toml --sets lakeland --labels --out out   only your set, ids on the sheets";
+  tilekit build my-set.toml definitions/base.toml --out my-out";
 
 /// Arguments of `tilekit build`.
 #[derive(Args)]
@@ -37,9 +36,13 @@ pub struct BuildArgs {
     labels: bool,
 }
 
-/// Runs `tilekit build`.
+/// Runs `tilekit build`. Each output is a step of its own: a step that fails (a preview whose
+/// name the file system refuses, a full disk) is recorded in `report.txt` and on stderr, the
+/// other steps still run, and the exit status says the worst (1 for a problem in the
+/// definitions, such as missing artwork; 2 for a write failure).
 pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
     let report = load_and_report(&args.inputs)?;
+    let report_path = args.out.join("report.txt");
     let mut text = String::new();
     for file in &report.files {
         let _ = writeln!(text, "{}", summary_line(file));
@@ -48,10 +51,14 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
         let _ = writeln!(text, "\n{}", d.render_plain());
     }
     let Some(tileset) = report.tileset else {
-        write_atomic(&args.out.join("report.txt"), text.as_bytes())?;
+        crate::output::refuse_overwriting(
+            &args.inputs.files(),
+            std::slice::from_ref(&report_path),
+        )?;
+        write_atomic(&report_path, text.as_bytes())?;
         eprintln!(
             "build stopped: the definitions have errors (see {})",
-            args.out.join("report.txt").display()
+            report_path.display()
         );
         return Ok(ExitCode::from(1));
     };
@@ -65,8 +72,24 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
     let all = printed.tiles(&tileset);
     let _ = writeln!(text, "\n{}", crate::commands::list::table(&tileset, &all));
 
+    let previews = args.out.join("previews");
+    let contact = args.out.join("contact-sheet.png");
+    let sheets = [
+        (Paper::A4, args.out.join("sheets-a4.pdf")),
+        (Paper::Letter, args.out.join("sheets-letter.pdf")),
+    ];
+    let mut outputs = vec![
+        report_path.clone(),
+        args.out.join("tables.bin"),
+        args.out.join("tables.json"),
+        contact.clone(),
+    ];
+    outputs.extend(sheets.iter().map(|(_, p)| p.clone()));
+    outputs.extend(preview_paths(&tileset, &all, &previews));
+    crate::inputs::guard_outputs(&args.inputs, &tileset, &outputs)?;
+
     let progress = Progress::new(5);
-    let mut written = Vec::new();
+    let mut steps = Steps::default();
 
     progress.step("compiling tables");
     let tables = crate::inputs::compile_tables(&tileset)?;
@@ -75,72 +98,107 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
         ("tables.json", TablesFormat::Json),
     ] {
         let path = args.out.join(name);
-        write_atomic(&path, &tables_bytes(&tables, format))?;
-        written.push(path.display().to_string());
+        let written = write_atomic(&path, &tables_bytes(&tables, format));
+        steps.record(path.display().to_string(), written.map_err(Failure::Other));
     }
 
-    let mut pictures = || -> Result<(), Failure> {
-        progress.step("drawing previews");
-        let options = DrawOptions {
-            label: true,
-            artwork: true,
-            overlay: false,
+    progress.step("drawing previews");
+    let options = DrawOptions {
+        label: true,
+        artwork: true,
+        overlay: false,
+    };
+    let drawn = write_previews(&tileset, &all, &previews, 512, &options);
+    steps.record_with(previews.display().to_string(), drawn, |count| {
+        format!("{} ({count} PNG files)", previews.display())
+    });
+
+    progress.step("drawing the contact sheet");
+    let drawn = write_contact_sheet(&tileset, &all, &contact, false, args.labels);
+    steps.record(contact.display().to_string(), drawn);
+
+    for (paper, path) in sheets {
+        let name = path.display().to_string();
+        progress.step(&format!("laying out {name}"));
+        let options = SheetOptions {
+            paper,
+            edition: tileset.default_edition(),
+            sets: Some(printed.sets.clone()),
+            labels: args.labels,
+            ..SheetOptions::default()
         };
-        let previews = args.out.join("previews");
-        let count = write_previews(&tileset, &all, &previews, 512, &options)?;
-        written.push(format!("{} ({count} PNG files)", previews.display()));
-
-        progress.step("drawing the contact sheet");
-        let contact = args.out.join("contact-sheet.png");
-        write_contact_sheet(&tileset, &all, &contact, false, args.labels)?;
-        written.push(contact.display().to_string());
-
-        for (paper, name) in [
-            (Paper::A4, "sheets-a4.pdf"),
-            (Paper::Letter, "sheets-letter.pdf"),
-        ] {
-            progress.step(&format!("laying out {name}"));
-            let options = SheetOptions {
-                paper,
-                edition: tileset.default_edition(),
-                sets: Some(printed.sets.clone()),
-                labels: args.labels,
-                ..SheetOptions::default()
-            };
-            let path = args.out.join(name);
-            let sheet = write_sheet(&tileset, &options, &path, None)?;
-            written.push(format!(
-                "{} ({} pages, {})",
-                path.display(),
+        let laid = write_sheet(&tileset, &options, &path, None);
+        steps.record_with(name.clone(), laid, |sheet| {
+            format!(
+                "{name} ({} pages, {})",
                 sheet.pages.len(),
                 tileset.editions[options.edition].id
-            ));
-        }
-        Ok(())
-    };
-    let drawn = pictures();
-    progress.finish();
-    match drawn {
-        Ok(()) => {}
-        Err(Failure::Input(e)) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(1));
-        }
-        Err(Failure::Other(report)) => return Err(report),
+            )
+        });
     }
+    progress.finish();
 
-    let report = args.out.join("report.txt");
-    written.push(report.display().to_string());
+    steps.written.push(report_path.display().to_string());
     let what = format!("printed {}", printed.describe(&tileset, all.len()));
     let _ = writeln!(text, "\n{what}");
-    println!("{what}");
+    crate::outln!("{what}")?;
     let _ = writeln!(text);
-    for what in &written {
+    for what in &steps.written {
         let _ = writeln!(text, "wrote {what}");
-        println!("wrote {what}");
+        crate::outln!("wrote {what}")?;
     }
-    write_atomic(&report, text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    for (what, why) in &steps.failed {
+        let _ = writeln!(text, "FAILED {what}: {why}");
+        eprintln!("error: could not write {what}: {why}");
+    }
+    write_atomic(&report_path, text.as_bytes())?;
+    Ok(steps.code)
+}
+
+/// What the build's steps wrote and what failed, with the exit status they add up to.
+struct Steps {
+    written: Vec<String>,
+    failed: Vec<(String, String)>,
+    code: ExitCode,
+}
+
+impl Default for Steps {
+    fn default() -> Steps {
+        Steps {
+            written: Vec::new(),
+            failed: Vec::new(),
+            code: ExitCode::SUCCESS,
+        }
+    }
+}
+
+impl Steps {
+    fn record(&mut self, what: String, result: Result<(), Failure>) {
+        self.record_with(what.clone(), result, |()| what);
+    }
+
+    fn record_with<T>(
+        &mut self,
+        what: String,
+        result: Result<T, Failure>,
+        written: impl FnOnce(T) -> String,
+    ) {
+        match result {
+            Ok(value) => self.written.push(written(value)),
+            Err(Failure::Input(e)) => {
+                self.failed.push((what, e.to_string()));
+                self.code = ExitCode::from(1);
+            }
+            Err(Failure::Other(report)) => {
+                // The whole chain: "cannot write X: File name too long".
+                let why: Vec<String> = report.chain().map(ToString::to_string).collect();
+                self.failed.push((what, why.join(": ")));
+                if self.code == ExitCode::SUCCESS {
+                    self.code = ExitCode::from(2);
+                }
+            }
+        }
+    }
 }
 
 /// A step counter on stderr; invisible when stderr is not a terminal.

@@ -69,14 +69,10 @@ pub fn run(args: &CompileArgs) -> miette::Result<ExitCode> {
             TablesFormat::Bin
         }
     });
-    let tables = match write_tables(&tileset, &args.out, format) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e:?}");
-            return Ok(ExitCode::from(1));
-        }
-    };
-    println!(
+    crate::inputs::guard_outputs(&args.inputs, &tileset, std::slice::from_ref(&args.out))?;
+    let tables = write_tables(&tileset, &args.out, format)?;
+    // On stderr, like `render` and `sheet`: `--out /dev/stdout` gets the tables alone.
+    eprintln!(
         "wrote {} ({} tile kinds, {} orientations, {} edge kinds, index of {} entries)",
         args.out.display(),
         tables.kinds.len(),

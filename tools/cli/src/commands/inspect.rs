@@ -31,7 +31,7 @@ pub fn run(args: &InspectArgs) -> miette::Result<ExitCode> {
         .unwrap_or_else(|| args.tile.clone());
     let Some(kind) = tables.kind_by_id(&id) else {
         eprintln!("error: no tile `{}` in the loaded sets", args.tile);
-        return Ok(ExitCode::from(1));
+        return Ok(ExitCode::from(2));
     };
     if args.json {
         let k = &tables.kinds[kind as usize];
@@ -41,12 +41,12 @@ pub fn run(args: &InspectArgs) -> miette::Result<ExitCode> {
             .map(|&o| &tables.orients[o as usize])
             .collect();
         let value = serde_json::json!({ "kind": k, "orients": orients });
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&value).unwrap_or_default()
-        );
+        )?;
     } else {
-        print!("{}", describe(&tables, kind));
+        crate::out!("{}", describe(&tables, kind))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -20,7 +20,7 @@ pub fn run(args: &ListArgs) -> miette::Result<ExitCode> {
     match load_valid(&args.inputs)? {
         Ok(tileset) => match args.sets.resolve(&tileset) {
             Ok(printed) => {
-                print!("{}", table(&tileset, &printed.tiles(&tileset)));
+                crate::out!("{}", table(&tileset, &printed.tiles(&tileset)))?;
                 Ok(ExitCode::SUCCESS)
             }
             Err(message) => {

@@ -5,7 +5,7 @@ use crate::inputs::{Inputs, load_valid};
 use clap::Args;
 use engine::record::{Record, check_expectations, replay};
 use engine::{Event, Phase, Tables};
-use miette::{IntoDiagnostic, WrapErr};
+use miette::IntoDiagnostic;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -148,9 +148,7 @@ fn event_text(tables: &Tables, e: &Event) -> Option<String> {
 
 /// Runs `tilekit play`.
 pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.record)
-        .into_diagnostic()
-        .wrap_err_with(|| format!("cannot read {}", args.record.display()))?;
+    let text = tiledef::read_text(&args.record).into_diagnostic()?;
     let record = match Record::parse(&text) {
         Ok(r) => r,
         Err(e) => {
@@ -187,24 +185,24 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                     "tiles_left": r.game.tiles_left(),
                     "expectations": { "checked": record.expect.is_some(), "failed": wrong },
                 });
-                println!(
+                crate::outln!(
                     "{}",
                     serde_json::to_string_pretty(&value).unwrap_or_default()
-                );
+                )?;
             } else {
                 for e in &r.setup {
                     if let Some(line) = event_text(&tables, e) {
-                        println!("{line}");
+                        crate::outln!("{line}")?;
                     }
                 }
                 for (i, t) in r.turns.iter().enumerate() {
-                    print!("{:>3}. ", i + 1);
+                    crate::out!("{:>3}. ", i + 1)?;
                     for (j, e) in t.iter().enumerate() {
                         if let Some(line) = event_text(&tables, e) {
                             if j == 0 {
-                                println!("{line}");
+                                crate::outln!("{line}")?;
                             } else {
-                                println!("     {line}");
+                                crate::outln!("     {line}")?;
                             }
                         }
                     }
@@ -217,13 +215,13 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                     .map(|(p, s)| format!("P{} {s}", p + 1))
                     .collect();
                 if over {
-                    println!("final scores: {}", scores.join(", "));
+                    crate::outln!("final scores: {}", scores.join(", "))?;
                 } else {
-                    println!(
+                    crate::outln!(
                         "scores after the last turn: {} ({} tiles left to draw: the record ends before the game)",
                         scores.join(", "),
                         r.game.tiles_left()
-                    );
+                    )?;
                 }
             }
         }
@@ -233,12 +231,12 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                     "error": { "turn": e.turn(), "message": e.to_string() },
                     "expectations": { "checked": record.expect.is_some(), "failed": wrong },
                 });
-                println!(
+                crate::outln!(
                     "{}",
                     serde_json::to_string_pretty(&value).unwrap_or_default()
-                );
+                )?;
             } else if expected_error {
-                println!("stopped as expected: {e}");
+                crate::outln!("stopped as expected: {e}")?;
             } else {
                 eprintln!("error: {}: {e}", args.record.display());
             }
@@ -253,7 +251,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
         }
         code = ExitCode::from(1);
     } else if record.expect.is_some() && !args.json {
-        println!("all expectations of the record hold");
+        crate::outln!("all expectations of the record hold")?;
     }
     Ok(code)
 }

@@ -79,6 +79,11 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
     } else {
         format!("{} tile types", chosen.len())
     };
+    let mut outputs: Vec<PathBuf> = args.contact_sheet.iter().cloned().collect();
+    if let Some(dir) = &args.out {
+        outputs.extend(preview_paths(&tileset, &chosen, dir));
+    }
+    crate::inputs::guard_outputs(&args.inputs, &tileset, &outputs)?;
     let options = DrawOptions {
         overlay: args.overlay,
         label: true,
@@ -158,9 +163,22 @@ pub fn write_previews(
         .wrap_err_with(|| format!("cannot create {}", dir.display()))?;
     let pictures = tilekit_render::render_pngs(tileset, chosen, size, options)?;
     for (id, bytes) in &pictures {
-        write_atomic(&dir.join(format!("{id}.png")), bytes)?;
+        write_atomic(&preview_path(dir, id), bytes)?;
     }
     Ok(pictures.len())
+}
+
+/// Where the preview of a tile type goes.
+fn preview_path(dir: &Path, id: &str) -> PathBuf {
+    dir.join(format!("{id}.png"))
+}
+
+/// The previews `write_previews` would write.
+pub fn preview_paths(tileset: &TileSet, chosen: &[usize], dir: &Path) -> Vec<PathBuf> {
+    chosen
+        .iter()
+        .map(|&t| preview_path(dir, &tileset.tiles[t].id))
+        .collect()
 }
 
 /// Writes the contact sheet of the chosen tiles.

@@ -18,7 +18,7 @@ pub fn run(args: &SchemaArgs) -> miette::Result<ExitCode> {
     let text = tiledef::json_schema_text();
     match &args.out {
         Some(path) => write_atomic(path, text.as_bytes())?,
-        None => print!("{text}"),
+        None => crate::out!("{text}")?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -117,6 +117,17 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
         },
     };
     options.edition = edition;
+    let mut outputs = vec![args.out.clone()];
+    if let Some(dir) = &args.png_dir {
+        // Pages are `<stem>-NN.png`; any such file there now could be replaced.
+        let stem = page_stem(&args.out);
+        outputs.extend(crate::inputs::entries(dir).into_iter().filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(&format!("{stem}-")) && n.ends_with(".png"))
+        }));
+    }
+    crate::inputs::guard_outputs(&args.inputs, &tileset, &outputs)?;
     match write_sheet(&tileset, &options, &args.out, args.png_dir.as_deref()) {
         Ok(sheet) => {
             eprintln!(
@@ -165,10 +176,7 @@ pub fn write_sheet(
         std::fs::create_dir_all(dir)
             .into_diagnostic()
             .wrap_err_with(|| format!("cannot create {}", dir.display()))?;
-        let stem = pdf
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "sheet".into());
+        let stem = page_stem(pdf);
         // Page by page: a page's pixels are dropped once it is written.
         for i in 0..sheet.pages.len() {
             let page = page_pixmap(tileset, &sheet, options, i)?;
@@ -177,4 +185,11 @@ pub fn write_sheet(
         }
     }
     Ok(sheet)
+}
+
+/// The start of the PNG pages' names: the PDF's name without its extension.
+fn page_stem(pdf: &Path) -> String {
+    pdf.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "sheet".into())
 }

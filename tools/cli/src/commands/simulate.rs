@@ -24,11 +24,11 @@ Examples:
 pub struct SimulateArgs {
     #[command(flatten)]
     inputs: Inputs,
-    /// Games to play.
-    #[arg(long, default_value_t = 10_000)]
+    /// Games to play (1 to a billion).
+    #[arg(long, default_value_t = 10_000, value_parser = crate::inputs::games())]
     games: u64,
     /// Players per game (1–8).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = crate::inputs::players())]
     players: u8,
     /// Seed: the same seed gives the same statistics.
     #[arg(long, default_value_t = 1)]
@@ -40,7 +40,7 @@ pub struct SimulateArgs {
     #[arg(long)]
     edition: Option<String>,
     /// Play only this many tiles of each shuffled bag, the start tile included (default: all).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::inputs::tiles())]
     tiles: Option<usize>,
     /// First-edition rule: a completed 2-tile city scores 2.
     #[arg(long)]
@@ -135,12 +135,12 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             "set_aside_by_tile": set_aside(&tables, &stats).into_iter().collect::<std::collections::BTreeMap<_, _>>(),
             "stats": stats,
         });
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&value).unwrap_or_default()
-        );
+        )?;
     } else {
-        print!("{}", report(&tables, &stats, args.players, elapsed));
+        crate::out!("{}", report(&tables, &stats, args.players, elapsed))?;
     }
     Ok(ExitCode::SUCCESS)
 }

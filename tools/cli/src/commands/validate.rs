@@ -39,7 +39,7 @@ pub fn run(args: &ValidateArgs) -> miette::Result<ExitCode> {
         Format::Text => {
             print_diagnostics(&report);
             for file in &report.files {
-                println!("{}", summary_line(file));
+                crate::outln!("{}", summary_line(file))?;
             }
         }
         Format::Json => {
@@ -54,10 +54,10 @@ pub fn run(args: &ValidateArgs) -> miette::Result<ExitCode> {
                 })).collect::<Vec<_>>(),
                 "diagnostics": report.diagnostics.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
             });
-            println!(
+            crate::outln!(
                 "{}",
                 serde_json::to_string_pretty(&json).unwrap_or_default()
-            );
+            )?;
         }
     }
     Ok(if report.has_errors() {
