@@ -111,11 +111,11 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
             tilekit_jcz::report_text("tilekit export jcz: what JCZ cannot represent", &notes)
         );
     }
-    println!(
+    crate::outln!(
         "{name}: {} tiles in {} tile-sets; {} things JCZ cannot represent",
         xml.tiles.len(),
         xml.sets.len(),
         notes.len()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -163,7 +163,7 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
             .map(|(k, n)| format!("{k} {n}"))
             .collect::<Vec<_>>()
             .join(", ");
-        println!(
+        crate::outln!(
             "{name}: {tiles} tile type{} → {}; {} not carried over{}",
             if tiles == 1 { "" } else { "s" },
             if sets.is_empty() {
@@ -177,13 +177,13 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
             } else {
                 format!(" ({what})")
             }
-        );
+        )?;
     }
-    println!(
+    crate::outln!(
         "wrote {} files and import-report.txt into {}",
         written.len(),
         args.out.display()
-    );
+    )?;
 
     // What was written must validate, with the bundled sets it requires.
     let check = Inputs { paths: written };
