@@ -88,6 +88,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
                     name: set.name.clone(),
                     requires: set.requires.clone(),
                     source: files[f].source.name().to_string(),
+                    figures: set.figures.clone(),
                 }
             })
             .collect(),
@@ -573,7 +574,10 @@ impl Checker<'_> {
                 "tilekit::edges-missing",
                 format!("tile `{id}` has no `edges`"),
             )
-            .hint = Some("add e.g. `edges = { n = \"city\", e = \"road\", s = \"field\", w = \"road\" }`".to_string());
+            .hint = Some(
+                "add e.g. `edges = { n = \"city\", e = \"road\", s = \"field\", w = \"road\" }`"
+                    .to_string(),
+            );
             return None;
         };
         let written = [&def_edges.n, &def_edges.e, &def_edges.s, &def_edges.w];

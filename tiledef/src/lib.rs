@@ -19,7 +19,7 @@ pub use diagnostic::{Diagnostic, Severity};
 pub use load::{FileSummary, ReadError, Report, bundled, load, load_bundled, read_paths};
 pub use model::{
     ArtHints, Count, FORMAT_VERSION, MarkerPlace, MarkerRule, Meeting, PortCarries, RoadEnd,
-    TileSetFile, json_schema, json_schema_text,
+    SetFigure, TileSetFile, json_schema, json_schema_text,
 };
 pub use port::{Port, Side};
 pub use source::Source;

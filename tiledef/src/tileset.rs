@@ -38,6 +38,8 @@ pub struct SetInfo {
     pub requires: Vec<String>,
     /// The file it was loaded from, as named to the loader.
     pub source: String,
+    /// The figures it brings into play besides the followers.
+    pub figures: Vec<crate::model::SetFigure>,
 }
 
 /// An edition (printing) that counts refer to.

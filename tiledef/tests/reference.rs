@@ -1116,7 +1116,11 @@ fn village_life_tiles_have_fancloisterzone_edges_and_contents() {
     let mut chosen_all = Vec::new();
     for row in &page.rows {
         let id = village_life_id(page.cell(row, "#"));
-        let candidates: Vec<&str> = page.cell(row, "FanCZ id").split(" or ").map(str::trim).collect();
+        let candidates: Vec<&str> = page
+            .cell(row, "FanCZ id")
+            .split(" or ")
+            .map(str::trim)
+            .collect();
         candidates_all.extend(candidates.iter().map(|c| c.to_string()));
         let Some(tile) = tiles.iter().find(|t| t.id == id) else {
             problems.push(format!("no tile {id}"));

@@ -16,12 +16,12 @@
 
 use crate::board::EMPTY;
 use crate::game::{
-    Event, Figure, FigureKind, FlowerBonus, Game, GameOptions, IllegalMove, NetworkBonus, Reason,
-    Score, SetupError,
+    DonkeyBlocks, Event, Figure, FigureKind, FlowerBonus, Game, GameOptions, IllegalMove,
+    NetworkBonus, Reason, Rules, Score, SetupError,
 };
 use crate::rng::Rng;
 use crate::tables::{FeatureKind, Orient, Tables};
-use tiledef::{Meeting, RoadEnd, Side};
+use tiledef::{Meeting, RoadEnd, SetFigure, Side};
 
 /// The windmill's range: its tile and two tiles in each direction.
 pub const WINDMILL_RANGE: [(i32, i32); 9] = [
@@ -36,14 +36,43 @@ pub const WINDMILL_RANGE: [(i32, i32); 9] = [
     (-2, 0),
 ];
 
-/// Whether Village Life's figures and flowers are in play: the option, or else whether a tile
-/// of the draw (or the start tile) carries flower groups.
-pub(crate) fn in_play(tables: &Tables, options: &GameOptions, bag: &[u16]) -> bool {
-    options.rules.village_life.unwrap_or_else(|| {
-        std::iter::once(&tables.start)
-            .chain(bag)
-            .any(|&k| has_flowers(tables, k))
-    })
+/// The rules a game plays. What the options leave open follows the data of the sets with a
+/// tile in the game (the draw and the start tile): the donkey and windmills come with a set
+/// whose `[set] figures` name them, the flower bonus with a tile that carries flower groups.
+pub(crate) fn rules_in_play(tables: &Tables, options: &GameOptions, bag: &[u16]) -> Rules {
+    let mut in_game = vec![false; tables.sets.len()];
+    let mut flowers = false;
+    for &k in std::iter::once(&tables.start).chain(bag) {
+        in_game[usize::from(tables.kinds[k as usize].set)] = true;
+        flowers |= has_flowers(tables, k);
+    }
+    let brings = |figure: SetFigure| {
+        in_game
+            .iter()
+            .zip(&tables.set_figures)
+            .any(|(&used, figures)| used && figures.contains(&figure))
+    };
+    let o = &options.rules;
+    Rules {
+        sets: tables
+            .sets
+            .iter()
+            .zip(&in_game)
+            .filter(|(_, used)| **used)
+            .map(|(id, _)| id.clone())
+            .collect(),
+        followers: o.followers,
+        first_edition_small_city: o.first_edition_small_city,
+        festival: o.festival,
+        donkey: o.donkey.unwrap_or_else(|| brings(SetFigure::Donkey)),
+        donkey_blocks: o.donkey_blocks,
+        windmills: o
+            .windmills
+            .unwrap_or_else(|| u8::from(brings(SetFigure::Windmill))),
+        flower_bonus: o.flower_bonus.unwrap_or(flowers),
+        monastery_flowers_3x3: o.monastery_flowers_3x3,
+        wells: o.wells,
+    }
 }
 
 fn has_flowers(tables: &Tables, kind: u16) -> bool {
@@ -286,14 +315,33 @@ fn block_completing(game: &mut Game<'_>, kind: u16, at: (i32, i32), slot: u16, r
     while bits != 0 {
         let rotation = bits.trailing_zeros() as u8;
         bits &= bits - 1;
-        let o = &tables.orients[tables.orient_of(kind, rotation) as usize];
-        if around.completes(game, o, root) {
+        let orient = tables.orient_of(kind, rotation);
+        let o = &tables.orients[orient as usize];
+        if around.completes(game, o, root)
+            && (game.rules.donkey_blocks == DonkeyBlocks::Road
+                || game.nodes[root as usize].markets == 0
+                || completes_network(game, at, orient, root))
+        {
             mask &= !(1 << rotation);
             removed += 1;
         }
     }
     game.masks_mut()[slot as usize] = mask;
     removed
+}
+
+/// Whether putting `orient` at `at` completes the network of the marketplace road `root`: the
+/// road, closed, is then scored, as every marketplace it touches has all its roads closed.
+/// Tried on a copy of the game: only the `network` reading of the donkey asks, and only when
+/// a marketplace road on the donkey's tile could be closed here.
+#[inline(never)]
+fn completes_network(game: &Game<'_>, at: (i32, i32), orient: u16, root: u32) -> bool {
+    let mut trial = game.clone();
+    trial.put(at.0, at.1, orient);
+    let road = trial.find_mut(root);
+    let mut markets = Vec::new();
+    markets_of(&trial, road, &mut markets);
+    trial.nodes[road as usize].open == 0 && markets.iter().all(|&m| market_complete(&mut trial, m))
 }
 
 /// The position all of a set's open ends face, if they can all face one: 1 to 4 ends (a tile
@@ -411,7 +459,8 @@ pub(crate) fn move_donkey(
 ) -> Result<(), IllegalMove> {
     let Some(current) = game.donkey else {
         return Err(IllegalMove::NotOffered(
-            "there is no donkey in this game (Village Life is off)".into(),
+            "there is no donkey in this game (no set in it brings one, or the option `donkey` is false)"
+                .into(),
         ));
     };
     let cell = game.board.cell(i32::from(x), i32::from(y));
@@ -464,9 +513,10 @@ pub(crate) fn place_windmill(
     feature: u8,
     events: &mut Vec<Event>,
 ) -> Result<(), IllegalMove> {
-    if !game.village {
+    if game.rules.windmills == 0 {
         return Err(IllegalMove::NotOffered(
-            "there are no windmills in this game (Village Life is off)".into(),
+            "there are no windmills in this game (no set in it brings them, or the option `windmills` is 0)"
+                .into(),
         ));
     }
     let o = game.orient(placed);
