@@ -219,6 +219,13 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
         game.donkey_sets.roots[i] = root;
         let node = &game.nodes[root as usize];
         let Some((x, y)) = mean_position(node.ends_at, node.open) else {
+            if node.open == 0
+                && node.markets > 0
+                && !node.done
+                && game.rules.donkey_blocks == DonkeyBlocks::Network
+            {
+                removed += block_network(game, kind, root);
+            }
             continue;
         };
         // Placed cells have no slot: this is an open position where the drawn tile fits.
@@ -327,6 +334,57 @@ fn block_completing(game: &mut Game<'_>, kind: u16, at: (i32, i32), slot: u16, r
         }
     }
     game.masks_mut()[slot as usize] = mask;
+    removed
+}
+
+/// The `network` reading, for a closed marketplace road on the donkey's tile that waits for its
+/// marketplaces: clears the placements that would close the last open roads of those
+/// marketplaces (completing its network); returns how many.
+#[inline(never)]
+fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) -> u32 {
+    let mut markets = Vec::new();
+    markets_of(game, waiting, &mut markets);
+    let mut open = Vec::new();
+    let mut roads = Vec::new();
+    for &m in &markets {
+        market_roads(game, m, &mut roads);
+        open.extend(
+            roads
+                .iter()
+                .copied()
+                .filter(|&r| game.nodes[r as usize].open > 0),
+        );
+    }
+    let tables = game.tables;
+    let mut removed = 0;
+    for r in open {
+        let node = &game.nodes[r as usize];
+        let Some(at) = mean_position(node.ends_at, node.open) else {
+            continue;
+        };
+        let slot = game.board.cell(at.0, at.1).slot;
+        if slot == EMPTY || game.masks_mut()[slot as usize] == 0 {
+            continue;
+        }
+        let around = Around::new(game, at.0, at.1);
+        if around.ends_of(r) != game.nodes[r as usize].open {
+            continue;
+        }
+        let mut mask = game.masks_mut()[slot as usize];
+        let mut bits = mask;
+        while bits != 0 {
+            let rotation = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let orient = tables.orient_of(kind, rotation);
+            if around.completes(game, &tables.orients[orient as usize], r)
+                && completes_network(game, at, orient, waiting)
+            {
+                mask &= !(1 << rotation);
+                removed += 1;
+            }
+        }
+        game.masks_mut()[slot as usize] = mask;
+    }
     removed
 }
 
