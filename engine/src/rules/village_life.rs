@@ -6,8 +6,12 @@
 //!   players as colours, two sets beyond). A scored non-field feature gives each player with a
 //!   follower on it +3 per group of their colour on its tiles (a monastery: its own tile, or
 //!   its 3×3 range by option); a field at the end counts the groups inside that field.
+//! - Which of these a game has: `rules_in_play`, from the options, else from the data of the
+//!   sets in the game (`[set] figures` for the donkey and windmills, flower groups on the tiles
+//!   for the flower bonus).
 //! - Donkey: starts on the start tile; placements that would complete a road, city or
-//!   monastery on its tile are filtered out of the drawn tile's candidates.
+//!   monastery on its tile are filtered out of the drawn tile's candidates (under the `network`
+//!   reading, a marketplace road's closing only when its network would complete).
 //! - Windmill: on any field of the placed tile; its range is the plus of its tile and two
 //!   tiles each way; 9 + flowers when all 9 are placed, else 1 per placed tile at the end.
 //! - Marketplace: a road ending at a marketplace waits until it is closed and every
@@ -391,7 +395,8 @@ fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) -> u32 {
 /// Whether putting `orient` at `at` completes the network of the marketplace road `root`: the
 /// road, closed, is then scored, as every marketplace it touches has all its roads closed.
 /// Tried on a copy of the game: only the `network` reading of the donkey asks, and only when
-/// a marketplace road on the donkey's tile could be closed here.
+/// the drawn tile could close a marketplace road on the donkey's tile, or the last roads of the
+/// marketplaces of one waiting there.
 #[inline(never)]
 fn completes_network(game: &Game<'_>, at: (i32, i32), orient: u16, root: u32) -> bool {
     let mut trial = game.clone();
