@@ -765,14 +765,14 @@ impl<'t> Game<'t> {
         let mut bag = build_bag(tables, &options)?;
         // The rules follow the sets of the whole draw, not of the part a cut plays.
         let rules = rules::village_life::rules_in_play(tables, &options, &bag);
-        if let Some(tiles) = options.tiles {
-            bag.truncate(tiles.saturating_sub(1));
-        }
         let colours = if rules.flower_bonus {
-            rules::village_life::deal_colours(tables, &options)?
+            rules::village_life::deal_colours(tables, &options, &bag)?
         } else {
             Vec::new()
         };
+        if let Some(tiles) = options.tiles {
+            bag.truncate(tiles.saturating_sub(1));
+        }
         let tiles = bag.len() + 1;
         let mut game = Game {
             tables,

@@ -264,6 +264,8 @@ pub struct Tables {
     pub sets: Vec<String>,
     /// Per set (indexed like `sets`): the figures it brings into play besides the followers.
     pub set_figures: Vec<Vec<tiledef::SetFigure>>,
+    /// Per set: the colours it declares (indices into `colours`), its flower tokens.
+    pub set_colours: Vec<Vec<u8>>,
     /// Edition ids.
     pub editions: Vec<String>,
     /// Edge kind ids; edge codes index into it.
@@ -620,6 +622,11 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
         version: TABLES_VERSION,
         sets: ts.sets.iter().map(|s| s.id.clone()).collect(),
         set_figures: ts.sets.iter().map(|s| s.figures.clone()).collect(),
+        set_colours: ts
+            .sets
+            .iter()
+            .map(|s| s.colours.iter().map(|&c| c as u8).collect())
+            .collect(),
         editions: ts.editions.iter().map(|e| e.id.clone()).collect(),
         edge_kinds: ts.edge_kinds.iter().map(|e| e.id.clone()).collect(),
         meets,

@@ -154,3 +154,36 @@ fn games_follow_their_rules() {
     assert_eq!((donkey, flowers), (0, 0));
     assert!(windmills > 0, "windmills are still placed");
 }
+
+#[test]
+fn flower_tokens_are_the_colours_of_the_sets_in_the_game() {
+    let tables = lake_tables();
+    let teal = tables.colours.iter().position(|c| c == "teal").unwrap() as u8;
+    let colours = |sets: &[&str], players: u8, seed: u64| {
+        let game = Game::new(
+            &tables,
+            GameOptions {
+                sets: sets.iter().map(|s| s.to_string()).collect(),
+                edition: None,
+                players,
+                rules: RuleOptions::default(),
+                draw: Draw::Seed(seed),
+                tiles: None,
+            },
+            &mut Vec::new(),
+        )
+        .expect("the game sets up");
+        game.colours.clone()
+    };
+    for seed in 0..20 {
+        // The lake set is loaded but not in the game: its colour is no token.
+        let vl = colours(&["base", "village-life"], 8, seed);
+        assert_eq!(vl.len(), 8);
+        assert!(!vl.contains(&teal), "seed {seed}: {vl:?}");
+        // Eight players, four colours: two token sets, each colour twice.
+        for c in 0..4 {
+            assert_eq!(vl.iter().filter(|&&x| x == c).count(), 2, "{vl:?}");
+        }
+    }
+    assert_eq!(colours(&["base", "lake"], 3, 1), vec![teal; 3]);
+}

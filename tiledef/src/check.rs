@@ -89,6 +89,10 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
                     requires: set.requires.clone(),
                     source: files[f].source.name().to_string(),
                     figures: set.figures.clone(),
+                    colours: (vocab.colours.iter().enumerate())
+                        .filter(|(_, d)| d.file == f)
+                        .map(|(i, _)| i)
+                        .collect(),
                 }
             })
             .collect(),

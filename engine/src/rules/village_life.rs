@@ -44,12 +44,10 @@ pub const WINDMILL_RANGE: [(i32, i32); 9] = [
 /// tile in the game (the draw and the start tile): the donkey and windmills come with a set
 /// whose `[set] figures` name them, the flower bonus with a tile that carries flower groups.
 pub(crate) fn rules_in_play(tables: &Tables, options: &GameOptions, bag: &[u16]) -> Rules {
-    let mut in_game = vec![false; tables.sets.len()];
-    let mut flowers = false;
-    for &k in std::iter::once(&tables.start).chain(bag) {
-        in_game[usize::from(tables.kinds[k as usize].set)] = true;
-        flowers |= has_flowers(tables, k);
-    }
+    let in_game = sets_in_game(tables, bag);
+    let flowers = std::iter::once(&tables.start)
+        .chain(bag)
+        .any(|&k| has_flowers(tables, k));
     let brings = |figure: SetFigure| {
         in_game
             .iter()
@@ -79,15 +77,49 @@ pub(crate) fn rules_in_play(tables: &Tables, options: &GameOptions, bag: &[u16])
     }
 }
 
+/// Per set: whether a tile of it is in the game (the draw or the start tile).
+fn sets_in_game(tables: &Tables, bag: &[u16]) -> Vec<bool> {
+    let mut in_game = vec![false; tables.sets.len()];
+    for &k in std::iter::once(&tables.start).chain(bag) {
+        in_game[usize::from(tables.kinds[k as usize].set)] = true;
+    }
+    in_game
+}
+
+/// The flower colours of a game's tokens, in vocabulary order: those the sets in the game
+/// declare, and any other on its tiles (a set may use a colour of a set it requires).
+fn token_colours(tables: &Tables, bag: &[u16]) -> Vec<u8> {
+    let mut used = vec![false; tables.colours.len()];
+    for (set, &in_game) in sets_in_game(tables, bag).iter().enumerate() {
+        if in_game {
+            for &c in &tables.set_colours[set] {
+                used[usize::from(c)] = true;
+            }
+        }
+    }
+    for &k in std::iter::once(&tables.start).chain(bag) {
+        for (c, &groups) in tables.kinds[k as usize].flowers.iter().enumerate() {
+            used[c] |= groups > 0;
+        }
+    }
+    (0..used.len() as u8)
+        .filter(|&c| used[usize::from(c)])
+        .collect()
+}
+
 fn has_flowers(tables: &Tables, kind: u16) -> bool {
     !tables.kinds[kind as usize].flowers.is_empty()
 }
 
 /// The players' flower colours: as the options name them, else drawn from the token sets
-/// (one set of every colour, a second set when there are more players than colours) with the
-/// seed of the draw, or dealt in vocabulary order for a fixed draw.
-pub(crate) fn deal_colours(tables: &Tables, options: &GameOptions) -> Result<Vec<u8>, SetupError> {
-    let n = tables.colours.len();
+/// (one set of the game's colours, see `token_colours`, and a second set when there are more
+/// players than colours) with the seed of the draw, or dealt in vocabulary order for a fixed
+/// draw.
+pub(crate) fn deal_colours(
+    tables: &Tables,
+    options: &GameOptions,
+    bag: &[u16],
+) -> Result<Vec<u8>, SetupError> {
     let players = options.players as usize;
     if !options.rules.flowers.is_empty() {
         if options.rules.flowers.len() != players {
@@ -115,11 +147,12 @@ pub(crate) fn deal_colours(tables: &Tables, options: &GameOptions) -> Result<Vec
             })
             .collect();
     }
-    if n == 0 {
+    let colours = token_colours(tables, bag);
+    if colours.is_empty() {
         return Ok(Vec::new());
     }
-    let sets = players.div_ceil(n);
-    let mut tokens: Vec<u8> = (0..sets).flat_map(|_| 0..n as u8).collect();
+    let sets = players.div_ceil(colours.len());
+    let mut tokens: Vec<u8> = (0..sets).flat_map(|_| colours.iter().copied()).collect();
     if let crate::game::Draw::Seed(seed) = options.draw {
         // A stream of its own, so the bag's shuffle is the same with or without Village Life.
         Rng::new(seed ^ 0xf10e_75f1_0e75_f10e).shuffle(&mut tokens);
