@@ -764,9 +764,9 @@ impl<'t> Game<'t> {
         }
         let mut bag = build_bag(tables, &options)?;
         // The rules follow the sets of the whole draw, not of the part a cut plays.
-        let rules = rules::village_life::rules_in_play(tables, &options, &bag);
+        let (rules, tokens) = rules::village_life::rules_in_play(tables, &options, &bag);
         let colours = if rules.flower_bonus {
-            rules::village_life::deal_colours(tables, &options, &bag)?
+            rules::village_life::deal_colours(tables, &options, &tokens)?
         } else {
             Vec::new()
         };

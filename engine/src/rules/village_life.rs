@@ -40,14 +40,26 @@ pub const WINDMILL_RANGE: [(i32, i32); 9] = [
     (-2, 0),
 ];
 
-/// The rules a game plays. What the options leave open follows the data of the sets with a
-/// tile in the game (the draw and the start tile): the donkey and windmills come with a set
-/// whose `[set] figures` name them, the flower bonus with a tile that carries flower groups.
-pub(crate) fn rules_in_play(tables: &Tables, options: &GameOptions, bag: &[u16]) -> Rules {
-    let in_game = sets_in_game(tables, bag);
-    let flowers = std::iter::once(&tables.start)
-        .chain(bag)
-        .any(|&k| has_flowers(tables, k));
+/// The rules a game plays, and the colours of its flower tokens (see `deal_colours`). What the
+/// options leave open follows the data of the sets with a tile in the game (the draw and the
+/// start tile): the donkey and windmills come with a set whose `[set] figures` name them, the
+/// flower bonus with a tile that carries flower groups.
+pub(crate) fn rules_in_play(
+    tables: &Tables,
+    options: &GameOptions,
+    bag: &[u16],
+) -> (Rules, Vec<u8>) {
+    // One pass over the draw: the sets it holds and the colours on its tiles.
+    let mut in_game = vec![false; tables.sets.len()];
+    let mut colours = vec![false; tables.colours.len()];
+    for &k in std::iter::once(&tables.start).chain(bag) {
+        let kind = &tables.kinds[k as usize];
+        in_game[usize::from(kind.set)] = true;
+        for (c, &groups) in kind.flowers.iter().enumerate() {
+            colours[c] |= groups > 0;
+        }
+    }
+    let flowers = colours.contains(&true);
     let brings = |figure: SetFigure| {
         in_game
             .iter()
@@ -55,7 +67,7 @@ pub(crate) fn rules_in_play(tables: &Tables, options: &GameOptions, bag: &[u16])
             .any(|(&used, figures)| used && figures.contains(&figure))
     };
     let o = &options.rules;
-    Rules {
+    let rules = Rules {
         sets: tables
             .sets
             .iter()
@@ -74,51 +86,31 @@ pub(crate) fn rules_in_play(tables: &Tables, options: &GameOptions, bag: &[u16])
         flower_bonus: o.flower_bonus.unwrap_or(flowers),
         monastery_flowers_3x3: o.monastery_flowers_3x3,
         wells: o.wells,
+    };
+    if !rules.flower_bonus {
+        return (rules, Vec::new());
     }
-}
-
-/// Per set: whether a tile of it is in the game (the draw or the start tile).
-fn sets_in_game(tables: &Tables, bag: &[u16]) -> Vec<bool> {
-    let mut in_game = vec![false; tables.sets.len()];
-    for &k in std::iter::once(&tables.start).chain(bag) {
-        in_game[usize::from(tables.kinds[k as usize].set)] = true;
-    }
-    in_game
-}
-
-/// The flower colours of a game's tokens, in vocabulary order: those the sets in the game
-/// declare, and any other on its tiles (a set may use a colour of a set it requires).
-fn token_colours(tables: &Tables, bag: &[u16]) -> Vec<u8> {
-    let mut used = vec![false; tables.colours.len()];
-    for (set, &in_game) in sets_in_game(tables, bag).iter().enumerate() {
-        if in_game {
-            for &c in &tables.set_colours[set] {
-                used[usize::from(c)] = true;
-            }
+    // The tokens: the colours the sets in the game declare, and any other on its tiles (a set
+    // may use a colour of a set it requires), in vocabulary order.
+    for (set, _) in in_game.iter().enumerate().filter(|(_, used)| **used) {
+        for &c in &tables.set_colours[set] {
+            colours[usize::from(c)] = true;
         }
     }
-    for &k in std::iter::once(&tables.start).chain(bag) {
-        for (c, &groups) in tables.kinds[k as usize].flowers.iter().enumerate() {
-            used[c] |= groups > 0;
-        }
-    }
-    (0..used.len() as u8)
-        .filter(|&c| used[usize::from(c)])
-        .collect()
-}
-
-fn has_flowers(tables: &Tables, kind: u16) -> bool {
-    !tables.kinds[kind as usize].flowers.is_empty()
+    let tokens = (0..colours.len() as u8)
+        .filter(|&c| colours[usize::from(c)])
+        .collect();
+    (rules, tokens)
 }
 
 /// The players' flower colours: as the options name them, else drawn from the token sets
-/// (one set of the game's colours, see `token_colours`, and a second set when there are more
+/// (one set of the game's `colours`, from `rules_in_play`, and a second set when there are more
 /// players than colours) with the seed of the draw, or dealt in vocabulary order for a fixed
 /// draw.
 pub(crate) fn deal_colours(
     tables: &Tables,
     options: &GameOptions,
-    bag: &[u16],
+    colours: &[u8],
 ) -> Result<Vec<u8>, SetupError> {
     let players = options.players as usize;
     if !options.rules.flowers.is_empty() {
@@ -147,7 +139,6 @@ pub(crate) fn deal_colours(
             })
             .collect();
     }
-    let colours = token_colours(tables, bag);
     if colours.is_empty() {
         return Ok(Vec::new());
     }
