@@ -33,9 +33,20 @@ pub struct RuleOptions {
     pub followers: u8,
     /// The Festival: after placing a Festival tile a player may return a figure instead.
     pub festival: bool,
-    /// Village Life's figures and flowers (donkey, windmills, flower colours); absent: on when
-    /// a tile of the draw carries flower groups. Bushes and marketplaces follow the data.
-    pub village_life: Option<bool>,
+    /// The donkey (Village Life); absent: in play when a set of the game brings it (its
+    /// `[set] figures`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub donkey: Option<bool>,
+    /// What the donkey forbids completing on its tile.
+    pub donkey_blocks: DonkeyBlocks,
+    /// Windmills per player (Village Life); absent: 1 when a set of the game brings windmills
+    /// (its `[set] figures`), else 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub windmills: Option<u8>,
+    /// Flower colours and the flower bonus (Village Life); absent: on when a tile of the draw
+    /// carries flower groups. Bushes and marketplaces always follow the data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flower_bonus: Option<bool>,
     /// The Wells: +1 per well on a scored road.
     pub wells: bool,
     /// A monastery's flowers are those of its 3×3 range (default: its own tile only).
@@ -43,8 +54,93 @@ pub struct RuleOptions {
     /// Flower colour ids by player (absent: drawn from the tokens, see `rules::flowers`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flowers: Vec<String>,
-    /// Windmills per player (Village Life: 1).
+}
+
+/// What the donkey forbids completing: the features on its tile (a marketplace road's closing
+/// included), or, as FanCloisterZone reads it, a marketplace road's closing only when that
+/// road's whole network completes with it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DonkeyBlocks {
+    /// Closing any road or city on the donkey's tile, marketplace roads included.
+    #[default]
+    Road,
+    /// As `Road`, but a marketplace road on its tile may close unless that completes its
+    /// network (every marketplace it touches then has all its roads closed).
+    Network,
+}
+
+impl DonkeyBlocks {
+    /// The option's value as written in records and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DonkeyBlocks::Road => "road",
+            DonkeyBlocks::Network => "network",
+        }
+    }
+}
+
+/// The rules a game plays: its options, with the defaults taken from the sets in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Rules {
+    /// The sets with a tile in the game (the whole draw, before a `tiles` cut, and the start
+    /// tile), in load order.
+    pub sets: Vec<String>,
+    /// Followers per player.
+    pub followers: u8,
+    /// First-edition small city.
+    pub first_edition_small_city: bool,
+    /// Festival returns.
+    pub festival: bool,
+    /// The donkey is in play.
+    pub donkey: bool,
+    /// What the donkey blocks.
+    pub donkey_blocks: DonkeyBlocks,
+    /// Windmills per player.
     pub windmills: u8,
+    /// Flower colours are dealt and flowers pay.
+    pub flower_bonus: bool,
+    /// A monastery's flowers are those of its 3×3 range.
+    pub monastery_flowers_3x3: bool,
+    /// The Wells.
+    pub wells: bool,
+}
+
+impl fmt::Display for Rules {
+    /// One line for report headers: the sets, then every rule on or off.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let on = |b: bool| if b { "on" } else { "off" };
+        write!(
+            f,
+            "sets {}; {} followers; first-edition small city {}; Festival returns {}; donkey {}",
+            self.sets.join(", "),
+            self.followers,
+            on(self.first_edition_small_city),
+            on(self.festival),
+            on(self.donkey),
+        )?;
+        if self.donkey {
+            write!(f, " (blocks: {})", self.donkey_blocks.name())?;
+        }
+        write!(
+            f,
+            "; windmills {} each; flower bonus {}",
+            self.windmills,
+            on(self.flower_bonus)
+        )?;
+        if self.flower_bonus {
+            write!(
+                f,
+                " (monastery: {})",
+                if self.monastery_flowers_3x3 {
+                    "3×3 range"
+                } else {
+                    "own tile"
+                }
+            )?;
+        }
+        write!(f, "; wells {}", on(self.wells))
+    }
 }
 
 impl Default for RuleOptions {
@@ -53,11 +149,13 @@ impl Default for RuleOptions {
             first_edition_small_city: false,
             followers: 7,
             festival: true,
-            village_life: None,
+            donkey: None,
+            donkey_blocks: DonkeyBlocks::Road,
+            windmills: None,
+            flower_bonus: None,
             wells: false,
             monastery_flowers_3x3: false,
             flowers: Vec::new(),
-            windmills: 1,
         }
     }
 }
@@ -640,7 +738,7 @@ pub struct Game<'t> {
     pub set_aside: Vec<u16>,
     /// Running sums.
     pub stats: GameStats,
-    pub(crate) village: bool,
+    pub(crate) rules: Rules,
     monastery_followers: u32,
     pub(crate) stamp: Vec<u32>,
     pub(crate) generation: u32,
@@ -667,13 +765,17 @@ impl<'t> Game<'t> {
         if options.players == 0 || options.players > MAX_PLAYERS {
             return Err(SetupError::Players(options.players));
         }
-        let bag = build_bag(tables, &options)?;
-        let village = rules::village_life::in_play(tables, &options, &bag);
-        let colours = if village {
-            rules::village_life::deal_colours(tables, &options)?
+        let mut bag = build_bag(tables, &options)?;
+        // The rules follow the sets of the whole draw, not of the part a cut plays.
+        let (rules, tokens) = rules::village_life::rules_in_play(tables, &options, &bag);
+        let colours = if rules.flower_bonus {
+            rules::village_life::deal_colours(tables, &options, &tokens)?
         } else {
             Vec::new()
         };
+        if let Some(tiles) = options.tiles {
+            bag.truncate(tiles.saturating_sub(1));
+        }
         let tiles = bag.len() + 1;
         let mut game = Game {
             tables,
@@ -683,12 +785,9 @@ impl<'t> Game<'t> {
                 options.players as usize * options.rules.followers as usize,
             ),
             supply: vec![options.rules.followers; options.players as usize],
-            windmills: vec![
-                if village { options.rules.windmills } else { 0 };
-                options.players as usize
-            ],
+            windmills: vec![rules.windmills; options.players as usize],
             colours,
-            donkey: village.then_some(0),
+            donkey: rules.donkey.then_some(0),
             scores: vec![0; options.players as usize],
             bag,
             next_draw: 0,
@@ -696,7 +795,7 @@ impl<'t> Game<'t> {
             phase: Phase::Over,
             set_aside: Vec::new(),
             stats: GameStats::default(),
-            village,
+            rules,
             monastery_followers: 0,
             stamp: vec![0; tiles],
             generation: 0,
@@ -735,9 +834,9 @@ impl<'t> Game<'t> {
         self.current
     }
 
-    /// Whether Village Life's figures and flowers are in play.
-    pub fn village_life(&self) -> bool {
-        self.village
+    /// The rules the game plays (its options, defaults resolved from the sets in it).
+    pub fn rules(&self) -> &Rules {
+        &self.rules
     }
 
     /// Tiles left to draw.
@@ -802,7 +901,7 @@ impl<'t> Game<'t> {
     }
 
     /// Puts a tile on the board and joins its features to its neighbours'.
-    fn put(&mut self, x: i32, y: i32, orient: u16) -> u16 {
+    pub(crate) fn put(&mut self, x: i32, y: i32, orient: u16) -> u16 {
         let tables = self.tables;
         let o = &tables.orients[orient as usize];
         let id = self.board.placed.len() as u16;
@@ -833,7 +932,7 @@ impl<'t> Game<'t> {
         self.board.close(x, y);
         self.board.cell_mut(x, y).placed = id;
         let cells = self.board.neighbours(x, y);
-        if self.village {
+        if self.donkey.is_some() {
             // An end facing an empty cell stays open, and the donkey's filter needs where; added
             // while the new nodes are their own roots. (An end facing a tile closes at once.)
             for side in Side::ALL {
@@ -872,7 +971,7 @@ impl<'t> Game<'t> {
             &tables.orients[qq.orient as usize],
         );
         let meeting = tables.meeting(op.edges[side.index()], oq.edges[side.opposite().index()]);
-        let village = self.village;
+        let village = self.donkey.is_some();
         for port in side.ports() {
             let f = op.ports[port.index()];
             let g = oq.ports[port.facing().index()];
@@ -1052,7 +1151,7 @@ impl<'t> Game<'t> {
     /// How many windmill moves the current player has on the tile just placed: one per field,
     /// while their windmill is in their supply (Village Life).
     pub fn windmill_count(&self, placed: u16) -> usize {
-        if self.village && self.windmills[self.current as usize] > 0 {
+        if self.windmills[self.current as usize] > 0 {
             self.orient(placed).fields.len()
         } else {
             0
@@ -1070,11 +1169,7 @@ impl<'t> Game<'t> {
     pub fn return_count(&self, placed: u16) -> usize {
         // Figures on the board are those out of the supply.
         let p = self.current as usize;
-        let windmills = if self.village {
-            self.options.rules.windmills
-        } else {
-            0
-        };
+        let windmills = self.rules.windmills;
         let out = usize::from(self.options.rules.followers.saturating_sub(self.supply[p]))
             + usize::from(windmills.saturating_sub(self.windmills[p]));
         if out > 0 && rules::festival::may_return(self, placed) {
@@ -1624,7 +1719,7 @@ fn build_bag(tables: &Tables, options: &GameOptions) -> Result<Vec<u16>, SetupEr
     if drawn + 1 > crate::board::MAX_TILES as u64 {
         return Err(SetupError::TooManyTiles(drawn + 1));
     }
-    let mut bag: Vec<u16> = match &options.draw {
+    let bag: Vec<u16> = match &options.draw {
         Draw::Order(ids) => ids
             .iter()
             .map(|id| {
@@ -1649,8 +1744,5 @@ fn build_bag(tables: &Tables, options: &GameOptions) -> Result<Vec<u16>, SetupEr
             bag
         }
     };
-    if let Some(tiles) = options.tiles {
-        bag.truncate(tiles.saturating_sub(1));
-    }
     Ok(bag)
 }

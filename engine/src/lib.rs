@@ -22,8 +22,8 @@ pub mod tables;
 pub use record::{Record, Replay, ReplayError, Turn, replay};
 
 pub use game::{
-    Draw, Event, Figure, FigureKind, Game, GameOptions, IllegalMove, Move, Phase, Reason,
-    RuleOptions, Score, SetupError,
+    DonkeyBlocks, Draw, Event, Figure, FigureKind, Game, GameOptions, IllegalMove, Move, Phase,
+    Reason, RuleOptions, Rules, Score, SetupError,
 };
 
 pub use tables::{CompileError, FeatureKind, Tables, compile};

@@ -57,7 +57,7 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     moves.clear();
     let donkey = game.donkey_targets();
     // Fast path of the base game: deploys and pass only.
-    if donkey == 0 && !game.village_life() {
+    if donkey == 0 && game.rules().windmills == 0 {
         game.legal_actions(placed, moves);
         return Some(moves[rng.below(moves.len())]);
     }

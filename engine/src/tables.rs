@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
 
 /// The version of the compiled tables format (binary and JSON).
-pub const TABLES_VERSION: u32 = 2;
+pub const TABLES_VERSION: u32 = 3;
 
 /// The first bytes of the binary tables.
 pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
@@ -262,6 +262,10 @@ pub struct Tables {
     pub version: u32,
     /// Set ids, in load order.
     pub sets: Vec<String>,
+    /// Per set (indexed like `sets`): the figures it brings into play besides the followers.
+    pub set_figures: Vec<Vec<tiledef::SetFigure>>,
+    /// Per set: the colours it declares (indices into `colours`), its flower tokens.
+    pub set_colours: Vec<Vec<u8>>,
     /// Edition ids.
     pub editions: Vec<String>,
     /// Edge kind ids; edge codes index into it.
@@ -617,6 +621,12 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     let mut tables = Tables {
         version: TABLES_VERSION,
         sets: ts.sets.iter().map(|s| s.id.clone()).collect(),
+        set_figures: ts.sets.iter().map(|s| s.figures.clone()).collect(),
+        set_colours: ts
+            .sets
+            .iter()
+            .map(|s| s.colours.iter().map(|&c| c as u8).collect())
+            .collect(),
         editions: ts.editions.iter().map(|e| e.id.clone()).collect(),
         edge_kinds: ts.edge_kinds.iter().map(|e| e.id.clone()).collect(),
         meets,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use engine::game::{Event, FigureKind, Game, GameOptions, Move, Phase};
+use engine::game::{DonkeyBlocks, Event, FigureKind, Game, GameOptions, Move, Phase};
 use engine::record::{GameSpec, replay};
 use engine::rng::Rng;
 use engine::simulate::play_random_record;
@@ -78,7 +78,7 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
         }
         if seed.is_multiple_of(16) {
             check_frontier(&game);
-            if game.village_life() {
+            if game.donkey.is_some() {
                 check_open_ends(&game);
             }
         }
@@ -191,7 +191,11 @@ fn expansion_games_use_every_rule() {
             &mut events,
         )
         .unwrap();
-        assert!(game.village_life(), "Village Life is on with all sets");
+        let rules = game.rules();
+        assert!(
+            rules.donkey && rules.windmills == 1 && rules.flower_bonus,
+            "Village Life's figures and flowers come with its set: {rules:?}"
+        );
         returns += game.stats.festival_returns;
         donkey += game.stats.donkey_moves;
         windmills += game.stats.windmills_placed;
@@ -356,29 +360,41 @@ fn placement_index_agrees_with_edge_checks() {
     }
 }
 
-/// The roots of the open roads and cities with a member on a placed tile.
-fn open_sets_on(game: &Game<'_>, tile: u16) -> Vec<u32> {
+/// The roots of the roads and cities with a member on a placed tile.
+fn sets_on(game: &Game<'_>, tile: u16) -> Vec<u32> {
     let base = game.board.placed[tile as usize].base;
     let o = game.orient(tile);
-    (0..o.features.len() as u32)
+    let mut roots: Vec<u32> = (0..o.features.len() as u32)
         .map(|i| game.find(base + i))
-        .filter(|&r| {
-            let n = game.nodes()[r as usize];
-            n.kind.closes() && n.open > 0
-        })
-        .collect()
+        .filter(|&r| game.nodes()[r as usize].kind.closes())
+        .collect();
+    roots.dedup();
+    roots
 }
 
 #[test]
 fn donkey_filter_agrees_with_trial_placements() {
-    // Every placement the donkey's filter removes completes a road or city on its tile (or a
-    // monastery's 9th tile) when tried without the donkey; every one it keeps does not.
+    check_donkey_filter(DonkeyBlocks::Road);
+}
+
+#[test]
+fn donkey_network_filter_agrees_with_trial_placements() {
+    check_donkey_filter(DonkeyBlocks::Network);
+}
+
+/// Every placement the donkey's filter removes completes a feature on its tile when tried
+/// without the donkey; every one it keeps does not. Completing is: closing an open road or city
+/// (under `network`, for a marketplace road: its network completing, the road then scored), or
+/// a monastery's 9th tile.
+fn check_donkey_filter(blocks: DonkeyBlocks) {
     let tables = common::tables();
-    let (mut kept, mut blocked) = (0, 0);
+    let (mut kept, mut blocked, mut networks) = (0, 0, 0);
     for seed in 0..u64::from(GAMES / 100).max(6) {
         let mut rng = Rng::new(seed);
         let mut events = Vec::new();
-        let mut game = Game::new(tables, options(2, seed, false), &mut events).unwrap();
+        let mut options = options(2, seed, false);
+        options.rules.donkey_blocks = blocks;
+        let mut game = Game::new(tables, options, &mut events).unwrap();
         let mut moves = Vec::new();
         while game.phase() != Phase::Over {
             if let (Phase::Place(_), Some(donkey)) = (game.phase(), game.donkey) {
@@ -392,13 +408,25 @@ fn donkey_filter_agrees_with_trial_placements() {
                     let p = game.board.placed[donkey as usize];
                     game.board.placed_around(i32::from(p.x), i32::from(p.y)) == 8
                 };
+                let sets = sets_on(&free, donkey);
                 for mv in &all {
                     let mut trial = free.clone();
-                    let before = open_sets_on(&trial, donkey);
                     trial.apply(*mv, &mut Vec::new()).unwrap();
-                    let closed = before
+                    let mut ended = trial.clone();
+                    ended.apply(Move::Pass, &mut Vec::new()).unwrap();
+                    let completes_set = |r: u32| {
+                        let before = free.nodes()[r as usize];
+                        if blocks == DonkeyBlocks::Network && before.markets > 0 {
+                            // Scored (or, unclaimed, marked done) at the end of this turn.
+                            !before.done && ended.nodes()[ended.find(r) as usize].done
+                        } else {
+                            before.open > 0 && trial.nodes()[trial.find(r) as usize].open == 0
+                        }
+                    };
+                    let network = sets
                         .iter()
-                        .any(|&r| trial.nodes()[trial.find(r) as usize].open == 0);
+                        .any(|&r| free.nodes()[r as usize].markets > 0 && completes_set(r));
+                    let closed = sets.iter().any(|&r| completes_set(r));
                     let Move::Place { x, y, .. } = *mv else {
                         unreachable!()
                     };
@@ -408,11 +436,12 @@ fn donkey_filter_agrees_with_trial_placements() {
                     assert_eq!(
                         !moves.contains(mv),
                         completes,
-                        "seed {seed}: {mv:?} with the donkey at {:?}",
+                        "seed {seed}, {blocks:?}: {mv:?} with the donkey at {:?}",
                         (p.x, p.y)
                     );
                     if completes {
                         blocked += 1;
+                        networks += u32::from(network);
                     } else {
                         kept += 1;
                     }
@@ -427,6 +456,9 @@ fn donkey_filter_agrees_with_trial_placements() {
         blocked > 0 && kept > blocked,
         "kept {kept}, blocked {blocked}"
     );
+    if blocks == DonkeyBlocks::Network {
+        assert!(networks > 0, "no network was blocked in these games");
+    }
 }
 
 /// An orientation turned one more quarter, as (edges, feature port masks).

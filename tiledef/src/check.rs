@@ -122,6 +122,11 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
                     name: set.name.clone(),
                     requires: set.requires.clone(),
                     source: files[f].source.name().to_string(),
+                    figures: set.figures.clone(),
+                    colours: (vocab.colours.iter().enumerate())
+                        .filter(|(_, d)| d.file == f)
+                        .map(|(i, _)| i)
+                        .collect(),
                 }
             })
             .collect(),

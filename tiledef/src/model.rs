@@ -73,6 +73,23 @@ pub struct SetHeader {
     /// Free text: where the set comes from, who made it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// The figures besides the followers that the set brings into the games it is in; a game's
+    /// options may still switch each off (or on).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec![SetFigure::Donkey, SetFigure::Windmill])]
+    pub figures: Vec<SetFigure>,
+}
+
+/// A figure a set brings into play, whose rules the engine knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SetFigure {
+    /// The donkey (Village Life): one neutral figure, starting on the start tile; no feature on
+    /// its tile may be completed, and a player may move it instead of deploying.
+    Donkey,
+    /// A windmill per player (Village Life): goes on a field instead of a follower and scores its
+    /// plus-shaped range.
+    Windmill,
 }
 
 /// An edition (printing) of the game, which tile counts can refer to.

@@ -40,6 +40,10 @@ pub struct SetInfo {
     pub requires: Vec<String>,
     /// The file it was loaded from, as named to the loader.
     pub source: String,
+    /// The figures it brings into play besides the followers.
+    pub figures: Vec<crate::model::SetFigure>,
+    /// The colours it declares (indices into `TileSet::colours`): its flower tokens.
+    pub colours: Vec<usize>,
 }
 
 /// An edition (printing) that counts refer to.

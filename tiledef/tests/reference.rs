@@ -1,12 +1,17 @@
-//! The bundled definitions hold to the facts of the reference (`fixtures/reference-tiles.md`, a
-//! verbatim copy of `../shared/reference/tiles.md`), tile by tile. Every expected value is read
-//! from the reference's markdown tables and prose, never written here.
+//! The bundled definitions hold to the facts of the reference (`fixtures/reference-tiles.md` and
+//! `fixtures/village-life-fancz.md`, verbatim copies of `../shared/reference/`), tile by tile.
+//! Every expected value is read from the reference's markdown tables and prose, never written
+//! here.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use tiledef::{FeatureKind, MarkerRule, Port, RoadEnd, Side, Tile, TileSet};
 
 const REFERENCE: &str = include_str!("fixtures/reference-tiles.md");
+
+/// FanCloisterZone's ids of the Village Life tiles, matched to the rules page's rows (a verbatim
+/// copy of `../shared/reference/village-life-fancz.md`).
+const FANCZ: &str = include_str!("fixtures/village-life-fancz.md");
 
 /// One `## ` section of the reference: its heading, its prose, its table.
 struct Section {
@@ -267,18 +272,23 @@ fn assert_no_problems(what: &str, problems: &[String]) {
 }
 
 #[test]
-fn fixture_is_a_verbatim_copy_of_the_shared_reference() {
+fn fixtures_are_verbatim_copies_of_the_shared_reference() {
     let repository = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("tiledef lies inside the workspace");
-    let shared = repository.join("../shared/reference/tiles.md");
-    if shared.exists() {
-        let text = std::fs::read_to_string(&shared).expect("the shared reference is readable");
-        assert!(
-            text == REFERENCE,
-            "tiledef/tests/fixtures/reference-tiles.md differs from {}: copy it again",
-            shared.display()
-        );
+    for (name, copy, fixture) in [
+        ("tiles.md", REFERENCE, "reference-tiles.md"),
+        ("village-life-fancz.md", FANCZ, "village-life-fancz.md"),
+    ] {
+        let shared = repository.join("../shared/reference").join(name);
+        if shared.exists() {
+            let text = std::fs::read_to_string(&shared).expect("the shared reference is readable");
+            assert!(
+                text == copy,
+                "tiledef/tests/fixtures/{fixture} differs from {}: copy it again",
+                shared.display()
+            );
+        }
     }
 }
 
@@ -977,4 +987,180 @@ fn bundled_definitions_load_without_warnings() {
         .collect();
     assert_no_problems("bundled definitions", &messages);
     assert!(report.tileset.is_some());
+}
+
+/// The codes a legend of the FanCloisterZone page explains, e.g. "`c` city, `r` road" or "`w` a
+/// well": code → name (the last explanation of a code wins, so "`f1` … `f4` a flower group
+/// (`f1` white, …)" gives f1 → white).
+fn legend(text: &str) -> BTreeMap<String, String> {
+    let pieces: Vec<&str> = text.split('`').collect();
+    let mut out = BTreeMap::new();
+    for pair in pieces[1..].chunks(2) {
+        let [code, after] = pair else { continue };
+        let name = after
+            .split([',', ';', '(', '\u{2014}', '\u{2026}', '.'])
+            .next()
+            .unwrap_or("")
+            .trim();
+        let name = name.strip_prefix("a ").unwrap_or(name).trim();
+        if !name.is_empty() {
+            out.insert(code.to_string(), name.to_string());
+        }
+    }
+    out
+}
+
+/// What a FanCloisterZone id such as `fcrc.f3+` says of a tile, in the bundled data's terms.
+#[derive(Debug, PartialEq, Eq)]
+struct FanczTile {
+    edges: Vec<String>,
+    flowers: Vec<String>,
+    wells: usize,
+    pennants: u32,
+    monastery: bool,
+    garden: bool,
+    marketplace: bool,
+}
+
+fn read_fancz_id(
+    id: &str,
+    edges: &BTreeMap<String, String>,
+    contents: &BTreeMap<String, String>,
+) -> FanczTile {
+    let (edge_codes, extras) = id
+        .split_once('.')
+        .unwrap_or_else(|| panic!("FanCZ id `{id}` has no `.`"));
+    let edges: Vec<String> = edge_codes
+        .chars()
+        .map(|c| {
+            edges
+                .get(&c.to_string())
+                .unwrap_or_else(|| panic!("`{id}`: edge code `{c}` is not in the legend"))
+                .clone()
+        })
+        .collect();
+    assert_eq!(edges.len(), 4, "`{id}`: four edges");
+    let mut tile = FanczTile {
+        edges,
+        flowers: Vec::new(),
+        wells: 0,
+        pennants: 0,
+        monastery: false,
+        garden: false,
+        marketplace: false,
+    };
+    let mut chars = extras.chars().peekable();
+    while let Some(c) = chars.next() {
+        let mut code = c.to_string();
+        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            code.push(*d);
+            chars.next();
+        }
+        let meaning = contents
+            .get(&code)
+            .unwrap_or_else(|| panic!("`{id}`: content code `{code}` is not in the legend"));
+        match meaning.as_str() {
+            "well" => tile.wells += 1,
+            "pennant" => tile.pennants += 1,
+            "cloister" => tile.monastery = true,
+            "garden" => tile.garden = true,
+            "marketplace" => tile.marketplace = true,
+            colour => tile.flowers.push(id_of(colour)),
+        }
+    }
+    tile.flowers.sort();
+    tile
+}
+
+fn fancz_of(set: &TileSet, tile: &Tile) -> FanczTile {
+    let carries = tile_carries(set, tile);
+    FanczTile {
+        edges: tile
+            .edges
+            .iter()
+            .map(|&k| set.edge_kinds[k].id.clone())
+            .collect(),
+        flowers: carries.flowers,
+        wells: carries.wells,
+        pennants: tile.features.iter().map(|f| f.pennants).sum(),
+        monastery: carries.monastery,
+        garden: carries.garden,
+        marketplace: carries.marketplace,
+    }
+}
+
+/// Every Village Life tile has the edges and contents of its FanCloisterZone id, which it keeps
+/// as an alias; where the page gives a row two candidates, the rows share them one to one.
+#[test]
+fn village_life_tiles_have_fancloisterzone_edges_and_contents() {
+    let set = tiledef::load_bundled();
+    let all = sections(&format!("## FanCloisterZone\n{FANCZ}"));
+    let page = &all[0];
+    let prose = &page.prose;
+    let edges_at = prose.find("edges, in the order").expect("an edge legend");
+    let contents_at = prose.find("contents:").expect("a contents legend");
+    let edge_legend = legend(&prose[edges_at..contents_at]);
+    let contents_end = prose[contents_at..]
+        .find("This edge reading")
+        .map_or(prose.len(), |i| contents_at + i);
+    let content_legend = legend(&prose[contents_at..contents_end]);
+    assert!(edge_legend.len() >= 4, "edge legend read: {edge_legend:?}");
+    assert!(
+        content_legend.len() >= 9,
+        "contents legend read: {content_legend:?}"
+    );
+    assert!(!page.rows.is_empty(), "the FanCZ table has rows");
+    let tiles = set_tiles(&set, "village-life");
+    let mut problems = Vec::new();
+    let mut candidates_all = BTreeSet::new();
+    let mut chosen_all = Vec::new();
+    for row in &page.rows {
+        let id = village_life_id(page.cell(row, "#"));
+        let candidates: Vec<&str> = page
+            .cell(row, "FanCZ id")
+            .split(" or ")
+            .map(str::trim)
+            .collect();
+        candidates_all.extend(candidates.iter().map(|c| c.to_string()));
+        let Some(tile) = tiles.iter().find(|t| t.id == id) else {
+            problems.push(format!("no tile {id}"));
+            continue;
+        };
+        let chosen: Vec<&str> = candidates
+            .iter()
+            .copied()
+            .filter(|c| tile.aliases.iter().any(|a| a == c))
+            .collect();
+        let [fancz_id] = chosen.as_slice() else {
+            problems.push(format!(
+                "{id}: aliases {:?} should hold exactly one of {candidates:?}",
+                tile.aliases
+            ));
+            continue;
+        };
+        chosen_all.push(fancz_id.to_string());
+        let want = read_fancz_id(fancz_id, &edge_legend, &content_legend);
+        let found = fancz_of(&set, tile);
+        if want != found {
+            problems.push(format!(
+                "{id} ({fancz_id}):\n    expected {want:?}\n    found    {found:?}"
+            ));
+        }
+    }
+    let chosen_set: BTreeSet<String> = chosen_all.iter().cloned().collect();
+    if chosen_set.len() != chosen_all.len() {
+        problems.push(format!("a FanCZ id is taken by two tiles: {chosen_all:?}"));
+    }
+    if chosen_set != candidates_all {
+        let unused: Vec<&String> = candidates_all.difference(&chosen_set).collect();
+        problems.push(format!("FanCZ ids no tile takes: {unused:?}"));
+    }
+    if page.rows.len() != tiles.len() {
+        problems.push(format!(
+            "the FanCZ table has {} rows, village-life {} tiles",
+            page.rows.len(),
+            tiles.len()
+        ));
+    }
+    assert_no_problems("FanCloisterZone ids", &problems);
 }

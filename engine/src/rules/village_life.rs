@@ -6,8 +6,12 @@
 //!   players as colours, two sets beyond). A scored non-field feature gives each player with a
 //!   follower on it +3 per group of their colour on its tiles (a monastery: its own tile, or
 //!   its 3×3 range by option); a field at the end counts the groups inside that field.
+//! - Which of these a game has: `rules_in_play`, from the options, else from the data of the
+//!   sets in the game (`[set] figures` for the donkey and windmills, flower groups on the tiles
+//!   for the flower bonus).
 //! - Donkey: starts on the start tile; placements that would complete a road, city or
-//!   monastery on its tile are filtered out of the drawn tile's candidates.
+//!   monastery on its tile are filtered out of the drawn tile's candidates (under the `network`
+//!   reading, a marketplace road's closing only when its network would complete).
 //! - Windmill: on any field of the placed tile; its range is the plus of its tile and two
 //!   tiles each way; 9 + flowers when all 9 are placed, else 1 per placed tile at the end.
 //! - Marketplace: a road ending at a marketplace waits until it is closed and every
@@ -16,12 +20,12 @@
 
 use crate::board::EMPTY;
 use crate::game::{
-    Event, Figure, FigureKind, FlowerBonus, Game, GameOptions, IllegalMove, NetworkBonus, Reason,
-    Score, SetupError,
+    DonkeyBlocks, Event, Figure, FigureKind, FlowerBonus, Game, GameOptions, IllegalMove,
+    NetworkBonus, Reason, Rules, Score, SetupError,
 };
 use crate::rng::Rng;
 use crate::tables::{FeatureKind, Orient, Tables};
-use tiledef::{Meeting, RoadEnd, Side};
+use tiledef::{Meeting, RoadEnd, SetFigure, Side};
 
 /// The windmill's range: its tile and two tiles in each direction.
 pub const WINDMILL_RANGE: [(i32, i32); 9] = [
@@ -36,25 +40,78 @@ pub const WINDMILL_RANGE: [(i32, i32); 9] = [
     (-2, 0),
 ];
 
-/// Whether Village Life's figures and flowers are in play: the option, or else whether a tile
-/// of the draw (or the start tile) carries flower groups.
-pub(crate) fn in_play(tables: &Tables, options: &GameOptions, bag: &[u16]) -> bool {
-    options.rules.village_life.unwrap_or_else(|| {
-        std::iter::once(&tables.start)
-            .chain(bag)
-            .any(|&k| has_flowers(tables, k))
-    })
-}
-
-fn has_flowers(tables: &Tables, kind: u16) -> bool {
-    !tables.kinds[kind as usize].flowers.is_empty()
+/// The rules a game plays, and the colours of its flower tokens (see `deal_colours`). What the
+/// options leave open follows the data of the sets with a tile in the game (the draw and the
+/// start tile): the donkey and windmills come with a set whose `[set] figures` name them, the
+/// flower bonus with a tile that carries flower groups.
+pub(crate) fn rules_in_play(
+    tables: &Tables,
+    options: &GameOptions,
+    bag: &[u16],
+) -> (Rules, Vec<u8>) {
+    // One pass over the draw: the sets it holds and the colours on its tiles.
+    let mut in_game = vec![false; tables.sets.len()];
+    let mut colours = vec![false; tables.colours.len()];
+    for &k in std::iter::once(&tables.start).chain(bag) {
+        let kind = &tables.kinds[k as usize];
+        in_game[usize::from(kind.set)] = true;
+        for (c, &groups) in kind.flowers.iter().enumerate() {
+            colours[c] |= groups > 0;
+        }
+    }
+    let flowers = colours.contains(&true);
+    let brings = |figure: SetFigure| {
+        in_game
+            .iter()
+            .zip(&tables.set_figures)
+            .any(|(&used, figures)| used && figures.contains(&figure))
+    };
+    let o = &options.rules;
+    let rules = Rules {
+        sets: tables
+            .sets
+            .iter()
+            .zip(&in_game)
+            .filter(|(_, used)| **used)
+            .map(|(id, _)| id.clone())
+            .collect(),
+        followers: o.followers,
+        first_edition_small_city: o.first_edition_small_city,
+        festival: o.festival,
+        donkey: o.donkey.unwrap_or_else(|| brings(SetFigure::Donkey)),
+        donkey_blocks: o.donkey_blocks,
+        windmills: o
+            .windmills
+            .unwrap_or_else(|| u8::from(brings(SetFigure::Windmill))),
+        flower_bonus: o.flower_bonus.unwrap_or(flowers),
+        monastery_flowers_3x3: o.monastery_flowers_3x3,
+        wells: o.wells,
+    };
+    if !rules.flower_bonus {
+        return (rules, Vec::new());
+    }
+    // The tokens: the colours the sets in the game declare, and any other on its tiles (a set
+    // may use a colour of a set it requires), in vocabulary order.
+    for (set, _) in in_game.iter().enumerate().filter(|(_, used)| **used) {
+        for &c in &tables.set_colours[set] {
+            colours[usize::from(c)] = true;
+        }
+    }
+    let tokens = (0..colours.len() as u8)
+        .filter(|&c| colours[usize::from(c)])
+        .collect();
+    (rules, tokens)
 }
 
 /// The players' flower colours: as the options name them, else drawn from the token sets
-/// (one set of every colour, a second set when there are more players than colours) with the
-/// seed of the draw, or dealt in vocabulary order for a fixed draw.
-pub(crate) fn deal_colours(tables: &Tables, options: &GameOptions) -> Result<Vec<u8>, SetupError> {
-    let n = tables.colours.len();
+/// (one set of the game's `colours`, from `rules_in_play`, and a second set when there are more
+/// players than colours) with the seed of the draw, or dealt in vocabulary order for a fixed
+/// draw.
+pub(crate) fn deal_colours(
+    tables: &Tables,
+    options: &GameOptions,
+    colours: &[u8],
+) -> Result<Vec<u8>, SetupError> {
     let players = options.players as usize;
     if !options.rules.flowers.is_empty() {
         if options.rules.flowers.len() != players {
@@ -82,11 +139,11 @@ pub(crate) fn deal_colours(tables: &Tables, options: &GameOptions) -> Result<Vec
             })
             .collect();
     }
-    if n == 0 {
+    if colours.is_empty() {
         return Ok(Vec::new());
     }
-    let sets = players.div_ceil(n);
-    let mut tokens: Vec<u8> = (0..sets).flat_map(|_| 0..n as u8).collect();
+    let sets = players.div_ceil(colours.len());
+    let mut tokens: Vec<u8> = (0..sets).flat_map(|_| colours.iter().copied()).collect();
     if let crate::game::Draw::Seed(seed) = options.draw {
         // A stream of its own, so the bag's shuffle is the same with or without Village Life.
         Rng::new(seed ^ 0xf10e_75f1_0e75_f10e).shuffle(&mut tokens);
@@ -190,6 +247,13 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
         game.donkey_sets.roots[i] = root;
         let node = &game.nodes[root as usize];
         let Some((x, y)) = mean_position(node.ends_at, node.open) else {
+            if node.open == 0
+                && node.markets > 0
+                && !node.done
+                && game.rules.donkey_blocks == DonkeyBlocks::Network
+            {
+                removed += block_network(game, kind, root);
+            }
             continue;
         };
         // Placed cells have no slot: this is an open position where the drawn tile fits.
@@ -286,14 +350,85 @@ fn block_completing(game: &mut Game<'_>, kind: u16, at: (i32, i32), slot: u16, r
     while bits != 0 {
         let rotation = bits.trailing_zeros() as u8;
         bits &= bits - 1;
-        let o = &tables.orients[tables.orient_of(kind, rotation) as usize];
-        if around.completes(game, o, root) {
+        let orient = tables.orient_of(kind, rotation);
+        let o = &tables.orients[orient as usize];
+        if around.completes(game, o, root)
+            && (game.rules.donkey_blocks == DonkeyBlocks::Road
+                || game.nodes[root as usize].markets == 0
+                || completes_network(game, at, orient, root))
+        {
             mask &= !(1 << rotation);
             removed += 1;
         }
     }
     game.masks_mut()[slot as usize] = mask;
     removed
+}
+
+/// The `network` reading, for a closed marketplace road on the donkey's tile that waits for its
+/// marketplaces: clears the placements that would close the last open roads of those
+/// marketplaces (completing its network); returns how many.
+#[inline(never)]
+fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) -> u32 {
+    let mut markets = Vec::new();
+    markets_of(game, waiting, &mut markets);
+    let mut open = Vec::new();
+    let mut roads = Vec::new();
+    for &m in &markets {
+        market_roads(game, m, &mut roads);
+        open.extend(
+            roads
+                .iter()
+                .copied()
+                .filter(|&r| game.nodes[r as usize].open > 0),
+        );
+    }
+    let tables = game.tables;
+    let mut removed = 0;
+    for r in open {
+        let node = &game.nodes[r as usize];
+        let Some(at) = mean_position(node.ends_at, node.open) else {
+            continue;
+        };
+        let slot = game.board.cell(at.0, at.1).slot;
+        if slot == EMPTY || game.masks_mut()[slot as usize] == 0 {
+            continue;
+        }
+        let around = Around::new(game, at.0, at.1);
+        if around.ends_of(r) != game.nodes[r as usize].open {
+            continue;
+        }
+        let mut mask = game.masks_mut()[slot as usize];
+        let mut bits = mask;
+        while bits != 0 {
+            let rotation = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let orient = tables.orient_of(kind, rotation);
+            if around.completes(game, &tables.orients[orient as usize], r)
+                && completes_network(game, at, orient, waiting)
+            {
+                mask &= !(1 << rotation);
+                removed += 1;
+            }
+        }
+        game.masks_mut()[slot as usize] = mask;
+    }
+    removed
+}
+
+/// Whether putting `orient` at `at` completes the network of the marketplace road `root`: the
+/// road, closed, is then scored, as every marketplace it touches has all its roads closed.
+/// Tried on a copy of the game: only the `network` reading of the donkey asks, and only when
+/// the drawn tile could close a marketplace road on the donkey's tile, or the last roads of the
+/// marketplaces of one waiting there.
+#[inline(never)]
+fn completes_network(game: &Game<'_>, at: (i32, i32), orient: u16, root: u32) -> bool {
+    let mut trial = game.clone();
+    trial.put(at.0, at.1, orient);
+    let road = trial.find_mut(root);
+    let mut markets = Vec::new();
+    markets_of(&trial, road, &mut markets);
+    trial.nodes[road as usize].open == 0 && markets.iter().all(|&m| market_complete(&mut trial, m))
 }
 
 /// The position all of a set's open ends face, if they can all face one: 1 to 4 ends (a tile
@@ -411,7 +546,8 @@ pub(crate) fn move_donkey(
 ) -> Result<(), IllegalMove> {
     let Some(current) = game.donkey else {
         return Err(IllegalMove::NotOffered(
-            "there is no donkey in this game (Village Life is off)".into(),
+            "there is no donkey in this game (no set in it brings one, or the option `donkey` is false)"
+                .into(),
         ));
     };
     let cell = game.board.cell(i32::from(x), i32::from(y));
@@ -464,9 +600,10 @@ pub(crate) fn place_windmill(
     feature: u8,
     events: &mut Vec<Event>,
 ) -> Result<(), IllegalMove> {
-    if !game.village {
+    if game.rules.windmills == 0 {
         return Err(IllegalMove::NotOffered(
-            "there are no windmills in this game (Village Life is off)".into(),
+            "there are no windmills in this game (no set in it brings them, or the option `windmills` is 0)"
+                .into(),
         ));
     }
     let o = game.orient(placed);

@@ -5,6 +5,7 @@
 mod commands;
 mod inputs;
 mod output;
+mod rules;
 
 use clap::{Parser, Subcommand};
 

@@ -420,6 +420,7 @@ fn family_set(
                 name,
                 requires,
                 description: Some(description),
+                figures: Vec::new(),
             },
             editions: if is_base { base_editions() } else { Vec::new() },
             edge_kinds: if is_base {
@@ -499,6 +500,7 @@ fn vocabulary(markers: Markers, uses_river: bool, files: &[JczFile]) -> Option<I
                 name: "JCloisterZone vocabulary".to_string(),
                 requires: Vec::new(),
                 description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river and the markers named after JCZ's elements and attributes. Shared, because an id may be declared once among the loaded sets.".to_string()),
+                figures: Vec::new(),
             },
             editions: Vec::new(),
             edge_kinds,

@@ -27,13 +27,12 @@ pub struct BenchArgs {
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The Wells on (with the Festival and Village Life rules, which follow the sets).
+    /// The Wells on (the Festival and Village Life rules follow the sets unless flags say
+    /// otherwise).
     #[arg(long)]
     wells: bool,
-    /// Village Life's donkey, windmills and flowers on or off (default: on when the bag has
-    /// flower groups).
-    #[arg(long)]
-    village_life: Option<bool>,
+    #[command(flatten)]
+    village_life: crate::rules::VillageLifeArgs,
     /// Play only this many tiles of each shuffled bag (the start tile included), so sets of
     /// different sizes compare at the same game length.
     #[arg(long, value_parser = crate::inputs::tiles())]
@@ -51,17 +50,25 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
     let start = Instant::now();
     let tables = crate::inputs::compile_tables(&tileset)?;
     let compile_ms = start.elapsed().as_secs_f64() * 1e3;
+    let mut rules = engine::RuleOptions {
+        wells: args.wells,
+        ..Default::default()
+    };
+    args.village_life.apply(&mut rules);
     let options = |seed: u64| GameOptions {
         sets: args.sets.clone(),
         edition: None,
         players: args.players,
-        rules: engine::RuleOptions {
-            wells: args.wells,
-            village_life: args.village_life,
-            ..Default::default()
-        },
+        rules: rules.clone(),
         draw: Draw::Seed(seed),
         tiles: args.tiles,
+    };
+    let rules = match Game::new(&tables, options(0), &mut Vec::new()) {
+        Ok(game) => game.rules().clone(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
     };
     let mut rng = Rng::new(args.seed);
     let mut moves = Vec::with_capacity(256);
@@ -115,7 +122,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
     let ns_per_list = list_time * 1e9 / lists.max(1) as f64;
     if args.json {
         let value = serde_json::json!({
-            "games": args.games, "players": args.players, "sets": args.sets,
+            "games": args.games, "players": args.players, "sets": args.sets, "rules": rules,
             "seconds": secs, "games_per_second": rate,
             "microseconds_per_game": secs * 1e6 / args.games.max(1) as f64,
             "tiles_per_game": tiles as f64 / args.games.max(1) as f64,
@@ -130,6 +137,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
             serde_json::to_string_pretty(&value).unwrap_or_default()
         )?;
     } else {
+        crate::outln!("rules: {rules}")?;
         crate::outln!(
             "{} random {}-player games ({}) on one thread: {secs:.2} s, {rate:.0} games/s, {:.1} µs/game, {:.1} tiles/game",
             args.games,

@@ -160,6 +160,12 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let tables = crate::inputs::compile_tables(&tileset)?;
+    // The rules the record plays, said first (also when a later turn is illegal).
+    let rules = record
+        .options()
+        .ok()
+        .and_then(|o| engine::Game::new(&tables, o, &mut Vec::new()).ok())
+        .map(|g| g.rules().clone());
     let outcome = replay(&tables, &record);
     let wrong = check_expectations(&tables, &record, &outcome);
     let expected_error = record
@@ -178,6 +184,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                     .map(|t| t.iter().map(|e| event_json(&tables, e)).collect())
                     .collect();
                 let value = serde_json::json!({
+                    "rules": rules,
                     "setup": r.setup.iter().map(|e| event_json(&tables, e)).collect::<Vec<_>>(),
                     "turns": turns,
                     "scores": r.game.scores,
@@ -190,6 +197,9 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                     serde_json::to_string_pretty(&value).unwrap_or_default()
                 )?;
             } else {
+                if let Some(rules) = &rules {
+                    crate::outln!("rules: {rules}")?;
+                }
                 for e in &r.setup {
                     if let Some(line) = event_text(&tables, e) {
                         crate::outln!("{line}")?;
@@ -228,6 +238,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
         Err(e) => {
             if args.json {
                 let value = serde_json::json!({
+                    "rules": rules,
                     "error": { "turn": e.turn(), "message": e.to_string() },
                     "expectations": { "checked": record.expect.is_some(), "failed": wrong },
                 });

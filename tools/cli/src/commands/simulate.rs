@@ -1,7 +1,8 @@
 //! `tilekit simulate`: random legal games across all cores, with a progress bar; reports
 //! games/s, score statistics, points by source (features, flowers, windmills, marketplace
 //! networks, wells), the expansions' actions (Festival returns, donkey moves, windmills) and the
-//! tiles that could not be placed. All figures and rules of the loaded sets are in play.
+//! tiles that could not be placed. The rules follow the sets in the bag unless a flag says
+//! otherwise; the report's first line (and `rules` in `--json`) says which are in play.
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
@@ -54,10 +55,8 @@ pub struct SimulateArgs {
     /// Turn the Festival's return off.
     #[arg(long)]
     no_festival: bool,
-    /// Village Life's donkey, windmills and flowers: on, off (default: on when the bag has
-    /// flower groups).
-    #[arg(long)]
-    village_life: Option<bool>,
+    #[command(flatten)]
+    village_life: crate::rules::VillageLifeArgs,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -69,24 +68,26 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let tables = crate::inputs::compile_tables(&tileset)?;
+    let mut rules = engine::RuleOptions {
+        first_edition_small_city: args.first_edition_small_city,
+        wells: args.wells,
+        monastery_flowers_3x3: args.monastery_flowers_3x3,
+        festival: !args.no_festival,
+        ..Default::default()
+    };
+    args.village_life.apply(&mut rules);
     let opts = SimOptions {
         games: args.games,
         players: args.players,
         seed: args.seed,
         sets: args.sets.clone(),
         edition: args.edition.clone(),
-        rules: engine::RuleOptions {
-            first_edition_small_city: args.first_edition_small_city,
-            wells: args.wells,
-            monastery_flowers_3x3: args.monastery_flowers_3x3,
-            festival: !args.no_festival,
-            village_life: args.village_life,
-            ..Default::default()
-        },
+        rules,
         tiles: args.tiles,
     };
-    // Check the options once before fanning out.
-    if let Err(e) = engine::Game::new(
+    // Check the options once before fanning out; the rules in play are the same in every game
+    // (they follow the sets of the whole bag, not its shuffle).
+    let rules = match engine::Game::new(
         &tables,
         engine::GameOptions {
             sets: opts.sets.clone(),
@@ -98,9 +99,12 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         },
         &mut Vec::new(),
     ) {
-        eprintln!("error: {e}");
-        return Ok(ExitCode::from(2));
-    }
+        Ok(game) => game.rules().clone(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     let bar = if args.json || !std::io::stderr().is_terminal() {
         ProgressBar::hidden()
     } else {
@@ -121,6 +125,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             "games": stats.games,
             "players": args.players,
             "seed": args.seed,
+            "rules": rules,
             "threads": rayon::current_num_threads(),
             "seconds": elapsed,
             "games_per_second": rate,
@@ -140,6 +145,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             serde_json::to_string_pretty(&value).unwrap_or_default()
         )?;
     } else {
+        crate::outln!("rules: {rules}")?;
         crate::out!("{}", report(&tables, &stats, args.players, elapsed))?;
     }
     Ok(ExitCode::SUCCESS)

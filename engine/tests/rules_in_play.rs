@@ -1,0 +1,189 @@
+//! Which rules a game plays follows from the data of the sets in it: Village Life's set brings
+//! the donkey and windmills (`[set] figures`), flower groups on the tiles bring the flower
+//! bonus, and each option switches its mechanic on its own.
+
+mod common;
+
+use engine::{Draw, Game, GameOptions, RuleOptions, Rules, Tables};
+
+/// A fan author's set with one new colour and flowers on its tiles, and no figures.
+const LAKE: &str = r##"
+format = 1
+
+[set]
+id = "lake"
+name = "Lake"
+requires = ["base"]
+
+[[colour]]
+id = "teal"
+name = "Teal"
+display = "#2a9d8f"
+
+[[tile]]
+id = "LK-1"
+count = 6
+edges = { n = "field", e = "road", s = "field", w = "road" }
+roads = [{ ports = ["W", "E"] }]
+fields = [
+  { ports = ["WNW", "NNW", "NNE", "ENE"], flowers = ["teal"] },
+  { ports = ["ESE", "SSE", "SSW", "WSW"] },
+]
+"##;
+
+fn lake_tables() -> Tables {
+    let mut sources = tiledef::bundled();
+    sources.push(tiledef::Source {
+        name: "lake.toml".into(),
+        text: LAKE.into(),
+    });
+    let report = tiledef::load(sources);
+    let set = report
+        .tileset
+        .unwrap_or_else(|| panic!("the lake set is valid: {:#?}", report.diagnostics));
+    engine::compile(&set).expect("compiles")
+}
+
+fn rules(tables: &Tables, sets: &[&str], options: RuleOptions) -> Rules {
+    let game = Game::new(
+        tables,
+        GameOptions {
+            sets: sets.iter().map(|s| s.to_string()).collect(),
+            edition: None,
+            players: 2,
+            rules: options,
+            draw: Draw::Seed(7),
+            tiles: Some(20),
+        },
+        &mut Vec::new(),
+    )
+    .expect("the game sets up");
+    game.rules().clone()
+}
+
+#[test]
+fn a_fan_sets_flowers_bring_the_flower_bonus_but_no_figures() {
+    let tables = lake_tables();
+    let r = rules(&tables, &["base", "lake"], RuleOptions::default());
+    assert_eq!(r.sets, ["base", "lake"]);
+    assert!(!r.donkey, "the lake set brings no donkey: {r:?}");
+    assert_eq!(r.windmills, 0, "the lake set brings no windmills");
+    assert!(r.flower_bonus, "its tiles carry flowers");
+}
+
+#[test]
+fn village_life_brings_its_figures_and_a_cut_bag_keeps_them() {
+    let tables = common::tables();
+    // 20 tiles of a shuffled base + Village Life bag: the rules follow the whole bag's sets.
+    let r = rules(tables, &["base", "village-life"], RuleOptions::default());
+    assert!(r.donkey && r.windmills == 1 && r.flower_bonus, "{r:?}");
+    let base = rules(tables, &["base"], RuleOptions::default());
+    assert!(
+        !base.donkey && base.windmills == 0 && !base.flower_bonus,
+        "{base:?}"
+    );
+    assert_eq!(base.sets, ["base"]);
+}
+
+#[test]
+fn each_mechanic_switches_on_its_own() {
+    let tables = common::tables();
+    let vl = ["base", "village-life"];
+    let off = |o: RuleOptions| rules(tables, &vl, o);
+    let r = off(RuleOptions {
+        donkey: Some(false),
+        ..Default::default()
+    });
+    assert!(!r.donkey && r.windmills == 1 && r.flower_bonus, "{r:?}");
+    let r = off(RuleOptions {
+        windmills: Some(0),
+        ..Default::default()
+    });
+    assert!(r.donkey && r.windmills == 0 && r.flower_bonus, "{r:?}");
+    let r = off(RuleOptions {
+        flower_bonus: Some(false),
+        ..Default::default()
+    });
+    assert!(r.donkey && r.windmills == 1 && !r.flower_bonus, "{r:?}");
+    // And on without Village Life's set.
+    let r = rules(
+        tables,
+        &["base"],
+        RuleOptions {
+            donkey: Some(true),
+            windmills: Some(2),
+            ..Default::default()
+        },
+    );
+    assert!(r.donkey && r.windmills == 2 && !r.flower_bonus, "{r:?}");
+}
+
+#[test]
+fn games_follow_their_rules() {
+    // Random games of base + Village Life with the donkey and flowers off: no donkey moves, no
+    // flower points, but windmills.
+    let tables = common::tables();
+    let mut rng = engine::rng::Rng::new(3);
+    let (mut moves, mut events) = (Vec::new(), Vec::new());
+    let (mut donkey, mut flowers, mut windmills) = (0, 0, 0);
+    for seed in 0..40 {
+        let game = engine::simulate::play_random(
+            tables,
+            GameOptions {
+                sets: vec!["base".into(), "village-life".into()],
+                edition: None,
+                players: 2,
+                rules: RuleOptions {
+                    donkey: Some(false),
+                    flower_bonus: Some(false),
+                    ..Default::default()
+                },
+                draw: Draw::Seed(seed),
+                tiles: None,
+            },
+            &mut rng,
+            &mut moves,
+            &mut events,
+        )
+        .expect("plays");
+        donkey += game.stats.donkey_moves;
+        flowers += game.stats.flower_points;
+        windmills += game.stats.windmills_placed;
+        assert!(game.donkey.is_none() && game.colours.is_empty());
+    }
+    assert_eq!((donkey, flowers), (0, 0));
+    assert!(windmills > 0, "windmills are still placed");
+}
+
+#[test]
+fn flower_tokens_are_the_colours_of_the_sets_in_the_game() {
+    let tables = lake_tables();
+    let teal = tables.colours.iter().position(|c| c == "teal").unwrap() as u8;
+    let colours = |sets: &[&str], players: u8, seed: u64| {
+        let game = Game::new(
+            &tables,
+            GameOptions {
+                sets: sets.iter().map(|s| s.to_string()).collect(),
+                edition: None,
+                players,
+                rules: RuleOptions::default(),
+                draw: Draw::Seed(seed),
+                tiles: None,
+            },
+            &mut Vec::new(),
+        )
+        .expect("the game sets up");
+        game.colours.clone()
+    };
+    for seed in 0..20 {
+        // The lake set is loaded but not in the game: its colour is no token.
+        let vl = colours(&["base", "village-life"], 8, seed);
+        assert_eq!(vl.len(), 8);
+        assert!(!vl.contains(&teal), "seed {seed}: {vl:?}");
+        // Eight players, four colours: two token sets, each colour twice.
+        for c in 0..4 {
+            assert_eq!(vl.iter().filter(|&&x| x == c).count(), 2, "{vl:?}");
+        }
+    }
+    assert_eq!(colours(&["base", "lake"], 3, 1), vec![teal; 3]);
+}

@@ -1,0 +1,116 @@
+//! End-to-end tests of the rule flags: Village Life's mechanics switch one by one, and the rules
+//! in play head the reports of `simulate` (text and JSON), `bench` and `play`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn tilekit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+#[test]
+fn simulate_json_says_which_rules_follow_from_the_sets() {
+    let args = ["simulate", "--games", "40", "--json", "--sets"];
+    let vl = json(&tilekit(&[&args[..], &["base,village-life"]].concat()));
+    let rules = &vl["rules"];
+    assert_eq!(rules["sets"], serde_json::json!(["base", "village-life"]));
+    assert_eq!(rules["donkey"], true);
+    assert_eq!(rules["windmills"], 1);
+    assert_eq!(rules["flower_bonus"], true);
+    assert_eq!(rules["donkey_blocks"], "road");
+    let base = json(&tilekit(&[&args[..], &["base"]].concat()));
+    assert_eq!(base["rules"]["donkey"], false);
+    assert_eq!(base["rules"]["windmills"], 0);
+    assert_eq!(base["rules"]["flower_bonus"], false);
+    assert_eq!(base["donkey_moves_per_game"], 0.0);
+}
+
+#[test]
+fn simulate_flags_switch_each_mechanic_on_its_own() {
+    let out = json(&tilekit(&[
+        "simulate",
+        "--games",
+        "60",
+        "--json",
+        "--sets",
+        "base,village-life",
+        "--donkey",
+        "false",
+        "--flower-bonus",
+        "false",
+        "--windmills",
+        "2",
+        "--donkey-blocks",
+        "network",
+    ]));
+    let rules = &out["rules"];
+    assert_eq!(rules["donkey"], false);
+    assert_eq!(rules["flower_bonus"], false);
+    assert_eq!(rules["windmills"], 2);
+    assert_eq!(rules["donkey_blocks"], "network");
+    assert_eq!(out["donkey_moves_per_game"], 0.0);
+    assert_eq!(out["points_per_game_by_source"]["flowers"], 0.0);
+    assert!(out["windmills_placed_per_game"].as_f64().unwrap_or(0.0) > 0.0);
+}
+
+#[test]
+fn simulate_text_and_play_start_with_the_rules() {
+    let out = tilekit(&["simulate", "--games", "20", "--sets", "base"]);
+    assert_eq!(out.status.code(), Some(0));
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        first.starts_with("rules: sets base;") && first.contains("donkey off"),
+        "{first}"
+    );
+    let out = tilekit(&[
+        "play",
+        "engine/tests/scenarios/25-farmers-with-flowers.toml",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        first.starts_with("rules: sets base, village-life;")
+            && first.contains("donkey off")
+            && first.contains("windmills 1 each")
+            && first.contains("flower bonus on"),
+        "{first}"
+    );
+}
+
+#[test]
+fn a_bad_donkey_reading_is_a_usage_error() {
+    let out = tilekit(&["simulate", "--games", "1", "--donkey-blocks", "city"]);
+    assert_eq!(out.status.code(), Some(2));
+}
