@@ -1,32 +1,10 @@
 //! End-to-end tests of the `tilekit` binary: exit codes, output forms, files written.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{root, scratch, text, tilekit};
+use std::path::Path;
 use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tilekit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tilekit"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A fresh empty folder under the target dir.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
 
 #[test]
 fn validate_accepts_the_bundled_definitions() {

@@ -1,32 +1,9 @@
 //! End-to-end tests of `tilekit import jcz` and `tilekit export jcz`: files written, report,
 //! exit codes, refusals.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tilekit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tilekit"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
+use common::{scratch, text, tilekit};
 
 const BASIC: &str = "tools/jcz/tests/fixtures/mini-basic.xml";
 const EXPANSION: &str = "tools/jcz/tests/fixtures/mini-expansion.xml";

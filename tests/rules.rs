@@ -1,21 +1,10 @@
 //! End-to-end tests of the rule flags: Village Life's mechanics switch one by one, and the rules
 //! in play head the reports of `simulate` (text and JSON), `bench` and `play`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tilekit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tilekit"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
-}
+use common::tilekit;
+use std::process::Output;
 
 fn json(out: &Output) -> serde_json::Value {
     assert_eq!(

@@ -379,19 +379,7 @@ pub enum TablesReadError {
 }
 
 fn rotate_end(end: Option<RoadEnd>, r: u8) -> Option<RoadEnd> {
-    let side = |s: Side| match s.rotated(r) {
-        Side::N => RoadEnd::N,
-        Side::E => RoadEnd::E,
-        Side::S => RoadEnd::S,
-        Side::W => RoadEnd::W,
-    };
-    end.map(|e| match e {
-        RoadEnd::N => side(Side::N),
-        RoadEnd::E => side(Side::E),
-        RoadEnd::S => side(Side::S),
-        RoadEnd::W => side(Side::W),
-        other => other,
-    })
+    end.map(|e| e.side().map_or(e, |side| RoadEnd::at(side.rotated(r))))
 }
 
 fn rotate_mask(mask: u16, r: u8) -> u16 {

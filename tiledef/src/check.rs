@@ -1521,7 +1521,7 @@ impl Checker<'_> {
         edges: &[usize; 4],
         tileset: &TileSet,
     ) {
-        let Some(side) = end_side(end) else {
+        let Some(side) = end.side() else {
             return;
         };
         let kind = edges[side.index()];
@@ -1771,7 +1771,7 @@ fn barriers(features: &[Feature], edges: &[usize; 4], tileset: &TileSet) -> Vec<
     }
     for (i, x) in features.iter().enumerate() {
         let mut ports = mask_of(&x.ports);
-        if let Some(side) = x.end.and_then(end_side) {
+        if let Some(side) = x.end.and_then(RoadEnd::side) {
             ports |= 1 << side.centre().index();
         }
         if ports.count_ones() < 2 {
@@ -1829,17 +1829,6 @@ fn ports_text(ports: &[Port]) -> String {
     ports.iter().map(|p| p.name()).collect::<Vec<_>>().join(" ")
 }
 
-/// The side of its own tile a road ends at, if its end is a side.
-fn end_side(end: RoadEnd) -> Option<Side> {
-    match end {
-        RoadEnd::N => Some(Side::N),
-        RoadEnd::E => Some(Side::E),
-        RoadEnd::S => Some(Side::S),
-        RoadEnd::W => Some(Side::W),
-        _ => None,
-    }
-}
-
 /// A tile's rule-relevant content after `quarter_turns`, as comparable numbers: edges, then each
 /// feature (kind, ports, pennants, end, bordered cities, flowers, markers) in a canonical order,
 /// then the tile's marketplace and markers. Numbers, not text: this runs four times per tile.
@@ -1860,7 +1849,7 @@ fn shape_key(tile: &Tile, quarter_turns: u8) -> Vec<u32> {
         .map(|f| {
             let end = match f.end {
                 None => 0,
-                Some(e) => match end_side(e) {
+                Some(e) => match e.side() {
                     Some(side) => 100 + side.rotated(quarter_turns).index() as u32,
                     None => 1 + e as u32,
                 },

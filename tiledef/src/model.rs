@@ -4,7 +4,7 @@
 //! become the schema's descriptions, which editors show on hover. Checks that need more than one
 //! value at a time live in `check`, not here.
 
-use crate::port::Port;
+use crate::port::{Port, Side};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -312,6 +312,47 @@ pub enum MarkerIcon {
     Quarter,
 }
 
+impl MarkerIcon {
+    /// Every icon of the library, in the order declared.
+    pub const ALL: [MarkerIcon; 35] = [
+        MarkerIcon::Badge,
+        MarkerIcon::Festival,
+        MarkerIcon::Well,
+        MarkerIcon::Spring,
+        MarkerIcon::Lake,
+        MarkerIcon::Volcano,
+        MarkerIcon::Inn,
+        MarkerIcon::Cathedral,
+        MarkerIcon::Wine,
+        MarkerIcon::Grain,
+        MarkerIcon::Cloth,
+        MarkerIcon::Tower,
+        MarkerIcon::Bazaar,
+        MarkerIcon::Dragon,
+        MarkerIcon::Portal,
+        MarkerIcon::Princess,
+        MarkerIcon::PigHerd,
+        MarkerIcon::Shrine,
+        MarkerIcon::Circus,
+        MarkerIcon::Acrobats,
+        MarkerIcon::Watchtower,
+        MarkerIcon::FlyingMachine,
+        MarkerIcon::Hill,
+        MarkerIcon::Vineyard,
+        MarkerIcon::Gold,
+        MarkerIcon::Mage,
+        MarkerIcon::Ferry,
+        MarkerIcon::CornCircle,
+        MarkerIcon::Tunnel,
+        MarkerIcon::Siege,
+        MarkerIcon::Castle,
+        MarkerIcon::Hut,
+        MarkerIcon::Robber,
+        MarkerIcon::Creature,
+        MarkerIcon::Quarter,
+    ];
+}
+
 /// How many copies of a tile a set holds: one number (1 to 1,000), or one per edition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
@@ -387,6 +428,29 @@ pub enum RoadEnd {
     S,
     /// At this tile's own west edge, which carries no road (bushes, a river bank).
     W,
+}
+
+impl RoadEnd {
+    /// The side of its own tile the road ends at, when its end is a side.
+    pub fn side(self) -> Option<Side> {
+        match self {
+            RoadEnd::N => Some(Side::N),
+            RoadEnd::E => Some(Side::E),
+            RoadEnd::S => Some(Side::S),
+            RoadEnd::W => Some(Side::W),
+            _ => None,
+        }
+    }
+
+    /// The end at a side of the tile.
+    pub fn at(side: Side) -> RoadEnd {
+        match side {
+            Side::N => RoadEnd::N,
+            Side::E => RoadEnd::E,
+            Side::S => RoadEnd::S,
+            Side::W => RoadEnd::W,
+        }
+    }
 }
 
 /// A road on a tile.

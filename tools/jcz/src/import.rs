@@ -544,17 +544,7 @@ pub fn family_id(family: &str) -> String {
     if family == "basic" {
         return "base".to_string();
     }
-    let id: String = family
-        .to_lowercase()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
+    let id = crate::vocab::slug(family);
     if id.starts_with(|c: char| c.is_ascii_alphanumeric()) {
         id
     } else {

@@ -119,10 +119,9 @@ pub fn readable(id: &str) -> String {
     }
 }
 
-/// A marker id made from a JCZ name: lower case, `[a-z0-9-]`, starting with a letter.
-pub fn marker_id(name: &str) -> String {
-    let mut id: String = name
-        .to_lowercase()
+/// A JCZ name in lower case with every character outside `[a-z0-9-]` made a `-`.
+pub fn slug(name: &str) -> String {
+    name.to_lowercase()
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' {
@@ -131,7 +130,12 @@ pub fn marker_id(name: &str) -> String {
                 '-'
             }
         })
-        .collect();
+        .collect()
+}
+
+/// A marker id made from a JCZ name: lower case, `[a-z0-9-]`, starting with a letter.
+pub fn marker_id(name: &str) -> String {
+    let mut id = slug(name);
     if !id.starts_with(|c: char| c.is_ascii_lowercase()) {
         id.insert_str(0, "m-");
     }
