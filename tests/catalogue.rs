@@ -21,8 +21,15 @@ fn reference() -> Option<Vec<(String, String)>> {
         .collect();
     files.sort();
     let read = |p: &PathBuf| {
-        let name = p.file_name().expect("a file").to_string_lossy().into_owned();
-        (name, std::fs::read_to_string(p).expect("readable reference file"))
+        let name = p
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .into_owned();
+        (
+            name,
+            std::fs::read_to_string(p).expect("readable reference file"),
+        )
     };
     Some(files.iter().map(read).collect())
 }
@@ -65,7 +72,11 @@ fn every_imported_reference_tile_validates_and_is_drawn_as_its_data_says() {
         .collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));
     let tileset = report.tileset.expect("no errors, so a tile set");
-    assert!(tileset.tiles.len() >= 250, "{} tile types", tileset.tiles.len());
+    assert!(
+        tileset.tiles.len() >= 250,
+        "{} tile types",
+        tileset.tiles.len()
+    );
     let faults = region_faults(&tileset);
     assert!(
         faults.is_empty(),

@@ -951,6 +951,31 @@ fn separator_line(from: Point, covered: &dyn Fn(Point) -> bool) -> Option<Vec<Po
     Some(vec![walk[start], CENTRE, nearest])
 }
 
+/// Whether two features' ports alternate around the edge (one of each, then one of each again),
+/// so that drawn as one area each they would have to cross.
+fn interleave(a: &[Port], b: &[Port]) -> bool {
+    let runs: Vec<bool> = Port::ALL
+        .iter()
+        .filter_map(|p| {
+            if a.contains(p) {
+                Some(true)
+            } else if b.contains(p) {
+                Some(false)
+            } else {
+                None
+            }
+        })
+        .fold(Vec::new(), |mut runs, x| {
+            if runs.last() != Some(&x) {
+                runs.push(x);
+            }
+            runs
+        });
+    // Around the circle the first and last run are one when they are of the same feature.
+    let n = runs.len() - usize::from(runs.len() > 1 && runs.first() == runs.last());
+    n >= 4
+}
+
 /// The point on the edge where two neighbouring ports meet: the corner between two sides, or
 /// halfway between them on one side.
 fn meeting_point(a: Port, b: Port) -> Point {
@@ -1702,9 +1727,27 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
         let Some(&first) = mine.first() else {
             return Err(format!("tile {}: {} has no ground", tile.id, name(i)));
         };
+        // A feature whose ports interleave around the edge with another's cannot be one area
+        // on a flat tile (the two would cross): it may be drawn in pieces, each reaching one of
+        // its ports.
+        let crossed = tile
+            .features
+            .iter()
+            .enumerate()
+            .any(|(j, g)| j != i && interleave(&f.ports, &g.ports));
+        let mut stack: Vec<usize> = if crossed {
+            f.ports
+                .iter()
+                .filter_map(|p| regions.port_cell(*p))
+                .collect()
+        } else {
+            vec![first]
+        };
+        stack.retain(|&c| cells[c] == Cell::Feature(i));
         let mut seen = vec![false; n * n];
-        let mut stack = vec![first];
-        seen[first] = true;
+        for &c in &stack {
+            seen[c] = true;
+        }
         let mut reached = 0;
         while let Some(c) = stack.pop() {
             reached += 1;
@@ -1721,6 +1764,13 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
                     stack.push(d);
                 }
             }
+        }
+        if reached != mine.len() && crossed {
+            return Err(format!(
+                "tile {}: a piece of {} reaches none of its ports",
+                tile.id,
+                name(i)
+            ));
         }
         if reached != mine.len() {
             return Err(format!(
