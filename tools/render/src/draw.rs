@@ -496,6 +496,12 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
                     let (hub, _) = walk(target, &in_city);
                     (to(hub), Stop::Gate(hub))
                 }
+                _ if one_field_beside(tile, a) => {
+                    // The same field on both sides: a short stub with its house near the
+                    // edge, so the field passes round its end.
+                    let hub = step(pa, inward(sa), 0.2);
+                    (to(hub), Stop::Village(hub))
+                }
                 _ => {
                     // A junction: at the centre, or at the city wall when a city covers it.
                     let (hub, gate) = walk(CENTRE, &in_city);
@@ -949,6 +955,14 @@ fn separator_line(from: Point, covered: &dyn Fn(Point) -> bool) -> Option<Vec<Po
         })
         .min_by(|a, b| a.dist(CENTRE).total_cmp(&b.dist(CENTRE)))?;
     Some(vec![walk[start], CENTRE, nearest])
+}
+
+/// Whether the ports either side of `port` belong to one field: a road ending there does not
+/// divide it.
+fn one_field_beside(tile: &Tile, port: Port) -> bool {
+    let left = tile.feature_at(Port::ALL[(port.index() + 11) % 12]);
+    let right = tile.feature_at(Port::ALL[(port.index() + 1) % 12]);
+    matches!((left, right), (Some(l), Some(r)) if l == r && tile.features[l].kind == FeatureKind::Field)
 }
 
 /// Whether two features' ports alternate around the edge (one of each, then one of each again),
