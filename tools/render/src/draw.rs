@@ -1822,3 +1822,21 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_that_alternate_around_the_edge_interleave() {
+        use Port::*;
+        // A city W–E and a field on both of its banks, north and south.
+        assert!(interleave(&[W, E], &[NNE, SSE]));
+        // A road N–S and a field either side of its south end.
+        assert!(interleave(&[SSE, SSW], &[N, S]));
+        // Side by side, or one inside the other's gap: no crossing.
+        assert!(!interleave(&[NNW, NNE], &[N]));
+        assert!(!interleave(&[W, N], &[E, S]));
+        assert!(!interleave(&[], &[E, S]));
+    }
+}
