@@ -496,6 +496,12 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
                     let (hub, _) = walk(target, &in_city);
                     (to(hub), Stop::Gate(hub))
                 }
+                _ if one_field_beside(tile, a) => {
+                    // The same field on both sides: a short stub with its house near the
+                    // edge, so the field passes round its end.
+                    let hub = step(pa, inward(sa), 0.2);
+                    (to(hub), Stop::Village(hub))
+                }
                 _ => {
                     // A junction: at the centre, or at the city wall when a city covers it.
                     let (hub, gate) = walk(CENTRE, &in_city);
@@ -653,6 +659,7 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
     // Fields the data keeps apart but the drawing joins (a centre icon that does not reach a
     // city): add a low wall from the centre to what lies between them on the edge, and again.
     let mut separators: Vec<Separator> = Vec::new();
+    let mut tried: Vec<Point> = Vec::new();
     let mut regions = loop {
         let mut all = lines.clone();
         all.extend(separators.iter().map(|s| (s.line.clone(), 0.03)));
@@ -667,16 +674,21 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         if separators.len() >= 4 {
             break regions;
         }
-        match joined_fields(tile, &regions) {
+        let next = joined_fields(tile, &regions)
+            .into_iter()
+            .find(|p| tried.iter().all(|q| q.dist(*p) > 1e-3));
+        match next {
             Some(between) => {
-                let target = port_point(between);
-                let stop = (1..=40)
-                    .map(|k| CENTRE.lerp(target, k as f32 / 40.0))
-                    .find(|p| in_city(*p))
-                    .unwrap_or(target);
-                separators.push(Separator {
-                    line: vec![CENTRE, stop],
-                });
+                tried.push(between);
+                let covered = |q: Point| {
+                    in_city(q)
+                        || all
+                            .iter()
+                            .any(|(l, half)| geom::distance_to_polyline(l, q) < *half)
+                };
+                if let Some(line) = separator_line(between, &covered) {
+                    separators.push(Separator { line });
+                }
             }
             None => break regions,
         }
@@ -848,9 +860,13 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
     }
 }
 
-/// Two fields of the data that share one region: the port on the edge between them (a city's,
-/// a road's or a port on no feature) to which a separator must reach, if there is one.
-fn joined_fields(tile: &Tile, regions: &Regions) -> Option<Port> {
+/// Two fields of the data that share one region: the points on the edge between them to which
+/// a separator could reach, best first. Between is what lies on the edge from a port of one to
+/// the nearest port of the other (a city's, a road's or a port on no feature), or the point
+/// where two of their ports meet when nothing does. The narrower gap first, its middle first,
+/// and a road's ports last: a road that lies between them and still lets them meet runs beside
+/// the way through, not across it.
+fn joined_fields(tile: &Tile, regions: &Regions) -> Vec<Point> {
     for (f, feature) in tile.features.iter().enumerate() {
         if feature.kind != FeatureKind::Field {
             continue;
@@ -862,31 +878,127 @@ fn joined_fields(tile: &Tile, regions: &Regions) -> Option<Port> {
             if g == f || tile.features[g].kind != FeatureKind::Field {
                 continue;
             }
-            // The shorter way round the edge from `p` to one of `g`'s ports.
-            let mut best: Option<Vec<Port>> = None;
-            for &q in &tile.features[g].ports {
-                for dir in [1, 11] {
-                    let mut between = Vec::new();
-                    let mut i = (p.index() + dir) % 12;
-                    while i != q.index() {
-                        between.push(Port::ALL[i]);
-                        i = (i + dir) % 12;
+            let owner = |x: Port| tile.feature_at(x);
+            // Each way round the edge from `p` to the first port of `g`, counted from the last
+            // port of `f` on the way.
+            let mut gaps: Vec<(Port, Vec<Port>, Port)> = Vec::new();
+            for dir in [1, 11] {
+                let mut last = p;
+                let mut between = Vec::new();
+                let mut i = (p.index() + dir) % 12;
+                while i != p.index() {
+                    let x = Port::ALL[i];
+                    match owner(x) {
+                        Some(h) if h == f => {
+                            last = x;
+                            between.clear();
+                        }
+                        Some(h) if h == g => {
+                            gaps.push((last, between, x));
+                            break;
+                        }
+                        _ => between.push(x),
                     }
-                    if best.as_ref().is_none_or(|b| between.len() < b.len()) {
-                        best = Some(between);
-                    }
+                    i = (i + dir) % 12;
                 }
             }
-            let between: Vec<Port> = best?
-                .into_iter()
-                .filter(|x| !matches!(tile.feature_at(*x), Some(h) if h == f || h == g))
-                .collect();
-            if let Some(&mid) = between.get(between.len() / 2) {
-                return Some(mid);
+            gaps.sort_by_key(|(_, b, _)| b.len());
+            let on_road =
+                |x: Port| matches!(owner(x), Some(h) if tile.features[h].kind == FeatureKind::Road);
+            let mut candidates: Vec<(bool, usize, usize, Point)> = Vec::new();
+            for (w, (from, way, to)) in gaps.iter().enumerate() {
+                if way.is_empty() {
+                    candidates.push((false, w, 0, meeting_point(*from, *to)));
+                }
+                let mid = way.len() / 2;
+                for (k, &x) in way.iter().enumerate() {
+                    candidates.push((on_road(x), w, k.abs_diff(mid), port_point(x)));
+                }
+            }
+            candidates.sort_by_key(|a| (a.0, a.1, a.2));
+            let mut out: Vec<Point> = Vec::new();
+            for (_, _, _, x) in candidates {
+                if out.iter().all(|q| q.dist(x) > 1e-3) {
+                    out.push(x);
+                }
+            }
+            if !out.is_empty() {
+                return out;
             }
         }
     }
-    None
+    Vec::new()
+}
+
+/// A separator from `from` on the edge inward: from where the ground begins to the first thing
+/// that already divides it (a city, a road, a river, a hedge, another separator); when nothing
+/// does by the centre, on from the centre to the nearest such thing. A wall always ends at
+/// something that divides the ground — walls meeting in the open would be a channel drawn
+/// wrong — so with nothing to reach there is no wall.
+fn separator_line(from: Point, covered: &dyn Fn(Point) -> bool) -> Option<Vec<Point>> {
+    let walk: Vec<Point> = (0..=40)
+        .map(|k| from.lerp(CENTRE, k as f32 / 40.0))
+        .collect();
+    let start = walk.iter().position(|q| !covered(*q))?;
+    if let Some(end) = walk[start..].iter().copied().find(|q| covered(*q)) {
+        return Some(vec![walk[start], end]);
+    }
+    let on_tile = |q: &Point| (0.0..=1.0).contains(&q.x) && (0.0..=1.0).contains(&q.y);
+    let nearest = (0..72)
+        .filter_map(|k| {
+            let a = k as f32 * std::f32::consts::TAU / 72.0;
+            let dir = pt(a.cos(), a.sin());
+            (1..=50)
+                .map(|k| step(CENTRE, dir, k as f32 * 0.01))
+                .take_while(on_tile)
+                .find(|q| covered(*q))
+        })
+        .min_by(|a, b| a.dist(CENTRE).total_cmp(&b.dist(CENTRE)))?;
+    Some(vec![walk[start], CENTRE, nearest])
+}
+
+/// Whether the ports either side of `port` belong to one field: a road ending there does not
+/// divide it.
+fn one_field_beside(tile: &Tile, port: Port) -> bool {
+    let left = tile.feature_at(Port::ALL[(port.index() + 11) % 12]);
+    let right = tile.feature_at(Port::ALL[(port.index() + 1) % 12]);
+    matches!((left, right), (Some(l), Some(r)) if l == r && tile.features[l].kind == FeatureKind::Field)
+}
+
+/// Whether two features' ports alternate around the edge (one of each, then one of each again),
+/// so that drawn as one area each they would have to cross.
+fn interleave(a: &[Port], b: &[Port]) -> bool {
+    let runs: Vec<bool> = Port::ALL
+        .iter()
+        .filter_map(|p| {
+            if a.contains(p) {
+                Some(true)
+            } else if b.contains(p) {
+                Some(false)
+            } else {
+                None
+            }
+        })
+        .fold(Vec::new(), |mut runs, x| {
+            if runs.last() != Some(&x) {
+                runs.push(x);
+            }
+            runs
+        });
+    // Around the circle the first and last run are one when they are of the same feature.
+    let n = runs.len() - usize::from(runs.len() > 1 && runs.first() == runs.last());
+    n >= 4
+}
+
+/// The point on the edge where two neighbouring ports meet: the corner between two sides, or
+/// halfway between them on one side.
+fn meeting_point(a: Port, b: Port) -> Point {
+    let (sa, sb) = (a.side(), b.side());
+    if sa == sb {
+        port_point(a).lerp(port_point(b), 0.5)
+    } else {
+        corner(sa, sb)
+    }
 }
 
 /// A line along a side, just inside the edge.
@@ -1629,9 +1741,27 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
         let Some(&first) = mine.first() else {
             return Err(format!("tile {}: {} has no ground", tile.id, name(i)));
         };
+        // A feature whose ports interleave around the edge with another's cannot be one area
+        // on a flat tile (the two would cross): it may be drawn in pieces, each reaching one of
+        // its ports.
+        let crossed = tile
+            .features
+            .iter()
+            .enumerate()
+            .any(|(j, g)| j != i && interleave(&f.ports, &g.ports));
+        let mut stack: Vec<usize> = if crossed {
+            f.ports
+                .iter()
+                .filter_map(|p| regions.port_cell(*p))
+                .collect()
+        } else {
+            vec![first]
+        };
+        stack.retain(|&c| cells[c] == Cell::Feature(i));
         let mut seen = vec![false; n * n];
-        let mut stack = vec![first];
-        seen[first] = true;
+        for &c in &stack {
+            seen[c] = true;
+        }
         let mut reached = 0;
         while let Some(c) = stack.pop() {
             reached += 1;
@@ -1648,6 +1778,13 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
                     stack.push(d);
                 }
             }
+        }
+        if reached != mine.len() && crossed {
+            return Err(format!(
+                "tile {}: a piece of {} reaches none of its ports",
+                tile.id,
+                name(i)
+            ));
         }
         if reached != mine.len() {
             return Err(format!(
@@ -1684,4 +1821,22 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_that_alternate_around_the_edge_interleave() {
+        use Port::*;
+        // A city W–E and a field on both of its banks, north and south.
+        assert!(interleave(&[W, E], &[NNE, SSE]));
+        // A road N–S and a field either side of its south end.
+        assert!(interleave(&[SSE, SSW], &[N, S]));
+        // Side by side, or one inside the other's gap: no crossing.
+        assert!(!interleave(&[NNW, NNE], &[N]));
+        assert!(!interleave(&[W, N], &[E, S]));
+        assert!(!interleave(&[], &[E, S]));
+    }
 }

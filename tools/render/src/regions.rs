@@ -142,6 +142,11 @@ impl Regions {
             .unwrap_or(Cell::Blocked)
     }
 
+    /// The cell by a port whose owner `at_port` names, if any.
+    pub fn port_cell(&self, port: Port) -> Option<usize> {
+        probe(port).find(|&i| self.cells[i] != Cell::Blocked)
+    }
+
     fn flood(&mut self, start: usize, label: Cell) {
         flood_into(&mut self.cells, start, label);
     }

@@ -1,0 +1,88 @@
+//! The whole catalogue at once: JCloisterZone's reference files imported, validated together,
+//! and every tile's drawing checked against its data (each feature one region of its own,
+//! touching exactly its ports), beside the bundled sets. Skipped with a message where
+//! `../shared/reference/jcz` is absent; the bundled sets are checked everywhere.
+
+use std::path::PathBuf;
+
+/// The reference XML files as (name, text), or `None` where the folder is absent.
+fn reference() -> Option<Vec<(String, String)>> {
+    let dir = std::env::var_os("TILEKIT_JCZ_REFERENCE").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/jcz"),
+        PathBuf::from,
+    );
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipped: {} is absent", dir.display());
+        return None;
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "xml"))
+        .collect();
+    files.sort();
+    let read = |p: &PathBuf| {
+        let name = p
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .into_owned();
+        (
+            name,
+            std::fs::read_to_string(p).expect("readable reference file"),
+        )
+    };
+    Some(files.iter().map(read).collect())
+}
+
+/// Every tile of `tileset` whose drawing disagrees with its data, one line each.
+fn region_faults(tileset: &tiledef::TileSet) -> Vec<String> {
+    tileset
+        .tiles
+        .iter()
+        .filter_map(|tile| tilekit_render::check_regions(tileset, tile).err())
+        .collect()
+}
+
+#[test]
+fn every_bundled_tile_is_drawn_as_its_data_says() {
+    let report = tiledef::load(tiledef::bundled());
+    let tileset = report.tileset.expect("the bundled sets are valid");
+    let faults = region_faults(&tileset);
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+#[test]
+fn every_imported_reference_tile_validates_and_is_drawn_as_its_data_says() {
+    let Some(inputs) = reference() else { return };
+    let import = tilekit_jcz::import_texts(&inputs).expect("the reference files import");
+    let sources: Vec<tiledef::Source> = import
+        .sets
+        .iter()
+        .map(|s| tiledef::Source {
+            name: s.file_name.clone(),
+            text: s.toml().expect("an imported set serialises"),
+        })
+        .collect();
+    let report = tiledef::load(sources);
+    let errors: Vec<String> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == tiledef::Severity::Error)
+        .map(|d| format!("{}: {}", d.file(), d.message))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let tileset = report.tileset.expect("no errors, so a tile set");
+    assert!(
+        tileset.tiles.len() >= 250,
+        "{} tile types",
+        tileset.tiles.len()
+    );
+    let faults = region_faults(&tileset);
+    assert!(
+        faults.is_empty(),
+        "{} of {} tiles:\n{}",
+        faults.len(),
+        tileset.tiles.len(),
+        faults.join("\n")
+    );
+}
