@@ -746,3 +746,18 @@ fn readme_example() -> String {
         + 8;
     readme[start..start + readme[start..].find("```").expect("block end")].to_string()
 }
+
+#[test]
+fn render_of_one_tile_says_one_tile_type() {
+    let dir = scratch("render-one");
+    let out = tilekit(&[
+        "render",
+        "--tile",
+        "D",
+        "--out",
+        dir.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("printed 1 tile type to "), "{stderr}");
+}

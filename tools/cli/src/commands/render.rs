@@ -77,7 +77,10 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
     let what = if args.tiles.is_empty() {
         printed.describe(&tileset, chosen.len())
     } else {
-        format!("{} tile types", chosen.len())
+        match chosen.len() {
+            1 => "1 tile type".to_string(),
+            n => format!("{n} tile types"),
+        }
     };
     let mut outputs: Vec<PathBuf> = args.contact_sheet.iter().cloned().collect();
     if let Some(dir) = &args.out {
