@@ -3,36 +3,10 @@
 //! touching exactly its ports), beside the bundled sets. Skipped with a message where
 //! `../shared/reference/jcz` is absent; the bundled sets are checked everywhere.
 
-use std::path::PathBuf;
+#[path = "../tools/jcz/tests/common/reference_files.rs"]
+mod reference_files;
 
-/// The reference XML files as (name, text), or `None` where the folder is absent.
-fn reference() -> Option<Vec<(String, String)>> {
-    let dir = std::env::var_os("TILEKIT_JCZ_REFERENCE").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/jcz"),
-        PathBuf::from,
-    );
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: {} is absent", dir.display());
-        return None;
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "xml"))
-        .collect();
-    files.sort();
-    let read = |p: &PathBuf| {
-        let name = p
-            .file_name()
-            .expect("a file")
-            .to_string_lossy()
-            .into_owned();
-        (
-            name,
-            std::fs::read_to_string(p).expect("readable reference file"),
-        )
-    };
-    Some(files.iter().map(read).collect())
-}
+use reference_files::reference;
 
 /// The tiles the renderer cannot yet draw as their data says, and why. Kept exact both ways:
 /// a new fault fails the test, and so does a listed tile that starts passing (remove it then).

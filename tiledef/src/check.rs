@@ -762,21 +762,7 @@ impl Checker<'_> {
         if self.errors() > errors_before {
             return None;
         }
-        Some(Tile {
-            id: def.id.clone(),
-            name: def.name.clone(),
-            aliases: def.aliases.clone(),
-            set,
-            counts,
-            start: def.start,
-            edges: layout.edges,
-            features: layout.features,
-            marketplace: layout.marketplace,
-            markers: layout.markers,
-            reconstructed: def.reconstructed,
-            art,
-            artwork,
-        })
+        Some(resolved_tile(def, set, counts, layout, (art, artwork)))
     }
 
     /// Checks a tile written `like` another and copies the other's resolved layout.
@@ -826,21 +812,13 @@ impl Checker<'_> {
         if self.errors() > errors_before {
             return None;
         }
-        Some(Tile {
-            id: def.id.clone(),
-            name: def.name.clone(),
-            aliases: def.aliases.clone(),
-            set,
-            counts,
-            start: def.start,
+        let layout = Layout {
             edges: target.edges,
             features: target.features.clone(),
             marketplace: target.marketplace,
             markers: target.markers.clone(),
-            reconstructed: def.reconstructed,
-            art,
-            artwork,
-        })
+        };
+        Some(resolved_tile(def, set, counts, layout, (art, artwork)))
     }
 
     /// Follows a tile's `like` to the tile that writes the layout; reports an unknown, unusable
@@ -1741,6 +1719,31 @@ struct Layout {
     features: Vec<Feature>,
     marketplace: bool,
     markers: Vec<usize>,
+}
+
+/// A checked tile: what it writes of its own (id, names, counts, start, art) with its layout.
+fn resolved_tile(
+    def: &TileDef,
+    set: usize,
+    counts: Vec<u32>,
+    layout: Layout,
+    (art, artwork): (ArtHints, Option<PathBuf>),
+) -> Tile {
+    Tile {
+        id: def.id.clone(),
+        name: def.name.clone(),
+        aliases: def.aliases.clone(),
+        set,
+        counts,
+        start: def.start,
+        edges: layout.edges,
+        features: layout.features,
+        marketplace: layout.marketplace,
+        markers: layout.markers,
+        reconstructed: def.reconstructed,
+        art,
+        artwork,
+    }
 }
 
 /// Something that crosses a tile from edge to edge and so may cut a field off from a city.

@@ -4,36 +4,11 @@
 
 mod common;
 
+use common::reference_files::reference;
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use tiledef::model::Count;
 use tilekit_jcz::xml;
-
-fn reference() -> Option<Vec<(String, String)>> {
-    // The repository's `../shared/reference/jcz`; a worktree elsewhere names it in the variable.
-    let dir = std::env::var_os("TILEKIT_JCZ_REFERENCE").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/reference/jcz"),
-        PathBuf::from,
-    );
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: {} is absent", dir.display());
-        return None;
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "xml"))
-        .collect();
-    files.sort();
-    Some(
-        files
-            .iter()
-            .map(|p| {
-                let name = p.file_name().unwrap().to_string_lossy().into_owned();
-                (name, std::fs::read_to_string(p).unwrap())
-            })
-            .collect(),
-    )
-}
 
 #[test]
 fn every_reference_tile_imports_with_its_counts() {

@@ -1,5 +1,7 @@
 //! Helpers shared by the importer's tests.
 
+pub mod reference_files;
+
 use tiledef::model::TileSetFile;
 use tilekit_jcz::import::Import;
 
