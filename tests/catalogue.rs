@@ -60,6 +60,14 @@ fn every_imported_reference_tile_validates_and_is_drawn_as_its_data_says() {
         .collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));
     let tileset = report.tileset.expect("no errors, so a tile set");
+    // The field/city rule is exercised by every `field@city` of the real tiles (263 of them).
+    let borders: usize = tileset
+        .tiles
+        .iter()
+        .flat_map(|t| &t.features)
+        .map(|f| f.cities.len())
+        .sum();
+    assert!(borders >= 263, "{borders} field–city borders");
     assert!(
         tileset.tiles.len() >= 250,
         "{} tile types",
