@@ -107,6 +107,8 @@ struct Channel {
 struct City {
     feature: usize,
     outline: CityOutline,
+    /// Drawn over a city it crosses, with a shadow along its walls.
+    raised: bool,
     colour: Rgba,
     pennants: Vec<Point>,
 }
@@ -285,12 +287,50 @@ fn polyline_path(points: &[Point]) -> Vec<Seg> {
     path
 }
 
+/// The outlines of a tile's two cities when they cross it, one N–S and one W–E, in the order
+/// the tile lists them: the first is drawn over the second, and the second's corners leave as
+/// many pockets of ground as the tile has inner fields.
+fn crossing_cities(tile: &Tile) -> Option<[CityOutline; 2]> {
+    let sides = |f: &tiledef::Feature| {
+        let mut has = [false; 4];
+        for p in &f.ports {
+            has[p.side().index()] = true;
+        }
+        has
+    };
+    let cities: Vec<[bool; 4]> = tile
+        .features
+        .iter()
+        .filter(|f| f.kind == FeatureKind::City)
+        .map(sides)
+        .collect();
+    let north_south = [true, false, true, false];
+    let west_east = [false, true, false, true];
+    let turns = match cities.as_slice() {
+        [a, b] if *a == north_south && *b == west_east => 0,
+        [a, b] if *a == west_east && *b == north_south => 1,
+        _ => return None,
+    };
+    let pockets = tile
+        .features
+        .iter()
+        .filter(|f| f.kind == FeatureKind::Field && f.ports.is_empty())
+        .count();
+    Some(geom::crossing_outlines(pockets).map(|o| CityOutline {
+        area: geom::turn_path(&o.area, turns),
+        walls: geom::turn_path(&o.walls, turns),
+    }))
+}
+
 fn plan(set: &TileSet, tile: &Tile) -> Plan {
     let city_count = tile
         .features
         .iter()
         .filter(|f| f.kind == FeatureKind::City)
         .count();
+    let crossing_outlines = crossing_cities(tile);
+    let raised_first = crossing_outlines.is_some();
+    let mut crossed = crossing_outlines.into_iter().flatten();
     let mut cities = Vec::new();
     for (i, f) in tile.features.iter().enumerate() {
         if f.kind != FeatureKind::City {
@@ -302,7 +342,10 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
             .map_or(CITY, |s| edge_colour(set, tile, *s, CITY));
         cities.push(City {
             feature: i,
-            outline: city_outline(&sides, city_count > 1),
+            outline: crossed
+                .next()
+                .unwrap_or_else(|| city_outline(&sides, city_count > 1)),
+            raised: raised_first && cities.is_empty(),
             colour,
             pennants: Vec::new(),
         });
@@ -1029,7 +1072,19 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
     for channel in &plan.channels {
         paint_channel(scene, channel);
     }
-    for city in &plan.cities {
+    for city in plan.cities.iter().filter(|c| !c.raised) {
+        scene.fill(Shape::Path(city.outline.area.clone()), city.colour);
+    }
+    for city in plan.cities.iter().filter(|c| c.raised) {
+        // The shadow it casts on what lies beside it says it passes over.
+        scene.stroke(
+            Shape::Path(city.outline.walls.clone()),
+            Stroke {
+                colour: INK.alpha(110),
+                width: 0.1,
+                cap: Cap::Round,
+            },
+        );
         scene.fill(Shape::Path(city.outline.area.clone()), city.colour);
     }
     for p in &plan.roofs {

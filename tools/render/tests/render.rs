@@ -567,7 +567,7 @@ fn fixtures() -> TileSet {
     set
 }
 
-const FIXTURE_IDS: [&str; 13] = [
+const FIXTURE_IDS: [&str; 16] = [
     "RV-straight",
     "RV-bend",
     "RV-fork",
@@ -581,6 +581,9 @@ const FIXTURE_IDS: [&str; 13] = [
     "RV-road4",
     "RV-road3",
     "RV-empty",
+    "RV-cross2",
+    "RV-cross1",
+    "RV-cross4",
 ];
 
 #[test]
@@ -657,6 +660,7 @@ fn fixture_geometry_snapshots() {
         "RV-wall",
         "RV-bank",
         "RV-road3",
+        "RV-cross2",
     ] {
         insta::assert_snapshot!(
             format!("scene_{id}"),
