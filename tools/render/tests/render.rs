@@ -473,6 +473,24 @@ fn contact_sheet_holds_every_tile_type() {
     assert_eq!(tilekit_render::contact::count_text(&set, e), "C1 ×5  C2 ×4");
     let u = &set.tiles[index(&set, "B")];
     assert_eq!(tilekit_render::contact::count_text(&set, u), "×4");
+    // An edition without the tile is left out, not shown as ×0.
+    let mut only_c2 = e.clone();
+    only_c2.counts = vec![0, 2];
+    assert_eq!(tilekit_render::contact::count_text(&set, &only_c2), "C2 ×2");
+}
+
+#[test]
+fn contact_captions_put_counts_that_do_not_fit_under_the_id() {
+    use tilekit_render::contact::caption_layout;
+    let short = caption_layout("E", "C1 ×5  C2 ×4", 160.0, 16.0);
+    assert!(!short.counts_below && short.id_size == 16.0, "{short:?}");
+    let long = caption_layout("TB-CcRR.wG", "C2 ×1", 160.0, 16.0);
+    assert!(long.counts_below && long.id_size == 16.0, "{long:?}");
+    // An id wider than the thumbnail is set smaller, to its width.
+    let wide = caption_layout("RUSSIAN-PROMOS-2016-X", "×1", 160.0, 16.0);
+    assert!(wide.counts_below && wide.id_size < 16.0, "{wide:?}");
+    let width = tilekit_render::font::layout("RUSSIAN-PROMOS-2016-X").1 * wide.id_size;
+    assert!((width - 160.0).abs() < 0.5, "{width}");
 }
 
 #[test]
