@@ -786,11 +786,14 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
                 let len = (dx * dx + dy * dy).sqrt().max(1e-6);
                 let normal = pt(-dy / len, dx / len);
                 let sides = [step(mid, normal, 0.11), step(mid, normal, -0.11)];
+                let open = |p: &Point| {
+                    (0.06..0.94).contains(&p.x) && (0.06..0.94).contains(&p.y) && !in_city(*p)
+                };
+                // The side clear of what is already placed (a garden), else any open side.
                 sides
                     .into_iter()
-                    .find(|p| {
-                        (0.06..0.94).contains(&p.x) && (0.06..0.94).contains(&p.y) && !in_city(*p)
-                    })
+                    .find(|p| open(p) && regions.is_clear(*p, 0.05))
+                    .or_else(|| sides.into_iter().find(open))
                     .unwrap_or(sides[0])
             });
             regions.take(at, 0.07);

@@ -152,6 +152,41 @@ fn unknown_marker_and_colour_render_in_their_generic_form() {
     render_tile_png(&set, &set.tiles[i], 64, &DrawOptions::default()).expect("renders");
 }
 
+/// A marker on a road goes to the side of the road the garden leaves free (IC-RFr.iG).
+#[test]
+fn a_road_marker_keeps_clear_of_the_garden() {
+    let (mut set, _) = with_new_vocabulary();
+    let marker = set.markers.len() - 1;
+    set.markers[marker].on = MarkerPlace::Road;
+    let i = index(&set, "U");
+    let tile = &mut set.tiles[i];
+    tile.features
+        .push(tiledef::Feature::new(tiledef::FeatureKind::Garden));
+    let road = tile
+        .features
+        .iter()
+        .position(|f| f.kind == tiledef::FeatureKind::Road)
+        .expect("U has a road");
+    tile.features[road].markers.push(marker);
+    let scene = draw_tile(&set, &set.tiles[i], &DrawOptions::default());
+    let centre_of = |rgba: [u8; 4]| {
+        scene.commands.iter().find_map(|c| match c {
+            Command::Shape {
+                shape: Shape::Circle { centre, .. },
+                fill: Some(f),
+                ..
+            } if f.0 == rgba => Some(*centre),
+            _ => None,
+        })
+    };
+    let badge = centre_of([0x12, 0x34, 0x56, 255]).expect("the marker's badge");
+    let garden = centre_of([0xe0, 0x4f, 0x8a, 255]).expect("the garden's centre");
+    assert!(
+        badge.dist(garden) > 0.16,
+        "{badge:?} by the garden at {garden:?}"
+    );
+}
+
 #[test]
 fn a_missing_artwork_names_the_tile_and_the_path() {
     let mut set = bundled();
