@@ -39,6 +39,8 @@ const FESTIVAL: Rgba = Rgba::rgb(0xf4, 0xc4, 0x30);
 const PENNANT: Rgba = Rgba::rgb(0x2f, 0x5f, 0xb3);
 const WATER: Rgba = Rgba::rgb(0x4a, 0x90, 0xd9);
 const STONE: Rgba = Rgba::rgb(0x9a, 0x94, 0x88);
+/// Ground that belongs to no feature: paving.
+const UNOWNED: Rgba = Rgba::rgb(0xd2, 0xc8, 0xb4);
 
 /// The road's half width including its border.
 const ROAD_HALF: f32 = 0.058;
@@ -139,6 +141,8 @@ struct Plan {
     /// Flower groups: position, colour.
     flowers: Vec<(Point, Rgba)>,
     roofs: Vec<Point>,
+    /// Grid cells of ground that belongs to no feature, reached from the ports of none.
+    unowned: Vec<usize>,
     regions: Regions,
 }
 
@@ -699,8 +703,10 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         .filter(|(_, f)| f.kind == FeatureKind::Field && f.ports.is_empty())
         .map(|(i, _)| i)
         .collect();
+    let unowned = unowned_ports(set, tile);
     // Fields the data keeps apart but the drawing joins (a centre icon that does not reach a
-    // city): add a low wall from the centre to what lies between them on the edge, and again.
+    // city), or a field that floods ground of no feature: add a low wall from the centre to
+    // what lies between them on the edge, and again.
     let mut separators: Vec<Separator> = Vec::new();
     let mut tried: Vec<Point> = Vec::new();
     let mut regions = loop {
@@ -717,19 +723,39 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         if separators.len() >= 4 {
             break regions;
         }
+        let untried = |p: &Point| tried.iter().all(|q| q.dist(*p) > 1e-3);
+        let covered = |q: Point| {
+            in_city(q)
+                || all
+                    .iter()
+                    .any(|(l, half)| geom::distance_to_polyline(l, q) < *half)
+        };
         let next = joined_fields(tile, &regions)
             .into_iter()
-            .find(|p| tried.iter().all(|q| q.dist(*p) > 1e-3));
+            .find(untried)
+            .map(|p| (p, None))
+            .or_else(|| {
+                let (a, b) = joined_unowned(tile, &unowned, &regions)?;
+                [(a, Some(b)), (b, Some(a))]
+                    .into_iter()
+                    .find(|(p, _)| untried(p))
+            });
         match next {
-            Some(between) => {
+            Some((between, across)) => {
                 tried.push(between);
-                let covered = |q: Point| {
-                    in_city(q)
-                        || all
-                            .iter()
-                            .any(|(l, half)| geom::distance_to_polyline(l, q) < *half)
-                };
-                if let Some(line) = separator_line(between, &covered) {
+                // Ground of no feature is walled off from one end of its stretch of edge to
+                // the other when nothing stands in the way; else like two fields.
+                let line = across
+                    .map(|b| wall_across(between, b))
+                    .filter(|l| {
+                        l.windows(2)
+                            .all(|w| (1..20).all(|k| !covered(w[0].lerp(w[1], k as f32 / 20.0))))
+                    })
+                    .or_else(|| separator_line(between, &covered));
+                if let Some(line) = line {
+                    if across.is_some() {
+                        tried.extend(line.last().copied());
+                    }
                     separators.push(Separator { line });
                 }
             }
@@ -849,6 +875,7 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
             }
         }
     }
+    let unowned = unowned_ground(&regions, &unowned);
     // A few roofs inside each city, on a fixed lattice, where there is room.
     let mut roofs = Vec::new();
     let size = Regions::cell_size();
@@ -902,6 +929,7 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         markers,
         flowers,
         roofs,
+        unowned,
         regions,
     }
 }
@@ -974,6 +1002,86 @@ fn joined_fields(tile: &Tile, regions: &Regions) -> Vec<Point> {
         }
     }
     Vec::new()
+}
+
+/// The ports whose edge carries a field there but that the data gives to no feature (Count's
+/// City of Carcassonne quarters).
+fn unowned_ports(set: &TileSet, tile: &Tile) -> Vec<Port> {
+    Port::ALL
+        .into_iter()
+        .filter(|&p| {
+            set.edge_kinds[tile.edge(p.side())].carries(p) == PortCarries::Field
+                && tile.feature_at(p).is_none()
+        })
+        .collect()
+}
+
+/// Where a field floods the ground by a port of no feature: the two points on the edge that
+/// bound that port's stretch of unowned ports (where it meets the ports of features).
+fn joined_unowned(tile: &Tile, unowned: &[Port], regions: &Regions) -> Option<(Point, Point)> {
+    let flooded = unowned.iter().copied().find(|&p| {
+        matches!(regions.at_port(p), Cell::Feature(f) if tile.features[f].kind == FeatureKind::Field)
+    })?;
+    let owned = |i: usize| tile.feature_at(Port::ALL[i % 12]).is_some();
+    // Each way round the edge to the first port some feature owns.
+    let end = |dir: usize| {
+        let mut i = flooded.index();
+        for _ in 0..12 {
+            let next = (i + dir) % 12;
+            if owned(next) {
+                return Some(meeting_point(Port::ALL[i], Port::ALL[next]));
+            }
+            i = next;
+        }
+        None
+    };
+    Some((end(11)?, end(1)?))
+}
+
+/// A wall between two points of the edge: straight across when they lie on different sides,
+/// else bowed inward, so it closes off the ground between them.
+fn wall_across(a: Point, b: Point) -> Vec<Point> {
+    let on = |v: f32, edge: f32| (v - edge).abs() < 1e-3;
+    let same_side = [0.0, 1.0]
+        .into_iter()
+        .any(|e| (on(a.x, e) && on(b.x, e)) || (on(a.y, e) && on(b.y, e)));
+    if same_side {
+        let mid = a.lerp(b, 0.5);
+        vec![a, mid.lerp(CENTRE, 0.5), b]
+    } else {
+        vec![a, b]
+    }
+}
+
+/// The free cells reached from the ports of no feature, in grid order.
+fn unowned_ground(regions: &Regions, ports: &[Port]) -> Vec<usize> {
+    let n = crate::regions::N;
+    let cells = regions.cells();
+    let mut seen = vec![false; n * n];
+    let mut stack: Vec<usize> = ports
+        .iter()
+        .filter_map(|p| regions.port_cell(*p))
+        .filter(|&c| cells[c] == Cell::Free)
+        .collect();
+    while let Some(c) = stack.pop() {
+        if seen[c] {
+            continue;
+        }
+        seen[c] = true;
+        let (x, y) = (c % n, c / n);
+        let next = [
+            (x > 0).then(|| c - 1),
+            (x + 1 < n).then(|| c + 1),
+            (y > 0).then(|| c - n),
+            (y + 1 < n).then(|| c + n),
+        ];
+        stack.extend(
+            next.into_iter()
+                .flatten()
+                .filter(|&d| !seen[d] && cells[d] == Cell::Free),
+        );
+    }
+    (0..n * n).filter(|&c| seen[c]).collect()
 }
 
 /// A separator from `from` on the edge inward: from where the ground begins to the first thing
@@ -1071,6 +1179,23 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
                 cap: Cap::Butt,
             },
         );
+    }
+    // Ground of no feature: paving, cell by cell, each cell a little larger so that the walls
+    // around it cover the steps; cells on the edge run on into the bleed.
+    let size = Regions::cell_size();
+    let n = crate::regions::N;
+    for &c in &plan.unowned {
+        let (x, y) = (c % n, c / n);
+        let grow = 0.8 * size;
+        let lo = |i: usize| if i == 0 { -o } else { i as f32 * size - grow };
+        let hi = |i: usize| {
+            if i + 1 == n {
+                1.0 + o
+            } else {
+                (i + 1) as f32 * size + grow
+            }
+        };
+        scene.fill(rect(lo(x), lo(y), hi(x) - lo(x), hi(y) - lo(y)), UNOWNED);
     }
     for channel in &plan.channels {
         paint_channel(scene, channel);
@@ -1744,8 +1869,8 @@ fn overlay(scene: &mut Scene, tile: &Tile, plan: &Plan) {
 
 /// Whether the picture says what the data says: each city and field is one connected region of
 /// the grid of its own, reaching each of its ports; no two fields touch with nothing between
-/// them; each road's drawing leaves by each of its ports. The message names the tile, the
-/// feature and the port.
+/// them; each road's drawing leaves by each of its ports; the ground by a port of no feature is
+/// no field's. The message names the tile, the feature and the port.
 pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
     let plan = plan(set, tile);
     let regions = &plan.regions;
@@ -1854,6 +1979,19 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
                 } else {
                     "several"
                 }
+            ));
+        }
+    }
+    // Ground by a port the data gives to no feature must not be drawn as a field's.
+    for p in unowned_ports(set, tile) {
+        if let Cell::Feature(g) = regions.at_port(p)
+            && tile.features[g].kind == FeatureKind::Field
+        {
+            return Err(format!(
+                "tile {}: the ground by {}, on no feature, is drawn as {}",
+                tile.id,
+                p.name(),
+                name(g)
             ));
         }
     }

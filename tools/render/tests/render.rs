@@ -694,6 +694,9 @@ fn rivers_walls_and_markers_are_drawn_in_their_colours() {
     assert!(!has_fill(&draw("RV-gate"), [0x3b, 0x82, 0xc4]));
     assert!(has_fill(&draw("RV-wall"), [0x8d, 0x86, 0x77]));
     assert!(has_fill(&draw("RV-ferry"), [0x7a, 0x4b, 0x2a]));
+    // Ground of no feature is paved, walled off from the field.
+    assert!(has_fill(&draw("RV-empty"), [0xd2, 0xc8, 0xb4]));
+    assert!(!has_fill(&draw("RV-wall"), [0xd2, 0xc8, 0xb4]));
     // A bridge adds parapets to the bridge tile and to no other river tile.
     let parapets = |id: &str| draw(id).to_string().matches("w0.02 butt").count();
     assert!(parapets("RV-bridge") >= 2);
