@@ -75,6 +75,15 @@ pub fn caption_layout(id: &str, counts: &str, width: f32, size: f32) -> Caption 
     }
 }
 
+/// `n` and the noun, with an `s` unless there is one.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Draws the contact sheet of the given tiles (indices into `set.tiles`).
 pub fn contact_sheet(
     set: &TileSet,
@@ -89,10 +98,6 @@ pub fn contact_sheet(
     let header = (thumb as f32 * 0.28).round() as u32 + pad;
     let cell_w = thumb + pad;
     let cell_h = thumb + caption + pad;
-    let width = pad + columns as u32 * cell_w;
-    let height = header + rows as u32 * cell_h + pad;
-    let mut sheet = Pixmap::new(width, height).ok_or(RenderError::Size(width.max(height)))?;
-    sheet.fill(Color::from_rgba8(0xf6, 0xf3, 0xec, 0xff));
 
     let draw_options = DrawOptions {
         overlay: options.overlay,
@@ -131,16 +136,24 @@ pub fn contact_sheet(
     let edition = set
         .editions
         .get(set.default_edition())
-        .map(|e| format!(", {} tiles in {}", total, e.id))
+        .map(|e| format!(", {} in {}", plural(total as usize, "tile"), e.id))
         .unwrap_or_default();
+    let title = format!(
+        "{} — {}{edition}",
+        names.join(" + "),
+        plural(tiles.len(), "tile type")
+    );
+    let title_size = thumb as f32 * 0.16;
+    // The sheet is as wide as its grid, or wider when the title needs it (a set of few tiles).
+    let title_width = (font::layout(&title).1 * title_size).ceil() as u32;
+    let width = (pad + columns as u32 * cell_w).max(2 * pad + title_width);
+    let height = header + rows as u32 * cell_h + pad;
+    let mut sheet = Pixmap::new(width, height).ok_or(RenderError::Size(width.max(height)))?;
+    sheet.fill(Color::from_rgba8(0xf6, 0xf3, 0xec, 0xff));
     text.text(
         pt(pad as f32, header as f32 * 0.7),
-        thumb as f32 * 0.16,
-        &format!(
-            "{} — {} tile types{edition}",
-            names.join(" + "),
-            tiles.len()
-        ),
+        title_size,
+        &title,
         ink,
         Align::Left,
     );

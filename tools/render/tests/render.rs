@@ -514,6 +514,22 @@ fn contact_sheet_holds_every_tile_type() {
     assert_eq!(tilekit_render::contact::count_text(&set, &only_c2), "C2 ×2");
 }
 
+/// A sheet of one tile is widened to hold its title rather than cutting it off.
+#[test]
+fn a_contact_sheet_of_few_tiles_is_as_wide_as_its_title() {
+    let set = bundled();
+    let options = tilekit_render::contact::ContactOptions {
+        thumb: 64,
+        ..Default::default()
+    };
+    let one = [index(&set, "B")];
+    let sheet = tilekit_render::contact::contact_sheet(&set, &one, &options).expect("draws");
+    let title = "Carcassonne — 1 tile type, 4 tiles in C1";
+    let width = tilekit_render::font::layout(title).1 * 64.0 * 0.16;
+    assert!(sheet.width() as f32 >= width + 12.0, "{} px", sheet.width());
+    assert!(sheet.width() > 6 + 70, "wider than its one column");
+}
+
 #[test]
 fn contact_captions_put_counts_that_do_not_fit_under_the_id() {
     use tilekit_render::contact::caption_layout;
