@@ -745,17 +745,22 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
                 tried.push(between);
                 // Ground of no feature is walled off from one end of its stretch of edge to
                 // the other when nothing stands in the way; else like two fields.
-                let line = across
-                    .map(|b| wall_across(between, b))
-                    .filter(|l| {
-                        l.windows(2)
-                            .all(|w| (1..20).all(|k| !covered(w[0].lerp(w[1], k as f32 / 20.0))))
-                    })
-                    .or_else(|| separator_line(between, &covered));
-                if let Some(line) = line {
-                    if across.is_some() {
-                        tried.extend(line.last().copied());
+                let clear = |l: &Vec<Point>| {
+                    l.windows(2)
+                        .all(|w| (1..20).all(|k| !covered(w[0].lerp(w[1], k as f32 / 20.0))))
+                };
+                let straight = across
+                    .map(|b| (b, wall_across(between, b)))
+                    .filter(|(_, l)| clear(l));
+                let line = match straight {
+                    Some((b, line)) => {
+                        // It closes the stretch at both ends.
+                        tried.push(b);
+                        Some(line)
                     }
+                    None => separator_line(between, &covered),
+                };
+                if let Some(line) = line {
                     separators.push(Separator { line });
                 }
             }
