@@ -10,13 +10,7 @@ use reference_files::reference;
 
 /// The tiles the renderer cannot yet draw as their data says, and why. Kept exact both ways:
 /// a new fault fails the test, and so does a listed tile that starts passing (remove it then).
-const NOT_YET_DRAWN: &[(&str, &str)] = &[
-    // Two cities crossing the tile (N–S and W–E) with two inner fields: the two city bands
-    // cover the tile, and four corner pockets would be too many for two fields. Needs a drawing
-    // of crossing cities with as many pockets as inner fields.
-    ("AM-CCcc+", "crossing cities with two inner fields"),
-    ("KR-CCcc", "crossing cities with two inner fields"),
-];
+const NOT_YET_DRAWN: &[(&str, &str)] = &[];
 
 /// Every tile of `tileset` whose drawing disagrees with its data, as (id, fault).
 fn region_faults(tileset: &tiledef::TileSet) -> Vec<(String, String)> {

@@ -2,6 +2,7 @@
 
 use crate::RenderError;
 use crate::draw::{DrawOptions, draw_tile};
+use crate::font;
 use crate::raster::{draw, rasterise};
 use crate::scene::{Align, Rgba, Scene, pt};
 use rayon::prelude::*;
@@ -32,7 +33,8 @@ impl Default for ContactOptions {
     }
 }
 
-/// The caption under a thumbnail: the count per edition, or one count when all agree.
+/// The caption under a thumbnail: one count when every edition has the same, else the count
+/// of each edition that has the tile (an edition with no copies is left out).
 pub fn count_text(set: &TileSet, tile: &Tile) -> String {
     let first = tile.counts.first().copied().unwrap_or(0);
     if tile.counts.iter().all(|c| *c == first) {
@@ -41,9 +43,44 @@ pub fn count_text(set: &TileSet, tile: &Tile) -> String {
         set.editions
             .iter()
             .zip(&tile.counts)
+            .filter(|(_, c)| **c > 0)
             .map(|(e, c)| format!("{} ×{c}", e.id))
             .collect::<Vec<_>>()
             .join("  ")
+    }
+}
+
+/// How a thumbnail's caption is set: the id's text size, and whether the counts go on a line
+/// of their own under it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Caption {
+    /// The id's size: `size`, or less when the id alone is wider than the thumbnail.
+    pub id_size: f32,
+    /// The counts do not fit beside the id.
+    pub counts_below: bool,
+}
+
+/// Sets the caption of a thumbnail `width` wide: the id at `size`, the counts at 0.85 of it,
+/// beside each other when they fit with a gap between, else the counts under the id.
+pub fn caption_layout(id: &str, counts: &str, width: f32, size: f32) -> Caption {
+    let id_width = font::layout(id).1 * size;
+    let counts_width = font::layout(counts).1 * size * 0.85;
+    Caption {
+        id_size: if id_width > width {
+            size * width / id_width
+        } else {
+            size
+        },
+        counts_below: id_width + size * 0.6 + counts_width > width,
+    }
+}
+
+/// `n` and the noun, with an `s` unless there is one.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
@@ -61,10 +98,6 @@ pub fn contact_sheet(
     let header = (thumb as f32 * 0.28).round() as u32 + pad;
     let cell_w = thumb + pad;
     let cell_h = thumb + caption + pad;
-    let width = pad + columns as u32 * cell_w;
-    let height = header + rows as u32 * cell_h + pad;
-    let mut sheet = Pixmap::new(width, height).ok_or(RenderError::Size(width.max(height)))?;
-    sheet.fill(Color::from_rgba8(0xf6, 0xf3, 0xec, 0xff));
 
     let draw_options = DrawOptions {
         overlay: options.overlay,
@@ -103,16 +136,24 @@ pub fn contact_sheet(
     let edition = set
         .editions
         .get(set.default_edition())
-        .map(|e| format!(", {} tiles in {}", total, e.id))
+        .map(|e| format!(", {} in {}", plural(total as usize, "tile"), e.id))
         .unwrap_or_default();
+    let title = format!(
+        "{} — {}{edition}",
+        names.join(" + "),
+        plural(tiles.len(), "tile type")
+    );
+    let title_size = thumb as f32 * 0.16;
+    // The sheet is as wide as its grid, or wider when the title needs it (a set of few tiles).
+    let title_width = (font::layout(&title).1 * title_size).ceil() as u32;
+    let width = (pad + columns as u32 * cell_w).max(2 * pad + title_width);
+    let height = header + rows as u32 * cell_h + pad;
+    let mut sheet = Pixmap::new(width, height).ok_or(RenderError::Size(width.max(height)))?;
+    sheet.fill(Color::from_rgba8(0xf6, 0xf3, 0xec, 0xff));
     text.text(
         pt(pad as f32, header as f32 * 0.7),
-        thumb as f32 * 0.16,
-        &format!(
-            "{} — {} tile types{edition}",
-            names.join(" + "),
-            tiles.len()
-        ),
+        title_size,
+        &title,
         ink,
         Align::Left,
     );
@@ -131,11 +172,24 @@ pub fn contact_sheet(
         let tile = &set.tiles[i];
         let size = thumb as f32 * 0.1;
         let base = (y + thumb) as f32 + size * 1.35;
-        text.text(pt(x as f32, base), size, &tile.id, ink, Align::Left);
+        let counts = count_text(set, tile);
+        let set_as = caption_layout(&tile.id, &counts, thumb as f32, size);
         text.text(
-            pt((x + thumb) as f32, base),
+            pt(x as f32, base),
+            set_as.id_size,
+            &tile.id,
+            ink,
+            Align::Left,
+        );
+        let counts_base = if set_as.counts_below {
+            base + size * 1.05
+        } else {
+            base
+        };
+        text.text(
+            pt((x + thumb) as f32, counts_base),
             size * 0.85,
-            &count_text(set, tile),
+            &counts,
             Rgba::rgb(0x5a, 0x50, 0x44),
             Align::Right,
         );

@@ -39,6 +39,8 @@ const FESTIVAL: Rgba = Rgba::rgb(0xf4, 0xc4, 0x30);
 const PENNANT: Rgba = Rgba::rgb(0x2f, 0x5f, 0xb3);
 const WATER: Rgba = Rgba::rgb(0x4a, 0x90, 0xd9);
 const STONE: Rgba = Rgba::rgb(0x9a, 0x94, 0x88);
+/// Ground that belongs to no feature: paving.
+const UNOWNED: Rgba = Rgba::rgb(0xd2, 0xc8, 0xb4);
 
 /// The road's half width including its border.
 const ROAD_HALF: f32 = 0.058;
@@ -107,6 +109,8 @@ struct Channel {
 struct City {
     feature: usize,
     outline: CityOutline,
+    /// Drawn over a city it crosses, with a shadow along its walls.
+    raised: bool,
     colour: Rgba,
     pennants: Vec<Point>,
 }
@@ -137,6 +141,8 @@ struct Plan {
     /// Flower groups: position, colour.
     flowers: Vec<(Point, Rgba)>,
     roofs: Vec<Point>,
+    /// Grid cells of ground that belongs to no feature, reached from the ports of none.
+    unowned: Vec<usize>,
     regions: Regions,
 }
 
@@ -285,12 +291,50 @@ fn polyline_path(points: &[Point]) -> Vec<Seg> {
     path
 }
 
+/// The outlines of a tile's two cities when they cross it, one N–S and one W–E, in the order
+/// the tile lists them: the first is drawn over the second, and the second's corners leave as
+/// many pockets of ground as the tile has inner fields.
+fn crossing_cities(tile: &Tile) -> Option<[CityOutline; 2]> {
+    let sides = |f: &tiledef::Feature| {
+        let mut has = [false; 4];
+        for p in &f.ports {
+            has[p.side().index()] = true;
+        }
+        has
+    };
+    let cities: Vec<[bool; 4]> = tile
+        .features
+        .iter()
+        .filter(|f| f.kind == FeatureKind::City)
+        .map(sides)
+        .collect();
+    let north_south = [true, false, true, false];
+    let west_east = [false, true, false, true];
+    let turns = match cities.as_slice() {
+        [a, b] if *a == north_south && *b == west_east => 0,
+        [a, b] if *a == west_east && *b == north_south => 1,
+        _ => return None,
+    };
+    let pockets = tile
+        .features
+        .iter()
+        .filter(|f| f.kind == FeatureKind::Field && f.ports.is_empty())
+        .count();
+    Some(geom::crossing_outlines(pockets).map(|o| CityOutline {
+        area: geom::turn_path(&o.area, turns),
+        walls: geom::turn_path(&o.walls, turns),
+    }))
+}
+
 fn plan(set: &TileSet, tile: &Tile) -> Plan {
     let city_count = tile
         .features
         .iter()
         .filter(|f| f.kind == FeatureKind::City)
         .count();
+    let crossing_outlines = crossing_cities(tile);
+    let raised_first = crossing_outlines.is_some();
+    let mut crossed = crossing_outlines.into_iter().flatten();
     let mut cities = Vec::new();
     for (i, f) in tile.features.iter().enumerate() {
         if f.kind != FeatureKind::City {
@@ -302,7 +346,10 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
             .map_or(CITY, |s| edge_colour(set, tile, *s, CITY));
         cities.push(City {
             feature: i,
-            outline: city_outline(&sides, city_count > 1),
+            outline: crossed
+                .next()
+                .unwrap_or_else(|| city_outline(&sides, city_count > 1)),
+            raised: raised_first && cities.is_empty(),
             colour,
             pennants: Vec::new(),
         });
@@ -656,8 +703,10 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         .filter(|(_, f)| f.kind == FeatureKind::Field && f.ports.is_empty())
         .map(|(i, _)| i)
         .collect();
+    let unowned = unowned_ports(set, tile);
     // Fields the data keeps apart but the drawing joins (a centre icon that does not reach a
-    // city): add a low wall from the centre to what lies between them on the edge, and again.
+    // city), or a field that floods ground of no feature: add a low wall from the centre to
+    // what lies between them on the edge, and again.
     let mut separators: Vec<Separator> = Vec::new();
     let mut tried: Vec<Point> = Vec::new();
     let mut regions = loop {
@@ -674,19 +723,44 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         if separators.len() >= 4 {
             break regions;
         }
+        let untried = |p: &Point| tried.iter().all(|q| q.dist(*p) > 1e-3);
+        let covered = |q: Point| {
+            in_city(q)
+                || all
+                    .iter()
+                    .any(|(l, half)| geom::distance_to_polyline(l, q) < *half)
+        };
         let next = joined_fields(tile, &regions)
             .into_iter()
-            .find(|p| tried.iter().all(|q| q.dist(*p) > 1e-3));
+            .find(untried)
+            .map(|p| (p, None))
+            .or_else(|| {
+                let (a, b) = joined_unowned(tile, &unowned, &regions)?;
+                [(a, Some(b)), (b, Some(a))]
+                    .into_iter()
+                    .find(|(p, _)| untried(p))
+            });
         match next {
-            Some(between) => {
+            Some((between, across)) => {
                 tried.push(between);
-                let covered = |q: Point| {
-                    in_city(q)
-                        || all
-                            .iter()
-                            .any(|(l, half)| geom::distance_to_polyline(l, q) < *half)
+                // Ground of no feature is walled off from one end of its stretch of edge to
+                // the other when nothing stands in the way; else like two fields.
+                let clear = |l: &Vec<Point>| {
+                    l.windows(2)
+                        .all(|w| (1..20).all(|k| !covered(w[0].lerp(w[1], k as f32 / 20.0))))
                 };
-                if let Some(line) = separator_line(between, &covered) {
+                let straight = across
+                    .map(|b| (b, wall_across(between, b)))
+                    .filter(|(_, l)| clear(l));
+                let line = match straight {
+                    Some((b, line)) => {
+                        // It closes the stretch at both ends.
+                        tried.push(b);
+                        Some(line)
+                    }
+                    None => separator_line(between, &covered),
+                };
+                if let Some(line) = line {
                     separators.push(Separator { line });
                 }
             }
@@ -743,11 +817,14 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
                 let len = (dx * dx + dy * dy).sqrt().max(1e-6);
                 let normal = pt(-dy / len, dx / len);
                 let sides = [step(mid, normal, 0.11), step(mid, normal, -0.11)];
+                let open = |p: &Point| {
+                    (0.06..0.94).contains(&p.x) && (0.06..0.94).contains(&p.y) && !in_city(*p)
+                };
+                // The side clear of what is already placed (a garden), else any open side.
                 sides
                     .into_iter()
-                    .find(|p| {
-                        (0.06..0.94).contains(&p.x) && (0.06..0.94).contains(&p.y) && !in_city(*p)
-                    })
+                    .find(|p| open(p) && regions.is_clear(*p, 0.05))
+                    .or_else(|| sides.into_iter().find(open))
                     .unwrap_or(sides[0])
             });
             regions.take(at, 0.07);
@@ -803,6 +880,7 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
             }
         }
     }
+    let unowned = unowned_ground(&regions, &unowned);
     // A few roofs inside each city, on a fixed lattice, where there is room.
     let mut roofs = Vec::new();
     let size = Regions::cell_size();
@@ -856,6 +934,7 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         markers,
         flowers,
         roofs,
+        unowned,
         regions,
     }
 }
@@ -928,6 +1007,86 @@ fn joined_fields(tile: &Tile, regions: &Regions) -> Vec<Point> {
         }
     }
     Vec::new()
+}
+
+/// The ports whose edge carries a field there but that the data gives to no feature (Count's
+/// City of Carcassonne quarters).
+fn unowned_ports(set: &TileSet, tile: &Tile) -> Vec<Port> {
+    Port::ALL
+        .into_iter()
+        .filter(|&p| {
+            set.edge_kinds[tile.edge(p.side())].carries(p) == PortCarries::Field
+                && tile.feature_at(p).is_none()
+        })
+        .collect()
+}
+
+/// Where a field floods the ground by a port of no feature: the two points on the edge that
+/// bound that port's stretch of unowned ports (where it meets the ports of features).
+fn joined_unowned(tile: &Tile, unowned: &[Port], regions: &Regions) -> Option<(Point, Point)> {
+    let flooded = unowned.iter().copied().find(|&p| {
+        matches!(regions.at_port(p), Cell::Feature(f) if tile.features[f].kind == FeatureKind::Field)
+    })?;
+    let owned = |i: usize| tile.feature_at(Port::ALL[i % 12]).is_some();
+    // Each way round the edge to the first port some feature owns.
+    let end = |dir: usize| {
+        let mut i = flooded.index();
+        for _ in 0..12 {
+            let next = (i + dir) % 12;
+            if owned(next) {
+                return Some(meeting_point(Port::ALL[i], Port::ALL[next]));
+            }
+            i = next;
+        }
+        None
+    };
+    Some((end(11)?, end(1)?))
+}
+
+/// A wall between two points of the edge: straight across when they lie on different sides,
+/// else bowed inward, so it closes off the ground between them.
+fn wall_across(a: Point, b: Point) -> Vec<Point> {
+    let on = |v: f32, edge: f32| (v - edge).abs() < 1e-3;
+    let same_side = [0.0, 1.0]
+        .into_iter()
+        .any(|e| (on(a.x, e) && on(b.x, e)) || (on(a.y, e) && on(b.y, e)));
+    if same_side {
+        let mid = a.lerp(b, 0.5);
+        vec![a, mid.lerp(CENTRE, 0.5), b]
+    } else {
+        vec![a, b]
+    }
+}
+
+/// The free cells reached from the ports of no feature, in grid order.
+fn unowned_ground(regions: &Regions, ports: &[Port]) -> Vec<usize> {
+    let n = crate::regions::N;
+    let cells = regions.cells();
+    let mut seen = vec![false; n * n];
+    let mut stack: Vec<usize> = ports
+        .iter()
+        .filter_map(|p| regions.port_cell(*p))
+        .filter(|&c| cells[c] == Cell::Free)
+        .collect();
+    while let Some(c) = stack.pop() {
+        if seen[c] {
+            continue;
+        }
+        seen[c] = true;
+        let (x, y) = (c % n, c / n);
+        let next = [
+            (x > 0).then(|| c - 1),
+            (x + 1 < n).then(|| c + 1),
+            (y > 0).then(|| c - n),
+            (y + 1 < n).then(|| c + n),
+        ];
+        stack.extend(
+            next.into_iter()
+                .flatten()
+                .filter(|&d| !seen[d] && cells[d] == Cell::Free),
+        );
+    }
+    (0..n * n).filter(|&c| seen[c]).collect()
 }
 
 /// A separator from `from` on the edge inward: from where the ground begins to the first thing
@@ -1026,10 +1185,39 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
             },
         );
     }
+    // Ground of no feature: paving, cell by cell, each cell a little larger so that the walls
+    // around it cover the steps; cells on the edge run on into the bleed.
+    let size = Regions::cell_size();
+    let n = crate::regions::N;
+    for &c in &plan.unowned {
+        let (x, y) = (c % n, c / n);
+        let grow = 0.8 * size;
+        let lo = |i: usize| if i == 0 { -o } else { i as f32 * size - grow };
+        let hi = |i: usize| {
+            if i + 1 == n {
+                1.0 + o
+            } else {
+                (i + 1) as f32 * size + grow
+            }
+        };
+        scene.fill(rect(lo(x), lo(y), hi(x) - lo(x), hi(y) - lo(y)), UNOWNED);
+    }
     for channel in &plan.channels {
         paint_channel(scene, channel);
     }
-    for city in &plan.cities {
+    for city in plan.cities.iter().filter(|c| !c.raised) {
+        scene.fill(Shape::Path(city.outline.area.clone()), city.colour);
+    }
+    for city in plan.cities.iter().filter(|c| c.raised) {
+        // The shadow it casts on what lies beside it says it passes over.
+        scene.stroke(
+            Shape::Path(city.outline.walls.clone()),
+            Stroke {
+                colour: INK.alpha(110),
+                width: 0.1,
+                cap: Cap::Round,
+            },
+        );
         scene.fill(Shape::Path(city.outline.area.clone()), city.colour);
     }
     for p in &plan.roofs {
@@ -1686,8 +1874,8 @@ fn overlay(scene: &mut Scene, tile: &Tile, plan: &Plan) {
 
 /// Whether the picture says what the data says: each city and field is one connected region of
 /// the grid of its own, reaching each of its ports; no two fields touch with nothing between
-/// them; each road's drawing leaves by each of its ports. The message names the tile, the
-/// feature and the port.
+/// them; each road's drawing leaves by each of its ports; the ground by a port of no feature is
+/// no field's. The message names the tile, the feature and the port.
 pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
     let plan = plan(set, tile);
     let regions = &plan.regions;
@@ -1796,6 +1984,19 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
                 } else {
                     "several"
                 }
+            ));
+        }
+    }
+    // Ground by a port the data gives to no feature must not be drawn as a field's.
+    for p in unowned_ports(set, tile) {
+        if let Cell::Feature(g) = regions.at_port(p)
+            && tile.features[g].kind == FeatureKind::Field
+        {
+            return Err(format!(
+                "tile {}: the ground by {}, on no feature, is drawn as {}",
+                tile.id,
+                p.name(),
+                name(g)
             ));
         }
     }

@@ -204,6 +204,109 @@ pub fn city_outline(sides: &[Side], compact: bool) -> CityOutline {
     }
 }
 
+/// How deep the walls of the upper of two crossing cities curve in from the corners: a narrow
+/// waist, so the pockets beside it have room.
+const CROSSING_BAND: f32 = 0.74;
+
+/// Two cities crossing the tile, `[over, under]`: canonically the first joins N and S and is
+/// drawn whole, as a compact band; the second joins W and E and passes beneath it, drawn in two
+/// pieces either side. `pockets` (0–4) corners of the second are left as ground for the inner
+/// fields: north-west and south-east first, so two fields sit diagonally opposite, then
+/// north-east and south-west. The rest of the second's corners stay city, so there are never
+/// more pockets than fields to fill them.
+pub fn crossing_outlines(pockets: usize) -> [CityOutline; 2] {
+    let (o, t) = (OUTSIDE, CROSSING_BAND);
+    let over = CityOutline {
+        area: vec![
+            Seg::Move(pt(0.0, -o)),
+            Seg::Line(pt(1.0, -o)),
+            Seg::Line(pt(1.0, 0.0)),
+            Seg::Quad(pt(1.0 - t, 0.5), pt(1.0, 1.0)),
+            Seg::Line(pt(1.0, 1.0 + o)),
+            Seg::Line(pt(0.0, 1.0 + o)),
+            Seg::Line(pt(0.0, 1.0)),
+            Seg::Quad(pt(t, 0.5), pt(0.0, 0.0)),
+            Seg::Close,
+        ],
+        walls: vec![
+            Seg::Move(pt(1.0, 0.0)),
+            Seg::Quad(pt(1.0 - t, 0.5), pt(1.0, 1.0)),
+            Seg::Move(pt(0.0, 1.0)),
+            Seg::Quad(pt(t, 0.5), pt(0.0, 0.0)),
+        ],
+    };
+    let [nw, se, ne, sw] = [1, 2, 3, 4].map(|k| pockets >= k);
+    let west = under_piece(nw, sw);
+    let east = under_piece(ne, se);
+    let mirror = |segs: &[Seg]| -> Vec<Seg> {
+        let m = |p: Point| pt(1.0 - p.x, p.y);
+        segs.iter()
+            .map(|s| match *s {
+                Seg::Move(p) => Seg::Move(m(p)),
+                Seg::Line(p) => Seg::Line(m(p)),
+                Seg::Quad(c, p) => Seg::Quad(m(c), m(p)),
+                Seg::Cubic(a, b, p) => Seg::Cubic(m(a), m(b), m(p)),
+                Seg::Close => Seg::Close,
+            })
+            .collect()
+    };
+    let mut under = CityOutline {
+        area: west.area,
+        walls: west.walls,
+    };
+    under.area.extend(mirror(&east.area));
+    under.walls.extend(mirror(&east.walls));
+    [over, under]
+}
+
+/// The western piece of the city passing beneath a north–south band: from the west edge to the
+/// band's west wall, less a pocket of ground against that wall in its north and its south half
+/// where asked. The pockets keep clear of the corners and of the band's waist, where the city
+/// passes beneath.
+fn under_piece(north_pocket: bool, south_pocket: bool) -> CityOutline {
+    // The band's west wall: (0,0) to (0,1) by WALL.
+    const WALL: Point = pt(CROSSING_BAND, 0.5);
+    // The stretch of that wall a northern pocket lies against, and the bulge of its own wall.
+    const FROM: f32 = 0.08;
+    const TO: f32 = 0.46;
+    const BULGE: Point = pt(-0.04, 0.3);
+    let o = OUTSIDE;
+    let (top, bottom) = (pt(0.0, 0.0), pt(0.0, 1.0));
+    // The band's wall between two of its parameters is a quadratic of its own: its ends and
+    // control are the wall's blossom at (u, u), (u, v) and (v, v).
+    let blossom = |u: f32, v: f32| {
+        let (a, b, c) = ((1.0 - u) * (1.0 - v), (1.0 - u) * v + u * (1.0 - v), u * v);
+        pt(
+            a * top.x + b * WALL.x + c * bottom.x,
+            a * top.y + b * WALL.y + c * bottom.y,
+        )
+    };
+    let wall = |u: f32, v: f32| Seg::Quad(blossom(u, v), blossom(v, v));
+    let mut area = vec![Seg::Move(pt(-o, 0.0)), Seg::Line(top)];
+    let mut walls = Vec::new();
+    let mut at = 0.0;
+    let pockets = [
+        (north_pocket, FROM, TO, BULGE),
+        (
+            south_pocket,
+            1.0 - TO,
+            1.0 - FROM,
+            pt(BULGE.x, 1.0 - BULGE.y),
+        ),
+    ];
+    for (wanted, from, to, bulge) in pockets {
+        if !wanted {
+            continue;
+        }
+        let round = Seg::Quad(bulge, blossom(to, to));
+        area.extend([wall(at, from), round]);
+        walls.extend([Seg::Move(blossom(from, from)), round]);
+        at = to;
+    }
+    area.extend([wall(at, 1.0), Seg::Line(pt(-o, 1.0)), Seg::Close]);
+    CityOutline { area, walls }
+}
+
 /// The path's contours as polylines (curves sampled), for hit tests and placement.
 pub fn flatten(segs: &[Seg]) -> Vec<Vec<Point>> {
     const STEPS: usize = 16;
@@ -337,6 +440,22 @@ mod tests {
         // Two compact corners leave the diagonal between them free.
         assert!(!covers(&[Side::N, Side::W], true, pt(0.5, 0.5)));
         assert!(!covers(&[Side::S, Side::E], true, pt(0.5, 0.5)));
+    }
+
+    #[test]
+    fn crossing_cities_leave_one_pocket_per_inner_field() {
+        let hit = |o: &CityOutline, p: Point| flatten(&o.area).iter().any(|poly| inside(poly, p));
+        // Inside each corner's pocket, north-west, south-east, north-east, south-west.
+        let pockets = [pt(0.2, 0.28), pt(0.8, 0.72), pt(0.8, 0.28), pt(0.2, 0.72)];
+        for k in 0..=4 {
+            let [over, under] = crossing_outlines(k);
+            assert!(hit(&over, pt(0.5, 0.5)) && !hit(&under, pt(0.5, 0.5)));
+            assert!(hit(&under, pt(0.05, 0.5)) && hit(&under, pt(0.95, 0.5)));
+            for (i, p) in pockets.iter().enumerate() {
+                assert!(!hit(&over, *p));
+                assert_eq!(hit(&under, *p), i >= k, "{k} pockets, corner {i}");
+            }
+        }
     }
 
     #[test]

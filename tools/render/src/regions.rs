@@ -166,6 +166,11 @@ impl Regions {
         self.taken.push((at, radius));
     }
 
+    /// Whether something of `radius` at `at` keeps clear of every area marked as used.
+    pub fn is_clear(&self, at: Point, radius: f32) -> bool {
+        self.taken.iter().all(|(t, r)| t.dist(at) >= r + radius)
+    }
+
     /// The mean position of a feature's cells.
     pub fn centroid(&self, feature: usize) -> Option<Point> {
         let mut n = 0.0;

@@ -152,6 +152,41 @@ fn unknown_marker_and_colour_render_in_their_generic_form() {
     render_tile_png(&set, &set.tiles[i], 64, &DrawOptions::default()).expect("renders");
 }
 
+/// A marker on a road goes to the side of the road the garden leaves free (IC-RFr.iG).
+#[test]
+fn a_road_marker_keeps_clear_of_the_garden() {
+    let (mut set, _) = with_new_vocabulary();
+    let marker = set.markers.len() - 1;
+    set.markers[marker].on = MarkerPlace::Road;
+    let i = index(&set, "U");
+    let tile = &mut set.tiles[i];
+    tile.features
+        .push(tiledef::Feature::new(tiledef::FeatureKind::Garden));
+    let road = tile
+        .features
+        .iter()
+        .position(|f| f.kind == tiledef::FeatureKind::Road)
+        .expect("U has a road");
+    tile.features[road].markers.push(marker);
+    let scene = draw_tile(&set, &set.tiles[i], &DrawOptions::default());
+    let centre_of = |rgba: [u8; 4]| {
+        scene.commands.iter().find_map(|c| match c {
+            Command::Shape {
+                shape: Shape::Circle { centre, .. },
+                fill: Some(f),
+                ..
+            } if f.0 == rgba => Some(*centre),
+            _ => None,
+        })
+    };
+    let badge = centre_of([0x12, 0x34, 0x56, 255]).expect("the marker's badge");
+    let garden = centre_of([0xe0, 0x4f, 0x8a, 255]).expect("the garden's centre");
+    assert!(
+        badge.dist(garden) > 0.16,
+        "{badge:?} by the garden at {garden:?}"
+    );
+}
+
 #[test]
 fn a_missing_artwork_names_the_tile_and_the_path() {
     let mut set = bundled();
@@ -473,6 +508,40 @@ fn contact_sheet_holds_every_tile_type() {
     assert_eq!(tilekit_render::contact::count_text(&set, e), "C1 ×5  C2 ×4");
     let u = &set.tiles[index(&set, "B")];
     assert_eq!(tilekit_render::contact::count_text(&set, u), "×4");
+    // An edition without the tile is left out, not shown as ×0.
+    let mut only_c2 = e.clone();
+    only_c2.counts = vec![0, 2];
+    assert_eq!(tilekit_render::contact::count_text(&set, &only_c2), "C2 ×2");
+}
+
+/// A sheet of one tile is widened to hold its title rather than cutting it off.
+#[test]
+fn a_contact_sheet_of_few_tiles_is_as_wide_as_its_title() {
+    let set = bundled();
+    let options = tilekit_render::contact::ContactOptions {
+        thumb: 64,
+        ..Default::default()
+    };
+    let one = [index(&set, "B")];
+    let sheet = tilekit_render::contact::contact_sheet(&set, &one, &options).expect("draws");
+    let title = "Carcassonne — 1 tile type, 4 tiles in C1";
+    let width = tilekit_render::font::layout(title).1 * 64.0 * 0.16;
+    assert!(sheet.width() as f32 >= width + 12.0, "{} px", sheet.width());
+    assert!(sheet.width() > 6 + 70, "wider than its one column");
+}
+
+#[test]
+fn contact_captions_put_counts_that_do_not_fit_under_the_id() {
+    use tilekit_render::contact::caption_layout;
+    let short = caption_layout("E", "C1 ×5  C2 ×4", 160.0, 16.0);
+    assert!(!short.counts_below && short.id_size == 16.0, "{short:?}");
+    let long = caption_layout("TB-CcRR.wG", "C2 ×1", 160.0, 16.0);
+    assert!(long.counts_below && long.id_size == 16.0, "{long:?}");
+    // An id wider than the thumbnail is set smaller, to its width.
+    let wide = caption_layout("RUSSIAN-PROMOS-2016-X", "×1", 160.0, 16.0);
+    assert!(wide.counts_below && wide.id_size < 16.0, "{wide:?}");
+    let width = tilekit_render::font::layout("RUSSIAN-PROMOS-2016-X").1 * wide.id_size;
+    assert!((width - 160.0).abs() < 0.5, "{width}");
 }
 
 #[test]
@@ -567,7 +636,7 @@ fn fixtures() -> TileSet {
     set
 }
 
-const FIXTURE_IDS: [&str; 13] = [
+const FIXTURE_IDS: [&str; 16] = [
     "RV-straight",
     "RV-bend",
     "RV-fork",
@@ -581,6 +650,9 @@ const FIXTURE_IDS: [&str; 13] = [
     "RV-road4",
     "RV-road3",
     "RV-empty",
+    "RV-cross2",
+    "RV-cross1",
+    "RV-cross4",
 ];
 
 #[test]
@@ -638,6 +710,9 @@ fn rivers_walls_and_markers_are_drawn_in_their_colours() {
     assert!(!has_fill(&draw("RV-gate"), [0x3b, 0x82, 0xc4]));
     assert!(has_fill(&draw("RV-wall"), [0x8d, 0x86, 0x77]));
     assert!(has_fill(&draw("RV-ferry"), [0x7a, 0x4b, 0x2a]));
+    // Ground of no feature is paved, walled off from the field.
+    assert!(has_fill(&draw("RV-empty"), [0xd2, 0xc8, 0xb4]));
+    assert!(!has_fill(&draw("RV-wall"), [0xd2, 0xc8, 0xb4]));
     // A bridge adds parapets to the bridge tile and to no other river tile.
     let parapets = |id: &str| draw(id).to_string().matches("w0.02 butt").count();
     assert!(parapets("RV-bridge") >= 2);
@@ -657,6 +732,7 @@ fn fixture_geometry_snapshots() {
         "RV-wall",
         "RV-bank",
         "RV-road3",
+        "RV-cross2",
     ] {
         insta::assert_snapshot!(
             format!("scene_{id}"),
