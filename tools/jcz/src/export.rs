@@ -259,14 +259,7 @@ fn tile_xml(
             );
         }
     }
-    let dead_ends = tile.roads.iter().filter(|r| r.ports.len() == 1).count();
-    let inferred = infer_end(
-        tile.monastery,
-        festival,
-        dead_ends,
-        !tile.cities.is_empty(),
-        river.first().copied(),
-    );
+    let inferred = infer_end(tile, festival, river.first().copied());
     for road in &tile.roads {
         if road.ports.len() == 1
             && let Some(end) = road.end

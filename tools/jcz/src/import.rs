@@ -934,14 +934,7 @@ fn draft(
     }
     def.empty.sort_by_key(|p| p.index());
     // JCZ does not say where a one-port road ends: infer it from what else is on the tile.
-    let dead_ends = def.roads.iter().filter(|r| r.ports.len() == 1).count();
-    let end = infer_end(
-        def.monastery,
-        festival,
-        dead_ends,
-        !def.cities.is_empty(),
-        river_sides.first().copied(),
-    );
+    let end = infer_end(&def, festival, river_sides.first().copied());
     for road in &mut def.roads {
         if road.ports.len() == 1 {
             road.end = Some(end);
@@ -951,28 +944,64 @@ fn draft(
 }
 
 /// Where a one-port road ends, inferred from what else is on its tile (JCZ does not say).
-pub fn infer_end(
-    monastery: bool,
-    festival: bool,
-    dead_ends: usize,
-    has_city: bool,
-    river: Option<Side>,
-) -> RoadEnd {
-    if monastery {
+pub fn infer_end(tile: &TileDef, festival: bool, river: Option<Side>) -> RoadEnd {
+    let dead_ends = tile.roads.iter().filter(|r| r.ports.len() == 1).count();
+    if tile.monastery {
         RoadEnd::Monastery
     } else if festival {
         RoadEnd::Festival
-    } else if dead_ends >= 2 {
+    } else if dead_ends >= 2 && (tile.cities.is_empty() || junction_fits(tile)) {
         RoadEnd::Junction
-    } else if has_city {
+    } else if !tile.cities.is_empty() {
         RoadEnd::City
     } else {
-        match river {
-            Some(Side::N) => RoadEnd::N,
-            Some(Side::E) => RoadEnd::E,
-            Some(Side::S) => RoadEnd::S,
-            Some(Side::W) => RoadEnd::W,
-            None => RoadEnd::Junction,
-        }
+        river.map_or(RoadEnd::Junction, RoadEnd::at)
     }
+}
+
+/// Whether the one-port roads of a tile can meet at a junction in its centre: the arms of a
+/// junction cut the ground into one sector between each two neighbouring arms, so each sector
+/// may hold one field only (leaving out the ground a road or river that stays in the sector
+/// encloses). Where a sector holds two fields, something else divides it: the roads end at the
+/// cities' gates (`AM/CCRR`, `TB/RRC`).
+fn junction_fits(tile: &TileDef) -> bool {
+    let arms: Vec<usize> = tile
+        .roads
+        .iter()
+        .filter(|r| r.ports.len() == 1)
+        .map(|r| r.ports[0].index())
+        .collect();
+    let field_at = |port: usize| {
+        tile.fields
+            .iter()
+            .position(|f| f.ports.iter().any(|p| p.index() == port))
+    };
+    // Ports strictly inside the short arc of a two-port road (the ground it encloses).
+    let enclosed = |port: usize| {
+        tile.roads.iter().filter(|r| r.ports.len() == 2).any(|r| {
+            let (a, b) = (r.ports[0].index(), r.ports[1].index());
+            let (from, len) = if (b + 12 - a) % 12 <= 6 {
+                (a, (b + 12 - a) % 12)
+            } else {
+                (b, (a + 12 - b) % 12)
+            };
+            let offset = (port + 12 - from) % 12;
+            offset > 0 && offset < len
+        })
+    };
+    let mut sorted = arms.clone();
+    sorted.sort_unstable();
+    sorted.iter().enumerate().all(|(i, &from)| {
+        let to = sorted[(i + 1) % sorted.len()];
+        let span = match (to + 12 - from) % 12 {
+            0 => 12,
+            n => n,
+        };
+        let mut fields = (1..span)
+            .map(|k| (from + k) % 12)
+            .filter(|&p| !enclosed(p))
+            .filter_map(field_at);
+        let first = fields.next();
+        fields.all(|f| Some(f) == first)
+    })
 }

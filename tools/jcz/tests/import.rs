@@ -104,6 +104,10 @@ fn edges_road_ends_and_fields() {
     assert_eq!(end("BA/RRR"), [Some(RoadEnd::Junction); 3]);
     assert_eq!(end("BA/CR"), [Some(RoadEnd::City)]);
     assert_eq!(end("MX/FeR"), [Some(RoadEnd::Festival)]);
+    // A junction beside a city, where each sector between two arms holds one field …
+    assert_eq!(end("MX/CRRR"), [Some(RoadEnd::Junction); 3]);
+    // … but not where a sector holds two: the roads end at the cities' gates.
+    assert_eq!(end("MX/CCRR"), [Some(RoadEnd::City); 2]);
     assert_eq!(end("BA/RCr"), [None]);
     assert_eq!(tile(&import, "MX/Rrr").roads[0].ports.len(), 3);
     let spring = tile(&import, "MX/s");
