@@ -214,9 +214,11 @@ impl AnalysisHost {
             let tables = engine::compile(&tileset)
                 .map(Arc::new)
                 .map_err(|e| e.to_string());
+            // What a tile's picture depends on besides the tile: the vocabulary it is drawn
+            // with (not the sets' names, which only the sheet's backs print).
             let vocabulary = hash_of(&format!(
-                "{:?}{:?}{:?}{:?}",
-                tileset.edge_kinds, tileset.colours, tileset.markers, tileset.sets
+                "{:?}{:?}{:?}",
+                tileset.edge_kinds, tileset.colours, tileset.markers
             ));
             let tile_keys = tileset
                 .tiles
