@@ -47,6 +47,12 @@ pub enum AnalysisError {
 /// The most pixels a picture asked of the host may have on a side.
 pub const MAX_PICTURE_PX: u32 = 1024;
 
+/// The size a picture is drawn at for a size asked: rounded up to a multiple of 32 within
+/// 32–`MAX_PICTURE_PX`, so that asking every size cannot fill the cache.
+pub fn picture_px(px: u32) -> u32 {
+    px.clamp(32, MAX_PICTURE_PX).div_ceil(32) * 32
+}
+
 /// One loaded file.
 struct File {
     check: FileCheck,
@@ -60,8 +66,9 @@ pub struct Good {
     pub revision: u64,
     /// The resolved tile set.
     pub tileset: TileSet,
-    /// The compiled tables (or why they could not be compiled).
-    pub tables: Result<Arc<Tables>, String>,
+    /// The compiled tables (or why they could not be compiled), compiled on the first question:
+    /// a save that nobody plays after costs no compilation.
+    tables: std::sync::OnceLock<Result<Arc<Tables>, String>>,
     /// Per tile (index into `tileset.tiles`), a key of everything its picture depends on.
     pub tile_keys: Vec<u64>,
     sheet: std::sync::OnceLock<Result<SheetLayout, String>>,
@@ -211,9 +218,6 @@ impl AnalysisHost {
         // No files is no tile set, not an empty one.
         let tileset = report.tileset.filter(|_| !self.files.is_empty());
         let fresh = tileset.map(|tileset| {
-            let tables = engine::compile(&tileset)
-                .map(Arc::new)
-                .map_err(|e| e.to_string());
             // What a tile's picture depends on besides the tile: the vocabulary it is drawn
             // with (not the sets' names, which only the sheet's backs print).
             let vocabulary = hash_of(&format!(
@@ -228,7 +232,7 @@ impl AnalysisHost {
             Arc::new(Good {
                 revision: self.revision,
                 tileset,
-                tables,
+                tables: std::sync::OnceLock::new(),
                 tile_keys,
                 sheet: std::sync::OnceLock::new(),
             })
@@ -293,7 +297,7 @@ impl AnalysisHost {
             .clone()
             .ok_or(AnalysisError::NoTileSet)?;
         let index = tile_index(&good.tileset, id)?;
-        let key = (good.tile_keys[index], px.clamp(16, MAX_PICTURE_PX), overlay);
+        let key = (good.tile_keys[index], picture_px(px), overlay);
         if let Some(png) = self.pictures.get(&key) {
             return Ok(png.clone());
         }
@@ -308,7 +312,7 @@ impl AnalysisHost {
         let Some(good) = self.analysis().good.clone() else {
             return Ok(0);
         };
-        let px = px.clamp(16, MAX_PICTURE_PX);
+        let px = picture_px(px);
         let missing: Vec<usize> = (0..good.tileset.tiles.len())
             .filter(|&i| {
                 !self
@@ -376,7 +380,14 @@ impl AnalysisHost {
             .good
             .clone()
             .ok_or(AnalysisError::NoTileSet)?;
-        good.tables.clone().map_err(AnalysisError::Compile)
+        good.tables
+            .get_or_init(|| {
+                engine::compile(&good.tileset)
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+            .map_err(AnalysisError::Compile)
     }
 
     /// The names an editor completes, from every file that got past the schema (valid

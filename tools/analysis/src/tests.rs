@@ -134,3 +134,11 @@ fn key_docs_come_from_the_schema() {
     assert!(key_doc(&["set", "requires"]).is_some());
     assert_eq!(key_doc(&["tile", "no-such-key"]), None);
 }
+
+#[test]
+fn picture_sizes_are_few() {
+    assert_eq!(picture_px(0), 32);
+    assert_eq!(picture_px(33), 64);
+    assert_eq!(picture_px(192), 192);
+    assert_eq!(picture_px(u32::MAX), MAX_PICTURE_PX);
+}

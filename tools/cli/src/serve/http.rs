@@ -175,7 +175,7 @@ fn state(shared: &Shared) -> Value {
         None => (Vec::new(), Vec::new()),
     };
     let pages = host.sheet().map(|(_, n)| n).unwrap_or(0);
-    let playable = host.tables().is_ok();
+    let playable = a.good.is_some();
     json!({
         "revision": a.revision,
         "stale": a.stale || !read_errors.is_empty(),
