@@ -21,6 +21,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// A file that parsed and matched the schema.
+#[derive(Clone)]
 pub struct Parsed {
     /// Its text and name.
     pub source: SharedSource,

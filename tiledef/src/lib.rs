@@ -17,8 +17,8 @@ pub mod tileset;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use load::{
-    FileSummary, MAX_FILE_BYTES, ReadError, Report, bundled, load, load_bundled, read_paths,
-    read_text,
+    FileCheck, FileSummary, MAX_FILE_BYTES, ReadError, Report, bundled, check_file, check_files,
+    load, load_bundled, read_paths, read_text,
 };
 pub use model::{
     ArtHints, Count, EdgeStyle, FORMAT_VERSION, MarkerIcon, MarkerPlace, MarkerRule, Meeting,

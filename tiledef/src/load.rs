@@ -178,36 +178,96 @@ fn read_file(path: &Path) -> Result<Source, ReadError> {
 /// Loads sources together: every file is checked alone, then all of them together.
 pub fn load(sources: Vec<Source>) -> Report {
     let schema = SchemaChecker::new();
+    let files: Vec<FileCheck> = sources
+        .into_iter()
+        .map(|s| check_file(s, &schema))
+        .collect();
+    check_files(&files)
+}
+
+/// One file checked alone: its syntax, format version, schema and model. This is the part of
+/// loading that depends on the file's text only, so an editor or server keeps it per file and
+/// redoes it only when that file changes.
+#[derive(Clone)]
+pub struct FileCheck {
+    name: String,
+    source: SharedSource,
+    parsed: Option<Parsed>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl FileCheck {
+    /// The file's name as given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The file's text with its line index.
+    pub fn source(&self) -> &SharedSource {
+        &self.source
+    }
+
+    /// The file as written, when it got past the schema (tiles that failed it left out).
+    pub fn model(&self) -> Option<&TileSetFile> {
+        self.parsed.as_ref().map(|p| &p.file)
+    }
+
+    /// The file's spans by JSON pointer, when it parsed.
+    pub fn spans(&self) -> Option<&crate::source::SpanMap> {
+        self.parsed.as_ref().map(|p| &p.spans)
+    }
+
+    /// The problems found in this file alone.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+}
+
+/// Checks one file alone (syntax, format version, schema, model); see `FileCheck`.
+pub fn check_file(source: Source, schema: &SchemaChecker) -> FileCheck {
+    let dir = Path::new(&source.name)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let name = source.name.clone();
+    let shared: SharedSource = Arc::new(SourceFile::new(source.name, Arc::from(source.text)));
+    let mut diagnostics = Vec::new();
+    let parsed =
+        parse_one(&shared, schema, &mut diagnostics).map(|(file, spans, tile_index)| Parsed {
+            source: shared.clone(),
+            spans,
+            file,
+            dir,
+            tile_index,
+        });
+    FileCheck {
+        name,
+        source: shared,
+        parsed,
+        diagnostics,
+    }
+}
+
+/// Checks files already checked alone together (the semantic and cross-file checks), giving
+/// the same report as `load` on their sources.
+pub fn check_files(checked: &[FileCheck]) -> Report {
     let mut diagnostics = Vec::new();
     let mut parsed = Vec::new();
     let mut files = Vec::new();
     // Some file lost tiles to the schema: checks that need every tile would report falsely.
     let mut partial = false;
-    for source in sources {
-        let dir = Path::new(&source.name)
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        let name = source.name.clone();
-        let shared: SharedSource = Arc::new(SourceFile::new(source.name, Arc::from(source.text)));
-        let before = diagnostics.len();
-        let file = parse_one(&shared, &schema, &mut diagnostics);
+    for c in checked {
+        diagnostics.extend(c.diagnostics.iter().cloned());
         files.push(FileSummary {
-            name,
-            set: file.as_ref().map(|(f, ..)| f.set.id.clone()),
-            tiles: file.as_ref().map_or(0, |(f, ..)| f.tiles.len()),
+            name: c.name.clone(),
+            set: c.parsed.as_ref().map(|p| p.file.set.id.clone()),
+            tiles: c.parsed.as_ref().map_or(0, |p| p.file.tiles.len()),
             errors: 0,
             warnings: 0,
         });
-        if let Some((file, spans, tile_index)) = file {
-            partial |= diagnostics.len() > before;
-            parsed.push(Parsed {
-                source: shared,
-                spans,
-                file,
-                dir,
-                tile_index,
-            });
+        if let Some(p) = &c.parsed {
+            partial |= !c.diagnostics.is_empty();
+            parsed.push(p.clone());
         }
     }
     let all_parsed = parsed.len() == files.len();

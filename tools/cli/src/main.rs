@@ -6,6 +6,7 @@ mod commands;
 mod inputs;
 mod output;
 mod rules;
+mod serve;
 
 use clap::{Parser, Subcommand};
 
@@ -71,6 +72,10 @@ enum Command {
     Import(commands::import::ImportArgs),
     /// Export tiles for another program: `tilekit export jcz [PATHS] --out FILE.xml`.
     Export(commands::export::ExportArgs),
+    /// Serve a live page: every tile, every problem, the print sheet and a playable board,
+    /// updated as the files are saved.
+    #[command(after_help = commands::serve::EXAMPLES)]
+    Serve(commands::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -100,6 +105,7 @@ fn main() -> ExitCode {
         Command::Sheet(args) => commands::sheet::run(args),
         Command::Import(args) => commands::import::run(args),
         Command::Export(args) => commands::export::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     // Text without a final newline is still buffered: its write error counts too.
     let result = result.and_then(|code| output::flush().map(|()| code).map_err(Into::into));

@@ -10,6 +10,7 @@ pub mod list;
 pub mod play;
 pub mod render;
 pub mod schema;
+pub mod serve;
 pub mod sheet;
 pub mod simulate;
 pub mod validate;

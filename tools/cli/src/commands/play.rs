@@ -84,7 +84,7 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
 }
 
 /// One event as a line of text (None for events not worth a line).
-fn event_text(tables: &Tables, e: &Event) -> Option<String> {
+pub fn event_text(tables: &Tables, e: &Event) -> Option<String> {
     let tile = |k: u16| tables.kinds[k as usize].id.clone();
     match e {
         Event::SetAside { kind } => Some(format!("  {} fits nowhere: set aside", tile(*kind))),

@@ -1,0 +1,515 @@
+//! `tilekit serve` end to end: misuse answered over plain HTTP, and the page in a real browser
+//! (headless Chromium driven over the DevTools protocol): every tile seen, a saved file's change
+//! arriving, a broken file shown stale with its problem, a whole hotseat game played through
+//! the engine's legal moves and its record replayed by `tilekit play`.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A `tilekit serve` running on a free port, stopped when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(args: &[&str]) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .arg("serve")
+        .args(args)
+        .args(["--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("tilekit serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("serve prints its address");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    Server { child, addr }
+}
+
+/// A raw HTTP request (so that the path goes as written, `..` included); status and body.
+fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("send");
+    // Read the head, then the body by its length (Chromium keeps the connection open).
+    let mut out = Vec::new();
+    let mut buf = [0u8; 8192];
+    let split = loop {
+        if let Some(i) = out.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i;
+        }
+        let n = s.read(&mut buf).expect("read");
+        assert!(n > 0, "the connection closed before the head");
+        out.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8_lossy(&out[..split]).to_string();
+    let length = head.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.eq_ignore_ascii_case("content-length")
+            .then(|| v.trim().parse::<usize>().ok())?
+    });
+    loop {
+        if length.is_some_and(|n| out.len() >= split + 4 + n) {
+            break;
+        }
+        let n = s.read(&mut buf).expect("read");
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    (status, out[split + 4..].to_vec())
+}
+
+fn state(addr: &str) -> Value {
+    let (status, body) = http(addr, "GET", "/api/state", "");
+    assert_eq!(status, 200);
+    serde_json::from_slice(&body).expect("JSON state")
+}
+
+/// Copies the bundled definitions into a scratch folder.
+fn scratch_definitions() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let defs = dir.path().join("defs");
+    std::fs::create_dir(&defs).expect("mkdir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../definitions");
+    for name in ["base.toml", "festival.toml", "village-life.toml"] {
+        std::fs::copy(root.join(name), defs.join(name)).expect("copy");
+    }
+    (dir, defs)
+}
+
+fn tile_types(defs: &Path) -> usize {
+    std::fs::read_dir(defs)
+        .expect("read dir")
+        .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("read"))
+        .map(|t| t.matches("\n[[tile]]").count())
+        .sum()
+}
+
+fn wait_for(what: &str, mut ok: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ok() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn misuse_gets_clear_answers() {
+    let (_dir, defs) = scratch_definitions();
+    let server = serve(&[defs.to_str().unwrap()]);
+    let addr = server.addr.clone();
+    // A second server on the same port says so.
+    let port = addr.rsplit(':').next().unwrap();
+    let second = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(["serve", defs.to_str().unwrap(), "--port", port])
+        .output()
+        .unwrap();
+    assert_eq!(second.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&second.stderr).contains("already in use"));
+    // Unknown tiles and paths, and `..`.
+    let (status, body) = http(&addr, "GET", "/tile/nope.png", "");
+    assert_eq!(
+        (
+            status,
+            String::from_utf8_lossy(&body).contains("no tile `nope`")
+        ),
+        (404, true)
+    );
+    assert_eq!(http(&addr, "GET", "/no/such/page", "").0, 404);
+    for path in [
+        "/../Cargo.toml",
+        "/tile/../../etc/passwd",
+        "/%2e%2e/etc/passwd",
+    ] {
+        let (status, body) = http(&addr, "GET", path, "");
+        assert_eq!(status, 400, "{path}");
+        assert!(String::from_utf8_lossy(&body).contains(".."));
+    }
+    assert_eq!(http(&addr, "GET", "/sheet/999.png", "").0, 404);
+    assert_eq!(http(&addr, "POST", "/api/game/77/move", "{}").0, 404);
+    let (status, body) = http(&addr, "GET", "/tile/D.png", "");
+    assert_eq!((status, &body[1..4]), (200, &b"PNG"[..]));
+    let revision = state(&addr)["revision"].as_u64().unwrap();
+    let tiles = tile_types(&defs);
+    // A file with invalid UTF-8 keeps the last good pictures and says why.
+    let vl = defs.join("village-life.toml");
+    let good_vl = std::fs::read(&vl).unwrap();
+    std::fs::write(&vl, b"format = 1\n\xff\xfe\n").unwrap();
+    wait_for("the read error", || {
+        state(&addr)["read_errors"].as_object().is_some_and(|e| {
+            e.values()
+                .any(|v| v.as_str().unwrap_or("").contains("UTF-8"))
+        })
+    });
+    let s = state(&addr);
+    assert_eq!(s["stale"], true);
+    assert_eq!(s["tiles"].as_array().unwrap().len(), tiles);
+    // A 10 MB file is read and checked, not a crash: its problem is shown.
+    let mut big = String::from("format = 1\n[set]\nid = \"big\"\nname = \"Big\"\n# ");
+    big.push_str(&"x".repeat(10 << 20));
+    big.push('\n');
+    std::fs::write(&vl, big).unwrap();
+    wait_for("the 10 MB file to be checked", || {
+        let s = state(&addr);
+        s["read_errors"].as_object().is_some_and(|e| e.is_empty())
+            && s["files"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["set"] == "big")
+    });
+    // Deleted while serving: gone, and said so.
+    std::fs::remove_file(&vl).unwrap();
+    wait_for("the deletion", || {
+        state(&addr)["gone"]
+            .as_array()
+            .is_some_and(|g| !g.is_empty())
+    });
+    std::fs::write(&vl, good_vl).unwrap();
+    wait_for("the file back", || {
+        let s = state(&addr);
+        s["gone"].as_array().is_some_and(Vec::is_empty) && s["stale"] == false
+    });
+    assert!(state(&addr)["revision"].as_u64().unwrap() > revision);
+    // The server is still answering.
+    assert_eq!(http(&addr, "GET", "/", "").0, 200);
+}
+
+/// Headless Chromium with a DevTools connection to one page.
+struct Browser {
+    child: Child,
+    socket: tungstenite::WebSocket<TcpStream>,
+    next: u64,
+    _profile: tempfile::TempDir,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Browser {
+    fn start(url: &str) -> Option<Browser> {
+        let exe = ["chromium", "chromium-browser", "google-chrome"]
+            .into_iter()
+            .find(|b| {
+                Command::new(b)
+                    .arg("--version")
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+            })?;
+        let profile = tempfile::tempdir().expect("profile dir");
+        let child = Command::new(exe)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--remote-debugging-port=0",
+                "--window-size=1400,1000",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("about:blank")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromium starts");
+        let port_file = profile.path().join("DevToolsActivePort");
+        let start = Instant::now();
+        let port = loop {
+            if let Ok(text) = std::fs::read_to_string(&port_file)
+                && let Some(port) = text.lines().next().and_then(|l| l.parse::<u16>().ok())
+            {
+                break port;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "chromium did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        // A new page target, then its own socket.
+        let (_, body) = http(
+            &format!("127.0.0.1:{port}"),
+            "PUT",
+            &format!("/json/new?{url}"),
+            "",
+        );
+        let target: Value = serde_json::from_slice(&body).expect("target JSON");
+        let ws = target["webSocketDebuggerUrl"]
+            .as_str()
+            .expect("a page socket")
+            .to_string();
+        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect devtools");
+        let (socket, _) = tungstenite::client(ws.as_str(), stream).expect("websocket");
+        Some(Browser {
+            child,
+            socket,
+            next: 0,
+            _profile: profile,
+        })
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = self.next;
+        let message = json!({ "id": id, "method": method, "params": params }).to_string();
+        self.socket
+            .send(tungstenite::Message::text(message))
+            .expect("send");
+        loop {
+            let reply = self.socket.read().expect("read");
+            if let tungstenite::Message::Text(text) = reply {
+                let v: Value = serde_json::from_str(&text).expect("JSON");
+                if v["id"] == id {
+                    return v;
+                }
+            }
+        }
+    }
+
+    /// Evaluates JavaScript in the page (promises awaited), returning its value.
+    fn eval(&mut self, js: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({ "expression": js, "awaitPromise": true, "returnByValue": true }),
+        );
+        assert!(r["result"]["exceptionDetails"].is_null(), "{js}: {r}");
+        r["result"]["result"]["value"].clone()
+    }
+
+    fn wait(&mut self, what: &str, js: &str) -> Duration {
+        let start = Instant::now();
+        while self.eval(js) != json!(true) {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "timed out waiting for {what}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        start.elapsed()
+    }
+
+    fn screenshot(&mut self, path: &Path) {
+        let r = self.call("Page.captureScreenshot", json!({ "format": "png" }));
+        let data = r["result"]["data"].as_str().expect("screenshot data");
+        std::fs::write(path, base64_decode(data)).expect("write screenshot");
+    }
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let clean: Vec<u8> = text.bytes().filter(|&c| c != b'=').collect();
+    let mut out = Vec::with_capacity(clean.len() * 3 / 4);
+    for chunk in clean.chunks(4) {
+        let v: Vec<u32> = chunk.iter().map(|&c| u32::from(value(c))).collect();
+        let n = v
+            .iter()
+            .enumerate()
+            .fold(0, |n, (i, x)| n | x << (18 - 6 * i));
+        for i in 0..chunk.len().saturating_sub(1) {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_page_in_a_real_browser() {
+    let (_dir, defs) = scratch_definitions();
+    let server = serve(&[defs.to_str().unwrap()]);
+    let url = format!("http://{}/", server.addr);
+    let Some(mut browser) = Browser::start(&url) else {
+        eprintln!(
+            "SKIPPED: no chromium on this machine (apt-get install chromium); the page was not tested in a browser"
+        );
+        return;
+    };
+    // Every tile, each picture loaded.
+    let tiles = tile_types(&defs);
+    browser.wait(
+        "every tile's picture",
+        &format!(
+            "document.querySelectorAll('#tiles .tile').length === {tiles} && [...document.querySelectorAll('#tiles .tile img')].every(i => i.complete && i.naturalWidth > 0)"
+        ),
+    );
+    browser.wait(
+        "the sheet pages",
+        "document.querySelectorAll('#pages img').length > 0",
+    );
+    let shots = std::env::var_os("TILEKIT_SCREENSHOTS").map(PathBuf::from);
+    if let Some(dir) = &shots {
+        browser.screenshot(&dir.join("serve-tiles.png"));
+    }
+    // A saved change arrives without a reload.
+    let base = defs.join("base.toml");
+    let text = std::fs::read_to_string(&base).unwrap();
+    let key = browser.eval("document.getElementById('tile-D').dataset.key");
+    let renamed = text.replace(
+        "name = \"City cap with straight road\"",
+        "name = \"Renamed in the test\"",
+    );
+    assert_ne!(renamed, text, "the test's edit must change the file");
+    browser.eval("window.reloaded = false; window.addEventListener('beforeunload', () => window.reloaded = true); true");
+    std::fs::write(&base, &renamed).unwrap();
+    let took = browser.wait(
+        "the renamed tile",
+        "document.getElementById('tile-D').textContent.includes('Renamed in the test')",
+    );
+    eprintln!(
+        "save → page updated (polled every 10 ms): {} ms",
+        took.as_millis()
+    );
+    assert_eq!(browser.eval("window.reloaded"), json!(false));
+    assert_ne!(
+        browser.eval("document.getElementById('tile-D').dataset.key"),
+        key
+    );
+    // A broken file: its problem with file:line:col, the pictures kept and marked stale.
+    let broken = renamed.replacen("pennants = 1", "penants = 1", 1);
+    std::fs::write(&base, &broken).unwrap();
+    browser.wait(
+        "the problem",
+        "document.querySelector('#diagnostics .diag') !== null && document.getElementById('tiles').classList.contains('stale')",
+    );
+    let problem = browser.eval("document.querySelector('#diagnostics .diag').textContent");
+    let problem = problem.as_str().unwrap_or_default();
+    let line = broken.lines().position(|l| l.contains("penants")).unwrap() + 1;
+    assert!(problem.contains(&format!("base.toml:{line}:")), "{problem}");
+    assert!(
+        problem.contains("pennants"),
+        "the hint names the key: {problem}"
+    );
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#tiles .tile').length"),
+        json!(tiles)
+    );
+    if let Some(dir) = &shots {
+        browser.eval("document.getElementById('problems').scrollIntoView(); true");
+        browser.screenshot(&dir.join("serve-problem.png"));
+    }
+    std::fs::write(&base, &renamed).unwrap();
+    browser.wait(
+        "fresh again",
+        "!document.getElementById('tiles').classList.contains('stale')",
+    );
+    // A hotseat game, played to its end through the engine's legal moves.
+    browser.eval("document.getElementById('players').value = 2; document.getElementById('random').value = 0; document.getElementById('new-game').click(); true");
+    browser.wait(
+        "the game",
+        "document.querySelectorAll('#board .spot').length > 0",
+    );
+    let mut turns = 0;
+    loop {
+        let over = browser.eval("document.getElementById('turn').dataset.over === '1'");
+        if over == json!(true) {
+            break;
+        }
+        turns += 1;
+        assert!(turns < 200, "the game does not end");
+        // Place: the first highlighted spot, then a rotation the engine allows there.
+        browser.eval("document.querySelector('#board .spot').click(); true");
+        if turns % 2 == 0 {
+            browser.eval("document.getElementById('rotate-button').click(); true");
+        }
+        let before = browser.eval("game.log.length");
+        browser.eval("document.getElementById('place-button').click(); true");
+        browser.wait(
+            "the placement",
+            &format!("game.log.length > {before} || !!game.phase.act"),
+        );
+        // Second step: the first choice (a follower where one may go, else pass).
+        if browser.eval("!!game.phase.act") == json!(true) {
+            let n = browser.eval("game.log.length");
+            browser.eval("document.querySelector('#choices button').click(); true");
+            browser.wait(
+                "the turn's end",
+                &format!("!game.phase.act || game.log.length > {n}"),
+            );
+        }
+        if turns == 12
+            && let Some(dir) = &shots
+        {
+            browser.eval("document.getElementById('play').scrollIntoView(); true");
+            browser.screenshot(&dir.join("serve-play.png"));
+        }
+    }
+    let scores: Vec<u64> = serde_json::from_value(browser.eval("game.scores")).unwrap();
+    assert!(
+        scores.iter().sum::<u64>() > 0,
+        "a whole game with followers scores: {scores:?}"
+    );
+    let text = browser.eval("document.getElementById('turn').textContent");
+    let text = text.as_str().unwrap_or_default();
+    assert!(text.contains(&format!("P1 {}", scores[0])), "{text}");
+    // Its record replays with `tilekit play` to the same scores.
+    let id = browser.eval("game.id");
+    let (status, record) = http(
+        &server.addr,
+        "GET",
+        &format!("/api/game/{id}/record.toml"),
+        "",
+    );
+    assert_eq!(status, 200);
+    let record_path = defs.parent().unwrap().join("game.toml");
+    std::fs::write(&record_path, record).unwrap();
+    let played = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .arg("play")
+        .arg(&record_path)
+        .arg(&defs)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&played.stdout);
+    assert!(
+        played.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&played.stderr)
+    );
+    let expected = format!("final scores: P1 {}, P2 {}", scores[0], scores[1]);
+    assert!(out.contains(&expected), "{out}");
+}

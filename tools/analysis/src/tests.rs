@@ -1,0 +1,144 @@
+use super::*;
+
+const BASE: &str = include_str!("../../../definitions/base.toml");
+
+fn host_with_base() -> AnalysisHost {
+    let mut host = AnalysisHost::new();
+    assert!(host.apply_change("definitions/base.toml", Some(BASE.to_string())));
+    host
+}
+
+#[test]
+fn a_valid_file_gives_a_fresh_tile_set_and_tables() {
+    let mut host = host_with_base();
+    let a = host.analysis();
+    assert!(
+        a.diagnostics.iter().all(|d| !is_error(d)),
+        "{:?}",
+        a.diagnostics
+    );
+    let good = a.good.as_ref().expect("base is valid");
+    assert!(!a.stale);
+    assert_eq!(good.tileset.tiles.len(), good.tile_keys.len());
+    let tables = host.tables().expect("base compiles");
+    assert_eq!(tables.kinds.len(), good.tileset.tiles.len());
+}
+
+#[test]
+fn the_same_text_again_is_no_change() {
+    let mut host = host_with_base();
+    let before = host.revision();
+    assert!(!host.apply_change("definitions/base.toml", Some(BASE.to_string())));
+    assert_eq!(host.revision(), before);
+    assert!(!host.apply_change("nowhere.toml", None));
+}
+
+#[test]
+fn a_broken_file_keeps_the_last_good_set_marked_stale() {
+    let mut host = host_with_base();
+    let good = host.analysis().good.clone().unwrap();
+    let broken = BASE.replacen("pennants = 1", "penants = 1", 1);
+    assert!(host.apply_change("definitions/base.toml", Some(broken)));
+    let a = host.analysis();
+    assert!(a.stale);
+    assert!(Arc::ptr_eq(a.good.as_ref().unwrap(), &good));
+    let d = a
+        .diagnostics
+        .iter()
+        .find(|d| is_error(d))
+        .expect("an error");
+    let at = host.locate(d);
+    assert_eq!(at.file, "definitions/base.toml");
+    let line = BASE.lines().nth(at.start.0 - 1).unwrap();
+    assert!(line.contains("pennants"), "{line}");
+    assert!(at.tile.is_some(), "linked to its tile");
+    // Pictures still come, from the last good set.
+    assert!(host.tile_png("D", 64, false).is_ok());
+    // Fixed again: fresh.
+    host.apply_change("definitions/base.toml", Some(BASE.to_string()));
+    assert!(!host.analysis().stale);
+}
+
+#[test]
+fn a_deleted_file_is_gone_from_the_analysis() {
+    let mut host = host_with_base();
+    host.apply_change("definitions/base.toml", None);
+    assert!(host.file_names().is_empty());
+    assert!(
+        host.analysis()
+            .diagnostics
+            .iter()
+            .all(|d| d.file() != "definitions/base.toml")
+    );
+}
+
+#[test]
+fn pictures_are_redrawn_only_for_tiles_that_changed() {
+    let mut host = host_with_base();
+    let all = host.render_missing(32, false).unwrap();
+    assert_eq!(
+        all,
+        host.analysis().good.as_ref().unwrap().tileset.tiles.len()
+    );
+    assert_eq!(host.render_missing(32, false).unwrap(), 0);
+    // One tile's count changes: its key (count is content) changes, the others' do not.
+    let at = BASE.find("id = \"D\"").unwrap();
+    let count = at + BASE[at..].find("count").unwrap();
+    let line_end = count + BASE[count..].find('\n').unwrap();
+    let mut edited = BASE.to_string();
+    edited.replace_range(count..line_end, "count = 9");
+    host.apply_change("definitions/base.toml", Some(edited));
+    assert!(!host.analysis().stale, "{:?}", host.analysis().diagnostics);
+    assert_eq!(host.render_missing(32, false).unwrap(), 1);
+}
+
+#[test]
+fn unknown_tiles_and_pages_are_errors_not_panics() {
+    let mut host = host_with_base();
+    assert_eq!(
+        host.tile_png("nope", 64, false),
+        Err(AnalysisError::UnknownTile("nope".into()))
+    );
+    let (_, pages) = host.sheet().unwrap();
+    assert!(pages > 0);
+    assert!(matches!(
+        host.sheet_page_png(pages, 36),
+        Err(AnalysisError::UnknownPage(..))
+    ));
+    let png = host.sheet_page_png(0, 36).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    assert!(AnalysisHost::new().tile_png("D", 64, false) == Err(AnalysisError::NoTileSet));
+}
+
+#[test]
+fn symbols_come_from_every_parsed_file() {
+    let mut host = AnalysisHost::new();
+    for s in tiledef::bundled() {
+        host.apply_change(&s.name, Some(s.text));
+    }
+    let s = host.symbols();
+    assert!(s.ports.contains(&"NNW"));
+    assert!(s.edge_kinds.iter().any(|k| k == "city"));
+    assert!(s.sets.iter().any(|k| k == "village-life"));
+    assert!(s.markers.iter().any(|k| k == "festival"));
+    assert!(!s.colours.is_empty());
+    assert!(s.tiles.iter().any(|t| t == "D"));
+}
+
+#[test]
+fn key_docs_come_from_the_schema() {
+    let doc = key_doc(&["tile"]).unwrap();
+    assert!(doc.contains("tiles of this set"), "{doc}");
+    assert!(key_doc(&["tile", "cities", "pennants"]).is_some());
+    assert!(key_doc(&["tile", "roads", "end"]).is_some());
+    assert!(key_doc(&["set", "requires"]).is_some());
+    assert_eq!(key_doc(&["tile", "no-such-key"]), None);
+}
+
+#[test]
+fn picture_sizes_are_few() {
+    assert_eq!(picture_px(0), 32);
+    assert_eq!(picture_px(33), 64);
+    assert_eq!(picture_px(192), 192);
+    assert_eq!(picture_px(u32::MAX), MAX_PICTURE_PX);
+}
