@@ -42,6 +42,16 @@ fn colour(i: usize) -> RGBColor {
 
 const FONT: &str = "sans-serif";
 
+/// Tick labels without a trailing ".0".
+fn tick(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.2}");
+        s.trim_end_matches('0').to_string()
+    }
+}
+
 type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 fn register_font() {
@@ -184,6 +194,8 @@ fn scores<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Draw
             format!("final score (bins of {width})")
         })
         .y_desc("% of games")
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
         .label_style((FONT, 15))
         .draw()?;
     for (i, (s, line)) in r.seats.iter().zip(series).enumerate() {
@@ -244,6 +256,7 @@ fn seats<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
         .x_labels(n + 1)
         .x_label_formatter(&fmt)
         .y_desc("% of games won")
+        .y_label_formatter(&tick)
         .label_style((FONT, 15))
         .draw()?;
     for (i, s) in r.seats.iter().enumerate() {
@@ -290,7 +303,7 @@ fn sources<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Dra
         .map(|s| s.total_per_game)
         .fold(0.0, f64::max)
         .max(1e-9)
-        * 1.15;
+        * 1.35;
     let labels: Vec<String> = r.sets.iter().map(|s| s.id.clone()).collect();
     let fmt = |y: &f64| {
         let i = y.round();
@@ -305,13 +318,14 @@ fn sources<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Dra
         .margin(16)
         .x_label_area_size(44)
         .y_label_area_size(120)
-        .build_cartesian_2d(0.0..right, -0.5..n as f64 - 0.5)?;
+        .build_cartesian_2d(0.0..right, -0.5..n.max(3) as f64 - 0.5)?;
     chart
         .configure_mesh()
         .disable_y_mesh()
         .y_labels(n + 1)
         .y_label_formatter(&fmt)
         .x_desc("points per game (credit of the set's tiles, all players)")
+        .x_label_formatter(&tick)
         .label_style((FONT, 15))
         .draw()?;
     let present: Vec<Source> = Source::ALL
@@ -345,7 +359,7 @@ fn sources<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Dra
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
+        .position(SeriesLabelPosition::UpperRight)
         .label_font((FONT, 15))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
@@ -360,7 +374,7 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
         .iter()
         .map(|t| 100.0 * t.set_aside_rate.value)
         .fold(0.0, f64::max)
-        .max(1.0)
+        .max(0.1)
         * 1.15;
     let top = r
         .tiles
@@ -382,6 +396,8 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
         .configure_mesh()
         .x_desc("set aside, % of draws")
         .y_desc("points per placement by the end (credit)")
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
         .label_style((FONT, 15))
         .draw()?;
     let sets: Vec<&str> = r.sets.iter().map(|s| s.id.as_str()).collect();
@@ -467,7 +483,11 @@ fn compare<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) ->
         .disable_y_mesh()
         .y_labels(n + 1)
         .y_label_formatter(&fmt)
-        .x_desc("difference, % (colour: significant after Holm's correction; grey: noise)")
+        .x_desc(format!(
+            "difference, % (colour: significant after Holm's correction over all {} figures; grey: noise)",
+            c.diffs.len()
+        ))
+        .x_label_formatter(&tick)
         .label_style((FONT, 13))
         .draw()?;
     chart.draw_series(std::iter::once(PathElement::new(

@@ -171,34 +171,42 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
 fn compare_section(c: &Comparison) -> String {
     let mut h = String::new();
     let sig = c.significant().count();
-    let _ = write!(
+    let _ = writeln!(
         h,
-        "<h2>With and without {}</h2>\n<p>The same seeds played without {}: {} of {} \
+        "<h2>With and without {sets}</h2>\n<p>The same seeds played without {sets}: {sig} of {} \
          differences are significant (Holm's correction over all of them, family error 5 %); \
-         the others are within the noise of {} games.</p>\n",
-        esc(&c.sets.join(", ")),
-        esc(&c.sets.join(", ")),
-        sig,
+         the others are within the noise of {} games.</p>",
         c.diffs.len(),
-        c.without.run.games
+        c.without.run.games,
+        sets = esc(&c.sets.join(", ")),
     );
-    h.push_str(
-        "<table><tr><th>figure</th><th>with</th><th>without</th>\
-         <th>difference [95 %]</th><th>p (Holm)</th></tr>\n",
-    );
-    for d in &c.diffs {
-        let _ = writeln!(
-            h,
-            "<tr{}><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td>{:.3}{}</td></tr>",
-            if d.significant { " class=\"sig\"" } else { "" },
-            esc(&d.metric),
-            d.with,
-            d.without,
-            ci(&d.difference, 3),
-            d.p_adjusted,
-            if d.significant { "" } else { " (noise)" }
+    let table = |h: &mut String, significant: bool| {
+        h.push_str(
+            "<table><tr><th>figure</th><th>with</th><th>without</th>\
+             <th>difference [95 %]</th><th>p (Holm)</th></tr>\n",
         );
+        for d in c.diffs.iter().filter(|d| d.significant == significant) {
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td>{:.3}</td></tr>",
+                esc(&d.metric),
+                d.with,
+                d.without,
+                ci(&d.difference, 3),
+                d.p_adjusted,
+            );
+        }
+        h.push_str("</table>\n");
+    };
+    if sig > 0 {
+        table(&mut h, true);
     }
-    h.push_str("</table>\n");
+    let _ = writeln!(
+        h,
+        "<details><summary>The {} differences within the noise</summary>",
+        c.diffs.len() - sig
+    );
+    table(&mut h, false);
+    h.push_str("</details>\n");
     h
 }
