@@ -67,6 +67,7 @@ fn register_font() {
 /// Draws one chart on both backends.
 fn draw(
     name: &'static str,
+    size: (u32, u32),
     title: String,
     f: &dyn for<'b> Fn(&DrawingArea<SVGBackend<'b>, Shift>) -> Drawn<SVGBackend<'b>>,
     g: &dyn for<'b> Fn(&DrawingArea<BitMapBackend<'b>, Shift>) -> Drawn<BitMapBackend<'b>>,
@@ -79,19 +80,19 @@ fn draw(
     register_font();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
         f(&root).map_err(|e| err(e.to_string()))?;
         root.present().map_err(|e| err(e.to_string()))?;
     }
-    let mut pixels = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
+    let mut pixels = vec![0u8; (size.0 * size.1 * 3) as usize];
     {
-        let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
+        let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
         g(&root).map_err(|e| err(e.to_string()))?;
         root.present().map_err(|e| err(e.to_string()))?;
     }
-    let image = image::RgbImage::from_raw(SIZE.0, SIZE.1, pixels)
+    let image = image::RgbImage::from_raw(size.0, size.1, pixels)
         .ok_or_else(|| err("bitmap size".to_string()))?;
     let mut png = Vec::new();
     image
@@ -110,24 +111,28 @@ pub fn all(report: &Report, comparison: Option<&Comparison>) -> Result<Vec<Chart
     let mut out = vec![
         draw(
             "scores",
+            SIZE,
             "Final scores per seat".into(),
             &|a| scores(a, report),
             &|a| scores(a, report),
         )?,
         draw(
             "seats",
+            SIZE,
             "Win rate per seat".into(),
             &|a| seats(a, report),
             &|a| seats(a, report),
         )?,
         draw(
             "sources",
+            SIZE,
             "Points per game by source, per set".into(),
             &|a| sources(a, report),
             &|a| sources(a, report),
         )?,
         draw(
             "tiles",
+            SIZE,
             "Points per placement against set-aside rate, per tile type".into(),
             &|a| tiles(a, report),
             &|a| tiles(a, report),
@@ -136,6 +141,7 @@ pub fn all(report: &Report, comparison: Option<&Comparison>) -> Result<Vec<Chart
     if let Some(c) = comparison {
         out.push(draw(
             "compare",
+            (SIZE.0, 760),
             format!(
                 "With and without {}: relative differences",
                 c.sets.join(", ")
@@ -435,21 +441,25 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
 }
 
 /// How many differences the A/B chart shows (the most significant first).
-const SHOWN: usize = 24;
+const SHOWN: usize = 30;
 
 /// A/B: each difference relative to the value without the sets, with its interval; the
-/// significant ones (after Holm's correction) in colour.
+/// significant ones (after Holm's correction) in colour. Every figure of the game, the seats
+/// and the sources is shown, then the tile figures with the smallest p-values.
 fn compare<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) -> Drawn<DB> {
-    let mut rows: Vec<_> = c.diffs.iter().filter(|d| d.without != 0.0).collect();
-    rows.sort_by(|a, b| {
-        a.p.total_cmp(&b.p).then(
-            b.difference
-                .value
-                .abs()
-                .total_cmp(&a.difference.value.abs()),
-        )
-    });
-    rows.truncate(SHOWN);
+    let mut rows: Vec<_> = c
+        .diffs
+        .iter()
+        .filter(|d| d.without != 0.0 && !d.tile)
+        .collect();
+    let mut tiles: Vec<_> = c
+        .diffs
+        .iter()
+        .filter(|d| d.without != 0.0 && d.tile)
+        .collect();
+    tiles.sort_by(|a, b| a.p.total_cmp(&b.p));
+    tiles.truncate(SHOWN.saturating_sub(rows.len()).max(8));
+    rows.extend(tiles);
     let rel = |v: f64, d: &crate::Diff| 100.0 * v / d.without.abs();
     let wide = rows
         .iter()

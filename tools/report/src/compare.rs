@@ -13,6 +13,8 @@ use serde::Serialize;
 pub struct Diff {
     /// What is compared.
     pub metric: String,
+    /// Whether it is a tile type's figure (else the game's, a seat's or a source's).
+    pub tile: bool,
     /// With the sets.
     pub with: f64,
     /// Without them.
@@ -86,6 +88,7 @@ impl Comparison {
                 raw.push((format!("points per game from {}", s.name()), ea, eb));
             }
         }
+        let game_figures = raw.len();
         for ((kind, ka), kb) in tables.kinds.iter().zip(&a.kinds).zip(&b.kinds) {
             if ka.placed == 0 || kb.placed == 0 {
                 continue;
@@ -114,8 +117,10 @@ impl Comparison {
             .into_iter()
             .zip(tests)
             .zip(adjusted)
-            .map(|(((metric, x, y), (d, p)), adj)| Diff {
+            .enumerate()
+            .map(|(i, (((metric, x, y), (d, p)), adj))| Diff {
                 metric,
+                tile: i >= game_figures,
                 with: x.value,
                 without: y.value,
                 difference: d,

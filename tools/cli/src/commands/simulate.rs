@@ -305,8 +305,10 @@ fn run_info(tables: &engine::Tables, opts: &SimOptions, rules: &engine::Rules) -
     }
 }
 
-/// The A/B summary: every significant difference, then how many were noise.
+/// The A/B summary: the significant differences (the game's, seats' and sources' all, tile
+/// types' the first few), then how many were noise.
 fn compare_text(c: &tilekit_report::Comparison) -> String {
+    const TILE_LINES: usize = 8;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -314,11 +316,23 @@ fn compare_text(c: &tilekit_report::Comparison) -> String {
         c.sets.join(", "),
         c.diffs.len()
     );
-    for d in c.significant() {
+    let tiles = c.significant().filter(|d| d.tile).count();
+    let shown = c
+        .significant()
+        .filter(|d| !d.tile)
+        .chain(c.significant().filter(|d| d.tile).take(TILE_LINES));
+    for d in shown {
         let _ = writeln!(
             out,
             "  {:<40} {:>9.3} → {:>9.3}  difference {:+.3} [{:+.3}, {:+.3}]",
             d.metric, d.without, d.with, d.difference.value, d.difference.lo, d.difference.hi
+        );
+    }
+    if tiles > TILE_LINES {
+        let _ = writeln!(
+            out,
+            "  … and {} more significant tile figures (see the report)",
+            tiles - TILE_LINES
         );
     }
     let noise = c.diffs.len() - c.significant().count();
