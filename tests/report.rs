@@ -98,4 +98,12 @@ fn compare_usage_errors() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no set would be left"));
+    // A report folder that is a file is refused before any game is played.
+    let out = tilekit(&["simulate", "--games", "1", "--report", "README.md"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--report README.md"),
+        "{}",
+        text(&out.stderr)
+    );
 }

@@ -188,12 +188,16 @@ fn compare_section(c: &Comparison) -> String {
         for d in c.diffs.iter().filter(|d| d.significant == significant) {
             let _ = writeln!(
                 h,
-                "<tr><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td>{:.3}</td></tr>",
+                "<tr><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td>{}</td></tr>",
                 esc(&d.metric),
                 d.with,
                 d.without,
                 ci(&d.difference, 3),
-                d.p_adjusted,
+                if d.p_adjusted < 0.001 {
+                    "&lt; 0.001".to_string()
+                } else {
+                    format!("{:.3}", d.p_adjusted)
+                },
             );
         }
         h.push_str("</table>\n");

@@ -133,6 +133,14 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     };
     if let Some(dir) = &args.report {
         crate::inputs::guard_outputs(&args.inputs, &tileset, &[dir.join("report.json")])?;
+        // Before the games, not after a long run.
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!(
+                "error: --report {}: cannot make the folder: {e}",
+                dir.display()
+            );
+            return Ok(ExitCode::from(2));
+        }
     }
     let bar = if args.json || !std::io::stderr().is_terminal() {
         ProgressBar::hidden()
