@@ -139,7 +139,7 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
     h.push_str(
         "<h2>Tile types</h2>\n<table><tr><th>tile</th><th>set</th><th>drawn per game</th>\
          <th>set aside</th><th>points at once</th><th>points by the end</th>\
-         <th>completed a feature</th><th>win rate of the seat that placed most</th></tr>\n",
+         <th>completed a feature</th><th>win rate of the seat that drew most</th></tr>\n",
     );
     for t in &r.tiles {
         let _ = writeln!(
@@ -160,8 +160,8 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
         "</table>\n<p class=\"note\">Points per placement are credit (see above); \
          'completed a feature' counts the placements in whose turn a complete feature scored \
          (a feature closed with no follower on it scores nothing and is not seen). The last \
-         column is, over the games in which one seat placed more copies of the tile than any \
-         other, that seat's win rate (shared wins split).</p>\n",
+         column is, over the games in which one seat drew more copies of the tile than any \
+         other (placed or set aside), that seat's win rate (shared wins split).</p>\n",
     );
     chart(&mut h, "tiles");
     h.push_str("</body></html>\n");

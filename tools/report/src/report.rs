@@ -44,7 +44,7 @@ pub struct TileRow {
     pub points_by_end: Estimate,
     /// Share of its placements in whose turn a complete feature scored.
     pub completed_rate: Estimate,
-    /// Games in which one seat placed more copies of it than any other seat.
+    /// Games in which one seat drew more copies of it (placed or set aside) than any other seat.
     pub lead_games: u64,
     /// That seat's win rate in those games (shared wins split; Wilson interval).
     pub lead_win_rate: Estimate,

@@ -11,6 +11,7 @@
 //! start tile included), the credit is the game's points. A placement *completed a feature*
 //! when a complete feature (road, city, monastery, windmill) scored in its turn: features that
 //! close with no follower on them do not score and leave no event, so they are not counted.
+//! A tile is *drawn* by the seat whose turn it is, whether it is placed or set aside.
 
 use crate::stats::{Moments, Ratio};
 use engine::simulate::Collect;
@@ -216,7 +217,7 @@ pub struct KindTally {
     pub by_end: Ratio,
     /// Completions per placement, per game.
     pub completed: Ratio,
-    /// Games in which one seat placed more copies than any other.
+    /// Games in which one seat drew more copies (placed or set aside) than any other.
     pub lead_games: u64,
     /// That seat's win shares in those games.
     pub lead_wins: f64,
@@ -294,12 +295,28 @@ impl Collect for Tally {
         let placed = credit(game, events);
         let mut here = vec![GameKind::default(); tables.kinds.len()];
         let mut set_aside = 0u64;
-        for e in events {
-            if let Event::SetAside { kind } = e {
-                let k = &mut here[*kind as usize];
-                k.set_aside += 1.0;
-                k.drawn += 1.0;
-                set_aside += 1;
+        // A tile set aside was drawn by the seat whose turn it is: the next one to place a
+        // tile (read backwards), or after the last placer when no tile follows.
+        let players = game.scores.len().max(1);
+        let mut next_seat = events
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                Event::Placed { player, .. } => Some((*player as usize + 1) % players),
+                _ => None,
+            })
+            .unwrap_or(0);
+        for e in events.iter().rev() {
+            match e {
+                Event::Placed { player, .. } => next_seat = *player as usize,
+                Event::SetAside { kind } => {
+                    let k = &mut here[*kind as usize];
+                    k.set_aside += 1.0;
+                    k.drawn += 1.0;
+                    k.by_seat[next_seat] += 1;
+                    set_aside += 1;
+                }
+                _ => {}
             }
         }
         let mut credit_sum = 0.0;
