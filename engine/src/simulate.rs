@@ -140,7 +140,7 @@ pub fn play_random_record(
 }
 
 /// What a simulation run is.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SimOptions {
     /// Games to play.
     pub games: u64,

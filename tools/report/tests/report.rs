@@ -24,7 +24,8 @@ fn options(sets: &[&str], games: u64, seed: u64) -> SimOptions {
             wells: true,
             ..RuleOptions::default()
         },
-        tiles: None,
+        // Whatever else a run may be told (who plays each seat), as the simulator defaults it.
+        ..SimOptions::default()
     }
 }
 
