@@ -406,14 +406,45 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
         .y_label_formatter(&tick)
         .label_style((FONT, 15))
         .draw()?;
+    // Where points crowd (many tiles are never set aside), only the first of a crowd is
+    // named, highest first: the table names them all.
+    let (w, h) = (f64::from(SIZE.0) / right, f64::from(SIZE.1) / top);
+    let mut order: Vec<usize> = (0..r.tiles.len()).collect();
+    order.sort_by(|&a, &b| {
+        r.tiles[b]
+            .points_by_end
+            .value
+            .total_cmp(&r.tiles[a].points_by_end.value)
+    });
+    let mut named: Vec<(f64, f64)> = Vec::new();
+    let mut labelled = vec![false; r.tiles.len()];
+    for i in order {
+        let t = &r.tiles[i];
+        let at = (
+            100.0 * t.set_aside_rate.value * w,
+            t.points_by_end.value * h,
+        );
+        if named
+            .iter()
+            .all(|p| (p.0 - at.0).abs() > 48.0 || (p.1 - at.1).abs() > 14.0)
+        {
+            named.push(at);
+            labelled[i] = true;
+        }
+    }
     let sets: Vec<&str> = r.sets.iter().map(|s| s.id.as_str()).collect();
     for (si, set) in sets.iter().enumerate() {
         let c = colour(si);
-        let rows: Vec<_> = r.tiles.iter().filter(|t| t.set == *set).collect();
+        let rows: Vec<_> = r
+            .tiles
+            .iter()
+            .zip(&labelled)
+            .filter(|(t, _)| t.set == *set)
+            .collect();
         if rows.is_empty() {
             continue;
         }
-        chart.draw_series(rows.iter().map(|t| {
+        chart.draw_series(rows.iter().map(|(t, _)| {
             let x = 100.0 * t.set_aside_rate.value;
             PathElement::new(
                 vec![(x, t.points_by_end.lo), (x, t.points_by_end.hi)],
@@ -421,11 +452,12 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
             )
         }))?;
         chart
-            .draw_series(rows.iter().map(|t| {
+            .draw_series(rows.iter().map(|(t, named)| {
                 let x = 100.0 * t.set_aside_rate.value;
+                let label = if **named { t.id.as_str() } else { "" };
                 EmptyElement::at((x, t.points_by_end.value))
                     + Circle::new((0, 0), 4, c.filled())
-                    + Text::new(t.id.clone(), (6, -6), (FONT, 13).into_font().color(&c))
+                    + Text::new(label.to_string(), (6, -6), (FONT, 13).into_font().color(&c))
             }))?
             .label(*set)
             .legend(move |(x, y)| Circle::new((x + 7, y), 4, c.filled()));
