@@ -140,7 +140,7 @@ pub fn play_random_record(
 }
 
 /// What a simulation run is.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct SimOptions {
     /// Games to play.
     pub games: u64,
@@ -200,7 +200,8 @@ pub struct SimStats {
 }
 
 impl SimStats {
-    fn new(players: u8, kinds: usize) -> SimStats {
+    /// Empty statistics for games of `players` players and `kinds` tile kinds.
+    pub fn new(players: u8, kinds: usize) -> SimStats {
         SimStats {
             score_sum: vec![0; players as usize],
             score_sq_sum: vec![0; players as usize],
@@ -244,12 +245,50 @@ impl SimStats {
         self.scorings += scorings;
     }
 
-    fn merge(mut self, other: SimStats) -> SimStats {
+    /// Mean score of a seat.
+    pub fn mean(&self, seat: usize) -> f64 {
+        self.score_sum[seat] as f64 / self.games.max(1) as f64
+    }
+
+    /// Standard deviation of a seat's score.
+    pub fn stddev(&self, seat: usize) -> f64 {
+        let n = self.games.max(1) as f64;
+        let m = self.mean(seat);
+        (self.score_sq_sum[seat] as f64 / n - m * m).max(0.0).sqrt()
+    }
+
+    /// Mean points per game of a feature kind (all players together).
+    pub fn points_per_game(&self, kind: FeatureKind) -> f64 {
+        self.points_by_kind[kind.index()] as f64 / self.games.max(1) as f64
+    }
+}
+
+/// What a run gathers from each finished game. A run keeps one per chunk of games and merges
+/// them in game order, so what it gathers is the same whatever the thread count, and a run of a
+/// million games holds sums, never the games.
+pub trait Collect: Send + Sized {
+    /// Takes in one finished game and every event it produced.
+    fn add(&mut self, game: &Game<'_>, events: &[Event]);
+    /// Takes in what was gathered from the games that follow this one's.
+    fn merge(&mut self, later: Self);
+}
+
+impl Collect for SimStats {
+    fn add(&mut self, game: &Game<'_>, events: &[Event]) {
+        let scorings = events
+            .iter()
+            .filter(|e| matches!(e, Event::Scored(_)))
+            .count();
+        self.add_game(game, scorings as u64);
+    }
+
+    fn merge(&mut self, other: SimStats) {
         if self.games == 0 {
-            return other;
+            *self = other;
+            return;
         }
         if other.games == 0 {
-            return self;
+            return;
         }
         self.games += other.games;
         self.tiles_placed += other.tiles_placed;
@@ -279,24 +318,36 @@ impl SimStats {
             *a += b;
         }
         self.scorings += other.scorings;
-        self
+    }
+}
+
+/// Two collections gathered from the same games.
+impl<A: Collect, B: Collect> Collect for (A, B) {
+    fn add(&mut self, game: &Game<'_>, events: &[Event]) {
+        self.0.add(game, events);
+        self.1.add(game, events);
     }
 
-    /// Mean score of a seat.
-    pub fn mean(&self, seat: usize) -> f64 {
-        self.score_sum[seat] as f64 / self.games.max(1) as f64
+    fn merge(&mut self, later: Self) {
+        self.0.merge(later.0);
+        self.1.merge(later.1);
+    }
+}
+
+/// A collection gathered only when there is one.
+impl<C: Collect> Collect for Option<C> {
+    fn add(&mut self, game: &Game<'_>, events: &[Event]) {
+        if let Some(c) = self {
+            c.add(game, events);
+        }
     }
 
-    /// Standard deviation of a seat's score.
-    pub fn stddev(&self, seat: usize) -> f64 {
-        let n = self.games.max(1) as f64;
-        let m = self.mean(seat);
-        (self.score_sq_sum[seat] as f64 / n - m * m).max(0.0).sqrt()
-    }
-
-    /// Mean points per game of a feature kind (all players together).
-    pub fn points_per_game(&self, kind: FeatureKind) -> f64 {
-        self.points_by_kind[kind.index()] as f64 / self.games.max(1) as f64
+    fn merge(&mut self, later: Self) {
+        match (self.as_mut(), later) {
+            (Some(c), Some(l)) => c.merge(l),
+            (None, l) => *self = l,
+            (Some(_), None) => {}
+        }
     }
 }
 
@@ -318,7 +369,18 @@ pub fn run_serial(
     range: std::ops::Range<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SimStats, SimError> {
-    let mut stats = SimStats::new(opts.players, tables.kinds.len());
+    let stats = SimStats::new(opts.players, tables.kinds.len());
+    collect_serial(tables, opts, range, stats, progress)
+}
+
+/// Plays games `range` of a run on this thread, each given to `collect`.
+pub fn collect_serial<C: Collect>(
+    tables: &Tables,
+    opts: &SimOptions,
+    range: std::ops::Range<u64>,
+    mut collect: C,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<C, SimError> {
     let mut moves = Vec::with_capacity(256);
     let mut events = Vec::with_capacity(256);
     let mut pending = 0;
@@ -332,11 +394,7 @@ pub fn run_serial(
             &mut moves,
             &mut events,
         )?;
-        let scorings = events
-            .iter()
-            .filter(|e| matches!(e, Event::Scored(_)))
-            .count();
-        stats.add_game(&game, scorings as u64);
+        collect.add(&game, &events);
         pending += 1;
         if pending == 64 {
             progress(pending);
@@ -344,7 +402,7 @@ pub fn run_serial(
         }
     }
     progress(pending);
-    Ok(stats)
+    Ok(collect)
 }
 
 /// Plays `opts.games` random games across all cores; `progress` is told of finished games.
@@ -353,23 +411,44 @@ pub fn run(
     opts: &SimOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SimStats, SimError> {
+    run_collect(
+        tables,
+        opts,
+        &|| SimStats::new(opts.players, tables.kinds.len()),
+        progress,
+    )
+}
+
+/// Plays `opts.games` games across all cores, each given to a collection made by `new` (one
+/// per chunk of games, merged in game order).
+pub fn run_collect<C: Collect>(
+    tables: &Tables,
+    opts: &SimOptions,
+    new: &(dyn Fn() -> C + Sync),
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<C, SimError> {
     const CHUNK: u64 = 256;
+    // Chunks are merged in order (a collection's floating-point sums then add up the same way
+    // whatever the thread count), a batch at a time, so at most a batch of them are held.
+    const BATCH: u64 = 64;
     let chunks = opts.games.div_ceil(CHUNK);
     let done = AtomicU64::new(0);
     let tick = |n: u64| {
         done.fetch_add(n, Ordering::Relaxed);
         progress(n);
     };
-    let parts: Result<Vec<SimStats>, SimError> = (0..chunks)
-        .into_par_iter()
-        .map(|c| {
-            let range = c * CHUNK..((c + 1) * CHUNK).min(opts.games);
-            run_serial(tables, opts, range, &tick)
-        })
-        .collect();
-    let mut total = SimStats::new(opts.players, tables.kinds.len());
-    for part in parts? {
-        total = total.merge(part);
+    let mut total = new();
+    for batch in (0..chunks).step_by(BATCH as usize) {
+        let parts: Result<Vec<C>, SimError> = (batch..(batch + BATCH).min(chunks))
+            .into_par_iter()
+            .map(|c| {
+                let range = c * CHUNK..((c + 1) * CHUNK).min(opts.games);
+                collect_serial(tables, opts, range, new(), &tick)
+            })
+            .collect();
+        for part in parts? {
+            total.merge(part);
+        }
     }
     Ok(total)
 }

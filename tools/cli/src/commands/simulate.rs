@@ -3,6 +3,8 @@
 //! networks, wells), the expansions' actions (Festival returns, donkey moves, windmills) and the
 //! tiles that could not be placed. The rules follow the sets in the bag unless a flag says
 //! otherwise; the report's first line (and `rules` in `--json`) says which are in play.
+//! `--report DIR` writes a balance report (`tilekit-report`) of the same games; `--compare
+//! SETS` also plays the same seeds without those sets and reports what changed.
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
@@ -11,14 +13,18 @@ use engine::simulate::{SimOptions, SimStats};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write;
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use tilekit_report::{RunInfo, Tally};
 
 /// Examples shown by `tilekit simulate --help`.
 pub const EXAMPLES: &str = "\
 Examples:
   tilekit simulate --games 100000 --players 2 --seed 1
-  tilekit simulate my-set.toml definitions/base.toml --games 10000 --json";
+  tilekit simulate my-set.toml definitions/base.toml --games 10000 --json
+  tilekit simulate --sets base --games 10000 --report out/balance
+  tilekit simulate --sets base --compare festival --games 10000 --report out/festival";
 
 /// Arguments of `tilekit simulate`.
 #[derive(Args)]
@@ -60,6 +66,14 @@ pub struct SimulateArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Write a balance report of the games into this folder: report.html, report.json and
+    /// the charts (SVG and PNG).
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// Also play the same seeds without these sets (comma-separated ids; they are added to the
+    /// bag of the main games if `--sets` leaves them out) and report what changed.
+    #[arg(long, value_name = "SETS", value_delimiter = ',')]
+    compare: Vec<String>,
 }
 
 /// Runs `tilekit simulate`.
@@ -76,49 +90,102 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         ..Default::default()
     };
     args.village_life.apply(&mut rules);
+    let (with, without) = match compare_sets(&tables, &args.sets, &args.compare) {
+        Ok(pair) => pair,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     let opts = SimOptions {
         games: args.games,
         players: args.players,
         seed: args.seed,
-        sets: args.sets.clone(),
+        sets: with,
         edition: args.edition.clone(),
         rules,
         tiles: args.tiles,
     };
     // Check the options once before fanning out; the rules in play are the same in every game
     // (they follow the sets of the whole bag, not its shuffle).
-    let rules = match engine::Game::new(
-        &tables,
-        engine::GameOptions {
-            sets: opts.sets.clone(),
-            edition: opts.edition.clone(),
-            players: opts.players,
-            rules: opts.rules.clone(),
-            draw: engine::Draw::Seed(0),
-            tiles: opts.tiles,
-        },
-        &mut Vec::new(),
-    ) {
-        Ok(game) => game.rules().clone(),
+    let rules = match rules_in_play(&tables, &opts) {
+        Ok(rules) => rules,
         Err(e) => {
             eprintln!("error: {e}");
             return Ok(ExitCode::from(2));
         }
     };
+    let without = match without {
+        Some(sets) => {
+            let b = SimOptions {
+                sets,
+                ..opts.clone()
+            };
+            match rules_in_play(&tables, &b) {
+                Ok(rules) => Some((b, rules)),
+                Err(e) => {
+                    eprintln!("error: without {}: {e}", args.compare.join(", "));
+                    return Ok(ExitCode::from(2));
+                }
+            }
+        }
+        None => None,
+    };
+    if let Some(dir) = &args.report {
+        crate::inputs::guard_outputs(&args.inputs, &tileset, &[dir.join("report.json")])?;
+        // Before the games, not after a long run.
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!(
+                "error: --report {}: cannot make the folder: {e}",
+                dir.display()
+            );
+            return Ok(ExitCode::from(2));
+        }
+    }
     let bar = if args.json || !std::io::stderr().is_terminal() {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(args.games)
+        ProgressBar::new(args.games * if without.is_some() { 2 } else { 1 })
     };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let start = Instant::now();
-    let stats = engine::simulate::run(&tables, &opts, &|n| bar.inc(n))
+    let reporting = args.report.is_some() || without.is_some();
+    let new = || {
+        (
+            SimStats::new(opts.players, tables.kinds.len()),
+            reporting.then(|| Tally::new(&tables, opts.players)),
+        )
+    };
+    let (stats, tally) = engine::simulate::run_collect(&tables, &opts, &new, &|n| bar.inc(n))
         .map_err(|e| miette::miette!("{e}"))?;
     let elapsed = start.elapsed().as_secs_f64();
+    let comparison = match (&without, &tally) {
+        (Some((b, b_rules)), Some(a_tally)) => {
+            let b_tally = engine::simulate::run_collect(
+                &tables,
+                b,
+                &|| Tally::new(&tables, b.players),
+                &|n| bar.inc(n),
+            )
+            .map_err(|e| miette::miette!("{e}"))?;
+            Some(tilekit_report::Comparison::new(
+                &tables,
+                args.compare.clone(),
+                a_tally,
+                &b_tally,
+                run_info(&tables, b, b_rules),
+            ))
+        }
+        _ => None,
+    };
+    let report_seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
+    let balance = tally
+        .as_ref()
+        .map(|t| tilekit_report::Report::new(&tables, run_info(&tables, &opts, &rules), t));
     let rate = stats.games as f64 / elapsed.max(1e-9);
     if args.json {
         let value = serde_json::json!({
@@ -139,6 +206,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             "tiles_set_aside_per_game": stats.set_aside as f64 / stats.games.max(1) as f64,
             "set_aside_by_tile": set_aside(&tables, &stats).into_iter().collect::<std::collections::BTreeMap<_, _>>(),
             "stats": stats,
+            "compare": comparison.as_ref().map(|c| &c.diffs),
         });
         crate::outln!(
             "{}",
@@ -147,8 +215,137 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     } else {
         crate::outln!("rules: {rules}")?;
         crate::out!("{}", report(&tables, &stats, args.players, elapsed))?;
+        if let Some(c) = &comparison {
+            crate::out!("{}", compare_text(c))?;
+        }
+    }
+    if let (Some(dir), Some(report)) = (&args.report, &balance) {
+        let files = tilekit_report::files(report, comparison.as_ref())
+            .map_err(|e| miette::miette!("{e}"))?;
+        for (name, bytes) in &files {
+            crate::output::write_atomic(&dir.join(name), bytes)?;
+        }
+        if !args.json {
+            crate::outln!(
+                "balance report: {} ({} files; {:.2} s of games and report)",
+                dir.join("report.html").display(),
+                files.len(),
+                report_seconds
+            )?;
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The sets of the main games and, with `--compare`, of the games without the compared sets.
+fn compare_sets(
+    tables: &engine::Tables,
+    sets: &[String],
+    compare: &[String],
+) -> Result<(Vec<String>, Option<Vec<String>>), String> {
+    if compare.is_empty() {
+        return Ok((sets.to_vec(), None));
+    }
+    for id in compare {
+        if !tables.sets.contains(id) {
+            return Err(format!(
+                "--compare: no set `{id}` is loaded (loaded: {})",
+                tables.sets.join(", ")
+            ));
+        }
+    }
+    let mut with: Vec<String> = if sets.is_empty() {
+        tables.sets.clone()
+    } else {
+        sets.to_vec()
+    };
+    for id in compare {
+        if !with.contains(id) {
+            with.push(id.clone());
+        }
+    }
+    let without: Vec<String> = with
+        .iter()
+        .filter(|id| !compare.contains(id))
+        .cloned()
+        .collect();
+    if without.is_empty() {
+        return Err("--compare: no set would be left to play without them".to_string());
+    }
+    Ok((with, Some(without)))
+}
+
+/// The rules the games of a run play (their setup checked on one game).
+fn rules_in_play(
+    tables: &engine::Tables,
+    opts: &SimOptions,
+) -> Result<engine::Rules, engine::SetupError> {
+    let game = engine::Game::new(
+        tables,
+        engine::GameOptions {
+            sets: opts.sets.clone(),
+            edition: opts.edition.clone(),
+            players: opts.players,
+            rules: opts.rules.clone(),
+            draw: engine::Draw::Seed(0),
+            tiles: opts.tiles,
+        },
+        &mut Vec::new(),
+    )?;
+    Ok(game.rules().clone())
+}
+
+/// What a report says was played.
+fn run_info(tables: &engine::Tables, opts: &SimOptions, rules: &engine::Rules) -> RunInfo {
+    RunInfo {
+        games: opts.games,
+        players: opts.players,
+        // Who plays each seat: the simulator's players are random today.
+        seats: vec!["random".to_string(); opts.players as usize],
+        seed: opts.seed,
+        sets: if opts.sets.is_empty() {
+            tables.sets.clone()
+        } else {
+            opts.sets.clone()
+        },
+        tiles: opts.tiles,
+        rules: rules.to_string(),
+    }
+}
+
+/// The A/B summary: the significant differences (the game's, seats' and sources' all, tile
+/// types' the first few), then how many were noise.
+fn compare_text(c: &tilekit_report::Comparison) -> String {
+    const TILE_LINES: usize = 8;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "with and without {} (same seeds; 95 % intervals, Holm-corrected over {} figures):",
+        c.sets.join(", "),
+        c.diffs.len()
+    );
+    let tiles = c.significant().filter(|d| d.tile).count();
+    let shown = c
+        .significant()
+        .filter(|d| !d.tile)
+        .chain(c.significant().filter(|d| d.tile).take(TILE_LINES));
+    for d in shown {
+        let _ = writeln!(
+            out,
+            "  {:<40} {:>9.3} → {:>9.3}  difference {:+.3} [{:+.3}, {:+.3}]",
+            d.metric, d.without, d.with, d.difference.value, d.difference.lo, d.difference.hi
+        );
+    }
+    if tiles > TILE_LINES {
+        let _ = writeln!(
+            out,
+            "  … and {} more significant tile figures (see the report)",
+            tiles - TILE_LINES
+        );
+    }
+    let noise = c.diffs.len() - c.significant().count();
+    let _ = writeln!(out, "  {noise} other differences are within the noise");
+    out
 }
 
 /// Points by source: each feature kind's base points (wells taken out of roads), then the

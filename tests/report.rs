@@ -1,0 +1,109 @@
+//! `tilekit simulate --report DIR [--compare SETS]`: the folder it writes, the A/B summary it
+//! prints, and the usage errors of `--compare`. (The report's figures are tested in
+//! `tools/report/tests/report.rs`.)
+
+mod common;
+use common::{scratch, text, tilekit};
+
+#[test]
+fn report_folder_with_a_comparison() {
+    let dir = scratch("report-compare");
+    let out = tilekit(&[
+        "simulate",
+        "--sets",
+        "base",
+        "--games",
+        "300",
+        "--compare",
+        "festival",
+        "--report",
+        dir.to_str().expect("utf-8 path"),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("with and without festival"), "{stdout}");
+    assert!(stdout.contains("tiles placed per game"), "{stdout}");
+    assert!(stdout.contains("balance report: "), "{stdout}");
+    for name in [
+        "report.html",
+        "report.json",
+        "compare.svg",
+        "compare.png",
+        "tiles.png",
+    ] {
+        let meta = std::fs::metadata(dir.join(name)).unwrap_or_else(|_| panic!("{name}"));
+        assert!(meta.len() > 0, "{name} is empty");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("report.json")).expect("report.json"))
+            .expect("JSON");
+    // The main games hold both sets, the comparison's games base alone.
+    assert_eq!(
+        json["report"]["run"]["sets"],
+        serde_json::json!(["base", "festival"])
+    );
+    assert_eq!(
+        json["compare"]["without"]["run"]["sets"],
+        serde_json::json!(["base"])
+    );
+    let placed = json["compare"]["diffs"]
+        .as_array()
+        .expect("diffs")
+        .iter()
+        .find(|d| d["metric"] == "tiles placed per game")
+        .expect("figure");
+    assert_eq!(placed["significant"], true);
+    assert!(json["report"]["credit_balanced"].as_bool().expect("bool"));
+    let tiles = json["report"]["tiles"].as_array().expect("tiles");
+    assert!(tiles.iter().any(|t| t["id"] == "FE-CcCc"));
+    // A second run with the same seed writes the same report.
+    let again = scratch("report-compare-again");
+    let out = tilekit(&[
+        "simulate",
+        "--sets",
+        "base",
+        "--games",
+        "300",
+        "--compare",
+        "festival",
+        "--report",
+        again.to_str().expect("utf-8 path"),
+    ]);
+    assert!(out.status.success());
+    for name in ["report.json", "report.html", "compare.png"] {
+        assert!(
+            std::fs::read(dir.join(name)).ok() == std::fs::read(again.join(name)).ok(),
+            "{name} differs"
+        );
+    }
+}
+
+#[test]
+fn compare_usage_errors() {
+    let out = tilekit(&["simulate", "--games", "1", "--compare", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("no set `nope`") && err.contains("base"),
+        "{err}"
+    );
+    let out = tilekit(&[
+        "simulate",
+        "--sets",
+        "base",
+        "--games",
+        "1",
+        "--compare",
+        "base",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no set would be left"));
+    // A report folder that is a file is refused before any game is played.
+    let out = tilekit(&["simulate", "--games", "1", "--report", "README.md"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--report README.md"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -1,0 +1,216 @@
+//! `report.html`: one self-contained page (charts inlined as SVG, no script, no external file),
+//! so it opens from disk and can be mailed.
+
+use crate::charts::Chart;
+use crate::compare::Comparison;
+use crate::report::Report;
+use crate::stats::Estimate;
+use std::fmt::Write;
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn ci(e: &Estimate, digits: usize) -> String {
+    format!(
+        "{:.d$} <small>[{:.d$}, {:.d$}]</small>",
+        e.value,
+        e.lo,
+        e.hi,
+        d = digits
+    )
+}
+
+fn pct(e: &Estimate) -> String {
+    format!(
+        "{:.1} % <small>[{:.1}, {:.1}]</small>",
+        100.0 * e.value,
+        100.0 * e.lo,
+        100.0 * e.hi
+    )
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1000px;\
+color:#222}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;border-bottom:1px \
+solid #ddd;text-align:right}th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}\
+small{color:#777}.sig{font-weight:bold;color:#a40}figure{margin:1em 0}svg{max-width:100%;\
+height:auto}p.note{color:#555;font-size:90%}";
+
+/// The page.
+pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> String {
+    let mut h = String::new();
+    let run = &r.run;
+    let _ = write!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>tilekit balance report</title><style>{STYLE}</style></head><body>\n\
+         <h1>Balance report</h1>\n<p>{} games of {} players ({}), seed {}, sets {}{}.<br>\
+         Rules: {}.</p>\n",
+        run.games,
+        run.players,
+        esc(&run.seats.join(", ")),
+        run.seed,
+        esc(&run.sets.join(", ")),
+        run.tiles
+            .map(|t| format!(", {t} tiles per game"))
+            .unwrap_or_default(),
+        esc(&run.rules)
+    );
+    let _ = writeln!(
+        h,
+        "<p>Points per game {}; tiles placed per game {}; set aside per game {}. All intervals \
+         are 95 %.</p>",
+        ci(&r.points_per_game, 1),
+        ci(&r.tiles_placed_per_game, 1),
+        ci(&r.set_aside_per_game, 3)
+    );
+    let chart = |h: &mut String, name: &str| {
+        if let Some(c) = charts.iter().find(|c| c.name == name) {
+            let svg = c
+                .svg
+                .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
+            let _ = writeln!(
+                h,
+                "<figure>{svg}<figcaption>{} (<a href=\"{}.png\">PNG</a>, <a href=\"{}.svg\">SVG</a>)</figcaption></figure>",
+                esc(&c.title),
+                c.name,
+                c.name
+            );
+        }
+    };
+    if let Some(c) = comparison {
+        h.push_str(&compare_section(c));
+        chart(&mut h, "compare");
+    }
+    h.push_str("<h2>Seats</h2>\n<table><tr><th>seat</th><th>player</th><th>mean score</th><th>sd</th><th>win rate (Wilson)</th></tr>\n");
+    for s in &r.seats {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td></tr>",
+            s.seat,
+            esc(&s.player),
+            ci(&s.score, 1),
+            s.score_sd,
+            pct(&s.win_rate)
+        );
+    }
+    h.push_str("</table>\n");
+    chart(&mut h, "seats");
+    chart(&mut h, "scores");
+    h.push_str(
+        "<h2>Points by source</h2>\n<table><tr><th>source</th><th>points per game</th></tr>\n",
+    );
+    for (name, e) in &r.points_by_source {
+        if e.value != 0.0 {
+            let _ = writeln!(h, "<tr><td>{}</td><td>{}</td></tr>", esc(name), ci(e, 2));
+        }
+    }
+    h.push_str("</table>\n<table><tr><th>set</th>");
+    let present: Vec<usize> = (0..r.points_by_source.len())
+        .filter(|&i| r.sets.iter().any(|s| s.points_per_game[i].1 > 0.0))
+        .collect();
+    for &i in &present {
+        let _ = write!(h, "<th>{}</th>", esc(&r.points_by_source[i].0));
+    }
+    h.push_str("<th>total</th><th>share</th></tr>\n");
+    for s in &r.sets {
+        let _ = write!(h, "<tr><td>{}</td>", esc(&s.id));
+        for &i in &present {
+            let _ = write!(h, "<td>{:.2}</td>", s.points_per_game[i].1);
+        }
+        let _ = writeln!(
+            h,
+            "<td>{:.2}</td><td>{:.1} %</td></tr>",
+            s.total_per_game,
+            100.0 * s.share
+        );
+    }
+    let _ = write!(
+        h,
+        "</table>\n<p class=\"note\">A set's points are the credit of its tiles (the start \
+         tile's {:.2} per game included in its set). {}</p>\n",
+        r.start_tile_points_per_game,
+        esc(r.credit_rule)
+    );
+    chart(&mut h, "sources");
+    h.push_str(
+        "<h2>Tile types</h2>\n<table><tr><th>tile</th><th>set</th><th>drawn per game</th>\
+         <th>set aside</th><th>points at once</th><th>points by the end</th>\
+         <th>completed a feature</th><th>win rate of the seat that drew most</th></tr>\n",
+    );
+    for t in &r.tiles {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} <small>of {} games</small></td></tr>",
+            esc(&t.id),
+            esc(&t.set),
+            t.drawn_per_game,
+            pct(&t.set_aside_rate),
+            ci(&t.points_at_once, 2),
+            ci(&t.points_by_end, 2),
+            pct(&t.completed_rate),
+            pct(&t.lead_win_rate),
+            t.lead_games
+        );
+    }
+    h.push_str(
+        "</table>\n<p class=\"note\">Points per placement are credit (see above); \
+         'completed a feature' counts the placements in whose turn a complete feature scored \
+         (a feature closed with no follower on it scores nothing and is not seen). The last \
+         column is, over the games in which one seat drew more copies of the tile than any \
+         other (placed or set aside), that seat's win rate (shared wins split).</p>\n",
+    );
+    chart(&mut h, "tiles");
+    h.push_str("</body></html>\n");
+    h
+}
+
+fn compare_section(c: &Comparison) -> String {
+    let mut h = String::new();
+    let sig = c.significant().count();
+    let _ = writeln!(
+        h,
+        "<h2>With and without {sets}</h2>\n<p>The same seeds played without {sets}: {sig} of {} \
+         differences are significant (Holm's correction over all of them, family error 5 %); \
+         the others are within the noise of {} games.</p>",
+        c.diffs.len(),
+        c.without.run.games,
+        sets = esc(&c.sets.join(", ")),
+    );
+    let table = |h: &mut String, significant: bool| {
+        h.push_str(
+            "<table><tr><th>figure</th><th>with</th><th>without</th>\
+             <th>difference [95 %]</th><th>p (Holm)</th></tr>\n",
+        );
+        for d in c.diffs.iter().filter(|d| d.significant == significant) {
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td>{}</td></tr>",
+                esc(&d.metric),
+                d.with,
+                d.without,
+                ci(&d.difference, 3),
+                if d.p_adjusted < 0.001 {
+                    "&lt; 0.001".to_string()
+                } else {
+                    format!("{:.3}", d.p_adjusted)
+                },
+            );
+        }
+        h.push_str("</table>\n");
+    };
+    if sig > 0 {
+        table(&mut h, true);
+    }
+    let _ = writeln!(
+        h,
+        "<details><summary>The {} differences within the noise</summary>",
+        c.diffs.len() - sig
+    );
+    table(&mut h, false);
+    h.push_str("</details>\n");
+    h
+}

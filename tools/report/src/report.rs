@@ -1,0 +1,196 @@
+//! The figures of a report, drawn from a `Tally`: per tile type, per set, per seat, with their
+//! 95 % intervals (see `stats` for which interval each is). This is what `report.json` holds.
+
+use crate::stats::{Estimate, wilson};
+use crate::tally::{Source, Tally};
+use engine::Tables;
+use serde::Serialize;
+
+/// What was played: the part of a run a report states, so that it can be played again.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RunInfo {
+    /// Games played.
+    pub games: u64,
+    /// Players per game.
+    pub players: u8,
+    /// Who plays each seat, as the simulator names them.
+    pub seats: Vec<String>,
+    /// Run seed.
+    pub seed: u64,
+    /// Tile sets in the bag.
+    pub sets: Vec<String>,
+    /// Tiles per game, the start tile included (None: the whole bag).
+    pub tiles: Option<usize>,
+    /// The rules in play, as the engine states them.
+    pub rules: String,
+}
+
+/// One tile type's figures.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TileRow {
+    /// Tile id.
+    pub id: String,
+    /// Its set's id.
+    pub set: String,
+    /// Times drawn (placed or set aside), all games.
+    pub drawn: u64,
+    /// Times drawn per game.
+    pub drawn_per_game: f64,
+    /// Set aside per draw.
+    pub set_aside_rate: Estimate,
+    /// Mean credit at once per placement (its share of its own turn's scorings).
+    pub points_at_once: Estimate,
+    /// Mean credit by the end of the game per placement.
+    pub points_by_end: Estimate,
+    /// Share of its placements in whose turn a complete feature scored.
+    pub completed_rate: Estimate,
+    /// Games in which one seat drew more copies of it (placed or set aside) than any other seat.
+    pub lead_games: u64,
+    /// That seat's win rate in those games (shared wins split; Wilson interval).
+    pub lead_win_rate: Estimate,
+}
+
+/// One set's points by source.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SetRow {
+    /// Set id.
+    pub id: String,
+    /// Credit per game of its tiles, by source (in `Source::ALL` order).
+    pub points_per_game: Vec<(String, f64)>,
+    /// Their sum.
+    pub total_per_game: f64,
+    /// Share of all points.
+    pub share: f64,
+}
+
+/// One seat's figures.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SeatRow {
+    /// Seat number, from 1.
+    pub seat: usize,
+    /// Who played it.
+    pub player: String,
+    /// Mean final score (normal interval).
+    pub score: Estimate,
+    /// Score standard deviation.
+    pub score_sd: f64,
+    /// Win rate, shared wins split (Wilson interval).
+    pub win_rate: Estimate,
+    /// Games by final score (index = score).
+    pub histogram: Vec<u64>,
+}
+
+/// A finished report.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Report {
+    /// What was played.
+    pub run: RunInfo,
+    /// The credit rule, in words.
+    pub credit_rule: &'static str,
+    /// Points per game, all players together.
+    pub points_per_game: Estimate,
+    /// Points per game by source, all sets.
+    pub points_by_source: Vec<(String, Estimate)>,
+    /// Tiles placed per game.
+    pub tiles_placed_per_game: Estimate,
+    /// Tiles set aside per game.
+    pub set_aside_per_game: Estimate,
+    /// Credit per game of the start tile.
+    pub start_tile_points_per_game: f64,
+    /// Whether every game's credit added up to its points.
+    pub credit_balanced: bool,
+    /// Per seat.
+    pub seats: Vec<SeatRow>,
+    /// Per set, in load order.
+    pub sets: Vec<SetRow>,
+    /// Per tile type drawn at least once, in table order.
+    pub tiles: Vec<TileRow>,
+}
+
+/// The credit rule as the report states it.
+pub const CREDIT_RULE: &str = "Every point of a scoring (base points of the majority, flower and \
+marketplace-network bonuses) is split equally among the distinct tiles of the scored feature; \
+'at once' is a tile's share of the scorings of its own turn, 'by the end' its share of every \
+scoring. The credit of a game's tiles, the start tile included, adds up to the game's points.";
+
+impl Report {
+    /// The report of a tally.
+    pub fn new(tables: &Tables, run: RunInfo, tally: &Tally) -> Report {
+        let games = tally.games.max(1) as f64;
+        let total_points: f64 = tally.set_points.iter().flatten().sum();
+        let tiles = tables
+            .kinds
+            .iter()
+            .zip(&tally.kinds)
+            .filter(|(_, t)| t.drawn > 0)
+            .map(|(k, t)| TileRow {
+                id: k.id.clone(),
+                set: tables.sets[k.set as usize].clone(),
+                drawn: t.drawn,
+                drawn_per_game: t.drawn as f64 / games,
+                set_aside_rate: t.set_aside.estimate(),
+                points_at_once: t.at_once.estimate(),
+                points_by_end: t.by_end.estimate(),
+                completed_rate: t.completed.estimate(),
+                lead_games: t.lead_games,
+                lead_win_rate: wilson(t.lead_wins, t.lead_games),
+            })
+            .collect();
+        let sets = tables
+            .sets
+            .iter()
+            .zip(&tally.set_points)
+            .map(|(id, pts)| {
+                let sum: f64 = pts.iter().sum();
+                SetRow {
+                    id: id.clone(),
+                    points_per_game: Source::ALL
+                        .iter()
+                        .map(|s| (s.name().to_string(), pts[*s as usize] / games))
+                        .collect(),
+                    total_per_game: sum / games,
+                    share: if total_points > 0.0 {
+                        sum / total_points
+                    } else {
+                        0.0
+                    },
+                }
+            })
+            .filter(|s| run.sets.contains(&s.id) || s.total_per_game > 0.0)
+            .collect();
+        let seats = tally
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(p, s)| SeatRow {
+                seat: p + 1,
+                player: run.seats.get(p).cloned().unwrap_or_default(),
+                score: s.score.estimate(),
+                score_sd: s.score.variance().sqrt(),
+                win_rate: wilson(s.win.sum, s.win.n),
+                histogram: s.histogram.clone(),
+            })
+            .collect();
+        Report {
+            credit_rule: CREDIT_RULE,
+            points_per_game: tally.points.estimate(),
+            points_by_source: Source::ALL
+                .iter()
+                .map(|s| {
+                    (
+                        s.name().to_string(),
+                        tally.source_points[*s as usize].estimate(),
+                    )
+                })
+                .collect(),
+            tiles_placed_per_game: tally.tiles_placed.estimate(),
+            set_aside_per_game: tally.set_aside.estimate(),
+            start_tile_points_per_game: tally.start_credit / games,
+            credit_balanced: tally.credit_balanced,
+            seats,
+            sets,
+            tiles,
+            run,
+        }
+    }
+}

@@ -1,0 +1,425 @@
+//! What a report gathers from each game, read from the game's events alone (`Placed`,
+//! `SetAside`, `Scored`) and its final scores: the engine's rules stay the engine's, and any
+//! player the simulator plays is reported the same way.
+//!
+//! **The credit rule.** Every point of a scoring (the majority's base points, each flower and
+//! marketplace-network bonus) is split equally among the distinct tiles of the scored feature,
+//! as the engine lists them in `Score::tiles` (a road's or city's tiles, a field's tiles, a
+//! monastery's own tile, a windmill's placed range tiles). A tile's credit *at once* is what
+//! it earns from the scorings of its own turn; its credit *by the end* is everything it earns,
+//! in later turns and in the final scoring included. Summed over the tiles of a game (the
+//! start tile included), the credit is the game's points. A placement *completed a feature*
+//! when a complete feature (road, city, monastery, windmill) scored in its turn: features that
+//! close with no follower on them do not score and leave no event, so they are not counted.
+//! A tile is *drawn* by the seat whose turn it is, whether it is placed or set aside.
+
+use crate::stats::{Moments, Ratio};
+use engine::simulate::Collect;
+use engine::{Event, FeatureKind, Game, Reason, Score, Tables};
+
+/// Where points come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Road base points (wells taken out).
+    Roads,
+    /// City base points.
+    Cities,
+    /// Monastery base points.
+    Monasteries,
+    /// Field (farmer) points.
+    Fields,
+    /// Flower bonuses (Village Life).
+    Flowers,
+    /// Windmill points (Village Life).
+    Windmills,
+    /// Marketplace network bonuses (Village Life).
+    Networks,
+    /// Wells on scored roads.
+    Wells,
+}
+
+impl Source {
+    /// Every source, in report order.
+    pub const ALL: [Source; 8] = [
+        Source::Roads,
+        Source::Cities,
+        Source::Monasteries,
+        Source::Fields,
+        Source::Flowers,
+        Source::Windmills,
+        Source::Networks,
+        Source::Wells,
+    ];
+
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Roads => "roads",
+            Source::Cities => "cities",
+            Source::Monasteries => "monasteries",
+            Source::Fields => "fields",
+            Source::Flowers => "flowers",
+            Source::Windmills => "windmills",
+            Source::Networks => "marketplace networks",
+            Source::Wells => "wells",
+        }
+    }
+
+    fn of_kind(kind: FeatureKind) -> Option<Source> {
+        match kind {
+            FeatureKind::Road => Some(Source::Roads),
+            FeatureKind::City => Some(Source::Cities),
+            FeatureKind::Monastery => Some(Source::Monasteries),
+            FeatureKind::Field => Some(Source::Fields),
+            FeatureKind::Windmill => Some(Source::Windmills),
+            FeatureKind::Garden => None,
+        }
+    }
+}
+
+/// A scoring's points by source, all players together.
+pub fn points_by_source(s: &Score) -> [u64; 8] {
+    let mut out = [0u64; 8];
+    let winners = s.players.len() as u64;
+    let wells = u64::from(s.wells) * winners;
+    let base = u64::from(s.points) * winners;
+    if let Some(src) = Source::of_kind(s.kind) {
+        out[src as usize] += base - wells.min(base);
+    }
+    out[Source::Wells as usize] += wells.min(base);
+    out[Source::Flowers as usize] += s.flowers.iter().map(|b| u64::from(b.points)).sum::<u64>();
+    out[Source::Networks as usize] += s.network.iter().map(|b| u64::from(b.points)).sum::<u64>();
+    out
+}
+
+/// Whether a scoring is of a feature completed in play (not the final scoring).
+fn completes(reason: &Reason) -> bool {
+    matches!(
+        reason,
+        Reason::CompletedRoad
+            | Reason::CompletedCity
+            | Reason::SmallCity
+            | Reason::CompletedMonastery
+            | Reason::CompletedWindmill
+    )
+}
+
+/// One placed tile of a game, with its credit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedCredit {
+    /// Its tile kind (index into `Tables::kinds`).
+    pub kind: u16,
+    /// The seat that placed it (None: the start tile).
+    pub seat: Option<u8>,
+    /// Credit from the scorings of its own turn.
+    pub at_once: f64,
+    /// All its credit by the end of the game.
+    pub by_end: f64,
+    /// Its credit by source.
+    pub by_source: [f64; 8],
+    /// Whether a complete feature scored in its turn.
+    pub completed: bool,
+}
+
+/// The credit of every placed tile of a finished game (index = `Board::placed` index, 0 the
+/// start tile), by the credit rule of this module.
+pub fn credit(game: &Game<'_>, events: &[Event]) -> Vec<PlacedCredit> {
+    let tables = game.tables();
+    let mut placed: Vec<PlacedCredit> = game
+        .board
+        .placed
+        .iter()
+        .map(|p| PlacedCredit {
+            kind: tables.orients[p.orient as usize].kind,
+            seat: None,
+            at_once: 0.0,
+            by_end: 0.0,
+            by_source: [0.0; 8],
+            completed: false,
+        })
+        .collect();
+    let mut turn = 0usize;
+    for e in events {
+        match e {
+            Event::Placed { player, .. } => {
+                turn += 1;
+                if let Some(p) = placed.get_mut(turn) {
+                    p.seat = Some(*player);
+                }
+            }
+            Event::Scored(s) => {
+                let parts = points_by_source(s);
+                let total: u64 = parts.iter().sum();
+                let in_play = completes(&s.reason);
+                if in_play && let Some(p) = placed.get_mut(turn) {
+                    p.completed = true;
+                }
+                if total == 0 {
+                    continue;
+                }
+                let tiles: Vec<usize> = s
+                    .tiles
+                    .iter()
+                    .filter_map(|&(x, y)| index_at(game, x, y))
+                    .collect();
+                // A scoring with no tile listed (none does today) is credited where it is.
+                let tiles = if tiles.is_empty() {
+                    index_at(game, s.at.0, s.at.1).into_iter().collect()
+                } else {
+                    tiles
+                };
+                let share = 1.0 / tiles.len().max(1) as f64;
+                for &t in &tiles {
+                    let p = &mut placed[t];
+                    let got = total as f64 * share;
+                    p.by_end += got;
+                    if in_play && t == turn {
+                        p.at_once += got;
+                    }
+                    for (a, &b) in p.by_source.iter_mut().zip(&parts) {
+                        *a += b as f64 * share;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    placed
+}
+
+fn index_at(game: &Game<'_>, x: i16, y: i16) -> Option<usize> {
+    let cell = game.board.cell(i32::from(x), i32::from(y));
+    (cell.placed != engine::board::EMPTY).then_some(cell.placed as usize)
+}
+
+/// Each seat's share of the win: 1 / winners for each seat with the best score, else 0.
+pub fn win_shares(scores: &[u32]) -> Vec<f64> {
+    let best = scores.iter().copied().max().unwrap_or(0);
+    let winners = scores.iter().filter(|&&s| s == best).count().max(1);
+    scores
+        .iter()
+        .map(|&s| if s == best { 1.0 / winners as f64 } else { 0.0 })
+        .collect()
+}
+
+/// Sums per tile kind.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KindTally {
+    /// Times drawn (placed or set aside).
+    pub drawn: u64,
+    /// Times placed.
+    pub placed: u64,
+    /// Set aside per draw, per game.
+    pub set_aside: Ratio,
+    /// Credit at once per placement, per game.
+    pub at_once: Ratio,
+    /// Credit by the end per placement, per game.
+    pub by_end: Ratio,
+    /// Completions per placement, per game.
+    pub completed: Ratio,
+    /// Games in which one seat drew more copies (placed or set aside) than any other.
+    pub lead_games: u64,
+    /// That seat's win shares in those games.
+    pub lead_wins: f64,
+}
+
+/// Sums per seat.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeatTally {
+    /// Final score per game.
+    pub score: Moments,
+    /// Win share per game (shared wins split).
+    pub win: Moments,
+    /// Games by final score (index = score).
+    pub histogram: Vec<u64>,
+}
+
+/// Everything a report gathers, game by game (see the module doc for the credit rule).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tally {
+    /// Games.
+    pub games: u64,
+    /// Per tile kind (indexed like `Tables::kinds`).
+    pub kinds: Vec<KindTally>,
+    /// Per seat.
+    pub seats: Vec<SeatTally>,
+    /// Credit per set (indexed like `Tables::sets`) and source, all games.
+    pub set_points: Vec<[f64; 8]>,
+    /// Credit of the start tile, all games (also in `set_points`).
+    pub start_credit: f64,
+    /// Points per game, all players together.
+    pub points: Moments,
+    /// Points per game by source (all sets).
+    pub source_points: [Moments; 8],
+    /// Tiles placed per game (start tile excluded).
+    pub tiles_placed: Moments,
+    /// Tiles set aside per game.
+    pub set_aside: Moments,
+    /// Whether every game's credit added up to its points (a defect of the credit rule if not).
+    pub credit_balanced: bool,
+}
+
+/// One game's sums for one tile kind.
+#[derive(Clone, Default)]
+struct GameKind {
+    set_aside: f64,
+    drawn: f64,
+    at_once: f64,
+    by_end: f64,
+    completed: f64,
+    by_seat: [u32; engine::game::MAX_PLAYERS as usize],
+}
+
+impl Tally {
+    /// An empty tally for games of `players` players with these tables.
+    pub fn new(tables: &Tables, players: u8) -> Tally {
+        Tally {
+            games: 0,
+            kinds: vec![KindTally::default(); tables.kinds.len()],
+            seats: vec![SeatTally::default(); players as usize],
+            set_points: vec![[0.0; 8]; tables.sets.len()],
+            start_credit: 0.0,
+            points: Moments::default(),
+            source_points: Default::default(),
+            tiles_placed: Moments::default(),
+            set_aside: Moments::default(),
+            credit_balanced: true,
+        }
+    }
+}
+
+impl Collect for Tally {
+    fn add(&mut self, game: &Game<'_>, events: &[Event]) {
+        let tables = game.tables();
+        self.games += 1;
+        let placed = credit(game, events);
+        let mut here = vec![GameKind::default(); tables.kinds.len()];
+        let mut set_aside = 0u64;
+        // A tile set aside was drawn by the seat whose turn it is: the next one to place a
+        // tile (read backwards), or after the last placer when no tile follows.
+        let players = game.scores.len().max(1);
+        let mut next_seat = events
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                Event::Placed { player, .. } => Some((*player as usize + 1) % players),
+                _ => None,
+            })
+            .unwrap_or(0);
+        for e in events.iter().rev() {
+            match e {
+                Event::Placed { player, .. } => next_seat = *player as usize,
+                Event::SetAside { kind } => {
+                    let k = &mut here[*kind as usize];
+                    k.set_aside += 1.0;
+                    k.drawn += 1.0;
+                    k.by_seat[next_seat] += 1;
+                    set_aside += 1;
+                }
+                _ => {}
+            }
+        }
+        let mut credit_sum = 0.0;
+        for (i, p) in placed.iter().enumerate() {
+            credit_sum += p.by_end;
+            let set = tables.kinds[p.kind as usize].set as usize;
+            for (a, b) in self.set_points[set].iter_mut().zip(&p.by_source) {
+                *a += b;
+            }
+            let Some(seat) = p.seat else {
+                if i == 0 {
+                    self.start_credit += p.by_end;
+                }
+                continue;
+            };
+            let k = &mut here[p.kind as usize];
+            k.drawn += 1.0;
+            k.at_once += p.at_once;
+            k.by_end += p.by_end;
+            k.completed += f64::from(u8::from(p.completed));
+            k.by_seat[seat as usize] += 1;
+        }
+        let wins = win_shares(&game.scores);
+        for (t, k) in self.kinds.iter_mut().zip(&here) {
+            let copies = k.drawn - k.set_aside;
+            t.drawn += k.drawn as u64;
+            t.placed += copies as u64;
+            t.set_aside.add(k.set_aside, k.drawn);
+            t.at_once.add(k.at_once, copies);
+            t.by_end.add(k.by_end, copies);
+            t.completed.add(k.completed, copies);
+            let most = k.by_seat.iter().copied().max().unwrap_or(0);
+            let leaders: Vec<usize> = (0..wins.len()).filter(|&p| k.by_seat[p] == most).collect();
+            if most > 0 && leaders.len() == 1 {
+                t.lead_games += 1;
+                t.lead_wins += wins[leaders[0]];
+            }
+        }
+        let mut total = 0u64;
+        for (p, &score) in game.scores.iter().enumerate() {
+            let seat = &mut self.seats[p];
+            seat.score.add(f64::from(score));
+            seat.win.add(wins[p]);
+            let s = score as usize;
+            if seat.histogram.len() <= s {
+                seat.histogram.resize(s + 1, 0);
+            }
+            seat.histogram[s] += 1;
+            total += u64::from(score);
+        }
+        let mut by_source = [0u64; 8];
+        for e in events {
+            if let Event::Scored(s) = e {
+                for (a, b) in by_source.iter_mut().zip(points_by_source(s)) {
+                    *a += b;
+                }
+            }
+        }
+        for (m, &v) in self.source_points.iter_mut().zip(&by_source) {
+            m.add(v as f64);
+        }
+        self.points.add(total as f64);
+        self.tiles_placed.add((placed.len() - 1) as f64);
+        self.set_aside.add(set_aside as f64);
+        if (credit_sum - total as f64).abs() > 1e-6 * (1.0 + total as f64) {
+            self.credit_balanced = false;
+        }
+    }
+
+    fn merge(&mut self, later: Tally) {
+        self.games += later.games;
+        for (a, b) in self.kinds.iter_mut().zip(&later.kinds) {
+            a.drawn += b.drawn;
+            a.placed += b.placed;
+            a.set_aside.merge(&b.set_aside);
+            a.at_once.merge(&b.at_once);
+            a.by_end.merge(&b.by_end);
+            a.completed.merge(&b.completed);
+            a.lead_games += b.lead_games;
+            a.lead_wins += b.lead_wins;
+        }
+        for (a, b) in self.seats.iter_mut().zip(&later.seats) {
+            a.score.merge(&b.score);
+            a.win.merge(&b.win);
+            if a.histogram.len() < b.histogram.len() {
+                a.histogram.resize(b.histogram.len(), 0);
+            }
+            for (x, y) in a.histogram.iter_mut().zip(&b.histogram) {
+                *x += y;
+            }
+        }
+        for (a, b) in self.set_points.iter_mut().zip(&later.set_points) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        self.start_credit += later.start_credit;
+        self.points.merge(&later.points);
+        for (a, b) in self.source_points.iter_mut().zip(&later.source_points) {
+            a.merge(b);
+        }
+        self.tiles_placed.merge(&later.tiles_placed);
+        self.set_aside.merge(&later.set_aside);
+        self.credit_balanced &= later.credit_balanced;
+    }
+}
