@@ -13,10 +13,13 @@
 
 pub mod board;
 pub mod game;
+pub mod options;
 pub mod record;
 pub mod rng;
 pub mod rules;
+pub mod scoring;
 pub mod simulate;
+pub mod state;
 pub mod tables;
 
 pub use record::{Record, Replay, ReplayError, Turn, replay};
