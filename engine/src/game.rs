@@ -110,8 +110,12 @@ impl<'t> Game<'t> {
             mills: Vec::new(),
             masks: Vec::with_capacity(64),
             placements: 0,
+            scoring_on: Vec::new(),
+            marker_rules: false,
+            tokens: Vec::new(),
             options,
         };
+        game.markers_in_play();
         let start = tables.orient_of(tables.start, 0);
         game.put(0, 0, start);
         game.draw_next(events);
@@ -560,6 +564,7 @@ impl<'t> Game<'t> {
                 return;
             }
             self.nodes[r as usize].done = true;
+            self.award_tokens(r, events);
             if node.followers > 0 {
                 self.score(r, true, events);
             }
@@ -584,6 +589,7 @@ impl<'t> Game<'t> {
             }
         }
         rules::village_life::final_windmills(self, events);
+        self.score_tokens(events);
     }
 
     /// Approximate bytes held by the game state (for memory reports).

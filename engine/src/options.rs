@@ -38,6 +38,10 @@ pub struct RuleOptions {
     /// Flower colour ids by player (absent: drawn from the tokens, see `rules::flowers`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flowers: Vec<String>,
+    /// Options declared in the definitions (a scoring modifier's `option`: a house rule)
+    /// switched on by name; `wells = true` is the same as naming `wells` here.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub on: Vec<String>,
 }
 
 /// What the donkey forbids completing: the features on its tile (a marketplace road's closing
@@ -88,6 +92,17 @@ pub struct Rules {
     pub monastery_flowers_3x3: bool,
     /// The Wells.
     pub wells: bool,
+    /// The options declared in the definitions that are switched on (`wells` included when
+    /// it is on), sorted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub on: Vec<String>,
+}
+
+impl Rules {
+    /// Whether a declared option (a scoring modifier's `option`) is switched on.
+    pub fn is_on(&self, option: &str) -> bool {
+        self.on.iter().any(|o| o == option)
+    }
 }
 
 impl fmt::Display for Rules {
@@ -123,7 +138,15 @@ impl fmt::Display for Rules {
                 }
             )?;
         }
-        write!(f, "; wells {}", on(self.wells))
+        write!(f, "; wells {}", on(self.wells))?;
+        let others: Vec<&str> = (self.on.iter())
+            .filter(|o| *o != "wells")
+            .map(String::as_str)
+            .collect();
+        if !others.is_empty() {
+            write!(f, "; options on: {}", others.join(", "))?;
+        }
+        Ok(())
     }
 }
 
@@ -140,6 +163,7 @@ impl Default for RuleOptions {
             wells: false,
             monastery_flowers_3x3: false,
             flowers: Vec::new(),
+            on: Vec::new(),
         }
     }
 }

@@ -131,7 +131,7 @@ pub struct ExpectScore {
     pub kind: FeatureKind,
     /// Scoring players (1-based).
     pub players: Vec<u8>,
-    /// Points each (base points, wells included).
+    /// Points each (base points, scoring modifiers included).
     pub points: u32,
     /// Flower bonuses as `[player, points]` (checked when given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -139,9 +139,10 @@ pub struct ExpectScore {
     /// Marketplace network bonuses as `[player, points]` (checked when given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network: Option<Vec<[u32; 2]>>,
-    /// Wells on the road (checked when given).
+    /// What each marker kind's scoring modifier paid, by marker id (checked when given):
+    /// `{ well = 1 }`, `{ inn = 4 }` (negative: an inn's road left unfinished).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wells: Option<u32>,
+    pub markers: Option<std::collections::BTreeMap<String, i64>>,
 }
 
 /// An expected replay error.
@@ -519,7 +520,12 @@ pub fn check_expectations(
                                 .map(|b| [u32::from(b.player) + 1, b.points])
                                 .collect()
                         }),
-                        wells: want.and_then(|w| w.wells).map(|_| s.wells),
+                        markers: want.and_then(|w| w.markers.as_ref()).map(|_| {
+                            s.modifiers
+                                .iter()
+                                .map(|m| (m.marker.clone(), m.points))
+                                .collect()
+                        }),
                     });
                 }
             }

@@ -6,7 +6,6 @@ use crate::state::{Event, FigureKind, Game};
 use crate::tables::{FeatureKind, Tables};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use tiledef::MarkerRule;
 
 /// Why a score was given.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,9 +78,9 @@ pub struct Score {
     pub reason: Reason,
     /// Followers returned, per player (index = player).
     pub followers: Vec<u8>,
-    /// Wells on a scored road (included in `points` when the wells rule is on).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub wells: u32,
+    /// What the markers' scoring modifiers paid (included in `points`), per marker kind.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<ModifierPoints>,
     /// Flower bonuses, per player with a figure on the feature.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flowers: Vec<FlowerBonus>,
@@ -90,8 +89,24 @@ pub struct Score {
     pub network: Vec<NetworkBonus>,
 }
 
-fn is_zero(n: &u32) -> bool {
-    *n == 0
+/// What one marker kind's scoring modifier did to a scoring.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModifierPoints {
+    /// The marker kind's id.
+    pub marker: String,
+    /// Its markers on the feature.
+    pub count: u32,
+    /// The tile rate it set, if it set the one used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tile: Option<u32>,
+    /// The pennant rate it set, if it set the one used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pennant: Option<u32>,
+    /// Points per marker it adds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_marker: Option<u32>,
+    /// What it changed the points by (negative: an inn's road left unfinished).
+    pub points: i64,
 }
 
 impl Score {
@@ -122,18 +137,35 @@ impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let who: Vec<String> = self.players.iter().map(|p| format!("P{}", p + 1)).collect();
         let t = self.tiles.len();
+        let p = self.pennants;
+        // The rates a modifier set, with the marker kinds that set them.
+        let rate = |pick: fn(&ModifierPoints) -> Option<u32>, base: u32| {
+            self.modifiers
+                .iter()
+                .find_map(|m| pick(m).map(|r| (r, format!(" ({})", m.marker))))
+                .unwrap_or((base, String::new()))
+        };
+        let full = matches!(self.reason, Reason::CompletedCity);
+        let (tr, tm) = rate(|m| m.tile, if full { 2 } else { 1 });
+        let (pr, pm) = rate(|m| m.pennant, if full { 2 } else { 1 });
         let why = match self.reason {
-            Reason::CompletedRoad => format!("completed road of {t} tiles: 1 × {t}"),
+            Reason::CompletedRoad => format!("completed road of {t} tiles: {tr} × {t}{tm}"),
             Reason::CompletedCity => format!(
-                "completed city of {t} tiles and {} pennants: 2 × {t} + 2 × {}",
-                self.pennants, self.pennants
+                "completed city of {t} tiles and {p} pennants: {tr} × {t}{tm} + {pr} × {p}{pm}"
             ),
-            Reason::SmallCity => "completed city of 2 tiles, first-edition rule: 1 × 2".to_string(),
+            Reason::SmallCity if tm.is_empty() && pm.is_empty() => {
+                "completed city of 2 tiles, first-edition rule: 1 × 2".to_string()
+            }
+            Reason::SmallCity => format!(
+                "completed city of 2 tiles, first-edition rule: {tr} × {t}{tm} + {pr} × {p}{pm}"
+            ),
             Reason::CompletedMonastery => "completed monastery: 9".to_string(),
-            Reason::UnfinishedRoad => format!("unfinished road of {t} tiles: 1 × {t}"),
+            Reason::UnfinishedRoad => format!("unfinished road of {t} tiles: {tr} × {t}{tm}"),
+            Reason::UnfinishedCity if tm.is_empty() && pm.is_empty() => {
+                format!("unfinished city of {t} tiles and {p} pennants: {t} + {p}")
+            }
             Reason::UnfinishedCity => format!(
-                "unfinished city of {t} tiles and {} pennants: {t} + {}",
-                self.pennants, self.pennants
+                "unfinished city of {t} tiles and {p} pennants: {tr} × {t}{tm} + {pr} × {p}{pm}"
             ),
             Reason::UnfinishedMonastery => {
                 format!("unfinished monastery: 1 + {} neighbours", self.points - 1)
@@ -147,10 +179,12 @@ impl fmt::Display for Score {
                 format!("unfinished windmill: 1 × {t} placed tiles of its range")
             }
         };
-        let wells = match self.wells {
-            0 => String::new(),
-            w => format!(" + {w} well{}", if w == 1 { "" } else { "s" }),
-        };
+        let mut wells = String::new();
+        for m in &self.modifiers {
+            if let Some(r) = m.per_marker {
+                wells.push_str(&format!(" + {r} × {} ({})", m.count, m.marker));
+            }
+        }
         if who.is_empty() {
             write!(f, "nobody scores the base points ({why}{wells})")?;
         } else {
@@ -200,14 +234,34 @@ impl<'t> Game<'t> {
         let t = tiles.len() as u32;
         let pennants = u32::from(node.pennants);
         let mut cities = 0;
-        let (mut points, reason) = match (node.kind, complete) {
-            (FeatureKind::Road, true) => (t, Reason::CompletedRoad),
-            (FeatureKind::Road, false) => (t, Reason::UnfinishedRoad),
+        // Roads and cities: per tile and per pennant, at the base rates or a modifier's.
+        let (tile_rate, pennant_rate, reason) = match (node.kind, complete) {
+            (FeatureKind::Road, true) => (1, 0, Reason::CompletedRoad),
+            (FeatureKind::Road, false) => (1, 0, Reason::UnfinishedRoad),
             (FeatureKind::City, true) if t == 2 && self.options.rules.first_edition_small_city => {
-                (t + pennants, Reason::SmallCity)
+                (1, 1, Reason::SmallCity)
             }
-            (FeatureKind::City, true) => (2 * (t + pennants), Reason::CompletedCity),
-            (FeatureKind::City, false) => (t + pennants, Reason::UnfinishedCity),
+            (FeatureKind::City, true) => (2, 2, Reason::CompletedCity),
+            (FeatureKind::City, false) => (1, 1, Reason::UnfinishedCity),
+            _ => (0, 0, Reason::Field),
+        };
+        let mut modifiers = Vec::new();
+        let (points, reason) = match (node.kind, complete) {
+            (FeatureKind::Road | FeatureKind::City, _) => {
+                let base = tile_rate * t + pennant_rate * pennants;
+                if self.marker_rules {
+                    let points = self.modify(
+                        complete,
+                        t,
+                        pennants,
+                        (tile_rate, pennant_rate),
+                        &mut modifiers,
+                    );
+                    (points, reason)
+                } else {
+                    (base, reason)
+                }
+            }
             (FeatureKind::Monastery, true) => (9, Reason::CompletedMonastery),
             (FeatureKind::Monastery, false) => {
                 let p = self.board.placed[node.tile as usize];
@@ -222,12 +276,6 @@ impl<'t> Game<'t> {
             }
             (FeatureKind::Garden | FeatureKind::Windmill, _) => (0, Reason::UnfinishedMonastery),
         };
-        let wells = if self.options.rules.wells && node.kind == FeatureKind::Road {
-            self.wells_on_ring()
-        } else {
-            0
-        };
-        points += wells;
         let players = self.options.players as usize;
         let mut count = [0u8; MAX_PLAYERS as usize];
         // Stable removal keeps the figures in deploy order (the order of the final scoring).
@@ -254,7 +302,15 @@ impl<'t> Game<'t> {
         for &p in &winners {
             self.scores[p as usize] += points;
             self.stats.points_by_kind[node.kind.index()] += u64::from(points);
-            self.stats.well_points += u64::from(wells);
+            for m in &modifiers {
+                self.stats.modifier_points[node.kind.index()] += m.points;
+            }
+        }
+        if !winners.is_empty() {
+            for m in &modifiers {
+                let k = self.tables.marker_index(&m.marker);
+                self.stats.marker_points[k] += m.points * winners.len() as i64;
+            }
         }
         let flowers = if self.colours.is_empty() {
             Vec::new()
@@ -281,7 +337,7 @@ impl<'t> Game<'t> {
             points,
             reason,
             followers: count[..players].to_vec(),
-            wells,
+            modifiers,
             flowers,
             network: Vec::new(),
         }));
@@ -317,21 +373,185 @@ impl<'t> Game<'t> {
         roots.len() as u32
     }
 
-    /// Wells on the members of the last walked ring (a road): markers whose kind has
-    /// `rule = "well"`.
-    fn wells_on_ring(&self) -> u32 {
+    /// Which marker kinds' scoring modifiers and tokens this game plays: a modifier is in play
+    /// when it names no option or the game switches its option on.
+    pub(crate) fn markers_in_play(&mut self) {
+        let markers = &self.tables.markers;
+        self.scoring_on = (markers.iter())
+            .map(|m| {
+                m.scoring
+                    .as_ref()
+                    .is_some_and(|s| s.option.as_deref().is_none_or(|o| self.rules.is_on(o)))
+            })
+            .collect();
+        self.marker_rules = self.scoring_on.contains(&true);
+        if markers.iter().any(|m| m.token.is_some()) {
+            self.tokens = vec![0; markers.len() * self.options.players as usize];
+        }
+        self.stats.marker_points = vec![0; markers.len()];
+        self.stats.token_points = vec![0; markers.len()];
+    }
+
+    /// Gives the current player one token per token-giving marker on the road or city `root`,
+    /// just completed (whoever scores it, and even if nobody does).
+    pub(crate) fn award_tokens(&mut self, root: u32, events: &mut Vec<Event>) {
+        if self.tokens.is_empty() {
+            return;
+        }
+        self.members(root);
         let tables = self.tables;
-        let mut wells = 0;
+        let kinds = tables.markers.len();
+        let mut got: Vec<(u8, u32)> = Vec::new();
         for &m in self.ring() {
             let n = &self.nodes[m as usize];
-            let o = self.orient(n.tile);
-            wells += o.features[n.local as usize]
-                .markers
-                .iter()
-                .filter(|&&k| tables.markers[k as usize].rule == Some(MarkerRule::Well))
-                .count() as u32;
+            for &k in &self.orient(n.tile).features[n.local as usize].markers {
+                if tables.markers[usize::from(k)].token.is_some() {
+                    match got.iter_mut().find(|(c, _)| *c == k) {
+                        Some((_, n)) => *n += 1,
+                        None => got.push((k, 1)),
+                    }
+                }
+            }
         }
-        wells
+        got.sort_unstable();
+        let player = self.current;
+        for (k, count) in got {
+            self.tokens[usize::from(player) * kinds + usize::from(k)] += count;
+            events.push(Event::Tokens {
+                player,
+                marker: tables.markers[usize::from(k)].id.clone(),
+                count,
+            });
+        }
+    }
+
+    /// The final token scoring: for each token kind, the players with the most (at least one)
+    /// each score its points.
+    pub(crate) fn score_tokens(&mut self, events: &mut Vec<Event>) {
+        if self.tokens.is_empty() {
+            return;
+        }
+        let tables = self.tables;
+        let kinds = tables.markers.len();
+        let players = self.options.players as usize;
+        for (k, marker) in tables.markers.iter().enumerate() {
+            let Some(points) = marker.token else {
+                continue;
+            };
+            let tokens: Vec<u32> = (0..players).map(|p| self.tokens[p * kinds + k]).collect();
+            let best = tokens.iter().copied().max().unwrap_or(0);
+            if best == 0 {
+                continue;
+            }
+            let winners: Vec<u8> = (0..players as u8)
+                .filter(|&p| tokens[usize::from(p)] == best)
+                .collect();
+            for &p in &winners {
+                self.scores[usize::from(p)] += points;
+                self.stats.token_points[k] += u64::from(points);
+            }
+            events.push(Event::TokenMajority {
+                marker: marker.id.clone(),
+                players: winners,
+                tokens,
+                points,
+            });
+        }
+    }
+
+    /// Applies the scoring modifiers of the markers on the last walked ring (a road or city)
+    /// whose base rates per tile and per pennant are `base_rates`; records what each paid in `out`. Rates replace
+    /// the base ones (the highest of each rate the kinds present give), per-marker points add.
+    fn modify(
+        &self,
+        complete: bool,
+        tiles: u32,
+        pennants: u32,
+        base_rates: (u32, u32),
+        out: &mut Vec<ModifierPoints>,
+    ) -> u32 {
+        let tables = self.tables;
+        let mut counts: Vec<(u8, u32)> = Vec::new();
+        for &m in self.ring() {
+            let n = &self.nodes[m as usize];
+            for &k in &self.orient(n.tile).features[n.local as usize].markers {
+                if !self.scoring_on[usize::from(k)] {
+                    continue;
+                }
+                match counts.iter_mut().find(|(c, _)| *c == k) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((k, 1)),
+                }
+            }
+        }
+        if counts.is_empty() {
+            return base_rates.0 * tiles + base_rates.1 * pennants;
+        }
+        counts.sort_unstable();
+        let rates = |k: u8| {
+            let s = tables.markers[usize::from(k)].scoring.as_ref();
+            s.and_then(|s| if complete { s.complete } else { s.unfinished })
+                .unwrap_or_default()
+        };
+        let best = |pick: fn(&tiledef::Rates) -> Option<u32>| {
+            counts
+                .iter()
+                .filter_map(|&(k, _)| pick(&rates(k)).map(|r| (r, k)))
+                .max_by_key(|&(r, k)| (r, std::cmp::Reverse(k)))
+        };
+        let tile = best(|r| r.tile);
+        let pennant = best(|r| r.pennant);
+        let (bt, bp) = base_rates;
+        let base = bt * tiles + bp * pennants;
+        let mut points = base;
+        if tile.is_some() || pennant.is_some() {
+            let t = tile.map_or(bt, |(r, _)| r);
+            let p = pennant.map_or(bp, |(r, _)| r);
+            points = t * tiles + p * pennants;
+            // The change is credited to the kind that set the tile rate (else the pennant's).
+            let credited = tile.or(pennant).map(|(_, k)| k);
+            for &(k, count) in &counts {
+                let sets_tile = tile.filter(|&(_, c)| c == k).map(|(r, _)| r);
+                let sets_pennant = pennant.filter(|&(_, c)| c == k).map(|(r, _)| r);
+                if sets_tile.is_some() || sets_pennant.is_some() {
+                    out.push(ModifierPoints {
+                        marker: tables.markers[usize::from(k)].id.clone(),
+                        count,
+                        tile: sets_tile,
+                        pennant: sets_pennant,
+                        per_marker: None,
+                        points: if credited == Some(k) {
+                            i64::from(points) - i64::from(base)
+                        } else {
+                            0
+                        },
+                    });
+                }
+            }
+        }
+        for &(k, count) in &counts {
+            if let Some(r) = rates(k).marker {
+                points += r * count;
+                match out
+                    .iter_mut()
+                    .find(|m| m.marker == tables.markers[usize::from(k)].id)
+                {
+                    Some(m) => {
+                        m.per_marker = Some(r);
+                        m.points += i64::from(r * count);
+                    }
+                    None => out.push(ModifierPoints {
+                        marker: tables.markers[usize::from(k)].id.clone(),
+                        count,
+                        tile: None,
+                        pennant: None,
+                        per_marker: Some(r),
+                        points: i64::from(r * count),
+                    }),
+                }
+            }
+        }
+        points
     }
 }
 

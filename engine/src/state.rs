@@ -151,6 +151,26 @@ pub enum Event {
     },
     /// A feature was scored.
     Scored(Score),
+    /// The player who completed a road or city took the tokens its markers give.
+    Tokens {
+        /// The player.
+        player: u8,
+        /// The marker kind's id (the token).
+        marker: String,
+        /// How many.
+        count: u32,
+    },
+    /// A token majority was scored at the end.
+    TokenMajority {
+        /// The marker kind's id (the token).
+        marker: String,
+        /// The players with the most, each scoring `points`.
+        players: Vec<u8>,
+        /// Tokens by player.
+        tokens: Vec<u32>,
+        /// Points each of `players` scores.
+        points: u32,
+    },
     /// The final scoring is done.
     GameOver {
         /// Final scores by player.
@@ -274,8 +294,13 @@ pub struct GameStats {
     pub flower_points: u64,
     /// Marketplace network bonus points.
     pub network_points: u64,
-    /// Points from wells (part of the road points).
-    pub well_points: u64,
+    /// What scoring modifiers changed, by feature kind (part of `points_by_kind`).
+    pub modifier_points: [i64; 6],
+    /// What each marker kind's scoring modifier changed, by marker kind (counted per scoring
+    /// player, as `points_by_kind` is).
+    pub marker_points: Vec<i64>,
+    /// Points of token majorities at the end, by marker kind.
+    pub token_points: Vec<u64>,
     /// Figures returned by the Festival.
     pub festival_returns: u32,
     /// Donkey moves.
@@ -329,6 +354,13 @@ pub struct Game<'t> {
     pub(crate) mills: Vec<Mill>,
     pub(crate) masks: Vec<u8>,
     pub(crate) placements: u32,
+    /// Per marker kind: whether its scoring modifier is in play (declared, and its option on).
+    pub(crate) scoring_on: Vec<bool>,
+    /// Whether any marker kind's scoring modifier is in play (else scoring skips the walk).
+    pub(crate) marker_rules: bool,
+    /// Tokens by player and marker kind (`player × markers + kind`), for marker kinds that
+    /// give a token (empty when none does).
+    pub tokens: Vec<u32>,
 }
 
 impl<'t> Game<'t> {

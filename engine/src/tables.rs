@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
 
 /// The version of the compiled tables format (binary and JSON).
-pub const TABLES_VERSION: u32 = 3;
+pub const TABLES_VERSION: u32 = 4;
 
 /// The first bytes of the binary tables.
 pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
@@ -202,6 +202,12 @@ pub struct MarkerInfo {
     pub id: String,
     /// The rule module that uses it.
     pub rule: Option<tiledef::MarkerRule>,
+    /// How a road or city carrying it scores (`rule = "well"` compiled into its modifier).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scoring: Option<tiledef::ScoringDef>,
+    /// The points of the token it gives when its feature is completed (majority at the end).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<u32>,
 }
 
 /// The placement index: which rotations of each tile kind fit each neighbour pattern.
@@ -287,6 +293,11 @@ pub struct Tables {
 }
 
 impl Tables {
+    /// The index of a marker kind by id (0 when unknown).
+    pub fn marker_index(&self, id: &str) -> usize {
+        self.markers.iter().position(|m| m.id == id).unwrap_or(0)
+    }
+
     /// How edge codes `a` (ours) and `b` (the neighbour's) meet.
     #[inline]
     pub fn meeting(&self, a: u8, b: u8) -> Meeting {
@@ -625,6 +636,8 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             .map(|m| MarkerInfo {
                 id: m.id.clone(),
                 rule: m.rule,
+                scoring: m.scoring.clone(),
+                token: m.token,
             })
             .collect(),
         kinds,

@@ -22,7 +22,8 @@ pub use load::{
 };
 pub use model::{
     ArtHints, Count, EdgeStyle, FORMAT_VERSION, MarkerIcon, MarkerPlace, MarkerRule, Meeting,
-    PortCarries, RoadEnd, SetFigure, TileSetFile, json_schema, json_schema_text,
+    PortCarries, Rates, RoadEnd, ScoringDef, SetFigure, TileSetFile, TokenDef, json_schema,
+    json_schema_text,
 };
 pub use port::{Port, Side};
 pub use source::Source;

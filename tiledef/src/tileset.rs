@@ -6,6 +6,7 @@
 
 use crate::model::{
     ArtHints, EdgeStyle, MarkerIcon, MarkerPlace, MarkerRule, Meeting, PortCarries, RoadEnd,
+    ScoringDef,
 };
 use crate::port::{Port, Side};
 use std::path::PathBuf;
@@ -127,6 +128,10 @@ pub struct MarkerKind {
     pub display: Option<Rgb>,
     /// The picture drawn for it, if declared (else a badge).
     pub icon: Option<MarkerIcon>,
+    /// How a road or city carrying it scores (`rule = "well"` resolved into its modifier).
+    pub scoring: Option<ScoringDef>,
+    /// The points of the token it gives, scored by majority at the end.
+    pub token: Option<u32>,
 }
 
 /// The kinds of feature a follower can stand on (or that score).

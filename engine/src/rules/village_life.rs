@@ -84,7 +84,16 @@ pub(crate) fn rules_in_play(
             .unwrap_or_else(|| u8::from(brings(SetFigure::Windmill))),
         flower_bonus: o.flower_bonus.unwrap_or(flowers),
         monastery_flowers_3x3: o.monastery_flowers_3x3,
-        wells: o.wells,
+        wells: o.wells || o.on.iter().any(|n| n == "wells"),
+        on: {
+            let mut on = o.on.clone();
+            if o.wells {
+                on.push("wells".to_string());
+            }
+            on.sort_unstable();
+            on.dedup();
+            on
+        },
     };
     if !rules.flower_bonus {
         return (rules, Vec::new());
@@ -634,7 +643,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
             Reason::UnfinishedWindmill
         },
         followers: vec![0; game.options.players as usize],
-        wells: 0,
+        modifiers: Vec::new(),
         flowers,
         network: Vec::new(),
     }));
@@ -704,6 +713,7 @@ pub(crate) fn score_marketplaces(game: &mut Game<'_>, closed: &[u32], events: &m
             markets_of(game, r, &mut theirs);
             if theirs.iter().all(|&t| market_complete(game, t)) {
                 game.nodes[r as usize].done = true;
+                game.award_tokens(r, events);
                 if node.followers > 0 {
                     game.score(r, true, events);
                     add_network_bonus(game, r, events);

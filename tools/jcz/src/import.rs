@@ -661,6 +661,8 @@ impl Markers {
             rule: known.and_then(|k| k.rule),
             display: None,
             icon: known.and_then(|k| k.icon),
+            scoring: None,
+            token: None,
         });
         id
     }

@@ -54,7 +54,7 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             "kind": s.kind, "at": [s.at.0, s.at.1], "feature": s.at.2,
             "tiles": s.tiles.iter().map(|t| [t.0, t.1]).collect::<Vec<_>>(),
             "pennants": s.pennants, "cities": s.cities, "points": s.points,
-            "reason": s.reason, "wells": s.wells,
+            "reason": s.reason, "modifiers": s.modifiers,
             "flowers": s.flowers.iter().map(|b| serde_json::json!({
                 "player": b.player + 1, "colour": b.colour, "groups": b.groups, "points": b.points,
             })).collect::<Vec<_>>(),
@@ -79,6 +79,22 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
         Event::DonkeyMoved { player, x, y } => serde_json::json!({
             "donkey": { "player": player + 1, "at": [x, y] }
         }),
+        Event::Tokens {
+            player,
+            marker,
+            count,
+        } => serde_json::json!({
+            "tokens": { "player": player + 1, "token": marker, "count": count }
+        }),
+        Event::TokenMajority {
+            marker,
+            players,
+            tokens,
+            points,
+        } => serde_json::json!({ "token_majority": {
+            "token": marker, "players": players.iter().map(|p| p + 1).collect::<Vec<_>>(),
+            "tokens": tokens, "points": points,
+        }}),
         Event::GameOver { scores } => serde_json::json!({ "game_over": { "scores": scores } }),
     }
 }
@@ -141,6 +157,30 @@ fn event_text(tables: &Tables, e: &Event) -> Option<String> {
         )),
         Event::DonkeyMoved { player, x, y } => {
             Some(format!("  P{} moves the donkey to ({x}, {y})", player + 1))
+        }
+        Event::Tokens {
+            player,
+            marker,
+            count,
+        } => Some(format!("  P{} takes {count} × {marker}", player + 1)),
+        Event::TokenMajority {
+            marker,
+            players,
+            tokens,
+            points,
+        } => {
+            let who: Vec<String> = players.iter().map(|p| format!("P{}", p + 1)).collect();
+            let counts: Vec<String> = tokens.iter().map(u32::to_string).collect();
+            Some(format!(
+                "  final {marker}: {} {} {points} points (most {marker}: {})",
+                who.join(", "),
+                if who.len() > 1 {
+                    "each score"
+                } else {
+                    "scores"
+                },
+                counts.join("–")
+            ))
         }
         Event::GameOver { .. } => None,
     }
