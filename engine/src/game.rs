@@ -37,6 +37,9 @@ pub enum Move {
     Deploy {
         /// Index into the placed orientation's features.
         feature: u8,
+        /// Which follower: 0 the base follower, `k + 1` the set's follower kind
+        /// `Tables::followers[k]` (the large follower).
+        follower: u8,
     },
     /// Place a windmill on a field of the tile just placed (Village Life).
     Windmill {
@@ -113,9 +116,12 @@ impl<'t> Game<'t> {
             scoring_on: Vec::new(),
             marker_rules: false,
             tokens: Vec::new(),
+            follower_counts: Vec::new(),
+            follower_supply: Vec::new(),
             options,
         };
         game.markers_in_play();
+        game.followers_in_play();
         let start = tables.orient_of(tables.start, 0);
         game.put(0, 0, start);
         game.draw_next(events);
@@ -296,8 +302,12 @@ impl<'t> Game<'t> {
         // Figures on the board are those out of the supply.
         let p = self.current as usize;
         let windmills = self.rules.windmills;
+        let kinds = self.follower_counts.len();
         let out = usize::from(self.options.rules.followers.saturating_sub(self.supply[p]))
-            + usize::from(windmills.saturating_sub(self.windmills[p]));
+            + usize::from(windmills.saturating_sub(self.windmills[p]))
+            + (self.follower_counts.iter().enumerate())
+                .map(|(k, &n)| usize::from(n - self.follower_supply[p * kinds + k]))
+                .sum::<usize>();
         if out > 0 && rules::festival::may_return(self, placed) {
             out
         } else {
@@ -341,11 +351,14 @@ impl<'t> Game<'t> {
     }
 
     /// Appends the deploy moves on the tile just placed.
+    /// (Per feature: the base follower, then each of the set's follower kinds the player has.)
     pub fn legal_deploys(&self, placed: u16, out: &mut Vec<Move>) {
-        out.extend(
-            self.free_features(placed)
-                .map(|feature| Move::Deploy { feature }),
-        );
+        let kinds = self.follower_counts.len() as u8;
+        for feature in self.free_features(placed) {
+            for follower in (0..=kinds).filter(|&k| self.left(k) > 0) {
+                out.push(Move::Deploy { feature, follower });
+            }
+        }
     }
 
     /// Whether the current player may deploy a follower on the tile just placed.
@@ -356,7 +369,10 @@ impl<'t> Game<'t> {
     /// The local features of the tile just placed that the current player may deploy on.
     fn free_features(&self, placed: u16) -> impl Iterator<Item = u8> + '_ {
         let base = self.board.placed[placed as usize].base;
-        let supply = self.supply[self.current as usize];
+        let p = self.current as usize;
+        let kinds = self.follower_counts.len();
+        let supply =
+            self.supply[p] + (self.follower_supply[p * kinds..(p + 1) * kinds].iter()).sum::<u8>();
         self.tile_nodes(placed)
             .iter()
             .enumerate()
@@ -387,8 +403,8 @@ impl<'t> Game<'t> {
             }
             (Phase::Place(_), _) => Err(IllegalMove::PlaceFirst),
             (Phase::Act(_), Move::Place { .. }) => Err(IllegalMove::AlreadyPlaced),
-            (Phase::Act(placed), Move::Deploy { feature }) => {
-                self.deploy(placed, feature, events)?;
+            (Phase::Act(placed), Move::Deploy { feature, follower }) => {
+                self.deploy(placed, feature, follower, events)?;
                 self.end_turn(placed, events);
                 Ok(())
             }
@@ -459,10 +475,46 @@ impl<'t> Game<'t> {
         Err(IllegalMove::NotAdjacent { x, y })
     }
 
+    /// The set's follower kinds in this game: those of the sets with a tile in it.
+    fn followers_in_play(&mut self) {
+        let tables = self.tables;
+        self.follower_counts = (tables.followers.iter())
+            .map(|f| {
+                let set = &tables.sets[usize::from(f.set)];
+                if self.rules.sets.contains(set) {
+                    f.count
+                } else {
+                    0
+                }
+            })
+            .collect();
+        self.follower_supply = (0..self.options.players)
+            .flat_map(|_| self.follower_counts.iter().copied())
+            .collect();
+    }
+
+    /// How many followers of kind `follower` (0 the base follower) the current player has left.
+    fn left(&self, follower: u8) -> u8 {
+        let p = self.current as usize;
+        match follower {
+            0 => self.supply[p],
+            k => {
+                let kinds = self.follower_counts.len();
+                let k = usize::from(k) - 1;
+                if k < kinds {
+                    self.follower_supply[p * kinds + k]
+                } else {
+                    0
+                }
+            }
+        }
+    }
+
     fn deploy(
         &mut self,
         placed: u16,
         feature: u8,
+        follower: u8,
         events: &mut Vec<Event>,
     ) -> Result<(), IllegalMove> {
         let o = self.orient(placed);
@@ -485,10 +537,24 @@ impl<'t> Game<'t> {
             });
         }
         let player = self.current;
-        if self.supply[player as usize] == 0 {
-            return Err(IllegalMove::NoFollower(player + 1));
+        if self.left(follower) == 0 {
+            if follower == 0 {
+                return Err(IllegalMove::NoFollower(player + 1));
+            }
+            let name = (self.tables.followers.get(usize::from(follower) - 1))
+                .map_or("such follower", |f| f.name.as_str());
+            return Err(IllegalMove::NotOffered(format!(
+                "player {} has no {name} left",
+                player + 1
+            )));
         }
-        self.supply[player as usize] -= 1;
+        match follower {
+            0 => self.supply[player as usize] -= 1,
+            k => {
+                let kinds = self.follower_counts.len();
+                self.follower_supply[player as usize * kinds + usize::from(k) - 1] -= 1;
+            }
+        }
         self.nodes[root as usize].followers += 1;
         if f.kind == FeatureKind::Monastery {
             self.monastery_followers += 1;
@@ -498,11 +564,13 @@ impl<'t> Game<'t> {
             owner: player,
             node,
             tile: placed,
+            follower,
         });
         events.push(Event::Deployed {
             player,
             feature,
             kind: f.kind,
+            follower,
         });
         Ok(())
     }

@@ -277,14 +277,17 @@ impl<'t> Game<'t> {
             (FeatureKind::Garden | FeatureKind::Windmill, _) => (0, Reason::UnfinishedMonastery),
         };
         let players = self.options.players as usize;
+        // Majorities weigh each follower by its strength; `count` is the followers returned.
         let mut count = [0u8; MAX_PLAYERS as usize];
+        let mut weight = [0u16; MAX_PLAYERS as usize];
         // Stable removal keeps the figures in deploy order (the order of the final scoring).
         let mut kept = 0;
         for i in 0..self.figures.len() {
             let fig = self.figures[i];
             if fig.kind == FigureKind::Follower && self.find_mut(fig.node) == root {
                 count[fig.owner as usize] += 1;
-                self.supply[fig.owner as usize] += 1;
+                weight[fig.owner as usize] += self.strength(&fig);
+                self.return_to_supply(fig);
                 if node.kind == FeatureKind::Monastery {
                     self.monastery_followers -= 1;
                 }
@@ -295,9 +298,9 @@ impl<'t> Game<'t> {
         }
         self.figures.truncate(kept);
         self.nodes[root as usize].followers = 0;
-        let best = count[..players].iter().copied().max().unwrap_or(0);
+        let best = weight[..players].iter().copied().max().unwrap_or(0);
         let winners: Vec<u8> = (0..players as u8)
-            .filter(|&p| best > 0 && count[p as usize] == best)
+            .filter(|&p| best > 0 && weight[p as usize] == best)
             .collect();
         for &p in &winners {
             self.scores[p as usize] += points;

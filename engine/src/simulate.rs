@@ -121,7 +121,7 @@ pub fn play_random_record(
             at: [x, y],
             rotation,
             deploy: match second {
-                Move::Deploy { feature } => Some(FeatureRef::Index(feature)),
+                Move::Deploy { feature, .. } => Some(FeatureRef::Index(feature)),
                 _ => None,
             },
             windmill: match second {
@@ -131,6 +131,12 @@ pub fn play_random_record(
             return_figure,
             donkey: match second {
                 Move::Donkey { x, y } => Some([x, y]),
+                _ => None,
+            },
+            figure: match second {
+                Move::Deploy { follower, .. } if follower > 0 => {
+                    Some(tables.followers[usize::from(follower) - 1].id.clone())
+                }
                 _ => None,
             },
         });

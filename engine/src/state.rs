@@ -43,6 +43,9 @@ pub struct Figure {
     pub node: u32,
     /// Index into `Board::placed` of its tile.
     pub tile: u16,
+    /// Which follower kind a follower is: 0 the base follower, `k + 1` the set's follower kind
+    /// `Tables::followers[k]` (the large follower); 0 for other figures.
+    pub follower: u8,
 }
 
 /// Where the game is.
@@ -117,6 +120,8 @@ pub enum Event {
         feature: u8,
         /// Its kind.
         kind: FeatureKind,
+        /// Which follower (0 the base follower, `k + 1` `Tables::followers[k]`).
+        follower: u8,
     },
     /// A windmill was placed on a field of the tile just placed.
     WindmillPlaced {
@@ -361,6 +366,11 @@ pub struct Game<'t> {
     /// Tokens by player and marker kind (`player × markers + kind`), for marker kinds that
     /// give a token (empty when none does).
     pub tokens: Vec<u32>,
+    /// Per follower kind of the tables: how many each player has in this game (0 when its set
+    /// has no tile in the game).
+    pub follower_counts: Vec<u8>,
+    /// The set's follower kinds in each player's supply (`player × kinds + kind`).
+    pub follower_supply: Vec<u8>,
 }
 
 impl<'t> Game<'t> {
@@ -552,6 +562,25 @@ impl<'t> Game<'t> {
         &self.nodes[base..base + self.orient(placed).features.len()]
     }
 
+    /// Puts a follower back into its owner's supply of its kind.
+    pub(crate) fn return_to_supply(&mut self, fig: Figure) {
+        match fig.follower {
+            0 => self.supply[fig.owner as usize] += 1,
+            k => {
+                let kinds = self.follower_counts.len();
+                self.follower_supply[fig.owner as usize * kinds + usize::from(k) - 1] += 1;
+            }
+        }
+    }
+
+    /// The strength of a figure in a majority: 1 for a follower, its kind's for a set's.
+    pub(crate) fn strength(&self, fig: &Figure) -> u16 {
+        match fig.follower {
+            0 => 1,
+            k => u16::from(self.tables.followers[usize::from(k) - 1].strength),
+        }
+    }
+
     /// Takes a figure off the board into its owner's supply (no scoring).
     pub(crate) fn lift(&mut self, index: usize) -> Figure {
         let fig = self.figures.remove(index);
@@ -562,7 +591,7 @@ impl<'t> Game<'t> {
                 if self.nodes[fig.node as usize].kind == FeatureKind::Monastery {
                     self.monastery_followers -= 1;
                 }
-                self.supply[fig.owner as usize] += 1;
+                self.return_to_supply(fig);
             }
             FigureKind::Windmill => {
                 self.windmills[fig.owner as usize] += 1;

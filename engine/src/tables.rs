@@ -290,6 +290,25 @@ pub struct Tables {
     pub start: u16,
     /// The placement index.
     pub index: PlacementIndex,
+    /// The follower kinds the sets add besides the base followers (the large follower).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub followers: Vec<FollowerInfo>,
+}
+
+/// A follower kind a set adds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FollowerInfo {
+    /// Its id (records name it).
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// Index into `Tables::sets` of the set that adds it: it is in the games that set has a
+    /// tile in.
+    pub set: u16,
+    /// How many each player has.
+    pub count: u8,
+    /// How many followers it counts as in a majority.
+    pub strength: u8,
 }
 
 impl Tables {
@@ -648,6 +667,17 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             kinds: ts.tiles.len() as u32,
             fits: vec![0; entries],
         },
+        followers: ts
+            .followers
+            .iter()
+            .map(|f| FollowerInfo {
+                id: f.id.clone(),
+                name: f.name.clone(),
+                set: f.set as u16,
+                count: f.count.min(u32::from(u8::MAX)) as u8,
+                strength: f.strength.min(u32::from(u8::MAX)) as u8,
+            })
+            .collect(),
     };
     build_index(&mut tables);
     Ok(tables)

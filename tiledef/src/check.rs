@@ -103,6 +103,13 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
             .map(|(i, m)| (m.id.clone(), format!("/marker/{i}/id"), "marker kind"))
             .collect()
     });
+    let figure_ids = cx.declare(&order, |f| {
+        f.figures
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.id.clone(), format!("/figure/{i}/id"), "figure"))
+            .collect()
+    });
     let vocab = Vocabulary {
         editions,
         edge_kinds: edge_ids,
@@ -177,6 +184,19 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
             .collect(),
         tiles: Vec::new(),
         start_tile: 0,
+        followers: figure_ids
+            .iter()
+            .filter_map(|d| {
+                let g = files[d.file].file.figures.iter().find(|g| g.id == d.id)?;
+                Some(crate::tileset::FollowerKind {
+                    id: g.id.clone(),
+                    name: g.name.clone(),
+                    set: order.iter().position(|&f| f == d.file).unwrap_or(0),
+                    count: g.count,
+                    strength: g.strength,
+                })
+            })
+            .collect(),
     };
     if tileset.editions.is_empty() {
         tileset.editions.push(Edition {
@@ -418,7 +438,7 @@ impl Checker<'_> {
                         d.file,
                         &format!("{ptr}/{key}"),
                         true,
-                        "marker-rule-place",
+                        "tilekit::marker-rule-place",
                         format!(
                             "the marker `{}` goes on a {place}, but only roads and cities are completed and scored: its `{key}` would never apply",
                             m.id
@@ -438,7 +458,7 @@ impl Checker<'_> {
                     d.file,
                     &format!("{ptr}/scoring"),
                     true,
-                    "scoring-says-nothing",
+                    "tilekit::scoring-says-nothing",
                     format!("the scoring of marker `{}` changes no rate", m.id),
                 )
                 .hint = Some(
@@ -456,7 +476,7 @@ impl Checker<'_> {
                             d.file,
                             &format!("{ptr}/scoring/{when}/pennant"),
                             true,
-                            "pennant-rate-on-road",
+                            "tilekit::pennant-rate-on-road",
                             format!(
                                 "the marker `{}` goes on a road, and roads have no pennants",
                                 m.id

@@ -23,6 +23,10 @@ pub const MAX_FLOWER_GROUPS: usize = 8;
 pub const MAX_TILES: usize = 100_000;
 /// The longest tile id, alias or set id, in bytes.
 pub const MAX_ID_LEN: u32 = 64;
+/// The most figures of one follower kind a player may have.
+pub const MAX_FIGURES: u32 = 20;
+/// The most followers one figure may count as.
+pub const MAX_STRENGTH: u32 = 9;
 /// The largest rate a scoring modifier or a token may give.
 pub const MAX_RATE: u32 = 100;
 /// The largest artwork file, in bytes (32 MB).
@@ -54,6 +58,28 @@ pub struct TileSetFile {
     #[serde(default, rename = "tile", skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = MAX_TILES))]
     pub tiles: Vec<TileDef>,
+    /// Follower kinds this set gives every player besides the base game's followers (the large
+    /// follower), in the games it has a tile in.
+    #[serde(default, rename = "figure", skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<FigureDef>,
+}
+
+/// A follower kind: deployed like a follower, returned like one, counting `strength` times in
+/// the majority of the road, city, monastery or field it stands on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FigureDef {
+    /// The id records use for it (`figure = "large-follower"` on a turn).
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"large-follower")]
+    pub id: String,
+    /// A readable name.
+    pub name: String,
+    /// How many each player has.
+    #[schemars(range(min = 1, max = MAX_FIGURES))]
+    pub count: u32,
+    /// How many followers it counts as in a majority.
+    #[schemars(range(min = 1, max = MAX_STRENGTH))]
+    pub strength: u32,
 }
 
 /// The `[set]` table: identity and dependencies of a tile set.

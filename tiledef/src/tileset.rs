@@ -28,6 +28,23 @@ pub struct TileSet {
     pub tiles: Vec<Tile>,
     /// Index into `tiles` of the start tile.
     pub start_tile: usize,
+    /// The follower kinds the sets add (the large follower), in load order.
+    pub followers: Vec<FollowerKind>,
+}
+
+/// A follower kind a set adds: `count` per player, counting `strength` times in a majority.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FollowerKind {
+    /// Its id, e.g. `large-follower`.
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// Index into `TileSet::sets` of the set that adds it.
+    pub set: usize,
+    /// How many each player has.
+    pub count: u32,
+    /// How many followers it counts as in a majority.
+    pub strength: u32,
 }
 
 /// One loaded set.

@@ -531,6 +531,7 @@ pub(crate) fn place_windmill(
         owner: player,
         node: game.board.placed[placed as usize].base + u32::from(feature),
         tile: placed,
+        follower: 0,
     });
     let in_range = range_tiles(game, placed).len() as u8;
     let p = game.board.placed[placed as usize];

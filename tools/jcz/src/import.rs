@@ -431,6 +431,7 @@ fn family_set(
             colours: Vec::new(),
             markers: Vec::new(),
             tiles,
+            figures: Vec::new(),
         },
     }
 }
@@ -507,6 +508,7 @@ fn vocabulary(markers: Markers, uses_river: bool, files: &[JczFile]) -> Option<I
             colours: Vec::new(),
             markers: markers.defs.into_values().collect(),
             tiles: Vec::new(),
+            figures: Vec::new(),
         },
     })
 }

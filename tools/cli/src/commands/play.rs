@@ -28,6 +28,14 @@ pub struct PlayArgs {
     json: bool,
 }
 
+/// The id of a deployed follower's kind (`follower` for the base follower).
+fn follower_id(tables: &Tables, follower: u8) -> String {
+    match follower {
+        0 => "follower".to_string(),
+        k => tables.followers[usize::from(k) - 1].id.clone(),
+    }
+}
+
 /// One event as JSON.
 fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
     let tile = |k: u16| tables.kinds[k as usize].id.clone();
@@ -46,8 +54,10 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             player,
             feature,
             kind,
+            follower,
         } => serde_json::json!({
-            "deployed": { "player": player + 1, "feature": feature, "kind": kind }
+            "deployed": { "player": player + 1, "feature": feature, "kind": kind,
+                "figure": follower_id(tables, *follower) }
         }),
         Event::Scored(s) => serde_json::json!({ "scored": {
             "players": s.players.iter().map(|p| p + 1).collect::<Vec<_>>(),
@@ -119,9 +129,14 @@ fn event_text(tables: &Tables, e: &Event) -> Option<String> {
             player,
             kind,
             feature,
+            follower,
         } => Some(format!(
-            "  P{} deploys a follower on the {} (feature {feature})",
+            "  P{} deploys a {} on the {} (feature {feature})",
             player + 1,
+            match follower {
+                0 => "follower".to_string(),
+                k => tables.followers[usize::from(*k) - 1].name.to_lowercase(),
+            },
             kind.name()
         )),
         Event::Scored(s) => Some(format!(
@@ -170,16 +185,18 @@ fn event_text(tables: &Tables, e: &Event) -> Option<String> {
             points,
         } => {
             let who: Vec<String> = players.iter().map(|p| format!("P{}", p + 1)).collect();
-            let counts: Vec<String> = tokens.iter().map(u32::to_string).collect();
+            let counts: Vec<String> = (tokens.iter().enumerate())
+                .map(|(p, n)| format!("P{} {n}", p + 1))
+                .collect();
             Some(format!(
-                "  final {marker}: {} {} {points} points (most {marker}: {})",
+                "  final {marker}: {} {} {points} points for the most {marker} ({})",
                 who.join(", "),
                 if who.len() > 1 {
                     "each score"
                 } else {
                     "scores"
                 },
-                counts.join("–")
+                counts.join(", ")
             ))
         }
         Event::GameOver { .. } => None,
