@@ -377,18 +377,34 @@ impl<'t> Game<'t> {
     }
 
     /// Which marker kinds' scoring modifiers and tokens this game plays: a modifier is in play
-    /// when it names no option or the game switches its option on.
+    /// when it names no option or the game switches its option on. Only the marker kinds on the
+    /// tiles of the draw count, so a game without them pays nothing for them.
     pub(crate) fn markers_in_play(&mut self) {
-        let markers = &self.tables.markers;
-        self.scoring_on = (markers.iter())
-            .map(|m| {
-                m.scoring
+        let tables = self.tables;
+        let markers = &tables.markers;
+        let mut seen = vec![false; tables.kinds.len()];
+        let mut used = vec![false; markers.len()];
+        for &k in std::iter::once(&tables.start).chain(&self.bag) {
+            if std::mem::replace(&mut seen[usize::from(k)], true) {
+                continue;
+            }
+            let o = &tables.orients[usize::from(tables.kinds[usize::from(k)].orients[0])];
+            for f in &o.features {
+                for &m in &f.markers {
+                    used[usize::from(m)] = true;
+                }
+            }
+        }
+        self.scoring_on = (markers.iter().zip(&used))
+            .map(|(m, &used)| {
+                used && m
+                    .scoring
                     .as_ref()
                     .is_some_and(|s| s.option.as_deref().is_none_or(|o| self.rules.is_on(o)))
             })
             .collect();
         self.marker_rules = self.scoring_on.contains(&true);
-        if markers.iter().any(|m| m.token.is_some()) {
+        if (markers.iter().zip(&used)).any(|(m, &used)| used && m.token.is_some()) {
             self.tokens = vec![0; markers.len() * self.options.players as usize];
         }
         self.stats.marker_points = vec![0; markers.len()];
