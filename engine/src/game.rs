@@ -118,6 +118,7 @@ impl<'t> Game<'t> {
             tokens: Vec::new(),
             follower_counts: Vec::new(),
             follower_supply: Vec::new(),
+            follower_kinds: false,
             options,
         };
         game.markers_in_play();
@@ -298,21 +299,24 @@ impl<'t> Game<'t> {
 
     /// How many Festival returns the current player has: one per figure of theirs on the
     /// board, after placing a Festival tile.
+    #[inline]
     pub fn return_count(&self, placed: u16) -> usize {
+        // Most tiles have no Festival place: asked first.
+        if !rules::festival::may_return(self, placed) {
+            return 0;
+        }
         // Figures on the board are those out of the supply.
         let p = self.current as usize;
         let windmills = self.rules.windmills;
-        let kinds = self.follower_counts.len();
-        let out = usize::from(self.options.rules.followers.saturating_sub(self.supply[p]))
-            + usize::from(windmills.saturating_sub(self.windmills[p]))
-            + (self.follower_counts.iter().enumerate())
+        let mut out = usize::from(self.options.rules.followers.saturating_sub(self.supply[p]))
+            + usize::from(windmills.saturating_sub(self.windmills[p]));
+        if self.follower_kinds {
+            let kinds = self.follower_counts.len();
+            out += (self.follower_counts.iter().enumerate())
                 .map(|(k, &n)| usize::from(n - self.follower_supply[p * kinds + k]))
                 .sum::<usize>();
-        if out > 0 && rules::festival::may_return(self, placed) {
-            out
-        } else {
-            0
         }
+        out
     }
 
     /// The `n`-th Festival return, in the order of `legal_moves`.
@@ -353,6 +357,13 @@ impl<'t> Game<'t> {
     /// Appends the deploy moves on the tile just placed.
     /// (Per feature: the base follower, then each of the set's follower kinds the player has.)
     pub fn legal_deploys(&self, placed: u16, out: &mut Vec<Move>) {
+        if !self.follower_kinds {
+            out.extend(self.free_features(placed).map(|feature| Move::Deploy {
+                feature,
+                follower: 0,
+            }));
+            return;
+        }
         let kinds = self.follower_counts.len() as u8;
         for feature in self.free_features(placed) {
             for follower in (0..=kinds).filter(|&k| self.left(k) > 0) {
@@ -370,9 +381,11 @@ impl<'t> Game<'t> {
     fn free_features(&self, placed: u16) -> impl Iterator<Item = u8> + '_ {
         let base = self.board.placed[placed as usize].base;
         let p = self.current as usize;
-        let kinds = self.follower_counts.len();
-        let supply =
-            self.supply[p] + (self.follower_supply[p * kinds..(p + 1) * kinds].iter()).sum::<u8>();
+        let mut supply = self.supply[p];
+        if self.follower_kinds {
+            let kinds = self.follower_counts.len();
+            supply += (self.follower_supply[p * kinds..(p + 1) * kinds].iter()).sum::<u8>();
+        }
         self.tile_nodes(placed)
             .iter()
             .enumerate()
@@ -491,9 +504,11 @@ impl<'t> Game<'t> {
         self.follower_supply = (0..self.options.players)
             .flat_map(|_| self.follower_counts.iter().copied())
             .collect();
+        self.follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
     }
 
     /// How many followers of kind `follower` (0 the base follower) the current player has left.
+    #[inline]
     fn left(&self, follower: u8) -> u8 {
         let p = self.current as usize;
         match follower {

@@ -413,10 +413,14 @@ impl<'t> Game<'t> {
 
     /// Gives the current player one token per token-giving marker on the road or city `root`,
     /// just completed (whoever scores it, and even if nobody does).
+    #[inline]
     pub(crate) fn award_tokens(&mut self, root: u32, events: &mut Vec<Event>) {
-        if self.tokens.is_empty() {
-            return;
+        if !self.tokens.is_empty() {
+            self.take_tokens(root, events);
         }
+    }
+
+    fn take_tokens(&mut self, root: u32, events: &mut Vec<Event>) {
         self.members(root);
         let tables = self.tables;
         let kinds = tables.markers.len();

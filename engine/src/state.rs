@@ -371,6 +371,9 @@ pub struct Game<'t> {
     pub follower_counts: Vec<u8>,
     /// The set's follower kinds in each player's supply (`player × kinds + kind`).
     pub follower_supply: Vec<u8>,
+    /// Whether any of the sets' follower kinds is in this game (else deploys list the base
+    /// follower only, without looking at the others).
+    pub(crate) follower_kinds: bool,
 }
 
 impl<'t> Game<'t> {
@@ -431,6 +434,7 @@ impl<'t> Game<'t> {
     }
 
     /// The orientation of a placed tile.
+    #[inline]
     pub fn orient(&self, placed: u16) -> &'t Orient {
         &self.tables.orients[self.board.placed[placed as usize].orient as usize]
     }
@@ -563,6 +567,7 @@ impl<'t> Game<'t> {
     }
 
     /// Puts a follower back into its owner's supply of its kind.
+    #[inline]
     pub(crate) fn return_to_supply(&mut self, fig: Figure) {
         match fig.follower {
             0 => self.supply[fig.owner as usize] += 1,
@@ -574,6 +579,7 @@ impl<'t> Game<'t> {
     }
 
     /// The strength of a figure in a majority: 1 for a follower, its kind's for a set's.
+    #[inline]
     pub(crate) fn strength(&self, fig: &Figure) -> u16 {
         match fig.follower {
             0 => 1,
@@ -602,6 +608,7 @@ impl<'t> Game<'t> {
     }
 
     /// Walks the ring of a set into `self.ring`, and returns its distinct tiles.
+    #[inline]
     pub(crate) fn members(&mut self, root: u32) -> Vec<(i16, i16)> {
         self.generation += 1;
         self.ring.clear();
