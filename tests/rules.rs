@@ -103,3 +103,37 @@ fn a_bad_donkey_reading_is_a_usage_error() {
     let out = tilekit(&["simulate", "--games", "1", "--donkey-blocks", "city"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn simulate_names_what_each_modifier_and_token_paid() {
+    let args = ["simulate", "--games", "60", "--sets"];
+    let sets = "base,inns-and-cathedrals,traders-and-builders";
+    let out = json(&tilekit(&[&args[..], &[sets, "--json"]].concat()));
+    let by_source = &out["points_per_game_by_source"];
+    for key in ["inn (modifier)", "cathedral (modifier)"] {
+        // Random games leave inns and cathedrals unfinished as often as not: never nothing.
+        let v = by_source[key].as_f64().unwrap_or(0.0);
+        assert!(v != 0.0, "{key}: {by_source}");
+    }
+    for key in ["wine (tokens)", "grain (tokens)", "cloth (tokens)"] {
+        assert!(
+            by_source[key].as_f64().unwrap_or(0.0) > 0.0,
+            "{key}: {by_source}"
+        );
+    }
+    // A base game has no inn: its modifier pays nothing there.
+    let base = json(&tilekit(&[&args[..], &["base", "--json"]].concat()));
+    assert_eq!(base["points_per_game_by_source"]["inn (modifier)"], 0.0);
+    let text = tilekit(&[&args[..], &[sets]].concat());
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("inn (modifier)") && text.contains("wine (tokens)"),
+        "{text}"
+    );
+    let play = tilekit(&["play", "engine/tests/scenarios/inns-road-completed.toml"]);
+    let play = String::from_utf8_lossy(&play.stdout);
+    assert!(
+        play.contains("P1 scores 8 points (completed road of 4 tiles: 2 × 4 (inn))"),
+        "{play}"
+    );
+}

@@ -1,22 +1,28 @@
 //! The tilekit rules engine: compiles a checked `tiledef::TileSet` into lookup tables, plays
 //! games on a dense board with union-find features, scores them with the base rules and the
-//! rules of The Festival, Village Life and The Wells, records and replays them, and simulates
-//! random games at speed.
+//! rules of The Festival, Village Life and The Wells and what the sets declare as data (scoring
+//! modifiers and tokens of markers, follower kinds: Inns & Cathedrals, Traders & Builders'
+//! goods), records and replays them, and simulates random games at speed.
 //!
 //! - `tables`: `compile(&TileSet) -> Tables` (orientations, port maps, placement index);
 //! - `board`: the grid, placed tiles and the open positions with their neighbour patterns;
-//! - `game`: options, moves, legal move lists, scoring events (base rules);
-//! - `rules`: the expansions' rules (`festival`, `village_life`, `wells`), hooked into `game`;
+//! - `game`: the turn flow: setup, moves, legal move lists, applying them, the draw;
+//! - `options`, `state`, `scoring`: setup data; the game's state and the primitives rules
+//!   use; scoring (base rules, markers' modifiers and tokens, flowers, follower strengths);
+//! - `rules`: the expansions' rule modules (`festival`, `village_life`), called from `game`;
 //! - `record`: game records (TOML/JSON) and replay;
 //! - `simulate`: random playouts and their statistics;
 //! - `rng`: the seedable generator behind every random choice.
 
 pub mod board;
 pub mod game;
+pub mod options;
 pub mod record;
 pub mod rng;
 pub mod rules;
+pub mod scoring;
 pub mod simulate;
+pub mod state;
 pub mod tables;
 
 pub use record::{Record, Replay, ReplayError, Turn, replay};

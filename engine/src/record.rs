@@ -83,6 +83,10 @@ pub struct Turn {
     /// Where the donkey moves: `[x, y]` of a placed tile (Village Life).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub donkey: Option<[i16; 2]>,
+    /// Which follower `deploy` puts down: the id of a set's follower kind (`"large-follower"`);
+    /// absent: a base follower.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<String>,
 }
 
 /// One of the current player's figures on the board: its tile, its feature, and (when a
@@ -131,7 +135,7 @@ pub struct ExpectScore {
     pub kind: FeatureKind,
     /// Scoring players (1-based).
     pub players: Vec<u8>,
-    /// Points each (base points, wells included).
+    /// Points each (base points, scoring modifiers included).
     pub points: u32,
     /// Flower bonuses as `[player, points]` (checked when given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -139,9 +143,10 @@ pub struct ExpectScore {
     /// Marketplace network bonuses as `[player, points]` (checked when given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network: Option<Vec<[u32; 2]>>,
-    /// Wells on the road (checked when given).
+    /// What each marker kind's scoring modifier paid, by marker id (checked when given):
+    /// `{ well = 1 }`, `{ inn = 4 }` (negative: an inn's road left unfinished).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wells: Option<u32>,
+    pub markers: Option<std::collections::BTreeMap<String, i64>>,
 }
 
 /// An expected replay error.
@@ -413,10 +418,33 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
             tile: drawn.clone(),
             message,
         };
+        if t.figure.is_some() && t.deploy.is_none() {
+            return Err(feature_error(
+                "`figure` says which follower `deploy` puts down: give `deploy` too".into(),
+            ));
+        }
         let second = match (&t.deploy, &t.windmill, &t.return_figure, &t.donkey) {
             (None, None, None, None) => Move::Pass,
             (Some(r), None, None, None) => Move::Deploy {
                 feature: resolve(&game, placed, r).map_err(feature_error)?,
+                follower: match &t.figure {
+                    None => 0,
+                    Some(id) => match tables.followers.iter().position(|f| &f.id == id) {
+                        Some(k) => k as u8 + 1,
+                        None => {
+                            let known: Vec<&str> =
+                                tables.followers.iter().map(|f| f.id.as_str()).collect();
+                            return Err(feature_error(format!(
+                                "unknown figure `{id}` (known: {})",
+                                if known.is_empty() {
+                                    "none".to_string()
+                                } else {
+                                    known.join(", ")
+                                }
+                            )));
+                        }
+                    },
+                },
             },
             (None, Some(r), None, None) => Move::Windmill {
                 feature: resolve(&game, placed, r).map_err(feature_error)?,
@@ -519,7 +547,12 @@ pub fn check_expectations(
                                 .map(|b| [u32::from(b.player) + 1, b.points])
                                 .collect()
                         }),
-                        wells: want.and_then(|w| w.wells).map(|_| s.wells),
+                        markers: want.and_then(|w| w.markers.as_ref()).map(|_| {
+                            s.modifiers
+                                .iter()
+                                .map(|m| (m.marker.clone(), m.points))
+                                .collect()
+                        }),
                     });
                 }
             }

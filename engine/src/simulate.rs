@@ -121,7 +121,7 @@ pub fn play_random_record(
             at: [x, y],
             rotation,
             deploy: match second {
-                Move::Deploy { feature } => Some(FeatureRef::Index(feature)),
+                Move::Deploy { feature, .. } => Some(FeatureRef::Index(feature)),
                 _ => None,
             },
             windmill: match second {
@@ -131,6 +131,12 @@ pub fn play_random_record(
             return_figure,
             donkey: match second {
                 Move::Donkey { x, y } => Some([x, y]),
+                _ => None,
+            },
+            figure: match second {
+                Move::Deploy { follower, .. } if follower > 0 => {
+                    Some(tables.followers[usize::from(follower) - 1].id.clone())
+                }
                 _ => None,
             },
         });
@@ -183,8 +189,12 @@ pub struct SimStats {
     pub flower_points: u64,
     /// Marketplace network bonus points (Village Life).
     pub network_points: u64,
-    /// Points from wells (part of the road points).
-    pub well_points: u64,
+    /// What scoring modifiers changed, by feature kind (part of `points_by_kind`).
+    pub modifier_points: [i64; 6],
+    /// What each marker kind's scoring modifier changed (indexed like `Tables::markers`).
+    pub marker_points: Vec<i64>,
+    /// Token majority points by marker kind (indexed like `Tables::markers`).
+    pub token_points: Vec<u64>,
     /// Figures returned by the Festival.
     pub festival_returns: u64,
     /// Donkey moves.
@@ -197,6 +207,16 @@ pub struct SimStats {
     pub set_aside_by_kind: Vec<u64>,
     /// Score events.
     pub scorings: u64,
+}
+
+/// Adds `b` into `a` entry by entry (growing `a` to `b`'s length).
+fn add_all<T: Copy + Default + std::ops::AddAssign>(a: &mut Vec<T>, b: &[T]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), T::default());
+    }
+    for (x, &y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
 }
 
 impl SimStats {
@@ -234,7 +254,11 @@ impl SimStats {
         }
         self.flower_points += game.stats.flower_points;
         self.network_points += game.stats.network_points;
-        self.well_points += game.stats.well_points;
+        for (k, v) in game.stats.modifier_points.iter().enumerate() {
+            self.modifier_points[k] += v;
+        }
+        add_all(&mut self.marker_points, &game.stats.marker_points);
+        add_all(&mut self.token_points, &game.stats.token_points);
         self.festival_returns += u64::from(game.stats.festival_returns);
         self.donkey_moves += u64::from(game.stats.donkey_moves);
         self.windmills_placed += u64::from(game.stats.windmills_placed);
@@ -305,7 +329,11 @@ impl Collect for SimStats {
         }
         self.flower_points += other.flower_points;
         self.network_points += other.network_points;
-        self.well_points += other.well_points;
+        for k in 0..self.modifier_points.len() {
+            self.modifier_points[k] += other.modifier_points[k];
+        }
+        add_all(&mut self.marker_points, &other.marker_points);
+        add_all(&mut self.token_points, &other.token_points);
         self.festival_returns += other.festival_returns;
         self.donkey_moves += other.donkey_moves;
         self.windmills_placed += other.windmills_placed;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
 
 /// The version of the compiled tables format (binary and JSON).
-pub const TABLES_VERSION: u32 = 3;
+pub const TABLES_VERSION: u32 = 4;
 
 /// The first bytes of the binary tables.
 pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
@@ -202,6 +202,12 @@ pub struct MarkerInfo {
     pub id: String,
     /// The rule module that uses it.
     pub rule: Option<tiledef::MarkerRule>,
+    /// How a road or city carrying it scores (`rule = "well"` compiled into its modifier).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scoring: Option<tiledef::ScoringDef>,
+    /// The points of the token it gives when its feature is completed (majority at the end).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<u32>,
 }
 
 /// The placement index: which rotations of each tile kind fit each neighbour pattern.
@@ -284,9 +290,33 @@ pub struct Tables {
     pub start: u16,
     /// The placement index.
     pub index: PlacementIndex,
+    /// The follower kinds the sets add besides the base followers (the large follower).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub followers: Vec<FollowerInfo>,
+}
+
+/// A follower kind a set adds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FollowerInfo {
+    /// Its id (records name it).
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// Index into `Tables::sets` of the set that adds it: it is in the games that set has a
+    /// tile in.
+    pub set: u16,
+    /// How many each player has.
+    pub count: u8,
+    /// How many followers it counts as in a majority.
+    pub strength: u8,
 }
 
 impl Tables {
+    /// The index of a marker kind by id (0 when unknown).
+    pub fn marker_index(&self, id: &str) -> usize {
+        self.markers.iter().position(|m| m.id == id).unwrap_or(0)
+    }
+
     /// How edge codes `a` (ours) and `b` (the neighbour's) meet.
     #[inline]
     pub fn meeting(&self, a: u8, b: u8) -> Meeting {
@@ -625,6 +655,8 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             .map(|m| MarkerInfo {
                 id: m.id.clone(),
                 rule: m.rule,
+                scoring: m.scoring.clone(),
+                token: m.token,
             })
             .collect(),
         kinds,
@@ -635,6 +667,17 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             kinds: ts.tiles.len() as u32,
             fits: vec![0; entries],
         },
+        followers: ts
+            .followers
+            .iter()
+            .map(|f| FollowerInfo {
+                id: f.id.clone(),
+                name: f.name.clone(),
+                set: f.set as u16,
+                count: f.count.min(u32::from(u8::MAX)) as u8,
+                strength: f.strength.min(u32::from(u8::MAX)) as u8,
+            })
+            .collect(),
     };
     build_index(&mut tables);
     Ok(tables)

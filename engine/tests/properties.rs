@@ -56,7 +56,7 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
             let on_board = |kind| {
                 game.figures
                     .iter()
-                    .filter(|f| f.owner == p && f.kind == kind)
+                    .filter(|f| f.owner == p && f.kind == kind && f.follower == 0)
                     .count()
             };
             assert_eq!(
@@ -64,6 +64,20 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
                 followers as usize,
                 "player {p} followers not conserved"
             );
+            // Each of the sets' follower kinds (the large follower) is conserved too.
+            let kinds = game.follower_counts.len();
+            for (k, &count) in game.follower_counts.iter().enumerate() {
+                let out = game
+                    .figures
+                    .iter()
+                    .filter(|f| f.owner == p && usize::from(f.follower) == k + 1)
+                    .count();
+                assert_eq!(
+                    game.follower_supply[p as usize * kinds + k] as usize + out,
+                    count as usize,
+                    "player {p} follower kind {k} not conserved"
+                );
+            }
             assert_eq!(
                 game.windmills[p as usize] as usize + on_board(FigureKind::Windmill),
                 windmills[p as usize] as usize,
@@ -97,6 +111,9 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
                 .iter()
                 .filter_map(|e| match e {
                     Event::Scored(s) => Some(s.points_of(p)),
+                    Event::TokenMajority {
+                        players, points, ..
+                    } => Some(if players.contains(&p) { *points } else { 0 }),
                     _ => None,
                 })
                 .sum()
@@ -180,6 +197,7 @@ fn expansion_games_use_every_rule() {
     // The all-set games above exercise the expansions only if their moves really happen.
     let tables = common::tables();
     let (mut returns, mut donkey, mut windmills, mut flowers, mut network) = (0, 0, 0, 0, 0);
+    let (mut large, mut tokens, mut majorities, mut modified) = (0, 0, 0, 0);
     for seed in 0..200 {
         let mut rng = Rng::new(seed);
         let mut events = Vec::new();
@@ -201,8 +219,19 @@ fn expansion_games_use_every_rule() {
         windmills += game.stats.windmills_placed;
         flowers += game.stats.flower_points;
         network += game.stats.network_points;
+        for e in &events {
+            match e {
+                Event::Deployed { follower, .. } if *follower > 0 => large += 1,
+                Event::Tokens { .. } => tokens += 1,
+                Event::TokenMajority { .. } => majorities += 1,
+                _ => {}
+            }
+        }
+        modified += game.stats.marker_points.iter().filter(|&&p| p != 0).count();
     }
     assert!(returns > 0 && donkey > 0 && windmills > 0 && flowers > 0 && network > 0);
+    // Inns & Cathedrals and Traders & Builders' rules happen too.
+    assert!(large > 0 && tokens > 0 && majorities > 0 && modified > 0);
 }
 
 #[test]
@@ -255,6 +284,7 @@ fn illegal_moves_are_refused_and_change_nothing() {
                 },
                 (_, 0) => Move::Deploy {
                     feature: rng.below(10) as u8,
+                    follower: rng.below(3) as u8,
                 },
                 (_, 1) => Move::Windmill {
                     feature: rng.below(10) as u8,

@@ -8,7 +8,7 @@
 use crate::diagnostic::{Diagnostic, SharedSource};
 use crate::model::{
     ArtHints, Count, EdgeStyle, MAX_ARTWORK_BYTES, MAX_COUNT, MAX_FLOWER_GROUPS, MAX_PENNANTS,
-    MarkerPlace, Meeting, PortCarries, RoadEnd, TileDef, TileSetFile,
+    MarkerPlace, Meeting, PortCarries, RoadEnd, ScoringDef, TileDef, TileSetFile,
 };
 use crate::port::{Port, Side};
 use crate::schema::closest;
@@ -104,6 +104,13 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
             .map(|(i, m)| (m.id.clone(), format!("/marker/{i}/id"), "marker kind"))
             .collect()
     });
+    let figure_ids = cx.declare(&order, |f| {
+        f.figures
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.id.clone(), format!("/figure/{i}/id"), "figure"))
+            .collect()
+    });
     let vocab = Vocabulary {
         editions,
         edge_kinds: edge_ids,
@@ -169,11 +176,28 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
                     rule: m.rule,
                     display: m.display.as_deref().and_then(Rgb::parse),
                     icon: m.icon,
+                    scoring: m.scoring.clone().or_else(|| {
+                        (m.rule == Some(crate::MarkerRule::Well)).then(ScoringDef::wells)
+                    }),
+                    token: m.token.as_ref().map(|t| t.points),
                 }
             })
             .collect(),
         tiles: Vec::new(),
         start_tile: 0,
+        followers: figure_ids
+            .iter()
+            .filter_map(|d| {
+                let g = files[d.file].file.figures.iter().find(|g| g.id == d.id)?;
+                Some(crate::tileset::FollowerKind {
+                    id: g.id.clone(),
+                    name: g.name.clone(),
+                    set: order.iter().position(|&f| f == d.file).unwrap_or(0),
+                    count: g.count,
+                    strength: g.strength,
+                })
+            })
+            .collect(),
     };
     if tileset.editions.is_empty() {
         tileset.editions.push(Edition {
@@ -216,6 +240,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
             }
         }
     }
+    cx.marker_rules(&vocab);
     cx.report_not_required();
     cx.unique_tile_ids(&order);
     cx.start_tile(&order, &mut tileset);
@@ -386,6 +411,83 @@ impl Checker<'_> {
             );
             d.label = format!("`{owner}` is not required here");
             d.hint = Some(fix);
+        }
+    }
+
+    /// Scoring modifiers and tokens make sense on the features that complete (roads and
+    /// cities), a pennant rate only on a city, and a modifier must change something.
+    fn marker_rules(&mut self, vocab: &Vocabulary) {
+        for d in &vocab.markers {
+            let file = &self.files[d.file].file;
+            let Some(i) = file.markers.iter().position(|m| m.id == d.id) else {
+                continue;
+            };
+            let m = &file.markers[i];
+            let ptr = format!("/marker/{i}");
+            let place = match m.on {
+                MarkerPlace::Road => "road",
+                MarkerPlace::City => "city",
+                MarkerPlace::Tile => "tile",
+                MarkerPlace::Field => "field",
+            };
+            for (key, present) in [
+                ("scoring", m.scoring.is_some()),
+                ("token", m.token.is_some()),
+            ] {
+                if present && !matches!(m.on, MarkerPlace::Road | MarkerPlace::City) {
+                    self.error(
+                        d.file,
+                        &format!("{ptr}/{key}"),
+                        true,
+                        "tilekit::marker-rule-place",
+                        format!(
+                            "the marker `{}` goes on a {place}, but only roads and cities are completed and scored: its `{key}` would never apply",
+                            m.id
+                        ),
+                    )
+                    .hint = Some("put the marker `on = \"road\"` or `on = \"city\"`".to_string());
+                }
+            }
+            let Some(scoring) = &m.scoring else {
+                continue;
+            };
+            let says = |r: &Option<crate::model::Rates>| {
+                r.is_some_and(|r| r.tile.is_some() || r.pennant.is_some() || r.marker.is_some())
+            };
+            if !says(&scoring.complete) && !says(&scoring.unfinished) {
+                self.error(
+                    d.file,
+                    &format!("{ptr}/scoring"),
+                    true,
+                    "tilekit::scoring-says-nothing",
+                    format!("the scoring of marker `{}` changes no rate", m.id),
+                )
+                .hint = Some(
+                    "give `complete` or `unfinished` a `tile`, `pennant` or `marker` rate, e.g. `complete = { tile = 2 }`"
+                        .to_string(),
+                );
+            }
+            if m.on == MarkerPlace::Road {
+                for (when, rates) in [
+                    ("complete", &scoring.complete),
+                    ("unfinished", &scoring.unfinished),
+                ] {
+                    if rates.is_some_and(|r| r.pennant.is_some()) {
+                        self.error(
+                            d.file,
+                            &format!("{ptr}/scoring/{when}/pennant"),
+                            true,
+                            "tilekit::pennant-rate-on-road",
+                            format!(
+                                "the marker `{}` goes on a road, and roads have no pennants",
+                                m.id
+                            ),
+                        )
+                        .hint =
+                            Some("remove `pennant`, or put the marker `on = \"city\"`".to_string());
+                    }
+                }
+            }
         }
     }
 

@@ -90,6 +90,14 @@ pub fn bundled() -> Vec<Source> {
             "village-life.toml",
             include_str!("../../definitions/village-life.toml"),
         ),
+        file(
+            "inns-and-cathedrals.toml",
+            include_str!("../../definitions/inns-and-cathedrals.toml"),
+        ),
+        file(
+            "traders-and-builders.toml",
+            include_str!("../../definitions/traders-and-builders.toml"),
+        ),
     ]
 }
 

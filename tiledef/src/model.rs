@@ -23,6 +23,12 @@ pub const MAX_FLOWER_GROUPS: usize = 8;
 pub const MAX_TILES: usize = 100_000;
 /// The longest tile id, alias or set id, in bytes.
 pub const MAX_ID_LEN: u32 = 64;
+/// The most figures of one follower kind a player may have.
+pub const MAX_FIGURES: u32 = 20;
+/// The most followers one figure may count as.
+pub const MAX_STRENGTH: u32 = 9;
+/// The largest rate a scoring modifier or a token may give.
+pub const MAX_RATE: u32 = 100;
 /// The largest artwork file, in bytes (32 MB).
 pub const MAX_ARTWORK_BYTES: u64 = 32_000_000;
 
@@ -52,6 +58,28 @@ pub struct TileSetFile {
     #[serde(default, rename = "tile", skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(max = MAX_TILES))]
     pub tiles: Vec<TileDef>,
+    /// Follower kinds this set gives every player besides the base game's followers (the large
+    /// follower), in the games it has a tile in.
+    #[serde(default, rename = "figure", skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<FigureDef>,
+}
+
+/// A follower kind: deployed like a follower, returned like one, counting `strength` times in
+/// the majority of the road, city, monastery or field it stands on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FigureDef {
+    /// The id records use for it (`figure = "large-follower"` on a turn).
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"large-follower")]
+    pub id: String,
+    /// A readable name.
+    pub name: String,
+    /// How many each player has.
+    #[schemars(range(min = 1, max = MAX_FIGURES))]
+    pub count: u32,
+    /// How many followers it counts as in a majority.
+    #[schemars(range(min = 1, max = MAX_STRENGTH))]
+    pub strength: u32,
 }
 
 /// The `[set]` table: identity and dependencies of a tile set.
@@ -209,7 +237,9 @@ pub enum MarkerPlace {
 pub enum MarkerRule {
     /// The Festival: after placing the tile a player may return one of their figures.
     Festival,
-    /// The Wells: +1 per well on a scored road (a game option).
+    /// The Wells: +1 per well on a scored road, complete or not, with the `wells` option on;
+    /// the same as `scoring = { option = "wells", complete = { marker = 1 }, unfinished =
+    /// { marker = 1 } }`, which a marker may say instead.
     Well,
 }
 
@@ -234,6 +264,95 @@ pub struct MarkerDef {
     /// The picture the renderer draws for it; without one, a badge in its colour with its initial.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icon: Option<MarkerIcon>,
+    /// How a road or city carrying this marker scores (an inn, a cathedral, a well): rates that
+    /// replace the base ones, and points per marker, when complete and when unfinished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = ScoringDef::example())]
+    pub scoring: Option<ScoringDef>,
+    /// A token the marker gives (Traders & Builders' goods): when a road or city carrying it is
+    /// completed, the player who completed it gets one per marker; at the end the players with
+    /// the most of this token each score its `points`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<TokenDef>,
+}
+
+/// A scoring modifier of a marker kind. When a scored road or city carries markers of this
+/// kind, `tile` and `pennant` replace the base rates (several kinds on one feature: the highest
+/// of each rate they give), and `marker` adds that many points per marker (summed over kinds).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoringDef {
+    /// The rates when the feature is completed (absent: the base rates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub complete: Option<Rates>,
+    /// The rates when the feature is scored unfinished at the end (absent: the base rates);
+    /// `{ tile = 0, pennant = 0 }` scores nothing unfinished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<Rates>,
+    /// A game option that switches this modifier on (a house rule; off unless the game names
+    /// it in its rule options, `[game.rules] on = ["…"]`). `wells` is also the `wells` option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"wells")]
+    pub option: Option<String>,
+}
+
+impl ScoringDef {
+    /// The Wells as a modifier: +1 per well, complete or not, with the `wells` option on
+    /// (what `rule = "well"` means).
+    pub fn wells() -> ScoringDef {
+        let one = Rates {
+            marker: Some(1),
+            ..Rates::default()
+        };
+        ScoringDef {
+            complete: Some(one),
+            unfinished: Some(one),
+            option: Some("wells".to_string()),
+        }
+    }
+
+    fn example() -> ScoringDef {
+        ScoringDef {
+            complete: Some(Rates {
+                tile: Some(2),
+                ..Rates::default()
+            }),
+            unfinished: Some(Rates {
+                tile: Some(0),
+                ..Rates::default()
+            }),
+            option: None,
+        }
+    }
+}
+
+/// Points per tile, per pennant and per marker.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rates {
+    /// Points per tile of the feature, in place of the base rate (road 1; city 2 complete,
+    /// 1 unfinished).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = MAX_RATE))]
+    pub tile: Option<u32>,
+    /// Points per pennant of a city, in place of the base rate (2 complete, 1 unfinished).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = MAX_RATE))]
+    pub pennant: Option<u32>,
+    /// Points added per marker of this kind on the feature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = MAX_RATE))]
+    pub marker: Option<u32>,
+}
+
+/// A token kind given by a marker, scored by majority at the end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TokenDef {
+    /// Points each player with the most tokens of this kind scores at the end (ties: every
+    /// tied player scores them all).
+    #[schemars(range(min = 1, max = MAX_RATE))]
+    pub points: u32,
 }
 
 /// The renderer's icon library: what a marker can be drawn as.

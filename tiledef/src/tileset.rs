@@ -6,6 +6,7 @@
 
 use crate::model::{
     ArtHints, EdgeStyle, MarkerIcon, MarkerPlace, MarkerRule, Meeting, PortCarries, RoadEnd,
+    ScoringDef,
 };
 use crate::port::{Port, Side};
 use std::path::PathBuf;
@@ -27,6 +28,23 @@ pub struct TileSet {
     pub tiles: Vec<Tile>,
     /// Index into `tiles` of the start tile.
     pub start_tile: usize,
+    /// The follower kinds the sets add (the large follower), in load order.
+    pub followers: Vec<FollowerKind>,
+}
+
+/// A follower kind a set adds: `count` per player, counting `strength` times in a majority.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FollowerKind {
+    /// Its id, e.g. `large-follower`.
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// Index into `TileSet::sets` of the set that adds it.
+    pub set: usize,
+    /// How many each player has.
+    pub count: u32,
+    /// How many followers it counts as in a majority.
+    pub strength: u32,
 }
 
 /// One loaded set.
@@ -127,6 +145,10 @@ pub struct MarkerKind {
     pub display: Option<Rgb>,
     /// The picture drawn for it, if declared (else a badge).
     pub icon: Option<MarkerIcon>,
+    /// How a road or city carrying it scores (`rule = "well"` resolved into its modifier).
+    pub scoring: Option<ScoringDef>,
+    /// The points of the token it gives, scored by majority at the end.
+    pub token: Option<u32>,
 }
 
 /// The kinds of feature a follower can stand on (or that score).

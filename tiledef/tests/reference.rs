@@ -562,7 +562,12 @@ fn tile_carries(set: &TileSet, tile: &Tile) -> Carries {
         wells: tile
             .features
             .iter()
-            .map(|f| set.count_rule(f, MarkerRule::Well))
+            .map(|f| {
+                f.markers
+                    .iter()
+                    .filter(|&&m| set.markers[m].id == "well")
+                    .count()
+            })
             .sum(),
         monastery: tile.has(FeatureKind::Monastery),
         garden: tile.has(FeatureKind::Garden),

@@ -4,7 +4,7 @@
 //! neither. Never another player's figure, never the neutral donkey. The Festival place is not
 //! a feature, so nothing can be deployed on it.
 
-use crate::game::{Event, Game, IllegalMove};
+use crate::state::{Event, Game, IllegalMove};
 
 /// Whether the tile just placed lets its player return a figure.
 pub(crate) fn may_return(game: &Game<'_>, placed: u16) -> bool {

@@ -19,11 +19,10 @@
 //!   the other roads of each of those marketplaces.
 
 use crate::board::EMPTY;
-use crate::game::{
-    DonkeyBlocks, Event, Figure, FigureKind, FlowerBonus, Game, GameOptions, IllegalMove,
-    NetworkBonus, Reason, Rules, Score, SetupError,
-};
+use crate::options::{DonkeyBlocks, Draw, GameOptions, Rules, SetupError};
 use crate::rng::Rng;
+use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score, tile_groups};
+use crate::state::{DonkeySets, Event, Figure, FigureKind, Game, IllegalMove, Mill};
 use crate::tables::{FeatureKind, Orient, Tables};
 use tiledef::{Meeting, RoadEnd, SetFigure, Side};
 
@@ -85,7 +84,16 @@ pub(crate) fn rules_in_play(
             .unwrap_or_else(|| u8::from(brings(SetFigure::Windmill))),
         flower_bonus: o.flower_bonus.unwrap_or(flowers),
         monastery_flowers_3x3: o.monastery_flowers_3x3,
-        wells: o.wells,
+        wells: o.wells || o.on.iter().any(|n| n == "wells"),
+        on: {
+            let mut on = o.on.clone();
+            if o.wells {
+                on.push("wells".to_string());
+            }
+            on.sort_unstable();
+            on.dedup();
+            on
+        },
     };
     if !rules.flower_bonus {
         return (rules, Vec::new());
@@ -144,77 +152,12 @@ pub(crate) fn deal_colours(
     }
     let sets = players.div_ceil(colours.len());
     let mut tokens: Vec<u8> = (0..sets).flat_map(|_| colours.iter().copied()).collect();
-    if let crate::game::Draw::Seed(seed) = options.draw {
+    if let Draw::Seed(seed) = options.draw {
         // A stream of its own, so the bag's shuffle is the same with or without Village Life.
         Rng::new(seed ^ 0xf10e_75f1_0e75_f10e).shuffle(&mut tokens);
     }
     tokens.truncate(players);
     Ok(tokens)
-}
-
-/// Flower groups of one colour on a tile (on all of its fields).
-pub fn tile_groups(tables: &Tables, kind: u16, colour: u8) -> u32 {
-    let flowers = &tables.kinds[kind as usize].flowers;
-    u32::from(flowers.get(colour as usize).copied().unwrap_or(0))
-}
-
-/// The flower bonuses of a scoring whose ring (and distinct tiles) was just walked: every
-/// player with a follower on the feature (`count[p] > 0`) gets 3 per group of their colour.
-pub(crate) fn flower_bonus(
-    game: &Game<'_>,
-    kind: FeatureKind,
-    tile: u16,
-    count: &[u8],
-) -> Vec<FlowerBonus> {
-    let mut out = Vec::new();
-    for (p, &c) in count.iter().enumerate() {
-        if c == 0 {
-            continue;
-        }
-        let colour = game.colours[p];
-        let groups = match kind {
-            FeatureKind::Field => game
-                .ring()
-                .iter()
-                .map(|&m| {
-                    let n = &game.nodes[m as usize];
-                    let f = &game.orient(n.tile).features[n.local as usize];
-                    f.flowers.iter().filter(|&&c| c == colour).count() as u32
-                })
-                .sum(),
-            FeatureKind::Monastery if game.options.rules.monastery_flowers_3x3 => {
-                let p = game.board.placed[tile as usize];
-                let mut g = 0;
-                for dy in -1..=1 {
-                    for dx in -1..=1 {
-                        if let Some(q) = game.board.at(i32::from(p.x) + dx, i32::from(p.y) + dy) {
-                            g += tile_groups(
-                                game.tables,
-                                game.tables.orients[q.orient as usize].kind,
-                                colour,
-                            );
-                        }
-                    }
-                }
-                g
-            }
-            FeatureKind::Monastery => tile_groups(game.tables, game.orient(tile).kind, colour),
-            _ => game
-                .ring_tiles
-                .iter()
-                .map(|&t| tile_groups(game.tables, game.orient(t).kind, colour))
-                .sum(),
-        };
-        if groups > 0 {
-            out.push(FlowerBonus {
-                player: p as u8,
-                colour: game.tables.colours[colour as usize].clone(),
-                groups,
-                points: 3 * groups,
-            });
-        }
-    }
-    out
 }
 
 // ----------------------------------------------------------------------------------------
@@ -263,31 +206,6 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
         }
     }
     removed
-}
-
-/// The sets of the roads and cities on the donkey's tile (roots as last found, refreshed at
-/// each draw: a root changes only when its set is joined to another).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct DonkeySets {
-    /// The donkey's tile they were taken from (`EMPTY`: none yet).
-    tile: u16,
-    /// The roots; a road or city with ends owns a centre port, so a tile has at most four.
-    roots: [u32; 4],
-    /// How many of `roots` are in use.
-    len: u8,
-    /// Where the tile is, if it has a monastery.
-    monastery: Option<(i16, i16)>,
-}
-
-impl Default for DonkeySets {
-    fn default() -> DonkeySets {
-        DonkeySets {
-            tile: EMPTY,
-            roots: [0; 4],
-            len: 0,
-            monastery: None,
-        }
-    }
 }
 
 impl DonkeySets {
@@ -580,19 +498,6 @@ pub(crate) fn move_donkey(
 // ----------------------------------------------------------------------------------------
 // Windmills
 
-/// A windmill on the board: where, and how many tiles of its range are placed, so that a
-/// placement checks it in constant time.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Mill {
-    /// Index into `Board::placed` of its tile (one windmill per tile: it goes on the tile just
-    /// placed).
-    pub tile: u16,
-    /// Its tile's position.
-    pub at: (i16, i16),
-    /// Placed tiles of its range, its own included.
-    pub placed: u8,
-}
-
 /// Puts the current player's windmill on a field of the tile just placed.
 pub(crate) fn place_windmill(
     game: &mut Game<'_>,
@@ -626,6 +531,7 @@ pub(crate) fn place_windmill(
         owner: player,
         node: game.board.placed[placed as usize].base + u32::from(feature),
         tile: placed,
+        follower: 0,
     });
     let in_range = range_tiles(game, placed).len() as u8;
     let p = game.board.placed[placed as usize];
@@ -738,7 +644,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
             Reason::UnfinishedWindmill
         },
         followers: vec![0; game.options.players as usize],
-        wells: 0,
+        modifiers: Vec::new(),
         flowers,
         network: Vec::new(),
     }));
@@ -808,12 +714,30 @@ pub(crate) fn score_marketplaces(game: &mut Game<'_>, closed: &[u32], events: &m
             markets_of(game, r, &mut theirs);
             if theirs.iter().all(|&t| market_complete(game, t)) {
                 game.nodes[r as usize].done = true;
+                game.award_tokens(r, events);
                 if node.followers > 0 {
                     game.score(r, true, events);
+                    add_network_bonus(game, r, events);
                 }
             }
         }
     }
+}
+
+/// Adds the network bonus to the scoring of the road `root` just pushed: its majority gets it.
+fn add_network_bonus(game: &mut Game<'_>, root: u32, events: &mut [Event]) {
+    let Some(Event::Scored(score)) = events.last_mut() else {
+        return;
+    };
+    if score.players.is_empty() {
+        return;
+    }
+    let network = network_bonus(game, root, &score.players);
+    for b in &network {
+        game.scores[b.player as usize] += b.points;
+        game.stats.network_points += u64::from(b.points);
+    }
+    score.network = network;
 }
 
 /// Distinct tiles of a set.
@@ -838,7 +762,7 @@ fn tile_count(game: &mut Game<'_>, root: u32) -> u32 {
 
 /// The network bonus of a completed marketplace road: for each marketplace it touches, the
 /// tiles of that marketplace's other roads, to each of the road's owners.
-pub(crate) fn network_bonus(game: &mut Game<'_>, root: u32, owners: &[u8]) -> Vec<NetworkBonus> {
+fn network_bonus(game: &mut Game<'_>, root: u32, owners: &[u8]) -> Vec<NetworkBonus> {
     let mut markets = Vec::new();
     markets_of(game, root, &mut markets);
     let mut counts = Vec::new();

@@ -431,6 +431,7 @@ fn family_set(
             colours: Vec::new(),
             markers: Vec::new(),
             tiles,
+            figures: Vec::new(),
         },
     }
 }
@@ -507,6 +508,7 @@ fn vocabulary(markers: Markers, uses_river: bool, files: &[JczFile]) -> Option<I
             colours: Vec::new(),
             markers: markers.defs.into_values().collect(),
             tiles: Vec::new(),
+            figures: Vec::new(),
         },
     })
 }
@@ -661,6 +663,8 @@ impl Markers {
             rule: known.and_then(|k| k.rule),
             display: None,
             icon: known.and_then(|k| k.icon),
+            scoring: None,
+            token: None,
         });
         id
     }

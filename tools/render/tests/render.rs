@@ -112,6 +112,8 @@ fn with_new_vocabulary() -> (TileSet, usize) {
         rule: None,
         display: Some(Rgb([0x12, 0x34, 0x56])),
         icon: None,
+        scoring: None,
+        token: None,
     });
     let colour = set.colours.len() - 1;
     let marker = set.markers.len() - 1;

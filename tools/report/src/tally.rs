@@ -5,7 +5,8 @@
 //! **The credit rule.** Every point of a scoring (the majority's base points, each flower and
 //! marketplace-network bonus) is split equally among the distinct tiles of the scored feature,
 //! as the engine lists them in `Score::tiles` (a road's or city's tiles, a field's tiles, a
-//! monastery's own tile, a windmill's placed range tiles). A tile's credit *at once* is what
+//! monastery's own tile, a windmill's placed range tiles); a token majority's points go to the
+//! placements that took the scoring player's tokens of that kind, by count. A tile's credit *at once* is what
 //! it earns from the scorings of its own turn; its credit *by the end* is everything it earns,
 //! in later turns and in the final scoring included. Summed over the tiles of a game (the
 //! start tile included), the credit is the game's points. A placement *completed a feature*
@@ -34,13 +35,18 @@ pub enum Source {
     Windmills,
     /// Marketplace network bonuses (Village Life).
     Networks,
-    /// Wells on scored roads.
-    Wells,
+    /// What markers' scoring modifiers added (wells, inns, cathedrals, an author's own).
+    Modifiers,
+    /// Token majorities at the end (Traders & Builders' goods).
+    Tokens,
 }
+
+/// How many sources there are.
+pub const SOURCES: usize = Source::ALL.len();
 
 impl Source {
     /// Every source, in report order.
-    pub const ALL: [Source; 8] = [
+    pub const ALL: [Source; 9] = [
         Source::Roads,
         Source::Cities,
         Source::Monasteries,
@@ -48,7 +54,8 @@ impl Source {
         Source::Flowers,
         Source::Windmills,
         Source::Networks,
-        Source::Wells,
+        Source::Modifiers,
+        Source::Tokens,
     ];
 
     /// Its name in reports.
@@ -61,7 +68,8 @@ impl Source {
             Source::Flowers => "flowers",
             Source::Windmills => "windmills",
             Source::Networks => "marketplace networks",
-            Source::Wells => "wells",
+            Source::Modifiers => "marker modifiers",
+            Source::Tokens => "token majorities",
         }
     }
 
@@ -77,16 +85,19 @@ impl Source {
     }
 }
 
-/// A scoring's points by source, all players together.
-pub fn points_by_source(s: &Score) -> [u64; 8] {
-    let mut out = [0u64; 8];
+/// A scoring's points by source, all players together. What markers' modifiers added goes to
+/// `Modifiers`; what they took away (an inn's road left unfinished) is simply not scored, so the
+/// feature's own source keeps the points it paid, never less than nothing.
+pub fn points_by_source(s: &Score) -> [u64; SOURCES] {
+    let mut out = [0u64; SOURCES];
     let winners = s.players.len() as u64;
-    let wells = u64::from(s.wells) * winners;
+    let added: i64 = s.modifiers.iter().map(|m| m.points.max(0)).sum();
+    let added = (added.max(0) as u64).min(u64::from(s.points)) * winners;
     let base = u64::from(s.points) * winners;
     if let Some(src) = Source::of_kind(s.kind) {
-        out[src as usize] += base - wells.min(base);
+        out[src as usize] += base - added;
     }
-    out[Source::Wells as usize] += wells.min(base);
+    out[Source::Modifiers as usize] += added;
     out[Source::Flowers as usize] += s.flowers.iter().map(|b| u64::from(b.points)).sum::<u64>();
     out[Source::Networks as usize] += s.network.iter().map(|b| u64::from(b.points)).sum::<u64>();
     out
@@ -116,7 +127,7 @@ pub struct PlacedCredit {
     /// All its credit by the end of the game.
     pub by_end: f64,
     /// Its credit by source.
-    pub by_source: [f64; 8],
+    pub by_source: [f64; SOURCES],
     /// Whether a complete feature scored in its turn.
     pub completed: bool,
 }
@@ -134,13 +145,43 @@ pub fn credit(game: &Game<'_>, events: &[Event]) -> Vec<PlacedCredit> {
             seat: None,
             at_once: 0.0,
             by_end: 0.0,
-            by_source: [0.0; 8],
+            by_source: [0.0; SOURCES],
             completed: false,
         })
         .collect();
     let mut turn = 0usize;
+    // Who took which tokens in which turn: (marker, player, turn, count).
+    let mut awards: Vec<(&str, u8, usize, u32)> = Vec::new();
     for e in events {
         match e {
+            Event::Tokens {
+                player,
+                marker,
+                count,
+            } => awards.push((marker, *player, turn, *count)),
+            Event::TokenMajority {
+                marker,
+                players,
+                points,
+                ..
+            } => {
+                // A majority's points go to the placements that took its tokens, by count.
+                for &p in players {
+                    let mine: Vec<(usize, u32)> = awards
+                        .iter()
+                        .filter(|a| a.0 == marker && a.1 == p)
+                        .map(|a| (a.2, a.3))
+                        .collect();
+                    let n: u32 = mine.iter().map(|a| a.1).sum();
+                    for (t, c) in mine {
+                        if let Some(tile) = placed.get_mut(t) {
+                            let got = f64::from(*points) * f64::from(c) / f64::from(n.max(1));
+                            tile.by_end += got;
+                            tile.by_source[Source::Tokens as usize] += got;
+                        }
+                    }
+                }
+            }
             Event::Placed { player, .. } => {
                 turn += 1;
                 if let Some(p) = placed.get_mut(turn) {
@@ -244,13 +285,13 @@ pub struct Tally {
     /// Per seat.
     pub seats: Vec<SeatTally>,
     /// Credit per set (indexed like `Tables::sets`) and source, all games.
-    pub set_points: Vec<[f64; 8]>,
+    pub set_points: Vec<[f64; SOURCES]>,
     /// Credit of the start tile, all games (also in `set_points`).
     pub start_credit: f64,
     /// Points per game, all players together.
     pub points: Moments,
     /// Points per game by source (all sets).
-    pub source_points: [Moments; 8],
+    pub source_points: [Moments; SOURCES],
     /// Tiles placed per game (start tile excluded).
     pub tiles_placed: Moments,
     /// Tiles set aside per game.
@@ -277,7 +318,7 @@ impl Tally {
             games: 0,
             kinds: vec![KindTally::default(); tables.kinds.len()],
             seats: vec![SeatTally::default(); players as usize],
-            set_points: vec![[0.0; 8]; tables.sets.len()],
+            set_points: vec![[0.0; SOURCES]; tables.sets.len()],
             start_credit: 0.0,
             points: Moments::default(),
             source_points: Default::default(),
@@ -367,12 +408,20 @@ impl Collect for Tally {
             seat.histogram[s] += 1;
             total += u64::from(score);
         }
-        let mut by_source = [0u64; 8];
+        let mut by_source = [0u64; SOURCES];
         for e in events {
-            if let Event::Scored(s) = e {
-                for (a, b) in by_source.iter_mut().zip(points_by_source(s)) {
-                    *a += b;
+            match e {
+                Event::Scored(s) => {
+                    for (a, b) in by_source.iter_mut().zip(points_by_source(s)) {
+                        *a += b;
+                    }
                 }
+                Event::TokenMajority {
+                    players, points, ..
+                } => {
+                    by_source[Source::Tokens as usize] += u64::from(*points) * players.len() as u64
+                }
+                _ => {}
             }
         }
         for (m, &v) in self.source_points.iter_mut().zip(&by_source) {

@@ -105,7 +105,7 @@ fn the_same_seed_gives_the_same_report_whatever_the_thread_count() {
 fn per_tile_credit_adds_up_to_each_games_points() {
     let t = tables();
     let (mut moves, mut events) = (Vec::new(), Vec::new());
-    let mut scorings = [0u64; 3];
+    let mut scorings = [0u64; 4];
     for i in 0..300 {
         let mut rng = engine::rng::Rng::for_game(11, i);
         events.clear();
@@ -137,16 +137,22 @@ fn per_tile_credit_adds_up_to_each_games_points() {
         assert!(placed[0].seat.is_none() && placed[1..].iter().all(|p| p.seat.is_some()));
         // Every kind of points is met, so the sum is not met by leaving some out.
         for e in &events {
-            if let engine::Event::Scored(s) = e {
-                scorings[0] += u64::from(!s.flowers.is_empty());
-                scorings[1] += u64::from(s.kind == engine::FeatureKind::Windmill);
-                scorings[2] += u64::from(s.wells > 0);
+            match e {
+                engine::Event::Scored(s) => {
+                    scorings[0] += u64::from(!s.flowers.is_empty());
+                    scorings[1] += u64::from(s.kind == engine::FeatureKind::Windmill);
+                    scorings[2] += u64::from(s.modifiers.iter().any(|m| m.points > 0));
+                }
+                engine::Event::TokenMajority { points, .. } => {
+                    scorings[3] += u64::from(*points > 0)
+                }
+                _ => {}
             }
         }
     }
     assert!(
         scorings.iter().all(|&n| n > 0),
-        "flowers, windmills, wells: {scorings:?}"
+        "flowers, windmills, marker modifiers, token majorities: {scorings:?}"
     );
     // The tally keeps the same books over a run.
     let t = tally(&options(&[], 300, 3));

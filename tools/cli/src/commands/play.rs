@@ -28,6 +28,14 @@ pub struct PlayArgs {
     json: bool,
 }
 
+/// The id of a deployed follower's kind (`follower` for the base follower).
+fn follower_id(tables: &Tables, follower: u8) -> String {
+    match follower {
+        0 => "follower".to_string(),
+        k => tables.followers[usize::from(k) - 1].id.clone(),
+    }
+}
+
 /// One event as JSON.
 fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
     let tile = |k: u16| tables.kinds[k as usize].id.clone();
@@ -46,15 +54,17 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             player,
             feature,
             kind,
+            follower,
         } => serde_json::json!({
-            "deployed": { "player": player + 1, "feature": feature, "kind": kind }
+            "deployed": { "player": player + 1, "feature": feature, "kind": kind,
+                "figure": follower_id(tables, *follower) }
         }),
         Event::Scored(s) => serde_json::json!({ "scored": {
             "players": s.players.iter().map(|p| p + 1).collect::<Vec<_>>(),
             "kind": s.kind, "at": [s.at.0, s.at.1], "feature": s.at.2,
             "tiles": s.tiles.iter().map(|t| [t.0, t.1]).collect::<Vec<_>>(),
             "pennants": s.pennants, "cities": s.cities, "points": s.points,
-            "reason": s.reason, "wells": s.wells,
+            "reason": s.reason, "modifiers": s.modifiers,
             "flowers": s.flowers.iter().map(|b| serde_json::json!({
                 "player": b.player + 1, "colour": b.colour, "groups": b.groups, "points": b.points,
             })).collect::<Vec<_>>(),
@@ -79,6 +89,22 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
         Event::DonkeyMoved { player, x, y } => serde_json::json!({
             "donkey": { "player": player + 1, "at": [x, y] }
         }),
+        Event::Tokens {
+            player,
+            marker,
+            count,
+        } => serde_json::json!({
+            "tokens": { "player": player + 1, "token": marker, "count": count }
+        }),
+        Event::TokenMajority {
+            marker,
+            players,
+            tokens,
+            points,
+        } => serde_json::json!({ "token_majority": {
+            "token": marker, "players": players.iter().map(|p| p + 1).collect::<Vec<_>>(),
+            "tokens": tokens, "points": points,
+        }}),
         Event::GameOver { scores } => serde_json::json!({ "game_over": { "scores": scores } }),
     }
 }
@@ -103,9 +129,14 @@ pub fn event_text(tables: &Tables, e: &Event) -> Option<String> {
             player,
             kind,
             feature,
+            follower,
         } => Some(format!(
-            "  P{} deploys a follower on the {} (feature {feature})",
+            "  P{} deploys a {} on the {} (feature {feature})",
             player + 1,
+            match follower {
+                0 => "follower".to_string(),
+                k => tables.followers[usize::from(*k) - 1].name.to_lowercase(),
+            },
             kind.name()
         )),
         Event::Scored(s) => Some(format!(
@@ -141,6 +172,32 @@ pub fn event_text(tables: &Tables, e: &Event) -> Option<String> {
         )),
         Event::DonkeyMoved { player, x, y } => {
             Some(format!("  P{} moves the donkey to ({x}, {y})", player + 1))
+        }
+        Event::Tokens {
+            player,
+            marker,
+            count,
+        } => Some(format!("  P{} takes {count} × {marker}", player + 1)),
+        Event::TokenMajority {
+            marker,
+            players,
+            tokens,
+            points,
+        } => {
+            let who: Vec<String> = players.iter().map(|p| format!("P{}", p + 1)).collect();
+            let counts: Vec<String> = (tokens.iter().enumerate())
+                .map(|(p, n)| format!("P{} {n}", p + 1))
+                .collect();
+            Some(format!(
+                "  final {marker}: {} {} {points} points for the most {marker} ({})",
+                who.join(", "),
+                if who.len() > 1 {
+                    "each score"
+                } else {
+                    "scores"
+                },
+                counts.join(", ")
+            ))
         }
         Event::GameOver { .. } => None,
     }

@@ -1,6 +1,6 @@
 //! `tilekit simulate`: random legal games across all cores, with a progress bar; reports
 //! games/s, score statistics, points by source (features, flowers, windmills, marketplace
-//! networks, wells), the expansions' actions (Festival returns, donkey moves, windmills) and the
+//! networks, each marker kind's scoring modifier and token: wells, inns, cathedrals, goods), the expansions' actions (Festival returns, donkey moves, windmills) and the
 //! tiles that could not be placed. The rules follow the sets in the bag unless a flag says
 //! otherwise; the report's first line (and `rules` in `--json`) says which are in play.
 //! `--report DIR` writes a balance report (`tilekit-report`) of the same games; `--compare
@@ -199,7 +199,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             "mean_score": (0..args.players as usize).map(|p| stats.mean(p)).collect::<Vec<_>>(),
             "stddev_score": (0..args.players as usize).map(|p| stats.stddev(p)).collect::<Vec<_>>(),
             "points_per_game": FeatureKind::ALL.iter().map(|k| (k.name(), stats.points_per_game(*k))).collect::<std::collections::BTreeMap<_, _>>(),
-            "points_per_game_by_source": sources(&stats).into_iter().map(|(k, v)| (k, v as f64 / stats.games.max(1) as f64)).collect::<std::collections::BTreeMap<_, _>>(),
+            "points_per_game_by_source": sources(&tables, &stats).into_iter().map(|(k, v)| (k, v as f64 / stats.games.max(1) as f64)).collect::<std::collections::BTreeMap<_, _>>(),
             "festival_returns_per_game": stats.festival_returns as f64 / stats.games.max(1) as f64,
             "donkey_moves_per_game": stats.donkey_moves as f64 / stats.games.max(1) as f64,
             "windmills_placed_per_game": stats.windmills_placed as f64 / stats.games.max(1) as f64,
@@ -348,23 +348,35 @@ fn compare_text(c: &tilekit_report::Comparison) -> String {
     out
 }
 
-/// Points by source: each feature kind's base points (wells taken out of roads), then the
-/// bonuses.
-fn sources(stats: &SimStats) -> Vec<(&'static str, u64)> {
-    let k = |kind: FeatureKind| stats.points_by_kind[kind.index()];
-    vec![
-        (
-            "roads",
-            k(FeatureKind::Road) - stats.well_points.min(k(FeatureKind::Road)),
-        ),
+/// Points by source: each feature kind's points at the base rates (what scoring modifiers
+/// changed taken out), then the bonuses, then each marker kind's modifier and token.
+fn sources(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, i64)> {
+    let k = |kind: FeatureKind| {
+        stats.points_by_kind[kind.index()] as i64 - stats.modifier_points[kind.index()]
+    };
+    let mut out: Vec<(String, i64)> = [
+        ("roads", k(FeatureKind::Road)),
         ("cities", k(FeatureKind::City)),
         ("monasteries", k(FeatureKind::Monastery)),
         ("fields", k(FeatureKind::Field)),
-        ("flowers", stats.flower_points),
+        ("flowers", stats.flower_points as i64),
         ("windmills", k(FeatureKind::Windmill)),
-        ("marketplace networks", stats.network_points),
-        ("wells", stats.well_points),
+        ("marketplace networks", stats.network_points as i64),
     ]
+    .into_iter()
+    .map(|(n, v)| (n.to_string(), v))
+    .collect();
+    for (m, marker) in tables.markers.iter().enumerate() {
+        if marker.scoring.is_some() {
+            let v = stats.marker_points.get(m).copied().unwrap_or(0);
+            out.push((format!("{} (modifier)", marker.id), v));
+        }
+        if marker.token.is_some() {
+            let v = stats.token_points.get(m).copied().unwrap_or(0) as i64;
+            out.push((format!("{} (tokens)", marker.id), v));
+        }
+    }
+    out
 }
 
 fn set_aside(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, u64)> {
@@ -411,13 +423,13 @@ fn report(tables: &engine::Tables, stats: &SimStats, players: u8, elapsed: f64) 
         stats.score_max,
         100.0 * stats.ties as f64 / g
     );
-    let by_source = sources(stats);
-    let total: u64 = by_source.iter().map(|(_, v)| v).sum();
+    let by_source = sources(tables, stats);
+    let total: i64 = by_source.iter().map(|(_, v)| v).sum();
     let _ = writeln!(out, "points per game by source:");
     for (name, pts) in &by_source {
         let _ = writeln!(
             out,
-            "  {:<21} {:>6.1}  ({:.1}%)",
+            "  {:<24} {:>6.1}  ({:.1}%)",
             name,
             *pts as f64 / g,
             100.0 * *pts as f64 / total.max(1) as f64

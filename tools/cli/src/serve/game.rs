@@ -137,9 +137,18 @@ impl PageGame {
                     _ => None,
                 };
                 let feature = |m: Move| match m {
-                    Move::Deploy { feature } | Move::Windmill { feature } => {
+                    Move::Deploy { feature, .. } | Move::Windmill { feature } => {
                         Some(FeatureRef::Index(feature))
                     }
+                    _ => None,
+                };
+                // Follower 0 is the base follower; `k + 1` the set's follower kind `k`.
+                let figure = match mv {
+                    Move::Deploy { follower, .. } if follower > 0 => self
+                        .tables
+                        .followers
+                        .get(usize::from(follower) - 1)
+                        .map(|f| f.id.clone()),
                     _ => None,
                 };
                 let turn = Turn {
@@ -153,6 +162,7 @@ impl PageGame {
                         Move::Donkey { x, y } => Some([x, y]),
                         _ => None,
                     },
+                    figure,
                 };
                 drop(game);
                 self.record.turns.push(turn);
@@ -236,7 +246,13 @@ impl PageGame {
                     "act": tile_id(o.kind), "at": [p.x, p.y],
                     "choices": moves.iter().enumerate().map(|(i, m)| {
                         let (label, point) = match *m {
-                            Move::Deploy { feature } => (format!("follower on the {}", engine::game::describe_feature(o, feature)), Some(feature_point(o, feature))),
+                            Move::Deploy { feature, follower } => {
+                                let who = match usize::from(follower).checked_sub(1).and_then(|k| game.tables().followers.get(k)) {
+                                    Some(kind) => kind.name.to_lowercase(),
+                                    None => "follower".to_string(),
+                                };
+                                (format!("{who} on the {}", engine::game::describe_feature(o, feature)), Some(feature_point(o, feature)))
+                            }
                             Move::Windmill { feature } => (format!("windmill on the {}", engine::game::describe_feature(o, feature)), Some(feature_point(o, feature))),
                             Move::Return { figure } => {
                                 let f = game.figures[figure as usize];

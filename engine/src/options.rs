@@ -1,0 +1,233 @@
+//! What a game is set up with: the options (draw, sets, players, rule variants), the rules
+//! they resolve to, and why a setup can fail. Plain data, below everything else in the engine.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The most players a game can have.
+pub const MAX_PLAYERS: u8 = 8;
+
+/// Rule options: variants of the rules, not forks of the code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RuleOptions {
+    /// First-edition rule: a completed city of two tiles scores 2 (1 per tile and pennant).
+    pub first_edition_small_city: bool,
+    /// Followers per player.
+    pub followers: u8,
+    /// The Festival: after placing a Festival tile a player may return a figure instead.
+    pub festival: bool,
+    /// The donkey (Village Life); absent: in play when a set of the game brings it (its
+    /// `[set] figures`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub donkey: Option<bool>,
+    /// What the donkey forbids completing on its tile.
+    pub donkey_blocks: DonkeyBlocks,
+    /// Windmills per player (Village Life); absent: 1 when a set of the game brings windmills
+    /// (its `[set] figures`), else 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub windmills: Option<u8>,
+    /// Flower colours and the flower bonus (Village Life); absent: on when a tile of the draw
+    /// carries flower groups. Bushes and marketplaces always follow the data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flower_bonus: Option<bool>,
+    /// The Wells: +1 per well on a scored road.
+    pub wells: bool,
+    /// A monastery's flowers are those of its 3×3 range (default: its own tile only).
+    pub monastery_flowers_3x3: bool,
+    /// Flower colour ids by player (absent: drawn from the tokens, see `rules::flowers`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flowers: Vec<String>,
+    /// Options declared in the definitions (a scoring modifier's `option`: a house rule)
+    /// switched on by name; `wells = true` is the same as naming `wells` here.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub on: Vec<String>,
+}
+
+/// What the donkey forbids completing: the features on its tile (a marketplace road's closing
+/// included), or, as FanCloisterZone reads it, a marketplace road's closing only when that
+/// road's whole network completes with it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DonkeyBlocks {
+    /// Closing any road or city on the donkey's tile, marketplace roads included.
+    #[default]
+    Road,
+    /// As `Road`, but a marketplace road on its tile may close unless that completes its
+    /// network (every marketplace it touches then has all its roads closed).
+    Network,
+}
+
+impl DonkeyBlocks {
+    /// The option's value as written in records and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DonkeyBlocks::Road => "road",
+            DonkeyBlocks::Network => "network",
+        }
+    }
+}
+
+/// The rules a game plays: its options, with the defaults taken from the sets in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Rules {
+    /// The sets with a tile in the game (the whole draw, before a `tiles` cut, and the start
+    /// tile), in load order.
+    pub sets: Vec<String>,
+    /// Followers per player.
+    pub followers: u8,
+    /// First-edition small city.
+    pub first_edition_small_city: bool,
+    /// Festival returns.
+    pub festival: bool,
+    /// The donkey is in play.
+    pub donkey: bool,
+    /// What the donkey blocks.
+    pub donkey_blocks: DonkeyBlocks,
+    /// Windmills per player.
+    pub windmills: u8,
+    /// Flower colours are dealt and flowers pay.
+    pub flower_bonus: bool,
+    /// A monastery's flowers are those of its 3×3 range.
+    pub monastery_flowers_3x3: bool,
+    /// The Wells.
+    pub wells: bool,
+    /// The options declared in the definitions that are switched on (`wells` included when
+    /// it is on), sorted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub on: Vec<String>,
+}
+
+impl Rules {
+    /// Whether a declared option (a scoring modifier's `option`) is switched on.
+    pub fn is_on(&self, option: &str) -> bool {
+        self.on.iter().any(|o| o == option)
+    }
+}
+
+impl fmt::Display for Rules {
+    /// One line for report headers: the sets, then every rule on or off.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let on = |b: bool| if b { "on" } else { "off" };
+        write!(
+            f,
+            "sets {}; {} followers; first-edition small city {}; Festival returns {}; donkey {}",
+            self.sets.join(", "),
+            self.followers,
+            on(self.first_edition_small_city),
+            on(self.festival),
+            on(self.donkey),
+        )?;
+        if self.donkey {
+            write!(f, " (blocks: {})", self.donkey_blocks.name())?;
+        }
+        write!(
+            f,
+            "; windmills {} each; flower bonus {}",
+            self.windmills,
+            on(self.flower_bonus)
+        )?;
+        if self.flower_bonus {
+            write!(
+                f,
+                " (monastery: {})",
+                if self.monastery_flowers_3x3 {
+                    "3×3 range"
+                } else {
+                    "own tile"
+                }
+            )?;
+        }
+        write!(f, "; wells {}", on(self.wells))?;
+        let others: Vec<&str> = (self.on.iter())
+            .filter(|o| *o != "wells")
+            .map(String::as_str)
+            .collect();
+        if !others.is_empty() {
+            write!(f, "; options on: {}", others.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+impl Default for RuleOptions {
+    fn default() -> RuleOptions {
+        RuleOptions {
+            first_edition_small_city: false,
+            followers: 7,
+            festival: true,
+            donkey: None,
+            donkey_blocks: DonkeyBlocks::Road,
+            windmills: None,
+            flower_bonus: None,
+            wells: false,
+            monastery_flowers_3x3: false,
+            flowers: Vec::new(),
+            on: Vec::new(),
+        }
+    }
+}
+
+/// How tiles are drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Draw {
+    /// The bag of the chosen sets and edition, shuffled with this seed.
+    Seed(u64),
+    /// Exactly these tiles (by id), in this order, regardless of counts.
+    Order(Vec<String>),
+}
+
+/// What a game is played with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameOptions {
+    /// Ids of the tile sets in the bag (empty: all sets of the tables).
+    pub sets: Vec<String>,
+    /// Edition id for the counts (None: the newest).
+    pub edition: Option<String>,
+    /// Number of players, 1 to 8.
+    pub players: u8,
+    /// Rule options.
+    pub rules: RuleOptions,
+    /// The draw.
+    pub draw: Draw,
+    /// Play only the first this many tiles of the draw, the start tile included (None: all),
+    /// so that sets of different sizes can be compared at the same game length.
+    pub tiles: Option<usize>,
+}
+
+impl GameOptions {
+    /// A base game of all sets for `players` players with a seeded draw.
+    pub fn seeded(players: u8, seed: u64) -> GameOptions {
+        GameOptions {
+            sets: Vec::new(),
+            edition: None,
+            players,
+            rules: RuleOptions::default(),
+            draw: Draw::Seed(seed),
+            tiles: None,
+        }
+    }
+}
+
+/// Why a game could not be set up.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SetupError {
+    /// Player count out of range.
+    #[error("{0} players: a game has 1 to {MAX_PLAYERS}")]
+    Players(u8),
+    /// Unknown set id.
+    #[error("unknown tile set `{0}` (loaded: {1})")]
+    Set(String, String),
+    /// Unknown edition id.
+    #[error("unknown edition `{0}` (known: {1})")]
+    Edition(String, String),
+    /// Unknown tile id in a fixed draw.
+    #[error("unknown tile `{0}` in the draw order")]
+    Tile(String),
+    /// The flower colours given do not fit the players or the vocabulary.
+    #[error("flower colours: {0}")]
+    Flowers(String),
+    /// More tiles than the board's positions and indices can hold.
+    #[error("{0} tiles (the start tile included): a game has at most {max}", max = crate::board::MAX_TILES)]
+    TooManyTiles(u64),
+}

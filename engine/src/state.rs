@@ -1,0 +1,677 @@
+//! The state of a game and the primitives every rule works with: the surface that the rule
+//! modules (`crate::rules`), the scoring (`crate::scoring`) and the turn flow (`crate::game`)
+//! share. Dependencies point one way: `state` ← `scoring` ← `rules` ← `game`; nothing here
+//! knows a rule.
+//!
+//! Features are union-find sets over feature nodes (one node per feature of each placed tile)
+//! with running aggregates at the root: open ends (and, with the donkey in play, the summed
+//! positions they face), pennants, followers, marketplace ends. The members of a set are also
+//! linked in a ring, so a scoring can walk them (to count distinct tiles, cities bordering a
+//! field, flowers).
+//!
+//! The primitives rule code uses: `find_mut` (a node's set), `members`/`ring` (walk a set),
+//! `orient` (a placed tile's orientation), `put` (place a tile and join its features: trials on
+//! a copy use it), `lift` (a figure back to its supply), `masks_mut` (the drawn tile's rotation
+//! masks, for placement filters), `current` (whose turn), and the plain fields (board, nodes,
+//! figures, supplies, scores, stats, the resolved `rules` and `options`).
+
+use crate::board::{Board, EMPTY, Placed};
+use crate::options::{GameOptions, Rules};
+use crate::scoring::Score;
+use crate::tables::{FeatureKind, Orient, Tables};
+use serde::{Deserialize, Serialize};
+use tiledef::{Meeting, RoadEnd, Side};
+
+/// The kinds of figure; expansions add theirs (windmill, donkey) here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FigureKind {
+    /// A follower (meeple): 7 per player in the base game.
+    Follower,
+    /// A windmill (Village Life): one per player, on a field, scores its plus-shaped range.
+    Windmill,
+}
+
+/// A figure on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Figure {
+    /// What it is.
+    pub kind: FigureKind,
+    /// The owning player.
+    pub owner: u8,
+    /// The feature node it stands on.
+    pub node: u32,
+    /// Index into `Board::placed` of its tile.
+    pub tile: u16,
+    /// Which follower kind a follower is: 0 the base follower, `k + 1` the set's follower kind
+    /// `Tables::followers[k]` (the large follower); 0 for other figures.
+    pub follower: u8,
+}
+
+/// Where the game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The current player must place this tile kind.
+    Place(u16),
+    /// The tile is placed (index into `Board::placed`); deploy or pass.
+    Act(u16),
+    /// All tiles are drawn and the final scoring is done.
+    Over,
+}
+
+/// A feature node: one feature of one placed tile, and the aggregates of its set at the root.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// Union-find parent (itself at a root).
+    pub parent: u32,
+    /// The next member in the ring of the set.
+    pub next: u32,
+    /// Union by rank: an upper bound of the tree's height (at the root).
+    pub rank: u8,
+    /// Open ends of a road or city (at the root).
+    pub open: u32,
+    /// Sums of the columns and rows of the empty positions the open ends face (at the root;
+    /// kept when the donkey is in play): when all ends face one position, it is their mean,
+    /// found without walking the set (the donkey's filter). Ends closed within the placed
+    /// tile's own step are never added.
+    pub ends_at: (i32, i32),
+    /// Pennants (at the root; saturating: kept small so a node fills half a cache line).
+    pub pennants: u16,
+    /// Followers on the set (at the root).
+    pub followers: u16,
+    /// Road ends at marketplaces (at the root), for the marketplace rules.
+    pub markets: u16,
+    /// Index into `Board::placed` of the tile.
+    pub tile: u16,
+    /// The local feature index on that tile.
+    pub local: u8,
+    /// What it is.
+    pub kind: FeatureKind,
+    /// Whether the set has been scored as complete (at the root).
+    pub done: bool,
+}
+
+/// Something that happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A tile was drawn that fits nowhere and was set aside.
+    SetAside {
+        /// Its kind.
+        kind: u16,
+    },
+    /// A tile was placed.
+    Placed {
+        /// The player.
+        player: u8,
+        /// Its kind.
+        kind: u16,
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+        /// The distinct rotation it was placed with.
+        rotation: u8,
+    },
+    /// A follower was deployed.
+    Deployed {
+        /// The player.
+        player: u8,
+        /// Local feature index on the placed tile.
+        feature: u8,
+        /// Its kind.
+        kind: FeatureKind,
+        /// Which follower (0 the base follower, `k + 1` `Tables::followers[k]`).
+        follower: u8,
+    },
+    /// A windmill was placed on a field of the tile just placed.
+    WindmillPlaced {
+        /// The player.
+        player: u8,
+        /// Local feature index (a field) on the placed tile.
+        feature: u8,
+    },
+    /// A figure was returned to its owner's supply by the Festival (no scoring).
+    Returned {
+        /// The player.
+        player: u8,
+        /// What it was.
+        figure: FigureKind,
+        /// Its tile's column.
+        x: i16,
+        /// Its tile's row.
+        y: i16,
+        /// Its feature (local index on its tile).
+        feature: u8,
+        /// That feature's kind.
+        kind: FeatureKind,
+    },
+    /// The donkey was moved.
+    DonkeyMoved {
+        /// The player.
+        player: u8,
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+    },
+    /// A feature was scored.
+    Scored(Score),
+    /// The player who completed a road or city took the tokens its markers give.
+    Tokens {
+        /// The player.
+        player: u8,
+        /// The marker kind's id (the token).
+        marker: String,
+        /// How many.
+        count: u32,
+    },
+    /// A token majority was scored at the end.
+    TokenMajority {
+        /// The marker kind's id (the token).
+        marker: String,
+        /// The players with the most, each scoring `points`.
+        players: Vec<u8>,
+        /// Tokens by player.
+        tokens: Vec<u32>,
+        /// Points each of `players` scores.
+        points: u32,
+    },
+    /// The final scoring is done.
+    GameOver {
+        /// Final scores by player.
+        scores: Vec<u32>,
+    },
+}
+
+/// Why a move was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq, Clone)]
+pub enum IllegalMove {
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// A placement was expected.
+    #[error("a tile must be placed first")]
+    PlaceFirst,
+    /// A deploy or pass was expected.
+    #[error("the tile is already placed: deploy a follower or pass")]
+    AlreadyPlaced,
+    /// Rotation out of range.
+    #[error("rotation {0}: it is 0 to 3 quarter turns")]
+    Rotation(u8),
+    /// The position holds a tile.
+    #[error("({x}, {y}) already holds a tile")]
+    Occupied {
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+    },
+    /// The position touches no tile.
+    #[error("({x}, {y}) is not next to any placed tile")]
+    NotAdjacent {
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+    },
+    /// An edge does not match.
+    #[error(
+        "tile {tile} rotated {rotation} does not fit at ({x}, {y}): its {side} edge ({ours}) may not touch {theirs}"
+    )]
+    Mismatch {
+        /// Tile id.
+        tile: String,
+        /// Rotation asked for.
+        rotation: u8,
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+        /// The side that does not match.
+        side: String,
+        /// Our edge kind.
+        ours: String,
+        /// The neighbour's edge kind.
+        theirs: String,
+    },
+    /// No such feature on the tile.
+    #[error("tile {tile} has no feature {feature}")]
+    NoFeature {
+        /// Tile id.
+        tile: String,
+        /// The feature asked for.
+        feature: String,
+    },
+    /// No follower may stand on this kind.
+    #[error("no follower may be deployed on a {0}")]
+    Unclaimable(&'static str),
+    /// The connected feature already has a follower.
+    #[error("the {kind} at {feature} is connected to a {kind} that already has a follower")]
+    FeatureTaken {
+        /// Kind name.
+        kind: &'static str,
+        /// Which feature.
+        feature: String,
+    },
+    /// The player has no follower left.
+    #[error("player {0} has no follower left")]
+    NoFollower(u8),
+    /// The placement would complete a feature on the donkey's tile.
+    #[error(
+        "placing there would complete a feature on the donkey's tile ({dx}, {dy}): the donkey blocks it"
+    )]
+    DonkeyBlocks {
+        /// The donkey's column.
+        dx: i16,
+        /// The donkey's row.
+        dy: i16,
+    },
+    /// The rules module is not in play, or the move is not offered now.
+    #[error("{0}")]
+    NotOffered(String),
+    /// A windmill must stand on a field.
+    #[error("a windmill goes on a field, not on a {0}")]
+    WindmillNotOnField(&'static str),
+    /// The player has no windmill left.
+    #[error("player {0} has no windmill left")]
+    NoWindmill(u8),
+    /// The figure to return is not one of the player's figures.
+    #[error("there is no figure {0} of the current player to return")]
+    NoSuchFigure(u16),
+    /// The donkey may only go to a placed tile other than its own.
+    #[error("the donkey cannot move to ({x}, {y}): {why}")]
+    DonkeyTarget {
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+        /// Why.
+        why: &'static str,
+    },
+}
+
+/// Sums kept while a game runs (for simulation reports).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameStats {
+    /// Base points scored by feature kind (indexed by `FeatureKind::index`; wells included).
+    pub points_by_kind: [u64; 6],
+    /// Flower bonus points.
+    pub flower_points: u64,
+    /// Marketplace network bonus points.
+    pub network_points: u64,
+    /// What scoring modifiers changed, by feature kind (part of `points_by_kind`).
+    pub modifier_points: [i64; 6],
+    /// What each marker kind's scoring modifier changed, by marker kind (counted per scoring
+    /// player, as `points_by_kind` is).
+    pub marker_points: Vec<i64>,
+    /// Points of token majorities at the end, by marker kind.
+    pub token_points: Vec<u64>,
+    /// Figures returned by the Festival.
+    pub festival_returns: u32,
+    /// Donkey moves.
+    pub donkey_moves: u32,
+    /// Windmills placed.
+    pub windmills_placed: u32,
+    /// Tiles set aside.
+    pub set_aside: u32,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Game<'t> {
+    pub(crate) tables: &'t Tables,
+    pub(crate) options: GameOptions,
+    /// The board.
+    pub board: Board,
+    pub(crate) nodes: Vec<Node>,
+    /// Figures on the board (followers and windmills), in deploy order.
+    pub figures: Vec<Figure>,
+    /// Followers in each player's supply.
+    pub supply: Vec<u8>,
+    /// Windmills in each player's supply (Village Life).
+    pub windmills: Vec<u8>,
+    /// Flower colour (index into `Tables::colours`) of each player (Village Life; else empty).
+    pub colours: Vec<u8>,
+    /// The tile (index into `Board::placed`) the donkey stands on (Village Life).
+    pub donkey: Option<u16>,
+    /// Scores by player.
+    pub scores: Vec<u32>,
+    pub(crate) bag: Vec<u16>,
+    pub(crate) next_draw: usize,
+    pub(crate) current: u8,
+    pub(crate) phase: Phase,
+    /// Tile kinds set aside, in order.
+    pub set_aside: Vec<u16>,
+    /// Running sums.
+    pub stats: GameStats,
+    pub(crate) rules: Rules,
+    pub(crate) monastery_followers: u32,
+    pub(crate) stamp: Vec<u32>,
+    pub(crate) generation: u32,
+    pub(crate) ring: Vec<u32>,
+    /// Distinct tiles (indices into `Board::placed`) of the last walked ring.
+    pub(crate) ring_tiles: Vec<u16>,
+    /// Roads whose open end was closed by a neighbour's edge that carries no road (bushes).
+    pub(crate) closed_by_edge: Vec<u32>,
+    /// The sets of the roads and cities on the donkey's tile, for its filter.
+    pub(crate) donkey_sets: DonkeySets,
+    /// The windmills on the board with their placed range tiles (an index of `figures`).
+    pub(crate) mills: Vec<Mill>,
+    pub(crate) masks: Vec<u8>,
+    pub(crate) placements: u32,
+    /// Per marker kind: whether its scoring modifier is in play (declared, and its option on).
+    pub(crate) scoring_on: Vec<bool>,
+    /// Whether any marker kind's scoring modifier is in play (else scoring skips the walk).
+    pub(crate) marker_rules: bool,
+    /// Tokens by player and marker kind (`player × markers + kind`), for marker kinds that
+    /// give a token (empty when none does).
+    pub tokens: Vec<u32>,
+    /// Per follower kind of the tables: how many each player has in this game (0 when its set
+    /// has no tile in the game).
+    pub follower_counts: Vec<u8>,
+    /// The set's follower kinds in each player's supply (`player × kinds + kind`).
+    pub follower_supply: Vec<u8>,
+    /// Whether any of the sets' follower kinds is in this game (else deploys list the base
+    /// follower only, without looking at the others).
+    pub(crate) follower_kinds: bool,
+}
+
+impl<'t> Game<'t> {
+    /// The player whose turn it is.
+    pub fn current(&self) -> u8 {
+        self.current
+    }
+
+    /// The feature nodes.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The root node of a feature node's set.
+    #[inline]
+    pub fn find(&self, mut n: u32) -> u32 {
+        while self.nodes[n as usize].parent != n {
+            n = self.nodes[n as usize].parent;
+        }
+        n
+    }
+
+    #[inline]
+    pub(crate) fn find_mut(&mut self, mut n: u32) -> u32 {
+        while self.nodes[n as usize].parent != n {
+            let p = self.nodes[n as usize].parent;
+            let gp = self.nodes[p as usize].parent;
+            self.nodes[n as usize].parent = gp;
+            n = gp;
+        }
+        n
+    }
+
+    pub(crate) fn union(&mut self, a: u32, b: u32) {
+        let (mut ra, mut rb) = (self.find_mut(a), self.find_mut(b));
+        if ra == rb {
+            return;
+        }
+        if self.nodes[ra as usize].rank < self.nodes[rb as usize].rank {
+            std::mem::swap(&mut ra, &mut rb);
+        }
+        let b = self.nodes[rb as usize];
+        let a = &mut self.nodes[ra as usize];
+        if a.rank == b.rank {
+            a.rank += 1;
+        }
+        a.open += b.open;
+        a.ends_at.0 += b.ends_at.0;
+        a.ends_at.1 += b.ends_at.1;
+        a.pennants = a.pennants.saturating_add(b.pennants);
+        a.followers += b.followers;
+        a.markets += b.markets;
+        a.done |= b.done;
+        let an = a.next;
+        a.next = b.next;
+        self.nodes[rb as usize].next = an;
+        self.nodes[rb as usize].parent = ra;
+    }
+
+    /// The orientation of a placed tile.
+    #[inline]
+    pub fn orient(&self, placed: u16) -> &'t Orient {
+        &self.tables.orients[self.board.placed[placed as usize].orient as usize]
+    }
+
+    /// Puts a tile on the board and joins its features to its neighbours'.
+    pub(crate) fn put(&mut self, x: i32, y: i32, orient: u16) -> u16 {
+        let tables = self.tables;
+        let o = &tables.orients[orient as usize];
+        let id = self.board.placed.len() as u16;
+        let base = self.nodes.len() as u32;
+        for (i, f) in o.features.iter().enumerate() {
+            let n = base + i as u32;
+            self.nodes.push(Node {
+                parent: n,
+                next: n,
+                rank: 0,
+                open: u32::from(f.open),
+                ends_at: (0, 0),
+                pennants: u16::from(f.pennants),
+                followers: 0,
+                markets: u16::from(f.end == Some(RoadEnd::Marketplace)),
+                tile: id,
+                local: i as u8,
+                kind: f.kind,
+                done: false,
+            });
+        }
+        self.board.placed.push(Placed {
+            x: x as i16,
+            y: y as i16,
+            orient,
+            base,
+        });
+        self.board.close(x, y);
+        self.board.cell_mut(x, y).placed = id;
+        let cells = self.board.neighbours(x, y);
+        if self.donkey.is_some() {
+            // An end facing an empty cell stays open, and the donkey's filter needs where; added
+            // while the new nodes are their own roots. (An end facing a tile closes at once.)
+            for side in Side::ALL {
+                let f = o.ports[side.centre().index()];
+                if cells[side.index()].placed == EMPTY && f != crate::tables::NO_FEATURE {
+                    let node = &mut self.nodes[(base + u32::from(f)) as usize];
+                    if node.kind.closes() {
+                        let (dx, dy) = side.offset();
+                        node.ends_at.0 += x + dx;
+                        node.ends_at.1 += y + dy;
+                    }
+                }
+            }
+        }
+        for side in Side::ALL {
+            let (dx, dy) = side.offset();
+            let (nx, ny) = (x + dx, y + dy);
+            let cell = cells[side.index()];
+            if cell.placed != EMPTY {
+                self.join(id, side, cell.placed);
+            } else {
+                let w = tables.index.weight(side.opposite().index());
+                self.board
+                    .open(nx, ny, w * (u32::from(o.edges[side.index()]) + 1));
+            }
+        }
+        id
+    }
+
+    /// Joins the features of tile `p` across its `side` to tile `q`.
+    pub(crate) fn join(&mut self, p: u16, side: Side, q: u16) {
+        let tables = self.tables;
+        let (pp, qq) = (self.board.placed[p as usize], self.board.placed[q as usize]);
+        let (op, oq) = (
+            &tables.orients[pp.orient as usize],
+            &tables.orients[qq.orient as usize],
+        );
+        let meeting = tables.meeting(op.edges[side.index()], oq.edges[side.opposite().index()]);
+        let village = self.donkey.is_some();
+        for port in side.ports() {
+            let f = op.ports[port.index()];
+            let g = oq.ports[port.facing().index()];
+            let fa = (f != crate::tables::NO_FEATURE).then(|| pp.base + u32::from(f));
+            let ga = (g != crate::tables::NO_FEATURE).then(|| qq.base + u32::from(g));
+            if port.is_centre() {
+                if let Some(a) = fa
+                    && self.nodes[a as usize].kind.closes()
+                {
+                    let r = self.find_mut(a);
+                    self.nodes[r as usize].open -= 1;
+                }
+                let theirs_closes = ga.is_some_and(|g| self.nodes[g as usize].kind.closes());
+                if let Some(g) = ga
+                    && theirs_closes
+                {
+                    let r = self.find_mut(g);
+                    let root = &mut self.nodes[r as usize];
+                    root.open -= 1;
+                    // q's end faced our position (ours never counted one: see `put`).
+                    if village {
+                        root.ends_at.0 -= i32::from(pp.x);
+                        root.ends_at.1 -= i32::from(pp.y);
+                    }
+                }
+                if meeting != Meeting::Connect {
+                    // A neighbour's road closed by our edge (bushes) is not a feature of the
+                    // placed tile: remember it for the completion check of this turn.
+                    if let Some(g) = ga
+                        && theirs_closes
+                    {
+                        self.closed_by_edge.push(g);
+                    }
+                    continue;
+                }
+            }
+            if let (Some(a), Some(b)) = (fa, ga)
+                && self.nodes[a as usize].kind == self.nodes[b as usize].kind
+            {
+                self.union(a, b);
+            }
+        }
+    }
+
+    /// The rotation masks of the drawn tile by frontier slot (after the donkey's filter).
+    pub(crate) fn masks_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.masks
+    }
+
+    /// The feature nodes of a placed tile, by local index.
+    pub(crate) fn tile_nodes(&self, placed: u16) -> &[Node] {
+        let base = self.board.placed[placed as usize].base as usize;
+        &self.nodes[base..base + self.orient(placed).features.len()]
+    }
+
+    /// Puts a follower back into its owner's supply of its kind.
+    #[inline]
+    pub(crate) fn return_to_supply(&mut self, fig: Figure) {
+        match fig.follower {
+            0 => self.supply[fig.owner as usize] += 1,
+            k => {
+                let kinds = self.follower_counts.len();
+                self.follower_supply[fig.owner as usize * kinds + usize::from(k) - 1] += 1;
+            }
+        }
+    }
+
+    /// The strength of a figure in a majority: 1 for a follower, its kind's for a set's.
+    #[inline]
+    pub(crate) fn strength(&self, fig: &Figure) -> u16 {
+        match fig.follower {
+            0 => 1,
+            k => u16::from(self.tables.followers[usize::from(k) - 1].strength),
+        }
+    }
+
+    /// Takes a figure off the board into its owner's supply (no scoring).
+    pub(crate) fn lift(&mut self, index: usize) -> Figure {
+        let fig = self.figures.remove(index);
+        match fig.kind {
+            FigureKind::Follower => {
+                let r = self.find_mut(fig.node);
+                self.nodes[r as usize].followers -= 1;
+                if self.nodes[fig.node as usize].kind == FeatureKind::Monastery {
+                    self.monastery_followers -= 1;
+                }
+                self.return_to_supply(fig);
+            }
+            FigureKind::Windmill => {
+                self.windmills[fig.owner as usize] += 1;
+                self.mills.retain(|m| m.tile != fig.tile);
+            }
+        }
+        fig
+    }
+
+    /// Walks the ring of a set into `self.ring`, and returns its distinct tiles.
+    #[inline]
+    pub(crate) fn members(&mut self, root: u32) -> Vec<(i16, i16)> {
+        self.generation += 1;
+        self.ring.clear();
+        self.ring_tiles.clear();
+        let mut tiles = Vec::new();
+        let mut m = root;
+        loop {
+            self.ring.push(m);
+            let t = self.nodes[m as usize].tile as usize;
+            if self.stamp[t] != self.generation {
+                self.stamp[t] = self.generation;
+                self.ring_tiles.push(t as u16);
+                let p = self.board.placed[t];
+                tiles.push((p.x, p.y));
+            }
+            m = self.nodes[m as usize].next;
+            if m == root {
+                break;
+            }
+        }
+        tiles
+    }
+
+    /// The members of the last walked ring.
+    pub(crate) fn ring(&self) -> &[u32] {
+        &self.ring
+    }
+}
+
+/// The sets of the roads and cities on the donkey's tile (roots as last found, refreshed at
+/// each draw: a root changes only when its set is joined to another).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DonkeySets {
+    /// The donkey's tile they were taken from (`EMPTY`: none yet).
+    pub(crate) tile: u16,
+    /// The roots; a road or city with ends owns a centre port, so a tile has at most four.
+    pub(crate) roots: [u32; 4],
+    /// How many of `roots` are in use.
+    pub(crate) len: u8,
+    /// Where the tile is, if it has a monastery.
+    pub(crate) monastery: Option<(i16, i16)>,
+}
+
+impl Default for DonkeySets {
+    fn default() -> DonkeySets {
+        DonkeySets {
+            tile: EMPTY,
+            roots: [0; 4],
+            len: 0,
+            monastery: None,
+        }
+    }
+}
+
+/// A windmill on the board: where, and how many tiles of its range are placed, so that a
+/// placement checks it in constant time.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mill {
+    /// Index into `Board::placed` of its tile (one windmill per tile: it goes on the tile just
+    /// placed).
+    pub tile: u16,
+    /// Its tile's position.
+    pub at: (i16, i16),
+    /// Placed tiles of its range, its own included.
+    pub placed: u8,
+}
