@@ -13,7 +13,6 @@
 //! field, flowers).
 
 use crate::board::{Board, EMPTY, Placed};
-use crate::rng::Rng;
 use crate::rules;
 use crate::tables::{FeatureKind, Orient, Tables};
 use serde::{Deserialize, Serialize};
@@ -185,6 +184,9 @@ pub struct GameOptions {
     /// Play only the first this many tiles of the draw, the start tile included (None: all),
     /// so that sets of different sizes can be compared at the same game length.
     pub tiles: Option<usize>,
+    /// The start tile's id (None: the first start tile of the game's sets in draw order, see
+    /// `crate::draw::plan`).
+    pub start: Option<String>,
 }
 
 impl GameOptions {
@@ -197,6 +199,7 @@ impl GameOptions {
             rules: RuleOptions::default(),
             draw: Draw::Seed(seed),
             tiles: None,
+            start: None,
         }
     }
 }
@@ -216,6 +219,9 @@ pub enum SetupError {
     /// Unknown tile id in a fixed draw.
     #[error("unknown tile `{0}` in the draw order")]
     Tile(String),
+    /// Unknown start tile id.
+    #[error("unknown start tile `{0}`")]
+    Start(String),
     /// The flower colours given do not fit the players or the vocabulary.
     #[error("flower colours: {0}")]
     Flowers(String),
@@ -677,6 +683,40 @@ pub enum IllegalMove {
     /// The figure to return is not one of the player's figures.
     #[error("there is no figure {0} of the current player to return")]
     NoSuchFigure(u16),
+    /// The placement does not continue a path (a river) at an open end.
+    #[error(
+        "tile {tile} rotated {rotation} at ({x}, {y}) does not continue the {edge}: none of its {edge} edges meets a placed tile"
+    )]
+    PathDetached {
+        /// Tile id.
+        tile: String,
+        /// Rotation asked for.
+        rotation: u8,
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+        /// The path's edge kind.
+        edge: String,
+    },
+    /// The placement leaves a path no room to go on (a U-turn).
+    #[error(
+        "tile {tile} rotated {rotation} at ({x}, {y}) would turn the {edge} back on itself: its {side} edge leaves the {edge} no room to go on"
+    )]
+    PathNoRoom {
+        /// Tile id.
+        tile: String,
+        /// Rotation asked for.
+        rotation: u8,
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+        /// The path's edge kind.
+        edge: String,
+        /// The side whose path end is cramped.
+        side: String,
+    },
     /// The donkey may only go to a placed tile other than its own.
     #[error("the donkey cannot move to ({x}, {y}): {why}")]
     DonkeyTarget {
@@ -753,6 +793,7 @@ pub struct Game<'t> {
     pub(crate) mills: Vec<rules::village_life::Mill>,
     masks: Vec<u8>,
     placements: u32,
+    start: u16,
 }
 
 impl<'t> Game<'t> {
@@ -765,9 +806,9 @@ impl<'t> Game<'t> {
         if options.players == 0 || options.players > MAX_PLAYERS {
             return Err(SetupError::Players(options.players));
         }
-        let mut bag = build_bag(tables, &options)?;
+        let crate::draw::Plan { start, mut bag } = crate::draw::plan(tables, &options)?;
         // The rules follow the sets of the whole draw, not of the part a cut plays.
-        let (rules, tokens) = rules::village_life::rules_in_play(tables, &options, &bag);
+        let (rules, tokens) = rules::village_life::rules_in_play(tables, &options, start, &bag);
         let colours = if rules.flower_bonus {
             rules::village_life::deal_colours(tables, &options, &tokens)?
         } else {
@@ -806,10 +847,10 @@ impl<'t> Game<'t> {
             mills: Vec::new(),
             masks: Vec::with_capacity(64),
             placements: 0,
+            start,
             options,
         };
-        let start = tables.orient_of(tables.start, 0);
-        game.put(0, 0, start);
+        game.put(0, 0, tables.orient_of(start, 0));
         game.draw_next(events);
         Ok(game)
     }
@@ -822,6 +863,11 @@ impl<'t> Game<'t> {
     /// The options the game was set up with.
     pub fn options(&self) -> &GameOptions {
         &self.options
+    }
+
+    /// The tile kind the game started from (placed at (0, 0), unrotated).
+    pub fn start(&self) -> u16 {
+        self.start
     }
 
     /// Where the game is.
@@ -1033,6 +1079,9 @@ impl<'t> Game<'t> {
             let mask = row[open.pattern as usize];
             count += mask.count_ones();
             self.masks.push(mask);
+        }
+        if count > 0 && self.tables.kinds[kind as usize].path {
+            count -= crate::placement::filter(self, kind);
         }
         if let Some(donkey) = self.donkey
             && count > 0
@@ -1331,8 +1380,33 @@ impl<'t> Game<'t> {
             return Ok(orient);
         }
         let pattern = self.board.frontier[cell.slot as usize].pattern;
+        let fits = self.tables.index.fits(pattern, kind) & (1 << o.rotation) != 0;
+        if fits
+            && let Some(fault) =
+                crate::placement::fault(self.tables, &self.board, o, x.into(), y.into())
+        {
+            let tile = self.tables.kinds[kind as usize].id.clone();
+            let name = |edge: u8| self.tables.edge_kinds[edge as usize].clone();
+            return Err(match fault {
+                crate::placement::PathFault::Detached { edge } => IllegalMove::PathDetached {
+                    tile,
+                    rotation,
+                    x,
+                    y,
+                    edge: name(edge),
+                },
+                crate::placement::PathFault::NoRoom { edge, side } => IllegalMove::PathNoRoom {
+                    tile,
+                    rotation,
+                    x,
+                    y,
+                    edge: name(edge),
+                    side: side.name().to_uppercase(),
+                },
+            });
+        }
         if let Some(d) = self.donkey
-            && self.tables.index.fits(pattern, kind) & (1 << o.rotation) != 0
+            && fits
         {
             let p = self.board.placed[d as usize];
             return Err(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y });
@@ -1679,70 +1753,4 @@ pub fn describe_feature(o: &Orient, feature: u8) -> String {
         Some(p) => format!("{} {p}", f.kind.name()),
         None => f.kind.name().to_string(),
     }
-}
-
-fn build_bag(tables: &Tables, options: &GameOptions) -> Result<Vec<u16>, SetupError> {
-    let known = || tables.sets.join(", ");
-    let mut sets = Vec::new();
-    for id in &options.sets {
-        match tables.sets.iter().position(|s| s == id) {
-            Some(i) => sets.push(i as u16),
-            None => return Err(SetupError::Set(id.clone(), known())),
-        }
-    }
-    let edition = match &options.edition {
-        Some(id) => tables
-            .editions
-            .iter()
-            .position(|e| e == id)
-            .ok_or_else(|| SetupError::Edition(id.clone(), tables.editions.join(", ")))?,
-        None => tables.editions.len().saturating_sub(1),
-    };
-    // Refused before the bag is built: a count of billions must not allocate billions.
-    let drawn = match &options.draw {
-        Draw::Order(ids) => ids.len() as u64,
-        Draw::Seed(_) => tables
-            .kinds
-            .iter()
-            .enumerate()
-            .filter(|(_, kind)| sets.is_empty() || sets.contains(&kind.set))
-            .map(|(k, kind)| {
-                let n = u64::from(kind.counts.get(edition).copied().unwrap_or(0));
-                if k == tables.start as usize {
-                    n.saturating_sub(1)
-                } else {
-                    n
-                }
-            })
-            .sum::<u64>(),
-    };
-    if drawn + 1 > crate::board::MAX_TILES as u64 {
-        return Err(SetupError::TooManyTiles(drawn + 1));
-    }
-    let bag: Vec<u16> = match &options.draw {
-        Draw::Order(ids) => ids
-            .iter()
-            .map(|id| {
-                tables
-                    .kind_by_id(id)
-                    .ok_or_else(|| SetupError::Tile(id.clone()))
-            })
-            .collect::<Result<_, _>>()?,
-        Draw::Seed(seed) => {
-            let mut bag = Vec::new();
-            for (k, kind) in tables.kinds.iter().enumerate() {
-                if !sets.is_empty() && !sets.contains(&kind.set) {
-                    continue;
-                }
-                let mut n = kind.counts.get(edition).copied().unwrap_or(0);
-                if k == tables.start as usize {
-                    n = n.saturating_sub(1);
-                }
-                bag.extend(std::iter::repeat_n(k as u16, n as usize));
-            }
-            Rng::new(*seed).shuffle(&mut bag);
-            bag
-        }
-    };
-    Ok(bag)
 }

@@ -5,6 +5,8 @@
 //!
 //! - `tables`: `compile(&TileSet) -> Tables` (orientations, port maps, placement index);
 //! - `board`: the grid, placed tiles and the open positions with their neighbour patterns;
+//! - `draw`: the start tile and the draw order (tile groups, held-back tiles);
+//! - `placement`: placement constraints (paths a tile must continue, the U-turn rule);
 //! - `game`: options, moves, legal move lists, scoring events (base rules);
 //! - `rules`: the expansions' rules (`festival`, `village_life`, `wells`), hooked into `game`;
 //! - `record`: game records (TOML/JSON) and replay;
@@ -12,7 +14,9 @@
 //! - `rng`: the seedable generator behind every random choice.
 
 pub mod board;
+pub mod draw;
 pub mod game;
+pub mod placement;
 pub mod record;
 pub mod rng;
 pub mod rules;

@@ -21,11 +21,12 @@ pub use load::{
     read_text,
 };
 pub use model::{
-    ArtHints, Count, EdgeStyle, FORMAT_VERSION, MarkerIcon, MarkerPlace, MarkerRule, Meeting,
-    PortCarries, RoadEnd, SetFigure, TileSetFile, json_schema, json_schema_text,
+    ArtHints, Count, EdgeStyle, FORMAT_VERSION, GroupDraw, MarkerIcon, MarkerPlace, MarkerRule,
+    Meeting, PathRule, PortCarries, RoadEnd, SetFigure, SpareStarts, TileSetFile, json_schema,
+    json_schema_text,
 };
 pub use port::{Port, Side};
 pub use source::Source;
 pub use tileset::{
-    Colour, EdgeKind, Edition, Feature, FeatureKind, MarkerKind, Rgb, SetInfo, Tile, TileSet,
+    Colour, EdgeKind, Edition, Feature, FeatureKind, Group, MarkerKind, Rgb, SetInfo, Tile, TileSet,
 };

@@ -90,6 +90,11 @@ pub fn bundled() -> Vec<Source> {
             "village-life.toml",
             include_str!("../../definitions/village-life.toml"),
         ),
+        file("river.toml", include_str!("../../definitions/river.toml")),
+        file(
+            "river-2.toml",
+            include_str!("../../definitions/river-2.toml"),
+        ),
     ]
 }
 

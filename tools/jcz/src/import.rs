@@ -421,6 +421,7 @@ fn family_set(
                 requires,
                 description: Some(description),
                 figures: Vec::new(),
+                removes: Vec::new(),
             },
             editions: if is_base { base_editions() } else { Vec::new() },
             edge_kinds: if is_base {
@@ -431,6 +432,7 @@ fn family_set(
             colours: Vec::new(),
             markers: Vec::new(),
             tiles,
+            groups: Vec::new(),
         },
     }
 }
@@ -460,6 +462,7 @@ fn edge_kind(
         meets: BTreeMap::from([(id.to_string(), Meeting::Connect)]),
         display: Some(display.to_string()),
         style: None,
+        path: None,
     }
 }
 
@@ -501,12 +504,14 @@ fn vocabulary(markers: Markers, uses_river: bool, files: &[JczFile]) -> Option<I
                 requires: Vec::new(),
                 description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river and the markers named after JCZ's elements and attributes. Shared, because an id may be declared once among the loaded sets.".to_string()),
                 figures: Vec::new(),
+                removes: Vec::new(),
             },
             editions: Vec::new(),
             edge_kinds,
             colours: Vec::new(),
             markers: markers.defs.into_values().collect(),
             tiles: Vec::new(),
+            groups: Vec::new(),
         },
     })
 }
@@ -530,6 +535,8 @@ fn blank_tile() -> TileDef {
         markers: Vec::new(),
         reconstructed: false,
         art: None,
+        group: None,
+        held_back: false,
     }
 }
 

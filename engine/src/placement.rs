@@ -1,0 +1,104 @@
+//! Placement constraints: paths (a river) that a tile must continue and may not turn back on.
+//!
+//! An edge kind with a `path` rule binds every tile carrying it: at least one of the tile's
+//! edges of that kind must meet a placed tile (`extend`: the tile continues the path at an open
+//! end), and with `no-u-turn` each edge of that kind the tile leaves open needs room to go on —
+//! the cell it faces, the two cells beside that one and the three beyond them are empty
+//! (JCloisterZone's reading of "the river may not turn back on itself"). Both are local: a
+//! handful of cell reads per rotation, no walk of the board. They filter the drawn tile's
+//! rotation masks (as the donkey's filter does), so `legal_moves` and `apply` agree.
+
+use crate::board::Board;
+use crate::game::Game;
+use crate::tables::{Orient, Tables};
+use tiledef::{PathRule, Side};
+
+/// Why a placement breaks a path rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathFault {
+    /// No edge of this path kind (edge code) meets a placed tile.
+    Detached {
+        /// The path's edge code.
+        edge: u8,
+    },
+    /// The edge of this path kind on this side would have no room to go on.
+    NoRoom {
+        /// The path's edge code.
+        edge: u8,
+        /// The side of the placed tile.
+        side: Side,
+    },
+}
+
+/// Whether orientation `o` placed at (x, y) breaks a path rule, and how.
+pub fn fault(tables: &Tables, board: &Board, o: &Orient, x: i32, y: i32) -> Option<PathFault> {
+    // The path kinds on the tile (at most four) and whether one of their edges meets a tile.
+    let mut kinds = [(0u8, false); 4];
+    let mut len = 0;
+    let mut cramped = None;
+    for side in Side::ALL {
+        let edge = o.edges[side.index()];
+        let Some(rule) = tables.paths.get(edge as usize).copied().flatten() else {
+            continue;
+        };
+        let (dx, dy) = side.offset();
+        let meets = board.at(x + dx, y + dy).is_some();
+        match kinds[..len].iter_mut().find(|(e, _)| *e == edge) {
+            Some(entry) => entry.1 |= meets,
+            None => {
+                kinds[len] = (edge, meets);
+                len += 1;
+            }
+        }
+        if !meets && rule == PathRule::NoUTurn && cramped.is_none() && !has_room(board, x, y, side)
+        {
+            cramped = Some(PathFault::NoRoom { edge, side });
+        }
+    }
+    if let Some(&(edge, _)) = kinds[..len].iter().find(|(_, meets)| !meets) {
+        return Some(PathFault::Detached { edge });
+    }
+    cramped
+}
+
+/// Whether a path leaving the tile at (x, y) by `side` has room to go on: the cell it faces,
+/// the two beside that cell, and the three beyond them are empty.
+fn has_room(board: &Board, x: i32, y: i32, side: Side) -> bool {
+    let (dx, dy) = side.offset();
+    // Across the direction of travel.
+    let (px, py) = (dy, dx);
+    let (ax, ay) = (x + dx, y + dy);
+    let (bx, by) = (ax + dx, ay + dy);
+    [
+        (ax + px, ay + py),
+        (ax - px, ay - py),
+        (bx, by),
+        (bx + px, by + py),
+        (bx - px, by - py),
+    ]
+    .iter()
+    .all(|&(cx, cy)| board.at(cx, cy).is_none())
+}
+
+/// Removes from the drawn tile's rotation masks the placements that break a path rule;
+/// returns how many it removed. Called only for a kind with a path edge.
+pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
+    let tables = game.tables;
+    let mut masks = std::mem::take(game.masks_mut());
+    let mut removed = 0;
+    for (slot, mask) in masks.iter_mut().enumerate() {
+        let mut rest = *mask;
+        let open = game.board.frontier[slot];
+        while rest != 0 {
+            let r = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let o = &tables.orients[tables.orient_of(kind, r) as usize];
+            if fault(tables, &game.board, o, open.x.into(), open.y.into()).is_some() {
+                *mask &= !(1 << r);
+                removed += 1;
+            }
+        }
+    }
+    *game.masks_mut() = masks;
+    removed
+}
