@@ -237,12 +237,6 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             }
         }
     }
-    let start_set = bundled
-        .aliases
-        .values()
-        .find(|(_, _, start)| *start)
-        .map(|(set, _, _)| set.clone());
-
     let mut produced: Vec<ImportedSet> = Vec::new();
     for (i, fam) in families.iter().enumerate() {
         let file = &files[fam.file];
@@ -254,11 +248,12 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             if owner.get(jcz_id) == Some(&i) {
                 let mut def = drafts[jcz_id].def.clone();
                 def.count = count;
-                def.start = start_set.as_deref() == Some(fam.id.as_str())
-                    && bundled
-                        .aliases
-                        .get(jcz_id)
-                        .is_some_and(|(s, _, st)| *st && *s == fam.id);
+                // Each bundled set may mark its own start tile (the base game's D, the River's
+                // spring): a family takes the start of the bundled set it is.
+                def.start = bundled
+                    .aliases
+                    .get(jcz_id)
+                    .is_some_and(|(s, _, st)| *st && *s == fam.id);
                 tiles.push(def);
                 continue;
             }
