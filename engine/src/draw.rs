@@ -45,42 +45,53 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
             .ok_or_else(|| SetupError::Edition(id.clone(), tables.editions.join(", ")))?,
         None => tables.editions.len().saturating_sub(1),
     };
-    let phases = phases(tables);
-    // A fixed draw names its tiles, and so its sets: they choose the start tile.
-    let order: Option<Vec<u16>> = match &options.draw {
-        Draw::Order(ids) => Some(
-            ids.iter()
-                .map(|id| {
-                    tables
-                        .kind_by_id(id)
-                        .ok_or_else(|| SetupError::Tile(id.clone()))
-                })
-                .collect::<Result<_, _>>()?,
-        ),
-        Draw::Seed(_) => None,
+    // A phase of the draw per group and one for the tiles of no group; groups are in draw
+    // order, those drawn first before those drawn last.
+    let firsts = tables
+        .groups
+        .iter()
+        .take_while(|g| g.draw == GroupDraw::First)
+        .count();
+    let phase_of = |k: usize| match tables.kinds[k].group {
+        Some(g) if usize::from(g) < firsts => usize::from(g),
+        Some(g) => usize::from(g) + 1,
+        None => firsts,
     };
-    let mut starts_from = vec![false; tables.sets.len()];
-    match &order {
-        Some(kinds) if sets.is_empty() => {
-            for &k in kinds {
-                starts_from[usize::from(tables.kinds[k as usize].set)] = true;
-            }
+    let (order, seed): (Option<Vec<u16>>, u64) = match &options.draw {
+        Draw::Order(ids) => (
+            Some(
+                ids.iter()
+                    .map(|id| {
+                        tables
+                            .kind_by_id(id)
+                            .ok_or_else(|| SetupError::Tile(id.clone()))
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+            0,
+        ),
+        Draw::Seed(seed) => (None, *seed),
+    };
+    // A fixed draw names its tiles, and so its sets: they choose the start tile.
+    let mut starts_from: Vec<bool> = (0..tables.sets.len())
+        .map(|s| sets.is_empty() || sets.contains(&(s as u16)))
+        .collect();
+    if let Some(kinds) = order.as_ref().filter(|_| sets.is_empty()) {
+        starts_from.fill(false);
+        for &k in kinds {
+            starts_from[usize::from(tables.kinds[k as usize].set)] = true;
         }
-        _ => (0..tables.kinds.len())
-            .filter(|&k| in_game(k))
-            .for_each(|k| starts_from[usize::from(tables.kinds[k].set)] = true),
     }
-    let may_start =
-        |k: usize| tables.kinds[k].start && starts_from[usize::from(tables.kinds[k].set)];
     let start = match &options.start {
         Some(id) => tables
             .kind_by_id(id)
             .ok_or_else(|| SetupError::Start(id.clone()))?,
-        None => phases
-            .iter()
-            .find_map(|phase| {
-                (0..tables.kinds.len()).find(|&k| phase.holds(tables, k) && may_start(k))
+        None => (0..tables.kinds.len())
+            .filter(|&k| {
+                let kind = &tables.kinds[k];
+                kind.start && starts_from[usize::from(kind.set)]
             })
+            .min_by_key(|&k| (phase_of(k), k))
             // Sets without a start tile start from the first set's (the base game's D).
             .map_or(tables.start, |k| k as u16),
     };
@@ -90,12 +101,12 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         .filter(|&s| sets.is_empty() || sets.contains(&(s as u16)))
         .flat_map(|s| tables.set_removes.get(s).into_iter().flatten().copied())
         .collect();
-    let copies = |k: usize| -> u64 {
+    let copies = |k: usize| -> usize {
         let kind = &tables.kinds[k];
         if !in_game(k) || removed.contains(&(k as u16)) {
             return 0;
         }
-        let n = u64::from(kind.counts.get(edition).copied().unwrap_or(0));
+        let n = kind.counts.get(edition).copied().unwrap_or(0) as usize;
         if k == start as usize {
             return n.saturating_sub(1);
         }
@@ -105,62 +116,42 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
                 .is_some_and(|g| tables.groups[g as usize].spare_starts == SpareStarts::LeaveOut);
         if left_out { 0 } else { n }
     };
+    if let Some(bag) = order {
+        if bag.len() + 1 > crate::board::MAX_TILES {
+            return Err(SetupError::TooManyTiles(bag.len() as u64 + 1));
+        }
+        return Ok(Plan { start, bag });
+    }
+    // Two passes: the size of each phase's segments (its tiles, then its held-back tiles), then
+    // the kinds written in place, in kind order, each segment shuffled in draw order.
+    let segment = |k: usize| 2 * phase_of(k) + usize::from(tables.kinds[k].held_back);
+    let mut sizes = vec![0usize; 2 * (tables.groups.len() + 1)];
+    for k in 0..tables.kinds.len() {
+        sizes[segment(k)] += copies(k);
+    }
     // Refused before the bag is built: a count of billions must not allocate billions.
-    let drawn = match &order {
-        Some(kinds) => kinds.len() as u64,
-        None => (0..tables.kinds.len()).map(copies).sum::<u64>(),
-    };
-    if drawn + 1 > crate::board::MAX_TILES as u64 {
-        return Err(SetupError::TooManyTiles(drawn + 1));
+    let total: usize = sizes.iter().sum();
+    if total + 1 > crate::board::MAX_TILES {
+        return Err(SetupError::TooManyTiles(total as u64 + 1));
     }
-    let bag = match (order, &options.draw) {
-        (Some(kinds), _) => kinds,
-        (None, Draw::Order(_)) => Vec::new(),
-        (None, Draw::Seed(seed)) => {
-            let mut rng = Rng::new(*seed);
-            let mut bag = Vec::new();
-            for phase in &phases {
-                for held_back in [false, true] {
-                    let from = bag.len();
-                    for k in 0..tables.kinds.len() {
-                        if phase.holds(tables, k) && tables.kinds[k].held_back == held_back {
-                            bag.extend(std::iter::repeat_n(k as u16, copies(k) as usize));
-                        }
-                    }
-                    rng.shuffle(&mut bag[from..]);
-                }
-            }
-            bag
-        }
-    };
+    let mut at: Vec<usize> = sizes
+        .iter()
+        .scan(0, |end, &n| {
+            *end += n;
+            Some(*end - n)
+        })
+        .collect();
+    let mut bag = vec![0u16; total];
+    for k in 0..tables.kinds.len() {
+        let (from, n) = (at[segment(k)], copies(k));
+        bag[from..from + n].fill(k as u16);
+        at[segment(k)] += n;
+    }
+    let mut rng = Rng::new(seed);
+    let mut from = 0;
+    for n in sizes {
+        rng.shuffle(&mut bag[from..from + n]);
+        from += n;
+    }
     Ok(Plan { start, bag })
-}
-
-/// One phase of a seeded draw: a group, or the tiles of no group.
-#[derive(Clone, Copy, Debug)]
-enum Phase {
-    Group(u16),
-    Ungrouped,
-}
-
-impl Phase {
-    fn holds(self, tables: &Tables, kind: usize) -> bool {
-        let group = tables.kinds[kind].group;
-        match self {
-            Phase::Group(g) => group == Some(g),
-            Phase::Ungrouped => group.is_none(),
-        }
-    }
-}
-
-/// The phases in draw order.
-fn phases(tables: &Tables) -> Vec<Phase> {
-    let side = |draw: GroupDraw| {
-        (0..tables.groups.len() as u16).filter(move |&g| tables.groups[g as usize].draw == draw)
-    };
-    side(GroupDraw::First)
-        .map(Phase::Group)
-        .chain(std::iter::once(Phase::Ungrouped))
-        .chain(side(GroupDraw::Last).map(Phase::Group))
-        .collect()
 }
