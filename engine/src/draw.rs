@@ -36,7 +36,9 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
             None => return Err(SetupError::Set(id.clone(), known())),
         }
     }
-    let in_game = |k: usize| sets.is_empty() || sets.contains(&tables.kinds[k].set);
+    let game_sets: Vec<bool> = (0..tables.sets.len())
+        .map(|s| sets.is_empty() || sets.contains(&(s as u16)))
+        .collect();
     let edition = match &options.edition {
         Some(id) => tables
             .editions
@@ -73,9 +75,7 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         Draw::Seed(seed) => (None, *seed),
     };
     // A fixed draw names its tiles, and so its sets: they choose the start tile.
-    let mut starts_from: Vec<bool> = (0..tables.sets.len())
-        .map(|s| sets.is_empty() || sets.contains(&(s as u16)))
-        .collect();
+    let mut starts_from = game_sets.clone();
     if let Some(kinds) = order.as_ref().filter(|_| sets.is_empty()) {
         starts_from.fill(false);
         for &k in kinds {
@@ -98,12 +98,12 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
     // Copies of each kind in a seeded draw: the start tile's count includes it, and a spare
     // start of a group that leaves them out stays in the box.
     let removed: Vec<u16> = (0..tables.sets.len())
-        .filter(|&s| sets.is_empty() || sets.contains(&(s as u16)))
+        .filter(|&s| game_sets[s])
         .flat_map(|s| tables.set_removes.get(s).into_iter().flatten().copied())
         .collect();
     let copies = |k: usize| -> usize {
         let kind = &tables.kinds[k];
-        if !in_game(k) || removed.contains(&(k as u16)) {
+        if !game_sets[usize::from(kind.set)] || removed.contains(&(k as u16)) {
             return 0;
         }
         let n = kind.counts.get(edition).copied().unwrap_or(0) as usize;
@@ -122,12 +122,18 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         }
         return Ok(Plan { start, bag });
     }
-    // Two passes: the size of each phase's segments (its tiles, then its held-back tiles), then
-    // the kinds written in place, in kind order, each segment shuffled in draw order.
+    // The size of each phase's segments (its tiles, then its held-back tiles) and the kinds in
+    // the draw, in kind order; then the kinds written in place, each segment shuffled in order.
     let segment = |k: usize| 2 * phase_of(k) + usize::from(tables.kinds[k].held_back);
     let mut sizes = vec![0usize; 2 * (tables.groups.len() + 1)];
+    let mut drawn: Vec<(u16, usize, usize)> = Vec::with_capacity(tables.kinds.len());
     for k in 0..tables.kinds.len() {
-        sizes[segment(k)] += copies(k);
+        let n = copies(k);
+        if n > 0 {
+            let seg = segment(k);
+            sizes[seg] += n;
+            drawn.push((k as u16, seg, n));
+        }
     }
     // Refused before the bag is built: a count of billions must not allocate billions.
     let total: usize = sizes.iter().sum();
@@ -142,10 +148,9 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         })
         .collect();
     let mut bag = vec![0u16; total];
-    for k in 0..tables.kinds.len() {
-        let (from, n) = (at[segment(k)], copies(k));
-        bag[from..from + n].fill(k as u16);
-        at[segment(k)] += n;
+    for (k, seg, n) in drawn {
+        bag[at[seg]..at[seg] + n].fill(k);
+        at[seg] += n;
     }
     let mut rng = Rng::new(seed);
     let mut from = 0;
