@@ -32,17 +32,34 @@ pub enum PathFault {
 
 /// Whether orientation `o` placed at (x, y) breaks a path rule, and how.
 pub fn fault(tables: &Tables, board: &Board, o: &Orient, x: i32, y: i32) -> Option<PathFault> {
-    // The path kinds on the tile (at most four) and whether one of their edges meets a tile.
+    let mut occupied = 0u8;
+    for side in Side::ALL {
+        let (dx, dy) = side.offset();
+        if board.at(x + dx, y + dy).is_some() {
+            occupied |= 1 << side.index();
+        }
+    }
+    fault_beside(tables, board, o, (x, y), occupied)
+}
+
+/// As `fault`, with the sides whose neighbour cell holds a tile given (bit `Side::index`), as
+/// the open position's pattern says: a detached placement is refused without reading a cell.
+fn fault_beside(
+    tables: &Tables,
+    board: &Board,
+    o: &Orient,
+    (x, y): (i32, i32),
+    occupied: u8,
+) -> Option<PathFault> {
+    // Each path kind on the tile (at most four) must meet a placed tile on some side.
     let mut kinds = [(0u8, false); 4];
     let mut len = 0;
-    let mut cramped = None;
     for side in Side::ALL {
         let edge = o.edges[side.index()];
-        let Some(rule) = tables.paths.get(edge as usize).copied().flatten() else {
+        if tables.paths.get(edge as usize).copied().flatten().is_none() {
             continue;
-        };
-        let (dx, dy) = side.offset();
-        let meets = board.at(x + dx, y + dy).is_some();
+        }
+        let meets = occupied & (1 << side.index()) != 0;
         match kinds[..len].iter_mut().find(|(e, _)| *e == edge) {
             Some(entry) => entry.1 |= meets,
             None => {
@@ -50,15 +67,21 @@ pub fn fault(tables: &Tables, board: &Board, o: &Orient, x: i32, y: i32) -> Opti
                 len += 1;
             }
         }
-        if !meets && rule == PathRule::NoUTurn && cramped.is_none() && !has_room(board, x, y, side)
-        {
-            cramped = Some(PathFault::NoRoom { edge, side });
-        }
     }
     if let Some(&(edge, _)) = kinds[..len].iter().find(|(_, meets)| !meets) {
         return Some(PathFault::Detached { edge });
     }
-    cramped
+    for side in Side::ALL {
+        let edge = o.edges[side.index()];
+        let open = occupied & (1 << side.index()) == 0;
+        if open
+            && tables.paths.get(edge as usize).copied().flatten() == Some(PathRule::NoUTurn)
+            && !has_room(board, x, y, side)
+        {
+            return Some(PathFault::NoRoom { edge, side });
+        }
+    }
+    None
 }
 
 /// Whether a path leaving the tile at (x, y) by `side` has room to go on: the cell it faces,
@@ -86,14 +109,26 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
     let tables = game.tables;
     let mut masks = std::mem::take(game.masks_mut());
     let mut removed = 0;
+    let base = tables.index.base;
     for (slot, mask) in masks.iter_mut().enumerate() {
-        let mut rest = *mask;
+        if *mask == 0 {
+            continue;
+        }
         let open = game.board.frontier[slot];
+        // The pattern's digit per side is 0 where the neighbour cell is empty.
+        let mut occupied = 0u8;
+        let mut pattern = open.pattern;
+        for side in 0..4 {
+            occupied |= u8::from(pattern % base != 0) << side;
+            pattern /= base;
+        }
+        let mut rest = *mask;
         while rest != 0 {
             let r = rest.trailing_zeros() as u8;
             rest &= rest - 1;
             let o = &tables.orients[tables.orient_of(kind, r) as usize];
-            if fault(tables, &game.board, o, open.x.into(), open.y.into()).is_some() {
+            let at = (i32::from(open.x), i32::from(open.y));
+            if fault_beside(tables, &game.board, o, at, occupied).is_some() {
                 *mask &= !(1 << r);
                 removed += 1;
             }
