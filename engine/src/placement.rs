@@ -119,7 +119,8 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
         let mut occupied = 0u8;
         let mut pattern = open.pattern;
         for side in 0..4 {
-            occupied |= u8::from(pattern % base != 0) << side;
+            let digit = pattern % base;
+            occupied |= u8::from(digit > 0) << side;
             pattern /= base;
         }
         let mut rest = *mask;
