@@ -10,7 +10,6 @@
 //! (tiles that fit nowhere are set aside).
 
 use crate::board::{Board, EMPTY};
-use crate::rng::Rng;
 use crate::rules;
 use crate::tables::{FeatureKind, Orient, Tables};
 use tiledef::{Meeting, Port, Side};
@@ -72,9 +71,9 @@ impl<'t> Game<'t> {
         if options.players == 0 || options.players > MAX_PLAYERS {
             return Err(SetupError::Players(options.players));
         }
-        let mut bag = build_bag(tables, &options)?;
+        let crate::draw::Plan { start, mut bag } = crate::draw::plan(tables, &options)?;
         // The rules follow the sets of the whole draw, not of the part a cut plays.
-        let (rules, tokens) = rules::village_life::rules_in_play(tables, &options, &bag);
+        let (rules, tokens) = rules::village_life::rules_in_play(tables, &options, start, &bag);
         let colours = if rules.flower_bonus {
             rules::village_life::deal_colours(tables, &options, &tokens)?
         } else {
@@ -119,12 +118,12 @@ impl<'t> Game<'t> {
             follower_counts: Vec::new(),
             follower_supply: Vec::new(),
             follower_kinds: false,
+            start,
             options,
         };
         game.markers_in_play();
         game.followers_in_play();
-        let start = tables.orient_of(tables.start, 0);
-        game.put(0, 0, start);
+        game.put(0, 0, tables.orient_of(start, 0));
         game.draw_next(events);
         Ok(game)
     }
@@ -137,6 +136,11 @@ impl<'t> Game<'t> {
     /// The options the game was set up with.
     pub fn options(&self) -> &GameOptions {
         &self.options
+    }
+
+    /// The tile kind the game started from (placed at (0, 0), unrotated).
+    pub fn start(&self) -> u16 {
+        self.start
     }
 
     /// Where the game is.
@@ -171,6 +175,9 @@ impl<'t> Game<'t> {
             let mask = row[open.pattern as usize];
             count += mask.count_ones();
             self.masks.push(mask);
+        }
+        if count > 0 && self.tables.kinds[kind as usize].path {
+            count -= crate::placement::filter(self, kind);
         }
         if let Some(donkey) = self.donkey
             && count > 0
@@ -460,8 +467,33 @@ impl<'t> Game<'t> {
             return Ok(orient);
         }
         let pattern = self.board.frontier[cell.slot as usize].pattern;
+        let fits = self.tables.index.fits(pattern, kind) & (1 << o.rotation) != 0;
+        if fits
+            && let Some(fault) =
+                crate::placement::fault(self.tables, &self.board, o, x.into(), y.into())
+        {
+            let tile = self.tables.kinds[kind as usize].id.clone();
+            let name = |edge: u8| self.tables.edge_kinds[edge as usize].clone();
+            return Err(match fault {
+                crate::placement::PathFault::Detached { edge } => IllegalMove::PathDetached {
+                    tile,
+                    rotation,
+                    x,
+                    y,
+                    edge: name(edge),
+                },
+                crate::placement::PathFault::NoRoom { edge, side } => IllegalMove::PathNoRoom {
+                    tile,
+                    rotation,
+                    x,
+                    y,
+                    edge: name(edge),
+                    side: side.name().to_uppercase(),
+                },
+            });
+        }
         if let Some(d) = self.donkey
-            && self.tables.index.fits(pattern, kind) & (1 << o.rotation) != 0
+            && fits
         {
             let p = self.board.placed[d as usize];
             return Err(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y });
@@ -702,70 +734,4 @@ pub fn describe_feature(o: &Orient, feature: u8) -> String {
         Some(p) => format!("{} {p}", f.kind.name()),
         None => f.kind.name().to_string(),
     }
-}
-
-fn build_bag(tables: &Tables, options: &GameOptions) -> Result<Vec<u16>, SetupError> {
-    let known = || tables.sets.join(", ");
-    let mut sets = Vec::new();
-    for id in &options.sets {
-        match tables.sets.iter().position(|s| s == id) {
-            Some(i) => sets.push(i as u16),
-            None => return Err(SetupError::Set(id.clone(), known())),
-        }
-    }
-    let edition = match &options.edition {
-        Some(id) => tables
-            .editions
-            .iter()
-            .position(|e| e == id)
-            .ok_or_else(|| SetupError::Edition(id.clone(), tables.editions.join(", ")))?,
-        None => tables.editions.len().saturating_sub(1),
-    };
-    // Refused before the bag is built: a count of billions must not allocate billions.
-    let drawn = match &options.draw {
-        Draw::Order(ids) => ids.len() as u64,
-        Draw::Seed(_) => tables
-            .kinds
-            .iter()
-            .enumerate()
-            .filter(|(_, kind)| sets.is_empty() || sets.contains(&kind.set))
-            .map(|(k, kind)| {
-                let n = u64::from(kind.counts.get(edition).copied().unwrap_or(0));
-                if k == tables.start as usize {
-                    n.saturating_sub(1)
-                } else {
-                    n
-                }
-            })
-            .sum::<u64>(),
-    };
-    if drawn + 1 > crate::board::MAX_TILES as u64 {
-        return Err(SetupError::TooManyTiles(drawn + 1));
-    }
-    let bag: Vec<u16> = match &options.draw {
-        Draw::Order(ids) => ids
-            .iter()
-            .map(|id| {
-                tables
-                    .kind_by_id(id)
-                    .ok_or_else(|| SetupError::Tile(id.clone()))
-            })
-            .collect::<Result<_, _>>()?,
-        Draw::Seed(seed) => {
-            let mut bag = Vec::new();
-            for (k, kind) in tables.kinds.iter().enumerate() {
-                if !sets.is_empty() && !sets.contains(&kind.set) {
-                    continue;
-                }
-                let mut n = kind.counts.get(edition).copied().unwrap_or(0);
-                if k == tables.start as usize {
-                    n = n.saturating_sub(1);
-                }
-                bag.extend(std::iter::repeat_n(k as u16, n as usize));
-            }
-            Rng::new(*seed).shuffle(&mut bag);
-            bag
-        }
-    };
-    Ok(bag)
 }

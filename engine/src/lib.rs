@@ -6,6 +6,8 @@
 //!
 //! - `tables`: `compile(&TileSet) -> Tables` (orientations, port maps, placement index);
 //! - `board`: the grid, placed tiles and the open positions with their neighbour patterns;
+//! - `draw`: the start tile and the draw order (tile groups, held-back tiles);
+//! - `placement`: placement constraints (paths a tile must continue, the U-turn rule);
 //! - `game`: the turn flow: setup, moves, legal move lists, applying them, the draw;
 //! - `options`, `state`, `scoring`: setup data; the game's state and the primitives rules
 //!   use; scoring (base rules, markers' modifiers and tokens, flowers, follower strengths);
@@ -15,8 +17,10 @@
 //! - `rng`: the seedable generator behind every random choice.
 
 pub mod board;
+pub mod draw;
 pub mod game;
 pub mod options;
+pub mod placement;
 pub mod record;
 pub mod rng;
 pub mod rules;

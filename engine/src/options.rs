@@ -193,6 +193,9 @@ pub struct GameOptions {
     /// Play only the first this many tiles of the draw, the start tile included (None: all),
     /// so that sets of different sizes can be compared at the same game length.
     pub tiles: Option<usize>,
+    /// The start tile's id (None: the first start tile of the game's sets in draw order, see
+    /// `crate::draw::plan`).
+    pub start: Option<String>,
 }
 
 impl GameOptions {
@@ -205,6 +208,7 @@ impl GameOptions {
             rules: RuleOptions::default(),
             draw: Draw::Seed(seed),
             tiles: None,
+            start: None,
         }
     }
 }
@@ -224,6 +228,9 @@ pub enum SetupError {
     /// Unknown tile id in a fixed draw.
     #[error("unknown tile `{0}` in the draw order")]
     Tile(String),
+    /// Unknown start tile id.
+    #[error("unknown start tile `{0}`")]
+    Start(String),
     /// The flower colours given do not fit the players or the vocabulary.
     #[error("flower colours: {0}")]
     Flowers(String),

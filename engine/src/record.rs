@@ -47,6 +47,9 @@ pub struct GameSpec {
     /// Only the first this many tiles of the draw are played, the start tile included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tiles: Option<usize>,
+    /// The start tile's id (absent: the first start tile of the game's sets in draw order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
 }
 
 /// A feature of the placed tile, named by index, by port, or by kind.
@@ -277,6 +280,7 @@ impl Record {
             rules: g.rules.clone(),
             draw,
             tiles: g.tiles,
+            start: g.start.clone(),
         })
     }
 }

@@ -384,7 +384,7 @@ impl<'t> Game<'t> {
         let markers = &tables.markers;
         let mut seen = vec![false; tables.kinds.len()];
         let mut used = vec![false; markers.len()];
-        for &k in std::iter::once(&tables.start).chain(&self.bag) {
+        for &k in std::iter::once(&self.start).chain(&self.bag) {
             if std::mem::replace(&mut seen[usize::from(k)], true) {
                 continue;
             }

@@ -162,6 +162,8 @@ pub struct SimOptions {
     pub rules: crate::game::RuleOptions,
     /// Tiles per game, the start tile included (None: the whole bag).
     pub tiles: Option<usize>,
+    /// The start tile's id (None: chosen from the sets, see `crate::draw::plan`).
+    pub start: Option<String>,
 }
 
 /// Statistics of a simulation run (sums; divide by `games` for means).
@@ -387,6 +389,7 @@ fn game_options(opts: &SimOptions, rng: &mut Rng) -> GameOptions {
         rules: opts.rules.clone(),
         draw: Draw::Seed(rng.next_u64()),
         tiles: opts.tiles,
+        start: opts.start.clone(),
     }
 }
 

@@ -278,6 +278,40 @@ pub enum IllegalMove {
     /// The figure to return is not one of the player's figures.
     #[error("there is no figure {0} of the current player to return")]
     NoSuchFigure(u16),
+    /// The placement does not continue a path (a river) at an open end.
+    #[error(
+        "tile {tile} rotated {rotation} at ({x}, {y}) does not continue the {edge}: none of its {edge} edges meets a placed tile"
+    )]
+    PathDetached {
+        /// Tile id.
+        tile: String,
+        /// Rotation asked for.
+        rotation: u8,
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+        /// The path's edge kind.
+        edge: String,
+    },
+    /// The placement leaves a path no room to go on (a U-turn).
+    #[error(
+        "tile {tile} rotated {rotation} at ({x}, {y}) would turn the {edge} back on itself: its {side} edge leaves the {edge} no room to go on"
+    )]
+    PathNoRoom {
+        /// Tile id.
+        tile: String,
+        /// Rotation asked for.
+        rotation: u8,
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+        /// The path's edge kind.
+        edge: String,
+        /// The side whose path end is cramped.
+        side: String,
+    },
     /// The donkey may only go to a placed tile other than its own.
     #[error("the donkey cannot move to ({x}, {y}): {why}")]
     DonkeyTarget {
@@ -374,6 +408,8 @@ pub struct Game<'t> {
     /// Whether any of the sets' follower kinds is in this game (else deploys list the base
     /// follower only, without looking at the others).
     pub(crate) follower_kinds: bool,
+    /// The tile kind the game started from.
+    pub(crate) start: u16,
 }
 
 impl<'t> Game<'t> {

@@ -193,6 +193,28 @@ pub struct TileKind {
     pub orients: Vec<u16>,
     /// For each of the four rotations, the orientation it is equal to.
     pub rotation_orient: [u16; 4],
+    /// Index into `Tables::groups` of the group it is drawn with.
+    #[serde(default)]
+    pub group: Option<u16>,
+    /// Drawn last of its group.
+    #[serde(default)]
+    pub held_back: bool,
+    /// Whether one of its edges is a path (`Tables::paths`): its placements are filtered.
+    #[serde(default)]
+    pub path: bool,
+}
+
+/// A tile group, in draw order (`Tables::groups`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupInfo {
+    /// Its id.
+    pub id: String,
+    /// Index into `Tables::sets` of the set declaring it.
+    pub set: u16,
+    /// Drawn before or after the tiles of no group.
+    pub draw: tiledef::GroupDraw,
+    /// What becomes of its start tiles that do not start the game.
+    pub spare_starts: tiledef::SpareStarts,
 }
 
 /// A marker kind of the vocabulary, as the rules see it.
@@ -286,10 +308,20 @@ pub struct Tables {
     pub kinds: Vec<TileKind>,
     /// All distinct orientations of all tile kinds.
     pub orients: Vec<Orient>,
-    /// Index into `kinds` of the start tile.
+    /// Index into `kinds` of the first start tile in load order (the base game's D): the start
+    /// of a game whose sets have none (a game chooses among its sets', see `crate::draw`).
     pub start: u16,
     /// The placement index.
     pub index: PlacementIndex,
+    /// The tile groups, in draw order (the groups drawn first, then those drawn last).
+    #[serde(default)]
+    pub groups: Vec<GroupInfo>,
+    /// Per edge code: its placement rule when it is a path (a river), else null.
+    #[serde(default)]
+    pub paths: Vec<Option<tiledef::PathRule>>,
+    /// Per set: the tile kinds a game with that set in its draw leaves out.
+    #[serde(default)]
+    pub set_removes: Vec<Vec<u16>>,
     /// The follower kinds the sets add besides the base followers (the large follower).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub followers: Vec<FollowerInfo>,
@@ -628,6 +660,9 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             flowers: flowers_by_colour(ts.colours.len(), &written),
             orients: own,
             rotation_orient,
+            group: tile.group.map(|g| g as u16),
+            held_back: tile.held_back,
+            path: tile.edges.iter().any(|&e| ts.edge_kinds[e].path.is_some()),
         });
     }
     let base = n as u32 + 1;
@@ -677,6 +712,22 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 count: f.count.min(u32::from(u8::MAX)) as u8,
                 strength: f.strength.min(u32::from(u8::MAX)) as u8,
             })
+            .collect(),
+        groups: ts
+            .groups
+            .iter()
+            .map(|g| GroupInfo {
+                id: g.id.clone(),
+                set: g.set as u16,
+                draw: g.draw,
+                spare_starts: g.spare_starts,
+            })
+            .collect(),
+        paths: ts.edge_kinds.iter().map(|e| e.path).collect(),
+        set_removes: ts
+            .sets
+            .iter()
+            .map(|s| s.removes.iter().map(|&t| t as u16).collect())
             .collect(),
     };
     build_index(&mut tables);

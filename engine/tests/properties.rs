@@ -250,6 +250,7 @@ fn recorded_games_replay_to_identical_events() {
             seed: Some(seed),
             draw: None,
             tiles: None,
+            start: None,
         };
         let (record, events, scores) =
             play_random_record(tables, spec, &mut Rng::new(seed)).unwrap();
@@ -557,7 +558,7 @@ proptest! {
         let play = || {
             let spec = GameSpec {
                 sets: vec![], edition: None, players, rules: Default::default(),
-                seed: Some(seed), draw: None, tiles: None,
+                seed: Some(seed), draw: None, tiles: None, start: None,
             };
             play_random_record(tables, spec, &mut Rng::new(seed)).unwrap()
         };

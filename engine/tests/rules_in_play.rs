@@ -54,6 +54,7 @@ fn rules(tables: &Tables, sets: &[&str], options: RuleOptions) -> Rules {
             rules: options,
             draw: Draw::Seed(7),
             tiles: Some(20),
+            start: None,
         },
         &mut Vec::new(),
     )
@@ -140,6 +141,7 @@ fn games_follow_their_rules() {
                 },
                 draw: Draw::Seed(seed),
                 tiles: None,
+                start: None,
             },
             &mut rng,
             &mut moves,
@@ -169,6 +171,7 @@ fn flower_tokens_are_the_colours_of_the_sets_in_the_game() {
                 rules: RuleOptions::default(),
                 draw: Draw::Seed(seed),
                 tiles: None,
+                start: None,
             },
             &mut Vec::new(),
         )

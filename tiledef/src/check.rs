@@ -14,7 +14,7 @@ use crate::port::{Port, Side};
 use crate::schema::closest;
 use crate::source::SpanMap;
 use crate::tileset::{
-    Colour, EdgeKind, Edition, Feature, FeatureKind, MarkerKind, Rgb, SetInfo, Tile, TileSet,
+    Colour, EdgeKind, Edition, Feature, FeatureKind, Group, MarkerKind, Rgb, SetInfo, Tile, TileSet,
 };
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -111,6 +111,13 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
             .map(|(i, g)| (g.id.clone(), format!("/figure/{i}/id"), "figure"))
             .collect()
     });
+    let group_ids = cx.declare(&order, |f| {
+        f.groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.id.clone(), format!("/group/{i}/id"), "tile group"))
+            .collect()
+    });
     let vocab = Vocabulary {
         editions,
         edge_kinds: edge_ids,
@@ -135,6 +142,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
                         .filter(|(_, d)| d.file == f)
                         .map(|(i, _)| i)
                         .collect(),
+                    removes: Vec::new(),
                 }
             })
             .collect(),
@@ -198,6 +206,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
                 })
             })
             .collect(),
+        groups: Vec::new(),
     };
     if tileset.editions.is_empty() {
         tileset.editions.push(Edition {
@@ -232,15 +241,19 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
         }
     }
     let mut tile_ptrs = Vec::new();
+    let mut tile_defs = Vec::new();
     for &f in &order {
         for (t, tile) in std::mem::take(&mut built[f]).into_iter().enumerate() {
             if let Some(tile) = tile {
                 tileset.tiles.push(tile);
                 tile_ptrs.push((f, files[f].tile_ptr(t)));
+                tile_defs.push((f, t));
             }
         }
     }
     cx.marker_rules(&vocab);
+    cx.groups(&order, &group_ids, &vocab, &mut tileset, &tile_defs);
+    cx.removes(&order, &vocab, &mut tileset);
     cx.report_not_required();
     cx.unique_tile_ids(&order);
     cx.start_tile(&order, &mut tileset);
@@ -354,6 +367,7 @@ fn bundled_vocabulary() -> Vec<(&'static str, String, String)> {
         file.edge_kinds.iter().for_each(|e| add("edge kind", &e.id));
         file.colours.iter().for_each(|c| add("colour", &c.id));
         file.markers.iter().for_each(|m| add("marker kind", &m.id));
+        file.groups.iter().for_each(|g| add("tile group", &g.id));
     }
     out
 }
@@ -777,6 +791,7 @@ impl Checker<'_> {
                 meets: vec![Meeting::Forbidden; n],
                 display: def.display.as_deref().and_then(Rgb::parse),
                 style: def.style.unwrap_or(EdgeStyle::Plain),
+                path: def.path,
             });
             declared_style.push(def.style.is_some());
             ptrs.push(ptr);
@@ -1698,10 +1713,174 @@ impl Checker<'_> {
         }
     }
 
-    fn start_tile(&mut self, order: &[usize], tileset: &mut TileSet) {
-        let starts: Vec<usize> = (0..tileset.tiles.len())
-            .filter(|&t| tileset.tiles[t].start)
+    /// Resolves the tile groups: their draw order (`after`, `before`, then load order, each
+    /// side on its own) into `TileSet::groups`, and each tile's `group`.
+    fn groups(
+        &mut self,
+        order: &[usize],
+        declared: &[Declared],
+        vocab: &Vocabulary,
+        tileset: &mut TileSet,
+        tile_defs: &[(usize, usize)],
+    ) {
+        let files = self.files;
+        let defs: Vec<(usize, &crate::model::GroupDef)> = declared
+            .iter()
+            .map(|d| {
+                let i = (files[d.file].file.groups.iter())
+                    .position(|g| g.id == d.id)
+                    .expect("declared groups come from their file");
+                (i, &files[d.file].file.groups[i])
+            })
             .collect();
+        // `follows[a]`: the groups drawn before group `a`.
+        let mut follows: Vec<Vec<usize>> = vec![Vec::new(); declared.len()];
+        for (a, d) in declared.iter().enumerate() {
+            let (i, def) = defs[a];
+            let lists = [("after", &def.after), ("before", &def.before)];
+            for (key, names) in lists {
+                for (j, name) in names.iter().enumerate() {
+                    let ptr = format!("/group/{i}/{key}/{j}");
+                    let visible = vocab.visible(d.file);
+                    let Some(b) =
+                        self.resolve((d.file, &ptr, false), "tile group", name, declared, visible)
+                    else {
+                        continue;
+                    };
+                    if defs[b].1.draw != def.draw || a == b {
+                        let why = if a == b {
+                            "a group cannot be drawn before or after itself".to_string()
+                        } else {
+                            format!(
+                                "`{}` is drawn {} and `{name}` {}: a group is ordered only among the groups drawn on its side",
+                                def.id,
+                                side_name(def.draw),
+                                side_name(defs[b].1.draw)
+                            )
+                        };
+                        self.error(
+                            d.file,
+                            &ptr,
+                            false,
+                            "tilekit::group-order",
+                            format!("group `{}` cannot be drawn {key} `{name}`", def.id),
+                        )
+                        .hint = Some(why);
+                        continue;
+                    }
+                    if key == "after" {
+                        follows[a].push(b);
+                    } else {
+                        follows[b].push(a);
+                    }
+                }
+            }
+        }
+        // Draw order: first side then last side; within a side, the earliest-declared group
+        // whose predecessors are all placed (Kahn's algorithm, stable by load order).
+        let mut placed = vec![false; declared.len()];
+        let mut sorted: Vec<usize> = Vec::with_capacity(declared.len());
+        for side in [
+            crate::model::GroupDraw::First,
+            crate::model::GroupDraw::Last,
+        ] {
+            loop {
+                let next = (0..declared.len()).find(|&a| {
+                    !placed[a] && defs[a].1.draw == side && follows[a].iter().all(|&b| placed[b])
+                });
+                let Some(a) = next else { break };
+                placed[a] = true;
+                sorted.push(a);
+            }
+        }
+        for a in (0..declared.len()).filter(|&a| !placed[a]) {
+            let (i, def) = defs[a];
+            self.error(
+                declared[a].file,
+                &format!("/group/{i}/id"),
+                false,
+                "tilekit::group-cycle",
+                format!(
+                    "group `{}` is drawn after a group that is drawn after it",
+                    def.id
+                ),
+            )
+            .hint = Some("follow its `after` and `before` round: one of them must go".to_string());
+        }
+        let rank: HashMap<usize, usize> = sorted.iter().enumerate().map(|(r, &a)| (a, r)).collect();
+        tileset.groups = sorted
+            .iter()
+            .map(|&a| {
+                let def = defs[a].1;
+                Group {
+                    id: def.id.clone(),
+                    name: def.name.clone(),
+                    set: order
+                        .iter()
+                        .position(|&f| f == declared[a].file)
+                        .unwrap_or(0),
+                    draw: def.draw,
+                    spare_starts: def.spare_starts,
+                }
+            })
+            .collect();
+        for (tile, &(f, t)) in tileset.tiles.iter_mut().zip(tile_defs) {
+            let def = &files[f].file.tiles[t];
+            let ptr = files[f].tile_ptr(t);
+            match &def.group {
+                Some(name) => {
+                    let gptr = format!("{ptr}/group");
+                    let visible = vocab.visible(f);
+                    let g = self.resolve((f, &gptr, false), "tile group", name, declared, visible);
+                    tile.group = g.and_then(|g| rank.get(&g).copied());
+                }
+                None if def.held_back => {
+                    self.error(
+                        f,
+                        &format!("{ptr}/held_back"),
+                        true,
+                        "tilekit::held-back-without-group",
+                        format!("tile `{}` is held back but is in no group", def.id),
+                    )
+                    .hint = Some(
+                        "`held_back` draws a tile last of its group: add `group = \"…\"`, or remove `held_back`".to_string(),
+                    );
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// Resolves each set's `removes` to tiles of the sets it may use (itself excluded).
+    fn removes(&mut self, order: &[usize], vocab: &Vocabulary, tileset: &mut TileSet) {
+        let files = self.files;
+        for (s, &f) in order.iter().enumerate() {
+            for (i, name) in files[f].file.set.removes.iter().enumerate() {
+                let found = tileset.tiles.iter().position(|t| {
+                    (t.id == *name || t.aliases.contains(name))
+                        && order[t.set] != f
+                        && vocab.visible(f).contains(&order[t.set])
+                });
+                match found {
+                    Some(t) => tileset.sets[s].removes.push(t),
+                    None => {
+                        self.error(
+                            f,
+                            &format!("/set/removes/{i}"),
+                            false,
+                            "tilekit::unknown-removed-tile",
+                            format!("set `{}` removes `{name}`, but no tile of the sets it requires has that id or alias", files[f].file.set.id),
+                        )
+                        .hint = Some("`removes` names a tile of a required set that a game with this set leaves out; require its set, or correct the id".to_string());
+                    }
+                }
+            }
+        }
+    }
+
+    /// At most one start tile per set, at least one among the loaded sets; `start_tile` is the
+    /// first set's in load order (a game chooses its own among its sets: `engine::draw`).
+    fn start_tile(&mut self, order: &[usize], tileset: &mut TileSet) {
         let files = self.files;
         let written: Vec<(usize, String)> = order
             .iter()
@@ -1715,35 +1894,34 @@ impl Checker<'_> {
                     .map(move |(t, _)| (f, format!("{}/start", files[f].tile_ptr(t))))
             })
             .collect();
-        match written.len() {
+        if written.is_empty() {
             // The start tile is probably in the set that was not required.
-            0 if self.requirement_missing => {}
-            0 => {
-                if let Some(&f) = order.first() {
-                    self.error(f, "/set", true, "tilekit::no-start-tile", "no start tile among the loaded sets".to_string())
-                        .hint = Some("mark one tile type with `start = true` (in the base game, D), or load the base game too".to_string());
-                }
+            if !self.requirement_missing
+                && let Some(&f) = order.first()
+            {
+                self.error(f, "/set", true, "tilekit::no-start-tile", "no start tile among the loaded sets".to_string())
+                    .hint = Some("mark one tile type with `start = true` (in the base game, D), or load the base game too".to_string());
             }
-            1 => {
-                if let Some(&t) = starts.first() {
-                    tileset.start_tile = t;
-                }
+            return;
+        }
+        for (k, (f, ptr)) in written.iter().enumerate() {
+            if let Some((g, first)) = written[..k].iter().find(|(g, _)| g == f) {
+                let first_at = self.where_is(*g, first);
+                let set = files[*f].file.set.id.clone();
+                self.error(
+                    *f,
+                    ptr,
+                    true,
+                    "tilekit::two-start-tiles",
+                    format!("a second start tile in set `{set}`"),
+                )
+                .hint = Some(format!(
+                    "the set's start tile is already marked at {first_at}; a set has at most one tile type with `start = true` (another set may have its own)"
+                ));
             }
-            _ => {
-                let first_at = self.where_is(written[0].0, &written[0].1);
-                for (f, ptr) in written.iter().skip(1) {
-                    self.error(
-                        *f,
-                        ptr,
-                        true,
-                        "tilekit::two-start-tiles",
-                        "a second start tile".to_string(),
-                    )
-                    .hint = Some(format!(
-                        "the start tile is already marked at {first_at}; exactly one tile type may have `start = true`"
-                    ));
-                }
-            }
+        }
+        if let Some(t) = tileset.tiles.iter().position(|t| t.start) {
+            tileset.start_tile = t;
         }
     }
 
@@ -1846,6 +2024,8 @@ fn resolved_tile(
         reconstructed: def.reconstructed,
         art,
         artwork,
+        group: None,
+        held_back: def.held_back,
     }
 }
 
@@ -2047,11 +2227,19 @@ fn side_word(side: Side) -> &'static str {
     }
 }
 
+fn side_name(draw: crate::model::GroupDraw) -> &'static str {
+    match draw {
+        crate::model::GroupDraw::First => "first",
+        crate::model::GroupDraw::Last => "last",
+    }
+}
+
 fn table_of(what: &str) -> &'static str {
     match what {
         "edge kind" => "edge_kind",
         "colour" => "colour",
         "marker kind" => "marker",
+        "tile group" => "group",
         _ => "edition",
     }
 }

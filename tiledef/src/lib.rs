@@ -21,13 +21,13 @@ pub use load::{
     load, load_bundled, read_paths, read_text,
 };
 pub use model::{
-    ArtHints, Count, EdgeStyle, FORMAT_VERSION, FigureDef, MarkerIcon, MarkerPlace, MarkerRule,
-    Meeting, PortCarries, Rates, RoadEnd, ScoringDef, SetFigure, TileSetFile, TokenDef,
-    json_schema, json_schema_text,
+    ArtHints, Count, EdgeStyle, FORMAT_VERSION, FigureDef, GroupDraw, MarkerIcon, MarkerPlace,
+    MarkerRule, Meeting, PathRule, PortCarries, Rates, RoadEnd, ScoringDef, SetFigure, SpareStarts,
+    TileSetFile, TokenDef, json_schema, json_schema_text,
 };
 pub use port::{Port, Side};
 pub use source::Source;
 pub use tileset::{
-    Colour, EdgeKind, Edition, Feature, FeatureKind, FollowerKind, MarkerKind, Rgb, SetInfo, Tile,
-    TileSet,
+    Colour, EdgeKind, Edition, Feature, FeatureKind, FollowerKind, Group, MarkerKind, Rgb, SetInfo,
+    Tile, TileSet,
 };

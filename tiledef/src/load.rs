@@ -98,6 +98,11 @@ pub fn bundled() -> Vec<Source> {
             "traders-and-builders.toml",
             include_str!("../../definitions/traders-and-builders.toml"),
         ),
+        file("river.toml", include_str!("../../definitions/river.toml")),
+        file(
+            "river-2.toml",
+            include_str!("../../definitions/river-2.toml"),
+        ),
     ]
 }
 

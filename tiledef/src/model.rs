@@ -62,6 +62,10 @@ pub struct TileSetFile {
     /// follower), in the games it has a tile in.
     #[serde(default, rename = "figure", skip_serializing_if = "Vec::is_empty")]
     pub figures: Vec<FigureDef>,
+    /// Tile groups: tiles drawn before (or after) the tiles of no group, in an order of their
+    /// own (the River's tiles first, its lake last of them).
+    #[serde(default, rename = "group", skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupDef>,
 }
 
 /// A follower kind: deployed like a follower, returned like one, counting `strength` times in
@@ -80,6 +84,74 @@ pub struct FigureDef {
     /// How many followers it counts as in a majority.
     #[schemars(range(min = 1, max = MAX_STRENGTH))]
     pub strength: u32,
+}
+
+/// A tile group: tiles that are drawn together, before or after the tiles of no group.
+///
+/// A game draws every group with `draw = "first"` (ordered by `after` and `before`, else by
+/// load order), then the tiles of no group, then every group with `draw = "last"`. Within a
+/// group its tiles are shuffled, and those `held_back` are drawn after the others (the lake).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GroupDef {
+    /// The id tiles name in their `group`, e.g. `"river"`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), example = &"river")]
+    pub id: String,
+    /// A readable name.
+    pub name: String,
+    /// When the group is drawn: `first` (before the tiles of no group) or `last` (after them).
+    #[serde(default)]
+    pub draw: GroupDraw,
+    /// Groups drawn before this one when both are in a game (this group follows them); they
+    /// must be drawn on the same side (`first` or `last`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec!["river-fork"])]
+    pub after: Vec<String>,
+    /// Groups drawn after this one when both are in a game (for a set that must come before a
+    /// group of a set it requires: River II's fork before the River's tiles).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec!["river"])]
+    pub before: Vec<String>,
+    /// What becomes of the group's start tiles that are not the game's start tile: `draw`
+    /// (they are drawn with the group, every copy) or `leave-out` (they stay in the box: a
+    /// second spring when two rivers are played together).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub spare_starts: SpareStarts,
+}
+
+/// When a group's tiles are drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum GroupDraw {
+    /// Before the tiles of no group (the River).
+    #[default]
+    First,
+    /// After the tiles of no group.
+    Last,
+}
+
+/// What becomes of a group's start tiles that do not start the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpareStarts {
+    /// They are drawn with the group's other tiles, every copy.
+    #[default]
+    Draw,
+    /// They are left out of the game.
+    LeaveOut,
+}
+
+/// The placement rule of a path edge kind (a river): what a tile carrying it must do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PathRule {
+    /// A tile with edges of this kind must put at least one of them against a placed tile (it
+    /// continues the path at an open end).
+    Extend,
+    /// As `extend`, and the path may not turn back on itself: each edge of this kind that the
+    /// tile leaves open needs room to go on (the cell it faces, the two beside that cell, and
+    /// the three beyond them are empty). The River's U-turn rule, read as JCloisterZone does.
+    NoUTurn,
 }
 
 /// The `[set]` table: identity and dependencies of a tile set.
@@ -106,6 +178,11 @@ pub struct SetHeader {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(example = vec![SetFigure::Donkey, SetFigure::Windmill])]
     pub figures: Vec<SetFigure>,
+    /// Tiles of the sets this one requires (by id or alias) that a game with this set in its
+    /// draw leaves out: River II takes the River's lake out, as JCloisterZone's `<remove>`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec!["RI.1/I.e"])]
+    pub removes: Vec<String>,
 }
 
 /// A figure a set brings into play, whose rules the engine knows.
@@ -182,6 +259,10 @@ pub struct EdgeKindDef {
     /// roads a `hedge`, anything else `plain`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style: Option<EdgeStyle>,
+    /// This edge kind is a path that tiles must continue (`extend`), and may not turn back on
+    /// itself (`no-u-turn`, the River's rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathRule>,
 }
 
 /// How an edge kind is drawn on a tile.
@@ -700,10 +781,22 @@ pub struct TileDef {
     /// Drawing hints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub art: Option<ArtHints>,
+    /// The tile group it is drawn with (declared in this set or one it requires), e.g.
+    /// `"river"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"river")]
+    pub group: Option<String>,
+    /// Drawn last of its group, after the group's other tiles (the River's lake).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub held_back: bool,
 }
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -5,8 +5,8 @@
 //! every check passed: its invariants are the semantic checks of `check`.
 
 use crate::model::{
-    ArtHints, EdgeStyle, MarkerIcon, MarkerPlace, MarkerRule, Meeting, PortCarries, RoadEnd,
-    ScoringDef,
+    ArtHints, EdgeStyle, GroupDraw, MarkerIcon, MarkerPlace, MarkerRule, Meeting, PathRule,
+    PortCarries, RoadEnd, ScoringDef, SpareStarts,
 };
 use crate::port::{Port, Side};
 use std::path::PathBuf;
@@ -26,10 +26,14 @@ pub struct TileSet {
     pub markers: Vec<MarkerKind>,
     /// Every tile type of every loaded set.
     pub tiles: Vec<Tile>,
-    /// Index into `tiles` of the start tile.
+    /// Index into `tiles` of the first start tile in load order (the base game's D): what a game
+    /// starts from when its own sets have none. A game chooses among its sets' start tiles.
     pub start_tile: usize,
     /// The follower kinds the sets add (the large follower), in load order.
     pub followers: Vec<FollowerKind>,
+    /// The tile groups, in draw order: the groups drawn first (ordered by their `after` and
+    /// `before`, else by load order), then those drawn last.
+    pub groups: Vec<Group>,
 }
 
 /// A follower kind a set adds: `count` per player, counting `strength` times in a majority.
@@ -47,6 +51,21 @@ pub struct FollowerKind {
     pub strength: u32,
 }
 
+/// A tile group: tiles drawn together, before or after the tiles of no group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// Its id, e.g. `river`.
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// Index into `TileSet::sets` of the set that declares it.
+    pub set: usize,
+    /// Drawn before or after the tiles of no group.
+    pub draw: GroupDraw,
+    /// What becomes of its start tiles that do not start the game.
+    pub spare_starts: SpareStarts,
+}
+
 /// One loaded set.
 #[derive(Clone, Debug)]
 pub struct SetInfo {
@@ -62,6 +81,8 @@ pub struct SetInfo {
     pub figures: Vec<crate::model::SetFigure>,
     /// The colours it declares (indices into `TileSet::colours`): its flower tokens.
     pub colours: Vec<usize>,
+    /// The tiles (indices into `TileSet::tiles`) a game with this set leaves out.
+    pub removes: Vec<usize>,
 }
 
 /// An edition (printing) that counts refer to.
@@ -106,6 +127,8 @@ pub struct EdgeKind {
     pub display: Option<Rgb>,
     /// How it is drawn: as declared, else as follows from what its ports carry.
     pub style: EdgeStyle,
+    /// The placement rule of a path (a river), if it is one.
+    pub path: Option<PathRule>,
 }
 
 impl EdgeKind {
@@ -242,6 +265,10 @@ pub struct Tile {
     pub art: ArtHints,
     /// The artwork image resolved against the definitions file's folder.
     pub artwork: Option<PathBuf>,
+    /// Index into `TileSet::groups` of the group it is drawn with.
+    pub group: Option<usize>,
+    /// Drawn last of its group.
+    pub held_back: bool,
 }
 
 impl Tile {

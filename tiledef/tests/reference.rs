@@ -445,9 +445,12 @@ fn base_totals_and_start_tile_match_the_reference() {
         .find(|r| base.cell(r, "letter") == letter)
         .unwrap_or_else(|| panic!("no base row with letter `{letter}`"));
     let start_id = base.cell(row, "reference id");
-    let starts: Vec<&Tile> = set.tiles.iter().filter(|t| t.start).collect();
+    let starts: Vec<&Tile> = set_tiles(&set, "base")
+        .into_iter()
+        .filter(|t| t.start)
+        .collect();
     if starts.len() != 1 {
-        problems.push(format!("{} start tiles, not 1", starts.len()));
+        problems.push(format!("{} base start tiles, not 1", starts.len()));
     }
     let start = &set.tiles[set.start_tile];
     if !start.aliases.iter().any(|a| a == start_id) {

@@ -46,12 +46,13 @@ pub const WINDMILL_RANGE: [(i32, i32); 9] = [
 pub(crate) fn rules_in_play(
     tables: &Tables,
     options: &GameOptions,
+    start: u16,
     bag: &[u16],
 ) -> (Rules, Vec<u8>) {
     // One pass over the draw: the sets it holds and the colours on its tiles.
     let mut in_game = vec![false; tables.sets.len()];
     let mut colours = vec![false; tables.colours.len()];
-    for &k in std::iter::once(&tables.start).chain(bag) {
+    for &k in std::iter::once(&start).chain(bag) {
         let kind = &tables.kinds[k as usize];
         in_game[usize::from(kind.set)] = true;
         for (c, &groups) in kind.flowers.iter().enumerate() {

@@ -237,12 +237,6 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             }
         }
     }
-    let start_set = bundled
-        .aliases
-        .values()
-        .find(|(_, _, start)| *start)
-        .map(|(set, _, _)| set.clone());
-
     let mut produced: Vec<ImportedSet> = Vec::new();
     for (i, fam) in families.iter().enumerate() {
         let file = &files[fam.file];
@@ -254,11 +248,12 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             if owner.get(jcz_id) == Some(&i) {
                 let mut def = drafts[jcz_id].def.clone();
                 def.count = count;
-                def.start = start_set.as_deref() == Some(fam.id.as_str())
-                    && bundled
-                        .aliases
-                        .get(jcz_id)
-                        .is_some_and(|(s, _, st)| *st && *s == fam.id);
+                // Each bundled set may mark its own start tile (the base game's D, the River's
+                // spring): a family takes the start of the bundled set it is.
+                def.start = bundled
+                    .aliases
+                    .get(jcz_id)
+                    .is_some_and(|(s, _, st)| *st && *s == fam.id);
                 tiles.push(def);
                 continue;
             }
@@ -421,6 +416,7 @@ fn family_set(
                 requires,
                 description: Some(description),
                 figures: Vec::new(),
+                removes: Vec::new(),
             },
             editions: if is_base { base_editions() } else { Vec::new() },
             edge_kinds: if is_base {
@@ -432,6 +428,7 @@ fn family_set(
             markers: Vec::new(),
             tiles,
             figures: Vec::new(),
+            groups: Vec::new(),
         },
     }
 }
@@ -461,6 +458,7 @@ fn edge_kind(
         meets: BTreeMap::from([(id.to_string(), Meeting::Connect)]),
         display: Some(display.to_string()),
         style: None,
+        path: None,
     }
 }
 
@@ -502,6 +500,7 @@ fn vocabulary(markers: Markers, uses_river: bool, files: &[JczFile]) -> Option<I
                 requires: Vec::new(),
                 description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river and the markers named after JCZ's elements and attributes. Shared, because an id may be declared once among the loaded sets.".to_string()),
                 figures: Vec::new(),
+                removes: Vec::new(),
             },
             editions: Vec::new(),
             edge_kinds,
@@ -509,6 +508,7 @@ fn vocabulary(markers: Markers, uses_river: bool, files: &[JczFile]) -> Option<I
             markers: markers.defs.into_values().collect(),
             tiles: Vec::new(),
             figures: Vec::new(),
+            groups: Vec::new(),
         },
     })
 }
@@ -532,6 +532,8 @@ fn blank_tile() -> TileDef {
         markers: Vec::new(),
         reconstructed: false,
         art: None,
+        group: None,
+        held_back: false,
     }
 }
 

@@ -503,7 +503,8 @@ fn contact_sheet_holds_every_tile_type() {
     let rows = all.len().div_ceil(10) as u32;
     let pad = 6;
     let caption = (64.0_f32 * 0.2).round() as u32 + 6;
-    assert_eq!(sheet.width(), pad + 10 * (64 + pad));
+    // Ten columns wide, or wider when the title (the names of the sets) needs it.
+    assert!(sheet.width() >= pad + 10 * (64 + pad));
     assert!(sheet.height() > rows * (64 + caption));
     // Counts differ by edition for E: the caption names both.
     let e = &set.tiles[index(&set, "E")];

@@ -119,6 +119,7 @@ fn per_tile_credit_adds_up_to_each_games_points() {
             },
             draw: Draw::Seed(rng.next_u64()),
             tiles: None,
+            start: None,
         };
         let game = play_random(t, options, &mut rng, &mut moves, &mut events).expect("plays");
         let placed = credit(&game, &events);

@@ -37,6 +37,9 @@ pub struct BenchArgs {
     /// different sizes compare at the same game length.
     #[arg(long, value_parser = crate::inputs::tiles())]
     tiles: Option<usize>,
+    /// The start tile's id (default: the first start tile of the sets in draw order).
+    #[arg(long, value_name = "TILE")]
+    start: Option<String>,
     /// Print the figures as JSON.
     #[arg(long)]
     json: bool,
@@ -62,6 +65,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
         rules: rules.clone(),
         draw: Draw::Seed(seed),
         tiles: args.tiles,
+        start: args.start.clone(),
     };
     let rules = match Game::new(&tables, options(0), &mut Vec::new()) {
         Ok(game) => game.rules().clone(),

@@ -49,6 +49,10 @@ pub struct SimulateArgs {
     /// Play only this many tiles of each shuffled bag, the start tile included (default: all).
     #[arg(long, value_parser = crate::inputs::tiles())]
     tiles: Option<usize>,
+    /// The start tile's id (default: the first start tile of the sets in draw order, so a
+    /// River's spring starts a game it is in).
+    #[arg(long, value_name = "TILE")]
+    start: Option<String>,
     /// First-edition rule: a completed 2-tile city scores 2.
     #[arg(long)]
     first_edition_small_city: bool,
@@ -105,6 +109,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         edition: args.edition.clone(),
         rules,
         tiles: args.tiles,
+        start: args.start.clone(),
     };
     // Check the options once before fanning out; the rules in play are the same in every game
     // (they follow the sets of the whole bag, not its shuffle).
@@ -289,6 +294,7 @@ fn rules_in_play(
             rules: opts.rules.clone(),
             draw: engine::Draw::Seed(0),
             tiles: opts.tiles,
+            start: opts.start.clone(),
         },
         &mut Vec::new(),
     )?;

@@ -57,6 +57,7 @@ impl Games {
             seed: Some(seed),
             draw: None,
             tiles: None,
+            start: None,
         };
         let record = Record {
             game: spec,

@@ -1,0 +1,162 @@
+//! The draw: which tile starts a game, and the order the other tiles come out of the bag.
+//!
+//! A seeded draw is built in phases from the tables' groups: every group drawn `first` (in the
+//! tables' group order), then the tiles of no group, then every group drawn `last`; each phase
+//! is shuffled on its own, and a group's `held_back` tiles are shuffled after its other tiles
+//! (the River's lake comes out last of the river). A fixed draw order (scenarios) is played as
+//! written. Nothing here names a set, a group or a tile: it all comes from the tables.
+
+use crate::options::{Draw, GameOptions, SetupError};
+use crate::rng::Rng;
+use crate::tables::Tables;
+use tiledef::{GroupDraw, SpareStarts};
+
+/// The start tile of a game and its draw, before any `tiles` cut.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The tile kind placed at (0, 0), unrotated.
+    pub start: u16,
+    /// The tile kinds in draw order.
+    pub bag: Vec<u16>,
+}
+
+/// Builds the start tile and the draw of a game.
+///
+/// The start tile is `options.start` when given; else the first start tile of the game's sets
+/// in draw order (a group drawn first that holds one wins: the River's spring; a fixed draw's
+/// sets are those of its tiles unless `sets` names them); else, when those sets have none, the
+/// tables' start tile (the first set's in load order: the base game's D). Start tiles not chosen are drawn with every
+/// copy, unless their group leaves its spare starts out.
+pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> {
+    let known = || tables.sets.join(", ");
+    let mut sets = Vec::new();
+    for id in &options.sets {
+        match tables.sets.iter().position(|s| s == id) {
+            Some(i) => sets.push(i as u16),
+            None => return Err(SetupError::Set(id.clone(), known())),
+        }
+    }
+    let game_sets: Vec<bool> = (0..tables.sets.len())
+        .map(|s| sets.is_empty() || sets.contains(&(s as u16)))
+        .collect();
+    let edition = match &options.edition {
+        Some(id) => tables
+            .editions
+            .iter()
+            .position(|e| e == id)
+            .ok_or_else(|| SetupError::Edition(id.clone(), tables.editions.join(", ")))?,
+        None => tables.editions.len().saturating_sub(1),
+    };
+    // A phase of the draw per group and one for the tiles of no group; groups are in draw
+    // order, those drawn first before those drawn last.
+    let firsts = tables
+        .groups
+        .iter()
+        .take_while(|g| g.draw == GroupDraw::First)
+        .count();
+    let phase_of = |k: usize| match tables.kinds[k].group {
+        Some(g) if usize::from(g) < firsts => usize::from(g),
+        Some(g) => usize::from(g) + 1,
+        None => firsts,
+    };
+    let (order, seed): (Option<Vec<u16>>, u64) = match &options.draw {
+        Draw::Order(ids) => (
+            Some(
+                ids.iter()
+                    .map(|id| {
+                        tables
+                            .kind_by_id(id)
+                            .ok_or_else(|| SetupError::Tile(id.clone()))
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+            0,
+        ),
+        Draw::Seed(seed) => (None, *seed),
+    };
+    // A fixed draw names its tiles, and so its sets: they choose the start tile.
+    let mut starts_from = game_sets.clone();
+    if let Some(kinds) = order.as_ref().filter(|_| sets.is_empty()) {
+        starts_from.fill(false);
+        for &k in kinds {
+            starts_from[usize::from(tables.kinds[k as usize].set)] = true;
+        }
+    }
+    let start = match &options.start {
+        Some(id) => tables
+            .kind_by_id(id)
+            .ok_or_else(|| SetupError::Start(id.clone()))?,
+        None => (0..tables.kinds.len())
+            .filter(|&k| {
+                let kind = &tables.kinds[k];
+                kind.start && starts_from[usize::from(kind.set)]
+            })
+            .min_by_key(|&k| (phase_of(k), k))
+            // Sets without a start tile start from the first set's (the base game's D).
+            .map_or(tables.start, |k| k as u16),
+    };
+    // Copies of each kind in a seeded draw: the start tile's count includes it, and a spare
+    // start of a group that leaves them out stays in the box.
+    let removed: Vec<u16> = (0..tables.sets.len())
+        .filter(|&s| game_sets[s])
+        .flat_map(|s| tables.set_removes.get(s).into_iter().flatten().copied())
+        .collect();
+    let copies = |k: usize| -> usize {
+        let kind = &tables.kinds[k];
+        if !game_sets[usize::from(kind.set)] || removed.contains(&(k as u16)) {
+            return 0;
+        }
+        let n = kind.counts.get(edition).copied().unwrap_or(0) as usize;
+        if k == start as usize {
+            return n.saturating_sub(1);
+        }
+        let left_out = kind.start
+            && kind
+                .group
+                .is_some_and(|g| tables.groups[g as usize].spare_starts == SpareStarts::LeaveOut);
+        if left_out { 0 } else { n }
+    };
+    if let Some(bag) = order {
+        if bag.len() + 1 > crate::board::MAX_TILES {
+            return Err(SetupError::TooManyTiles(bag.len() as u64 + 1));
+        }
+        return Ok(Plan { start, bag });
+    }
+    // The size of each phase's segments (its tiles, then its held-back tiles) and the kinds in
+    // the draw, in kind order; then the kinds written in place, each segment shuffled in order.
+    let segment = |k: usize| 2 * phase_of(k) + usize::from(tables.kinds[k].held_back);
+    let mut sizes = vec![0usize; 2 * (tables.groups.len() + 1)];
+    let mut drawn: Vec<(u16, usize, usize)> = Vec::with_capacity(tables.kinds.len());
+    for k in 0..tables.kinds.len() {
+        let n = copies(k);
+        if n > 0 {
+            let seg = segment(k);
+            sizes[seg] += n;
+            drawn.push((k as u16, seg, n));
+        }
+    }
+    // Refused before the bag is built: a count of billions must not allocate billions.
+    let total: usize = sizes.iter().sum();
+    if total + 1 > crate::board::MAX_TILES {
+        return Err(SetupError::TooManyTiles(total as u64 + 1));
+    }
+    let mut at: Vec<usize> = sizes
+        .iter()
+        .scan(0, |end, &n| {
+            *end += n;
+            Some(*end - n)
+        })
+        .collect();
+    let mut bag = vec![0u16; total];
+    for (k, seg, n) in drawn {
+        bag[at[seg]..at[seg] + n].fill(k);
+        at[seg] += n;
+    }
+    let mut rng = Rng::new(seed);
+    let mut from = 0;
+    for n in sizes {
+        rng.shuffle(&mut bag[from..from + n]);
+        from += n;
+    }
+    Ok(Plan { start, bag })
+}

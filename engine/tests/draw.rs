@@ -1,0 +1,276 @@
+//! The draw and the placement constraints, from the bundled River sets: the start tile each
+//! game chooses, the order of its groups (the River first, its lake last, River II's fork right
+//! after the spring), and the path rule's filter of the rotation masks held to a brute-force
+//! check of every empty cell.
+
+mod common;
+
+use engine::game::{Draw, Event, Game, GameOptions, Move, Phase};
+use engine::rng::Rng;
+use engine::tables::Tables;
+use std::collections::HashSet;
+use tiledef::{Meeting, PathRule, Side};
+
+fn options(sets: &[&str], seed: u64) -> GameOptions {
+    GameOptions {
+        sets: sets.iter().map(|s| s.to_string()).collect(),
+        ..GameOptions::seeded(2, seed)
+    }
+}
+
+fn id(tables: &Tables, kind: u16) -> &str {
+    &tables.kinds[kind as usize].id
+}
+
+fn set_of(tables: &Tables, kind: u16) -> &str {
+    &tables.sets[tables.kinds[kind as usize].set as usize]
+}
+
+/// Plays a random game; returns the start tile and the tiles drawn, in order (placed or set
+/// aside).
+fn drawn(tables: &Tables, options: GameOptions, seed: u64) -> (String, Vec<String>) {
+    let mut events = Vec::new();
+    let mut game = Game::new(tables, options, &mut events).expect("the options are valid");
+    let start = id(tables, game.start()).to_string();
+    let mut rng = Rng::new(seed);
+    let mut moves = Vec::new();
+    while game.phase() != Phase::Over {
+        game.legal_moves(&mut moves);
+        let mv = moves[rng.below(moves.len())];
+        game.apply(mv, &mut events).expect("a listed move is legal");
+    }
+    let order = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Placed { kind, .. } | Event::SetAside { kind } => {
+                Some(id(tables, *kind).to_string())
+            }
+            _ => None,
+        })
+        .collect();
+    (start, order)
+}
+
+#[test]
+fn the_river_is_drawn_first_and_its_lake_last_of_it() {
+    let tables = common::tables();
+    for seed in 0..40 {
+        let (start, order) = drawn(tables, options(&["base", "river"], seed), seed);
+        // The spring starts; the 10 other river tiles (second edition) come first, the lake
+        // 11th, then the 72 base tiles, D's 4 copies all among them.
+        assert_eq!(start, "RI-s");
+        assert_eq!(order.len(), 10 + 1 + 72, "seed {seed}");
+        let river = |t: &String| tables.kind_by_id(t).map(|k| set_of(tables, k)) == Some("river");
+        assert!(order[..10].iter().all(river), "seed {seed}: {order:?}");
+        assert!(!order[..10].contains(&"RI.1-I.e".to_string()));
+        assert_eq!(order[10], "RI.1-I.e", "seed {seed}");
+        assert!(order[11..].iter().all(|t| !river(t)), "seed {seed}");
+        assert_eq!(order.iter().filter(|t| *t == "D").count(), 4);
+    }
+}
+
+#[test]
+fn river_ii_draws_its_fork_right_after_its_spring() {
+    let tables = common::tables();
+    for seed in 0..40 {
+        let (start, order) = drawn(tables, options(&["base", "river-2"], seed), seed);
+        // River II alone: its own spring (the River's is not in the game), the fork first, the
+        // volcano lake last of its 10 other river tiles.
+        assert_eq!(start, "RI.2-RI-s");
+        assert_eq!(order[0], "RI.2-III", "seed {seed}");
+        assert_eq!(order[10], "RI.2-I.v", "seed {seed}");
+        assert_eq!(order.len(), 11 + 72);
+    }
+}
+
+#[test]
+fn both_rivers_share_one_spring_and_the_fork_leads() {
+    let tables = common::tables();
+    for seed in 0..40 {
+        let (start, order) = drawn(tables, options(&["base", "river", "river-2"], seed), seed);
+        // One spring (the River's, first in load order; River II's is left out by the group's
+        // `spare_starts`), the fork right after it, the River's lake left out (River II
+        // `removes` it), the volcano lake last of the 21 river tiles.
+        assert_eq!(start, "RI-s");
+        assert_eq!(order[0], "RI.2-III", "seed {seed}");
+        assert_eq!(order[20], "RI.2-I.v", "seed {seed}");
+        assert!(!order.contains(&"RI.2-RI-s".to_string()));
+        assert!(!order.contains(&"RI.1-I.e".to_string()));
+        assert_eq!(order.len(), 21 + 72);
+    }
+}
+
+#[test]
+fn a_chosen_start_tile_wins_and_the_base_game_keeps_d() {
+    let tables = common::tables();
+    let (start, order) = drawn(tables, options(&["base"], 3), 3);
+    assert_eq!(start, "D");
+    assert_eq!(order.iter().filter(|t| *t == "D").count(), 3);
+    // D chosen with the River: the spring is left out, and the river tiles have no river to
+    // continue, so each is set aside when drawn.
+    let chosen = GameOptions {
+        start: Some("D".into()),
+        ..options(&["base", "river"], 3)
+    };
+    let mut events = Vec::new();
+    let game = Game::new(tables, chosen.clone(), &mut events).unwrap();
+    assert_eq!(id(tables, game.start()), "D");
+    let (_, order) = drawn(tables, chosen, 3);
+    assert!(!order.contains(&"RI-s".to_string()));
+    let aside = events
+        .iter()
+        .filter(|e| matches!(e, Event::SetAside { .. }))
+        .count();
+    assert_eq!(aside, 11, "the 11 river tiles drawn first fit nowhere");
+    let unknown = GameOptions {
+        start: Some("nope".into()),
+        ..options(&["base"], 3)
+    };
+    assert!(Game::new(tables, unknown, &mut Vec::new()).is_err());
+}
+
+#[test]
+fn a_fixed_draw_starts_from_the_sets_of_its_tiles() {
+    let tables = common::tables();
+    let game = |ids: &[&str]| {
+        let o = GameOptions {
+            sets: Vec::new(),
+            draw: Draw::Order(ids.iter().map(|s| s.to_string()).collect()),
+            ..GameOptions::seeded(2, 0)
+        };
+        let g = Game::new(tables, o, &mut Vec::new()).unwrap();
+        id(tables, g.start()).to_string()
+    };
+    assert_eq!(game(&["U", "E"]), "D");
+    assert_eq!(
+        game(&["FE-CCc"]),
+        "D",
+        "a set without a start tile starts from D"
+    );
+    assert_eq!(game(&["RI.1-IFI", "E"]), "RI-s");
+    assert_eq!(game(&["RI.2-III"]), "RI.2-RI-s");
+}
+
+/// The legal placements of a kind by brute force: every empty cell next to a tile, every
+/// rotation, edges checked pair by pair and the path rules read off the definitions' edge
+/// kinds over a set of placed positions.
+fn brute_force(tables: &Tables, game: &Game<'_>, kind: u16) -> HashSet<(i16, i16, u8)> {
+    let placed: HashSet<(i32, i32)> = game
+        .board
+        .placed
+        .iter()
+        .map(|p| (i32::from(p.x), i32::from(p.y)))
+        .collect();
+    let edge_at = |x: i32, y: i32, side: Side| {
+        let p = game.board.at(x, y)?;
+        Some(tables.orients[p.orient as usize].edges[side.index()])
+    };
+    let mut out = HashSet::new();
+    let cells: HashSet<(i32, i32)> = placed
+        .iter()
+        .flat_map(|&(x, y)| Side::ALL.map(|s| (x + s.offset().0, y + s.offset().1)))
+        .filter(|c| !placed.contains(c))
+        .collect();
+    for &(x, y) in &cells {
+        for &o in &tables.kinds[kind as usize].orients {
+            let orient = &tables.orients[o as usize];
+            let around = Side::ALL.map(|s| {
+                let (dx, dy) = s.offset();
+                edge_at(x + dx, y + dy, s.opposite())
+            });
+            if !tables.fits_brute_force(orient, around) {
+                continue;
+            }
+            let mut ok = true;
+            for side in Side::ALL {
+                let edge = orient.edges[side.index()];
+                let Some(rule) = tables.paths[edge as usize] else {
+                    continue;
+                };
+                let same: Vec<Side> = Side::ALL
+                    .into_iter()
+                    .filter(|s| orient.edges[s.index()] == edge)
+                    .collect();
+                let touches = |s: &Side| around[s.index()].is_some();
+                ok &= same.iter().any(touches);
+                if rule == PathRule::NoUTurn && around[side.index()].is_none() {
+                    let (dx, dy) = side.offset();
+                    for step in 1..=2 {
+                        for across in -1..=1 {
+                            if step == 1 && across == 0 {
+                                continue;
+                            }
+                            let c = (x + dx * step + dy * across, y + dy * step + dx * across);
+                            ok &= !placed.contains(&c);
+                        }
+                    }
+                }
+            }
+            if ok {
+                out.insert((x as i16, y as i16, orient.rotation));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn path_placements_equal_a_brute_force_check_and_apply_agrees() {
+    let tables = common::tables();
+    assert_eq!(
+        tables.meeting(0, 0),
+        Meeting::Connect,
+        "field meets field (sanity)"
+    );
+    let mut checked = 0;
+    for seed in 0..60 {
+        let sets: &[&str] = match seed % 3 {
+            0 => &["base", "river"],
+            1 => &["base", "river-2"],
+            _ => &["base", "river", "river-2"],
+        };
+        let mut events = Vec::new();
+        let mut game = Game::new(tables, options(sets, seed), &mut events).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut moves = Vec::new();
+        while let Phase::Place(kind) = game.phase() {
+            game.legal_moves(&mut moves);
+            if tables.kinds[kind as usize].path {
+                let listed: HashSet<(i16, i16, u8)> = moves
+                    .iter()
+                    .map(|m| match *m {
+                        Move::Place { x, y, rotation } => (x, y, rotation),
+                        _ => unreachable!("only placements in the place phase"),
+                    })
+                    .collect();
+                assert_eq!(listed, brute_force(tables, &game, kind), "seed {seed}");
+                // Every refused rotation of a fitting edge pattern is refused by apply too.
+                for &(x, y) in game
+                    .board
+                    .frontier
+                    .iter()
+                    .map(|o| (o.x, o.y))
+                    .collect::<Vec<_>>()
+                    .iter()
+                {
+                    for rotation in 0..4 {
+                        let orient = tables.orient_of(kind, rotation);
+                        let r = tables.orients[orient as usize].rotation;
+                        if !listed.contains(&(x, y, r)) {
+                            let mut copy = game.clone();
+                            let mv = Move::Place { x, y, rotation };
+                            assert!(copy.apply(mv, &mut Vec::new()).is_err());
+                        }
+                    }
+                }
+                checked += 1;
+            }
+            let mv = moves[rng.below(moves.len())];
+            game.apply(mv, &mut events).unwrap();
+            game.legal_moves(&mut moves);
+            let mv = moves[rng.below(moves.len())];
+            game.apply(mv, &mut events).unwrap();
+        }
+    }
+    assert!(checked > 600, "{checked} river draws checked");
+}
