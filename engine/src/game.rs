@@ -844,6 +844,12 @@ impl<'t> Game<'t> {
         self.bag.len() - self.next_draw
     }
 
+    /// Shuffles the tiles not yet drawn: a search plays on copies that must not know the draw
+    /// order (the players' `mcts`).
+    pub fn shuffle_undrawn(&mut self, rng: &mut Rng) {
+        rng.shuffle(&mut self.bag[self.next_draw..]);
+    }
+
     /// The feature nodes.
     pub fn nodes(&self) -> &[Node] {
         &self.nodes

@@ -6,6 +6,7 @@
 //! - `tables`: `compile(&TileSet) -> Tables` (orientations, port maps, placement index);
 //! - `board`: the grid, placed tiles and the open positions with their neighbour patterns;
 //! - `game`: options, moves, legal move lists, scoring events (base rules);
+//! - `players`: random, greedy and MCTS players behind one interface (`Player::choose`);
 //! - `rules`: the expansions' rules (`festival`, `village_life`, `wells`), hooked into `game`;
 //! - `record`: game records (TOML/JSON) and replay;
 //! - `simulate`: random playouts and their statistics;
@@ -13,6 +14,7 @@
 
 pub mod board;
 pub mod game;
+pub mod players;
 pub mod record;
 pub mod rng;
 pub mod rules;

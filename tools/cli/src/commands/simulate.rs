@@ -18,6 +18,8 @@ use std::time::Instant;
 pub const EXAMPLES: &str = "\
 Examples:
   tilekit simulate --games 100000 --players 2 --seed 1
+  tilekit simulate --games 1000 --players greedy,random
+  tilekit simulate --games 200 --players mcts:500,greedy
   tilekit simulate my-set.toml definitions/base.toml --games 10000 --json";
 
 /// Arguments of `tilekit simulate`.
@@ -28,9 +30,10 @@ pub struct SimulateArgs {
     /// Games to play (1 to a billion).
     #[arg(long, default_value_t = 10_000, value_parser = crate::inputs::games())]
     games: u64,
-    /// Players per game (1–8).
-    #[arg(long, default_value_t = 2, value_parser = crate::inputs::players())]
-    players: u8,
+    /// Players: a number N (N random players, 1–8) or one player per seat, comma-separated:
+    /// `random`, `greedy` (best immediate value), `mcts` (500 playouts per move) or `mcts:N`.
+    #[arg(long, default_value = "2", value_parser = crate::inputs::seats)]
+    players: crate::inputs::Seats,
     /// Seed: the same seed gives the same statistics.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -76,9 +79,12 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         ..Default::default()
     };
     args.village_life.apply(&mut rules);
+    let seats = &args.players.0;
+    let players = seats.len() as u8;
     let opts = SimOptions {
         games: args.games,
-        players: args.players,
+        players,
+        seats: seats.clone(),
         seed: args.seed,
         sets: args.sets.clone(),
         edition: args.edition.clone(),
@@ -123,14 +129,16 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     if args.json {
         let value = serde_json::json!({
             "games": stats.games,
-            "players": args.players,
+            "players": players,
+            "seats": seats.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "seed": args.seed,
             "rules": rules,
             "threads": rayon::current_num_threads(),
             "seconds": elapsed,
             "games_per_second": rate,
-            "mean_score": (0..args.players as usize).map(|p| stats.mean(p)).collect::<Vec<_>>(),
-            "stddev_score": (0..args.players as usize).map(|p| stats.stddev(p)).collect::<Vec<_>>(),
+            "mean_score": (0..players as usize).map(|p| stats.mean(p)).collect::<Vec<_>>(),
+            "win_rate": (0..players as usize).map(|p| stats.win_rate(p)).collect::<Vec<_>>(),
+            "stddev_score": (0..players as usize).map(|p| stats.stddev(p)).collect::<Vec<_>>(),
             "points_per_game": FeatureKind::ALL.iter().map(|k| (k.name(), stats.points_per_game(*k))).collect::<std::collections::BTreeMap<_, _>>(),
             "points_per_game_by_source": sources(&stats).into_iter().map(|(k, v)| (k, v as f64 / stats.games.max(1) as f64)).collect::<std::collections::BTreeMap<_, _>>(),
             "festival_returns_per_game": stats.festival_returns as f64 / stats.games.max(1) as f64,
@@ -146,7 +154,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         )?;
     } else {
         crate::outln!("rules: {rules}")?;
-        crate::out!("{}", report(&tables, &stats, args.players, elapsed))?;
+        crate::out!("{}", report(&tables, &stats, seats, elapsed))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -181,7 +189,13 @@ fn set_aside(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, u64)> {
 }
 
 /// The text report.
-fn report(tables: &engine::Tables, stats: &SimStats, players: u8, elapsed: f64) -> String {
+fn report(
+    tables: &engine::Tables,
+    stats: &SimStats,
+    seats: &[engine::players::Strategy],
+    elapsed: f64,
+) -> String {
+    let players = seats.len();
     let mut out = String::new();
     let g = stats.games.max(1) as f64;
     let _ = writeln!(
@@ -197,14 +211,15 @@ fn report(tables: &engine::Tables, stats: &SimStats, players: u8, elapsed: f64) 
         stats.tiles_placed as f64 / g,
         stats.scorings as f64 / g
     );
-    for p in 0..players as usize {
+    for (p, seat) in seats.iter().enumerate() {
         let _ = writeln!(
             out,
-            "seat {}: mean score {:.1} (sd {:.1}), wins {:.1}%",
+            "seat {} ({seat}): mean score {:.1} (sd {:.1}), wins {:.1}%, win rate {:.3} (shared wins split)",
             p + 1,
             stats.mean(p),
             stats.stddev(p),
-            100.0 * stats.wins[p] as f64 / g
+            100.0 * stats.wins[p] as f64 / g,
+            stats.win_rate(p)
         );
     }
     let _ = writeln!(
