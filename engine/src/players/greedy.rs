@@ -164,6 +164,9 @@ pub(crate) struct Board {
     generation: u32,
     cities: Vec<u32>,
     groups: Vec<Standing>,
+    members: Vec<u32>,
+    /// Cities a field borders after a placement: (id, done).
+    seen: Vec<(usize, bool)>,
 }
 
 impl Board {
@@ -308,13 +311,6 @@ impl Board {
         }
     }
 
-    fn owners_of(&self, root: u32) -> [u8; P] {
-        self.claimed
-            .iter()
-            .find(|c| c.root == root)
-            .map_or([0; P], |c| c.standing.owners)
-    }
-
     fn item_of(&mut self, game: &Game<'_>, root: u32) -> usize {
         if let Some(i) = self.items.iter().position(|it| it.root == root) {
             return i;
@@ -414,16 +410,20 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         }
         // The groups the placement makes, by their union-find root item.
         let n = est.items.len();
-        let gid: Vec<usize> = (0..n).map(|i| est.find(i)).collect();
+        // Each item's parent becomes its group: the group of item i is `gid(i)`.
+        for i in 0..n {
+            let g = est.find(i);
+            est.items[i].parent = g as u8;
+        }
+        let gid = |est: &Board, i: usize| est.items[i].parent as usize;
         let mut before = [0.0; P];
         let mut after = [0.0; P];
         let mut groups = std::mem::take(&mut est.groups);
         groups.clear();
         groups.resize(n, Standing::default());
         for i in 0..n {
-            let g = gid[i];
             let it = est.items[i];
-            let s = &mut groups[g];
+            let s = &mut groups[gid(est, i)];
             s.kind = Some(it.kind);
             s.open += it.open;
             s.pennants += it.pennants;
@@ -432,43 +432,40 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                 s.tiles += 1;
             }
         }
-        // Sets on the board: their standing before, their followers and tiles into the group.
+        // Sets on the board: their standing before, their followers into the group.
         for i in 0..n {
             let it = est.items[i];
             if it.root == LOCAL {
                 continue;
             }
-            let owners = est.owners_of(it.root);
-            let g = gid[i];
-            if owners.iter().any(|&c| c > 0) {
-                let old = est
-                    .claimed
-                    .iter()
-                    .find(|c| c.root == it.root)
-                    .map(|c| c.standing)
-                    .unwrap_or_default();
-                worth(&old, &w, &mut before);
-            }
-            for p in 0..P {
-                groups[g].owners[p] += owners[p];
+            if let Some(c) = est.claimed.iter().find(|c| c.root == it.root) {
+                worth(&c.standing, &w, &mut before);
+                let g = &mut groups[gid(est, i)];
+                for p in 0..P {
+                    g.owners[p] += c.standing.owners[p];
+                }
             }
         }
         // Tiles of the merged roads and cities (distinct, walking the sets joined).
+        let mut members = std::mem::take(&mut est.members);
         for g in 0..n {
-            if gid[g] != g || !est.items[g].kind.closes() {
+            if gid(est, g) != g || !est.items[g].kind.closes() {
                 continue;
             }
-            let members: Vec<u32> = (0..n)
-                .filter(|&i| est.items[i].root != LOCAL && gid[i] == g)
-                .map(|i| est.items[i].root)
-                .collect();
+            members.clear();
+            members.extend(
+                (0..n)
+                    .filter(|&i| est.items[i].root != LOCAL && gid(est, i) == g)
+                    .map(|i| est.items[i].root),
+            );
             if !members.is_empty() {
                 groups[g].tiles += est.tiles(game, &members);
             }
         }
+        est.members = members;
         // Monasteries: the tile's own, and claimed ones around it.
         if let Some(m) = o.monastery {
-            groups[gid[m as usize]].around = game.board.placed_around(x, y) + 1;
+            groups[gid(est, m as usize)].around = game.board.placed_around(x, y) + 1;
         }
         for c in &est.claimed {
             if c.standing.kind == Some(FeatureKind::Monastery)
@@ -481,96 +478,82 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                 worth(&s, &w, &mut after);
             }
         }
-        // Whether a city root on the board is done after the placement.
-        let city_done = |est: &Board, groups: &[Standing], r: u32| -> (bool, usize) {
+        // A city after the placement: whether it is done, and an id (its group, or its root).
+        let city = |est: &Board, groups: &[Standing], r: u32| -> (bool, usize) {
             match est.items.iter().position(|it| it.root == r) {
                 Some(i) => {
-                    let g = gid[i];
+                    let g = gid(est, i);
                     (groups[g].open <= 0, g)
                 }
                 None => (game.nodes()[r as usize].open == 0, (1 << 40) + r as usize),
             }
         };
+        let mut seen = std::mem::take(&mut est.seen);
         // Fields of the placed tile: the cities they border after the placement.
         for g in 0..n {
-            if gid[g] != g || est.items[g].kind != FeatureKind::Field {
+            if gid(est, g) != g || est.items[g].kind != FeatureKind::Field {
                 continue;
             }
-            let mut seen: Vec<usize> = Vec::new();
-            let mut done = 0;
-            let mut open = 0;
+            seen.clear();
             for i in 0..n {
-                if gid[i] != g {
+                if gid(est, i) != g {
                     continue;
                 }
                 let it = est.items[i];
-                let cities: Vec<u32> = if it.root == LOCAL {
-                    Vec::new()
-                } else if let Some(c) = est.claimed.iter().find(|c| c.root == it.root) {
-                    c.cities.clone()
-                } else {
-                    est.field_cities(game, it.root);
-                    est.cities.clone()
-                };
-                let locals: Vec<usize> = if it.root == LOCAL {
-                    o.features[i]
-                        .cities
-                        .iter()
-                        .map(|&c| gid[c as usize])
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                for r in cities {
-                    let (d, id) = city_done(est, &groups, r);
-                    if !seen.contains(&id) {
-                        seen.push(id);
-                        if d { done += 1 } else { open += 1 }
-                    }
-                }
-                for id in locals {
-                    if !seen.contains(&id) {
-                        seen.push(id);
-                        if groups[id].open <= 0 {
-                            done += 1
-                        } else {
-                            open += 1
+                if it.root == LOCAL {
+                    for &c in &o.features[i].cities {
+                        let id = gid(est, c as usize);
+                        if !seen.iter().any(|&(s, _)| s == id) {
+                            seen.push((id, groups[id].open <= 0));
                         }
+                    }
+                    continue;
+                }
+                let k = est.claimed.iter().position(|c| c.root == it.root);
+                if k.is_none() {
+                    est.field_cities(game, it.root);
+                }
+                let list = match k {
+                    Some(k) => &est.claimed[k].cities,
+                    None => &est.cities,
+                };
+                for &r in list {
+                    let (d, id) = city(est, &groups, r);
+                    if !seen.iter().any(|&(s, _)| s == id) {
+                        seen.push((id, d));
                     }
                 }
             }
+            let done = seen.iter().filter(|&&(_, d)| d).count() as u32;
             groups[g].cities_done = done;
-            groups[g].cities_open = open;
+            groups[g].cities_open = seen.len() as u32 - done;
         }
         // Claimed fields elsewhere whose cities this placement completes.
-        for k in 0..est.claimed.len() {
-            let c = &est.claimed[k];
+        for c in &est.claimed {
             if c.standing.kind != Some(FeatureKind::Field)
                 || est.items.iter().any(|it| it.root == c.root)
             {
                 continue;
             }
-            let old = c.standing;
-            let cities = c.cities.clone();
-            let mut seen: Vec<usize> = Vec::new();
-            let (mut done, mut open) = (0, 0);
-            for r in cities {
-                let (d, id) = city_done(est, &groups, r);
-                if !seen.contains(&id) {
-                    seen.push(id);
-                    if d { done += 1 } else { open += 1 }
+            seen.clear();
+            for &r in &c.cities {
+                let (d, id) = city(est, &groups, r);
+                if !seen.iter().any(|&(s, _)| s == id) {
+                    seen.push((id, d));
                 }
             }
-            if done != old.cities_done {
-                worth(&old, &w, &mut before);
-                let mut s = old;
+            let done = seen.iter().filter(|&&(_, d)| d).count() as u32;
+            if done != c.standing.cities_done {
+                worth(&c.standing, &w, &mut before);
+                let mut s = c.standing;
                 s.cities_done = done;
-                s.cities_open = open;
+                s.cities_open = seen.len() as u32 - done;
                 worth(&s, &w, &mut after);
             }
         }
+        est.seen = seen;
         for g in 0..n {
-            if gid[g] == g {
+            if gid(est, g) == g {
                 worth(&groups[g], &w, &mut after);
             }
         }
@@ -579,38 +562,31 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             delta[p] = after[p] - before[p];
         }
         let pass = relative(&delta, me, w.players);
-        let deploys: Vec<(u8, Standing)> = o
-            .features
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.kind.claimable())
-            .map(|(i, _)| (i as u8, groups[gid[i]]))
-            .collect();
-        est.groups = groups;
         scratch.candidates.push(Candidate {
             place: mv,
             action: Move::Pass,
             value: pass,
         });
-        if supply == 0 {
-            continue;
-        }
-        for (i, s) in deploys {
-            if s.owners.iter().any(|&c| c > 0) {
-                continue;
+        if supply > 0 {
+            for (i, f) in o.features.iter().enumerate() {
+                let s = groups[gid(est, i)];
+                if !f.kind.claimable() || s.owners.iter().any(|&c| c > 0) {
+                    continue;
+                }
+                let mut with = [0.0; P];
+                let mut mine = s;
+                mine.owners[me] = 1;
+                worth(&mine, &w, &mut with);
+                let mut d = [0.0; P];
+                d[me] = with[me] - w.follower;
+                scratch.candidates.push(Candidate {
+                    place: mv,
+                    action: Move::Deploy { feature: i as u8 },
+                    value: pass + relative(&d, me, w.players),
+                });
             }
-            let mut with = [0.0; P];
-            let mut mine = s;
-            mine.owners[me] = 1;
-            worth(&mine, &w, &mut with);
-            let mut d = [0.0; P];
-            d[me] = with[me] - w.follower;
-            scratch.candidates.push(Candidate {
-                place: mv,
-                action: Move::Deploy { feature: i },
-                value: pass + relative(&d, me, w.players),
-            });
         }
+        est.groups = groups;
     }
     // Stable: equal values keep the order of the legal moves (deterministic).
     scratch.candidates.sort_by(|a, b| {
