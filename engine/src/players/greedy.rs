@@ -141,8 +141,13 @@ struct Item {
     kind: FeatureKind,
     open: i32,
     pennants: u32,
-    parent: u8,
+    parent: u16,
+    /// Index into `Board::claimed`, or `NONE`.
+    claimed: u16,
 }
+
+/// No claimed set.
+const NONE: u16 = u16::MAX;
 
 /// A claimed set of the board (a follower on it), with what the estimate needs.
 #[derive(Clone, Debug)]
@@ -165,6 +170,8 @@ pub(crate) struct Board {
     cities: Vec<u32>,
     groups: Vec<Standing>,
     members: Vec<u32>,
+    /// Unclaimed fields' bordered cities, by root (for this turn).
+    field_cache: Vec<(u32, Vec<u32>)>,
     /// Cities a field borders after a placement: (id, done).
     seen: Vec<(usize, bool)>,
 }
@@ -220,6 +227,16 @@ impl Board {
                 break;
             }
         }
+    }
+
+    /// The index in `field_cache` of an unclaimed field's bordered cities (walked once a turn).
+    fn cached_field(&mut self, game: &Game<'_>, root: u32) -> usize {
+        if let Some(j) = self.field_cache.iter().position(|(r, _)| *r == root) {
+            return j;
+        }
+        self.field_cities(game, root);
+        self.field_cache.push((root, self.cities.clone()));
+        self.field_cache.len() - 1
     }
 
     /// The standing of a set on the board.
@@ -278,6 +295,7 @@ impl Board {
     /// Reads the claimed sets of the board (once per turn).
     fn survey(&mut self, game: &Game<'_>) {
         self.claimed.clear();
+        self.field_cache.clear();
         let mut owners: Vec<(u32, [u8; P])> = Vec::new();
         for f in &game.figures {
             if f.kind != FigureKind::Follower {
@@ -316,12 +334,18 @@ impl Board {
             return i;
         }
         let n = game.nodes()[root as usize];
+        let claimed = self
+            .claimed
+            .iter()
+            .position(|c| c.root == root)
+            .map_or(NONE, |k| k as u16);
         self.items.push(Item {
             root,
             kind: n.kind,
             open: n.open as i32,
             pennants: u32::from(n.pennants),
-            parent: self.items.len() as u8,
+            parent: self.items.len() as u16,
+            claimed,
         });
         self.items.len() - 1
     }
@@ -338,13 +362,13 @@ impl Board {
     fn union(&mut self, a: usize, b: usize) {
         let (a, b) = (self.find(a), self.find(b));
         if a != b {
-            self.items[b].parent = a as u8;
+            self.items[b].parent = a as u16;
         }
     }
 }
 
 /// Values every placement of the drawn tile with each of its deploys and the pass, into
-/// `scratch.candidates` (best first; ties keep the order of `legal_moves`).
+/// `scratch.candidates` (in the order of `legal_moves`).
 pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
     scratch.candidates.clear();
     let Phase::Place(kind) = game.phase() else {
@@ -370,7 +394,8 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                 kind: f.kind,
                 open: i32::from(f.open),
                 pennants: u32::from(f.pennants),
-                parent: i as u8,
+                parent: i as u16,
+                claimed: NONE,
             });
         }
         let cells = game.board.neighbours(x, y);
@@ -413,7 +438,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         // Each item's parent becomes its group: the group of item i is `gid(i)`.
         for i in 0..n {
             let g = est.find(i);
-            est.items[i].parent = g as u8;
+            est.items[i].parent = g as u16;
         }
         let gid = |est: &Board, i: usize| est.items[i].parent as usize;
         let mut before = [0.0; P];
@@ -438,7 +463,8 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             if it.root == LOCAL {
                 continue;
             }
-            if let Some(c) = est.claimed.iter().find(|c| c.root == it.root) {
+            if it.claimed != NONE {
+                let c = &est.claimed[it.claimed as usize];
                 worth(&c.standing, &w, &mut before);
                 let g = &mut groups[gid(est, i)];
                 for p in 0..P {
@@ -509,13 +535,11 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                     }
                     continue;
                 }
-                let k = est.claimed.iter().position(|c| c.root == it.root);
-                if k.is_none() {
-                    est.field_cities(game, it.root);
-                }
-                let list = match k {
-                    Some(k) => &est.claimed[k].cities,
-                    None => &est.cities,
+                let list: &[u32] = if it.claimed != NONE {
+                    &est.claimed[it.claimed as usize].cities
+                } else {
+                    let j = est.cached_field(game, it.root);
+                    &est.field_cache[j].1
                 };
                 for &r in list {
                     let (d, id) = city(est, &groups, r);
@@ -529,7 +553,10 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             groups[g].cities_open = seen.len() as u32 - done;
         }
         // Claimed fields elsewhere whose cities this placement completes.
-        for c in &est.claimed {
+        let completes_city = (0..n).any(|g| {
+            gid(est, g) == g && est.items[g].kind == FeatureKind::City && groups[g].open <= 0
+        });
+        for c in est.claimed.iter().filter(|_| completes_city) {
             if c.standing.kind != Some(FeatureKind::Field)
                 || est.items.iter().any(|it| it.root == c.root)
             {
@@ -588,12 +615,14 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         }
         est.groups = groups;
     }
-    // Stable: equal values keep the order of the legal moves (deterministic).
-    scratch.candidates.sort_by(|a, b| {
-        b.value
-            .partial_cmp(&a.value)
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
+}
+
+/// The first of the best candidates (the order breaks ties, so choices are deterministic).
+pub(crate) fn best(candidates: &[Candidate]) -> Option<Candidate> {
+    candidates
+        .iter()
+        .copied()
+        .reduce(|best, c| if c.value > best.value { c } else { best })
 }
 
 /// The whole board's standing of each player (scores, claimed sets, followers, windmills).
@@ -657,9 +686,4 @@ pub(crate) fn rank_actions(game: &Game<'_>, moves: &[Move], scratch: &mut Scratc
             value: relative(&delta, me, players),
         });
     }
-    scratch.candidates.sort_by(|a, b| {
-        b.value
-            .partial_cmp(&a.value)
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
 }

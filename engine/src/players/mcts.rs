@@ -17,13 +17,17 @@ use crate::rng::Rng;
 /// UCB1's exploration constant (rewards lie in 0–1 and differ by a few hundredths).
 const EXPLORE: f64 = 0.35;
 
-/// Picks one of `scratch.candidates` (ranked, best first) by UCT with `playouts` playouts.
+/// Picks one of `scratch.candidates` by UCT with `playouts` playouts.
 pub(crate) fn choose_turn(
     game: &Game<'_>,
     playouts: u32,
     rng: &mut Rng,
     scratch: &mut Scratch,
 ) -> Option<Candidate> {
+    // Best first; a stable sort keeps the legal moves' order among equals (deterministic).
+    scratch
+        .candidates
+        .sort_by(|a, b| b.value.total_cmp(&a.value));
     let arms = (playouts as usize / 40)
         .clamp(2, 16)
         .min(scratch.candidates.len());

@@ -173,7 +173,7 @@ impl Player {
                     }
                     _ => {
                         greedy::rank_turns(game, &mut self.scratch);
-                        self.scratch.candidates.first().copied()
+                        greedy::best(&self.scratch.candidates)
                     }
                 };
                 let turn = turn?;
@@ -208,7 +208,7 @@ impl Player {
                     }
                     _ => {
                         greedy::rank_actions(game, &moves, &mut self.scratch);
-                        self.scratch.candidates.first().map(|c| c.action)
+                        greedy::best(&self.scratch.candidates).map(|c| c.action)
                     }
                 }
                 .or(Some(Move::Pass))
