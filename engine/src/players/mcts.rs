@@ -1,18 +1,24 @@
-//! The MCTS player: UCT (UCB1) over the greedy's best turns, each judged by random playouts to
-//! the end of the game.
+//! The MCTS player: UCT (UCB1) over the greedy's best turns, each judged by short random
+//! playouts.
 //!
 //! The arms are the `K` best candidates of the greedy's ranking (`K` = playouts / 40, 2 to 16),
 //! so the playouts go to moves worth comparing. Each playout plays on a copy of the game whose
 //! undrawn tiles are shuffled anew (a player knows the bag's contents, not its order), makes
-//! the arm's moves, then plays both sides at random with the engine's fast playouts
-//! (`random::play_out`) to the final scoring. Its reward is `1 / (1 + e^(−d / 10))`, `d` the
-//! player's final score minus the best other score, so margins count and not only wins. The
-//! chosen move is the arm with the best mean reward. Everything random comes from the
+//! the arm's moves, then plays `HORIZON` (10) turns of every side at random with the engine's
+//! fast playouts; the position it reaches is judged by the greedy estimate of each player's
+//! standing (`greedy::standings`; the final scores when the game ended first). Its reward is
+//! `1 / (1 + e^(−d / 10))`, `d` the player's standing minus the best other's, so margins count
+//! and not only wins. The chosen move is the arm with the best mean reward. (Playing on to the
+//! end at random was measured too: random play judges a position so poorly that MCTS then only
+//! matched greedy, 50.2 % over 1,000 games, at 5× the time.) Everything random comes from the
 //! generator passed in: a seed gives the same moves.
 
-use super::{Candidate, Scratch, random};
+use super::{Candidate, Scratch, greedy, random};
 use crate::game::{Game, Phase};
 use crate::rng::Rng;
+
+/// Random turns a playout plays before the greedy estimate judges the position.
+const HORIZON: u32 = 10;
 
 /// UCB1's exploration constant (rewards lie in 0–1 and differ by a few hundredths).
 const EXPLORE: f64 = 0.35;
@@ -59,8 +65,15 @@ pub(crate) fn choose_turn(
         scratch.events.clear();
         let made = (!placing || copy.apply(c.place, &mut scratch.events).is_ok())
             && copy.apply(c.action, &mut scratch.events).is_ok()
-            && random::play_out(&mut copy, rng, &mut scratch.moves, &mut scratch.events).is_ok();
-        let reward = if made { reward(&copy.scores, me) } else { 0.0 };
+            && play_ahead(&mut copy, rng, scratch);
+        let reward = if !made {
+            0.0
+        } else if copy.phase() == Phase::Over {
+            reward(&copy.scores, me)
+        } else {
+            let standing = greedy::standings(&copy, &mut scratch.greedy);
+            margin(&standing[..copy.options().players as usize], me)
+        };
         visits[arm] += 1;
         total[arm] += reward;
     }
@@ -73,15 +86,51 @@ pub(crate) fn choose_turn(
     Some(scratch.candidates[best])
 }
 
-/// A playout's reward to `me`: the logistic of their margin over the best other player.
+/// Plays `HORIZON` random turns on (or to the end); false if the engine refused a move.
+fn play_ahead(game: &mut Game<'_>, rng: &mut Rng, scratch: &mut Scratch) -> bool {
+    let mut turns = 0;
+    while turns < HORIZON {
+        if let Some(mv) = random::choose_placement(game, rng) {
+            if game.apply(mv, &mut scratch.events).is_err() {
+                return false;
+            }
+            turns += 1;
+            continue;
+        }
+        let Some(mv) = random::choose_action(game, rng, &mut scratch.moves) else {
+            return true;
+        };
+        if game.apply(mv, &mut scratch.events).is_err() {
+            return false;
+        }
+    }
+    // Finish the second step of the last turn, so its scoring counts.
+    if let Phase::Act(_) = game.phase()
+        && let Some(mv) = random::choose_action(game, rng, &mut scratch.moves)
+    {
+        return game.apply(mv, &mut scratch.events).is_ok();
+    }
+    true
+}
+
+/// A playout's reward to `me` from final scores.
 fn reward(scores: &[u32], me: usize) -> f64 {
-    let best_other = scores
+    let scores: Vec<f64> = scores.iter().map(|&s| f64::from(s)).collect();
+    margin(&scores, me)
+}
+
+/// The logistic of `me`'s margin over the best other player.
+fn margin(values: &[f64], me: usize) -> f64 {
+    let best_other = values
         .iter()
         .enumerate()
         .filter(|&(p, _)| p != me)
         .map(|(_, &s)| s)
-        .max()
-        .unwrap_or(0);
-    let d = f64::from(scores[me]) - f64::from(best_other);
+        .fold(f64::NEG_INFINITY, f64::max);
+    let d = if best_other.is_finite() {
+        values[me] - best_other
+    } else {
+        values[me]
+    };
     1.0 / (1.0 + (-d / 10.0).exp())
 }

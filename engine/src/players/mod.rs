@@ -3,8 +3,8 @@
 //! - `random`: the engine's fast playouts (`random`), uniform over placements, then over the
 //!   kinds of second step;
 //! - `greedy`: the best immediate value of each turn, from a documented estimate (`greedy`);
-//! - `mcts:N`: UCT over the greedy's best turns with N random playouts per move, on copies whose
-//!   undrawn tiles are shuffled (`mcts`).
+//! - `mcts:N`: UCT over the greedy's best turns with N short random playouts per move (10
+//!   turns, then the greedy estimate), on copies whose undrawn tiles are shuffled (`mcts`).
 //!
 //! Every strategy plays every rule of the game (windmills, Festival returns, the donkey,
 //! marketplaces) from the engine's legal moves, and is deterministic for the generator it is
