@@ -609,6 +609,46 @@ fn a_definitions_folder_without_the_base_set_is_read_and_bundled_sets_say_so() {
 }
 
 #[test]
+fn simulate_plays_a_player_per_seat_and_gives_their_win_rates() {
+    let args = [
+        "simulate",
+        "--games",
+        "8",
+        "--sets",
+        "base",
+        "--players",
+        "greedy,random",
+        "--json",
+    ];
+    let out = tilekit(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert_eq!(json["seats"], serde_json::json!(["greedy", "random"]));
+    let rates: Vec<f64> = json["win_rate"]
+        .as_array()
+        .expect("win_rate per seat")
+        .iter()
+        .filter_map(serde_json::Value::as_f64)
+        .collect();
+    assert_eq!(rates.len(), 2);
+    assert!((rates[0] + rates[1] - 1.0).abs() < 1e-9, "{rates:?}");
+    assert!(rates[0] > rates[1], "greedy lost to random: {rates:?}");
+    // The text report names each seat's player and win rate.
+    let out = tilekit(&args[..args.len() - 1]);
+    assert!(
+        text(&out.stdout).contains("seat 1 (greedy): mean score"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stdout).contains("win rate"));
+    for bad in ["greedy,smart", "mcts:0", "0"] {
+        let out = tilekit(&["simulate", "--games", "1", "--players", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(text(&out.stderr).contains("invalid value"), "{bad}");
+    }
+}
+
+#[test]
 fn game_sizes_and_counts_have_clear_limits() {
     for args in [
         vec!["simulate", "--games", "0"],

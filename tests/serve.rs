@@ -320,10 +320,15 @@ impl Browser {
     fn wait(&mut self, what: &str, js: &str) -> Duration {
         let start = Instant::now();
         while self.eval(js) != json!(true) {
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "timed out waiting for {what}"
-            );
+            if start.elapsed() > Duration::from_secs(30) {
+                // Say what the page holds, so a failure can be understood from the log.
+                let state = self.eval(
+                    "JSON.stringify({ tiles: document.querySelectorAll('#tiles .tile').length, \
+                     broken: [...document.querySelectorAll('#tiles .tile img')].filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src') + ' complete=' + i.complete + ' w=' + i.naturalWidth).slice(0, 5), \
+                     status: (document.getElementById('status') || {}).textContent })",
+                );
+                panic!("timed out waiting for {what}: the page holds {state}");
+            }
             std::thread::sleep(Duration::from_millis(10));
         }
         start.elapsed()

@@ -158,6 +158,13 @@ impl<'t> Game<'t> {
         self.bag.len() - self.next_draw
     }
 
+    /// Shuffles the tiles not yet drawn: a search plays on copies that must not know the draw
+    /// order (the players' `mcts`). (The whole rest is shuffled as one: on a copy, a group's
+    /// tiles may then come among the others.)
+    pub fn shuffle_undrawn(&mut self, rng: &mut crate::rng::Rng) {
+        rng.shuffle(&mut self.bag[self.next_draw..]);
+    }
+
     /// Whether a tile kind fits anywhere on the board.
     pub fn can_place(&self, kind: u16) -> bool {
         self.board

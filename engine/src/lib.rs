@@ -11,6 +11,7 @@
 //! - `game`: the turn flow: setup, moves, legal move lists, applying them, the draw;
 //! - `options`, `state`, `scoring`: setup data; the game's state and the primitives rules
 //!   use; scoring (base rules, markers' modifiers and tokens, flowers, follower strengths);
+//! - `players`: random, greedy and MCTS players behind one interface (`Player::choose`);
 //! - `rules`: the expansions' rule modules (`festival`, `village_life`), called from `game`;
 //! - `record`: game records (TOML/JSON) and replay;
 //! - `simulate`: random playouts and their statistics;
@@ -21,6 +22,7 @@ pub mod draw;
 pub mod game;
 pub mod options;
 pub mod placement;
+pub mod players;
 pub mod record;
 pub mod rng;
 pub mod rules;

@@ -1,15 +1,21 @@
 //! Random playouts: uniform over the legal placements of each drawn tile, then uniform over the
-//! follower choices (including none); and the statistics of many of them, played across all
-//! cores. Game `i` of a run with seed `s` is seeded from `(s, i)` alone, so results do not
+//! follower choices (including none); games with a player per seat (`crate::players`); and the
+//! statistics of many of them, played across all cores. Game `i` of a run with seed `s` is seeded from `(s, i)` alone, so results do not
 //! depend on the number of threads.
 
 use crate::game::{Draw, Event, Game, GameOptions, IllegalMove, Move, Phase, SetupError};
+pub use crate::players::random::{choose_action, play_out};
+use crate::players::{Player, Strategy};
 use crate::record::{FeatureRef, GameSpec, Record, Turn, figure_ref};
 use crate::rng::Rng;
 use crate::tables::{FeatureKind, Tables};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A game's win, in the units of `SimStats::win_shares`: divisible by every number of winners
+/// (1 to 8).
+pub const WIN_SHARE: u64 = 840;
 
 /// Why a simulation stopped.
 #[derive(Debug, thiserror::Error)]
@@ -31,58 +37,28 @@ pub fn play_random<'t>(
     events: &mut Vec<Event>,
 ) -> Result<Game<'t>, SimError> {
     let mut game = Game::new(tables, options, events)?;
-    loop {
-        let count = game.placement_count();
-        if count > 0
-            && let Some(mv) = game.nth_placement(rng.below(count as usize) as u32)
-        {
-            game.apply(mv, events).map_err(SimError::Refused)?;
-            continue;
-        }
-        let Some(mv) = choose_action(&game, rng, moves) else {
-            return Ok(game);
+    play_out(&mut game, rng, moves, events)?;
+    Ok(game)
+}
+
+/// Plays a game with one player per seat (`seats[p]` plays seat `p`); `events` collects every
+/// event.
+pub fn play_seats<'t>(
+    tables: &'t Tables,
+    options: GameOptions,
+    seats: &mut [Player],
+    rng: &mut Rng,
+    events: &mut Vec<Event>,
+) -> Result<Game<'t>, SimError> {
+    let mut game = Game::new(tables, options, events)?;
+    while game.phase() != Phase::Over {
+        let seat = &mut seats[game.current() as usize % seats.len()];
+        let Some(mv) = seat.choose(&game, rng) else {
+            break;
         };
         game.apply(mv, events).map_err(SimError::Refused)?;
     }
-}
-
-/// A random second-step move: a kind of action uniformly among those available (deploy a
-/// follower, place a windmill, return a figure, move the donkey, pass), then uniformly within
-/// it, so the donkey's many targets do not swamp the other choices. None when the game is over.
-pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> Option<Move> {
-    let Phase::Act(placed) = game.phase() else {
-        game.legal_moves(moves);
-        return (!moves.is_empty()).then(|| moves[rng.below(moves.len())]);
-    };
-    moves.clear();
-    let donkey = game.donkey_targets();
-    // Fast path of the base game: deploys and pass only.
-    if donkey == 0 && game.rules().windmills == 0 {
-        game.legal_actions(placed, moves);
-        return Some(moves[rng.below(moves.len())]);
-    }
-    // Counted, and only the chosen move made: most of the list would be thrown away. (Deploys
-    // are listed only when chosen; until then it is enough to know there is one.)
-    let count = [
-        usize::from(game.can_deploy(placed)),
-        game.windmill_count(placed),
-        game.return_count(placed),
-        1,
-        donkey,
-    ];
-    let kinds = count.iter().filter(|&&n| n > 0).count();
-    let chosen = (0..5).filter(|&g| count[g] > 0).nth(rng.below(kinds))?;
-    if chosen == 0 {
-        game.legal_deploys(placed, moves);
-        return moves.get(rng.below(moves.len())).copied();
-    }
-    let pick = rng.below(count[chosen]);
-    match chosen {
-        1 => game.nth_windmill(placed, pick),
-        2 => game.nth_return(pick),
-        3 => Some(Move::Pass),
-        _ => game.nth_donkey(pick),
-    }
+    Ok(game)
 }
 
 /// Plays a random game and returns its record and all its events.
@@ -164,6 +140,8 @@ pub struct SimOptions {
     pub tiles: Option<usize>,
     /// The start tile's id (None: chosen from the sets, see `crate::draw::plan`).
     pub start: Option<String>,
+    /// How each seat plays (empty: every seat random, the fast path).
+    pub seats: Vec<Strategy>,
 }
 
 /// Statistics of a simulation run (sums; divide by `games` for means).
@@ -183,6 +161,9 @@ pub struct SimStats {
     pub score_max: u32,
     /// Wins by seat (shared wins count for each winner).
     pub wins: Vec<u64>,
+    /// Wins by seat with shared wins split, in `WIN_SHARE`ths of a game (exact, so sums do
+    /// not depend on the order games finish in).
+    pub win_shares: Vec<u64>,
     /// Games with a shared win.
     pub ties: u64,
     /// Base points by feature kind (city, road, field, monastery, garden, windmill).
@@ -228,6 +209,7 @@ impl SimStats {
             score_sum: vec![0; players as usize],
             score_sq_sum: vec![0; players as usize],
             wins: vec![0; players as usize],
+            win_shares: vec![0; players as usize],
             set_aside_by_kind: vec![0; kinds],
             score_min: u32::MAX,
             ..SimStats::default()
@@ -249,6 +231,7 @@ impl SimStats {
             self.score_max = self.score_max.max(s);
             if s == best {
                 self.wins[p] += 1;
+                self.win_shares[p] += WIN_SHARE / winners as u64;
             }
         }
         for (k, v) in game.stats.points_by_kind.iter().enumerate() {
@@ -274,6 +257,11 @@ impl SimStats {
     /// Mean score of a seat.
     pub fn mean(&self, seat: usize) -> f64 {
         self.score_sum[seat] as f64 / self.games.max(1) as f64
+    }
+
+    /// A seat's win rate, 0–1, shared wins split between the winners.
+    pub fn win_rate(&self, seat: usize) -> f64 {
+        self.win_shares[seat] as f64 / WIN_SHARE as f64 / self.games.max(1) as f64
     }
 
     /// Standard deviation of a seat's score.
@@ -322,6 +310,7 @@ impl Collect for SimStats {
             self.score_sum[p] += other.score_sum[p];
             self.score_sq_sum[p] += other.score_sq_sum[p];
             self.wins[p] += other.wins[p];
+            self.win_shares[p] += other.win_shares[p];
         }
         self.score_min = self.score_min.min(other.score_min);
         self.score_max = self.score_max.max(other.score_max);
@@ -415,19 +404,26 @@ pub fn collect_serial<C: Collect>(
     let mut moves = Vec::with_capacity(256);
     let mut events = Vec::with_capacity(256);
     let mut pending = 0;
+    // Bots hold buffers between moves; all-random runs take the playouts' fast path.
+    let mut seats: Vec<Player> = if opts.seats.iter().all(|&s| s == Strategy::Random) {
+        Vec::new()
+    } else {
+        opts.seats.iter().map(|&s| Player::new(s)).collect()
+    };
+    // Bot games are slow: report each one.
+    let every = if seats.is_empty() { 64 } else { 1 };
     for i in range {
         let mut rng = Rng::for_game(opts.seed, i);
         events.clear();
-        let game = play_random(
-            tables,
-            game_options(opts, &mut rng),
-            &mut rng,
-            &mut moves,
-            &mut events,
-        )?;
+        let options = game_options(opts, &mut rng);
+        let game = if seats.is_empty() {
+            play_random(tables, options, &mut rng, &mut moves, &mut events)?
+        } else {
+            play_seats(tables, options, &mut seats, &mut rng, &mut events)?
+        };
         collect.add(&game, &events);
         pending += 1;
-        if pending == 64 {
+        if pending == every {
             progress(pending);
             pending = 0;
         }
@@ -458,11 +454,17 @@ pub fn run_collect<C: Collect>(
     new: &(dyn Fn() -> C + Sync),
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<C, SimError> {
-    const CHUNK: u64 = 256;
+    // Bot games are slow: small chunks keep every core busy to the end. (Chunks change only
+    // the order floating-point sums are merged in, never which games are played.)
+    let chunk: u64 = if opts.seats.iter().all(|&s| s == Strategy::Random) {
+        256
+    } else {
+        4
+    };
     // Chunks are merged in order (a collection's floating-point sums then add up the same way
     // whatever the thread count), a batch at a time, so at most a batch of them are held.
     const BATCH: u64 = 64;
-    let chunks = opts.games.div_ceil(CHUNK);
+    let chunks = opts.games.div_ceil(chunk);
     let done = AtomicU64::new(0);
     let tick = |n: u64| {
         done.fetch_add(n, Ordering::Relaxed);
@@ -473,7 +475,7 @@ pub fn run_collect<C: Collect>(
         let parts: Result<Vec<C>, SimError> = (batch..(batch + BATCH).min(chunks))
             .into_par_iter()
             .map(|c| {
-                let range = c * CHUNK..((c + 1) * CHUNK).min(opts.games);
+                let range = c * chunk..((c + 1) * chunk).min(opts.games);
                 collect_serial(tables, opts, range, new(), &tick)
             })
             .collect();

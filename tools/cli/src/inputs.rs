@@ -302,6 +302,16 @@ pub fn players() -> clap::builder::RangedI64ValueParser<u8> {
     clap::builder::RangedI64ValueParser::new().range(1..=i64::from(engine::game::MAX_PLAYERS))
 }
 
+/// `--players` of `simulate`: how each seat plays.
+#[derive(Clone, Debug)]
+pub struct Seats(pub Vec<engine::players::Strategy>);
+
+/// Parses `--players`: a number N (N random players, 1 to the engine's limit) or one player
+/// per seat, comma-separated (`greedy,mcts:500,random`).
+pub fn seats(text: &str) -> Result<Seats, String> {
+    engine::players::parse_seats(text, engine::game::MAX_PLAYERS).map(Seats)
+}
+
 /// `--tiles`: 1 (the start tile alone) to the engine's limit of tiles in a game.
 pub fn tiles() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=engine::board::MAX_TILES as u64)

@@ -1,5 +1,7 @@
 //! `tilekit bench`: single-core speed of the engine: random playouts per second, the time to
-//! list the legal placements of a drawn tile per open position, and the memory of a game state.
+//! list the legal placements of a drawn tile per open position, and the memory of a game state;
+//! with `--bots`, the players' speed too: greedy-against-greedy games per second, the time of
+//! one MCTS move, and the cost of copying a game state for search.
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
@@ -40,9 +42,112 @@ pub struct BenchArgs {
     /// The start tile's id (default: the first start tile of the sets in draw order).
     #[arg(long, value_name = "TILE")]
     start: Option<String>,
+    /// Also time the players: greedy games, MCTS moves (`--playouts` each), copying a state.
+    #[arg(long)]
+    bots: bool,
+    /// Playouts of the timed MCTS moves.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    playouts: u32,
     /// Print the figures as JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// The players' speed on one thread.
+#[derive(serde::Serialize)]
+struct BotFigures {
+    greedy_games: u64,
+    greedy_games_per_second: f64,
+    mcts_playouts: u32,
+    mcts_moves: u64,
+    mcts_move_ms_mean: f64,
+    mcts_move_ms_max: f64,
+    clone_ns_mid_game: f64,
+    clone_ns_late_game: f64,
+}
+
+/// Times greedy-against-greedy games, MCTS moves and copies of game states.
+fn bench_bots(
+    tables: &engine::Tables,
+    options: &dyn Fn(u64) -> GameOptions,
+    players: u8,
+    playouts: u32,
+) -> miette::Result<BotFigures> {
+    use engine::players::{Player, Strategy};
+    let seats = |s: Strategy| -> Vec<Player> { (0..players).map(|_| Player::new(s)).collect() };
+    let err = |e: engine::simulate::SimError| miette::miette!("{e}");
+    // Greedy against greedy, for about a second.
+    let start = Instant::now();
+    let mut greedy_games = 0u64;
+    let mut events = Vec::new();
+    let mut rng = Rng::new(1);
+    while greedy_games < 20 || start.elapsed().as_secs_f64() < 1.0 {
+        events.clear();
+        let mut bots = seats(Strategy::Greedy);
+        let game = engine::simulate::play_seats(
+            tables,
+            options(greedy_games),
+            &mut bots,
+            &mut rng,
+            &mut events,
+        )
+        .map_err(err)?;
+        black_box(&game.scores);
+        greedy_games += 1;
+    }
+    let greedy_secs = start.elapsed().as_secs_f64();
+    // MCTS moves: the placements of greedy games at every eighth turn, from early to late.
+    let mut mcts = Player::new(Strategy::Mcts { playouts });
+    let mut times = Vec::new();
+    let mut mid = None;
+    let mut late = None;
+    for g in 0..3u64 {
+        let mut game = Game::new(tables, options(1000 + g), &mut events)
+            .map_err(|e| miette::miette!("{e}"))?;
+        let mut bots = seats(Strategy::Greedy);
+        let mut turn = 0;
+        while game.phase() != Phase::Over {
+            if matches!(game.phase(), Phase::Place(_)) {
+                turn += 1;
+                if turn % 8 == 1 {
+                    let t = Instant::now();
+                    black_box(mcts.choose(&game, &mut rng));
+                    times.push(t.elapsed().as_secs_f64() * 1e3);
+                }
+                if game.tiles_left() <= game.board.placed.len() && mid.is_none() {
+                    mid = Some(game.clone());
+                }
+                if game.tiles_left() < 4 && late.is_none() {
+                    late = Some(game.clone());
+                }
+            }
+            let seat = game.current() as usize % bots.len();
+            let Some(mv) = bots[seat].choose(&game, &mut rng) else {
+                break;
+            };
+            game.apply(mv, &mut events)
+                .map_err(|e| miette::miette!("{e}"))?;
+        }
+    }
+    let clone_ns = |state: &Option<Game<'_>>| -> f64 {
+        let Some(state) = state else { return 0.0 };
+        let n = 20_000;
+        let t = Instant::now();
+        for _ in 0..n {
+            black_box(state.clone());
+        }
+        t.elapsed().as_secs_f64() * 1e9 / n as f64
+    };
+    Ok(BotFigures {
+        greedy_games,
+        greedy_games_per_second: greedy_games as f64 / greedy_secs.max(1e-9),
+        mcts_playouts: playouts,
+        mcts_moves: times.len() as u64,
+        mcts_move_ms_mean: times.iter().sum::<f64>() / times.len().max(1) as f64,
+        mcts_move_ms_max: times.iter().copied().fold(0.0, f64::max),
+        clone_ns_mid_game: clone_ns(&mid),
+        clone_ns_late_game: clone_ns(&late),
+    })
 }
 
 /// Runs `tilekit bench`.
@@ -122,6 +227,11 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
                 .map_err(|e| miette::miette!("{e}"))?;
         }
     }
+    let bots = if args.bots {
+        Some(bench_bots(&tables, &options, args.players, args.playouts)?)
+    } else {
+        None
+    };
     let ns_per_position = list_time * 1e9 / positions.max(1) as f64;
     let ns_per_list = list_time * 1e9 / lists.max(1) as f64;
     if args.json {
@@ -135,6 +245,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
             "legal_placements_ns_per_tile": ns_per_list,
             "max_game_state_bytes": bytes,
             "compile_ms": compile_ms,
+            "bots": bots,
         });
         crate::outln!(
             "{}",
@@ -160,6 +271,25 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
         crate::outln!(
             "largest game state: {bytes} bytes; compiling the tables: {compile_ms:.1} ms"
         )?;
+        if let Some(b) = bots {
+            crate::outln!(
+                "greedy against greedy on one thread: {:.0} games/s ({} games)",
+                b.greedy_games_per_second,
+                b.greedy_games
+            )?;
+            crate::outln!(
+                "an MCTS move with {} playouts: {:.1} ms mean, {:.1} ms at most ({} moves, early to late)",
+                b.mcts_playouts,
+                b.mcts_move_ms_mean,
+                b.mcts_move_ms_max,
+                b.mcts_moves
+            )?;
+            crate::outln!(
+                "copying a game state: {:.0} ns mid-game, {:.0} ns late",
+                b.clone_ns_mid_game,
+                b.clone_ns_late_game
+            )?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

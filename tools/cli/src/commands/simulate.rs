@@ -22,6 +22,8 @@ use tilekit_report::{RunInfo, Tally};
 pub const EXAMPLES: &str = "\
 Examples:
   tilekit simulate --games 100000 --players 2 --seed 1
+  tilekit simulate --games 1000 --players greedy,random
+  tilekit simulate --games 200 --players mcts:500,greedy
   tilekit simulate my-set.toml definitions/base.toml --games 10000 --json
   tilekit simulate --sets base --games 10000 --report out/balance
   tilekit simulate --sets base --compare festival --games 10000 --report out/festival";
@@ -34,9 +36,10 @@ pub struct SimulateArgs {
     /// Games to play (1 to a billion).
     #[arg(long, default_value_t = 10_000, value_parser = crate::inputs::games())]
     games: u64,
-    /// Players per game (1–8).
-    #[arg(long, default_value_t = 2, value_parser = crate::inputs::players())]
-    players: u8,
+    /// Players: a number N (N random players, 1–8) or one player per seat, comma-separated:
+    /// `random`, `greedy` (best immediate value), `mcts` (500 playouts per move) or `mcts:N`.
+    #[arg(long, default_value = "2", value_parser = crate::inputs::seats)]
+    players: crate::inputs::Seats,
     /// Seed: the same seed gives the same statistics.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -94,6 +97,8 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         ..Default::default()
     };
     args.village_life.apply(&mut rules);
+    let seats = &args.players.0;
+    let players = seats.len() as u8;
     let (with, without) = match compare_sets(&tables, &args.sets, &args.compare) {
         Ok(pair) => pair,
         Err(message) => {
@@ -103,7 +108,8 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     };
     let opts = SimOptions {
         games: args.games,
-        players: args.players,
+        players,
+        seats: seats.clone(),
         seed: args.seed,
         sets: with,
         edition: args.edition.clone(),
@@ -195,14 +201,16 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     if args.json {
         let value = serde_json::json!({
             "games": stats.games,
-            "players": args.players,
+            "players": players,
+            "seats": seats.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "seed": args.seed,
             "rules": rules,
             "threads": rayon::current_num_threads(),
             "seconds": elapsed,
             "games_per_second": rate,
-            "mean_score": (0..args.players as usize).map(|p| stats.mean(p)).collect::<Vec<_>>(),
-            "stddev_score": (0..args.players as usize).map(|p| stats.stddev(p)).collect::<Vec<_>>(),
+            "mean_score": (0..players as usize).map(|p| stats.mean(p)).collect::<Vec<_>>(),
+            "win_rate": (0..players as usize).map(|p| stats.win_rate(p)).collect::<Vec<_>>(),
+            "stddev_score": (0..players as usize).map(|p| stats.stddev(p)).collect::<Vec<_>>(),
             "points_per_game": FeatureKind::ALL.iter().map(|k| (k.name(), stats.points_per_game(*k))).collect::<std::collections::BTreeMap<_, _>>(),
             "points_per_game_by_source": sources(&tables, &stats).into_iter().map(|(k, v)| (k, v as f64 / stats.games.max(1) as f64)).collect::<std::collections::BTreeMap<_, _>>(),
             "festival_returns_per_game": stats.festival_returns as f64 / stats.games.max(1) as f64,
@@ -219,7 +227,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         )?;
     } else {
         crate::outln!("rules: {rules}")?;
-        crate::out!("{}", report(&tables, &stats, args.players, elapsed))?;
+        crate::out!("{}", report(&tables, &stats, seats, elapsed))?;
         if let Some(c) = &comparison {
             crate::out!("{}", compare_text(c))?;
         }
@@ -306,8 +314,14 @@ fn run_info(tables: &engine::Tables, opts: &SimOptions, rules: &engine::Rules) -
     RunInfo {
         games: opts.games,
         players: opts.players,
-        // Who plays each seat: the simulator's players are random today.
-        seats: vec!["random".to_string(); opts.players as usize],
+        // Who plays each seat (no list: every seat random).
+        seats: (0..opts.players as usize)
+            .map(|p| {
+                opts.seats
+                    .get(p)
+                    .map_or("random".to_string(), |s| s.to_string())
+            })
+            .collect(),
         seed: opts.seed,
         sets: if opts.sets.is_empty() {
             tables.sets.clone()
@@ -396,7 +410,13 @@ fn set_aside(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, u64)> {
 }
 
 /// The text report.
-fn report(tables: &engine::Tables, stats: &SimStats, players: u8, elapsed: f64) -> String {
+fn report(
+    tables: &engine::Tables,
+    stats: &SimStats,
+    seats: &[engine::players::Strategy],
+    elapsed: f64,
+) -> String {
+    let players = seats.len();
     let mut out = String::new();
     let g = stats.games.max(1) as f64;
     let _ = writeln!(
@@ -412,14 +432,15 @@ fn report(tables: &engine::Tables, stats: &SimStats, players: u8, elapsed: f64) 
         stats.tiles_placed as f64 / g,
         stats.scorings as f64 / g
     );
-    for p in 0..players as usize {
+    for (p, seat) in seats.iter().enumerate() {
         let _ = writeln!(
             out,
-            "seat {}: mean score {:.1} (sd {:.1}), wins {:.1}%",
+            "seat {} ({seat}): mean score {:.1} (sd {:.1}), wins {:.1}%, win rate {:.3} (shared wins split)",
             p + 1,
             stats.mean(p),
             stats.stddev(p),
-            100.0 * stats.wins[p] as f64 / g
+            100.0 * stats.wins[p] as f64 / g,
+            stats.win_rate(p)
         );
     }
     let _ = writeln!(

@@ -1,0 +1,692 @@
+//! The greedy player: every turn (a placement and its second step) valued by what it changes in
+//! an estimate of each player's standing, the best taken.
+//!
+//! A player's standing is their score, plus what each feature they hold the majority on is
+//! expected to be worth, plus what their followers are worth:
+//! - a completed road, city or monastery is worth the points it scores now (so "points scored
+//!   now" is part of the value of the turn that completes it);
+//! - an open road its tiles; an open city its unfinished value (tiles + pennants) plus the
+//!   completion bonus (as much again) times a completion chance `p = 0.55^open ends`; an open
+//!   monastery its neighbours + 1 plus the missing points times `0.8^missing`;
+//! - a field 3 per completed city it borders plus 1 per open one;
+//! - a follower is worth `w` in the supply and `w × p` on a feature (the chance it comes back:
+//!   0 on a field), `w` being 3 points while 10 or more tiles per player are left, falling
+//!   linearly to 0 at the end.
+//!
+//! Every chance is scaled down as the bag empties (`min(1, tiles left / 10)`), and is 0 when
+//! no tile is left. A turn is worth the change of its player's standing minus the mean change
+//! of the others' (so feeding an opponent's city counts against it).
+//!
+//! Placements with a deploy or pass are valued from the board without playing them: the
+//! features each placement would join are merged in a small union-find over the placed tile's
+//! features and its neighbours' sets, exactly as `Game::put` joins them, so closures, points
+//! and majorities are the engine's; flowers, wells and marketplace bonuses are left out of the
+//! estimate. The other second steps (windmills, Festival returns, the donkey) are tried on a
+//! copy of the game and the whole board valued after each.
+
+// Standings are arrays by seat and groups by item: indexing them by number reads better here.
+#![allow(clippy::needless_range_loop)]
+
+use super::{Candidate, Scratch};
+use crate::board::EMPTY;
+use crate::game::{FigureKind, Game, MAX_PLAYERS, Move, Phase};
+use crate::tables::{FeatureKind, NO_FEATURE};
+use tiledef::{Meeting, Side};
+
+const P: usize = MAX_PLAYERS as usize;
+/// An item that is a feature of the tile being placed, not a set already on the board.
+const LOCAL: u32 = u32::MAX;
+
+/// What the estimate knows about a feature (a set on the board, or one a placement would make).
+#[derive(Clone, Copy, Debug, Default)]
+struct Standing {
+    kind: Option<FeatureKind>,
+    tiles: u32,
+    pennants: u32,
+    open: i32,
+    /// Followers by player.
+    owners: [u8; P],
+    /// Fields: completed and open cities bordered.
+    cities_done: u32,
+    cities_open: u32,
+    /// Monasteries: placed tiles of the 3×3 range (its own included).
+    around: u32,
+    /// Completion chance scale (the donkey standing on it lowers it).
+    hold: f64,
+}
+
+/// The constants of one turn's estimate.
+#[derive(Clone, Copy, Debug)]
+struct Weights {
+    players: usize,
+    /// Scale of every chance: tiles left / 10, at most 1.
+    time: f64,
+    /// A follower in the supply.
+    follower: f64,
+    small_city: bool,
+}
+
+impl Weights {
+    fn of(game: &Game<'_>) -> Weights {
+        let left = game.tiles_left() as f64;
+        let players = game.options.players as usize;
+        Weights {
+            players,
+            time: (left / 10.0).min(1.0),
+            follower: 3.0 * (left / players as f64 / 10.0).min(1.0),
+            small_city: game.options.rules.first_edition_small_city,
+        }
+    }
+}
+
+/// What a feature adds to each player's standing.
+fn worth(s: &Standing, w: &Weights, out: &mut [f64; P]) {
+    let Some(kind) = s.kind else { return };
+    let t = f64::from(s.tiles);
+    let pn = f64::from(s.pennants);
+    let (value, chance) = match kind {
+        FeatureKind::City if s.open <= 0 => {
+            let v = if w.small_city && s.tiles == 2 {
+                t + pn
+            } else {
+                2.0 * (t + pn)
+            };
+            (v, 1.0)
+        }
+        FeatureKind::City => {
+            let p = 0.55f64.powi(s.open) * w.time * s.hold;
+            ((t + pn) * (1.0 + p), p)
+        }
+        FeatureKind::Road if s.open <= 0 => (t, 1.0),
+        FeatureKind::Road => (t, 0.55f64.powi(s.open) * w.time * s.hold),
+        FeatureKind::Monastery if s.around >= 9 => (9.0, 1.0),
+        FeatureKind::Monastery => {
+            let missing = 9 - s.around as i32;
+            let p = 0.8f64.powi(missing) * w.time * s.hold;
+            (f64::from(s.around) + f64::from(missing) * p, p)
+        }
+        FeatureKind::Field => (
+            3.0 * f64::from(s.cities_done) + f64::from(s.cities_open) * w.time,
+            0.0,
+        ),
+        FeatureKind::Garden | FeatureKind::Windmill => (0.0, 0.0),
+    };
+    let best = s.owners[..w.players].iter().copied().max().unwrap_or(0);
+    for p in 0..w.players {
+        let n = s.owners[p];
+        if n == 0 {
+            continue;
+        }
+        if n == best {
+            out[p] += value;
+        }
+        out[p] += f64::from(n) * w.follower * chance;
+    }
+}
+
+/// The value of a change of standings to `me`: their change minus the others' mean change.
+fn relative(delta: &[f64; P], me: usize, players: usize) -> f64 {
+    if players < 2 {
+        return delta[me];
+    }
+    let others: f64 = (0..players).filter(|&p| p != me).map(|p| delta[p]).sum();
+    delta[me] - others / (players - 1) as f64
+}
+
+/// A feature of the tile being placed or a set beside it, in the placement's union-find.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    /// The set's root, or `LOCAL`.
+    root: u32,
+    kind: FeatureKind,
+    open: i32,
+    pennants: u32,
+    parent: u16,
+    /// Index into `Board::claimed`, or `NONE`.
+    claimed: u16,
+}
+
+/// No claimed set.
+const NONE: u16 = u16::MAX;
+
+/// A claimed set of the board (a follower on it), with what the estimate needs.
+#[derive(Clone, Debug)]
+struct Claimed {
+    root: u32,
+    standing: Standing,
+    /// Fields: the roots of the cities they border.
+    cities: Vec<u32>,
+    /// Monasteries: where.
+    at: (i32, i32),
+}
+
+/// The per-turn state of the greedy estimate: the claimed sets and caches.
+#[derive(Debug, Default)]
+pub(crate) struct Board {
+    claimed: Vec<Claimed>,
+    items: Vec<Item>,
+    tile_stamp: Vec<u32>,
+    generation: u32,
+    cities: Vec<u32>,
+    groups: Vec<Standing>,
+    members: Vec<u32>,
+    /// Unclaimed fields' bordered cities, by root (for this turn).
+    field_cache: Vec<(u32, Vec<u32>)>,
+    /// Cities a field borders after a placement: (id, done).
+    seen: Vec<(usize, bool)>,
+}
+
+impl Board {
+    /// Distinct tiles of the sets with these roots (walking their rings).
+    fn tiles(&mut self, game: &Game<'_>, roots: &[u32]) -> u32 {
+        let placed = game.board.placed.len();
+        if self.tile_stamp.len() < placed {
+            self.tile_stamp.resize(placed, 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.tile_stamp.fill(0);
+            self.generation = 1;
+        }
+        let nodes = game.nodes();
+        let mut n = 0;
+        for &root in roots {
+            let mut m = root;
+            loop {
+                let t = nodes[m as usize].tile as usize;
+                if self.tile_stamp[t] != self.generation {
+                    self.tile_stamp[t] = self.generation;
+                    n += 1;
+                }
+                m = nodes[m as usize].next;
+                if m == root {
+                    break;
+                }
+            }
+        }
+        n
+    }
+
+    /// The roots of the cities the field with this root borders, into `self.cities`.
+    fn field_cities(&mut self, game: &Game<'_>, root: u32) {
+        self.cities.clear();
+        let nodes = game.nodes();
+        let mut m = root;
+        loop {
+            let n = nodes[m as usize];
+            let p = game.board.placed[n.tile as usize];
+            let o = &game.tables.orients[p.orient as usize];
+            for &c in &o.features[n.local as usize].cities {
+                let r = game.find(p.base + u32::from(c));
+                if !self.cities.contains(&r) {
+                    self.cities.push(r);
+                }
+            }
+            m = n.next;
+            if m == root {
+                break;
+            }
+        }
+    }
+
+    /// The index in `field_cache` of an unclaimed field's bordered cities (walked once a turn).
+    fn cached_field(&mut self, game: &Game<'_>, root: u32) -> usize {
+        if let Some(j) = self.field_cache.iter().position(|(r, _)| *r == root) {
+            return j;
+        }
+        self.field_cities(game, root);
+        self.field_cache.push((root, self.cities.clone()));
+        self.field_cache.len() - 1
+    }
+
+    /// The standing of a set on the board.
+    fn standing(&mut self, game: &Game<'_>, root: u32, owners: [u8; P]) -> Standing {
+        let node = game.nodes()[root as usize];
+        let mut s = Standing {
+            kind: Some(node.kind),
+            pennants: u32::from(node.pennants),
+            open: node.open as i32,
+            owners,
+            hold: 1.0,
+            ..Standing::default()
+        };
+        match node.kind {
+            FeatureKind::Field => {
+                self.field_cities(game, root);
+                for &c in &self.cities {
+                    if game.nodes()[c as usize].open == 0 {
+                        s.cities_done += 1;
+                    } else {
+                        s.cities_open += 1;
+                    }
+                }
+            }
+            FeatureKind::Monastery => {
+                let p = game.board.placed[node.tile as usize];
+                s.around = game.board.placed_around(i32::from(p.x), i32::from(p.y));
+            }
+            _ => s.tiles = self.tiles(game, &[root]),
+        }
+        if node.kind.closes()
+            && let Some(d) = game.donkey
+            && node.open > 0
+            && self.on_tile(game, root, d)
+        {
+            s.hold = 0.3;
+        }
+        s
+    }
+
+    /// Whether a set has a member on a tile.
+    fn on_tile(&self, game: &Game<'_>, root: u32, tile: u16) -> bool {
+        let nodes = game.nodes();
+        let mut m = root;
+        loop {
+            if nodes[m as usize].tile == tile {
+                return true;
+            }
+            m = nodes[m as usize].next;
+            if m == root {
+                return false;
+            }
+        }
+    }
+
+    /// Reads the claimed sets of the board (once per turn).
+    fn survey(&mut self, game: &Game<'_>) {
+        self.claimed.clear();
+        self.field_cache.clear();
+        let mut owners: Vec<(u32, [u8; P])> = Vec::new();
+        for f in &game.figures {
+            if f.kind != FigureKind::Follower {
+                continue;
+            }
+            let r = game.find(f.node);
+            match owners.iter_mut().find(|(root, _)| *root == r) {
+                Some((_, o)) => o[f.owner as usize] += 1,
+                None => {
+                    let mut o = [0; P];
+                    o[f.owner as usize] = 1;
+                    owners.push((r, o));
+                }
+            }
+        }
+        for (root, o) in owners {
+            let standing = self.standing(game, root, o);
+            let node = game.nodes()[root as usize];
+            let p = game.board.placed[node.tile as usize];
+            let cities = if node.kind == FeatureKind::Field {
+                self.cities.clone()
+            } else {
+                Vec::new()
+            };
+            self.claimed.push(Claimed {
+                root,
+                standing,
+                cities,
+                at: (i32::from(p.x), i32::from(p.y)),
+            });
+        }
+    }
+
+    fn item_of(&mut self, game: &Game<'_>, root: u32) -> usize {
+        if let Some(i) = self.items.iter().position(|it| it.root == root) {
+            return i;
+        }
+        let n = game.nodes()[root as usize];
+        let claimed = self
+            .claimed
+            .iter()
+            .position(|c| c.root == root)
+            .map_or(NONE, |k| k as u16);
+        self.items.push(Item {
+            root,
+            kind: n.kind,
+            open: n.open as i32,
+            pennants: u32::from(n.pennants),
+            parent: self.items.len() as u16,
+            claimed,
+        });
+        self.items.len() - 1
+    }
+
+    fn find(&mut self, mut i: usize) -> usize {
+        while self.items[i].parent as usize != i {
+            let p = self.items[i].parent as usize;
+            self.items[i].parent = self.items[p].parent;
+            i = p;
+        }
+        i
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.find(a), self.find(b));
+        if a != b {
+            self.items[b].parent = a as u16;
+        }
+    }
+}
+
+/// Values every placement of the drawn tile with each of its deploys and the pass, into
+/// `scratch.candidates` (in the order of `legal_moves`).
+pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
+    scratch.candidates.clear();
+    let Phase::Place(kind) = game.phase() else {
+        return;
+    };
+    let w = Weights::of(game);
+    let me = game.current() as usize;
+    let supply = game.supply[me];
+    let est = &mut scratch.greedy;
+    est.survey(game);
+    game.legal_moves(&mut scratch.moves);
+    let tables = game.tables;
+    for &mv in &scratch.moves {
+        let Move::Place { x, y, rotation } = mv else {
+            continue;
+        };
+        let (x, y) = (i32::from(x), i32::from(y));
+        let o = &tables.orients[tables.orient_of(kind, rotation) as usize];
+        est.items.clear();
+        for (i, f) in o.features.iter().enumerate() {
+            est.items.push(Item {
+                root: LOCAL,
+                kind: f.kind,
+                open: i32::from(f.open),
+                pennants: u32::from(f.pennants),
+                parent: i as u16,
+                claimed: NONE,
+            });
+        }
+        let cells = game.board.neighbours(x, y);
+        for side in Side::ALL {
+            let cell = cells[side.index()];
+            if cell.placed == EMPTY {
+                continue;
+            }
+            let q = game.board.placed[cell.placed as usize];
+            let oq = &tables.orients[q.orient as usize];
+            let meeting = tables.meeting(o.edges[side.index()], oq.edges[side.opposite().index()]);
+            for port in side.ports() {
+                let f = o.ports[port.index()];
+                let g = oq.ports[port.facing().index()];
+                let gi =
+                    (g != NO_FEATURE).then(|| est.item_of(game, game.find(q.base + u32::from(g))));
+                if port.is_centre() {
+                    if f != NO_FEATURE && est.items[f as usize].kind.closes() {
+                        est.items[f as usize].open -= 1;
+                    }
+                    if let Some(gi) = gi
+                        && est.items[gi].kind.closes()
+                    {
+                        est.items[gi].open -= 1;
+                    }
+                    if meeting != Meeting::Connect {
+                        continue;
+                    }
+                }
+                if let Some(gi) = gi
+                    && f != NO_FEATURE
+                    && est.items[f as usize].kind == est.items[gi].kind
+                {
+                    est.union(f as usize, gi);
+                }
+            }
+        }
+        // The groups the placement makes, by their union-find root item.
+        let n = est.items.len();
+        // Each item's parent becomes its group: the group of item i is `gid(i)`.
+        for i in 0..n {
+            let g = est.find(i);
+            est.items[i].parent = g as u16;
+        }
+        let gid = |est: &Board, i: usize| est.items[i].parent as usize;
+        let mut before = [0.0; P];
+        let mut after = [0.0; P];
+        let mut groups = std::mem::take(&mut est.groups);
+        groups.clear();
+        groups.resize(n, Standing::default());
+        for i in 0..n {
+            let it = est.items[i];
+            let s = &mut groups[gid(est, i)];
+            s.kind = Some(it.kind);
+            s.open += it.open;
+            s.pennants += it.pennants;
+            s.hold = 1.0;
+            if it.root == LOCAL {
+                s.tiles += 1;
+            }
+        }
+        // Sets on the board: their standing before, their followers into the group.
+        for i in 0..n {
+            let it = est.items[i];
+            if it.root == LOCAL {
+                continue;
+            }
+            if it.claimed != NONE {
+                let c = &est.claimed[it.claimed as usize];
+                worth(&c.standing, &w, &mut before);
+                let g = &mut groups[gid(est, i)];
+                for p in 0..P {
+                    g.owners[p] += c.standing.owners[p];
+                }
+            }
+        }
+        // Tiles of the merged roads and cities (distinct, walking the sets joined).
+        let mut members = std::mem::take(&mut est.members);
+        for g in 0..n {
+            if gid(est, g) != g || !est.items[g].kind.closes() {
+                continue;
+            }
+            members.clear();
+            members.extend(
+                (0..n)
+                    .filter(|&i| est.items[i].root != LOCAL && gid(est, i) == g)
+                    .map(|i| est.items[i].root),
+            );
+            if !members.is_empty() {
+                groups[g].tiles += est.tiles(game, &members);
+            }
+        }
+        est.members = members;
+        // Monasteries: the tile's own, and claimed ones around it.
+        if let Some(m) = o.monastery {
+            groups[gid(est, m as usize)].around = game.board.placed_around(x, y) + 1;
+        }
+        for c in &est.claimed {
+            if c.standing.kind == Some(FeatureKind::Monastery)
+                && (c.at.0 - x).abs() <= 1
+                && (c.at.1 - y).abs() <= 1
+            {
+                worth(&c.standing, &w, &mut before);
+                let mut s = c.standing;
+                s.around += 1;
+                worth(&s, &w, &mut after);
+            }
+        }
+        // A city after the placement: whether it is done, and an id (its group, or its root).
+        let city = |est: &Board, groups: &[Standing], r: u32| -> (bool, usize) {
+            match est.items.iter().position(|it| it.root == r) {
+                Some(i) => {
+                    let g = gid(est, i);
+                    (groups[g].open <= 0, g)
+                }
+                None => (game.nodes()[r as usize].open == 0, (1 << 40) + r as usize),
+            }
+        };
+        let mut seen = std::mem::take(&mut est.seen);
+        // Fields of the placed tile: the cities they border after the placement.
+        for g in 0..n {
+            if gid(est, g) != g || est.items[g].kind != FeatureKind::Field {
+                continue;
+            }
+            seen.clear();
+            for i in 0..n {
+                if gid(est, i) != g {
+                    continue;
+                }
+                let it = est.items[i];
+                if it.root == LOCAL {
+                    for &c in &o.features[i].cities {
+                        let id = gid(est, c as usize);
+                        if !seen.iter().any(|&(s, _)| s == id) {
+                            seen.push((id, groups[id].open <= 0));
+                        }
+                    }
+                    continue;
+                }
+                let list: &[u32] = if it.claimed != NONE {
+                    &est.claimed[it.claimed as usize].cities
+                } else {
+                    let j = est.cached_field(game, it.root);
+                    &est.field_cache[j].1
+                };
+                for &r in list {
+                    let (d, id) = city(est, &groups, r);
+                    if !seen.iter().any(|&(s, _)| s == id) {
+                        seen.push((id, d));
+                    }
+                }
+            }
+            let done = seen.iter().filter(|&&(_, d)| d).count() as u32;
+            groups[g].cities_done = done;
+            groups[g].cities_open = seen.len() as u32 - done;
+        }
+        // Claimed fields elsewhere whose cities this placement completes.
+        let completes_city = (0..n).any(|g| {
+            gid(est, g) == g && est.items[g].kind == FeatureKind::City && groups[g].open <= 0
+        });
+        for c in est.claimed.iter().filter(|_| completes_city) {
+            if c.standing.kind != Some(FeatureKind::Field)
+                || est.items.iter().any(|it| it.root == c.root)
+            {
+                continue;
+            }
+            seen.clear();
+            for &r in &c.cities {
+                let (d, id) = city(est, &groups, r);
+                if !seen.iter().any(|&(s, _)| s == id) {
+                    seen.push((id, d));
+                }
+            }
+            let done = seen.iter().filter(|&&(_, d)| d).count() as u32;
+            if done != c.standing.cities_done {
+                worth(&c.standing, &w, &mut before);
+                let mut s = c.standing;
+                s.cities_done = done;
+                s.cities_open = seen.len() as u32 - done;
+                worth(&s, &w, &mut after);
+            }
+        }
+        est.seen = seen;
+        for g in 0..n {
+            if gid(est, g) == g {
+                worth(&groups[g], &w, &mut after);
+            }
+        }
+        let mut delta = [0.0; P];
+        for p in 0..P {
+            delta[p] = after[p] - before[p];
+        }
+        let pass = relative(&delta, me, w.players);
+        scratch.candidates.push(Candidate {
+            place: mv,
+            action: Move::Pass,
+            value: pass,
+        });
+        if supply > 0 {
+            for (i, f) in o.features.iter().enumerate() {
+                let s = groups[gid(est, i)];
+                if !f.kind.claimable() || s.owners.iter().any(|&c| c > 0) {
+                    continue;
+                }
+                let mut with = [0.0; P];
+                let mut mine = s;
+                mine.owners[me] = 1;
+                worth(&mine, &w, &mut with);
+                let mut d = [0.0; P];
+                d[me] = with[me] - w.follower;
+                scratch.candidates.push(Candidate {
+                    place: mv,
+                    action: Move::Deploy {
+                        feature: i as u8,
+                        follower: 0,
+                    },
+                    value: pass + relative(&d, me, w.players),
+                });
+            }
+        }
+        est.groups = groups;
+    }
+}
+
+/// The first of the best candidates (the order breaks ties, so choices are deterministic).
+pub(crate) fn best(candidates: &[Candidate]) -> Option<Candidate> {
+    candidates
+        .iter()
+        .copied()
+        .reduce(|best, c| if c.value > best.value { c } else { best })
+}
+
+/// The whole board's standing of each player (scores, claimed sets, followers, windmills).
+pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
+    let w = Weights::of(game);
+    est.survey(game);
+    let mut out = [0.0; P];
+    for (p, &s) in game.scores.iter().enumerate() {
+        out[p] += f64::from(s);
+    }
+    for p in 0..w.players {
+        out[p] += f64::from(game.supply[p]) * w.follower;
+    }
+    for c in &est.claimed {
+        worth(&c.standing, &w, &mut out);
+    }
+    for m in &game.mills {
+        let Some(f) = game
+            .figures
+            .iter()
+            .find(|f| f.kind == FigureKind::Windmill && f.tile == m.tile)
+        else {
+            continue;
+        };
+        let missing = 9 - i32::from(m.placed);
+        out[f.owner as usize] +=
+            f64::from(m.placed) + f64::from(missing) * 0.8f64.powi(missing) * w.time;
+    }
+    out
+}
+
+/// The value to its player of each second-step move in `moves`, each tried on a copy.
+pub(crate) fn rank_actions(game: &Game<'_>, moves: &[Move], scratch: &mut Scratch) {
+    scratch.candidates.clear();
+    let Phase::Act(placed) = game.phase() else {
+        return;
+    };
+    let me = game.current() as usize;
+    let players = game.options.players as usize;
+    let p = game.board.placed[placed as usize];
+    let place = Move::Place {
+        x: p.x,
+        y: p.y,
+        rotation: game.tables.orients[p.orient as usize].rotation,
+    };
+    let base = standings(game, &mut scratch.greedy);
+    for &mv in moves {
+        let mut copy = game.clone();
+        scratch.events.clear();
+        if copy.apply(mv, &mut scratch.events).is_err() {
+            continue;
+        }
+        let now = standings(&copy, &mut scratch.greedy);
+        let mut delta = [0.0; P];
+        for q in 0..P {
+            delta[q] = now[q] - base[q];
+        }
+        scratch.candidates.push(Candidate {
+            place,
+            action: mv,
+            value: relative(&delta, me, players),
+        });
+    }
+}
