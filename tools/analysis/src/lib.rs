@@ -10,9 +10,11 @@
 //! by the content of the tile and the vocabulary they are drawn with, so a save re-draws only
 //! the tiles whose drawing changed.
 
+mod bundled;
 mod docs;
 
-pub use docs::key_doc;
+pub use bundled::{BUNDLED_SUFFIX, declared_set};
+pub use docs::{KeyInfo, KeyShape, key_doc, keys_of, values_of};
 
 use engine::Tables;
 use rayon::prelude::*;
