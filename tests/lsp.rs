@@ -509,3 +509,36 @@ fn other_toml_files_and_unknown_requests_are_left_alone() {
     );
     client.stop();
 }
+
+#[test]
+fn misuse_ends_with_a_message_and_status_2() {
+    use std::io::Write as _;
+    let run = |input: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("tilekit lsp starts");
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input).unwrap();
+        drop(stdin);
+        child.wait_with_output().unwrap()
+    };
+    // Nothing at all; not the protocol's framing; `exit` before `initialize`.
+    let exit = json!({ "jsonrpc": "2.0", "method": "exit" }).to_string();
+    let framed = format!("Content-Length: {}\r\n\r\n{exit}", exit.len());
+    for input in [&b""[..], b"hello\r\n\r\n{}", framed.as_bytes()] {
+        let out = run(input);
+        let stderr = common::text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(stderr.contains("language server"), "{stderr}");
+    }
+    // Initialized, then gone without `shutdown`.
+    let mut client = Client::start();
+    client.notify("exit", Value::Null);
+    let status = client.child.wait().unwrap();
+    assert_eq!(status.code(), Some(2));
+}

@@ -35,9 +35,12 @@ pub enum Error {
     /// Standard input or output failed.
     #[error("language server I/O: {0}")]
     Io(#[from] std::io::Error),
-    /// The client went away.
-    #[error("the client closed the connection")]
+    /// The client went away without `shutdown` and `exit`.
+    #[error("the client closed the connection without shutting the server down")]
     Disconnected,
+    /// The client said `exit` without `shutdown` first.
+    #[error("the client said `exit` without `shutdown`")]
+    ExitWithoutShutdown,
 }
 
 /// Serves one client on standard input and output until it says `exit` (or goes away).
@@ -86,20 +89,20 @@ pub fn run(connection: &Connection) -> Result<(), Error> {
     connection.initialize_finish(id, result)?;
     let mut server = server::Server::new(connection, encoding);
     while let Ok(message) = connection.receiver.recv() {
-        if server.handle(message)? == server::Flow::Exit {
-            return Ok(());
+        if let Some(end) = server.handle(message)?.end() {
+            return end;
         }
         // Whatever else has arrived is handled first, so a burst of keystrokes is checked once.
         while let Ok(message) = connection.receiver.try_recv() {
-            if server.handle(message)? == server::Flow::Exit {
-                return Ok(());
+            if let Some(end) = server.handle(message)?.end() {
+                return end;
             }
         }
         if server.dirty() {
             server.publish()?;
         }
     }
-    Ok(())
+    Err(Error::Disconnected)
 }
 
 /// UTF-8 columns when the client offers them (no conversion), else the protocol's UTF-16.

@@ -33,8 +33,23 @@ struct Doc {
 /// Whether the loop goes on.
 #[derive(PartialEq, Eq)]
 pub enum Flow {
+    /// On to the next message.
     Continue,
+    /// `shutdown`, then `exit`: done.
     Exit,
+    /// `exit` without `shutdown`.
+    Abort,
+}
+
+impl Flow {
+    /// How the loop ends here, if it does.
+    pub fn end(self) -> Option<Result<(), crate::Error>> {
+        match self {
+            Flow::Continue => None,
+            Flow::Exit => Some(Ok(())),
+            Flow::Abort => Some(Err(crate::Error::ExitWithoutShutdown)),
+        }
+    }
 }
 
 /// The server's state between messages.
@@ -86,7 +101,7 @@ impl<'c> Server<'c> {
             }
             Message::Notification(n) => {
                 if n.method == "exit" {
-                    return Ok(Flow::Exit);
+                    return Ok(Flow::Abort);
                 }
                 if let Err(e) = self.notification(n) {
                     self.log(&e);
