@@ -307,6 +307,14 @@ fn deep_checks_reach_the_editor_as_the_author_types() {
     let x = x[..x.rfind('x').unwrap()].encode_utf16().count();
     assert_eq!(found[0]["range"]["start"]["character"], x, "{found:?}");
 
+    // A tile id the bundled base game has already: reported in the author's file, where the
+    // editor shows it.
+    client.change(&mine, 5, &MINE.replace("id = \"M1\"", "id = \"A\""));
+    let found = client.diagnostics(&mine, |d| !d.is_empty());
+    assert_eq!(found[0]["code"], "tilekit::duplicate-tile", "{found:?}");
+    let line = MINE.lines().position(|l| l == "id = \"M1\"").unwrap();
+    assert_eq!(found[0]["range"]["start"]["line"], line);
+
     // Closing the document: what counts is the file on disk again, which is valid.
     client.notify(
         "textDocument/didClose",

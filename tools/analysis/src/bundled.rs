@@ -31,7 +31,8 @@ pub fn declared_set(text: &str) -> (Option<String>, Vec<String>) {
 
 impl AnalysisHost {
     /// Loads the bundled sets the other files require (transitively) and no file of their own
-    /// provides, and drops those no longer required. Returns whether anything changed.
+    /// provides, before the other files, and drops those no longer required. Returns whether
+    /// anything changed.
     pub fn sync_bundled(&mut self) -> bool {
         let bundled: Vec<(String, Option<String>, Vec<String>, String)> = tiledef::bundled()
             .into_iter()
@@ -64,13 +65,37 @@ impl AnalysisHost {
             have.push(id);
         }
         let mut changed = false;
-        for (name, _, _, text) in bundled {
-            let loaded = self.text(&name).is_some();
-            if needed.contains(&name) && !loaded {
-                changed |= self.apply_change(&name, Some(text));
-            } else if !needed.contains(&name) && loaded {
-                changed |= self.apply_change(&name, None);
+        for (name, ..) in &bundled {
+            if !needed.contains(name) && self.text(name).is_some() {
+                changed |= self.apply_change(name, None);
             }
+        }
+        let missing = bundled
+            .iter()
+            .any(|(name, ..)| needed.contains(name) && self.text(name).is_none());
+        if missing {
+            // Required sets go first, in the bundled order, as the CLI loads them: a tile id
+            // the author's file takes again is then reported in the author's file, which the
+            // editor shows. The files after them are checked again, once per such change.
+            let names: Vec<String> = self.file_names().iter().map(|n| n.to_string()).collect();
+            let after: Vec<(String, String)> = names
+                .into_iter()
+                .filter_map(|n| self.text(&n).map(str::to_string).map(|t| (n, t)))
+                .collect();
+            for (name, _) in &after {
+                self.apply_change(name, None);
+            }
+            for (name, _, _, text) in bundled {
+                if needed.contains(&name) {
+                    self.apply_change(&name, Some(text));
+                }
+            }
+            for (name, text) in after {
+                if !name.ends_with(BUNDLED_SUFFIX) {
+                    self.apply_change(&name, Some(text));
+                }
+            }
+            changed = true;
         }
         changed
     }
