@@ -269,8 +269,10 @@ impl<'c> Server<'c> {
             }
             None => {
                 self.uris.remove(name);
-                // Its diagnostics go with it.
-                self.published.entry(uri.to_string()).or_insert(0);
+                // Its diagnostics go with it: marked as published, the next publish sends it an empty list.
+                if !uri.is_empty() {
+                    self.published.entry(uri.to_string()).or_insert(0);
+                }
             }
         }
         if self.host.apply_change(name, text) {
