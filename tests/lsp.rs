@@ -416,6 +416,16 @@ fn completion_offers_ports_vocabulary_and_keys() {
     let l = labels(&client.complete(&mine, &format!("{head}[[tile]]\nlike = \"|")));
     assert!(l.contains(&"D".to_string()), "{l:?}");
 
+    // Editions as the keys of a `count` table, and edge kinds as those of `meets`.
+    let l = labels(&client.complete(&mine, &format!("{head}[[tile]]\ncount = {{ C1 = 2, |")));
+    assert_eq!(l, ["C2"]);
+    let meets = format!("{head}[[edge_kind]]\nid = \"ash\"\nmeets = {{ |");
+    let l = labels(&client.complete(&mine, &meets));
+    assert!(
+        l.contains(&"lava".to_string()) && l.contains(&"ash".to_string()),
+        "{l:?}"
+    );
+
     // Keys: a half-typed one (replacing what is typed), and inside an inline table.
     let items = client.complete(&mine, &format!("{head}[[tile]]\nid = \"X\"\npenn|"));
     let l = labels(&items);

@@ -111,6 +111,8 @@ pub struct Symbols {
     pub sets: Vec<String>,
     /// Tile ids (for `like`).
     pub tiles: Vec<String>,
+    /// Edition ids (the keys of `count` tables).
+    pub editions: Vec<String>,
 }
 
 /// The analysis host: the files, what was derived from them, and the caches.
@@ -394,6 +396,7 @@ impl AnalysisHost {
             s.colours.extend(m.colours.iter().map(|c| c.id.clone()));
             s.markers.extend(m.markers.iter().map(|k| k.id.clone()));
             s.tiles.extend(m.tiles.iter().map(|t| t.id.clone()));
+            s.editions.extend(m.editions.iter().map(|e| e.id.clone()));
         }
         for list in [
             &mut s.edge_kinds,
@@ -401,6 +404,7 @@ impl AnalysisHost {
             &mut s.markers,
             &mut s.sets,
             &mut s.tiles,
+            &mut s.editions,
         ] {
             list.sort();
             list.dedup();

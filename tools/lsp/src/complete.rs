@@ -1,7 +1,7 @@
 //! What to offer at a place: keys and table names from the schema, the values the schema names
 //! (ports, road ends, meetings, styles, flags), and the ids of the loaded vocabulary where a key
 //! refers to it (edge kinds in `edges`, colours in `flowers`, markers in `markers`, sets in
-//! `requires`, tiles in `like`). Also the schema's docs of the key under the cursor, for hover.
+//! `requires`, tiles in `like`, editions in `count` tables). Also the schema's docs of the key under the cursor, for hover.
 
 use crate::context::{Place, key_at};
 use crate::position::LineIndex;
@@ -107,7 +107,7 @@ fn headers(path: &[String], double: bool, closed: bool) -> Vec<Offer> {
 }
 
 /// Keys of a table: the schema's, less those already written; in `meets` the edge kinds, in
-/// `art.markers` the markers.
+/// `art.markers` the markers, in a `count` table the editions.
 fn keys(table: &[String], written: &[String], symbols: &Symbols, after: &str) -> Vec<Offer> {
     // An `=` already after the cursor: the key only.
     let eq = if after.trim_start_matches([' ', '\t']).starts_with('=') {
@@ -118,6 +118,7 @@ fn keys(table: &[String], written: &[String], symbols: &Symbols, after: &str) ->
     let ids = match strs(table).as_slice() {
         ["edge_kind", "meets"] => Some(&symbols.edge_kinds),
         ["tile", "art", "markers"] => Some(&symbols.markers),
+        ["tile", "count"] => Some(&symbols.editions),
         _ => None,
     };
     if let Some(ids) = ids {

@@ -437,7 +437,7 @@ pub fn key_at(text: &str, offset: usize) -> Option<(Vec<String>, Range<usize>)> 
 }
 
 /// The vocabulary a text declares, read from its lines (an `id = "…"` under `[set]`,
-/// `[[edge_kind]]`, `[[colour]]`, `[[marker]]` or `[[tile]]`), so that a file that does not
+/// `[[edition]]`, `[[edge_kind]]`, `[[colour]]`, `[[marker]]` or `[[tile]]`), so that a file that does not
 /// parse yet still completes its own names.
 pub fn declared(text: &str) -> Symbols {
     let mut s = Symbols::default();
@@ -467,6 +467,7 @@ pub fn declared(text: &str) -> Symbols {
             "colour" => &mut s.colours,
             "marker" => &mut s.markers,
             "tile" => &mut s.tiles,
+            "edition" => &mut s.editions,
             _ => continue,
         };
         list.push(id.to_string());

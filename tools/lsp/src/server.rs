@@ -294,6 +294,7 @@ impl<'c> Server<'c> {
             (&mut s.markers, own.markers),
             (&mut s.sets, own.sets),
             (&mut s.tiles, own.tiles),
+            (&mut s.editions, own.editions),
         ] {
             all.extend(mine);
             all.sort();

@@ -165,10 +165,11 @@ fn hover_finds_the_key_under_the_cursor() {
 #[test]
 fn a_broken_file_still_declares_its_names() {
     let s = declared(
-        "[set]\nid = \"mine\"\n[[edge_kind]]\nid = \"lava\"\n[[colour]]\nid = 'ash'\n[[tile]]\nid = \"X1\"\nedges = { n = \"",
+        "[set]\nid = \"mine\"\n[[edition]]\nid = \"E1\"\n[[edge_kind]]\nid = \"lava\"\n[[colour]]\nid = 'ash'\n[[tile]]\nid = \"X1\"\nedges = { n = \"",
     );
     assert_eq!(s.sets, ["mine"]);
     assert_eq!(s.edge_kinds, ["lava"]);
     assert_eq!(s.colours, ["ash"]);
     assert_eq!(s.tiles, ["X1"]);
+    assert_eq!(s.editions, ["E1"]);
 }
