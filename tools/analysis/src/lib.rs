@@ -10,9 +10,11 @@
 //! by the content of the tile and the vocabulary they are drawn with, so a save re-draws only
 //! the tiles whose drawing changed.
 
+mod bundled;
 mod docs;
 
-pub use docs::key_doc;
+pub use bundled::{BUNDLED_SUFFIX, declared_set};
+pub use docs::{KeyInfo, KeyShape, key_doc, keys_of, values_of};
 
 use engine::Tables;
 use rayon::prelude::*;
@@ -116,6 +118,8 @@ pub struct Symbols {
     pub sets: Vec<String>,
     /// Tile ids (for `like`).
     pub tiles: Vec<String>,
+    /// Edition ids (the keys of `count` tables).
+    pub editions: Vec<String>,
 }
 
 /// The analysis host: the files, what was derived from them, and the caches.
@@ -405,6 +409,7 @@ impl AnalysisHost {
             s.colours.extend(m.colours.iter().map(|c| c.id.clone()));
             s.markers.extend(m.markers.iter().map(|k| k.id.clone()));
             s.tiles.extend(m.tiles.iter().map(|t| t.id.clone()));
+            s.editions.extend(m.editions.iter().map(|e| e.id.clone()));
         }
         for list in [
             &mut s.edge_kinds,
@@ -412,6 +417,7 @@ impl AnalysisHost {
             &mut s.markers,
             &mut s.sets,
             &mut s.tiles,
+            &mut s.editions,
         ] {
             list.sort();
             list.dedup();

@@ -142,3 +142,63 @@ fn picture_sizes_are_few() {
     assert_eq!(picture_px(192), 192);
     assert_eq!(picture_px(u32::MAX), MAX_PICTURE_PX);
 }
+
+#[test]
+fn the_schema_names_the_keys_of_a_road_and_the_ends_it_may_have() {
+    let keys: Vec<String> = keys_of(&["tile", "roads"])
+        .into_iter()
+        .map(|k| k.name)
+        .collect();
+    assert_eq!(keys, ["end", "markers", "ports"]);
+    let top = keys_of(&[]);
+    let shape = |name: &str| top.iter().find(|k| k.name == name).map(|k| k.shape);
+    assert_eq!(shape("tile"), Some(KeyShape::Tables));
+    assert_eq!(shape("set"), Some(KeyShape::Table));
+    assert_eq!(shape("format"), Some(KeyShape::Value));
+    let ends = values_of(&["tile", "roads", "end"]);
+    let junction = ends
+        .iter()
+        .find(|(v, _)| v == "junction")
+        .expect("junction");
+    assert!(junction.1.as_deref().unwrap_or("").contains("junction"));
+    assert!(ends.iter().any(|(v, _)| v == "W"));
+    let ports: Vec<String> = values_of(&["tile", "cities", "ports"])
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect();
+    assert_eq!(ports.len(), 12);
+    assert_eq!(ports[0], "NNW");
+    assert_eq!(values_of(&["tile", "start"]).len(), 2);
+    let meetings: Vec<String> = values_of(&["edge_kind", "meets", "road"])
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect();
+    assert!(meetings.contains(&"connect".to_string()), "{meetings:?}");
+    assert!(keys_of(&["tile", "nowhere"]).is_empty());
+}
+
+#[test]
+fn the_bundled_sets_a_file_requires_follow_its_requires() {
+    let mut host = AnalysisHost::new();
+    let mine = "format = 1\n[set]\nid = \"mine\"\nname = \"Mine\"\nrequires = [\"festival\"]\n";
+    host.apply_change("mine.toml", Some(mine.to_string()));
+    assert!(host.sync_bundled());
+    // Festival requires the base game: both come, named as bundled, before the file.
+    let names = host.file_names();
+    assert_eq!(
+        names,
+        [
+            "definitions/base.toml (bundled)",
+            "definitions/festival.toml (bundled)",
+            "mine.toml"
+        ]
+    );
+    assert!(!host.sync_bundled(), "already in step");
+    // The author's own base game wins over the bundled one.
+    host.apply_change("base.toml", Some(BASE.to_string()));
+    assert!(host.sync_bundled());
+    assert!(host.text("definitions/base.toml (bundled)").is_none());
+    host.apply_change("mine.toml", Some(mine.replace("\"festival\"", "")));
+    assert!(host.sync_bundled());
+    assert_eq!(host.file_names(), ["mine.toml", "base.toml"]);
+}

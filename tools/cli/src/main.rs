@@ -44,6 +44,8 @@ enum Command {
     Validate(commands::validate::ValidateArgs),
     /// Print (or write) the JSON Schema of the format, for editors.
     Schema(commands::schema::SchemaArgs),
+    /// Start the language server for editors (stdio): diagnostics as you type, completion, hover.
+    Lsp(LspArgs),
     /// List the tile types of sets: id, count, edges, features.
     List(commands::list::ListArgs),
     /// The main job: validate the sets and write everything derived from them into a folder.
@@ -78,6 +80,14 @@ enum Command {
     Serve(commands::serve::ServeArgs),
 }
 
+/// The arguments of `tilekit lsp` (the server lives in the `tilekit-lsp` crate).
+#[derive(clap::Args)]
+struct LspArgs {
+    /// Accepted for editors that pass it: the server always speaks on stdin and stdout.
+    #[arg(long)]
+    stdio: bool,
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -94,6 +104,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Validate(args) => commands::validate::run(args),
         Command::Schema(args) => commands::schema::run(args),
+        Command::Lsp(_) => tilekit_lsp::run_stdio()
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(miette::Report::from_err),
         Command::List(args) => commands::list::run(args),
         Command::Build(args) => commands::build::run(args),
         Command::Compile(args) => commands::compile::run(args),

@@ -1,0 +1,233 @@
+//! What to offer at a place: keys and table names from the schema, the values the schema names
+//! (ports, road ends, meetings, styles, flags), and the ids of the loaded vocabulary where a key
+//! refers to it (edge kinds in `edges`, colours in `flowers`, markers in `markers`, sets in
+//! `requires`, tiles in `like`, editions in `count` tables). Also the schema's docs of the key under the cursor, for hover.
+
+use crate::context::{Place, key_at};
+use crate::position::LineIndex;
+use lsp_types::{
+    CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, Hover, HoverContents,
+    MarkupContent, MarkupKind, Range, TextEdit,
+};
+use tiledef::Port;
+use tilekit_analysis::{KeyShape, Symbols, key_doc, keys_of, values_of};
+
+/// One thing to offer.
+struct Offer {
+    label: String,
+    insert: String,
+    kind: CompletionItemKind,
+    doc: Option<String>,
+}
+
+/// The completions at a byte offset of a text, given the names the loaded files declare.
+pub fn completions(
+    text: &str,
+    offset: usize,
+    symbols: &Symbols,
+    index: &LineIndex,
+) -> Vec<CompletionItem> {
+    let place = crate::context::place_at(text, offset);
+    let (word, offers) = match &place {
+        Place::Header {
+            path,
+            word,
+            double,
+            closed,
+        } => (word.clone(), headers(path, *double, *closed)),
+        Place::Key {
+            table,
+            written,
+            word,
+        } => (
+            word.clone(),
+            keys(table, written, symbols, &text[word.end..]),
+        ),
+        Place::Value { key, quoted, word } => {
+            // Right after `=`: a space first.
+            let space = if text[..word.start].ends_with('=') {
+                " "
+            } else {
+                ""
+            };
+            (word.clone(), values(key, *quoted, space, symbols))
+        }
+        Place::Nowhere => return Vec::new(),
+    };
+    let range = Range::new(index.position(word.start), index.position(word.end));
+    offers
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| CompletionItem {
+            detail: o
+                .doc
+                .as_ref()
+                .and_then(|d| d.lines().next())
+                .map(str::to_string),
+            documentation: o.doc.map(|d| {
+                Documentation::MarkupContent(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: d,
+                })
+            }),
+            kind: Some(o.kind),
+            // The order offered is the schema's or the ring's, not the alphabet's.
+            sort_text: Some(format!("{i:05}")),
+            filter_text: Some(o.label.clone()),
+            text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(range, o.insert))),
+            label: o.label,
+            ..CompletionItem::default()
+        })
+        .collect()
+}
+
+fn strs(path: &[String]) -> Vec<&str> {
+    path.iter().map(String::as_str).collect()
+}
+
+/// Table names for a header: the keys at `path` whose value is a table or a list of tables.
+fn headers(path: &[String], double: bool, closed: bool) -> Vec<Offer> {
+    keys_of(&strs(path))
+        .into_iter()
+        .filter(|k| k.shape != KeyShape::Value)
+        .map(|k| {
+            let close = match (closed, double) {
+                (true, _) => "",
+                (false, true) => "]]",
+                (false, false) => "]",
+            };
+            Offer {
+                insert: format!("{}{close}", k.name),
+                label: k.name,
+                kind: CompletionItemKind::MODULE,
+                doc: k.doc,
+            }
+        })
+        .collect()
+}
+
+/// Keys of a table: the schema's, less those already written; in `meets` the edge kinds, in
+/// `art.markers` the markers, in a `count` table the editions.
+fn keys(table: &[String], written: &[String], symbols: &Symbols, after: &str) -> Vec<Offer> {
+    // An `=` already after the cursor: the key only.
+    let eq = if after.trim_start_matches([' ', '\t']).starts_with('=') {
+        ""
+    } else {
+        " = "
+    };
+    let ids = match strs(table).as_slice() {
+        ["edge_kind", "meets"] => Some(&symbols.edge_kinds),
+        ["tile", "art", "markers"] => Some(&symbols.markers),
+        ["tile", "count"] => Some(&symbols.editions),
+        _ => None,
+    };
+    if let Some(ids) = ids {
+        return ids
+            .iter()
+            .filter(|id| !written.contains(id))
+            .map(|id| Offer {
+                label: id.clone(),
+                insert: format!("{}{eq}", bare_or_quoted(id)),
+                kind: CompletionItemKind::REFERENCE,
+                doc: None,
+            })
+            .collect();
+    }
+    keys_of(&strs(table))
+        .into_iter()
+        .filter(|k| !written.contains(&k.name))
+        .map(|k| Offer {
+            insert: format!("{}{eq}", k.name),
+            label: k.name,
+            kind: CompletionItemKind::PROPERTY,
+            doc: k.doc,
+        })
+        .collect()
+}
+
+/// A key as TOML writes it: bare when it can be.
+fn bare_or_quoted(key: &str) -> String {
+    if !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        key.to_string()
+    } else {
+        format!("{key:?}")
+    }
+}
+
+/// Values for a key: the loaded vocabulary's ids where the key names one, else what the schema
+/// names (ports narrowed to those the feature can have).
+fn values(key: &[String], quoted: bool, space: &str, symbols: &Symbols) -> Vec<Offer> {
+    let k = strs(key);
+    let ids = match k.as_slice() {
+        ["tile", "edges", "n" | "e" | "s" | "w"] => Some(&symbols.edge_kinds),
+        ["tile", "fields", "flowers"] => Some(&symbols.colours),
+        ["set", "requires"] => Some(&symbols.sets),
+        ["tile", "like"] => Some(&symbols.tiles),
+        [.., "markers"] if !k.contains(&"art") => Some(&symbols.markers),
+        _ => None,
+    };
+    let schema: Vec<(String, Option<String>)>;
+    let (names, kind): (Vec<(&str, Option<&str>)>, _) = match ids {
+        Some(ids) => (
+            ids.iter().map(|id| (id.as_str(), None)).collect(),
+            CompletionItemKind::REFERENCE,
+        ),
+        None => {
+            schema = values_of(&k);
+            let ports = match k.as_slice() {
+                ["tile", "cities" | "roads", "ports"] => Some(true),
+                ["tile", "fields", "ports"] => Some(false),
+                _ => None,
+            };
+            let fits = |v: &str| match (ports, Port::parse(v)) {
+                (Some(centre), Some(port)) => port.is_centre() == centre,
+                _ => true,
+            };
+            (
+                schema
+                    .iter()
+                    .filter(|(v, _)| fits(v))
+                    .map(|(v, d)| (v.as_str(), d.as_deref()))
+                    .collect(),
+                CompletionItemKind::ENUM_MEMBER,
+            )
+        }
+    };
+    names
+        .into_iter()
+        .map(|(name, doc)| {
+            let literal = matches!(name, "true" | "false");
+            let insert = if quoted || literal {
+                name.to_string()
+            } else {
+                format!("{name:?}")
+            };
+            Offer {
+                label: name.to_string(),
+                insert: format!("{space}{insert}"),
+                kind,
+                doc: doc.map(str::to_string),
+            }
+        })
+        .collect()
+}
+
+/// The schema's docs of the key under a byte offset (or of the key whose value it is on).
+pub fn hover(text: &str, offset: usize, index: &LineIndex) -> Option<Hover> {
+    let (path, word) = key_at(text, offset)?;
+    let doc = key_doc(&strs(&path))?;
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: format!("`{}`\n\n{doc}", path.join(".")),
+        }),
+        range: Some(Range::new(
+            index.position(word.start),
+            index.position(word.end),
+        )),
+    })
+}

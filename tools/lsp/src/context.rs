@@ -1,0 +1,479 @@
+//! Where the cursor stands in a definition file, read leniently from the text. A file being
+//! typed rarely parses (`roads = [{ ports = ["` is not TOML yet), so this is a small scanner of
+//! its own rather than the TOML parser: it knows table headers, keys and dotted keys, strings,
+//! comments, arrays and inline tables — the shape of the text, nothing of what keys mean.
+
+use std::ops::Range;
+use tilekit_analysis::Symbols;
+
+/// What can be written at a cursor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Inside a table header: the names before the one being typed, that one's span, whether
+    /// the header is `[[…]]`, and whether it is already closed after the cursor.
+    Header {
+        /// The names before the one being typed (`["tile"]` in `[tile.ar`).
+        path: Vec<String>,
+        /// The span of the name typed so far.
+        word: Range<usize>,
+        /// Opened with `[[`.
+        double: bool,
+        /// A `]` follows on the line.
+        closed: bool,
+    },
+    /// Where a key goes.
+    Key {
+        /// The key path of the table (`["tile", "roads"]` inside `roads = [{ … }]`).
+        table: Vec<String>,
+        /// The keys already written in that table before the cursor.
+        written: Vec<String>,
+        /// The span of the key typed so far.
+        word: Range<usize>,
+    },
+    /// Where a value (or a list item) goes.
+    Value {
+        /// The key path it is the value of (`["tile", "roads", "end"]`).
+        key: Vec<String>,
+        /// Inside quotes.
+        quoted: bool,
+        /// The span of the value typed so far (inside the quotes when quoted).
+        word: Range<usize>,
+    },
+    /// In a comment, after a value, or anywhere nothing is written.
+    Nowhere,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Table,
+    Array,
+    Inline,
+}
+
+struct Frame {
+    kind: Kind,
+    path: Vec<String>,
+    written: Vec<String>,
+}
+
+impl Frame {
+    fn new(kind: Kind, path: Vec<String>) -> Frame {
+        Frame {
+            kind,
+            path,
+            written: Vec::new(),
+        }
+    }
+}
+
+enum Mode {
+    /// Where a key goes: the dotted parts written so far, and whether another part is due
+    /// (at the start, or after a `.`).
+    Key { parts: Vec<String>, open: bool },
+    /// Where a value goes, for this key path.
+    Value(Vec<String>),
+    /// After a value.
+    After,
+}
+
+/// The bytes that end a bare key or value.
+fn ends_word(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\r'
+            | b'\n'
+            | b'#'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'='
+            | b'"'
+            | b'\''
+    )
+}
+
+/// Where a string starting at `at` ends: the offset of its closing quote (the text's or the
+/// line's end when it is not closed), and where its content starts.
+fn string_end(text: &[u8], at: usize) -> (usize, usize) {
+    let quote = text[at];
+    let triple = text.len() >= at + 3 && text[at + 1] == quote && text[at + 2] == quote;
+    let start = if triple { at + 3 } else { at + 1 };
+    let mut i = start;
+    while i < text.len() {
+        let c = text[i];
+        if c == b'\\' && quote == b'"' {
+            i += 2;
+            continue;
+        }
+        if !triple && c == b'\n' {
+            return (i, start);
+        }
+        if c == quote && (!triple || text[i..].starts_with(&[quote; 3])) {
+            return (i, start);
+        }
+        i += 1;
+    }
+    (text.len(), start)
+}
+
+/// Whether a line is a table header (to recover from an unclosed array above it).
+fn is_header_line(line: &str) -> bool {
+    let line = line.split('#').next().unwrap_or("").trim();
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .map(|l| l.trim_start_matches('[').trim_end_matches(']'));
+    inner.is_some_and(|inner| {
+        inner.chars().any(|c| c.is_ascii_alphabetic())
+            && inner
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-. \"'".contains(c))
+    })
+}
+
+/// The place at a byte offset of a text.
+pub fn place_at(text: &str, offset: usize) -> Place {
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let b = text.as_bytes();
+    let mut frames = vec![Frame::new(Kind::Table, Vec::new())];
+    let mut mode = Mode::Key {
+        parts: Vec::new(),
+        open: true,
+    };
+    let mut line_start = true;
+    let mut i = 0;
+    while i < end {
+        let c = b[i];
+        match c {
+            b'\n' => {
+                line_start = true;
+                if frames.last().is_some_and(|f| f.kind == Kind::Table) {
+                    mode = Mode::Key {
+                        parts: Vec::new(),
+                        open: true,
+                    };
+                }
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            b'#' => {
+                let stop = text[i..].find('\n').map_or(text.len(), |n| i + n);
+                if stop >= end {
+                    return Place::Nowhere;
+                }
+                i = stop;
+                continue;
+            }
+            _ => {}
+        }
+        let first_on_line = std::mem::replace(&mut line_start, false);
+        let top = frames.len() - 1;
+        let line_end = text[i..].find('\n').map_or(text.len(), |n| i + n);
+        let fresh_key = matches!(&mode, Mode::Key { parts, .. } if parts.is_empty());
+        if c == b'['
+            && first_on_line
+            && ((top == 0 && fresh_key) || is_header_line(&text[i..line_end]))
+        {
+            match header(text, i, end, line_end) {
+                Ok((path, after)) => {
+                    frames = vec![Frame::new(Kind::Table, path)];
+                    mode = Mode::Key {
+                        parts: Vec::new(),
+                        open: true,
+                    };
+                    i = after;
+                    continue;
+                }
+                Err(place) => return place,
+            }
+        }
+        let frame = &mut frames[top];
+        match c {
+            b'[' | b'{' => {
+                if let Mode::Value(key) = &mode {
+                    let key = key.clone();
+                    if c == b'[' {
+                        mode = Mode::Value(key.clone());
+                        frames.push(Frame::new(Kind::Array, key));
+                    } else {
+                        mode = Mode::Key {
+                            parts: Vec::new(),
+                            open: true,
+                        };
+                        frames.push(Frame::new(Kind::Inline, key));
+                    }
+                }
+                i += 1;
+            }
+            b']' | b'}' => {
+                let kind = if c == b']' { Kind::Array } else { Kind::Inline };
+                if top > 0 && frame.kind == kind {
+                    frames.pop();
+                }
+                mode = Mode::After;
+                i += 1;
+            }
+            b',' => {
+                match frame.kind {
+                    Kind::Array => mode = Mode::Value(frame.path.clone()),
+                    Kind::Inline => {
+                        mode = Mode::Key {
+                            parts: Vec::new(),
+                            open: true,
+                        }
+                    }
+                    Kind::Table => {}
+                }
+                i += 1;
+            }
+            b'=' => {
+                if let Mode::Key { parts, .. } = &mode
+                    && let Some(first) = parts.first()
+                {
+                    frame.written.push(first.clone());
+                    mode = Mode::Value([frame.path.clone(), parts.clone()].concat());
+                }
+                i += 1;
+            }
+            b'.' if matches!(mode, Mode::Key { .. }) => {
+                if let Mode::Key { open, .. } = &mut mode {
+                    *open = true;
+                }
+                i += 1;
+            }
+            b'"' | b'\'' => {
+                let (close, start) = string_end(b, i);
+                if close >= end {
+                    return match mode {
+                        Mode::Key { parts, open: true } => Place::Key {
+                            table: [frame.path.clone(), parts].concat(),
+                            written: frame.written.clone(),
+                            word: start..end,
+                        },
+                        Mode::Value(key) => Place::Value {
+                            key,
+                            quoted: true,
+                            word: start..end,
+                        },
+                        _ => Place::Nowhere,
+                    };
+                }
+                let content = text[start..close].to_string();
+                match &mut mode {
+                    Mode::Key { parts, open } => {
+                        parts.push(content);
+                        *open = false;
+                    }
+                    Mode::Value(_) => mode = Mode::After,
+                    Mode::After => {}
+                }
+                // An unclosed string ends at its line's end, which still ends the line.
+                i = if b.get(close) == Some(&b'\n') {
+                    close
+                } else {
+                    (close + (start - i)).min(text.len())
+                };
+            }
+            _ => {
+                let stop = b[i..]
+                    .iter()
+                    .position(|&c| ends_word(c))
+                    .map_or(b.len(), |n| i + n);
+                if stop >= end {
+                    return match mode {
+                        Mode::Key { mut parts, open } => {
+                            if !open {
+                                parts.clear();
+                            }
+                            let word = &text[i..end];
+                            let last = word.rfind('.').map_or(i, |d| i + d + 1);
+                            parts.extend(
+                                text[i..last]
+                                    .split('.')
+                                    .filter(|p| !p.is_empty())
+                                    .map(str::to_string),
+                            );
+                            Place::Key {
+                                table: [frame.path.clone(), parts].concat(),
+                                written: frame.written.clone(),
+                                word: last..end,
+                            }
+                        }
+                        Mode::Value(key) => Place::Value {
+                            key,
+                            quoted: false,
+                            word: i..end,
+                        },
+                        Mode::After => Place::Nowhere,
+                    };
+                }
+                match &mut mode {
+                    Mode::Key { parts, open } => {
+                        if !*open {
+                            parts.clear();
+                        }
+                        parts.extend(
+                            text[i..stop]
+                                .split('.')
+                                .filter(|p| !p.is_empty())
+                                .map(str::to_string),
+                        );
+                        *open = text[i..stop].ends_with('.');
+                    }
+                    Mode::Value(_) => mode = Mode::After,
+                    Mode::After => {}
+                }
+                i = stop;
+            }
+        }
+    }
+    let frame = &frames[frames.len() - 1];
+    match mode {
+        Mode::Key { parts, open: true } => Place::Key {
+            table: [frame.path.clone(), parts].concat(),
+            written: frame.written.clone(),
+            word: end..end,
+        },
+        Mode::Value(key) => Place::Value {
+            key,
+            quoted: false,
+            word: end..end,
+        },
+        _ => Place::Nowhere,
+    }
+}
+
+/// Reads the table header at `at`: its key path and where it ends, or the place the cursor
+/// (`end`) has inside it.
+fn header(
+    text: &str,
+    at: usize,
+    end: usize,
+    line_end: usize,
+) -> Result<(Vec<String>, usize), Place> {
+    let b = text.as_bytes();
+    let double = b.get(at + 1) == Some(&b'[');
+    let mut j = at + if double { 2 } else { 1 };
+    let mut path = Vec::new();
+    let inside = |path: &Vec<String>, word: Range<usize>| Place::Header {
+        path: path.clone(),
+        word,
+        double,
+        closed: text[end..line_end].contains(']'),
+    };
+    loop {
+        while j < line_end && matches!(b[j], b' ' | b'\t' | b'.') {
+            j += 1;
+        }
+        if j >= end {
+            return Err(inside(&path, end..end));
+        }
+        if j >= line_end {
+            return Ok((path, line_end));
+        }
+        match b[j] {
+            b']' => {
+                let after = if double && b.get(j + 1) == Some(&b']') {
+                    j + 2
+                } else {
+                    j + 1
+                };
+                return Ok((path, after));
+            }
+            b'"' | b'\'' => {
+                let (close, start) = string_end(b, j);
+                if close >= end {
+                    return Err(inside(&path, start..end));
+                }
+                path.push(text[start..close].to_string());
+                j = close + 1;
+            }
+            _ => {
+                let stop = b[j..line_end]
+                    .iter()
+                    .position(|&c| matches!(c, b' ' | b'\t' | b'.' | b']' | b'"' | b'\''))
+                    .map_or(line_end, |n| j + n);
+                if stop >= end {
+                    return Err(inside(&path, j..end));
+                }
+                path.push(text[j..stop].to_string());
+                j = stop;
+            }
+        }
+    }
+}
+
+/// The key path under a cursor, and the span it names — for hover. On a value, the path of
+/// the key it is the value of.
+pub fn key_at(text: &str, offset: usize) -> Option<(Vec<String>, Range<usize>)> {
+    let b = text.as_bytes();
+    let mut end = offset.min(text.len());
+    while end < b.len() && !ends_word(b[end]) && b[end] != b'.' {
+        end += 1;
+    }
+    match place_at(text, end) {
+        Place::Header { mut path, word, .. }
+        | Place::Key {
+            table: mut path,
+            word,
+            ..
+        } if !word.is_empty() => {
+            path.push(text[word.clone()].to_string());
+            Some((path, word))
+        }
+        Place::Value { key, word, .. } if !key.is_empty() => Some((key, word)),
+        _ => None,
+    }
+}
+
+/// The vocabulary a text declares, read from its lines (an `id = "…"` under `[set]`,
+/// `[[edition]]`, `[[edge_kind]]`, `[[colour]]`, `[[marker]]` or `[[tile]]`), so that a file that does not
+/// parse yet still completes its own names.
+pub fn declared(text: &str) -> Symbols {
+    let mut s = Symbols::default();
+    let mut table = "";
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            table = line.trim_matches(|c| c == '[' || c == ']').trim();
+            continue;
+        }
+        let Some(rest) = line.strip_prefix("id") else {
+            continue;
+        };
+        let Some(value) = rest.trim_start().strip_prefix('=') else {
+            continue;
+        };
+        let value = value.trim();
+        let Some(quote) = value.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        let Some(id) = value[1..].split(quote).next().filter(|id| !id.is_empty()) else {
+            continue;
+        };
+        let list = match table {
+            "set" => &mut s.sets,
+            "edge_kind" => &mut s.edge_kinds,
+            "colour" => &mut s.colours,
+            "marker" => &mut s.markers,
+            "tile" => &mut s.tiles,
+            "edition" => &mut s.editions,
+            _ => continue,
+        };
+        list.push(id.to_string());
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests;
