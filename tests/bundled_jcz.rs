@@ -133,3 +133,23 @@ fn the_river_ii_equals_jcz() {
     // The inn on RI.2/RIrI's road is Inns & Cathedrals' marker, which River II does not require.
     assert_matches_jcz("river-2", "river.xml", "river-2", &[("RI.2/RIrI", "inn")]);
 }
+
+#[test]
+fn inns_and_cathedrals_equal_jcz() {
+    assert_matches_jcz(
+        "inns-and-cathedrals",
+        "inns_and_cathedrals.xml",
+        "inns-and-cathedrals",
+        &[],
+    );
+}
+
+#[test]
+fn traders_and_builders_equal_jcz() {
+    assert_matches_jcz(
+        "traders-and-builders",
+        "traders_and_builders.xml",
+        "traders-and-builders",
+        &[],
+    );
+}
