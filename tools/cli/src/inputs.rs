@@ -10,7 +10,7 @@ use tiledef::{Report, Source};
 #[derive(Args, Clone, Debug, Default)]
 pub struct Inputs {
     /// Definition files or folders of them (default: ./definitions if present, else the bundled
-    /// base game, Festival and Village Life).
+    /// sets).
     pub paths: Vec<PathBuf>,
 }
 
