@@ -63,6 +63,21 @@ struct Declared {
     file: usize,
 }
 
+/// The ids a file declares in one of its vocabulary tables (`[[table]]`), each with the JSON
+/// pointer of its `id` and what it is, for `Checker::declare`.
+fn ids<T>(
+    items: &[T],
+    id: impl Fn(&T) -> &String,
+    table: &str,
+    what: &'static str,
+) -> Vec<(String, String, &'static str)> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| (id(item).clone(), format!("/{table}/{i}/id"), what))
+        .collect()
+}
+
 /// Checks the parsed files together and resolves them into a tile set.
 pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
     let errors_before = count_errors(diags);
@@ -77,47 +92,17 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
     let reach = cx.reach(&order);
 
     let editions = cx.declare(&order, |f| {
-        f.editions
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.id.clone(), format!("/edition/{i}/id"), "edition"))
-            .collect()
+        ids(&f.editions, |e| &e.id, "edition", "edition")
     });
     let edge_ids = cx.declare(&order, |f| {
-        f.edge_kinds
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.id.clone(), format!("/edge_kind/{i}/id"), "edge kind"))
-            .collect()
+        ids(&f.edge_kinds, |e| &e.id, "edge_kind", "edge kind")
     });
-    let colour_ids = cx.declare(&order, |f| {
-        f.colours
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.id.clone(), format!("/colour/{i}/id"), "colour"))
-            .collect()
-    });
+    let colour_ids = cx.declare(&order, |f| ids(&f.colours, |c| &c.id, "colour", "colour"));
     let marker_ids = cx.declare(&order, |f| {
-        f.markers
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (m.id.clone(), format!("/marker/{i}/id"), "marker kind"))
-            .collect()
+        ids(&f.markers, |m| &m.id, "marker", "marker kind")
     });
-    let figure_ids = cx.declare(&order, |f| {
-        f.figures
-            .iter()
-            .enumerate()
-            .map(|(i, g)| (g.id.clone(), format!("/figure/{i}/id"), "figure"))
-            .collect()
-    });
-    let group_ids = cx.declare(&order, |f| {
-        f.groups
-            .iter()
-            .enumerate()
-            .map(|(i, g)| (g.id.clone(), format!("/group/{i}/id"), "tile group"))
-            .collect()
-    });
+    let figure_ids = cx.declare(&order, |f| ids(&f.figures, |g| &g.id, "figure", "figure"));
+    let group_ids = cx.declare(&order, |f| ids(&f.groups, |g| &g.id, "group", "tile group"));
     let vocab = Vocabulary {
         editions,
         edge_kinds: edge_ids,

@@ -91,8 +91,8 @@ impl Source {
 pub fn points_by_source(s: &Score) -> [u64; SOURCES] {
     let mut out = [0u64; SOURCES];
     let winners = s.players.len() as u64;
-    let added: i64 = s.modifiers.iter().map(|m| m.points.max(0)).sum();
-    let added = (added.max(0) as u64).min(u64::from(s.points)) * winners;
+    let added: u64 = s.modifiers.iter().map(|m| m.points.max(0) as u64).sum();
+    let added = added.min(u64::from(s.points)) * winners;
     let base = u64::from(s.points) * winners;
     if let Some(src) = Source::of_kind(s.kind) {
         out[src as usize] += base - added;
