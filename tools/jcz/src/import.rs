@@ -563,7 +563,7 @@ fn vocabulary(
                 id: VOCABULARY_SET.to_string(),
                 name: "JCloisterZone vocabulary".to_string(),
                 requires: Vec::new(),
-                description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river and the markers named after JCZ's elements and attributes. Shared, because an id may be declared once among the loaded sets.".to_string()),
+                description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river, the markers named after JCZ's elements and attributes, and the river's tile groups, shared by the sets that use them.".to_string()),
                 figures: Vec::new(),
                 removes: Vec::new(),
             },
