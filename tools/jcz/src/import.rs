@@ -321,9 +321,17 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             }
             removes.push(name);
         }
+        // A set has at most one start tile: the first (a family with two springs keeps one).
+        let mut starts = 0;
+        for t in &mut tiles {
+            starts += usize::from(t.start);
+            t.start &= starts == 1;
+        }
         let mut set = family_set(fam.id.clone(), file, fam, requires, tiles, bundled);
         set.set.set.removes = removes;
-        let jcz_family = fam.tile_sets[0].split(':').next().unwrap_or_default();
+        let jcz_family = (fam.tile_sets.first())
+            .and_then(|t| t.split(':').next())
+            .unwrap_or_default();
         set.set.figures = vocab::figures(jcz_family);
         produced.push(set);
     }
@@ -370,6 +378,7 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
                 || t.roads.iter().any(|r| !r.markers.is_empty())
                 || t.fields.iter().any(|f| !f.markers.is_empty())
                 || edges_of(t).any(|e| e == "river")
+                || t.group.is_some()
         });
         let mut requires = Vec::new();
         if set.set.set.id != base {
