@@ -333,6 +333,14 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             .and_then(|t| t.split(':').next())
             .unwrap_or_default();
         set.set.figures = vocab::figures(jcz_family);
+        for (_, what) in vocab::UNSAID_FIGURES.iter().filter(|f| f.0 == jcz_family) {
+            out.notes.push(set_note(
+                file,
+                &fam.tile_sets[0],
+                "figure",
+                format!("JCZ's rules add {what}; the format has no such figure"),
+            ));
+        }
         produced.push(set);
     }
 

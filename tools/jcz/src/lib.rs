@@ -13,7 +13,8 @@
 //! - **Rules** (JCZ's Java, keyed by its names in `vocab`): the river's `path = "no-u-turn"`;
 //!   `tile@group` river-spring / river / river-lake / river-fork → group `river` (the spring its
 //!   set's start, the lake `held_back`) or `river-fork` (drawn before `river`); inn and cathedral
-//!   scoring modifiers; goods' tokens; the `inns-and-cathedrals` family's large follower.
+//!   scoring modifiers; goods' tokens; the `inns-and-cathedrals` family's large follower
+//!   (Traders & Builders' builder and pig are reported: the format has no such figures).
 //!   `<remove>` → `[set] removes` (the set requires the removed tile's set).
 //! - **Editions**: `:1` / `:2` are C1 / C2; equal counts become a plain number.
 //! - **Tiles**: ids made valid (`/` → `-`, other characters → `_`, kept unique), the JCZ id kept as

@@ -243,6 +243,18 @@ const FIGURES: &[(&str, &str, &str, u32, u32)] = &[(
     2,
 )];
 
+/// Figures JCZ's rules add with a family that the format cannot say (yet): reported.
+pub const UNSAID_FIGURES: &[(&str, &str)] = &[
+    (
+        "traders-and-builders",
+        "the builder (a second turn when its road or city is extended)",
+    ),
+    (
+        "traders-and-builders",
+        "the pig (+1 per completed city for its farm)",
+    ),
+];
+
 /// The follower kinds a tile-set family brings, as JCZ's rules give them.
 pub fn figures(family: &str) -> Vec<FigureDef> {
     FIGURES
