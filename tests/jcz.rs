@@ -2,6 +2,8 @@
 //! exit codes, refusals.
 
 mod common;
+#[path = "../tools/jcz/tests/common/reference_files.rs"]
+mod reference_files;
 
 use common::{scratch, text, tilekit};
 
@@ -202,4 +204,98 @@ fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(folder.status.code(), Some(2));
+}
+
+/// The draw of a seeded game of `sets` from the tables, as tile ids: the start tile, then the bag.
+fn draw(tables: &engine::Tables, sets: &[&str], seed: u64) -> (String, Vec<String>) {
+    let mut options = engine::game::GameOptions::seeded(2, seed);
+    options.sets = sets.iter().map(|s| s.to_string()).collect();
+    let plan = engine::draw::plan(tables, &options).expect("the sets are loaded");
+    let id = |k: &u16| tables.kinds[usize::from(*k)].id.clone();
+    (id(&plan.start), plan.bag.iter().map(id).collect())
+}
+
+#[test]
+fn imported_rivers_inns_and_goods_play_by_their_rules() {
+    let Some(files) = reference_files::reference() else {
+        return;
+    };
+    let input = scratch("jcz-rules-in");
+    let wanted = [
+        "basic.xml",
+        "river.xml",
+        "inns_and_cathedrals.xml",
+        "traders_and_builders.xml",
+    ];
+    for (name, body) in files.iter().filter(|(n, _)| wanted.contains(&n.as_str())) {
+        std::fs::write(input.join(name), body).unwrap();
+    }
+    let out_dir = scratch("jcz-rules-out");
+    let out = out_dir.to_str().unwrap();
+    let import = tilekit(&["import", "jcz", input.to_str().unwrap(), "--out", out]);
+    assert_eq!(import.status.code(), Some(0), "{}", text(&import.stderr));
+    // What is carried over is no longer reported.
+    let report = std::fs::read_to_string(out_dir.join("import-report.txt")).unwrap();
+    for kind in ["tile@group", "<remove>"] {
+        assert!(!report.contains(kind), "{kind} reported:\n{report}");
+    }
+
+    // The imported sets play: inns and cathedrals change scores, goods pay their majorities.
+    let sets = "base,river-1,river-2,inns-and-cathedrals,traders-and-builders";
+    let sim = tilekit(&["simulate", out, "--sets", sets, "--games", "200", "--json"]);
+    assert_eq!(sim.status.code(), Some(0), "{}", text(&sim.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&sim.stdout).unwrap();
+    let by_source = &json["points_per_game_by_source"];
+    for source in [
+        "inn (modifier)",
+        "cathedral (modifier)",
+        "wine (tokens)",
+        "grain (tokens)",
+        "cloth (tokens)",
+    ] {
+        let points = by_source[source].as_f64().unwrap_or(0.0);
+        assert!(points != 0.0, "{source}: {points} in {by_source}");
+    }
+
+    // The draw: the spring starts, the river comes first (River II's fork right after the
+    // spring, the lake last of the river), then the land tiles.
+    let paths = [out_dir.clone()];
+    let sources = tiledef::read_paths(&paths).unwrap();
+    let tileset = tiledef::load(sources)
+        .tileset
+        .expect("the import validates");
+    assert!(
+        tileset.followers.iter().any(|f| f.id == "large-follower"
+            && tileset.sets[f.set].id == "inns-and-cathedrals"
+            && f.strength == 2),
+        "{:?}",
+        tileset.followers
+    );
+    let tables = engine::compile(&tileset).unwrap();
+    let river = |id: &str| id.starts_with("RI");
+    for seed in 1..=5 {
+        let (start, bag) = draw(&tables, &["base", "river-1"], seed);
+        assert_eq!(start, "RI-s", "seed {seed}");
+        let rivers = bag.iter().take_while(|t| river(t)).count();
+        assert_eq!(rivers, 11, "seed {seed}: {bag:?}");
+        assert!(!bag.iter().skip(rivers).any(|t| river(t)), "{bag:?}");
+        assert_eq!(bag[rivers - 1], "RI.1-I.e", "the lake last: {bag:?}");
+
+        let (start, bag) = draw(&tables, &["base", "river-1", "river-2"], seed);
+        assert_eq!(start, "RI-s", "seed {seed}");
+        assert_eq!(bag[0], "RI.2-III", "the fork first: {bag:?}");
+        let rivers = bag.iter().take_while(|t| river(t)).count();
+        // River I's 10 tiles besides spring and lake, River II's 11 besides its spring: no
+        // second spring, no River I lake (River II removes it).
+        assert_eq!(rivers, 21, "seed {seed}: {bag:?}");
+        assert!(
+            !bag.iter().any(|t| t == "RI.1-I.e" || t == "RI.2-RI-s"),
+            "{bag:?}"
+        );
+        assert_eq!(
+            bag[rivers - 1],
+            "RI.2-I.v",
+            "the volcano lake last: {bag:?}"
+        );
+    }
 }

@@ -57,25 +57,47 @@ fn tile_names<'a>(files: &'a [Parsed], order: &[usize]) -> HashMap<&'a str, (usi
     names
 }
 
-/// A vocabulary entry with the file that declared it.
+/// A vocabulary entry with the file that declared it (and the files that declared it again,
+/// identically: a marker kind two sets share).
 struct Declared {
     id: String,
     file: usize,
+    also: Vec<usize>,
 }
+
+impl Declared {
+    /// Whether a file that may use `visible` may use this entry.
+    fn seen(&self, visible: Visible<'_>) -> bool {
+        visible.contains(&self.file) || self.also.iter().any(|g| visible.contains(g))
+    }
+}
+
+/// A vocabulary entry as `Checker::declare` takes it: id, the JSON pointer of its `id`, what it
+/// is, and, for a kind a set may declare again, the declaration to compare.
+type Entry = (String, String, &'static str, Option<serde_json::Value>);
 
 /// The ids a file declares in one of its vocabulary tables (`[[table]]`), each with the JSON
 /// pointer of its `id` and what it is, for `Checker::declare`.
-fn ids<T>(
-    items: &[T],
-    id: impl Fn(&T) -> &String,
-    table: &str,
-    what: &'static str,
-) -> Vec<(String, String, &'static str)> {
+fn ids<T>(items: &[T], id: impl Fn(&T) -> &String, table: &str, what: &'static str) -> Vec<Entry> {
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| (id(item).clone(), format!("/{table}/{i}/id"), what))
+        .map(|(i, item)| (id(item).clone(), format!("/{table}/{i}/id"), what, None))
         .collect()
+}
+
+/// The keys whose values differ between two declarations (as JSON objects), in order.
+fn differing_keys(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
+    let empty = serde_json::Map::new();
+    let (a, b) = (
+        a.as_object().unwrap_or(&empty),
+        b.as_object().unwrap_or(&empty),
+    );
+    let mut keys: Vec<String> = a.keys().chain(b.keys()).cloned().collect();
+    keys.sort();
+    keys.dedup();
+    keys.retain(|k| a.get(k) != b.get(k));
+    keys
 }
 
 /// Checks the parsed files together and resolves them into a tile set.
@@ -98,8 +120,14 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
         ids(&f.edge_kinds, |e| &e.id, "edge_kind", "edge kind")
     });
     let colour_ids = cx.declare(&order, |f| ids(&f.colours, |c| &c.id, "colour", "colour"));
+    // A marker kind may be declared again by another set, identically (River II's inn is
+    // Inns & Cathedrals' inn): it is one kind, usable from either set.
     let marker_ids = cx.declare(&order, |f| {
-        ids(&f.markers, |m| &m.id, "marker", "marker kind")
+        let mut entries = ids(&f.markers, |m| &m.id, "marker", "marker kind");
+        for (entry, m) in entries.iter_mut().zip(&f.markers) {
+            entry.3 = serde_json::to_value(m).ok();
+        }
+        entries
     });
     let figure_ids = cx.declare(&order, |f| ids(&f.figures, |g| &g.id, "figure", "figure"));
     let group_ids = cx.declare(&order, |f| ids(&f.groups, |g| &g.id, "group", "tile group"));
@@ -647,27 +675,61 @@ impl Checker<'_> {
     fn declare(
         &mut self,
         order: &[usize],
-        entries: impl Fn(&TileSetFile) -> Vec<(String, String, &'static str)>,
+        entries: impl Fn(&TileSetFile) -> Vec<Entry>,
     ) -> Vec<Declared> {
         let mut out: Vec<Declared> = Vec::new();
-        let mut ptrs: Vec<String> = Vec::new();
+        let mut firsts: Vec<(String, Option<serde_json::Value>)> = Vec::new();
         for &f in order {
-            for (id, ptr, what) in entries(&self.files[f].file) {
-                if let Some(i) = out.iter().position(|d| d.id == id) {
-                    let first_at = self.where_is(out[i].file, &ptrs[i]);
-                    self.error(
-                        f,
-                        &ptr,
-                        false,
-                        "tilekit::duplicate-vocabulary",
-                        format!("the {what} `{id}` is declared twice"),
-                    )
-                    .hint = Some(format!(
-                        "it is first declared at {first_at}; use that one, or choose another id"
-                    ));
-                } else {
-                    out.push(Declared { id, file: f });
-                    ptrs.push(ptr);
+            for (id, ptr, what, value) in entries(&self.files[f].file) {
+                let Some(i) = out.iter().position(|d| d.id == id) else {
+                    out.push(Declared {
+                        id,
+                        file: f,
+                        also: Vec::new(),
+                    });
+                    firsts.push((ptr, value));
+                    continue;
+                };
+                let first_at = self.where_is(out[i].file, &firsts[i].0);
+                let repeatable = out[i].file != f && !out[i].also.contains(&f);
+                let differ = match (&firsts[i].1, &value) {
+                    (Some(first), Some(again)) if repeatable => Some(differing_keys(first, again)),
+                    _ => None,
+                };
+                match differ {
+                    Some(keys) if keys.is_empty() => out[i].also.push(f),
+                    Some(keys) => {
+                        // Its own uses still resolve: the one error is the difference.
+                        out[i].also.push(f);
+                        self.error(
+                            f,
+                            &ptr,
+                            false,
+                            "tilekit::different-redeclaration",
+                            format!(
+                                "the {what} `{id}` is declared again, differently ({})",
+                                keys.iter()
+                                    .map(|k| format!("`{k}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        )
+                        .hint = Some(format!(
+                            "it is first declared at {first_at}; another set may declare it again only as written there, every key the same"
+                        ));
+                    }
+                    None => {
+                        self.error(
+                            f,
+                            &ptr,
+                            false,
+                            "tilekit::duplicate-vocabulary",
+                            format!("the {what} `{id}` is declared twice"),
+                        )
+                        .hint = Some(format!(
+                            "it is first declared at {first_at}; use that one, or choose another id"
+                        ));
+                    }
                 }
             }
         }
@@ -684,7 +746,7 @@ impl Checker<'_> {
         visible: Visible<'_>,
     ) -> Option<usize> {
         if let Some(i) = declared.iter().position(|d| d.id == name) {
-            if visible.contains(&declared[i].file) {
+            if declared[i].seen(visible) {
                 return Some(i);
             }
             self.not_required.push(NotRequired {
@@ -714,7 +776,7 @@ impl Checker<'_> {
         }
         let known: Vec<String> = declared
             .iter()
-            .filter(|d| visible.contains(&d.file))
+            .filter(|d| d.seen(visible))
             .map(|d| d.id.clone())
             .collect();
         let hint = match closest(name, &known) {

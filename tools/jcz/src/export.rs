@@ -110,10 +110,41 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
                 }
             }
         }
+        for removed in &set.set.removes {
+            let id = names
+                .get(removed.as_str())
+                .cloned()
+                .unwrap_or(removed.clone());
+            for ts in &mut tile_sets {
+                ts.removes.push(id.clone());
+            }
+        }
+        for figure in &set.figures {
+            notes.push(Note {
+                file: set.set.id.clone(),
+                tile: None,
+                kind: "figure".to_string(),
+                detail: format!(
+                    "`{}` ({} per player, strength {}): JCZ's figures come with its expansions, not its XML",
+                    figure.id, figure.count, figure.strength
+                ),
+            });
+        }
         out.sets
             .extend(tile_sets.into_iter().filter(|ts| !ts.refs.is_empty()));
     }
     (out, notes)
+}
+
+/// JCZ's `group` value for a tile of a tilekit group: the river group's spring, lake or plain
+/// tile, or the fork (the inverse of `vocab::TILE_GROUPS`).
+fn jcz_group(group: &str, start: bool, held_back: bool) -> Option<&'static str> {
+    let exact = |g: &&vocab::TileGroup| g.start == start && g.held_back == held_back;
+    let of_group = || vocab::TILE_GROUPS.iter().filter(|g| g.group == group);
+    of_group()
+        .find(exact)
+        .or_else(|| of_group().next())
+        .map(|g| g.jcz)
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -193,7 +224,11 @@ fn tile_xml(
         let def = markers.get(m.as_str());
         festival |= def.is_some_and(|d| d.rule == Some(MarkerRule::Festival));
         match vocab::by_marker(m).map(|k| k.written) {
-            Some(Written::Group(g)) => xml.attrs.push(("group".to_string(), g.to_string())),
+            // Written as the tile's group below, when it has one.
+            Some(Written::Group(g)) if tile.group.is_none() => {
+                xml.attrs.push(("group".to_string(), g.to_string()));
+            }
+            Some(Written::Group(_)) => {}
             Some(Written::MonasteryFlag) if tile.monastery => {
                 monastery.attrs.push((m.clone(), "true".to_string()));
             }
@@ -204,6 +239,15 @@ fn tile_xml(
                     ..Element::default()
                 });
             }
+        }
+    }
+    if let Some(group) = &tile.group {
+        match jcz_group(group, tile.start, tile.held_back) {
+            Some(g) => xml.attrs.push(("group".to_string(), g.to_string())),
+            None => note(
+                "group",
+                format!("in group `{group}`, which JCZ's river groups cannot say"),
+            ),
         }
     }
     if tile.monastery {
@@ -322,11 +366,14 @@ fn tile_xml(
     if tile.marketplace {
         note("marketplace", "a marketplace (Village Life)".to_string());
     }
-    if tile.start {
+    if tile.start && tile.group.is_none() {
         note(
             "start",
             "this is the start tile; JCZ's XML does not mark one".to_string(),
         );
+    }
+    if tile.held_back && tile.group.is_none() {
+        note("held_back", "held back in no group".to_string());
     }
     if tile.reconstructed {
         note("reconstructed", "marked as a reconstruction".to_string());

@@ -6,8 +6,8 @@ use crate::xml::{Element, JczFile, JczTile};
 use crate::{Error, Note};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tiledef::model::{
-    CityDef, Count, EdgeKindDef, EdgeStyle, Edges, FieldDef, MarkerDef, MarkerPlace, Meeting,
-    PortCarries, RoadDef, RoadEnd, SetHeader, TileDef, TileSetFile,
+    CityDef, Count, EdgeKindDef, EdgeStyle, Edges, FieldDef, GroupDef, MarkerDef, MarkerPlace,
+    Meeting, PortCarries, RoadDef, RoadEnd, SetHeader, TileDef, TileSetFile,
 };
 use tiledef::{Port, Side};
 
@@ -95,6 +95,8 @@ struct Family {
     /// JCZ tile id → count per edition (`""` when the family has no editions), in ref order.
     refs: Vec<(String, BTreeMap<String, u32>)>,
     tile_sets: Vec<String>,
+    /// JCZ ids its tile-sets `<remove>`, with the tile-set that says so.
+    removes: Vec<(String, String)>,
 }
 
 /// A tile's layout as read, before it is given to a set.
@@ -181,6 +183,7 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
                         editions: !edition.is_empty(),
                         refs: Vec::new(),
                         tile_sets: Vec::new(),
+                        removes: Vec::new(),
                     });
                     families.len() - 1
                 }
@@ -196,7 +199,9 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
                 ));
             }
             for tile in &set.removes {
-                out.notes.push(set_note(file, &set.id, "<remove>", format!("removes `{tile}` when played with the set that has it (not expressible yet)")));
+                if !fam.removes.iter().any(|(t, _)| t == tile) {
+                    fam.removes.push((tile.clone(), set.id.clone()));
+                }
             }
             for el in &set.others {
                 out.notes.push(set_note(
@@ -250,10 +255,11 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
                 def.count = count;
                 // Each bundled set may mark its own start tile (the base game's D, the River's
                 // spring): a family takes the start of the bundled set it is.
-                def.start = bundled
-                    .aliases
-                    .get(jcz_id)
-                    .is_some_and(|(s, _, st)| *st && *s == fam.id);
+                def.start = def.start
+                    || bundled
+                        .aliases
+                        .get(jcz_id)
+                        .is_some_and(|(s, _, st)| *st && *s == fam.id);
                 tiles.push(def);
                 continue;
             }
@@ -275,21 +281,67 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             if !requires.contains(&required) {
                 requires.push(required);
             }
+            // A reprint keeps the tile's place in the draw (River II's spring).
+            let drafted = drafts.get(jcz_id).map(|d| &d.def);
             tiles.push(TileDef {
                 id: ids.make(&format!("{prefix}/{jcz_id}")),
                 like: Some(jcz_id.clone()),
                 count,
+                start: drafted.is_some_and(|d| d.start),
+                group: drafted.and_then(|d| d.group.clone()),
+                held_back: drafted.is_some_and(|d| d.held_back),
                 ..blank_tile()
             });
         }
-        produced.push(family_set(
-            fam.id.clone(),
-            file,
-            fam,
-            requires,
-            tiles,
-            bundled,
-        ));
+        // `<remove>`: a tile of another family (imported, or a bundled set's, by its JCZ id),
+        // which this set then requires.
+        let mut removes = Vec::new();
+        for (jcz_id, tile_set) in &fam.removes {
+            let (name, required) = match owner.get(jcz_id) {
+                Some(&o) if o != i => (drafts[jcz_id].def.id.clone(), families[o].id.clone()),
+                Some(_) => {
+                    out.notes.push(set_note(
+                        file,
+                        tile_set,
+                        "<remove>",
+                        format!("removes its own tile `{jcz_id}`; left in"),
+                    ));
+                    continue;
+                }
+                None => match bundled.aliases.get(jcz_id) {
+                    Some((set, _, _)) => (jcz_id.clone(), set.clone()),
+                    None => {
+                        out.notes.push(set_note(file, tile_set, "<remove>", format!("removes `{jcz_id}`, which is in no file imported and in no bundled set")));
+                        continue;
+                    }
+                },
+            };
+            if !requires.contains(&required) {
+                requires.push(required);
+            }
+            removes.push(name);
+        }
+        // A set has at most one start tile: the first (a family with two springs keeps one).
+        let mut starts = 0;
+        for t in &mut tiles {
+            starts += usize::from(t.start);
+            t.start &= starts == 1;
+        }
+        let mut set = family_set(fam.id.clone(), file, fam, requires, tiles, bundled);
+        set.set.set.removes = removes;
+        let jcz_family = (fam.tile_sets.first())
+            .and_then(|t| t.split(':').next())
+            .unwrap_or_default();
+        set.set.figures = vocab::figures(jcz_family);
+        for (_, what) in vocab::UNSAID_FIGURES.iter().filter(|f| f.0 == jcz_family) {
+            out.notes.push(set_note(
+                file,
+                &fam.tile_sets[0],
+                "figure",
+                format!("JCZ's rules add {what}; the format has no such figure"),
+            ));
+        }
+        produced.push(set);
     }
 
     // Tiles no tile-set refers to: imported with count 1 into a set named after their file.
@@ -320,6 +372,7 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             editions: false,
             refs: Vec::new(),
             tile_sets: Vec::new(),
+            removes: Vec::new(),
         };
         produced.push(family_set(id, file, &fam, Vec::new(), tiles, bundled));
     }
@@ -333,6 +386,7 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
                 || t.roads.iter().any(|r| !r.markers.is_empty())
                 || t.fields.iter().any(|f| !f.markers.is_empty())
                 || edges_of(t).any(|e| e == "river")
+                || t.group.is_some()
         });
         let mut requires = Vec::new();
         if set.set.set.id != base {
@@ -348,7 +402,11 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
         }
         set.set.set.requires = requires;
     }
-    if let Some(vocab) = vocabulary(markers, uses_river, files) {
+    let groups: Vec<String> = drafts
+        .values()
+        .filter_map(|d| d.def.group.clone())
+        .collect();
+    if let Some(vocab) = vocabulary(markers, uses_river, &groups, files) {
         produced.push(vocab);
     }
     out.sets = produced;
@@ -374,6 +432,11 @@ pub fn merge_vocabulary(new: &mut TileSetFile, old: &TileSetFile) {
     for marker in &old.markers {
         if !new.markers.iter().any(|m| m.id == marker.id) {
             new.markers.push(marker.clone());
+        }
+    }
+    for group in &old.groups {
+        if !new.groups.iter().any(|g| g.id == group.id) {
+            new.groups.push(group.clone());
         }
     }
     new.markers.sort_by(|a, b| a.id.cmp(&b.id));
@@ -472,10 +535,28 @@ fn base_edge_kinds() -> Vec<EdgeKindDef> {
     ]
 }
 
-/// The `jcz` set: the river edge kind and the markers of JCZ's vocabulary.
-fn vocabulary(markers: Markers, uses_river: bool, files: &[JczFile]) -> Option<ImportedSet> {
-    if markers.defs.is_empty() && !uses_river {
+/// The `jcz` set: the river edge kind, the markers of JCZ's vocabulary and the tile groups
+/// (shared: River II's tiles join the River's group).
+fn vocabulary(
+    markers: Markers,
+    uses_river: bool,
+    groups: &[String],
+    files: &[JczFile],
+) -> Option<ImportedSet> {
+    if markers.defs.is_empty() && !uses_river && groups.is_empty() {
         return None;
+    }
+    // The groups the tiles join, and those they are drawn before, in the table's order.
+    let mut wanted: BTreeSet<&str> = groups.iter().map(String::as_str).collect();
+    let defs: Vec<GroupDef> = wanted.iter().filter_map(|g| vocab::group_def(g)).collect();
+    for def in &defs {
+        wanted.extend(def.before.iter().map(String::as_str));
+    }
+    let mut group_defs: Vec<GroupDef> = Vec::new();
+    for g in vocab::TILE_GROUPS {
+        if wanted.contains(g.group) && !group_defs.iter().any(|d| d.id == g.group) {
+            group_defs.extend(vocab::group_def(g.group));
+        }
     }
     let mut edge_kinds = Vec::new();
     if uses_river {
@@ -487,6 +568,7 @@ fn vocabulary(markers: Markers, uses_river: bool, files: &[JczFile]) -> Option<I
             "#2f7fd0",
         );
         river.style = Some(EdgeStyle::River);
+        river.path = Some(vocab::RIVER_PATH);
         edge_kinds.push(river);
     }
     Some(ImportedSet {
@@ -498,7 +580,7 @@ fn vocabulary(markers: Markers, uses_river: bool, files: &[JczFile]) -> Option<I
                 id: VOCABULARY_SET.to_string(),
                 name: "JCloisterZone vocabulary".to_string(),
                 requires: Vec::new(),
-                description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river and the markers named after JCZ's elements and attributes. Shared, because an id may be declared once among the loaded sets.".to_string()),
+                description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river, the markers named after JCZ's elements and attributes, and the river's tile groups, shared by the sets that use them.".to_string()),
                 figures: Vec::new(),
                 removes: Vec::new(),
             },
@@ -508,7 +590,7 @@ fn vocabulary(markers: Markers, uses_river: bool, files: &[JczFile]) -> Option<I
             markers: markers.defs.into_values().collect(),
             tiles: Vec::new(),
             figures: Vec::new(),
-            groups: Vec::new(),
+            groups: group_defs,
         },
     })
 }
@@ -665,8 +747,8 @@ impl Markers {
             rule: known.and_then(|k| k.rule),
             display: None,
             icon: known.and_then(|k| k.icon),
-            scoring: None,
-            token: None,
+            scoring: known.and_then(|k| vocab::scoring(k.marker)),
+            token: known.and_then(|k| vocab::token(k.marker)),
         });
         id
     }
@@ -798,18 +880,23 @@ fn draft(
     let mut river_sides: Vec<Side> = Vec::new();
     let mut festival = false;
     for (k, v) in &tile.attrs {
-        let group = (k == "group")
-            .then(|| {
-                vocab::KNOWN
-                    .iter()
-                    .find(|known| matches!(known.written, Written::Group(g) if g == v))
-            })
+        let jcz_group = (k == "group")
+            .then(|| vocab::TILE_GROUPS.iter().find(|g| g.jcz == v))
             .flatten();
-        match group {
-            Some(known) => def
-                .markers
-                .push(markers.get(known.marker, MarkerPlace::Tile)),
-            None => notes.push((format!("tile@{k}"), format!("\"{v}\""))),
+        let Some(jcz_group) = jcz_group else {
+            notes.push((format!("tile@{k}"), format!("\"{v}\"")));
+            continue;
+        };
+        def.group = Some(jcz_group.group.to_string());
+        def.start = jcz_group.start;
+        def.held_back = jcz_group.held_back;
+        // The spring and the lake are also drawn as what they are.
+        if let Some(known) = vocab::KNOWN
+            .iter()
+            .find(|known| matches!(known.written, Written::Group(g) if g == v))
+        {
+            def.markers
+                .push(markers.get(known.marker, MarkerPlace::Tile));
         }
     }
     for el in &tile.elements {

@@ -7,13 +7,19 @@
 //!   declares the base vocabulary (edge kinds field, road, city; editions C1, C2). Every other set
 //!   requires `base`. A tile referred to by several families belongs to the first; the others
 //!   reprint it with `like` (and require the first), as Winter reprints the base game's tiles.
-//! - **Vocabulary**: the river edge kind and every marker live in one shared set `jcz`
-//!   (`jcz.toml`), required by the sets that use it, because an id may be declared only once
-//!   among the loaded sets and many families share markers (`inn` is in three files).
+//! - **Vocabulary**: the river edge kind, every marker and the tile groups live in one shared set
+//!   `jcz` (`jcz.toml`), required by the sets that use it, because many families share them
+//!   (`inn` is in three files; River II's tiles join the River's group).
+//! - **Rules** (JCZ's Java, keyed by its names in `vocab`): the river's `path = "no-u-turn"`;
+//!   `tile@group` river-spring / river / river-lake / river-fork → group `river` (the spring its
+//!   set's start, the lake `held_back`) or `river-fork` (drawn before `river`); inn and cathedral
+//!   scoring modifiers; goods' tokens; the `inns-and-cathedrals` family's large follower
+//!   (Traders & Builders' builder and pig are reported: the format has no such figures).
+//!   `<remove>` → `[set] removes` (the set requires the removed tile's set).
 //! - **Editions**: `:1` / `:2` are C1 / C2; equal counts become a plain number.
 //! - **Tiles**: ids made valid (`/` → `-`, other characters → `_`, kept unique), the JCZ id kept as
-//!   the alias. The start tile is the one whose JCZ id the bundled set of the same id marks as
-//!   start (JCZ's XML does not say). Tiles no tile-set refers to go into `<file>-unreferenced`.
+//!   the alias. The start tile is the spring (`group="river-spring"`), else the one whose JCZ id
+//!   the bundled set of the same id marks as start (JCZ's XML does not say: base's D). Tiles no tile-set refers to go into `<file>-unreferenced`.
 //! - **Edges**: a side with a city is `city`, a road `road`, a river `river`, else `field`; half
 //!   ports that no field owns go into `empty`.
 //! - **Road ends** (JCZ does not say): a tile with a monastery → `monastery`; with a Festival place
@@ -24,7 +30,7 @@
 //!   attribute (`city resource="wine"`) → the marker named by the value; an unknown one
 //!   (`a="b"`) → marker `a-b`; `tile@group` river-spring / river-lake → `spring` / `lake`. Icons
 //!   come from `vocab::KNOWN`. `wagon-move`, `castle-base`, other tile attributes, attributes of
-//!   tile elements, `<remove>` and tile-set attributes are reported.
+//!   tile elements, other tile groups and tile-set attributes are reported.
 //! - **Inner fields**: `I`; a tile with two inner fields writes the second `II`.
 
 pub mod export;

@@ -1,9 +1,17 @@
 //! JCloisterZone's own names for the things on its tiles, and the tilekit marker each becomes:
 //! where it is written in JCZ (a tile element, a flag of a feature, a flag of the monastery, a
-//! value of an attribute) and the icon the renderer draws for it. This is JCZ's vocabulary, not
-//! game rules: a name not listed here still imports, as a marker drawn as a badge.
+//! value of an attribute) and the icon the renderer draws for it. This is JCZ's vocabulary: a
+//! name not listed here still imports, as a marker drawn as a badge.
+//!
+//! The second half is what JCZ knows only from its Java rules (its XML names a thing, its code
+//! says how it plays): the scoring of an inn or a cathedral, the goods' tokens, the River's tile
+//! groups and placement rule, the large follower. Each table is keyed by JCZ's own names, so a
+//! tile of another JCZ file with `inn="true"` or `group="river"` plays by the same rules.
 
-use tiledef::model::{MarkerIcon, MarkerPlace, MarkerRule};
+use tiledef::model::{
+    FigureDef, GroupDef, GroupDraw, MarkerIcon, MarkerPlace, MarkerRule, PathRule, Rates,
+    ScoringDef, SpareStarts, TokenDef,
+};
 
 /// Where a JCZ name is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +108,166 @@ pub const KNOWN: &[Known] = &[
     k("cloth", City, Value("resource"), Some(I::Cloth)),
     k("pig-herd", Field, Flag, Some(I::PigHerd)),
 ];
+
+/// A marker's scoring modifier as JCZ's rules give it (`docs/rules-scoring.md`).
+struct Modifier {
+    /// The JCZ name (the marker id it becomes).
+    marker: &'static str,
+    complete: Rates,
+    unfinished: Rates,
+}
+
+const fn rates(tile: u32, pennant: Option<u32>) -> Rates {
+    Rates {
+        tile: Some(tile),
+        pennant,
+        marker: None,
+    }
+}
+
+/// JCZ's `InnCapability` and `CathedralCapability` (Inns & Cathedrals): a road with an inn scores
+/// 2 per tile complete, 0 unfinished; a city with a cathedral 3 per tile and pennant complete, 0
+/// unfinished.
+const MODIFIERS: &[Modifier] = &[
+    Modifier {
+        marker: "inn",
+        complete: rates(2, None),
+        unfinished: rates(0, None),
+    },
+    Modifier {
+        marker: "cathedral",
+        complete: rates(3, Some(3)),
+        unfinished: rates(0, Some(0)),
+    },
+];
+
+/// The scoring modifier JCZ's rules give a marker, if any.
+pub fn scoring(marker: &str) -> Option<ScoringDef> {
+    MODIFIERS
+        .iter()
+        .find(|m| m.marker == marker)
+        .map(|m| ScoringDef {
+            complete: Some(m.complete),
+            unfinished: Some(m.unfinished),
+            option: None,
+        })
+}
+
+/// JCZ's `TradeGoodsCapability` (Traders & Builders): one token per good on a completed city to
+/// whoever completed it; the most of each good scores 10 at the end.
+const TOKENS: &[(&str, u32)] = &[("wine", 10), ("grain", 10), ("cloth", 10)];
+
+/// The token JCZ's rules give a marker, if any.
+pub fn token(marker: &str) -> Option<TokenDef> {
+    TOKENS
+        .iter()
+        .find(|(m, _)| *m == marker)
+        .map(|&(_, points)| TokenDef { points })
+}
+
+/// What one value of JCZ's `<tile group="…">` means in its `RiverCapability`.
+#[derive(Clone, Copy, Debug)]
+pub struct TileGroup {
+    /// JCZ's group name.
+    pub jcz: &'static str,
+    /// The tilekit group the tile joins.
+    pub group: &'static str,
+    /// The tile starts the game (the spring).
+    pub start: bool,
+    /// The tile is drawn last of its group (the lake).
+    pub held_back: bool,
+}
+
+/// JCZ's river groups: the spring starts, the fork comes next, the lake ends the river.
+pub const TILE_GROUPS: &[TileGroup] = &[
+    TileGroup {
+        jcz: "river-spring",
+        group: "river",
+        start: true,
+        held_back: false,
+    },
+    TileGroup {
+        jcz: "river",
+        group: "river",
+        start: false,
+        held_back: false,
+    },
+    TileGroup {
+        jcz: "river-lake",
+        group: "river",
+        start: false,
+        held_back: true,
+    },
+    TileGroup {
+        jcz: "river-fork",
+        group: "river-fork",
+        start: false,
+        held_back: false,
+    },
+];
+
+/// The tilekit groups JCZ's river groups join, as its rules draw them: the river before the land
+/// tiles with one spring (a second one, when both rivers play, stays in the box), River II's fork
+/// right after the spring, before the other river tiles.
+pub fn group_def(id: &str) -> Option<GroupDef> {
+    let def = |id: &str, name: &str, before: &[&str], spare_starts| GroupDef {
+        id: id.to_string(),
+        name: name.to_string(),
+        draw: GroupDraw::First,
+        after: Vec::new(),
+        before: before.iter().map(|b| b.to_string()).collect(),
+        spare_starts,
+    };
+    match id {
+        "river" => Some(def("river", "The River", &[], SpareStarts::LeaveOut)),
+        "river-fork" => Some(def(
+            "river-fork",
+            "River II's fork",
+            &["river"],
+            SpareStarts::Draw,
+        )),
+        _ => None,
+    }
+}
+
+/// JCZ's `RiverCapability`: a river tile continues the river and may not turn back on itself.
+pub const RIVER_PATH: PathRule = PathRule::NoUTurn;
+
+/// Follower kinds JCZ's rules add with a tile-set family (JCZ's family id): Inns & Cathedrals'
+/// large follower (`BigFollower`), one per player, counting as two in every majority.
+const FIGURES: &[(&str, &str, &str, u32, u32)] = &[(
+    "inns-and-cathedrals",
+    "large-follower",
+    "Large follower",
+    1,
+    2,
+)];
+
+/// Figures JCZ's rules add with a family that the format cannot say (yet): reported.
+pub const UNSAID_FIGURES: &[(&str, &str)] = &[
+    (
+        "traders-and-builders",
+        "the builder (a second turn when its road or city is extended)",
+    ),
+    (
+        "traders-and-builders",
+        "the pig (+1 per completed city for its farm)",
+    ),
+];
+
+/// The follower kinds a tile-set family brings, as JCZ's rules give them.
+pub fn figures(family: &str) -> Vec<FigureDef> {
+    FIGURES
+        .iter()
+        .filter(|f| f.0 == family)
+        .map(|&(_, id, name, count, strength)| FigureDef {
+            id: id.to_string(),
+            name: name.to_string(),
+            count,
+            strength,
+        })
+        .collect()
+}
 
 /// The known entry for a marker id.
 pub fn by_marker(marker: &str) -> Option<&'static Known> {

@@ -30,6 +30,12 @@ pub fn to_toml(file: &TileSetFile, schema: &str, header: &[String]) -> Result<St
     for m in &file.markers {
         section(&mut out, "marker", m)?;
     }
+    for f in &file.figures {
+        section(&mut out, "figure", f)?;
+    }
+    for g in &file.groups {
+        section(&mut out, "group", g)?;
+    }
     for t in &file.tiles {
         section(&mut out, "tile", t)?;
     }

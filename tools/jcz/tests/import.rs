@@ -78,7 +78,8 @@ fn families_editions_and_counts() {
     // A family without a suffix has plain counts.
     assert_eq!(tile(&import, "MX/IRI").count, Count::All(3));
     assert_eq!(set(&import, "mini-1").set.requires, ["base", "jcz"]);
-    // The start tile is the one the bundled base marks (BA/RCr is D).
+    // The start tiles: the one the bundled base marks (BA/RCr is D), and the spring (JCZ's
+    // `group="river-spring"`).
     let starts: Vec<&str> = import
         .sets
         .iter()
@@ -86,7 +87,7 @@ fn families_editions_and_counts() {
         .filter(|t| t.start)
         .map(|t| t.id.as_str())
         .collect();
-    assert_eq!(starts, ["BA-RCr"]);
+    assert_eq!(starts, ["BA-RCr", "MX-s"]);
     assert_eq!(tile(&import, "MX/Tw!").id, "MX-Tw_");
 }
 
@@ -171,14 +172,12 @@ fn what_is_not_carried_over_is_reported() {
     let kinds = tilekit_jcz::count_kinds(&import.notes);
     let expected = [
         ("<feature-modifier>", 1),
-        ("<remove>", 1),
         ("city@castle-base", 1),
         ("city@wagon-move", 1),
         ("gizmo@size", 1),
         ("monastery@wagon-move", 1),
         ("road@wagon-move", 2),
         ("tile-set@max", 1),
-        ("tile@group", 1),
         ("tile@max", 1),
         ("tile@wind-rose", 1),
         ("unreferenced tile", 1),
@@ -209,6 +208,8 @@ fn reprints_are_like_tiles_requiring_their_set() {
     assert_eq!(b.tiles[0].like.as_deref(), Some("RP/Co"));
     assert_eq!(b.tiles[0].count, Count::All(5));
     assert_eq!(b.set.requires, ["base", "reprint-a"]);
+    // `<remove tile="BA/CR">` is carried over as `removes`, by the tile's tilekit id.
+    assert_eq!(a.set.removes, ["BA-CR"]);
     // Imported alone, the reprint of BA/L requires the bundled base.
     let alone = import_texts(&[fixture("mini-reprint.xml")]).unwrap();
     assert_eq!(set(&alone, "reprint-a").set.requires, ["base"]);
@@ -279,4 +280,87 @@ count = 2
     assert!(xml.tiles.is_empty(), "a reprint writes no tile of its own");
     assert_eq!(xml.sets[0].id, "reprint");
     assert_eq!(xml.sets[0].refs, [("BA/RCr".to_string(), 2)]);
+}
+
+#[test]
+fn the_rules_jcz_knows_from_its_java_come_from_its_names() {
+    use tiledef::model::{GroupDraw, PathRule, Rates, SpareStarts};
+    let import = import_texts(&[fixture("mini-rules.xml")]).unwrap();
+    let errors = errors(&import);
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let vocab = set(&import, "jcz");
+    // The river's placement rule.
+    assert_eq!(vocab.edge_kinds[0].path, Some(PathRule::NoUTurn));
+    // The groups: the river drawn first with one spring, the fork before it.
+    let groups: Vec<(&str, GroupDraw, &[String], SpareStarts)> = vocab
+        .groups
+        .iter()
+        .map(|g| (g.id.as_str(), g.draw, g.before.as_slice(), g.spare_starts))
+        .collect();
+    let river = ["river".to_string()];
+    assert_eq!(
+        groups,
+        [
+            ("river", GroupDraw::First, &[][..], SpareStarts::LeaveOut),
+            (
+                "river-fork",
+                GroupDraw::First,
+                &river[..],
+                SpareStarts::Draw
+            ),
+        ]
+    );
+    let placed = |alias: &str| {
+        let t = tile(&import, alias);
+        (t.group.as_deref(), t.start, t.held_back)
+    };
+    assert_eq!(placed("MR/s"), (Some("river"), true, false));
+    assert_eq!(placed("MR.1/l"), (Some("river"), false, true));
+    assert_eq!(placed("MR.1/II"), (Some("river"), false, false));
+    assert_eq!(placed("MR.2/III"), (Some("river-fork"), false, false));
+    assert_eq!(placed("MR.2/l.v"), (Some("river"), false, true));
+    // The second river reprints the spring as its start, and removes the first one's lake.
+    let second = set(&import, "mriver-2");
+    let spring = &second.tiles[0];
+    assert_eq!(spring.like.as_deref(), Some("MR/s"));
+    assert_eq!(
+        (spring.group.as_deref(), spring.start),
+        (Some("river"), true)
+    );
+    assert_eq!(second.set.removes, ["MR.1-l"]);
+    assert_eq!(second.set.requires, ["base", "jcz", "mriver-1"]);
+    // Inns, cathedrals and goods as JCZ scores them; the large follower with Inns & Cathedrals.
+    let marker = |id: &str| vocab.markers.iter().find(|m| m.id == id).unwrap();
+    let rates = |tile, pennant| Rates {
+        tile: Some(tile),
+        pennant,
+        marker: None,
+    };
+    let inn = marker("inn").scoring.clone().unwrap();
+    assert_eq!(
+        (inn.complete, inn.unfinished),
+        (Some(rates(2, None)), Some(rates(0, None)))
+    );
+    let cathedral = marker("cathedral").scoring.clone().unwrap();
+    assert_eq!(
+        (cathedral.complete, cathedral.unfinished),
+        (Some(rates(3, Some(3))), Some(rates(0, Some(0))))
+    );
+    assert_eq!(marker("wine").token.as_ref().map(|t| t.points), Some(10));
+    assert!(marker("volcano").scoring.is_none() && marker("volcano").token.is_none());
+    let figures = &set(&import, "inns-and-cathedrals").figures;
+    assert_eq!(
+        figures
+            .iter()
+            .map(|f| (f.id.as_str(), f.count, f.strength))
+            .collect::<Vec<_>>(),
+        [("large-follower", 1, 2)]
+    );
+    assert!(set(&import, "goods").figures.is_empty());
+    // Nothing of this is reported as not carried over.
+    let kinds = tilekit_jcz::count_kinds(&import.notes);
+    assert_eq!(kinds.keys().collect::<Vec<_>>(), ["tile@max"], "{kinds:?}");
+    // And it survives export → import.
+    let second = common::round_trip(&import);
+    assert_eq!(common::normalised(&second), common::normalised(&import));
 }
