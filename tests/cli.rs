@@ -801,3 +801,42 @@ fn render_of_one_tile_says_one_tile_type() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("printed 1 tile type to "), "{stderr}");
 }
+
+#[test]
+fn simulate_json_stats_keep_their_fields() {
+    let out = tilekit(&["simulate", "--games", "3", "--tiles", "20", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let stats = json["stats"].as_object().expect("stats");
+    let keys: Vec<&str> = stats.keys().map(String::as_str).collect();
+    // The run's own sums and the games' (`GameStats`, flattened) side by side, as before
+    // `SimStats` was built from `GameStats`.
+    assert_eq!(
+        keys,
+        [
+            "donkey_moves",
+            "festival_returns",
+            "flower_points",
+            "games",
+            "marker_points",
+            "modifier_points",
+            "network_points",
+            "points_by_kind",
+            "score_max",
+            "score_min",
+            "score_sq_sum",
+            "score_sum",
+            "scorings",
+            "set_aside",
+            "set_aside_by_kind",
+            "ties",
+            "tiles_placed",
+            "token_points",
+            "win_shares",
+            "windmills_placed",
+            "wins",
+        ]
+    );
+    assert_eq!(stats["games"], 3);
+    assert_eq!(stats["points_by_kind"].as_array().map(Vec::len), Some(6));
+}

@@ -335,8 +335,9 @@ pub enum IllegalMove {
     },
 }
 
-/// Sums kept while a game runs (for simulation reports).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Sums kept while a game runs (for simulation reports, which add them up over games:
+/// `simulate::SimStats`; counts are `u64` so that those sums cannot overflow).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct GameStats {
     /// Base points scored by feature kind (indexed by `FeatureKind::index`; wells included).
     pub points_by_kind: [u64; 6],
@@ -352,13 +353,13 @@ pub struct GameStats {
     /// Points of token majorities at the end, by marker kind.
     pub token_points: Vec<u64>,
     /// Figures returned by the Festival.
-    pub festival_returns: u32,
+    pub festival_returns: u64,
     /// Donkey moves.
-    pub donkey_moves: u32,
+    pub donkey_moves: u64,
     /// Windmills placed.
-    pub windmills_placed: u32,
+    pub windmills_placed: u64,
     /// Tiles set aside.
-    pub set_aside: u32,
+    pub set_aside: u64,
 }
 
 /// A game in progress.

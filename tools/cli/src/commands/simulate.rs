@@ -213,10 +213,10 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             "stddev_score": (0..players as usize).map(|p| stats.stddev(p)).collect::<Vec<_>>(),
             "points_per_game": FeatureKind::ALL.iter().map(|k| (k.name(), stats.points_per_game(*k))).collect::<std::collections::BTreeMap<_, _>>(),
             "points_per_game_by_source": sources(&tables, &stats).into_iter().map(|(k, v)| (k, v as f64 / stats.games.max(1) as f64)).collect::<std::collections::BTreeMap<_, _>>(),
-            "festival_returns_per_game": stats.festival_returns as f64 / stats.games.max(1) as f64,
-            "donkey_moves_per_game": stats.donkey_moves as f64 / stats.games.max(1) as f64,
-            "windmills_placed_per_game": stats.windmills_placed as f64 / stats.games.max(1) as f64,
-            "tiles_set_aside_per_game": stats.set_aside as f64 / stats.games.max(1) as f64,
+            "festival_returns_per_game": stats.sums.festival_returns as f64 / stats.games.max(1) as f64,
+            "donkey_moves_per_game": stats.sums.donkey_moves as f64 / stats.games.max(1) as f64,
+            "windmills_placed_per_game": stats.sums.windmills_placed as f64 / stats.games.max(1) as f64,
+            "tiles_set_aside_per_game": stats.sums.set_aside as f64 / stats.games.max(1) as f64,
             "set_aside_by_tile": set_aside(&tables, &stats).into_iter().collect::<std::collections::BTreeMap<_, _>>(),
             "stats": stats,
             "compare": comparison.as_ref().map(|c| &c.diffs),
@@ -372,27 +372,27 @@ fn compare_text(c: &tilekit_report::Comparison) -> String {
 /// changed taken out), then the bonuses, then each marker kind's modifier and token.
 fn sources(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, i64)> {
     let k = |kind: FeatureKind| {
-        stats.points_by_kind[kind.index()] as i64 - stats.modifier_points[kind.index()]
+        stats.sums.points_by_kind[kind.index()] as i64 - stats.sums.modifier_points[kind.index()]
     };
     let mut out: Vec<(String, i64)> = [
         ("roads", k(FeatureKind::Road)),
         ("cities", k(FeatureKind::City)),
         ("monasteries", k(FeatureKind::Monastery)),
         ("fields", k(FeatureKind::Field)),
-        ("flowers", stats.flower_points as i64),
+        ("flowers", stats.sums.flower_points as i64),
         ("windmills", k(FeatureKind::Windmill)),
-        ("marketplace networks", stats.network_points as i64),
+        ("marketplace networks", stats.sums.network_points as i64),
     ]
     .into_iter()
     .map(|(n, v)| (n.to_string(), v))
     .collect();
     for (m, marker) in tables.markers.iter().enumerate() {
         if marker.scoring.is_some() {
-            let v = stats.marker_points.get(m).copied().unwrap_or(0);
+            let v = stats.sums.marker_points.get(m).copied().unwrap_or(0);
             out.push((format!("{} (modifier)", marker.id), v));
         }
         if marker.token.is_some() {
-            let v = stats.token_points.get(m).copied().unwrap_or(0) as i64;
+            let v = stats.sums.token_points.get(m).copied().unwrap_or(0) as i64;
             out.push((format!("{} (tokens)", marker.id), v));
         }
     }
@@ -465,15 +465,15 @@ fn report(
     let _ = writeln!(
         out,
         "per game: {:.2} Festival returns, {:.2} donkey moves, {:.2} windmills placed",
-        stats.festival_returns as f64 / g,
-        stats.donkey_moves as f64 / g,
-        stats.windmills_placed as f64 / g
+        stats.sums.festival_returns as f64 / g,
+        stats.sums.donkey_moves as f64 / g,
+        stats.sums.windmills_placed as f64 / g
     );
     let _ = writeln!(
         out,
         "tiles set aside: {} ({:.3} per game)",
-        stats.set_aside,
-        stats.set_aside as f64 / g
+        stats.sums.set_aside,
+        stats.sums.set_aside as f64 / g
     );
     for (id, n) in set_aside(tables, stats) {
         let _ = writeln!(out, "  {id:<10} could not be placed {n} times");
