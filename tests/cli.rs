@@ -840,3 +840,121 @@ fn simulate_json_stats_keep_their_fields() {
     assert_eq!(stats["games"], 3);
     assert_eq!(stats["points_by_kind"].as_array().map(Vec::len), Some(6));
 }
+
+// ---- stderr closed or full, outputs that are inputs, devices --------------------------------
+
+/// Runs the binary in the repository root with stderr going to `stderr`.
+fn tilekit_with_stderr(args: &[&str], stderr: std::process::Stdio) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(args)
+        .current_dir(root())
+        .stderr(stderr)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Commands that say what they did on stderr, with the status they end with, and what they
+/// write (into `dir`).
+fn stderr_talkers(dir: &Path) -> Vec<(Vec<String>, i32, Option<std::path::PathBuf>)> {
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let previews = dir.join("previews");
+    let tables = dir.join("tables.bin");
+    let xml = dir.join("basic.xml");
+    let case = |args: &[&str], code, written: Option<&Path>| {
+        (
+            args.iter().map(|a| a.to_string()).collect(),
+            code,
+            written.map(Path::to_path_buf),
+        )
+    };
+    vec![
+        case(
+            &["render", "--tile", "D", "--out", &s(&previews)],
+            0,
+            Some(&previews.join("D.png")),
+        ),
+        case(&["compile", "--out", &s(&tables)], 0, Some(&tables)),
+        case(
+            &["export", "jcz", "definitions/base.toml", "--out", &s(&xml)],
+            0,
+            Some(&xml),
+        ),
+        case(&["render", "--tile", "D"], 2, None),
+        case(&["inspect", "NOPE"], 2, None),
+        case(&["simulate", "--games", "1", "--sets", "NOPE"], 2, None),
+    ]
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_stderr_never_panics_and_the_work_is_done() {
+    let dir = scratch("stderr-full");
+    for (args, code, written) in stderr_talkers(&dir) {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = tilekit_with_stderr(&args, full.into());
+        // A panic exits 101 (its message lost in /dev/full).
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        if let Some(path) = written {
+            assert!(path.is_file(), "{args:?}: {} not written", path.display());
+        }
+    }
+}
+
+#[test]
+fn a_closed_stderr_pipe_never_panics_and_the_work_is_done() {
+    let dir = scratch("stderr-closed");
+    for (args, code, written) in stderr_talkers(&dir) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+            .args(&args)
+            .current_dir(root())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("runs");
+        // The reader of stderr goes away before the first byte is written.
+        drop(child.stderr.take());
+        let out = child.wait_with_output().expect("waits");
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        if let Some(path) = written {
+            assert!(path.is_file(), "{args:?}: {} not written", path.display());
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn simulate_into_a_closed_pipe_or_a_full_disk() {
+    let args = ["simulate", "--games", "2", "--tiles", "10"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(args)
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits");
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(args)
+        .arg("--json")
+        .current_dir(root())
+        .stdout(full)
+        .output()
+        .expect("runs");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot write to stdout"), "{stderr}");
+    assert!(stderr.contains("No space left"), "{stderr}");
+}

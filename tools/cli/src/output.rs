@@ -1,5 +1,5 @@
-//! Everything the CLI writes: standard output through one checked path (`out!`/`outln!`), and
-//! files through `write_atomic`, which never leaves a half-written file, never replaces anything
+//! Everything the CLI writes: standard output through one checked path (`out!`/`outln!`),
+//! standard error through one that never panics (`err!`/`errln!`), and files through `write_atomic`, which never leaves a half-written file, never replaces anything
 //! that is not a regular file, and never writes over a file the command read.
 
 use miette::{IntoDiagnostic, WrapErr};
@@ -50,6 +50,25 @@ macro_rules! out {
 macro_rules! outln {
     () => { $crate::output::print(format_args!("\n")) };
     ($($arg:tt)*) => { $crate::output::print(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Writes formatted text to standard error. A stderr that cannot be written to (closed, a
+/// full disk) is passed over: there is nowhere left to say so, and the exit status still tells.
+pub fn eprint(args: fmt::Arguments<'_>) {
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
+
+/// `eprint!` that never panics (a closed or full stderr is passed over).
+#[macro_export]
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::output::eprint(format_args!($($arg)*)) };
+}
+
+/// `eprintln!` that never panics (a closed or full stderr is passed over).
+#[macro_export]
+macro_rules! errln {
+    () => { $crate::output::eprint(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::output::eprint(format_args!("{}\n", format_args!($($arg)*))) };
 }
 
 /// Writes `bytes` to `path`. A regular file (or a missing one) is replaced atomically: a

@@ -175,7 +175,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
     let rules = match Game::new(&tables, options(0), &mut Vec::new()) {
         Ok(game) => game.rules().clone(),
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::errln!("error: {e}");
             return Ok(ExitCode::from(2));
         }
     };

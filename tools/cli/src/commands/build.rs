@@ -56,7 +56,7 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
             std::slice::from_ref(&report_path),
         )?;
         write_atomic(&report_path, text.as_bytes())?;
-        eprintln!(
+        crate::errln!(
             "build stopped: the definitions have errors (see {})",
             report_path.display()
         );
@@ -65,7 +65,7 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
     let printed = match args.sets.resolve(&tileset) {
         Ok(printed) => printed,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::errln!("error: {message}");
             return Ok(ExitCode::from(2));
         }
     };
@@ -149,7 +149,7 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
     }
     for (what, why) in &steps.failed {
         let _ = writeln!(text, "FAILED {what}: {why}");
-        eprintln!("error: could not write {what}: {why}");
+        crate::errln!("error: could not write {what}: {why}");
     }
     write_atomic(&report_path, text.as_bytes())?;
     Ok(steps.code)

@@ -72,7 +72,7 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     }
     let report = load_and_report(&args.inputs)?;
     if report.has_errors() {
-        eprintln!("error: the definitions do not validate; nothing was exported");
+        crate::errln!("error: the definitions do not validate; nothing was exported");
         return Ok(ExitCode::from(1));
     }
     // Export what was named (or the defaults), not the bundled sets added for `requires`.
@@ -106,7 +106,7 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     );
     write_atomic(&args.out, text.as_bytes())?;
     if !notes.is_empty() {
-        eprint!(
+        crate::err!(
             "{}",
             tilekit_jcz::report_text("tilekit export jcz: what JCZ cannot represent", &notes)
         );

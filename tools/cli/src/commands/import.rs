@@ -108,7 +108,7 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     let import = match tilekit_jcz::import_texts(&inputs) {
         Ok(import) => import,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::errln!("error: {e}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -191,9 +191,9 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     print_diagnostics(&loaded);
     if loaded.has_errors() {
         for file in &loaded.files {
-            eprintln!("{}", summary_line(file));
+            crate::errln!("{}", summary_line(file));
         }
-        eprintln!("error: the imported files do not all validate");
+        crate::errln!("error: the imported files do not all validate");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

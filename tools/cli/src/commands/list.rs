@@ -24,7 +24,7 @@ pub fn run(args: &ListArgs) -> miette::Result<ExitCode> {
                 Ok(ExitCode::SUCCESS)
             }
             Err(message) => {
-                eprintln!("error: {message}");
+                crate::errln!("error: {message}");
                 Ok(ExitCode::from(2))
             }
         },

@@ -209,7 +209,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
     let record = match Record::parse(&text) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {}: {e}", args.record.display());
+            crate::errln!("error: {}: {e}", args.record.display());
             return Ok(ExitCode::from(1));
         }
     };
@@ -306,7 +306,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
             } else if expected_error {
                 crate::outln!("stopped as expected: {e}")?;
             } else {
-                eprintln!("error: {}: {e}", args.record.display());
+                crate::errln!("error: {}: {e}", args.record.display());
             }
             if !expected_error {
                 code = ExitCode::from(1);
@@ -315,7 +315,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
     }
     if !wrong.is_empty() {
         for w in &wrong {
-            eprintln!("expectation failed: {w}");
+            crate::errln!("expectation failed: {w}");
         }
         code = ExitCode::from(1);
     } else if record.expect.is_some() && !args.json {

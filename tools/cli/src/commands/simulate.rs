@@ -102,7 +102,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     let (with, without) = match compare_sets(&tables, &args.sets, &args.compare) {
         Ok(pair) => pair,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::errln!("error: {message}");
             return Ok(ExitCode::from(2));
         }
     };
@@ -122,7 +122,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     let rules = match rules_in_play(&tables, &opts) {
         Ok(rules) => rules,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::errln!("error: {e}");
             return Ok(ExitCode::from(2));
         }
     };
@@ -135,7 +135,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             match rules_in_play(&tables, &b) {
                 Ok(rules) => Some((b, rules)),
                 Err(e) => {
-                    eprintln!("error: without {}: {e}", args.compare.join(", "));
+                    crate::errln!("error: without {}: {e}", args.compare.join(", "));
                     return Ok(ExitCode::from(2));
                 }
             }
@@ -146,7 +146,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         crate::inputs::guard_outputs(&args.inputs, &tileset, &[dir.join("report.json")])?;
         // Before the games, not after a long run.
         if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!(
+            crate::errln!(
                 "error: --report {}: cannot make the folder: {e}",
                 dir.display()
             );
