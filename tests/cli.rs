@@ -958,3 +958,103 @@ fn simulate_into_a_closed_pipe_or_a_full_disk() {
     assert!(stderr.contains("cannot write to stdout"), "{stderr}");
     assert!(stderr.contains("No space left"), "{stderr}");
 }
+
+/// A folder `defs` holding the README's example set, whose tile has the artwork `art`.
+fn definitions_with_art(dir: &Path, art: &str) -> String {
+    let defs = dir.join("defs");
+    std::fs::create_dir_all(&defs).expect("defs");
+    let own = readme_example().replace(
+        "count = 2\n",
+        &format!("count = 2\nart = {{ image = \"{art}\" }}\n"),
+    );
+    assert!(own.contains("art = "), "the example changed: {own}");
+    std::fs::write(defs.join("own.toml"), &own).expect("write");
+    std::fs::write(defs.join(art), b"the author's picture").expect("art");
+    own
+}
+
+#[test]
+fn export_never_writes_over_a_file_it_reads() {
+    let dir = scratch("export-over-input");
+    let own = definitions_with_art(&dir, "picture.png");
+    // The default input (./definitions), a folder, and the file itself.
+    std::fs::rename(dir.join("defs"), dir.join("definitions")).expect("rename");
+    for args in [
+        vec!["export", "jcz", "--out", "definitions/own.toml"],
+        vec![
+            "export",
+            "jcz",
+            "definitions",
+            "--out",
+            "definitions/own.toml",
+        ],
+        vec![
+            "export",
+            "jcz",
+            "definitions/own.toml",
+            "--out",
+            "definitions/./own.toml",
+        ],
+    ] {
+        let out = tilekit_in(&dir, &args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("refusing to write"), "{args:?}: {stderr}");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("definitions/own.toml")).expect("kept"),
+            own,
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn import_never_writes_over_a_file_it_reads_and_refuses_devices() {
+    let dir = scratch("import-over-input");
+    // An XML file that happens to stand where the import writes `base.toml`.
+    let xml = std::fs::read_to_string(root().join("tools/jcz/tests/fixtures/mini-basic.xml"))
+        .expect("fixture");
+    let input = dir.join("base.toml");
+    std::fs::write(&input, &xml).expect("write");
+    let out = tilekit_in(&dir, &["import", "jcz", "base.toml", "--out", "."]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("refusing to write"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&input).expect("kept"), xml);
+    assert!(
+        !dir.join("import-report.txt").exists(),
+        "nothing is written"
+    );
+
+    #[cfg(unix)]
+    {
+        let out = tilekit_in(&dir, &["import", "jcz", "/dev/zero", "--out", "imported"]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("not a regular file"), "{stderr}");
+        assert!(!dir.join("imported").exists());
+    }
+}
+
+#[test]
+fn a_balance_report_never_writes_over_a_file_the_games_read() {
+    let dir = scratch("report-over-input");
+    definitions_with_art(&dir, "scores.png");
+    let args = ["simulate", "defs", "--games", "2", "--tiles", "5"];
+    let out = tilekit_in(&dir, &[&args[..], &["--report", "defs"]].concat());
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("refusing to write"), "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.join("defs/scores.png")).expect("kept"),
+        b"the author's picture"
+    );
+    assert!(!dir.join("defs/report.html").exists(), "a report in part");
+
+    // A file where the folder goes is said so, and kept.
+    let out = tilekit_in(&dir, &[&args[..], &["--report", "defs/own.toml"]].concat());
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("it is a file"), "{stderr}");
+    assert!(dir.join("defs/own.toml").is_file());
+}

@@ -143,8 +143,16 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         None => None,
     };
     if let Some(dir) = &args.report {
-        crate::inputs::guard_outputs(&args.inputs, &tileset, &[dir.join("report.json")])?;
-        // Before the games, not after a long run.
+        // Before the games, not after a long run (the charts' names are checked once known).
+        let known = ["report.json", "report.html"].map(|name| dir.join(name));
+        crate::inputs::guard_outputs(&args.inputs, &tileset, &known)?;
+        if dir.exists() && !dir.is_dir() {
+            crate::errln!(
+                "error: --report {}: it is a file; name a folder (it is made if missing)",
+                dir.display()
+            );
+            return Ok(ExitCode::from(2));
+        }
         if let Err(e) = std::fs::create_dir_all(dir) {
             crate::errln!(
                 "error: --report {}: cannot make the folder: {e}",
@@ -235,6 +243,8 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     if let (Some(dir), Some(report)) = (&args.report, &balance) {
         let files = tilekit_report::files(report, comparison.as_ref())
             .map_err(|e| miette::miette!("{e}"))?;
+        let paths: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
+        crate::inputs::guard_outputs(&args.inputs, &tileset, &paths)?;
         for (name, bytes) in &files {
             crate::output::write_atomic(&dir.join(name), bytes)?;
         }
