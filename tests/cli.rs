@@ -1055,6 +1055,41 @@ fn a_balance_report_never_writes_over_a_file_the_games_read() {
     let out = tilekit_in(&dir, &[&args[..], &["--report", "defs/own.toml"]].concat());
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("it is a file"), "{stderr}");
+    assert!(
+        stderr.contains("is a file; it must be a folder"),
+        "{stderr}"
+    );
     assert!(dir.join("defs/own.toml").is_file());
+}
+
+#[test]
+fn a_folder_option_naming_a_file_is_refused_before_any_work() {
+    let dir = scratch("folder-is-file");
+    let file = dir.join("notes.txt");
+    std::fs::write(&file, "mine").expect("write");
+    let f = file.to_string_lossy().into_owned();
+    for args in [
+        vec!["build", "--out", &f],
+        vec!["render", "--tile", "D", "--out", &f],
+        vec!["simulate", "--games", "1", "--report", &f],
+        vec![
+            "import",
+            "jcz",
+            "tools/jcz/tests/fixtures/mini-basic.xml",
+            "--out",
+            &f,
+        ],
+    ] {
+        let out = tilekit(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        // miette wraps long lines (with a `│` margin).
+        let flat: Vec<&str> = stderr.split_whitespace().filter(|w| *w != "│").collect();
+        assert!(
+            flat.join(" ")
+                .contains(&format!("{f} is a file; it must be a folder")),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).expect("kept"), "mine");
+    }
 }

@@ -71,6 +71,18 @@ macro_rules! errln {
     ($($arg:tt)*) => { $crate::output::eprint(format_args!("{}\n", format_args!($($arg)*))) };
 }
 
+/// Refuses a folder option (`--out DIR`, `--report DIR`) that names something other than a
+/// folder, before any work: a file there would only fail later, at the first write.
+pub fn check_folder(option: &str, dir: &Path) -> miette::Result<()> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => Err(miette::miette!(
+            "{option} {} is a file; it must be a folder (it is created if missing)",
+            dir.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Writes `bytes` to `path`. A regular file (or a missing one) is replaced atomically: a
 /// temporary file beside it, then a rename, so readers see the old or the new content, never
 /// half of it. `/dev/stdout` is this process's standard output, written in order with what else

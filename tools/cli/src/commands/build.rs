@@ -41,6 +41,7 @@ pub struct BuildArgs {
 /// other steps still run, and the exit status says the worst (1 for a problem in the
 /// definitions, such as missing artwork; 2 for a write failure).
 pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
+    crate::output::check_folder("--out", &args.out)?;
     let report = load_and_report(&args.inputs)?;
     let report_path = args.out.join("report.txt");
     let mut text = String::new();

@@ -86,12 +86,7 @@ fn xml_files(paths: &[PathBuf]) -> miette::Result<Vec<PathBuf>> {
 }
 
 fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
-    if args.out.exists() && !args.out.is_dir() {
-        return Err(miette!(
-            "--out {} is a file; it must be a folder (it is created if missing)",
-            args.out.display()
-        ));
-    }
+    crate::output::check_folder("--out", &args.out)?;
     if let Some(input) = args.paths.iter().find(|p| same_path(p, &args.out)) {
         return Err(miette!(
             "--out {} is one of the inputs; write the import into a folder of its own",

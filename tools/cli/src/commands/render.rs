@@ -52,6 +52,9 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
         crate::errln!("error: say where to write: --out DIR and/or --contact-sheet FILE.png");
         return Ok(ExitCode::from(2));
     }
+    if let Some(dir) = &args.out {
+        crate::output::check_folder("--out", dir)?;
+    }
     let tileset = match load_valid(&args.inputs)? {
         Ok(tileset) => tileset,
         Err(_) => return Ok(ExitCode::from(1)),

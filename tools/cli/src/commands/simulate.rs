@@ -146,13 +146,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         // Before the games, not after a long run (the charts' names are checked once known).
         let known = ["report.json", "report.html"].map(|name| dir.join(name));
         crate::inputs::guard_outputs(&args.inputs, &tileset, &known)?;
-        if dir.exists() && !dir.is_dir() {
-            crate::errln!(
-                "error: --report {}: it is a file; name a folder (it is made if missing)",
-                dir.display()
-            );
-            return Ok(ExitCode::from(2));
-        }
+        crate::output::check_folder("--report", dir)?;
         if let Err(e) = std::fs::create_dir_all(dir) {
             crate::errln!(
                 "error: --report {}: cannot make the folder: {e}",
