@@ -124,6 +124,25 @@ pub fn load_valid(inputs: &Inputs) -> miette::Result<Result<tiledef::TileSet, Re
     })
 }
 
+/// Loads the inputs, insisting that they are valid, and resolves `--sets` against them; when
+/// either fails (the diagnostics or the error said), the exit status to end with: 1 for
+/// invalid definitions, 2 for an unknown set.
+pub fn load_printed(
+    inputs: &Inputs,
+    sets: &SetsArg,
+) -> miette::Result<Result<(tiledef::TileSet, Printed), std::process::ExitCode>> {
+    let Ok(tileset) = load_valid(inputs)? else {
+        return Ok(Err(std::process::ExitCode::from(1)));
+    };
+    Ok(match sets.resolve(&tileset) {
+        Ok(printed) => Ok((tileset, printed)),
+        Err(message) => {
+            crate::errln!("error: {message}");
+            Err(std::process::ExitCode::from(2))
+        }
+    })
+}
+
 /// Puts the bundled sets that the named files require (transitively) in front of them.
 fn with_bundled_requirements(named: Vec<Source>) -> Vec<Source> {
     let mut sources = tiledef::bundled_requirements(named.iter().map(|s| s.text.as_str()));

@@ -52,6 +52,13 @@ macro_rules! outln {
     ($($arg:tt)*) => { $crate::output::print(format_args!("{}\n", format_args!($($arg)*))) };
 }
 
+/// Prints a value as pretty JSON on its own lines (the `--json` form of every command).
+pub fn print_json(value: &impl serde::Serialize) -> Result<(), StdoutError> {
+    // Values built with `json!` always serialise (their keys are strings).
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    print(format_args!("{text}\n"))
+}
+
 /// Writes formatted text to standard error. A stderr that cannot be written to (closed, a
 /// full disk) is passed over: there is nowhere left to say so, and the exit status still tells.
 pub fn eprint(args: fmt::Arguments<'_>) {

@@ -247,10 +247,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
             "compile_ms": compile_ms,
             "bots": bots,
         });
-        crate::outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        )?;
+        crate::output::print_json(&value)?;
     } else {
         crate::outln!("rules: {rules}")?;
         crate::outln!(

@@ -41,10 +41,7 @@ pub fn run(args: &InspectArgs) -> miette::Result<ExitCode> {
             .map(|&o| &tables.orients[o as usize])
             .collect();
         let value = serde_json::json!({ "kind": k, "orients": orients });
-        crate::outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        )?;
+        crate::output::print_json(&value)?;
     } else {
         crate::out!("{}", describe(&tables, kind))?;
     }

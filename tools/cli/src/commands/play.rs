@@ -249,10 +249,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                     "tiles_left": r.game.tiles_left(),
                     "expectations": { "checked": record.expect.is_some(), "failed": wrong },
                 });
-                crate::outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&value).unwrap_or_default()
-                )?;
+                crate::output::print_json(&value)?;
             } else {
                 if let Some(rules) = &rules {
                     crate::outln!("rules: {rules}")?;
@@ -299,10 +296,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                     "error": { "turn": e.turn(), "message": e.to_string() },
                     "expectations": { "checked": record.expect.is_some(), "failed": wrong },
                 });
-                crate::outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&value).unwrap_or_default()
-                )?;
+                crate::output::print_json(&value)?;
             } else if expected_error {
                 crate::outln!("stopped as expected: {e}")?;
             } else {

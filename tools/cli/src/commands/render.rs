@@ -1,7 +1,7 @@
 //! `tilekit render`: one preview PNG per tile type, optionally with the feature overlay, and the
 //! contact sheet of all tile types.
 
-use crate::inputs::{Inputs, SetsArg, load_valid};
+use crate::inputs::{Inputs, SetsArg, load_printed};
 use crate::output::write_atomic;
 use clap::Args;
 use miette::{IntoDiagnostic, WrapErr, miette};
@@ -55,16 +55,9 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
     if let Some(dir) = &args.out {
         crate::output::check_folder("--out", dir)?;
     }
-    let tileset = match load_valid(&args.inputs)? {
-        Ok(tileset) => tileset,
-        Err(_) => return Ok(ExitCode::from(1)),
-    };
-    let printed = match args.sets.resolve(&tileset) {
-        Ok(printed) => printed,
-        Err(message) => {
-            crate::errln!("error: {message}");
-            return Ok(ExitCode::from(2));
-        }
+    let (tileset, printed) = match load_printed(&args.inputs, &args.sets)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
     };
     let chosen = if args.tiles.is_empty() {
         printed.tiles(&tileset)

@@ -1,7 +1,7 @@
 //! `tilekit sheet`: print-ready tile sheets, as a PDF (and optionally PNG pages).
 
 use crate::commands::render::Failure;
-use crate::inputs::{Inputs, SetsArg, load_valid};
+use crate::inputs::{Inputs, SetsArg, load_printed};
 use crate::output::write_atomic;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -90,16 +90,9 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
         crate::errln!("error: {e}");
         return Ok(ExitCode::from(2));
     }
-    let tileset = match load_valid(&args.inputs)? {
-        Ok(tileset) => tileset,
-        Err(_) => return Ok(ExitCode::from(1)),
-    };
-    let printed = match args.sets.resolve(&tileset) {
-        Ok(printed) => printed,
-        Err(message) => {
-            crate::errln!("error: {message}");
-            return Ok(ExitCode::from(2));
-        }
+    let (tileset, printed) = match load_printed(&args.inputs, &args.sets)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
     };
     options.sets = Some(printed.sets.clone());
     let edition = match &args.edition {

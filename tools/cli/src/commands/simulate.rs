@@ -223,10 +223,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             "stats": stats,
             "compare": comparison.as_ref().map(|c| &c.diffs),
         });
-        crate::outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        )?;
+        crate::output::print_json(&value)?;
     } else {
         crate::outln!("rules: {rules}")?;
         crate::out!("{}", report(&tables, &stats, seats, elapsed))?;
