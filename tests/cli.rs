@@ -1093,3 +1093,31 @@ fn a_folder_option_naming_a_file_is_refused_before_any_work() {
         assert_eq!(std::fs::read_to_string(&file).expect("kept"), "mine");
     }
 }
+
+#[test]
+fn a_balance_report_that_fails_half_way_leaves_no_page_that_looks_complete() {
+    let dir = scratch("report-half-way");
+    let report = dir.join("report");
+    // A folder where a chart goes: that chart cannot be written.
+    std::fs::create_dir_all(report.join("scores.svg")).expect("dir");
+    let out = tilekit(&[
+        "simulate",
+        "--sets",
+        "base",
+        "--games",
+        "2",
+        "--tiles",
+        "10",
+        "--report",
+        &report.to_string_lossy(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("scores.svg"), "{stderr}");
+    // The page and its data come last, once every chart they show is in place.
+    assert!(
+        !report.join("report.html").exists(),
+        "a page without its charts"
+    );
+    assert!(!report.join("report.json").exists());
+}

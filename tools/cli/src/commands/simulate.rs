@@ -236,7 +236,12 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             .map_err(|e| miette::miette!("{e}"))?;
         let paths: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
         crate::inputs::guard_outputs(&args.inputs, &tileset, &paths)?;
-        for (name, bytes) in &files {
+        // The charts first, the page and its data last: a run stopped half-way (interrupted,
+        // a full disk) leaves no report.html that looks complete over charts it lacks.
+        let (pages, charts): (Vec<_>, Vec<_>) = files
+            .iter()
+            .partition(|(name, _)| name.starts_with("report."));
+        for (name, bytes) in charts.into_iter().chain(pages) {
             crate::output::write_atomic(&dir.join(name), bytes)?;
         }
         if !args.json {
