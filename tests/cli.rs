@@ -801,3 +801,323 @@ fn render_of_one_tile_says_one_tile_type() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("printed 1 tile type to "), "{stderr}");
 }
+
+#[test]
+fn simulate_json_stats_keep_their_fields() {
+    let out = tilekit(&["simulate", "--games", "3", "--tiles", "20", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let stats = json["stats"].as_object().expect("stats");
+    let keys: Vec<&str> = stats.keys().map(String::as_str).collect();
+    // The run's own sums and the games' (`GameStats`, flattened) side by side, as before
+    // `SimStats` was built from `GameStats`.
+    assert_eq!(
+        keys,
+        [
+            "donkey_moves",
+            "festival_returns",
+            "flower_points",
+            "games",
+            "marker_points",
+            "modifier_points",
+            "network_points",
+            "points_by_kind",
+            "score_max",
+            "score_min",
+            "score_sq_sum",
+            "score_sum",
+            "scorings",
+            "set_aside",
+            "set_aside_by_kind",
+            "ties",
+            "tiles_placed",
+            "token_points",
+            "win_shares",
+            "windmills_placed",
+            "wins",
+        ]
+    );
+    assert_eq!(stats["games"], 3);
+    assert_eq!(stats["points_by_kind"].as_array().map(Vec::len), Some(6));
+}
+
+// ---- stderr closed or full, outputs that are inputs, devices --------------------------------
+
+/// Runs the binary in the repository root with stderr going to `stderr`.
+fn tilekit_with_stderr(args: &[&str], stderr: std::process::Stdio) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(args)
+        .current_dir(root())
+        .stderr(stderr)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Commands that say what they did on stderr, with the status they end with, and what they
+/// write (into `dir`).
+fn stderr_talkers(dir: &Path) -> Vec<(Vec<String>, i32, Option<std::path::PathBuf>)> {
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let previews = dir.join("previews");
+    let tables = dir.join("tables.bin");
+    let xml = dir.join("basic.xml");
+    let case = |args: &[&str], code, written: Option<&Path>| {
+        (
+            args.iter().map(|a| a.to_string()).collect(),
+            code,
+            written.map(Path::to_path_buf),
+        )
+    };
+    vec![
+        case(
+            &["render", "--tile", "D", "--out", &s(&previews)],
+            0,
+            Some(&previews.join("D.png")),
+        ),
+        case(&["compile", "--out", &s(&tables)], 0, Some(&tables)),
+        case(
+            &["export", "jcz", "definitions/base.toml", "--out", &s(&xml)],
+            0,
+            Some(&xml),
+        ),
+        case(&["render", "--tile", "D"], 2, None),
+        case(&["inspect", "NOPE"], 2, None),
+        case(&["simulate", "--games", "1", "--sets", "NOPE"], 2, None),
+    ]
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_stderr_never_panics_and_the_work_is_done() {
+    let dir = scratch("stderr-full");
+    for (args, code, written) in stderr_talkers(&dir) {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = tilekit_with_stderr(&args, full.into());
+        // A panic exits 101 (its message lost in /dev/full).
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        if let Some(path) = written {
+            assert!(path.is_file(), "{args:?}: {} not written", path.display());
+        }
+    }
+}
+
+#[test]
+fn a_closed_stderr_pipe_never_panics_and_the_work_is_done() {
+    let dir = scratch("stderr-closed");
+    for (args, code, written) in stderr_talkers(&dir) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+            .args(&args)
+            .current_dir(root())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("runs");
+        // The reader of stderr goes away before the first byte is written.
+        drop(child.stderr.take());
+        let out = child.wait_with_output().expect("waits");
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        if let Some(path) = written {
+            assert!(path.is_file(), "{args:?}: {} not written", path.display());
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn simulate_into_a_closed_pipe_or_a_full_disk() {
+    let args = ["simulate", "--games", "2", "--tiles", "10"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(args)
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits");
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(args)
+        .arg("--json")
+        .current_dir(root())
+        .stdout(full)
+        .output()
+        .expect("runs");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot write to stdout"), "{stderr}");
+    assert!(stderr.contains("No space left"), "{stderr}");
+}
+
+/// A folder `defs` holding the README's example set, whose tile has the artwork `art`.
+fn definitions_with_art(dir: &Path, art: &str) -> String {
+    let defs = dir.join("defs");
+    std::fs::create_dir_all(&defs).expect("defs");
+    let own = readme_example().replace(
+        "count = 2\n",
+        &format!("count = 2\nart = {{ image = \"{art}\" }}\n"),
+    );
+    assert!(own.contains("art = "), "the example changed: {own}");
+    std::fs::write(defs.join("own.toml"), &own).expect("write");
+    std::fs::write(defs.join(art), b"the author's picture").expect("art");
+    own
+}
+
+#[test]
+fn export_never_writes_over_a_file_it_reads() {
+    let dir = scratch("export-over-input");
+    let own = definitions_with_art(&dir, "picture.png");
+    // The default input (./definitions), a folder, and the file itself.
+    std::fs::rename(dir.join("defs"), dir.join("definitions")).expect("rename");
+    for args in [
+        vec!["export", "jcz", "--out", "definitions/own.toml"],
+        vec![
+            "export",
+            "jcz",
+            "definitions",
+            "--out",
+            "definitions/own.toml",
+        ],
+        vec![
+            "export",
+            "jcz",
+            "definitions/own.toml",
+            "--out",
+            "definitions/./own.toml",
+        ],
+    ] {
+        let out = tilekit_in(&dir, &args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("refusing to write"), "{args:?}: {stderr}");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("definitions/own.toml")).expect("kept"),
+            own,
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn import_never_writes_over_a_file_it_reads_and_refuses_devices() {
+    let dir = scratch("import-over-input");
+    // An XML file that happens to stand where the import writes `base.toml`.
+    let xml = std::fs::read_to_string(root().join("tools/jcz/tests/fixtures/mini-basic.xml"))
+        .expect("fixture");
+    let input = dir.join("base.toml");
+    std::fs::write(&input, &xml).expect("write");
+    let out = tilekit_in(&dir, &["import", "jcz", "base.toml", "--out", "."]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("refusing to write"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&input).expect("kept"), xml);
+    assert!(
+        !dir.join("import-report.txt").exists(),
+        "nothing is written"
+    );
+
+    #[cfg(unix)]
+    {
+        let out = tilekit_in(&dir, &["import", "jcz", "/dev/zero", "--out", "imported"]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("not a regular file"), "{stderr}");
+        assert!(!dir.join("imported").exists());
+    }
+}
+
+#[test]
+fn a_balance_report_never_writes_over_a_file_the_games_read() {
+    let dir = scratch("report-over-input");
+    definitions_with_art(&dir, "scores.png");
+    let args = ["simulate", "defs", "--games", "2", "--tiles", "5"];
+    let out = tilekit_in(&dir, &[&args[..], &["--report", "defs"]].concat());
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("refusing to write"), "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.join("defs/scores.png")).expect("kept"),
+        b"the author's picture"
+    );
+    assert!(!dir.join("defs/report.html").exists(), "a report in part");
+
+    // A file where the folder goes is said so, and kept.
+    let out = tilekit_in(&dir, &[&args[..], &["--report", "defs/own.toml"]].concat());
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("is a file; it must be a folder"),
+        "{stderr}"
+    );
+    assert!(dir.join("defs/own.toml").is_file());
+}
+
+#[test]
+fn a_folder_option_naming_a_file_is_refused_before_any_work() {
+    let dir = scratch("folder-is-file");
+    let file = dir.join("notes.txt");
+    std::fs::write(&file, "mine").expect("write");
+    let f = file.to_string_lossy().into_owned();
+    for args in [
+        vec!["build", "--out", &f],
+        vec!["render", "--tile", "D", "--out", &f],
+        vec!["simulate", "--games", "1", "--report", &f],
+        vec![
+            "import",
+            "jcz",
+            "tools/jcz/tests/fixtures/mini-basic.xml",
+            "--out",
+            &f,
+        ],
+    ] {
+        let out = tilekit(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        // miette wraps long lines (with a `│` margin).
+        let flat: Vec<&str> = stderr.split_whitespace().filter(|w| *w != "│").collect();
+        assert!(
+            flat.join(" ")
+                .contains(&format!("{f} is a file; it must be a folder")),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).expect("kept"), "mine");
+    }
+}
+
+#[test]
+fn a_balance_report_that_fails_half_way_leaves_no_page_that_looks_complete() {
+    let dir = scratch("report-half-way");
+    let report = dir.join("report");
+    // A folder where a chart goes: that chart cannot be written.
+    std::fs::create_dir_all(report.join("scores.svg")).expect("dir");
+    let out = tilekit(&[
+        "simulate",
+        "--sets",
+        "base",
+        "--games",
+        "2",
+        "--tiles",
+        "10",
+        "--report",
+        &report.to_string_lossy(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("scores.svg"), "{stderr}");
+    // The page and its data come last, once every chart they show is in place.
+    assert!(
+        !report.join("report.html").exists(),
+        "a page without its charts"
+    );
+    assert!(!report.join("report.json").exists());
+}

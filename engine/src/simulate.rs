@@ -3,7 +3,9 @@
 //! statistics of many of them, played across all cores. Game `i` of a run with seed `s` is seeded from `(s, i)` alone, so results do not
 //! depend on the number of threads.
 
-use crate::game::{Draw, Event, Game, GameOptions, IllegalMove, Move, Phase, SetupError};
+use crate::game::{
+    Draw, Event, Game, GameOptions, GameStats, IllegalMove, Move, Phase, SetupError,
+};
 pub use crate::players::random::{choose_action, play_out};
 use crate::players::{Player, Strategy};
 use crate::record::{FeatureRef, GameSpec, Record, Turn, figure_ref};
@@ -166,30 +168,45 @@ pub struct SimStats {
     pub win_shares: Vec<u64>,
     /// Games with a shared win.
     pub ties: u64,
-    /// Base points by feature kind (city, road, field, monastery, garden, windmill).
-    pub points_by_kind: [u64; 6],
-    /// Flower bonus points (Village Life).
-    pub flower_points: u64,
-    /// Marketplace network bonus points (Village Life).
-    pub network_points: u64,
-    /// What scoring modifiers changed, by feature kind (part of `points_by_kind`).
-    pub modifier_points: [i64; 6],
-    /// What each marker kind's scoring modifier changed (indexed like `Tables::markers`).
-    pub marker_points: Vec<i64>,
-    /// Token majority points by marker kind (indexed like `Tables::markers`).
-    pub token_points: Vec<u64>,
-    /// Figures returned by the Festival.
-    pub festival_returns: u64,
-    /// Donkey moves.
-    pub donkey_moves: u64,
-    /// Windmills placed.
-    pub windmills_placed: u64,
-    /// Tiles set aside.
-    pub set_aside: u64,
+    /// The games' own sums (`Game::stats`: points by source, the expansions' actions, tiles
+    /// set aside), added up; in the JSON form their fields stand beside these.
+    #[serde(flatten)]
+    pub sums: GameStats,
     /// Per tile kind (indexed like `Tables::kinds`): times drawn and set aside.
     pub set_aside_by_kind: Vec<u64>,
     /// Score events.
     pub scorings: u64,
+}
+
+/// Adds one game's (or run's) sums into a run's.
+fn add_stats(sum: &mut GameStats, game: &GameStats) {
+    // Destructured, so that a field added to `GameStats` cannot be left out of the sum.
+    let GameStats {
+        points_by_kind,
+        flower_points,
+        network_points,
+        modifier_points,
+        marker_points,
+        token_points,
+        festival_returns,
+        donkey_moves,
+        windmills_placed,
+        set_aside,
+    } = game;
+    for (a, b) in sum.points_by_kind.iter_mut().zip(points_by_kind) {
+        *a += b;
+    }
+    sum.flower_points += flower_points;
+    sum.network_points += network_points;
+    for (a, b) in sum.modifier_points.iter_mut().zip(modifier_points) {
+        *a += b;
+    }
+    add_all(&mut sum.marker_points, marker_points);
+    add_all(&mut sum.token_points, token_points);
+    sum.festival_returns += festival_returns;
+    sum.donkey_moves += donkey_moves;
+    sum.windmills_placed += windmills_placed;
+    sum.set_aside += set_aside;
 }
 
 /// Adds `b` into `a` entry by entry (growing `a` to `b`'s length).
@@ -234,20 +251,7 @@ impl SimStats {
                 self.win_shares[p] += WIN_SHARE / winners as u64;
             }
         }
-        for (k, v) in game.stats.points_by_kind.iter().enumerate() {
-            self.points_by_kind[k] += v;
-        }
-        self.flower_points += game.stats.flower_points;
-        self.network_points += game.stats.network_points;
-        for (k, v) in game.stats.modifier_points.iter().enumerate() {
-            self.modifier_points[k] += v;
-        }
-        add_all(&mut self.marker_points, &game.stats.marker_points);
-        add_all(&mut self.token_points, &game.stats.token_points);
-        self.festival_returns += u64::from(game.stats.festival_returns);
-        self.donkey_moves += u64::from(game.stats.donkey_moves);
-        self.windmills_placed += u64::from(game.stats.windmills_placed);
-        self.set_aside += u64::from(game.stats.set_aside);
+        add_stats(&mut self.sums, &game.stats);
         for &k in &game.set_aside {
             self.set_aside_by_kind[k as usize] += 1;
         }
@@ -273,7 +277,7 @@ impl SimStats {
 
     /// Mean points per game of a feature kind (all players together).
     pub fn points_per_game(&self, kind: FeatureKind) -> f64 {
-        self.points_by_kind[kind.index()] as f64 / self.games.max(1) as f64
+        self.sums.points_by_kind[kind.index()] as f64 / self.games.max(1) as f64
     }
 }
 
@@ -315,20 +319,7 @@ impl Collect for SimStats {
         self.score_min = self.score_min.min(other.score_min);
         self.score_max = self.score_max.max(other.score_max);
         self.ties += other.ties;
-        for k in 0..self.points_by_kind.len() {
-            self.points_by_kind[k] += other.points_by_kind[k];
-        }
-        self.flower_points += other.flower_points;
-        self.network_points += other.network_points;
-        for k in 0..self.modifier_points.len() {
-            self.modifier_points[k] += other.modifier_points[k];
-        }
-        add_all(&mut self.marker_points, &other.marker_points);
-        add_all(&mut self.token_points, &other.token_points);
-        self.festival_returns += other.festival_returns;
-        self.donkey_moves += other.donkey_moves;
-        self.windmills_placed += other.windmills_placed;
-        self.set_aside += other.set_aside;
+        add_stats(&mut self.sums, &other.sums);
         for (a, b) in self
             .set_aside_by_kind
             .iter_mut()

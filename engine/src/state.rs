@@ -73,7 +73,7 @@ pub struct Node {
     /// Sums of the columns and rows of the empty positions the open ends face (at the root;
     /// kept when the donkey is in play): when all ends face one position, it is their mean,
     /// found without walking the set (the donkey's filter). Ends closed within the placed
-    /// tile's own step are never added.
+    /// tile's own step are never added. It cannot overflow (the assertion below `Node`).
     pub ends_at: (i32, i32),
     /// Pennants (at the root; saturating: kept small so a node fills half a cache line).
     pub pennants: u16,
@@ -90,6 +90,17 @@ pub struct Node {
     /// Whether the set has been scored as complete (at the root).
     pub done: bool,
 }
+
+// `Node::ends_at` fits in `i32` in every game. The placed tiles are connected and start at
+// (0, 0), so with N tiles at most N − t of them stand in columns ≥ t, and the columns of a
+// feature's tiles sum to at most N(N − 1)/2 (rows alike, and likewise west of 0). A tile has
+// at most 4 open ends, each facing a cell 1 beyond it: |sum| ≤ 4(N(N − 1)/2 + N) = 2N(N + 1)
+// = 2,048,064,000 for N = `MAX_TILES` (32,000), under `i32::MAX` (2,147,483,647) by more than
+// the 4 × 32,001 a placement can add before `join` takes its ends off again.
+const _: () = {
+    let n = crate::board::MAX_TILES as i64;
+    assert!(2 * n * (n + 1) + 4 * (n + 1) <= i32::MAX as i64);
+};
 
 /// Something that happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -324,8 +335,9 @@ pub enum IllegalMove {
     },
 }
 
-/// Sums kept while a game runs (for simulation reports).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Sums kept while a game runs (for simulation reports, which add them up over games:
+/// `simulate::SimStats`; counts are `u64` so that those sums cannot overflow).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct GameStats {
     /// Base points scored by feature kind (indexed by `FeatureKind::index`; wells included).
     pub points_by_kind: [u64; 6],
@@ -341,13 +353,13 @@ pub struct GameStats {
     /// Points of token majorities at the end, by marker kind.
     pub token_points: Vec<u64>,
     /// Figures returned by the Festival.
-    pub festival_returns: u32,
+    pub festival_returns: u64,
     /// Donkey moves.
-    pub donkey_moves: u32,
+    pub donkey_moves: u64,
     /// Windmills placed.
-    pub windmills_placed: u32,
+    pub windmills_placed: u64,
     /// Tiles set aside.
-    pub set_aside: u32,
+    pub set_aside: u64,
 }
 
 /// A game in progress.

@@ -17,8 +17,9 @@ pub mod tileset;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use load::{
-    FileCheck, FileSummary, MAX_FILE_BYTES, ReadError, Report, bundled, check_file, check_files,
-    load, load_bundled, read_paths, read_text,
+    BUNDLED_SUFFIX, FileCheck, FileSummary, MAX_FILE_BYTES, ReadError, Report, bundled,
+    bundled_requirements, check_file, check_files, declared_set, load, load_bundled, read_paths,
+    read_text,
 };
 pub use model::{
     ArtHints, Count, EdgeStyle, FORMAT_VERSION, FigureDef, GroupDraw, MarkerIcon, MarkerPlace,

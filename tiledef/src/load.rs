@@ -106,6 +106,72 @@ pub fn bundled() -> Vec<Source> {
     ]
 }
 
+/// What follows the name of a bundled set loaded beside an author's files
+/// (`definitions/base.toml (bundled)`), so it is never shown as if read from disk.
+pub const BUNDLED_SUFFIX: &str = " (bundled)";
+
+/// The set id a file's text declares and the sets it requires, read leniently (a file that
+/// does not parse declares none).
+pub fn declared_set(text: &str) -> (Option<String>, Vec<String>) {
+    // The `[set]` table comes before the tiles in a file written as documented: parsing only
+    // that head keeps a 10,000-tile file from being parsed twice. Else the whole text.
+    let head = text.find("\n[[tile]]").map_or(text, |end| &text[..end]);
+    let (mut value, _, _) = parse(head);
+    if value["set"].is_null() && head.len() < text.len() {
+        value = parse(text).0;
+    }
+    let set = &value["set"];
+    let id = set["id"].as_str().map(str::to_string);
+    let requires = set["requires"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect();
+    (id, requires)
+}
+
+/// The bundled sets that the files with these texts require, transitively, and that none of
+/// them declares itself: in the bundled order (a requirement before what requires it), each
+/// named `… (bundled)`. An author's folder holding only their expansion still resolves
+/// `requires = ["base"]` this way.
+pub fn bundled_requirements<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<Source> {
+    let bundled: Vec<(Option<String>, Vec<String>, Source)> = bundled()
+        .into_iter()
+        .map(|s| {
+            let (id, requires) = declared_set(&s.text);
+            (id, requires, s)
+        })
+        .collect();
+    let mut have: Vec<String> = Vec::new();
+    let mut wanted: Vec<String> = Vec::new();
+    for text in texts {
+        let (id, requires) = declared_set(text);
+        have.extend(id);
+        wanted.extend(requires);
+    }
+    let mut needed = vec![false; bundled.len()];
+    while let Some(id) = wanted.pop() {
+        if have.contains(&id) {
+            continue;
+        }
+        if let Some(i) = bundled.iter().position(|(b, _, _)| b.as_ref() == Some(&id)) {
+            needed[i] = true;
+            wanted.extend(bundled[i].1.iter().cloned());
+        }
+        have.push(id);
+    }
+    bundled
+        .into_iter()
+        .zip(needed)
+        .filter(|(_, needed)| *needed)
+        .map(|((_, _, mut source), _)| {
+            source.name.push_str(BUNDLED_SUFFIX);
+            source
+        })
+        .collect()
+}
+
 /// Loads the bundled definitions; they are tested to be valid.
 pub fn load_bundled() -> TileSet {
     let report = load(bundled());
@@ -532,5 +598,61 @@ mod serde_value {
             }),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(sources: &[Source]) -> Vec<&str> {
+        sources.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    #[test]
+    fn bundled_requirements_are_transitive_and_in_bundled_order() {
+        let mine = "[set]\nid = \"lakes\"\nrequires = [\"river-2\"]\n\n[[tile]]\nid = \"X\"\n";
+        let added = bundled_requirements([mine]);
+        assert_eq!(
+            names(&added),
+            [
+                "definitions/base.toml (bundled)",
+                "definitions/river.toml (bundled)",
+                "definitions/river-2.toml (bundled)",
+            ]
+        );
+        let river = bundled()
+            .into_iter()
+            .find(|s| s.name.ends_with("/river.toml"));
+        assert_eq!(added[1].text, river.map(|s| s.text).unwrap_or_default());
+    }
+
+    #[test]
+    fn a_set_the_files_declare_is_not_added() {
+        let base = "[set]\nid = \"base\"\n";
+        let mine = "[set]\nid = \"lakes\"\nrequires = [\"base\", \"river\"]\n";
+        assert_eq!(
+            names(&bundled_requirements([mine, base])),
+            ["definitions/river.toml (bundled)"]
+        );
+        assert!(bundled_requirements([base]).is_empty());
+    }
+
+    #[test]
+    fn broken_and_unknown_requirements_add_nothing() {
+        assert!(bundled_requirements(["[set\nid = \"x\"\nrequires = [\"base\"]"]).is_empty());
+        assert!(bundled_requirements(["[set]\nid = \"x\"\nrequires = [\"nowhere\"]\n"]).is_empty());
+        assert!(bundled_requirements(["[set]\nrequires = \"base\"\n"]).is_empty());
+    }
+
+    #[test]
+    fn declared_set_reads_the_head_or_the_whole_file() {
+        let head_first = "[set]\nid = \"a\"\nrequires = [\"base\"]\n\n[[tile]]\nid = \"T\"\n";
+        assert_eq!(
+            declared_set(head_first),
+            (Some("a".to_string()), vec!["base".to_string()])
+        );
+        let set_last = "[[tile]]\nid = \"T\"\n\n[set]\nid = \"b\"\n";
+        assert_eq!(declared_set(set_last), (Some("b".to_string()), vec![]));
     }
 }

@@ -58,11 +58,8 @@ impl Inputs {
 /// The folder read when no paths are given.
 const LOCAL: &str = "definitions";
 
-/// What follows the name of a bundled set.
-const BUNDLED: &str = " (bundled)";
-
 fn mark_bundled(mut source: Source) -> Source {
-    source.name.push_str(BUNDLED);
+    source.name.push_str(tiledef::BUNDLED_SUFFIX);
     source
 }
 
@@ -127,73 +124,30 @@ pub fn load_valid(inputs: &Inputs) -> miette::Result<Result<tiledef::TileSet, Re
     })
 }
 
-/// The set id and requirements a source declares, read leniently (a broken file declares none).
-fn declared(source: &Source) -> (Option<String>, Vec<String>) {
-    // The `[set]` table comes before the tiles in any file written as documented; parsing only
-    // that head keeps a 10,000-tile file from being parsed twice. Fall back to the whole text.
-    let head = source
-        .text
-        .find("\n[[tile]]")
-        .map_or(source.text.as_str(), |end| &source.text[..end]);
-    let (value, _, _) = tiledef::source::parse(head);
-    if value["set"].is_null() && head.len() < source.text.len() {
-        let (value, _, _) = tiledef::source::parse(&source.text);
-        return read_set(&value);
-    }
-    read_set(&value)
-}
-
-fn read_set(value: &serde_json::Value) -> (Option<String>, Vec<String>) {
-    let set = &value["set"];
-    let id = set["id"].as_str().map(str::to_string);
-    let requires = set["requires"]
-        .as_array()
-        .map(|r| {
-            r.iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    (id, requires)
+/// Loads the inputs, insisting that they are valid, and resolves `--sets` against them; when
+/// either fails (the diagnostics or the error said), the exit status to end with: 1 for
+/// invalid definitions, 2 for an unknown set.
+pub fn load_printed(
+    inputs: &Inputs,
+    sets: &SetsArg,
+) -> miette::Result<Result<(tiledef::TileSet, Printed), std::process::ExitCode>> {
+    let Ok(tileset) = load_valid(inputs)? else {
+        return Ok(Err(std::process::ExitCode::from(1)));
+    };
+    Ok(match sets.resolve(&tileset) {
+        Ok(printed) => Ok((tileset, printed)),
+        Err(message) => {
+            crate::errln!("error: {message}");
+            Err(std::process::ExitCode::from(2))
+        }
+    })
 }
 
 /// Puts the bundled sets that the named files require (transitively) in front of them.
 fn with_bundled_requirements(named: Vec<Source>) -> Vec<Source> {
-    let bundled: Vec<(Option<String>, Vec<String>, Source)> = tiledef::bundled()
-        .into_iter()
-        .map(|s| {
-            let (id, requires) = declared(&s);
-            (id, requires, s)
-        })
-        .collect();
-    let mut have: Vec<String> = Vec::new();
-    let mut wanted: Vec<String> = Vec::new();
-    for source in &named {
-        let (id, requires) = declared(source);
-        have.extend(id);
-        wanted.extend(requires);
-    }
-    let mut added: Vec<Source> = Vec::new();
-    while let Some(id) = wanted.pop() {
-        if have.contains(&id) {
-            continue;
-        }
-        if let Some((_, requires, source)) =
-            bundled.iter().find(|(b, _, _)| b.as_ref() == Some(&id))
-        {
-            have.push(id);
-            wanted.extend(requires.iter().cloned());
-            added.push(mark_bundled(source.clone()));
-        }
-    }
-    // Required sets first, in the bundled order, so the summary reads base, then the expansion.
-    added.sort_by_key(|s| {
-        bundled
-            .iter()
-            .position(|(_, _, b)| s.name.strip_suffix(BUNDLED) == Some(b.name.as_str()))
-    });
-    added.extend(named);
-    added
+    let mut sources = tiledef::bundled_requirements(named.iter().map(|s| s.text.as_str()));
+    sources.extend(named);
+    sources
 }
 
 /// Compiles a checked tile set into the engine's tables (a failure here is a bug, reported).

@@ -2,10 +2,15 @@
 //! and print tile sets. Each subcommand lives in its own module under `commands/`; this file only
 //! parses arguments and dispatches.
 
+// `println!`/`eprintln!` panic on a closed or full stream: output goes through `output`.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod commands;
 mod inputs;
 mod output;
 mod rules;
+// Its two startup messages (listening, cannot listen) are the serve module's own to route.
+#[allow(clippy::print_stderr)]
 mod serve;
 
 use clap::{Parser, Subcommand};

@@ -1,5 +1,5 @@
-//! Everything the CLI writes: standard output through one checked path (`out!`/`outln!`), and
-//! files through `write_atomic`, which never leaves a half-written file, never replaces anything
+//! Everything the CLI writes: standard output through one checked path (`out!`/`outln!`),
+//! standard error through one that never panics (`err!`/`errln!`), and files through `write_atomic`, which never leaves a half-written file, never replaces anything
 //! that is not a regular file, and never writes over a file the command read.
 
 use miette::{IntoDiagnostic, WrapErr};
@@ -50,6 +50,44 @@ macro_rules! out {
 macro_rules! outln {
     () => { $crate::output::print(format_args!("\n")) };
     ($($arg:tt)*) => { $crate::output::print(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Prints a value as pretty JSON on its own lines (the `--json` form of every command).
+pub fn print_json(value: &impl serde::Serialize) -> Result<(), StdoutError> {
+    // Values built with `json!` always serialise (their keys are strings).
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    print(format_args!("{text}\n"))
+}
+
+/// Writes formatted text to standard error. A stderr that cannot be written to (closed, a
+/// full disk) is passed over: there is nowhere left to say so, and the exit status still tells.
+pub fn eprint(args: fmt::Arguments<'_>) {
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
+
+/// `eprint!` that never panics (a closed or full stderr is passed over).
+#[macro_export]
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::output::eprint(format_args!($($arg)*)) };
+}
+
+/// `eprintln!` that never panics (a closed or full stderr is passed over).
+#[macro_export]
+macro_rules! errln {
+    () => { $crate::output::eprint(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::output::eprint(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Refuses a folder option (`--out DIR`, `--report DIR`) that names something other than a
+/// folder, before any work: a file there would only fail later, at the first write.
+pub fn check_folder(option: &str, dir: &Path) -> miette::Result<()> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => Err(miette::miette!(
+            "{option} {} is a file; it must be a folder (it is created if missing)",
+            dir.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Writes `bytes` to `path`. A regular file (or a missing one) is replaced atomically: a

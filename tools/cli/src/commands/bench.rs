@@ -175,7 +175,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
     let rules = match Game::new(&tables, options(0), &mut Vec::new()) {
         Ok(game) => game.rules().clone(),
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::errln!("error: {e}");
             return Ok(ExitCode::from(2));
         }
     };
@@ -247,10 +247,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
             "compile_ms": compile_ms,
             "bots": bots,
         });
-        crate::outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        )?;
+        crate::output::print_json(&value)?;
     } else {
         crate::outln!("rules: {rules}")?;
         crate::outln!(

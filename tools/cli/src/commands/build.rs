@@ -41,6 +41,7 @@ pub struct BuildArgs {
 /// other steps still run, and the exit status says the worst (1 for a problem in the
 /// definitions, such as missing artwork; 2 for a write failure).
 pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
+    crate::output::check_folder("--out", &args.out)?;
     let report = load_and_report(&args.inputs)?;
     let report_path = args.out.join("report.txt");
     let mut text = String::new();
@@ -56,7 +57,7 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
             std::slice::from_ref(&report_path),
         )?;
         write_atomic(&report_path, text.as_bytes())?;
-        eprintln!(
+        crate::errln!(
             "build stopped: the definitions have errors (see {})",
             report_path.display()
         );
@@ -65,7 +66,7 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
     let printed = match args.sets.resolve(&tileset) {
         Ok(printed) => printed,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::errln!("error: {message}");
             return Ok(ExitCode::from(2));
         }
     };
@@ -149,7 +150,7 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
     }
     for (what, why) in &steps.failed {
         let _ = writeln!(text, "FAILED {what}: {why}");
-        eprintln!("error: could not write {what}: {why}");
+        crate::errln!("error: could not write {what}: {why}");
     }
     write_atomic(&report_path, text.as_bytes())?;
     Ok(steps.code)

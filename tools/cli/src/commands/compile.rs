@@ -72,7 +72,7 @@ pub fn run(args: &CompileArgs) -> miette::Result<ExitCode> {
     crate::inputs::guard_outputs(&args.inputs, &tileset, std::slice::from_ref(&args.out))?;
     let tables = write_tables(&tileset, &args.out, format)?;
     // On stderr, like `render` and `sheet`: `--out /dev/stdout` gets the tables alone.
-    eprintln!(
+    crate::errln!(
         "wrote {} ({} tile kinds, {} orientations, {} edge kinds, index of {} entries)",
         args.out.display(),
         tables.kinds.len(),

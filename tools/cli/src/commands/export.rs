@@ -5,7 +5,7 @@ use crate::inputs::{Inputs, load_and_report};
 use crate::output::write_atomic;
 use clap::{Args, Subcommand};
 use miette::{IntoDiagnostic, miette};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use tiledef::TileSetFile;
 
@@ -50,13 +50,6 @@ pub fn run(args: &ExportArgs) -> miette::Result<ExitCode> {
     }
 }
 
-fn same_path(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
 fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     if args.out.is_dir() {
         return Err(miette!(
@@ -64,15 +57,12 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
             args.out.display()
         ));
     }
-    if args.inputs.paths.iter().any(|p| same_path(p, &args.out)) {
-        return Err(miette!(
-            "--out {} is one of the inputs; it would be overwritten",
-            args.out.display()
-        ));
-    }
+    // Any file read, named or in a folder or the default `./definitions`, whatever links
+    // lead to it (`export jcz --out definitions/base.toml` would lose the base set).
+    crate::output::refuse_overwriting(&args.inputs.files(), std::slice::from_ref(&args.out))?;
     let report = load_and_report(&args.inputs)?;
     if report.has_errors() {
-        eprintln!("error: the definitions do not validate; nothing was exported");
+        crate::errln!("error: the definitions do not validate; nothing was exported");
         return Ok(ExitCode::from(1));
     }
     // Export what was named (or the defaults), not the bundled sets added for `requires`.
@@ -106,7 +96,7 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     );
     write_atomic(&args.out, text.as_bytes())?;
     if !notes.is_empty() {
-        eprint!(
+        crate::err!(
             "{}",
             tilekit_jcz::report_text("tilekit export jcz: what JCZ cannot represent", &notes)
         );

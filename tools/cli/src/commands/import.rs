@@ -75,7 +75,8 @@ fn xml_files(paths: &[PathBuf]) -> miette::Result<Vec<PathBuf>> {
             }
             found.sort();
             files.extend(found);
-        } else if path.is_file() {
+        } else if path.exists() {
+            // A device or FIFO is refused when read, naming what it is.
             files.push(path.clone());
         } else {
             return Err(miette!("{}: no such file or folder", path.display()));
@@ -85,12 +86,7 @@ fn xml_files(paths: &[PathBuf]) -> miette::Result<Vec<PathBuf>> {
 }
 
 fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
-    if args.out.exists() && !args.out.is_dir() {
-        return Err(miette!(
-            "--out {} is a file; it must be a folder (it is created if missing)",
-            args.out.display()
-        ));
-    }
+    crate::output::check_folder("--out", &args.out)?;
     if let Some(input) = args.paths.iter().find(|p| same_path(p, &args.out)) {
         return Err(miette!(
             "--out {} is one of the inputs; write the import into a folder of its own",
@@ -100,15 +96,13 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     let files = xml_files(&args.paths)?;
     let mut inputs = Vec::new();
     for file in &files {
-        let text = std::fs::read_to_string(file)
-            .into_diagnostic()
-            .wrap_err_with(|| format!("cannot read {}", file.display()))?;
+        let text = tiledef::read_text(file).into_diagnostic()?;
         inputs.push((file.display().to_string(), text));
     }
     let import = match tilekit_jcz::import_texts(&inputs) {
         Ok(import) => import,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::errln!("error: {e}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -125,22 +119,30 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     {
         tilekit_jcz::import::merge_vocabulary(&mut set.set, &old);
     }
+    let schema = args.out.join(tilekit_jcz::import::SCHEMA_FILE);
+    let report_path = args.out.join("import-report.txt");
+    let mut outputs: Vec<PathBuf> = import
+        .sets
+        .iter()
+        .map(|set| args.out.join(&set.file_name))
+        .collect();
+    outputs.extend([schema.clone(), report_path.clone()]);
+    // An input standing where an output goes (`import jcz out/base.toml --out out`) is kept.
+    crate::output::refuse_overwriting(&files, &outputs)?;
     let mut written = Vec::new();
-    for set in &import.sets {
+    for (set, path) in import.sets.iter().zip(&outputs) {
         let text = set
             .toml()
             .map_err(|e| miette!("cannot write set `{}` as TOML: {e}", set.set.set.id))?;
-        let path = args.out.join(&set.file_name);
-        write_atomic(&path, text.as_bytes())?;
-        written.push(path);
+        write_atomic(path, text.as_bytes())?;
+        written.push(path.clone());
     }
-    let schema = args.out.join(tilekit_jcz::import::SCHEMA_FILE);
     write_atomic(&schema, tiledef::json_schema_text().as_bytes())?;
     let report = tilekit_jcz::report_text(
         "tilekit import jcz: what could not be carried over",
         &import.notes,
     );
-    write_atomic(&args.out.join("import-report.txt"), report.as_bytes())?;
+    write_atomic(&report_path, report.as_bytes())?;
 
     for (name, _) in &inputs {
         let sets: Vec<&str> = import
@@ -191,9 +193,9 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     print_diagnostics(&loaded);
     if loaded.has_errors() {
         for file in &loaded.files {
-            eprintln!("{}", summary_line(file));
+            crate::errln!("{}", summary_line(file));
         }
-        eprintln!("error: the imported files do not all validate");
+        crate::errln!("error: the imported files do not all validate");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

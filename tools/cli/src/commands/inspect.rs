@@ -30,7 +30,7 @@ pub fn run(args: &InspectArgs) -> miette::Result<ExitCode> {
         .map(|t| t.id.clone())
         .unwrap_or_else(|| args.tile.clone());
     let Some(kind) = tables.kind_by_id(&id) else {
-        eprintln!("error: no tile `{}` in the loaded sets", args.tile);
+        crate::errln!("error: no tile `{}` in the loaded sets", args.tile);
         return Ok(ExitCode::from(2));
     };
     if args.json {
@@ -41,10 +41,7 @@ pub fn run(args: &InspectArgs) -> miette::Result<ExitCode> {
             .map(|&o| &tables.orients[o as usize])
             .collect();
         let value = serde_json::json!({ "kind": k, "orients": orients });
-        crate::outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        )?;
+        crate::output::print_json(&value)?;
     } else {
         crate::out!("{}", describe(&tables, kind))?;
     }

@@ -1,6 +1,6 @@
 //! `tilekit list`: a table of tile types (id, count, edges, features).
 
-use crate::inputs::{Inputs, SetsArg, load_valid};
+use crate::inputs::{Inputs, SetsArg, load_printed};
 use clap::Args;
 use std::fmt::Write;
 use std::process::ExitCode;
@@ -17,19 +17,12 @@ pub struct ListArgs {
 
 /// Runs `tilekit list`.
 pub fn run(args: &ListArgs) -> miette::Result<ExitCode> {
-    match load_valid(&args.inputs)? {
-        Ok(tileset) => match args.sets.resolve(&tileset) {
-            Ok(printed) => {
-                crate::out!("{}", table(&tileset, &printed.tiles(&tileset)))?;
-                Ok(ExitCode::SUCCESS)
-            }
-            Err(message) => {
-                eprintln!("error: {message}");
-                Ok(ExitCode::from(2))
-            }
-        },
-        Err(_) => Ok(ExitCode::from(1)),
-    }
+    let (tileset, printed) = match load_printed(&args.inputs, &args.sets)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    crate::out!("{}", table(&tileset, &printed.tiles(&tileset)))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The table `tilekit list` prints, of the given tile types (indices into `tileset.tiles`).

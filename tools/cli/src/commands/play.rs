@@ -209,7 +209,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
     let record = match Record::parse(&text) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {}: {e}", args.record.display());
+            crate::errln!("error: {}: {e}", args.record.display());
             return Ok(ExitCode::from(1));
         }
     };
@@ -249,10 +249,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                     "tiles_left": r.game.tiles_left(),
                     "expectations": { "checked": record.expect.is_some(), "failed": wrong },
                 });
-                crate::outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&value).unwrap_or_default()
-                )?;
+                crate::output::print_json(&value)?;
             } else {
                 if let Some(rules) = &rules {
                     crate::outln!("rules: {rules}")?;
@@ -299,14 +296,11 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                     "error": { "turn": e.turn(), "message": e.to_string() },
                     "expectations": { "checked": record.expect.is_some(), "failed": wrong },
                 });
-                crate::outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&value).unwrap_or_default()
-                )?;
+                crate::output::print_json(&value)?;
             } else if expected_error {
                 crate::outln!("stopped as expected: {e}")?;
             } else {
-                eprintln!("error: {}: {e}", args.record.display());
+                crate::errln!("error: {}: {e}", args.record.display());
             }
             if !expected_error {
                 code = ExitCode::from(1);
@@ -315,7 +309,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
     }
     if !wrong.is_empty() {
         for w in &wrong {
-            eprintln!("expectation failed: {w}");
+            crate::errln!("expectation failed: {w}");
         }
         code = ExitCode::from(1);
     } else if record.expect.is_some() && !args.json {

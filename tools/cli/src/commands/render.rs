@@ -1,7 +1,7 @@
 //! `tilekit render`: one preview PNG per tile type, optionally with the feature overlay, and the
 //! contact sheet of all tile types.
 
-use crate::inputs::{Inputs, SetsArg, load_valid};
+use crate::inputs::{Inputs, SetsArg, load_printed};
 use crate::output::write_atomic;
 use clap::Args;
 use miette::{IntoDiagnostic, WrapErr, miette};
@@ -49,19 +49,15 @@ pub struct RenderArgs {
 /// Runs `tilekit render`.
 pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
     if args.out.is_none() && args.contact_sheet.is_none() {
-        eprintln!("error: say where to write: --out DIR and/or --contact-sheet FILE.png");
+        crate::errln!("error: say where to write: --out DIR and/or --contact-sheet FILE.png");
         return Ok(ExitCode::from(2));
     }
-    let tileset = match load_valid(&args.inputs)? {
-        Ok(tileset) => tileset,
-        Err(_) => return Ok(ExitCode::from(1)),
-    };
-    let printed = match args.sets.resolve(&tileset) {
-        Ok(printed) => printed,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(ExitCode::from(2));
-        }
+    if let Some(dir) = &args.out {
+        crate::output::check_folder("--out", dir)?;
+    }
+    let (tileset, printed) = match load_printed(&args.inputs, &args.sets)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
     };
     let chosen = if args.tiles.is_empty() {
         printed.tiles(&tileset)
@@ -69,7 +65,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
         match choose(&tileset, &args.tiles) {
             Ok(chosen) => chosen,
             Err(message) => {
-                eprintln!("error: {message}");
+                crate::errln!("error: {message}");
                 return Ok(ExitCode::from(2));
             }
         }
@@ -95,11 +91,11 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
     let result = (|| -> Result<(), Failure> {
         if let Some(dir) = &args.out {
             write_previews(&tileset, &chosen, dir, args.size, &options)?;
-            eprintln!("printed {what} to {}", dir.display());
+            crate::errln!("printed {what} to {}", dir.display());
         }
         if let Some(file) = &args.contact_sheet {
             write_contact_sheet(&tileset, &chosen, file, args.overlay, args.labels)?;
-            eprintln!("printed {what} on the contact sheet {}", file.display());
+            crate::errln!("printed {what} on the contact sheet {}", file.display());
         }
         Ok(())
     })();
@@ -107,7 +103,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(Failure::Input(e)) => {
             // A missing or broken artwork file is a problem of the definitions: exit 1.
-            eprintln!("error: {e}");
+            crate::errln!("error: {e}");
             Ok(ExitCode::from(1))
         }
         Err(Failure::Other(report)) => Err(report),

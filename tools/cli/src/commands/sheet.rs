@@ -1,7 +1,7 @@
 //! `tilekit sheet`: print-ready tile sheets, as a PDF (and optionally PNG pages).
 
 use crate::commands::render::Failure;
-use crate::inputs::{Inputs, SetsArg, load_valid};
+use crate::inputs::{Inputs, SetsArg, load_printed};
 use crate::output::write_atomic;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -87,19 +87,12 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
     };
     // Options that cannot make a usable sheet are refused before anything is read.
     if let Err(e) = options.check() {
-        eprintln!("error: {e}");
+        crate::errln!("error: {e}");
         return Ok(ExitCode::from(2));
     }
-    let tileset = match load_valid(&args.inputs)? {
-        Ok(tileset) => tileset,
-        Err(_) => return Ok(ExitCode::from(1)),
-    };
-    let printed = match args.sets.resolve(&tileset) {
-        Ok(printed) => printed,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(ExitCode::from(2));
-        }
+    let (tileset, printed) = match load_printed(&args.inputs, &args.sets)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
     };
     options.sets = Some(printed.sets.clone());
     let edition = match &args.edition {
@@ -108,7 +101,7 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
             Some(e) => e,
             None => {
                 let known: Vec<&str> = tileset.editions.iter().map(|e| e.id.as_str()).collect();
-                eprintln!(
+                crate::errln!(
                     "error: no edition `{id}` in the loaded sets (known: {})",
                     known.join(", ")
                 );
@@ -130,7 +123,7 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
     crate::inputs::guard_outputs(&args.inputs, &tileset, &outputs)?;
     match write_sheet(&tileset, &options, &args.out, args.png_dir.as_deref()) {
         Ok(sheet) => {
-            eprintln!(
+            crate::errln!(
                 "printed {} to {} ({} tiles on {} {} pages, {}×{} per page)",
                 printed.describe(&tileset, printed.tiles(&tileset).len()),
                 args.out.display(),
@@ -143,7 +136,7 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
             Ok(ExitCode::SUCCESS)
         }
         Err(Failure::Input(e)) => {
-            eprintln!("error: {e}");
+            crate::errln!("error: {e}");
             Ok(ExitCode::from(1))
         }
         Err(Failure::Other(report)) => Err(report),

@@ -102,7 +102,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     let (with, without) = match compare_sets(&tables, &args.sets, &args.compare) {
         Ok(pair) => pair,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::errln!("error: {message}");
             return Ok(ExitCode::from(2));
         }
     };
@@ -122,7 +122,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     let rules = match rules_in_play(&tables, &opts) {
         Ok(rules) => rules,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::errln!("error: {e}");
             return Ok(ExitCode::from(2));
         }
     };
@@ -135,7 +135,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             match rules_in_play(&tables, &b) {
                 Ok(rules) => Some((b, rules)),
                 Err(e) => {
-                    eprintln!("error: without {}: {e}", args.compare.join(", "));
+                    crate::errln!("error: without {}: {e}", args.compare.join(", "));
                     return Ok(ExitCode::from(2));
                 }
             }
@@ -143,10 +143,12 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         None => None,
     };
     if let Some(dir) = &args.report {
-        crate::inputs::guard_outputs(&args.inputs, &tileset, &[dir.join("report.json")])?;
-        // Before the games, not after a long run.
+        // Before the games, not after a long run (the charts' names are checked once known).
+        let known = ["report.json", "report.html"].map(|name| dir.join(name));
+        crate::inputs::guard_outputs(&args.inputs, &tileset, &known)?;
+        crate::output::check_folder("--report", dir)?;
         if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!(
+            crate::errln!(
                 "error: --report {}: cannot make the folder: {e}",
                 dir.display()
             );
@@ -213,18 +215,15 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             "stddev_score": (0..players as usize).map(|p| stats.stddev(p)).collect::<Vec<_>>(),
             "points_per_game": FeatureKind::ALL.iter().map(|k| (k.name(), stats.points_per_game(*k))).collect::<std::collections::BTreeMap<_, _>>(),
             "points_per_game_by_source": sources(&tables, &stats).into_iter().map(|(k, v)| (k, v as f64 / stats.games.max(1) as f64)).collect::<std::collections::BTreeMap<_, _>>(),
-            "festival_returns_per_game": stats.festival_returns as f64 / stats.games.max(1) as f64,
-            "donkey_moves_per_game": stats.donkey_moves as f64 / stats.games.max(1) as f64,
-            "windmills_placed_per_game": stats.windmills_placed as f64 / stats.games.max(1) as f64,
-            "tiles_set_aside_per_game": stats.set_aside as f64 / stats.games.max(1) as f64,
+            "festival_returns_per_game": stats.sums.festival_returns as f64 / stats.games.max(1) as f64,
+            "donkey_moves_per_game": stats.sums.donkey_moves as f64 / stats.games.max(1) as f64,
+            "windmills_placed_per_game": stats.sums.windmills_placed as f64 / stats.games.max(1) as f64,
+            "tiles_set_aside_per_game": stats.sums.set_aside as f64 / stats.games.max(1) as f64,
             "set_aside_by_tile": set_aside(&tables, &stats).into_iter().collect::<std::collections::BTreeMap<_, _>>(),
             "stats": stats,
             "compare": comparison.as_ref().map(|c| &c.diffs),
         });
-        crate::outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        )?;
+        crate::output::print_json(&value)?;
     } else {
         crate::outln!("rules: {rules}")?;
         crate::out!("{}", report(&tables, &stats, seats, elapsed))?;
@@ -235,7 +234,14 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     if let (Some(dir), Some(report)) = (&args.report, &balance) {
         let files = tilekit_report::files(report, comparison.as_ref())
             .map_err(|e| miette::miette!("{e}"))?;
-        for (name, bytes) in &files {
+        let paths: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
+        crate::inputs::guard_outputs(&args.inputs, &tileset, &paths)?;
+        // The charts first, the page and its data last: a run stopped half-way (interrupted,
+        // a full disk) leaves no report.html that looks complete over charts it lacks.
+        let (pages, charts): (Vec<_>, Vec<_>) = files
+            .iter()
+            .partition(|(name, _)| name.starts_with("report."));
+        for (name, bytes) in charts.into_iter().chain(pages) {
             crate::output::write_atomic(&dir.join(name), bytes)?;
         }
         if !args.json {
@@ -372,27 +378,27 @@ fn compare_text(c: &tilekit_report::Comparison) -> String {
 /// changed taken out), then the bonuses, then each marker kind's modifier and token.
 fn sources(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, i64)> {
     let k = |kind: FeatureKind| {
-        stats.points_by_kind[kind.index()] as i64 - stats.modifier_points[kind.index()]
+        stats.sums.points_by_kind[kind.index()] as i64 - stats.sums.modifier_points[kind.index()]
     };
     let mut out: Vec<(String, i64)> = [
         ("roads", k(FeatureKind::Road)),
         ("cities", k(FeatureKind::City)),
         ("monasteries", k(FeatureKind::Monastery)),
         ("fields", k(FeatureKind::Field)),
-        ("flowers", stats.flower_points as i64),
+        ("flowers", stats.sums.flower_points as i64),
         ("windmills", k(FeatureKind::Windmill)),
-        ("marketplace networks", stats.network_points as i64),
+        ("marketplace networks", stats.sums.network_points as i64),
     ]
     .into_iter()
     .map(|(n, v)| (n.to_string(), v))
     .collect();
     for (m, marker) in tables.markers.iter().enumerate() {
         if marker.scoring.is_some() {
-            let v = stats.marker_points.get(m).copied().unwrap_or(0);
+            let v = stats.sums.marker_points.get(m).copied().unwrap_or(0);
             out.push((format!("{} (modifier)", marker.id), v));
         }
         if marker.token.is_some() {
-            let v = stats.token_points.get(m).copied().unwrap_or(0) as i64;
+            let v = stats.sums.token_points.get(m).copied().unwrap_or(0) as i64;
             out.push((format!("{} (tokens)", marker.id), v));
         }
     }
@@ -465,15 +471,15 @@ fn report(
     let _ = writeln!(
         out,
         "per game: {:.2} Festival returns, {:.2} donkey moves, {:.2} windmills placed",
-        stats.festival_returns as f64 / g,
-        stats.donkey_moves as f64 / g,
-        stats.windmills_placed as f64 / g
+        stats.sums.festival_returns as f64 / g,
+        stats.sums.donkey_moves as f64 / g,
+        stats.sums.windmills_placed as f64 / g
     );
     let _ = writeln!(
         out,
         "tiles set aside: {} ({:.3} per game)",
-        stats.set_aside,
-        stats.set_aside as f64 / g
+        stats.sums.set_aside,
+        stats.sums.set_aside as f64 / g
     );
     for (id, n) in set_aside(tables, stats) {
         let _ = writeln!(out, "  {id:<10} could not be placed {n} times");

@@ -54,10 +54,7 @@ pub fn run(args: &ValidateArgs) -> miette::Result<ExitCode> {
                 })).collect::<Vec<_>>(),
                 "diagnostics": report.diagnostics.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
             });
-            crate::outln!(
-                "{}",
-                serde_json::to_string_pretty(&json).unwrap_or_default()
-            )?;
+            crate::output::print_json(&json)?;
         }
     }
     Ok(if report.has_errors() {
