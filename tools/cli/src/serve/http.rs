@@ -9,7 +9,8 @@ use std::io::{Read, Write};
 use std::sync::Arc;
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
-use tiny_http::{Header, Method, Request, Response};
+use tilekit_analysis::game::{Games, Seat, Session};
+use tiny_http::{Method, Request};
 
 const PAGE: &str = include_str!("page.html");
 
@@ -24,18 +25,21 @@ pub fn serve(server: tiny_http::Server, shared: &Arc<Shared>) {
     }
 }
 
-type Answer = Response<std::io::Cursor<Vec<u8>>>;
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes())
-        .unwrap_or_else(|()| Header::from_bytes(&b"X-Invalid"[..], &b"1"[..]).expect("valid"))
+/// An answer: status, type, body, and the file name a download is saved under.
+struct Answer {
+    status: u16,
+    content_type: &'static str,
+    body: Vec<u8>,
+    download: Option<String>,
 }
 
-fn bytes(status: u16, content_type: &str, body: Vec<u8>) -> Answer {
-    Response::from_data(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", content_type))
-        .with_header(header("Cache-Control", "no-cache"))
+fn bytes(status: u16, content_type: &'static str, body: Vec<u8>) -> Answer {
+    Answer {
+        status,
+        content_type,
+        body,
+        download: None,
+    }
 }
 
 fn text(status: u16, body: impl Into<String>) -> Answer {
@@ -46,8 +50,43 @@ fn text(status: u16, body: impl Into<String>) -> Answer {
     )
 }
 
-fn json_answer(value: &Value) -> Answer {
-    bytes(200, "application/json", value.to_string().into_bytes())
+fn json_answer(value: &impl serde::Serialize) -> Answer {
+    match serde_json::to_vec(value) {
+        Ok(body) => bytes(200, "application/json", body),
+        Err(e) => text(500, e.to_string()),
+    }
+}
+
+/// Writes an answer and asks the client to close the connection. tiny_http gives each
+/// connection a pool thread for as long as the client keeps it open (it has no idle timeout),
+/// and its pool can queue a new connection behind them (a worker woken for one connection is
+/// still counted as idle for the next); a browser keeps idle connections for minutes, so a
+/// picture asked on a queued connection waited for a thread that never came. With
+/// `Connection: close` (which tiny_http will not set itself) every connection ends with its
+/// answer and frees its thread.
+fn respond(request: Request, answer: Answer) {
+    let head_only = *request.method() == Method::Head;
+    let mut out = request.into_writer();
+    let reason = tiny_http::StatusCode(answer.status).default_reason_phrase();
+    let download = answer.download.map_or_else(String::new, |name| {
+        format!("Content-Disposition: attachment; filename=\"{name}\"\r\n")
+    });
+    let head = format!(
+        "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\n{download}Connection: close\r\n\r\n",
+        answer.status,
+        answer.content_type,
+        answer.body.len()
+    );
+    let _ = out
+        .write_all(head.as_bytes())
+        .and_then(|()| {
+            if head_only {
+                Ok(())
+            } else {
+                out.write_all(&answer.body)
+            }
+        })
+        .and_then(|()| out.flush());
 }
 
 fn handle(mut request: Request, shared: &Shared) {
@@ -66,11 +105,11 @@ fn handle(mut request: Request, shared: &Shared) {
             .read_to_string(&mut body)
             .is_err()
     {
-        let _ = request.respond(text(400, "the request body is not UTF-8 text"));
+        respond(request, text(400, "the request body is not UTF-8 text"));
         return;
     }
-    let answer = route(request.method(), &path, query, &body, shared);
-    let _ = request.respond(answer);
+    let method = request.method().clone();
+    respond(request, route(&method, &path, query, &body, shared));
 }
 
 fn route(method: &Method, path: &str, query: &str, body: &str, shared: &Shared) -> Answer {
@@ -81,6 +120,11 @@ fn route(method: &Method, path: &str, query: &str, body: &str, shared: &Shared) 
         query
             .split('&')
             .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+    };
+    let method = if *method == Method::Head {
+        &Method::Get
+    } else {
+        method
     };
     match (method, path) {
         (Method::Get, "/") => bytes(200, "text/html; charset=utf-8", PAGE.as_bytes().to_vec()),
@@ -119,10 +163,11 @@ fn route(method: &Method, path: &str, query: &str, body: &str, shared: &Shared) 
 
 /// Everything the page shows but the pictures.
 fn state(shared: &Shared) -> Value {
-    let mut host = shared.host();
-    let a = host.analysis();
+    // The watch thread takes these before the host: so must every request (or they deadlock).
     let read_errors = lock(&shared.read_errors).clone();
     let gone = lock(&shared.gone).clone();
+    let mut host = shared.host();
+    let a = host.analysis();
     let diagnostics: Vec<Value> = a
         .diagnostics
         .iter()
@@ -176,6 +221,7 @@ fn state(shared: &Shared) -> Value {
     };
     let pages = host.sheet().map(|(_, n)| n).unwrap_or(0);
     let playable = a.good.is_some();
+    let last_update_ms = lock(&shared.last_update).map(|(_, took)| took.as_millis() as u64);
     json!({
         "revision": a.revision,
         "stale": a.stale || !read_errors.is_empty(),
@@ -189,7 +235,7 @@ fn state(shared: &Shared) -> Value {
         "tiles": tiles,
         "pages": pages,
         "playable": playable,
-        "last_update_ms": lock(&shared.last_update).map(|(_, took)| took.as_millis() as u64),
+        "last_update_ms": last_update_ms,
     })
 }
 
@@ -211,28 +257,53 @@ fn excerpt(d: &tiledef::Diagnostic) -> String {
 
 fn new_game(body: &str, shared: &Shared) -> Answer {
     let request: Value = serde_json::from_str(body).unwrap_or(Value::Null);
-    let players = request["players"].as_u64().unwrap_or(2).min(8) as u8;
-    let bots = request["random"].as_u64().unwrap_or(0).min(8) as u8;
+    let seats: Result<Vec<Seat>, String> = match request["seats"].as_array() {
+        Some(list) => list
+            .iter()
+            .map(|s| s.as_str().unwrap_or("?").parse())
+            .collect(),
+        None => Err("a new game is {\"seats\": [\"person\", \"greedy\", …]}".into()),
+    };
+    let seats = match seats {
+        Ok(s) => s,
+        Err(e) => return text(400, e),
+    };
     let seed = request["seed"].as_u64().unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
-    let tables = match shared.host().tables() {
-        Ok(t) => t,
+    let game = match shared.host().start_game(seats, seed) {
+        Ok(g) => g,
+        Err(e @ tilekit_analysis::AnalysisError::Game(_)) => return text(400, e.to_string()),
         Err(e) => return text(503, e.to_string()),
     };
     let mut games = lock(&shared.games);
-    match games.start(tables, players, bots, seed) {
-        Ok(id) => match games.get(id).map(|g| g.view()) {
-            Some(Ok(mut view)) => {
-                view["id"] = json!(id);
-                json_answer(&view)
-            }
-            Some(Err(e)) => text(500, e),
-            None => text(500, "the game vanished"),
-        },
-        Err(e) => text(400, e),
+    let view = game_view(&game, 0);
+    match view {
+        Ok(_) => {
+            let id = games.insert(game);
+            games.get(id).map_or_else(
+                || text(500, "the game vanished"),
+                |g| game_answer(game_view(g, id)),
+            )
+        }
+        Err(e) => text(500, e.to_string()),
+    }
+}
+
+/// A game's view with its id, for the page.
+fn game_view(game: &Session, id: u64) -> Result<Value, String> {
+    let view = game.view().map_err(|e| e.to_string())?;
+    let mut value = serde_json::to_value(view).map_err(|e| e.to_string())?;
+    value["id"] = json!(id);
+    Ok(value)
+}
+
+fn game_answer(view: Result<Value, String>) -> Answer {
+    match view {
+        Ok(v) => json_answer(&v),
+        Err(e) => text(500, e),
     }
 }
 
@@ -241,7 +312,7 @@ fn game_route(method: &Method, rest: &str, body: &str, shared: &Shared) -> Answe
     let Ok(id) = id.parse::<u64>() else {
         return text(404, format!("no game `{id}`"));
     };
-    let mut games = lock(&shared.games);
+    let mut games: std::sync::MutexGuard<'_, Games> = lock(&shared.games);
     let Some(game) = games.get(id) else {
         return text(
             404,
@@ -249,13 +320,7 @@ fn game_route(method: &Method, rest: &str, body: &str, shared: &Shared) -> Answe
         );
     };
     match (method, what) {
-        (Method::Get, "") => match game.view() {
-            Ok(mut v) => {
-                v["id"] = json!(id);
-                json_answer(&v)
-            }
-            Err(e) => text(500, e),
-        },
+        (Method::Get, "") => game_answer(game_view(game, id)),
         (Method::Post, "move") => {
             let request: Value = serde_json::from_str(body).unwrap_or(Value::Null);
             let Some(index) = request["index"].as_u64() else {
@@ -264,26 +329,25 @@ fn game_route(method: &Method, rest: &str, body: &str, shared: &Shared) -> Answe
                     "a move is {\"index\": N}, N from the legal moves given",
                 );
             };
-            if let Err(e) = game.play(index as usize) {
-                return text(409, e);
-            }
-            match game.view() {
-                Ok(mut v) => {
-                    v["id"] = json!(id);
-                    json_answer(&v)
-                }
-                Err(e) => text(500, e),
+            match game.play(index as usize) {
+                Ok(()) => game_answer(game_view(game, id)),
+                Err(e) => text(409, e.to_string()),
             }
         }
-        (Method::Get, "record.toml") => bytes(
-            200,
-            "application/toml; charset=utf-8",
-            game.record_toml().into_bytes(),
-        )
-        .with_header(header(
-            "Content-Disposition",
-            &format!("attachment; filename=\"game-{id}.toml\""),
-        )),
+        // The page asks the bot whose turn it is to play, a turn at a time, so that each
+        // bot turn is seen.
+        (Method::Post, "bot") => match game.bot_turn() {
+            Ok(()) => game_answer(game_view(game, id)),
+            Err(e) => text(409, e.to_string()),
+        },
+        (Method::Get, "record.toml") => Answer {
+            download: Some(format!("game-{id}.toml")),
+            ..bytes(
+                200,
+                "application/toml; charset=utf-8",
+                game.record().to_toml().into_bytes(),
+            )
+        },
         _ => text(404, format!("no such game request `{what}`")),
     }
 }
