@@ -179,6 +179,39 @@ fn misuse_gets_clear_answers() {
     }
     assert_eq!(http(&addr, "GET", "/sheet/999.png", "").0, 404);
     assert_eq!(http(&addr, "POST", "/api/game/77/move", "{}").0, 404);
+    // Games: seats that make no game, a bot asked to move in a person's seat, a move that is
+    // not one of the legal moves.
+    for (body, says) in [
+        (r#"{"seats": ["robot"]}"#, "unknown player `robot`"),
+        (r#"{"seats": []}"#, "0 seats"),
+        ("{}", "seats"),
+        ("not json", "seats"),
+    ] {
+        let (status, text) = http(&addr, "POST", "/api/game", body);
+        let text = String::from_utf8_lossy(&text);
+        assert_eq!(status, 400, "{body}: {text}");
+        assert!(text.contains(says), "{body}: {text}");
+    }
+    let (status, game) = http(
+        &addr,
+        "POST",
+        "/api/game",
+        r#"{"seats": ["person", "greedy"], "seed": 3}"#,
+    );
+    assert_eq!(status, 200);
+    let game: Value = serde_json::from_slice(&game).unwrap();
+    let id = game["id"].as_u64().unwrap();
+    let (status, text) = http(&addr, "POST", &format!("/api/game/{id}/bot"), "");
+    assert_eq!(status, 409);
+    assert!(String::from_utf8_lossy(&text).contains("P1's turn, played by person"));
+    let (status, text) = http(
+        &addr,
+        "POST",
+        &format!("/api/game/{id}/move"),
+        r#"{"index": 100000}"#,
+    );
+    assert_eq!(status, 409);
+    assert!(String::from_utf8_lossy(&text).contains("no legal move 100000"));
     let (status, body) = http(&addr, "GET", "/tile/D.png", "");
     assert_eq!((status, &body[1..4]), (200, &b"PNG"[..]));
     let revision = state(&addr)["revision"].as_u64().unwrap();
@@ -255,6 +288,37 @@ fn misuse_gets_clear_answers() {
     }
     // The server is still answering.
     assert_eq!(http(&addr, "GET", "/", "").0, 200);
+}
+
+#[test]
+fn a_file_given_alone_is_all_that_is_read_of_its_folder() {
+    let (_dir, defs) = scratch_definitions();
+    let base = defs.join("base.toml");
+    let server = serve(&[base.to_str().unwrap()]);
+    let addr = server.addr.clone();
+    let names = |s: &Value| -> Vec<String> {
+        s["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let before = state(&addr);
+    assert_eq!(names(&before), [base.display().to_string()]);
+    // A new file beside it, then a change to it: the change is read, the new file is not.
+    std::fs::write(defs.join("stray.toml"), MINI.replace("mini", "stray")).unwrap();
+    let text = std::fs::read_to_string(&base).unwrap();
+    std::fs::write(
+        &base,
+        text.replacen("City cap with straight road", "Changed", 1),
+    )
+    .unwrap();
+    let revision = before["revision"].as_u64().unwrap();
+    wait_for("the change", || {
+        state(&addr)["revision"].as_u64().unwrap() > revision
+    });
+    assert_eq!(names(&state(&addr)), [base.display().to_string()]);
 }
 
 /// Headless Chromium with a DevTools connection to one page.
