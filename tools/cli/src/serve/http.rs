@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::sync::Arc;
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
-use tilekit_analysis::game::{Games, Seat, Session};
+use tilekit_analysis::game::{Seat, Session};
 use tiny_http::{Method, Request};
 
 const PAGE: &str = include_str!("page.html");
@@ -279,17 +279,11 @@ fn new_game(body: &str, shared: &Shared) -> Answer {
         Err(e) => return text(503, e.to_string()),
     };
     let mut games = lock(&shared.games);
-    let view = game_view(&game, 0);
-    match view {
-        Ok(_) => {
-            let id = games.insert(game);
-            games.get(id).map_or_else(
-                || text(500, "the game vanished"),
-                |g| game_answer(game_view(g, id)),
-            )
-        }
-        Err(e) => text(500, e.to_string()),
-    }
+    let id = games.insert(game);
+    games.get(id).map_or_else(
+        || text(500, "the game vanished"),
+        |g| game_answer(game_view(g, id)),
+    )
 }
 
 /// A game's view with its id, for the page.
@@ -312,7 +306,7 @@ fn game_route(method: &Method, rest: &str, body: &str, shared: &Shared) -> Answe
     let Ok(id) = id.parse::<u64>() else {
         return text(404, format!("no game `{id}`"));
     };
-    let mut games: std::sync::MutexGuard<'_, Games> = lock(&shared.games);
+    let mut games = lock(&shared.games);
     let Some(game) = games.get(id) else {
         return text(
             404,
