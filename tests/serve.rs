@@ -179,6 +179,29 @@ fn misuse_gets_clear_answers() {
     }
     assert_eq!(http(&addr, "GET", "/sheet/999.png", "").0, 404);
     assert_eq!(http(&addr, "POST", "/api/game/77/move", "{}").0, 404);
+    // Not HTTP, a body too large, a body of no stated length: answered, and closed.
+    let raw = |bytes: &[u8]| {
+        let mut s = TcpStream::connect(&addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        s.write_all(bytes).unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out)
+            .expect("the server closes after its answer");
+        out
+    };
+    assert!(raw(b"hello\r\n\r\n").starts_with("HTTP/1.1 400"));
+    let big = raw(b"POST /api/game HTTP/1.1\r\nContent-Length: 100000\r\n\r\n{}");
+    assert!(
+        big.starts_with("HTTP/1.1 413") && big.contains("at most 4096"),
+        "{big}"
+    );
+    let chunked = raw(b"POST /api/game HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
+    assert!(chunked.starts_with("HTTP/1.1 411"), "{chunked}");
+    let head = raw(b"HEAD /tile/D.png HTTP/1.1\r\n\r\n");
+    assert!(
+        head.starts_with("HTTP/1.1 200") && head.ends_with("\r\n\r\n"),
+        "{head}"
+    );
     // Games: seats that make no game, a bot asked to move in a person's seat, a move that is
     // not one of the legal moves.
     for (body, says) in [
@@ -714,7 +737,14 @@ fn browser_like_request(
             Err(e) => return Err(format!("{path}: the body stopped ({e})")),
         }
     }
-    if !head.contains("connection: close") {
+    if head.contains("connection: close") {
+        // A server that says so closes the connection itself (a client may read to the end).
+        match s.read(&mut buf) {
+            Ok(0) => {}
+            Ok(_) => return Err(format!("{path}: more after the answer")),
+            Err(e) => return Err(format!("{path}: said close but kept it open ({e})")),
+        }
+    } else {
         kept.push(s);
     }
     head.split_whitespace()
@@ -740,9 +770,9 @@ fn a_burst_of_pictures_is_answered_while_an_event_stream_is_open() {
         "the event stream starts"
     );
     // Bursts of picture requests, each on a new connection, all at once, kept open after
-    // their answer as a browser keeps them unless told to close. (tiny_http queued some of
-    // them behind kept-alive connections that never ended: they waited forever.) The
-    // patience is a hang detector, not a speed limit.
+    // their answer as a browser keeps them unless told to close. (tiny_http, the server
+    // before, queued some of them behind kept-alive connections that never ended: they waited
+    // forever.) The patience is a hang detector, not a speed limit.
     let ids: Vec<String> = state(&addr)["tiles"]
         .as_array()
         .unwrap()

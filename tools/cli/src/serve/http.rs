@@ -1,4 +1,5 @@
-//! The HTTP side of `tilekit serve` (tiny_http, a thread per request): the page, the state as
+//! The HTTP side of `tilekit serve` (std's listener, `httparse` for the request head, a thread
+//! and a connection per request): the page, the state as
 //! JSON, tile pictures and sheet pages as the renderer's PNGs, games, and the server-sent
 //! event stream. It serves nothing from disk by path: every answer is made from the analysis
 //! host or compiled into the binary, so no URL can reach a file the server was not given.
@@ -6,22 +7,125 @@
 use super::{Shared, TILE_PX, lock};
 use serde_json::{Value, json};
 use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 use tilekit_analysis::game::{Seat, Session};
-use tiny_http::{Method, Request};
 
 const PAGE: &str = include_str!("page.html");
 
 /// The largest request body read (a move or a new game is a few bytes).
-const MAX_BODY: u64 = 4096;
+const MAX_BODY: usize = 4096;
 
-/// Answers requests until the server stops.
-pub fn serve(server: tiny_http::Server, shared: &Arc<Shared>) {
-    for request in server.incoming_requests() {
+/// The largest request head read (a browser's is under 2 KiB).
+const MAX_HEAD: usize = 16 * 1024;
+
+/// How long a connection may take to send its request before it is closed.
+const READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A request method, as the routes tell them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    Get,
+    Head,
+    Post,
+    Other,
+}
+
+/// A request as the routes see it.
+struct Request {
+    method: Method,
+    url: String,
+    body: String,
+}
+
+/// Answers connections until the listener fails: a thread per connection, one request per
+/// connection, and the connection closed after its answer (or after `READ_TIMEOUT` without a
+/// whole request). Nothing outlives its request but an event stream, so no request can wait
+/// behind another connection (see ARCHITECTURE.md, "the hanging request").
+pub fn serve(listener: TcpListener, shared: &Arc<Shared>) {
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
         let shared = shared.clone();
-        std::thread::spawn(move || handle(request, &shared));
+        std::thread::spawn(move || connection(stream, &shared));
+    }
+}
+
+fn connection(mut stream: TcpStream, shared: &Shared) {
+    let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
+    let _ = stream.set_nodelay(true);
+    match read_request(&mut stream) {
+        Ok(request) => handle(request, stream, shared),
+        Err(Some(answer)) => respond(stream, answer, false),
+        // The client went away or sent nothing: nothing to answer.
+        Err(None) => {}
+    }
+}
+
+/// Reads one request: the head (parsed by `httparse`) and a body of `Content-Length` bytes.
+fn read_request(stream: &mut TcpStream) -> Result<Request, Option<Answer>> {
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 4096];
+    loop {
+        let mut headers = [httparse::EMPTY_HEADER; 64];
+        let mut head = httparse::Request::new(&mut headers);
+        match head.parse(&buf) {
+            Ok(httparse::Status::Complete(len)) => {
+                let method = match head.method {
+                    Some("GET") => Method::Get,
+                    Some("HEAD") => Method::Head,
+                    Some("POST") => Method::Post,
+                    _ => Method::Other,
+                };
+                let url = head.path.unwrap_or("/").to_string();
+                let header = |name: &str| {
+                    head.headers
+                        .iter()
+                        .find(|h| h.name.eq_ignore_ascii_case(name))
+                        .map(|h| String::from_utf8_lossy(h.value).trim().to_string())
+                };
+                if header("transfer-encoding").is_some() {
+                    return Err(Some(text(
+                        411,
+                        "send the request body with a Content-Length",
+                    )));
+                }
+                let length = match header("content-length").map(|v| v.parse::<usize>()) {
+                    None => 0,
+                    Some(Ok(n)) if n <= MAX_BODY => n,
+                    Some(Ok(n)) => {
+                        return Err(Some(text(
+                            413,
+                            format!("a request body of {n} bytes: at most {MAX_BODY} here"),
+                        )));
+                    }
+                    Some(Err(_)) => {
+                        return Err(Some(text(400, "a Content-Length that is no number")));
+                    }
+                };
+                let mut body = buf[len..].to_vec();
+                while body.len() < length {
+                    match stream.read(&mut chunk) {
+                        Ok(0) | Err(_) => return Err(None),
+                        Ok(n) => body.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                body.truncate(length);
+                let body = String::from_utf8(body)
+                    .map_err(|_| Some(text(400, "the request body is not UTF-8 text")))?;
+                return Ok(Request { method, url, body });
+            }
+            Ok(httparse::Status::Partial) => {}
+            Err(e) => return Err(Some(text(400, format!("not an HTTP request: {e}")))),
+        }
+        if buf.len() > MAX_HEAD {
+            return Err(Some(text(431, "the request head is too large")));
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return Err(None),
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
     }
 }
 
@@ -57,26 +161,19 @@ fn json_answer(value: &impl serde::Serialize) -> Answer {
     }
 }
 
-/// Writes an answer and asks the client to close the connection. tiny_http gives each
-/// connection a pool thread for as long as the client keeps it open (it has no idle timeout),
-/// and its pool can queue a new connection behind them (a worker woken for one connection is
-/// still counted as idle for the next); a browser keeps idle connections for minutes, so a
-/// picture asked on a queued connection waited for a thread that never came. With
-/// `Connection: close` (which tiny_http will not set itself) every connection ends with its
-/// answer and frees its thread.
-fn respond(request: Request, answer: Answer) {
-    let head_only = *request.method() == Method::Head;
-    let mut out = request.into_writer();
-    let reason = tiny_http::StatusCode(answer.status).default_reason_phrase();
+/// Writes an answer, then closes the connection.
+fn respond(mut stream: TcpStream, answer: Answer, head_only: bool) {
     let download = answer.download.map_or_else(String::new, |name| {
         format!("Content-Disposition: attachment; filename=\"{name}\"\r\n")
     });
     let head = format!(
-        "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\n{download}Connection: close\r\n\r\n",
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\n{download}Connection: close\r\n\r\n",
         answer.status,
+        reason(answer.status),
         answer.content_type,
         answer.body.len()
     );
+    let mut out = std::io::BufWriter::new(&stream);
     let _ = out
         .write_all(head.as_bytes())
         .and_then(|()| {
@@ -87,32 +184,48 @@ fn respond(request: Request, answer: Answer) {
             }
         })
         .and_then(|()| out.flush());
+    drop(out);
+    let _ = stream.shutdown(Shutdown::Write);
+    // What the client sent beyond the request is read away, so that closing does not reset
+    // the connection under an answer it has not read yet.
+    let _ = std::io::copy(
+        &mut (&mut stream).take(MAX_HEAD as u64),
+        &mut std::io::sink(),
+    );
 }
 
-fn handle(mut request: Request, shared: &Shared) {
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((url.as_str(), ""));
+/// The reason phrase of the statuses answered here.
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        404 => "Not Found",
+        409 => "Conflict",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        _ => "",
+    }
+}
+
+fn handle(request: Request, stream: TcpStream, shared: &Shared) {
+    let (path, query) = request
+        .url
+        .split_once('?')
+        .unwrap_or((request.url.as_str(), ""));
     let path = percent_decode(path);
-    if path == "/events" && *request.method() == Method::Get {
-        events(request, shared);
+    if path == "/events" && request.method == Method::Get {
+        events(stream, shared);
         return;
     }
-    let mut body = String::new();
-    if *request.method() == Method::Post
-        && request
-            .as_reader()
-            .take(MAX_BODY)
-            .read_to_string(&mut body)
-            .is_err()
-    {
-        respond(request, text(400, "the request body is not UTF-8 text"));
-        return;
-    }
-    let method = request.method().clone();
-    respond(request, route(&method, &path, query, &body, shared));
+    let head_only = request.method == Method::Head;
+    let answer = route(request.method, &path, query, &request.body, shared);
+    respond(stream, answer, head_only);
 }
 
-fn route(method: &Method, path: &str, query: &str, body: &str, shared: &Shared) -> Answer {
+fn route(method: Method, path: &str, query: &str, body: &str, shared: &Shared) -> Answer {
     if path.split('/').any(|s| s == ".." || s == ".") || path.contains('\\') {
         return text(400, format!("{path}: a path with `..` names nothing here"));
     }
@@ -121,8 +234,8 @@ fn route(method: &Method, path: &str, query: &str, body: &str, shared: &Shared) 
             .split('&')
             .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
     };
-    let method = if *method == Method::Head {
-        &Method::Get
+    let method = if method == Method::Head {
+        Method::Get
     } else {
         method
     };
@@ -301,7 +414,7 @@ fn game_answer(view: Result<Value, String>) -> Answer {
     }
 }
 
-fn game_route(method: &Method, rest: &str, body: &str, shared: &Shared) -> Answer {
+fn game_route(method: Method, rest: &str, body: &str, shared: &Shared) -> Answer {
     let (id, what) = rest.split_once('/').unwrap_or((rest, ""));
     let Ok(id) = id.parse::<u64>() else {
         return text(404, format!("no game `{id}`"));
@@ -348,10 +461,9 @@ fn game_route(method: &Method, rest: &str, body: &str, shared: &Shared) -> Answe
 
 /// The server-sent event stream: one `data:` line per change, a comment every 15 s so that
 /// a closed page is noticed and its thread ends.
-fn events(request: Request, shared: &Shared) {
+fn events(mut out: TcpStream, shared: &Shared) {
     let (tx, rx) = channel();
     lock(&shared.subscribers).push(tx);
-    let mut out = request.into_writer();
     let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
     let revision = shared.host().revision();
     if write!(

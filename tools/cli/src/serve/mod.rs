@@ -118,13 +118,10 @@ impl Shared {
 /// Starts the server and serves until interrupted.
 pub fn run(inputs: &Inputs, host: IpAddr, port: u16) -> miette::Result<ExitCode> {
     let addr = SocketAddr::new(host, port);
-    let server = match tiny_http::Server::http(addr) {
-        Ok(s) => s,
+    let listener = match std::net::TcpListener::bind(addr) {
+        Ok(l) => l,
         Err(e) => {
-            let busy = e
-                .downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == std::io::ErrorKind::AddrInUse);
-            if busy {
+            if e.kind() == std::io::ErrorKind::AddrInUse {
                 eprintln!(
                     "error: port {port} on {host} is already in use (another `tilekit serve`?): stop it, or pick another with --port"
                 );
@@ -170,10 +167,9 @@ pub fn run(inputs: &Inputs, host: IpAddr, port: u16) -> miette::Result<ExitCode>
         games: Mutex::new(tilekit_analysis::game::Games::default()),
         last_update: Mutex::new(None),
     });
-    let bound = server
-        .server_addr()
-        .to_ip()
-        .map_or_else(|| addr.to_string(), |a| a.to_string());
+    let bound = listener
+        .local_addr()
+        .map_or_else(|_| addr.to_string(), |a| a.to_string());
     crate::outln!(
         "tilekit serve: http://{bound}/ ({} files, {drawn} tiles drawn in {} ms, {errors} errors; Ctrl-C stops)",
         a.files.len(),
@@ -198,7 +194,7 @@ pub fn run(inputs: &Inputs, host: IpAddr, port: u16) -> miette::Result<ExitCode>
         let shared = shared.clone();
         std::thread::spawn(move || watch_loop(&shared, &watched, &rx));
     }
-    http::serve(server, &shared);
+    http::serve(listener, &shared);
     drop(watcher);
     Ok(ExitCode::SUCCESS)
 }
