@@ -55,6 +55,11 @@ fn read_messages(stdout: impl Read, to: std::sync::mpsc::Sender<Value>) {
 impl Client {
     /// Starts `tilekit lsp` and initializes it (offering only UTF-16 columns, as VS Code does).
     fn start() -> Client {
+        Client::start_with(json!({}))
+    }
+
+    /// Starts `tilekit lsp` and initializes it with these client capabilities.
+    fn start_with(capabilities: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tilekit"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -75,7 +80,7 @@ impl Client {
         };
         let init = client.request(
             "initialize",
-            json!({ "processId": null, "rootUri": null, "capabilities": {} }),
+            json!({ "processId": null, "rootUri": null, "capabilities": capabilities }),
         );
         let caps = &init["capabilities"];
         assert_eq!(caps["positionEncoding"], "utf-16");
@@ -559,4 +564,74 @@ fn misuse_ends_with_a_message_and_status_2() {
     client.notify("exit", Value::Null);
     let status = client.child.wait().unwrap();
     assert_eq!(status.code(), Some(2));
+}
+
+#[test]
+fn a_required_file_changed_on_disk_rechecks_the_open_document() {
+    let dir = common::scratch("lsp-watched");
+    let other_path = dir.join("other.toml");
+    std::fs::write(&other_path, OTHER).unwrap();
+    std::fs::write(dir.join("mine.toml"), MINE).unwrap();
+    let mine = uri(&dir.join("mine.toml"));
+    let other = uri(&other_path);
+    let mut client = Client::start_with(json!({
+        "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } }
+    }));
+    // The server asks to be told of the .toml files changed on disk; the client agrees.
+    let registration = loop {
+        let m = client.next();
+        if m["method"] == "client/registerCapability" {
+            break m;
+        }
+        client.pending.push(m);
+    };
+    let r = &registration["params"]["registrations"][0];
+    assert_eq!(
+        r["method"], "workspace/didChangeWatchedFiles",
+        "{registration}"
+    );
+    assert_eq!(
+        r["registerOptions"]["watchers"][0]["globPattern"],
+        "**/*.toml"
+    );
+    client.send(json!({ "jsonrpc": "2.0", "id": registration["id"], "result": null }));
+    // A valid document, then the set it requires loses the edge kind it uses, on disk.
+    client.open(&mine, MINE);
+    let changed = OTHER.replace("id = \"lava\"", "id = \"magma\"");
+    std::fs::write(&other_path, &changed).unwrap();
+    let change = |typ: u8| json!({ "changes": [{ "uri": other, "type": typ }] });
+    client.notify("workspace/didChangeWatchedFiles", change(2));
+    let found = client.diagnostics(&mine, |d| !d.is_empty());
+    let messages: Vec<&str> = found.iter().filter_map(|d| d["message"].as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("lava")), "{messages:?}");
+    // Put back: the document is clean again.
+    std::fs::write(&other_path, OTHER).unwrap();
+    client.notify("workspace/didChangeWatchedFiles", change(2));
+    client.diagnostics(&mine, |d| d.is_empty());
+    // Deleted: the set it requires is gone.
+    std::fs::remove_file(&other_path).unwrap();
+    client.notify("workspace/didChangeWatchedFiles", change(3));
+    let found = client.diagnostics(&mine, |d| !d.is_empty());
+    let messages: Vec<&str> = found.iter().filter_map(|d| d["message"].as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("other")), "{messages:?}");
+    client.stop();
+}
+
+#[test]
+fn no_watcher_is_registered_without_dynamic_registration() {
+    let dir = common::scratch("lsp-unwatched");
+    let mine = uri(&dir.join("mine.toml"));
+    let mut client = Client::start();
+    client.open(&mine, MINE);
+    // A round trip: anything the server sent before its answer is in `pending`.
+    client.hover(&mine, 0, 0);
+    assert!(
+        !client
+            .pending
+            .iter()
+            .any(|m| m["method"] == "client/registerCapability"),
+        "{:?}",
+        client.pending
+    );
+    client.stop();
 }

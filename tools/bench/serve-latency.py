@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Time from saving the bundled Village Life file to the server-sent event of `tilekit serve`
-(and to the page's state fetched after it), 8 saves that each rename one tile.
+"""Time from saving the bundled Village Life file to the server-sent event of `tilekit serve`,
+to the page's state fetched after it, and to the new pictures fetched (the tiles whose key
+changed, as the page asks for them), 8 saves that each rename one tile.
 
 Usage: tools/bench/serve-latency.py [path/to/tilekit]   (default: target/debug/tilekit)
 """
@@ -22,6 +23,15 @@ def read_event():
         buf += s.recv(4096)
     return buf
 read_event()
+def get(path):
+    c=socket.create_connection((host,int(port))); c.sendall(f"GET {path} HTTP/1.0\r\n\r\n".encode()); out=b""
+    while True:
+        b=c.recv(65536)
+        if not b: break
+        out+=b
+    return out
+keys={t["id"]:t["key"] for t in json.loads(get("/api/state").split(b"\r\n\r\n",1)[1])["tiles"]}
+redrawn=[]
 vl = d+"/village-life.toml"; text = open(vl).read()
 times=[]; server=[]
 for i in range(8):
@@ -30,16 +40,20 @@ for i in range(8):
     t0=time.perf_counter(); open(vl,"w").write(new)
     ev=read_event(); t1=time.perf_counter()
     # and the page's follow-up: the state, then the one changed picture
-    c=socket.create_connection((host,int(port))); c.sendall(b"GET /api/state HTTP/1.0\r\n\r\n"); st=b""
-    while True:
-        b=c.recv(65536)
-        if not b: break
-        st+=b
-    t2=time.perf_counter()
-    times.append(((t1-t0)*1000,(t2-t0)*1000)); server.append(json.loads(ev.split(b"data: ")[-1])["ms"])
+    st=get("/api/state"); t2=time.perf_counter()
+    tiles=json.loads(st.split(b"\r\n\r\n",1)[1])["tiles"]
+    changed=[t for t in tiles if keys.get(t["id"]) != t["key"]]
+    for t in changed:
+        png=get(f"/tile/{t['id']}.png?v={t['key']}")
+        assert png.split(b"\r\n\r\n",1)[1][1:4]==b"PNG", png[:200]
+        keys[t["id"]]=t["key"]
+    t3=time.perf_counter()
+    times.append(((t1-t0)*1000,(t2-t0)*1000,(t3-t0)*1000)); server.append(json.loads(ev.split(b"data: ")[-1])["ms"])
+    redrawn.append(len(changed))
     time.sleep(0.3)
 p.kill()
 shutil.rmtree(scratch, ignore_errors=True)
-print("save→event ms:", [round(a) for a,_ in times], "median", round(statistics.median(a for a,_ in times)))
-print("save→state fetched ms:", [round(b) for _,b in times], "median", round(statistics.median(b for _,b in times)))
+for name, k in [("save→event", 0), ("save→state fetched", 1), ("save→new pictures fetched", 2)]:
+    print(f"{name} ms:", [round(t[k]) for t in times], "median", round(statistics.median(t[k] for t in times)))
+print("pictures fetched per save:", redrawn)
 print("server-side (event→applied) ms:", server)

@@ -8,10 +8,12 @@
 //! file's parse and schema check is kept per file and redone only when its text changes; the
 //! cross-file checks run once per batch of changes, on the first question; pictures are cached
 //! by the content of the tile and the vocabulary they are drawn with, so a save re-draws only
-//! the tiles whose drawing changed.
+//! the tiles whose drawing changed. The games played on the tables are the `game` module's
+//! sessions: started here on the current tables, then kept and asked by the edge.
 
 mod bundled;
 mod docs;
+pub mod game;
 
 pub use bundled::{BUNDLED_SUFFIX, declared_set};
 pub use docs::{KeyInfo, KeyShape, key_doc, keys_of, values_of};
@@ -44,6 +46,9 @@ pub enum AnalysisError {
     /// The tables could not be compiled.
     #[error("{0}")]
     Compile(String),
+    /// A game could not be started.
+    #[error("{0}")]
+    Game(#[from] game::GameError),
 }
 
 /// The most pixels a picture asked of the host may have on a side.
@@ -392,6 +397,17 @@ impl AnalysisHost {
             })
             .clone()
             .map_err(AnalysisError::Compile)
+    }
+
+    /// A new game on the current (or last good) tables; it keeps those tables however the
+    /// files change after.
+    pub fn start_game(
+        &mut self,
+        seats: Vec<game::Seat>,
+        seed: u64,
+    ) -> Result<game::Session, AnalysisError> {
+        let tables = self.tables()?;
+        Ok(game::Session::new(tables, seats, seed)?)
     }
 
     /// The names an editor completes, from every file that got past the schema (valid

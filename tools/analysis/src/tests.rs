@@ -202,3 +202,114 @@ fn the_bundled_sets_a_file_requires_follow_its_requires() {
     assert!(host.sync_bundled());
     assert_eq!(host.file_names(), ["mine.toml", "base.toml"]);
 }
+
+mod games {
+    use super::*;
+    use crate::game::{GameError, Seat, Session};
+    use engine::players::Strategy;
+
+    fn person_against_greedy(host: &mut AnalysisHost) -> Session {
+        host.start_game(vec![Seat::Person, Seat::Bot(Strategy::Greedy)], 7)
+            .expect("a game on the base tables")
+    }
+
+    #[test]
+    fn a_person_and_a_bot_play_a_whole_game_the_engine_replays() {
+        let mut host = host_with_base();
+        let mut game = person_against_greedy(&mut host);
+        let mut turns = 0;
+        loop {
+            match game.bot_to_move().unwrap() {
+                Some(seat) => {
+                    assert_eq!(seat, 1);
+                    // A person may not move in the bot's seat.
+                    assert!(matches!(
+                        game.play(0),
+                        Err(GameError::NotYourTurn { seat: 2, .. })
+                    ));
+                    game.bot_turn().unwrap();
+                }
+                None => {
+                    let view = game.view().unwrap();
+                    if let crate::game::PhaseView::Over { .. } = view.phase {
+                        break;
+                    }
+                    assert_eq!(view.current, 0);
+                    // The bot does not move in a person's seat.
+                    assert!(matches!(
+                        game.bot_turn(),
+                        Err(GameError::NotYourTurn { seat: 1, .. })
+                    ));
+                    // The last legal move, then the second step's first.
+                    let count = match &view.phase {
+                        crate::game::PhaseView::Place { placements, .. } => placements.len(),
+                        other => panic!("a person's turn starts with a placement: {other:?}"),
+                    };
+                    assert!(matches!(
+                        game.play(count),
+                        Err(GameError::NoMove { index, count: c }) if index == count && c == count
+                    ));
+                    game.play(count - 1).unwrap();
+                    game.play(0).unwrap();
+                    turns += 1;
+                }
+            }
+            assert!(turns < 200, "the game ends");
+        }
+        assert!(turns > 10);
+        let view = game.view().unwrap();
+        assert!(
+            view.log
+                .iter()
+                .flatten()
+                .any(|l| l.starts_with("P2 places"))
+        );
+        // The record is the game: replayed alone, it gives the same scores.
+        let tables = game.tables().clone();
+        let replayed = engine::replay(&tables, game.record()).expect("the record replays");
+        assert_eq!(replayed.game.scores, view.scores);
+        assert_eq!(game.play(0), Err(GameError::Over));
+    }
+
+    #[test]
+    fn a_game_keeps_the_tables_it_started_with() {
+        let mut host = host_with_base();
+        let mut game = person_against_greedy(&mut host);
+        game.play(0).unwrap();
+        game.play(0).unwrap();
+        let before = game.view().unwrap();
+        // The files change: one tile less. New games get the new tables; this one plays on.
+        let start = BASE.find("[[tile]]").unwrap();
+        let next = start + 1 + BASE[start + 1..].find("[[tile]]").unwrap();
+        let fewer = format!("{}{}", &BASE[..start], &BASE[next..]);
+        assert!(host.apply_change("definitions/base.toml", Some(fewer)));
+        let tables = host.tables().unwrap();
+        assert_eq!(tables.kinds.len() + 1, game.tables().kinds.len());
+        assert_eq!(game.view().unwrap().board.len(), before.board.len());
+        game.bot_turn().unwrap();
+        assert!(game.view().unwrap().board.len() > before.board.len());
+    }
+
+    #[test]
+    fn seats_are_people_or_the_engines_players() {
+        assert_eq!("person".parse::<Seat>(), Ok(Seat::Person));
+        assert_eq!(
+            "mcts:20".parse::<Seat>(),
+            Ok(Seat::Bot(Strategy::Mcts { playouts: 20 }))
+        );
+        assert!("robot".parse::<Seat>().unwrap_err().contains("person"));
+        let mut host = host_with_base();
+        assert!(matches!(
+            host.start_game(Vec::new(), 1),
+            Err(AnalysisError::Game(GameError::Seats(0)))
+        ));
+        assert!(matches!(
+            host.start_game(vec![Seat::Person; 9], 1),
+            Err(AnalysisError::Game(GameError::Seats(9)))
+        ));
+        assert!(matches!(
+            AnalysisHost::new().start_game(vec![Seat::Person], 1),
+            Err(AnalysisError::NoTileSet)
+        ));
+    }
+}

@@ -9,8 +9,6 @@ mod commands;
 mod inputs;
 mod output;
 mod rules;
-// Its two startup messages (listening, cannot listen) are the serve module's own to route.
-#[allow(clippy::print_stderr)]
 mod serve;
 
 use clap::{Parser, Subcommand};

@@ -87,6 +87,9 @@ pub fn run(connection: &Connection) -> Result<(), Error> {
         "serverInfo": { "name": "tilekit", "version": env!("CARGO_PKG_VERSION") },
     });
     connection.initialize_finish(id, result)?;
+    if watches_files(&params) {
+        register_watcher(connection)?;
+    }
     let mut server = server::Server::new(connection, encoding);
     while let Ok(message) = connection.receiver.recv() {
         if let Some(end) = server.handle(message)?.end() {
@@ -103,6 +106,47 @@ pub fn run(connection: &Connection) -> Result<(), Error> {
         }
     }
     Err(Error::Disconnected)
+}
+
+/// Whether the client lets the server ask it to watch files (`workspace/didChangeWatchedFiles`
+/// by dynamic registration; the protocol has no static way).
+fn watches_files(params: &InitializeParams) -> bool {
+    params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|d| d.dynamic_registration)
+        .unwrap_or(false)
+}
+
+/// Asks the client to report every `.toml` file created, changed or deleted on disk, so that a
+/// file changed outside the editor (a required set, say) re-checks the open documents. The
+/// client's answer is not waited for: without it, saves in the editor still count.
+fn register_watcher(connection: &Connection) -> Result<(), Error> {
+    use lsp_types::request::{RegisterCapability, Request as _};
+    let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
+        watchers: vec![lsp_types::FileSystemWatcher {
+            glob_pattern: lsp_types::GlobPattern::String("**/*.toml".to_string()),
+            kind: None,
+        }],
+    };
+    let params = lsp_types::RegistrationParams {
+        registrations: vec![lsp_types::Registration {
+            id: "tilekit-watched-files".to_string(),
+            method: "workspace/didChangeWatchedFiles".to_string(),
+            register_options: serde_json::to_value(options).ok(),
+        }],
+    };
+    let request = lsp_server::Request::new(
+        lsp_server::RequestId::from("tilekit-watch".to_string()),
+        RegisterCapability::METHOD.to_string(),
+        params,
+    );
+    connection
+        .sender
+        .send(request.into())
+        .map_err(|_| Error::Disconnected)
 }
 
 /// UTF-8 columns when the client offers them (no conversion), else the protocol's UTF-16.

@@ -7,8 +7,8 @@ use crate::files;
 use crate::position::{Encoding, LineIndex};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
-    Notification as _, PublishDiagnostics,
+    DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
+    DidSaveTextDocument, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{Completion, HoverRequest, Request as _};
 use lsp_types::{
@@ -196,6 +196,25 @@ impl<'c> Server<'c> {
                 if let Some(dir) = files::uri_to_path(p.text_document.uri.as_str())
                     .and_then(|p| p.parent().map(PathBuf::from))
                 {
+                    self.read_folder(dir);
+                }
+            }
+            DidChangeWatchedFiles::METHOD => {
+                let p: lsp_types::DidChangeWatchedFilesParams =
+                    serde_json::from_value(params).map_err(bad)?;
+                // A file changed on disk outside the editor: its folder is read again if it is
+                // one the open documents were checked with (an open document's own text is the
+                // editor's, which the folder read leaves alone).
+                let mut dirs: Vec<PathBuf> = p
+                    .changes
+                    .iter()
+                    .filter_map(|c| files::uri_to_path(c.uri.as_str()))
+                    .filter_map(|p| p.parent().map(PathBuf::from))
+                    .filter(|d| self.folders.contains_key(d))
+                    .collect();
+                dirs.sort();
+                dirs.dedup();
+                for dir in dirs {
                     self.read_folder(dir);
                 }
             }

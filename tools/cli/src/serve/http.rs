@@ -1,4 +1,5 @@
-//! The HTTP side of `tilekit serve` (tiny_http, a thread per request): the page, the state as
+//! The HTTP side of `tilekit serve` (std's listener, `httparse` for the request head, a thread
+//! and a connection per request): the page, the state as
 //! JSON, tile pictures and sheet pages as the renderer's PNGs, games, and the server-sent
 //! event stream. It serves nothing from disk by path: every answer is made from the analysis
 //! host or compiled into the binary, so no URL can reach a file the server was not given.
@@ -6,36 +7,143 @@
 use super::{Shared, TILE_PX, lock};
 use serde_json::{Value, json};
 use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
-use tiny_http::{Header, Method, Request, Response};
+use tilekit_analysis::game::{Seat, Session};
 
 const PAGE: &str = include_str!("page.html");
 
 /// The largest request body read (a move or a new game is a few bytes).
-const MAX_BODY: u64 = 4096;
+const MAX_BODY: usize = 4096;
 
-/// Answers requests until the server stops.
-pub fn serve(server: tiny_http::Server, shared: &Arc<Shared>) {
-    for request in server.incoming_requests() {
+/// The largest request head read (a browser's is under 2 KiB).
+const MAX_HEAD: usize = 16 * 1024;
+
+/// How long a connection may take to send its request before it is closed.
+const READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A request method, as the routes tell them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    Get,
+    Head,
+    Post,
+    Other,
+}
+
+/// A request as the routes see it.
+struct Request {
+    method: Method,
+    url: String,
+    body: String,
+}
+
+/// Answers connections until the listener fails: a thread per connection, one request per
+/// connection, and the connection closed after its answer (or after `READ_TIMEOUT` without a
+/// whole request). Nothing outlives its request but an event stream, so no request can wait
+/// behind another connection (see ARCHITECTURE.md, "the hanging request").
+pub fn serve(listener: TcpListener, shared: &Arc<Shared>) {
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
         let shared = shared.clone();
-        std::thread::spawn(move || handle(request, &shared));
+        std::thread::spawn(move || connection(stream, &shared));
     }
 }
 
-type Answer = Response<std::io::Cursor<Vec<u8>>>;
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes())
-        .unwrap_or_else(|()| Header::from_bytes(&b"X-Invalid"[..], &b"1"[..]).expect("valid"))
+fn connection(mut stream: TcpStream, shared: &Shared) {
+    let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
+    let _ = stream.set_nodelay(true);
+    match read_request(&mut stream) {
+        Ok(request) => handle(request, stream, shared),
+        Err(Some(answer)) => respond(stream, answer, false),
+        // The client went away or sent nothing: nothing to answer.
+        Err(None) => {}
+    }
 }
 
-fn bytes(status: u16, content_type: &str, body: Vec<u8>) -> Answer {
-    Response::from_data(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", content_type))
-        .with_header(header("Cache-Control", "no-cache"))
+/// Reads one request: the head (parsed by `httparse`) and a body of `Content-Length` bytes.
+fn read_request(stream: &mut TcpStream) -> Result<Request, Option<Answer>> {
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 4096];
+    loop {
+        let mut headers = [httparse::EMPTY_HEADER; 64];
+        let mut head = httparse::Request::new(&mut headers);
+        match head.parse(&buf) {
+            Ok(httparse::Status::Complete(len)) => {
+                let method = match head.method {
+                    Some("GET") => Method::Get,
+                    Some("HEAD") => Method::Head,
+                    Some("POST") => Method::Post,
+                    _ => Method::Other,
+                };
+                let url = head.path.unwrap_or("/").to_string();
+                let header = |name: &str| {
+                    head.headers
+                        .iter()
+                        .find(|h| h.name.eq_ignore_ascii_case(name))
+                        .map(|h| String::from_utf8_lossy(h.value).trim().to_string())
+                };
+                if header("transfer-encoding").is_some() {
+                    return Err(Some(text(
+                        411,
+                        "send the request body with a Content-Length",
+                    )));
+                }
+                let length = match header("content-length").map(|v| v.parse::<usize>()) {
+                    None => 0,
+                    Some(Ok(n)) if n <= MAX_BODY => n,
+                    Some(Ok(n)) => {
+                        return Err(Some(text(
+                            413,
+                            format!("a request body of {n} bytes: at most {MAX_BODY} here"),
+                        )));
+                    }
+                    Some(Err(_)) => {
+                        return Err(Some(text(400, "a Content-Length that is no number")));
+                    }
+                };
+                let mut body = buf[len..].to_vec();
+                while body.len() < length {
+                    match stream.read(&mut chunk) {
+                        Ok(0) | Err(_) => return Err(None),
+                        Ok(n) => body.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                body.truncate(length);
+                let body = String::from_utf8(body)
+                    .map_err(|_| Some(text(400, "the request body is not UTF-8 text")))?;
+                return Ok(Request { method, url, body });
+            }
+            Ok(httparse::Status::Partial) => {}
+            Err(e) => return Err(Some(text(400, format!("not an HTTP request: {e}")))),
+        }
+        if buf.len() > MAX_HEAD {
+            return Err(Some(text(431, "the request head is too large")));
+        }
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return Err(None),
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    }
+}
+
+/// An answer: status, type, body, and the file name a download is saved under.
+struct Answer {
+    status: u16,
+    content_type: &'static str,
+    body: Vec<u8>,
+    download: Option<String>,
+}
+
+fn bytes(status: u16, content_type: &'static str, body: Vec<u8>) -> Answer {
+    Answer {
+        status,
+        content_type,
+        body,
+        download: None,
+    }
 }
 
 fn text(status: u16, body: impl Into<String>) -> Answer {
@@ -46,34 +154,78 @@ fn text(status: u16, body: impl Into<String>) -> Answer {
     )
 }
 
-fn json_answer(value: &Value) -> Answer {
-    bytes(200, "application/json", value.to_string().into_bytes())
+fn json_answer(value: &impl serde::Serialize) -> Answer {
+    match serde_json::to_vec(value) {
+        Ok(body) => bytes(200, "application/json", body),
+        Err(e) => text(500, e.to_string()),
+    }
 }
 
-fn handle(mut request: Request, shared: &Shared) {
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((url.as_str(), ""));
+/// Writes an answer, then closes the connection.
+fn respond(mut stream: TcpStream, answer: Answer, head_only: bool) {
+    let download = answer.download.map_or_else(String::new, |name| {
+        format!("Content-Disposition: attachment; filename=\"{name}\"\r\n")
+    });
+    let head = format!(
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\n{download}Connection: close\r\n\r\n",
+        answer.status,
+        reason(answer.status),
+        answer.content_type,
+        answer.body.len()
+    );
+    let mut out = std::io::BufWriter::new(&stream);
+    let _ = out
+        .write_all(head.as_bytes())
+        .and_then(|()| {
+            if head_only {
+                Ok(())
+            } else {
+                out.write_all(&answer.body)
+            }
+        })
+        .and_then(|()| out.flush());
+    drop(out);
+    let _ = stream.shutdown(Shutdown::Write);
+    // What the client sent beyond the request is read away, so that closing does not reset
+    // the connection under an answer it has not read yet.
+    let _ = std::io::copy(
+        &mut (&mut stream).take(MAX_HEAD as u64),
+        &mut std::io::sink(),
+    );
+}
+
+/// The reason phrase of the statuses answered here.
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        404 => "Not Found",
+        409 => "Conflict",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        _ => "",
+    }
+}
+
+fn handle(request: Request, stream: TcpStream, shared: &Shared) {
+    let (path, query) = request
+        .url
+        .split_once('?')
+        .unwrap_or((request.url.as_str(), ""));
     let path = percent_decode(path);
-    if path == "/events" && *request.method() == Method::Get {
-        events(request, shared);
+    if path == "/events" && request.method == Method::Get {
+        events(stream, shared);
         return;
     }
-    let mut body = String::new();
-    if *request.method() == Method::Post
-        && request
-            .as_reader()
-            .take(MAX_BODY)
-            .read_to_string(&mut body)
-            .is_err()
-    {
-        let _ = request.respond(text(400, "the request body is not UTF-8 text"));
-        return;
-    }
-    let answer = route(request.method(), &path, query, &body, shared);
-    let _ = request.respond(answer);
+    let head_only = request.method == Method::Head;
+    let answer = route(request.method, &path, query, &request.body, shared);
+    respond(stream, answer, head_only);
 }
 
-fn route(method: &Method, path: &str, query: &str, body: &str, shared: &Shared) -> Answer {
+fn route(method: Method, path: &str, query: &str, body: &str, shared: &Shared) -> Answer {
     if path.split('/').any(|s| s == ".." || s == ".") || path.contains('\\') {
         return text(400, format!("{path}: a path with `..` names nothing here"));
     }
@@ -81,6 +233,11 @@ fn route(method: &Method, path: &str, query: &str, body: &str, shared: &Shared) 
         query
             .split('&')
             .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+    };
+    let method = if method == Method::Head {
+        Method::Get
+    } else {
+        method
     };
     match (method, path) {
         (Method::Get, "/") => bytes(200, "text/html; charset=utf-8", PAGE.as_bytes().to_vec()),
@@ -119,10 +276,11 @@ fn route(method: &Method, path: &str, query: &str, body: &str, shared: &Shared) 
 
 /// Everything the page shows but the pictures.
 fn state(shared: &Shared) -> Value {
-    let mut host = shared.host();
-    let a = host.analysis();
+    // The watch thread takes these before the host: so must every request (or they deadlock).
     let read_errors = lock(&shared.read_errors).clone();
     let gone = lock(&shared.gone).clone();
+    let mut host = shared.host();
+    let a = host.analysis();
     let diagnostics: Vec<Value> = a
         .diagnostics
         .iter()
@@ -176,6 +334,7 @@ fn state(shared: &Shared) -> Value {
     };
     let pages = host.sheet().map(|(_, n)| n).unwrap_or(0);
     let playable = a.good.is_some();
+    let last_update_ms = lock(&shared.last_update).map(|(_, took)| took.as_millis() as u64);
     json!({
         "revision": a.revision,
         "stale": a.stale || !read_errors.is_empty(),
@@ -189,7 +348,7 @@ fn state(shared: &Shared) -> Value {
         "tiles": tiles,
         "pages": pages,
         "playable": playable,
-        "last_update_ms": lock(&shared.last_update).map(|(_, took)| took.as_millis() as u64),
+        "last_update_ms": last_update_ms,
     })
 }
 
@@ -211,32 +370,51 @@ fn excerpt(d: &tiledef::Diagnostic) -> String {
 
 fn new_game(body: &str, shared: &Shared) -> Answer {
     let request: Value = serde_json::from_str(body).unwrap_or(Value::Null);
-    let players = request["players"].as_u64().unwrap_or(2).min(8) as u8;
-    let bots = request["random"].as_u64().unwrap_or(0).min(8) as u8;
+    let seats: Result<Vec<Seat>, String> = match request["seats"].as_array() {
+        Some(list) => list
+            .iter()
+            .map(|s| s.as_str().unwrap_or("?").parse())
+            .collect(),
+        None => Err("a new game is {\"seats\": [\"person\", \"greedy\", …]}".into()),
+    };
+    let seats = match seats {
+        Ok(s) => s,
+        Err(e) => return text(400, e),
+    };
     let seed = request["seed"].as_u64().unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
-    let tables = match shared.host().tables() {
-        Ok(t) => t,
+    let game = match shared.host().start_game(seats, seed) {
+        Ok(g) => g,
+        Err(e @ tilekit_analysis::AnalysisError::Game(_)) => return text(400, e.to_string()),
         Err(e) => return text(503, e.to_string()),
     };
     let mut games = lock(&shared.games);
-    match games.start(tables, players, bots, seed) {
-        Ok(id) => match games.get(id).map(|g| g.view()) {
-            Some(Ok(mut view)) => {
-                view["id"] = json!(id);
-                json_answer(&view)
-            }
-            Some(Err(e)) => text(500, e),
-            None => text(500, "the game vanished"),
-        },
-        Err(e) => text(400, e),
+    let id = games.insert(game);
+    games.get(id).map_or_else(
+        || text(500, "the game vanished"),
+        |g| game_answer(game_view(g, id)),
+    )
+}
+
+/// A game's view with its id, for the page.
+fn game_view(game: &Session, id: u64) -> Result<Value, String> {
+    let view = game.view().map_err(|e| e.to_string())?;
+    let mut value = serde_json::to_value(view).map_err(|e| e.to_string())?;
+    value["id"] = json!(id);
+    Ok(value)
+}
+
+fn game_answer(view: Result<Value, String>) -> Answer {
+    match view {
+        Ok(v) => json_answer(&v),
+        Err(e) => text(500, e),
     }
 }
 
-fn game_route(method: &Method, rest: &str, body: &str, shared: &Shared) -> Answer {
+fn game_route(method: Method, rest: &str, body: &str, shared: &Shared) -> Answer {
     let (id, what) = rest.split_once('/').unwrap_or((rest, ""));
     let Ok(id) = id.parse::<u64>() else {
         return text(404, format!("no game `{id}`"));
@@ -249,13 +427,7 @@ fn game_route(method: &Method, rest: &str, body: &str, shared: &Shared) -> Answe
         );
     };
     match (method, what) {
-        (Method::Get, "") => match game.view() {
-            Ok(mut v) => {
-                v["id"] = json!(id);
-                json_answer(&v)
-            }
-            Err(e) => text(500, e),
-        },
+        (Method::Get, "") => game_answer(game_view(game, id)),
         (Method::Post, "move") => {
             let request: Value = serde_json::from_str(body).unwrap_or(Value::Null);
             let Some(index) = request["index"].as_u64() else {
@@ -264,36 +436,34 @@ fn game_route(method: &Method, rest: &str, body: &str, shared: &Shared) -> Answe
                     "a move is {\"index\": N}, N from the legal moves given",
                 );
             };
-            if let Err(e) = game.play(index as usize) {
-                return text(409, e);
-            }
-            match game.view() {
-                Ok(mut v) => {
-                    v["id"] = json!(id);
-                    json_answer(&v)
-                }
-                Err(e) => text(500, e),
+            match game.play(index as usize) {
+                Ok(()) => game_answer(game_view(game, id)),
+                Err(e) => text(409, e.to_string()),
             }
         }
-        (Method::Get, "record.toml") => bytes(
-            200,
-            "application/toml; charset=utf-8",
-            game.record_toml().into_bytes(),
-        )
-        .with_header(header(
-            "Content-Disposition",
-            &format!("attachment; filename=\"game-{id}.toml\""),
-        )),
+        // The page asks the bot whose turn it is to play, a turn at a time, so that each
+        // bot turn is seen.
+        (Method::Post, "bot") => match game.bot_turn() {
+            Ok(()) => game_answer(game_view(game, id)),
+            Err(e) => text(409, e.to_string()),
+        },
+        (Method::Get, "record.toml") => Answer {
+            download: Some(format!("game-{id}.toml")),
+            ..bytes(
+                200,
+                "application/toml; charset=utf-8",
+                game.record().to_toml().into_bytes(),
+            )
+        },
         _ => text(404, format!("no such game request `{what}`")),
     }
 }
 
 /// The server-sent event stream: one `data:` line per change, a comment every 15 s so that
 /// a closed page is noticed and its thread ends.
-fn events(request: Request, shared: &Shared) {
+fn events(mut out: TcpStream, shared: &Shared) {
     let (tx, rx) = channel();
     lock(&shared.subscribers).push(tx);
-    let mut out = request.into_writer();
     let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
     let revision = shared.host().revision();
     if write!(

@@ -1,10 +1,9 @@
 //! The edges of `tilekit serve` around the analysis host (`tilekit_analysis`): the file watcher
 //! that reads the files it was given and tells the host what they now read, the HTTP server
-//! (`http`) that asks the host and answers the page, the games played on the page (`game`), and
-//! the server-sent events that tell open pages a change arrived. The host does no I/O; this
-//! module does all of it.
+//! (`http`) that asks the host and answers the page (the games on the page are the host's
+//! `tilekit_analysis::game` sessions, kept here), and the server-sent events that tell open
+//! pages a change arrived. The host does no I/O; this module does all of it.
 
-mod game;
 mod http;
 
 use crate::inputs::Inputs;
@@ -41,14 +40,28 @@ impl Watched {
         if let Some(name) = self.files.get(&canonical) {
             return Some(name.clone());
         }
-        let dir = canonical.parent()?;
-        let given = self.folders.get(dir)?;
+        // The folder the entry is in, not the one a link points into: a link in a given
+        // folder is one of its entries (as every command reads it); the folder of its target
+        // is not given, and nothing else there is read.
+        let dir = canonical_dir(path)?;
+        let given = self.folders.get(&dir)?;
         if path.extension().is_some_and(|e| e == "toml") {
             Some(given.join(path.file_name()?).display().to_string())
         } else {
             None
         }
     }
+}
+
+/// The canonical folder a path's entry is in.
+fn canonical_dir(path: &Path) -> Option<PathBuf> {
+    let dir = path.parent()?;
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    dir.canonicalize().ok()
 }
 
 /// A path made absolute with its folder resolved (the file itself may be gone).
@@ -79,7 +92,9 @@ pub struct Shared {
     /// Files deleted while serving, for the page to say so.
     gone: Mutex<Vec<String>>,
     subscribers: Mutex<Vec<Sender<String>>>,
-    games: Mutex<game::Games>,
+    /// The games on the page; a lock of their own, so that a bot thinking does not hold up
+    /// the pictures.
+    games: Mutex<tilekit_analysis::game::Games>,
     /// When the last change was applied and what it took (for the page's status line).
     last_update: Mutex<Option<(Instant, Duration)>>,
 }
@@ -103,18 +118,15 @@ impl Shared {
 /// Starts the server and serves until interrupted.
 pub fn run(inputs: &Inputs, host: IpAddr, port: u16) -> miette::Result<ExitCode> {
     let addr = SocketAddr::new(host, port);
-    let server = match tiny_http::Server::http(addr) {
-        Ok(s) => s,
+    let listener = match std::net::TcpListener::bind(addr) {
+        Ok(l) => l,
         Err(e) => {
-            let busy = e
-                .downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == std::io::ErrorKind::AddrInUse);
-            if busy {
-                eprintln!(
+            if e.kind() == std::io::ErrorKind::AddrInUse {
+                crate::errln!(
                     "error: port {port} on {host} is already in use (another `tilekit serve`?): stop it, or pick another with --port"
                 );
             } else {
-                eprintln!("error: cannot listen on {addr}: {e}");
+                crate::errln!("error: cannot listen on {addr}: {e}");
             }
             return Ok(ExitCode::from(2));
         }
@@ -152,13 +164,12 @@ pub fn run(inputs: &Inputs, host: IpAddr, port: u16) -> miette::Result<ExitCode>
         read_errors: Mutex::new(BTreeMap::new()),
         gone: Mutex::new(Vec::new()),
         subscribers: Mutex::new(Vec::new()),
-        games: Mutex::new(game::Games::default()),
+        games: Mutex::new(tilekit_analysis::game::Games::default()),
         last_update: Mutex::new(None),
     });
-    let bound = server
-        .server_addr()
-        .to_ip()
-        .map_or_else(|| addr.to_string(), |a| a.to_string());
+    let bound = listener
+        .local_addr()
+        .map_or_else(|_| addr.to_string(), |a| a.to_string());
     crate::outln!(
         "tilekit serve: http://{bound}/ ({} files, {drawn} tiles drawn in {} ms, {errors} errors; Ctrl-C stops)",
         a.files.len(),
@@ -183,7 +194,7 @@ pub fn run(inputs: &Inputs, host: IpAddr, port: u16) -> miette::Result<ExitCode>
         let shared = shared.clone();
         std::thread::spawn(move || watch_loop(&shared, &watched, &rx));
     }
-    http::serve(server, &shared);
+    http::serve(listener, &shared);
     drop(watcher);
     Ok(ExitCode::SUCCESS)
 }

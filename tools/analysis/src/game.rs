@@ -1,0 +1,716 @@
+//! Games played on the host's tables: the session model behind the page's board. A game is its
+//! record (options and turns, `engine/RECORDS.md`), the tables it started on and who sits in
+//! each seat (a person, or one of the engine's players); every question replays the record
+//! through the engine, so the engine alone decides what is legal and what scores, and saving a
+//! game is writing its record. A game keeps the tables it started with: a save of the files
+//! changes the next game, never one being played (its record would stop replaying).
+//!
+//! The answers are plain data (`View`, serialisable for the page): the board, the figures, the
+//! drawn tile and its legal placements with their rotations, or the second step's choices in
+//! words, the scores and each turn's events in words.
+
+use engine::players::{Player, Strategy};
+use engine::record::{FeatureRef, GameSpec, Record, Turn, figure_ref, replay};
+use engine::rng::Rng;
+use engine::{Event, FigureKind, Move, Phase, Tables};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+/// The most games kept at once (the oldest is dropped), so a page left reloading cannot fill
+/// the memory.
+pub const MAX_GAMES: usize = 64;
+
+/// The most seats of a game.
+pub const MAX_SEATS: usize = engine::game::MAX_PLAYERS as usize;
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person at the page (hotseat: the page lets whoever's turn it is move).
+    Person,
+    /// One of the engine's players, moving by itself.
+    Bot(Strategy),
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Seat::Person => write!(f, "person"),
+            Seat::Bot(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl FromStr for Seat {
+    type Err = String;
+
+    /// `person`, or a player: `random`, `greedy`, `mcts`, `mcts:N`.
+    fn from_str(text: &str) -> Result<Seat, String> {
+        match text.trim() {
+            "person" => Ok(Seat::Person),
+            other => other
+                .parse::<Strategy>()
+                .map(Seat::Bot)
+                .map_err(|e| format!("{e}, or `person`")),
+        }
+    }
+}
+
+/// Why a game question or move was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum GameError {
+    /// The seats asked for make no game.
+    #[error("{0} seats: a game has 1 to {MAX_SEATS}")]
+    Seats(usize),
+    /// A person moved in a bot's seat (or asked a bot to move in a person's).
+    #[error("it is P{seat}'s turn, played by {by}")]
+    NotYourTurn {
+        /// The seat whose turn it is, from 1.
+        seat: usize,
+        /// Who plays it.
+        by: String,
+    },
+    /// No legal move with this index.
+    #[error("no legal move {index} (there are {count})")]
+    NoMove {
+        /// The index asked.
+        index: usize,
+        /// How many legal moves there are.
+        count: usize,
+    },
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// The engine refused the game or a turn (the record stays as it was).
+    #[error("{0}")]
+    Engine(String),
+}
+
+/// One game.
+pub struct Session {
+    tables: Arc<Tables>,
+    record: Record,
+    seats: Vec<Seat>,
+    /// The engine's player of each bot seat (it keeps its plan from placement to second step).
+    players: Vec<Option<Player>>,
+    /// The placement made this turn, waiting for its second step.
+    pending: Option<(u16, Move)>,
+    rng: Rng,
+}
+
+impl Session {
+    /// A new game on `tables` (every set in them), with a seeded draw.
+    pub fn new(tables: Arc<Tables>, seats: Vec<Seat>, seed: u64) -> Result<Session, GameError> {
+        if !(1..=MAX_SEATS).contains(&seats.len()) {
+            return Err(GameError::Seats(seats.len()));
+        }
+        let record = Record {
+            game: GameSpec {
+                sets: Vec::new(),
+                edition: None,
+                players: seats.len() as u8,
+                rules: Default::default(),
+                seed: Some(seed),
+                draw: None,
+                tiles: None,
+                start: None,
+            },
+            turns: Vec::new(),
+            expect: None,
+        };
+        replay(&tables, &record).map_err(engine_error)?;
+        let players = seats
+            .iter()
+            .map(|s| match s {
+                Seat::Person => None,
+                Seat::Bot(strategy) => Some(Player::new(*strategy)),
+            })
+            .collect();
+        Ok(Session {
+            tables,
+            record,
+            seats,
+            players,
+            pending: None,
+            rng: Rng::new(seed ^ 0x5eed),
+        })
+    }
+
+    /// The game's record (replayable with `tilekit play`).
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+
+    /// Who plays each seat.
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats
+    }
+
+    /// The tables the game is played on (those of the files when it started).
+    pub fn tables(&self) -> &Arc<Tables> {
+        &self.tables
+    }
+
+    fn state(&self) -> Result<(engine::Game<'_>, Vec<Vec<Event>>), GameError> {
+        state(&self.tables, &self.record, self.pending)
+    }
+
+    /// The seat whose turn it is, when the game is not over and a bot plays it.
+    pub fn bot_to_move(&self) -> Result<Option<usize>, GameError> {
+        let (game, _) = self.state()?;
+        let seat = usize::from(game.current());
+        Ok((game.phase() != Phase::Over && self.players[seat].is_some()).then_some(seat))
+    }
+
+    /// A person's move: the `index`-th of the engine's legal moves of this phase.
+    pub fn play(&mut self, index: usize) -> Result<(), GameError> {
+        let (game, _) = self.state()?;
+        let phase = game.phase();
+        if phase == Phase::Over {
+            return Err(GameError::Over);
+        }
+        let seat = usize::from(game.current());
+        if let Seat::Bot(_) = self.seats[seat] {
+            return Err(self.not_yours(seat));
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let mv = *moves.get(index).ok_or(GameError::NoMove {
+            index,
+            count: moves.len(),
+        })?;
+        drop(game);
+        self.make(phase, mv)
+    }
+
+    /// The bot whose turn it is plays its whole turn (a placement and its second step).
+    pub fn bot_turn(&mut self) -> Result<(), GameError> {
+        let tables = self.tables.clone();
+        let mut moved = false;
+        loop {
+            let (game, _) = state(&tables, &self.record, self.pending)?;
+            let phase = game.phase();
+            if phase == Phase::Over {
+                return if moved { Ok(()) } else { Err(GameError::Over) };
+            }
+            // One turn: stop when the next placement is to be made.
+            if moved && matches!(phase, Phase::Place(_)) {
+                return Ok(());
+            }
+            let seat = usize::from(game.current());
+            let Some(player) = self.players[seat].as_mut() else {
+                return if moved {
+                    Ok(())
+                } else {
+                    Err(self.not_yours(seat))
+                };
+            };
+            let mv = player.choose(&game, &mut self.rng).unwrap_or(Move::Pass);
+            drop(game);
+            self.make(phase, mv)?;
+            moved = true;
+        }
+    }
+
+    fn not_yours(&self, seat: usize) -> GameError {
+        GameError::NotYourTurn {
+            seat: seat + 1,
+            by: self.seats[seat].to_string(),
+        }
+    }
+
+    fn make(&mut self, phase: Phase, mv: Move) -> Result<(), GameError> {
+        match phase {
+            Phase::Place(kind) => {
+                self.pending = Some((kind, mv));
+                // The engine is the judge: a placement it refuses is taken back.
+                if let Err(e) = self.state() {
+                    self.pending = None;
+                    return Err(e);
+                }
+                Ok(())
+            }
+            Phase::Act(_) => {
+                let Some((kind, Move::Place { x, y, rotation })) = self.pending else {
+                    return Err(GameError::Engine(
+                        "no placement waits for its second step".into(),
+                    ));
+                };
+                let (game, _) = self.state()?;
+                let return_figure = match mv {
+                    Move::Return { figure } => figure_ref(&game, figure),
+                    _ => None,
+                };
+                drop(game);
+                let feature = match mv {
+                    Move::Deploy { feature, .. } | Move::Windmill { feature } => {
+                        Some(FeatureRef::Index(feature))
+                    }
+                    _ => None,
+                };
+                // Follower 0 is the base follower; `k + 1` the set's follower kind `k`.
+                let figure = match mv {
+                    Move::Deploy { follower, .. } if follower > 0 => self
+                        .tables
+                        .followers
+                        .get(usize::from(follower) - 1)
+                        .map(|f| f.id.clone()),
+                    _ => None,
+                };
+                let turn = Turn {
+                    tile: Some(self.tables.kinds[kind as usize].id.clone()),
+                    at: [x, y],
+                    rotation,
+                    deploy: feature
+                        .clone()
+                        .filter(|_| matches!(mv, Move::Deploy { .. })),
+                    windmill: feature.filter(|_| matches!(mv, Move::Windmill { .. })),
+                    return_figure,
+                    donkey: match mv {
+                        Move::Donkey { x, y } => Some([x, y]),
+                        _ => None,
+                    },
+                    figure,
+                };
+                self.record.turns.push(turn);
+                // The engine is the judge: a turn it refuses is taken back.
+                if let Err(e) = replay(&self.tables, &self.record) {
+                    self.record.turns.pop();
+                    return Err(engine_error(e));
+                }
+                self.pending = None;
+                Ok(())
+            }
+            Phase::Over => Err(GameError::Over),
+        }
+    }
+
+    /// The game as a page draws it: the board, the figures, the drawn tile and its legal
+    /// placements, or the choices of the second step; scores; the events in words.
+    pub fn view(&self) -> Result<View, GameError> {
+        let (game, turns) = self.state()?;
+        let tables = self.tables.as_ref();
+        let tile_id = |k: u16| tables.kinds[k as usize].id.clone();
+        let board = game
+            .board
+            .placed
+            .iter()
+            .map(|p| {
+                let o = &tables.orients[p.orient as usize];
+                PlacedTile {
+                    x: p.x,
+                    y: p.y,
+                    tile: tile_id(o.kind),
+                    rotation: o.rotation,
+                }
+            })
+            .collect();
+        let figures = game
+            .figures
+            .iter()
+            .map(|f| {
+                let p = game.board.placed[f.tile as usize];
+                let o = &tables.orients[p.orient as usize];
+                let (fx, fy) = feature_point(o, (f.node - p.base) as u8);
+                FigureView {
+                    x: p.x,
+                    y: p.y,
+                    fx,
+                    fy,
+                    player: f.owner,
+                    kind: figure_name(f.kind),
+                }
+            })
+            .collect();
+        let donkey = game.donkey.map(|d| {
+            let p = game.board.placed[d as usize];
+            [p.x, p.y]
+        });
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let phase = match game.phase() {
+            Phase::Place(kind) => PhaseView::Place {
+                place: tile_id(kind),
+                placements: (moves.iter().enumerate())
+                    .filter_map(|(index, m)| match *m {
+                        Move::Place { x, y, rotation } => Some(Placement {
+                            index,
+                            x,
+                            y,
+                            rotation,
+                        }),
+                        _ => None,
+                    })
+                    .collect(),
+            },
+            Phase::Act(placed) => {
+                let o = game.orient(placed);
+                let p = game.board.placed[placed as usize];
+                let choices = (moves.iter().enumerate())
+                    .map(|(index, m)| {
+                        let (label, point) = choice_text(&game, o, *m);
+                        Choice {
+                            index,
+                            label,
+                            point,
+                        }
+                    })
+                    .collect();
+                PhaseView::Act {
+                    act: tile_id(o.kind),
+                    at: [p.x, p.y],
+                    choices,
+                }
+            }
+            Phase::Over => PhaseView::Over { over: true },
+        };
+        let log = turns
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .filter_map(|e| event_text(tables, e))
+                    .map(|l| l.trim().to_string())
+                    .collect()
+            })
+            .collect();
+        Ok(View {
+            players: game.scores.len(),
+            seats: self.seats.iter().map(Seat::to_string).collect(),
+            current: game.current(),
+            scores: game.scores.clone(),
+            supply: game.supply.clone(),
+            tiles_left: game.tiles_left(),
+            board,
+            figures,
+            donkey,
+            phase,
+            log,
+            rules: game.rules().to_string(),
+        })
+    }
+}
+
+/// A game as a page draws it.
+#[derive(Clone, Debug, Serialize)]
+pub struct View {
+    /// The number of players.
+    pub players: usize,
+    /// Who plays each seat (`person`, `greedy`, …).
+    pub seats: Vec<String>,
+    /// The seat whose turn it is, from 0.
+    pub current: u8,
+    /// The scores by seat.
+    pub scores: Vec<u32>,
+    /// Followers left in each seat's supply.
+    pub supply: Vec<u8>,
+    /// Tiles left to draw.
+    pub tiles_left: usize,
+    /// The placed tiles.
+    pub board: Vec<PlacedTile>,
+    /// The figures on the board.
+    pub figures: Vec<FigureView>,
+    /// Where the donkey stands.
+    pub donkey: Option<[i16; 2]>,
+    /// What is to be done now.
+    pub phase: PhaseView,
+    /// Per turn, its events in words (the set-up's with the first turn's).
+    pub log: Vec<Vec<String>>,
+    /// The rules in play, in words.
+    pub rules: String,
+}
+
+/// A tile on the board.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlacedTile {
+    /// Its cell.
+    pub x: i16,
+    /// Its cell.
+    pub y: i16,
+    /// Its tile id.
+    pub tile: String,
+    /// Quarter turns clockwise.
+    pub rotation: u8,
+}
+
+/// A figure on the board.
+#[derive(Clone, Debug, Serialize)]
+pub struct FigureView {
+    /// Its tile's cell.
+    pub x: i16,
+    /// Its tile's cell.
+    pub y: i16,
+    /// Where on the tile, in tile units ((0, 0) north-west).
+    pub fx: f32,
+    /// Where on the tile.
+    pub fy: f32,
+    /// Its owner's seat.
+    pub player: u8,
+    /// `follower` or `windmill`.
+    pub kind: &'static str,
+}
+
+/// What is to be done now.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum PhaseView {
+    /// The drawn tile is to be placed at one of its legal placements.
+    Place {
+        /// The drawn tile's id.
+        place: String,
+        /// Its legal placements, each with every rotation allowed there.
+        placements: Vec<Placement>,
+    },
+    /// The second step of the placed tile.
+    Act {
+        /// The placed tile's id.
+        act: String,
+        /// Its cell.
+        at: [i16; 2],
+        /// The engine's legal second steps.
+        choices: Vec<Choice>,
+    },
+    /// The game is over.
+    Over {
+        /// Always true.
+        over: bool,
+    },
+}
+
+/// A legal placement.
+#[derive(Clone, Debug, Serialize)]
+pub struct Placement {
+    /// Its index among the legal moves (what a move names).
+    pub index: usize,
+    /// The cell.
+    pub x: i16,
+    /// The cell.
+    pub y: i16,
+    /// Quarter turns clockwise.
+    pub rotation: u8,
+}
+
+/// A legal second step.
+#[derive(Clone, Debug, Serialize)]
+pub struct Choice {
+    /// Its index among the legal moves.
+    pub index: usize,
+    /// What it does, in words.
+    pub label: String,
+    /// Where on the placed tile the figure would stand, if one is placed.
+    pub point: Option<(f32, f32)>,
+}
+
+/// The games of a session (a page's), by id.
+#[derive(Default)]
+pub struct Games {
+    games: HashMap<u64, Session>,
+    next: u64,
+}
+
+impl Games {
+    /// Keeps a game; returns its id. The oldest game goes when `MAX_GAMES` are kept.
+    pub fn insert(&mut self, game: Session) -> u64 {
+        if self.games.len() >= MAX_GAMES
+            && let Some(&oldest) = self.games.keys().min()
+        {
+            self.games.remove(&oldest);
+        }
+        self.next += 1;
+        self.games.insert(self.next, game);
+        self.next
+    }
+
+    /// A game by id.
+    pub fn get(&mut self, id: u64) -> Option<&mut Session> {
+        self.games.get_mut(&id)
+    }
+}
+
+fn engine_error(e: impl fmt::Display) -> GameError {
+    GameError::Engine(e.to_string())
+}
+
+fn figure_name(kind: FigureKind) -> &'static str {
+    match kind {
+        FigureKind::Follower => "follower",
+        FigureKind::Windmill => "windmill",
+    }
+}
+
+/// A second step in words, and where its figure would stand.
+fn choice_text(
+    game: &engine::Game<'_>,
+    o: &engine::tables::Orient,
+    m: Move,
+) -> (String, Option<(f32, f32)>) {
+    let on = |feature| engine::game::describe_feature(o, feature);
+    match m {
+        Move::Deploy { feature, follower } => {
+            let who = match usize::from(follower)
+                .checked_sub(1)
+                .and_then(|k| game.tables().followers.get(k))
+            {
+                Some(kind) => kind.name.to_lowercase(),
+                None => "follower".to_string(),
+            };
+            (
+                format!("{who} on the {}", on(feature)),
+                Some(feature_point(o, feature)),
+            )
+        }
+        Move::Windmill { feature } => (
+            format!("windmill on the {}", on(feature)),
+            Some(feature_point(o, feature)),
+        ),
+        Move::Return { figure } => {
+            let f = game.figures[figure as usize];
+            let t = game.board.placed[f.tile as usize];
+            (
+                format!(
+                    "return your {} at ({}, {}) (Festival)",
+                    figure_name(f.kind),
+                    t.x,
+                    t.y
+                ),
+                None,
+            )
+        }
+        Move::Donkey { x, y } => (format!("move the donkey to ({x}, {y})"), None),
+        Move::Pass => ("pass (no figure)".to_string(), None),
+        Move::Place { .. } => ("place".to_string(), None),
+    }
+}
+
+/// Replays a record, then a pending placement; returns the game and each turn's events (the
+/// set-up's with the first turn's).
+fn state<'t>(
+    tables: &'t Tables,
+    record: &Record,
+    pending: Option<(u16, Move)>,
+) -> Result<(engine::Game<'t>, Vec<Vec<Event>>), GameError> {
+    let r = replay(tables, record).map_err(engine_error)?;
+    let mut game = r.game;
+    let mut turns = r.turns;
+    if let Some((_, mv)) = pending {
+        let mut events = Vec::new();
+        game.apply(mv, &mut events).map_err(engine_error)?;
+        turns.push(events);
+    }
+    if let Some(first) = turns.first_mut() {
+        let mut setup = r.setup;
+        setup.append(first);
+        *first = setup;
+    } else if !r.setup.is_empty() {
+        turns.push(r.setup);
+    }
+    Ok((game, turns))
+}
+
+/// Where to draw a figure on its tile, in tile units ((0, 0) north-west): a little inside the
+/// feature's first port, or the centre for a feature without ports.
+fn feature_point(o: &engine::tables::Orient, feature: u8) -> (f32, f32) {
+    let port = tiledef::Port::ALL
+        .into_iter()
+        .find(|p| o.ports[p.index()] == feature);
+    match port {
+        Some(p) => {
+            let at = tilekit_render::geom::port_point(p);
+            (0.5 + (at.x - 0.5) * 0.7, 0.5 + (at.y - 0.5) * 0.7)
+        }
+        None => (0.5, 0.5),
+    }
+}
+
+/// A game event in words (`tilekit play` prints the same lines); `None` for the end of the game.
+pub fn event_text(tables: &Tables, e: &Event) -> Option<String> {
+    let tile = |k: u16| tables.kinds[k as usize].id.clone();
+    match e {
+        Event::SetAside { kind } => Some(format!("  {} fits nowhere: set aside", tile(*kind))),
+        Event::Placed {
+            player,
+            kind,
+            x,
+            y,
+            rotation,
+        } => Some(format!(
+            "P{} places {} at ({x}, {y}) rotated {rotation}",
+            player + 1,
+            tile(*kind)
+        )),
+        Event::Deployed {
+            player,
+            kind,
+            feature,
+            follower,
+        } => Some(format!(
+            "  P{} deploys a {} on the {} (feature {feature})",
+            player + 1,
+            match follower {
+                0 => "follower".to_string(),
+                k => tables.followers[usize::from(*k) - 1].name.to_lowercase(),
+            },
+            kind.name()
+        )),
+        Event::Scored(s) => Some(format!(
+            "  {} {} at ({}, {}): {s}",
+            if engine::record::is_final(s) {
+                "final"
+            } else {
+                "scored"
+            },
+            s.kind.name(),
+            s.at.0,
+            s.at.1
+        )),
+        Event::WindmillPlaced { player, feature } => Some(format!(
+            "  P{} places their windmill on the field (feature {feature})",
+            player + 1
+        )),
+        Event::Returned {
+            player,
+            figure,
+            x,
+            y,
+            kind,
+            ..
+        } => Some(format!(
+            "  P{} returns their {} from the {} at ({x}, {y}) (Festival, no scoring)",
+            player + 1,
+            figure_name(*figure),
+            kind.name()
+        )),
+        Event::DonkeyMoved { player, x, y } => {
+            Some(format!("  P{} moves the donkey to ({x}, {y})", player + 1))
+        }
+        Event::Tokens {
+            player,
+            marker,
+            count,
+        } => Some(format!("  P{} takes {count} × {marker}", player + 1)),
+        Event::TokenMajority {
+            marker,
+            players,
+            tokens,
+            points,
+        } => {
+            let who: Vec<String> = players.iter().map(|p| format!("P{}", p + 1)).collect();
+            let counts: Vec<String> = (tokens.iter().enumerate())
+                .map(|(p, n)| format!("P{} {n}", p + 1))
+                .collect();
+            Some(format!(
+                "  final {marker}: {} {} {points} points for the most {marker} ({})",
+                who.join(", "),
+                if who.len() > 1 {
+                    "each score"
+                } else {
+                    "scores"
+                },
+                counts.join(", ")
+            ))
+        }
+        Event::GameOver { .. } => None,
+    }
+}
