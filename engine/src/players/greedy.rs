@@ -2,16 +2,26 @@
 //! an estimate of each player's standing, the best taken.
 //!
 //! A player's standing is their score, plus what each feature they hold the majority on is
-//! expected to be worth, plus what their followers are worth:
+//! expected to be worth, plus what their figures and tokens are worth:
 //! - a completed road, city or monastery is worth the points it scores now (so "points scored
 //!   now" is part of the value of the turn that completes it);
 //! - an open road its tiles; an open city its unfinished value (tiles + pennants) plus the
 //!   completion bonus (as much again) times a completion chance `p = 0.55^open ends`; an open
 //!   monastery its neighbours + 1 plus the missing points times `0.8^missing`;
+//! - a road or city carrying markers with scoring modifiers in play (the compiled tables' rates:
+//!   an inn, a cathedral, a well) is worth its unfinished points plus (complete − unfinished
+//!   points) × `p`, both at the rates the markers set: an inn road of `t` tiles `2t × p`, so an
+//!   inn with many open ends late in the game is worth little, and nothing once no tile is left;
 //! - a field 3 per completed city it borders plus 1 per open one;
-//! - a follower is worth `w` in the supply and `w × p` on a feature (the chance it comes back:
-//!   0 on a field), `w` being 3 points while 10 or more tiles per player are left, falling
-//!   linearly to 0 at the end.
+//! - the majority is weighed by each figure's strength (a set's follower kind, `[[figure]]`: the
+//!   large follower counts 2); a figure of strength `s` is worth `s × w` in the supply and
+//!   `s × w × p` on a feature (the chance it comes back: 0 on a field), `w` being 3 points while
+//!   10 or more tiles per player are left, falling linearly to 0 at the end; every follower
+//!   kind in the supply is tried on every free feature;
+//! - tokens (Traders & Builders' goods: a marker kind's `token`) a placement completes go to
+//!   its player; each kind's tokens are worth its points to the players with the most once no
+//!   tile is left, before that a share by the logistic of the lead over the best other player,
+//!   `1 / (1 + e^(−lead / (0.5 + time)))`, `time` the scale below.
 //!
 //! Every chance is scaled down as the bag empties (`min(1, tiles left / 10)`), and is 0 when
 //! no tile is left. A turn is worth the change of its player's standing minus the mean change
@@ -20,9 +30,10 @@
 //! Placements with a deploy or pass are valued from the board without playing them: the
 //! features each placement would join are merged in a small union-find over the placed tile's
 //! features and its neighbours' sets, exactly as `Game::put` joins them, so closures, points
-//! and majorities are the engine's; flowers, wells and marketplace bonuses are left out of the
+//! and majorities are the engine's; flowers and marketplace bonuses are left out of the
 //! estimate. The other second steps (windmills, Festival returns, the donkey) are tried on a
-//! copy of the game and the whole board valued after each.
+//! copy of the game and the whole board valued after each. Nothing here names a marker, a
+//! figure or a set: modifiers, strengths and tokens come from the tables.
 
 // Standings are arrays by seat and groups by item: indexing them by number reads better here.
 #![allow(clippy::needless_range_loop)]
