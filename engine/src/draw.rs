@@ -47,18 +47,7 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
             .ok_or_else(|| SetupError::Edition(id.clone(), tables.editions.join(", ")))?,
         None => tables.editions.len().saturating_sub(1),
     };
-    // A phase of the draw per group and one for the tiles of no group; groups are in draw
-    // order, those drawn first before those drawn last.
-    let firsts = tables
-        .groups
-        .iter()
-        .take_while(|g| g.draw == GroupDraw::First)
-        .count();
-    let phase_of = |k: usize| match tables.kinds[k].group {
-        Some(g) if usize::from(g) < firsts => usize::from(g),
-        Some(g) => usize::from(g) + 1,
-        None => firsts,
-    };
+    let phase_of = phases(tables);
     let (order, seed): (Option<Vec<u16>>, u64) = match &options.draw {
         Draw::Order(ids) => (
             Some(
@@ -91,7 +80,7 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
                 let kind = &tables.kinds[k];
                 kind.start && starts_from[usize::from(kind.set)]
             })
-            .min_by_key(|&k| (phase_of(k), k))
+            .min_by_key(|&k| (phase_of(k as u16), k))
             // Sets without a start tile start from the first set's (the base game's D).
             .map_or(tables.start, |k| k as u16),
     };
@@ -124,13 +113,13 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
     }
     // The size of each phase's segments (its tiles, then its held-back tiles) and the kinds in
     // the draw, in kind order; then the kinds written in place, each segment shuffled in order.
-    let segment = |k: usize| 2 * phase_of(k) + usize::from(tables.kinds[k].held_back);
+    let segment = segments(tables);
     let mut sizes = vec![0usize; 2 * (tables.groups.len() + 1)];
     let mut drawn: Vec<(u16, usize, usize)> = Vec::with_capacity(tables.kinds.len());
     for k in 0..tables.kinds.len() {
         let n = copies(k);
         if n > 0 {
-            let seg = segment(k);
+            let seg = segment(k as u16);
             sizes[seg] += n;
             drawn.push((k as u16, seg, n));
         }
@@ -159,4 +148,27 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         from += n;
     }
     Ok(Plan { start, bag })
+}
+
+/// The phase of the draw a tile kind is in: one per group and one for the tiles of no group,
+/// in draw order (groups drawn first, the tiles of no group, groups drawn last).
+fn phases(tables: &Tables) -> impl Fn(u16) -> usize + '_ {
+    let firsts = tables
+        .groups
+        .iter()
+        .take_while(|g| g.draw == GroupDraw::First)
+        .count();
+    move |k| match tables.kinds[usize::from(k)].group {
+        Some(g) if usize::from(g) < firsts => usize::from(g),
+        Some(g) => usize::from(g) + 1,
+        None => firsts,
+    }
+}
+
+/// The segment of a seeded draw a tile kind is shuffled in: its phase's tiles, then its
+/// phase's held-back tiles. A seeded bag holds the segments in increasing order, so a segment
+/// is a run of tiles with the same number (what `Game::shuffle_undrawn` keeps apart).
+pub(crate) fn segments(tables: &Tables) -> impl Fn(u16) -> usize + '_ {
+    let phase_of = phases(tables);
+    move |k| 2 * phase_of(k) + usize::from(tables.kinds[usize::from(k)].held_back)
 }

@@ -159,10 +159,22 @@ impl<'t> Game<'t> {
     }
 
     /// Shuffles the tiles not yet drawn: a search plays on copies that must not know the draw
-    /// order (the players' `mcts`). (The whole rest is shuffled as one: on a copy, a group's
-    /// tiles may then come among the others.)
+    /// order (the players' `mcts`). Each segment of the draw (`draw::segments`: a group drawn
+    /// first, the tiles of no group, a group's held-back tiles, …) is shuffled on its own, so a
+    /// copy still draws the River before the other tiles and its lake last.
     pub fn shuffle_undrawn(&mut self, rng: &mut crate::rng::Rng) {
-        rng.shuffle(&mut self.bag[self.next_draw..]);
+        let segment = crate::draw::segments(self.tables);
+        let rest = &mut self.bag[self.next_draw..];
+        let mut from = 0;
+        while from < rest.len() {
+            let seg = segment(rest[from]);
+            let run = rest[from..]
+                .iter()
+                .take_while(|&&k| segment(k) == seg)
+                .count();
+            rng.shuffle(&mut rest[from..from + run]);
+            from += run;
+        }
     }
 
     /// Whether a tile kind fits anywhere on the board.

@@ -125,6 +125,26 @@ pub struct Expect {
     /// Whether the game must be over after the last turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub over: Option<bool>,
+    /// The game's draw (every tile after the start tile, in the order it comes out of the bag,
+    /// after a `tiles` cut) as runs, in order, covering all of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<Vec<ExpectRun>>,
+}
+
+/// A run of the draw: the next `tiles` tiles (1 when absent), each of `set` and/or the tile
+/// `tile` (neither: any tile).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectRun {
+    /// The set every tile of the run is of.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<String>,
+    /// The id every tile of the run has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tile: Option<String>,
+    /// How many tiles the run holds (absent: 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tiles: Option<usize>,
 }
 
 /// One expected scoring.
@@ -528,6 +548,9 @@ pub fn check_expectations(
             wrong.push(format!("set aside: expected {ids:?}, got {got:?}"));
         }
     }
+    if let Some(runs) = &expect.draw {
+        wrong.extend(check_draw(tables, runs, &replay.game.bag));
+    }
     if let Some(scored) = &expect.scored {
         let mut got = Vec::new();
         for (i, events) in replay.turns.iter().enumerate() {
@@ -566,6 +589,56 @@ pub fn check_expectations(
         }
     }
     wrong
+}
+
+/// Checks a draw against its expected runs: the first mismatch, or the tiles left uncovered.
+fn check_draw(tables: &Tables, runs: &[ExpectRun], bag: &[u16]) -> Option<String> {
+    let id = |k: u16| tables.kinds[usize::from(k)].id.as_str();
+    let set = |k: u16| tables.sets[usize::from(tables.kinds[usize::from(k)].set)].as_str();
+    let mut at = 0;
+    for (i, run) in runs.iter().enumerate() {
+        let n = run.tiles.unwrap_or(1);
+        let says = || {
+            let mut parts = Vec::new();
+            if let Some(s) = &run.set {
+                parts.push(format!("set {s}"));
+            }
+            if let Some(t) = &run.tile {
+                parts.push(format!("tile {t}"));
+            }
+            if parts.is_empty() {
+                parts.push("any tile".into());
+            }
+            format!("run {} ({n} × {})", i + 1, parts.join(", "))
+        };
+        for k in at..at + n {
+            let Some(&kind) = bag.get(k) else {
+                return Some(format!(
+                    "draw: {} goes past the end of the draw ({} tiles)",
+                    says(),
+                    bag.len()
+                ));
+            };
+            if run.set.as_deref().is_some_and(|s| s != set(kind))
+                || run.tile.as_deref().is_some_and(|t| t != id(kind))
+            {
+                return Some(format!(
+                    "draw: {} expected at draw position {}, got {} of {}",
+                    says(),
+                    k + 1,
+                    id(kind),
+                    set(kind)
+                ));
+            }
+        }
+        at += n;
+    }
+    (at != bag.len()).then(|| {
+        format!(
+            "draw: the runs cover {at} tiles, the draw has {}",
+            bag.len()
+        )
+    })
 }
 
 /// Whether a scoring belongs to the final scoring (unfinished features and fields).

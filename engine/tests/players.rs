@@ -28,19 +28,20 @@ fn all_rules(players: u8, seed: u64, tiles: Option<usize>) -> GameOptions {
 }
 
 /// Plays a game with these seats, checking each chosen move against the legal list; returns
-/// the game and how many second steps of each expansion kind were made.
+/// the game and how many second steps of each expansion kind were made (windmills, Festival
+/// returns, donkey moves, and a set's follower kind deployed by greedy).
 fn play_checked<'t>(
     tables: &'t engine::Tables,
     options: GameOptions,
     seats: &[Strategy],
     seed: u64,
-) -> (Game<'t>, [u32; 3]) {
+) -> (Game<'t>, [u32; 4]) {
     let mut players: Vec<Player> = seats.iter().map(|&s| Player::new(s)).collect();
     let mut rng = Rng::new(seed);
     let mut events = Vec::new();
     let mut legal = Vec::new();
     let mut game = Game::new(tables, options, &mut events).expect("game sets up");
-    let mut used = [0u32; 3];
+    let mut used = [0u32; 4];
     while game.phase() != Phase::Over {
         let seat = game.current() as usize;
         let mv = players[seat]
@@ -57,6 +58,9 @@ fn play_checked<'t>(
             Move::Windmill { .. } => used[0] += 1,
             Move::Return { .. } => used[1] += 1,
             Move::Donkey { .. } => used[2] += 1,
+            Move::Deploy { follower, .. } if follower > 0 && seats[seat] == Strategy::Greedy => {
+                used[3] += 1
+            }
             _ => {}
         }
         game.apply(mv, &mut events).expect("a legal move applies");
@@ -79,19 +83,24 @@ fn bots_only_make_legal_moves_under_every_rule() {
             Strategy::Greedy,
         ],
     ];
-    let mut used = [0u32; 3];
+    let mut used = [0u32; 4];
     let games = 1_200u64;
     for seed in 0..games {
         let seats = mixes[(seed % 4) as usize];
         // Short games, and whole ones now and then.
         let tiles = if seed % 10 == 0 { None } else { Some(30) };
-        let (_, u) = play_checked(
-            tables,
-            all_rules(seats.len() as u8, seed, tiles),
-            seats,
-            seed,
-        );
-        for k in 0..3 {
+        let mut options = all_rules(seats.len() as u8, seed, tiles);
+        // Every other game without the rivers, whose 21 tiles come first and would fill the
+        // short games.
+        if seed % 2 == 1 {
+            options.sets = ["base", "festival", "village-life", "inns-and-cathedrals"]
+                .into_iter()
+                .chain(["traders-and-builders"])
+                .map(String::from)
+                .collect();
+        }
+        let (_, u) = play_checked(tables, options, seats, seed);
+        for k in 0..4 {
             used[k] += u[k];
         }
     }
@@ -99,6 +108,10 @@ fn bots_only_make_legal_moves_under_every_rule() {
     assert!(used[0] > 0, "no windmill placed in {games} games: {used:?}");
     assert!(used[1] > 0, "no Festival return in {games} games: {used:?}");
     assert!(used[2] > 0, "no donkey move in {games} games: {used:?}");
+    assert!(
+        used[3] > 0,
+        "greedy deployed no large follower in {games} games: {used:?}"
+    );
 }
 
 #[test]
@@ -190,4 +203,85 @@ fn seat_lists_parse_as_documented() {
         assert!(parse_seats(bad, 8).is_err(), "{bad}");
     }
     assert!(parse_seats(&["greedy"; 9].join(","), 8).is_err());
+}
+
+/// Plays a game at random to the end; the tile kinds drawn, in order (placed or set aside).
+fn draw_order(game: &mut Game<'_>, rng: &mut Rng) -> Vec<u16> {
+    let (mut moves, mut events) = (Vec::new(), Vec::new());
+    while game.phase() != Phase::Over {
+        game.legal_moves(&mut moves);
+        let mv = moves[rng.below(moves.len())];
+        game.apply(mv, &mut events).expect("a listed move is legal");
+    }
+    events
+        .iter()
+        .filter_map(|e| match e {
+            engine::Event::Placed { kind, .. } | engine::Event::SetAside { kind } => Some(*kind),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_search_copy_keeps_the_river_first_and_its_lake_last() {
+    let tables = common::tables();
+    let river = |k: u16| tables.sets[tables.kinds[k as usize].set as usize] == "river";
+    let lake = tables.kind_by_id("RI.1-I.e").expect("the River's lake");
+    let mut reordered = 0;
+    for seed in 0..30u64 {
+        let options = GameOptions {
+            sets: vec!["base".into(), "river".into()],
+            ..GameOptions::seeded(2, seed)
+        };
+        let mut events = Vec::new();
+        let mut game = Game::new(tables, options, &mut events).expect("game sets up");
+        let mut rng = Rng::new(seed);
+        // A few turns into the river, as a search would copy the game.
+        let mut moves = Vec::new();
+        while game.board.placed.len() < 1 + (seed % 5) as usize {
+            game.legal_moves(&mut moves);
+            game.apply(moves[0], &mut events).expect("legal");
+        }
+        let mut copy = game.clone();
+        copy.shuffle_undrawn(&mut rng);
+        // The tiles drawn from here on (the one waiting to be placed, if any, first).
+        let mine = draw_order(&mut game.clone(), &mut Rng::new(1));
+        let theirs = draw_order(&mut copy, &mut Rng::new(1));
+        // The same tiles, in another order…
+        let (mut a, mut b) = (mine.to_vec(), theirs.to_vec());
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "seed {seed}");
+        reordered += usize::from(mine != theirs);
+        // …the rest of the river first, its lake last of it, then the base game.
+        let rivers = theirs.iter().filter(|&&k| river(k)).count();
+        assert!(theirs[..rivers].iter().all(|&k| river(k)), "seed {seed}");
+        assert_eq!(theirs[rivers - 1], lake, "seed {seed}");
+        assert!(theirs[rivers..].iter().all(|&k| !river(k)), "seed {seed}");
+    }
+    assert!(
+        reordered > 25,
+        "the copies were not shuffled: {reordered} of 30"
+    );
+}
+
+#[test]
+fn greedy_deploys_a_sets_follower_kind() {
+    // Inns & Cathedrals without Village Life or the Festival: every second step greedy takes
+    // is chosen with its placement, from its own estimate.
+    let tables = common::tables();
+    let mut games_with = 0;
+    for seed in 0..40u64 {
+        let options = GameOptions {
+            sets: vec!["base".into(), "inns-and-cathedrals".into()],
+            ..GameOptions::seeded(2, seed)
+        };
+        let (game, used) = play_checked(tables, options, &[Strategy::Greedy; 2], seed);
+        assert_eq!(game.phase(), Phase::Over);
+        games_with += usize::from(used[3] > 0);
+    }
+    assert!(
+        games_with >= 36,
+        "the large follower went down in {games_with} of 40 games"
+    );
 }

@@ -65,3 +65,44 @@ fn a_wrong_expectation_is_reported() {
         vec!["scores: expected [5, 0], got [4, 0]".to_string()]
     );
 }
+
+#[test]
+fn a_wrong_draw_is_reported() {
+    let tables = common::tables();
+    let record = |runs: &str| {
+        let text = format!(
+            "[game]\nsets = [\"base\", \"river\"]\nplayers = 2\nseed = 42\n[expect]\ndraw = {runs}\n"
+        );
+        let record = Record::from_toml(&text).unwrap();
+        let outcome = replay(tables, &record);
+        check_expectations(tables, &record, &outcome)
+    };
+    // The base game does not come first.
+    let wrong = record(r#"[{ set = "base", tiles = 72 }, { set = "river", tiles = 11 }]"#);
+    assert_eq!(wrong.len(), 1, "{wrong:?}");
+    assert!(
+        wrong[0].starts_with("draw: run 1 (72 × set base) expected at draw position 1, got RI."),
+        "{wrong:?}"
+    );
+    // The lake is not drawn among the other river tiles.
+    let wrong = record(
+        r#"[{ set = "river", tiles = 9 }, { tile = "RI.1-I.e" }, { set = "river" }, { set = "base", tiles = 72 }]"#,
+    );
+    assert!(
+        wrong[0].contains("run 2 (1 × tile RI.1-I.e) expected at draw position 10"),
+        "{wrong:?}"
+    );
+    // Runs must cover the whole draw.
+    let wrong = record(r#"[{ set = "river", tiles = 10 }, { tile = "RI.1-I.e" }]"#);
+    assert_eq!(wrong, ["draw: the runs cover 11 tiles, the draw has 83"]);
+    let wrong = record(r#"[{ tiles = 84 }]"#);
+    assert!(
+        wrong[0].contains("goes past the end of the draw (83 tiles)"),
+        "{wrong:?}"
+    );
+    // And the right runs pass.
+    let right = record(
+        r#"[{ set = "river", tiles = 10 }, { tile = "RI.1-I.e" }, { set = "base", tiles = 72 }]"#,
+    );
+    assert!(right.is_empty(), "{right:?}");
+}

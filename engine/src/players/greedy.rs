@@ -2,16 +2,26 @@
 //! an estimate of each player's standing, the best taken.
 //!
 //! A player's standing is their score, plus what each feature they hold the majority on is
-//! expected to be worth, plus what their followers are worth:
+//! expected to be worth, plus what their figures and tokens are worth:
 //! - a completed road, city or monastery is worth the points it scores now (so "points scored
 //!   now" is part of the value of the turn that completes it);
 //! - an open road its tiles; an open city its unfinished value (tiles + pennants) plus the
 //!   completion bonus (as much again) times a completion chance `p = 0.55^open ends`; an open
 //!   monastery its neighbours + 1 plus the missing points times `0.8^missing`;
+//! - a road or city carrying markers with scoring modifiers in play (the compiled tables' rates:
+//!   an inn, a cathedral, a well) is worth its unfinished points plus (complete − unfinished
+//!   points) × `p`, both at the rates the markers set: an inn road of `t` tiles `2t × p`, so an
+//!   inn with many open ends late in the game is worth little, and nothing once no tile is left;
 //! - a field 3 per completed city it borders plus 1 per open one;
-//! - a follower is worth `w` in the supply and `w × p` on a feature (the chance it comes back:
-//!   0 on a field), `w` being 3 points while 10 or more tiles per player are left, falling
-//!   linearly to 0 at the end.
+//! - the majority is weighed by each figure's strength (a set's follower kind, `[[figure]]`: the
+//!   large follower counts 2); a figure of strength `s` is worth `s × w` in the supply and
+//!   `s × w × p` on a feature (the chance it comes back: 0 on a field), `w` being 3 points while
+//!   10 or more tiles per player are left, falling linearly to 0 at the end; every follower
+//!   kind in the supply is tried on every free feature;
+//! - tokens (Traders & Builders' goods: a marker kind's `token`) a placement completes go to
+//!   its player; each kind's tokens are worth its points to the players with the most once no
+//!   tile is left, before that a share by the logistic of the lead over the best other player,
+//!   `1 / (1 + e^(−lead / (0.5 + time)))`, `time` the scale below.
 //!
 //! Every chance is scaled down as the bag empties (`min(1, tiles left / 10)`), and is 0 when
 //! no tile is left. A turn is worth the change of its player's standing minus the mean change
@@ -20,9 +30,10 @@
 //! Placements with a deploy or pass are valued from the board without playing them: the
 //! features each placement would join are merged in a small union-find over the placed tile's
 //! features and its neighbours' sets, exactly as `Game::put` joins them, so closures, points
-//! and majorities are the engine's; flowers, wells and marketplace bonuses are left out of the
+//! and majorities are the engine's; flowers and marketplace bonuses are left out of the
 //! estimate. The other second steps (windmills, Festival returns, the donkey) are tried on a
-//! copy of the game and the whole board valued after each.
+//! copy of the game and the whole board valued after each. Nothing here names a marker, a
+//! figure or a set: modifiers, strengths and tokens come from the tables.
 
 // Standings are arrays by seat and groups by item: indexing them by number reads better here.
 #![allow(clippy::needless_range_loop)]
@@ -37,6 +48,49 @@ const P: usize = MAX_PLAYERS as usize;
 /// An item that is a feature of the tile being placed, not a set already on the board.
 const LOCAL: u32 = u32::MAX;
 
+/// Token kinds the estimate follows (the first ones of the tables; more are left out).
+const TOKENS: usize = 6;
+
+/// The scoring modifiers of the markers on a road or city, merged as the engine applies them:
+/// each rate the highest a marker sets (0 = none, else the rate + 1), the per-marker points
+/// summed. Indices: complete tile, complete pennant, unfinished tile, unfinished pennant.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Mods {
+    rates: [u16; 4],
+    /// Points added by markers when complete, and when unfinished.
+    adds: [u16; 2],
+}
+
+impl Mods {
+    fn merge(&mut self, other: &Mods) {
+        for i in 0..4 {
+            self.rates[i] = self.rates[i].max(other.rates[i]);
+        }
+        for i in 0..2 {
+            self.adds[i] = self.adds[i].saturating_add(other.adds[i]);
+        }
+    }
+
+    /// The points of a road or city of `t` tiles and `pn` pennants at base rates `(tile,
+    /// pennant)`, complete or not.
+    fn points(&self, complete: bool, t: f64, pn: f64, base: (f64, f64)) -> f64 {
+        let i = if complete { 0 } else { 2 };
+        let rate = |r: u16, b: f64| if r == 0 { b } else { f64::from(r - 1) };
+        rate(self.rates[i], base.0) * t
+            + rate(self.rates[i + 1], base.1) * pn
+            + f64::from(self.adds[i / 2])
+    }
+}
+
+/// What one marker kind does for the estimate (`Board::marks`, by marker kind).
+#[derive(Clone, Copy, Debug, Default)]
+struct Mark {
+    /// Its scoring modifier, when in play.
+    mods: Mods,
+    /// Its token's slot (below `TOKENS`), or `u8::MAX`.
+    token: u8,
+}
+
 /// What the estimate knows about a feature (a set on the board, or one a placement would make).
 #[derive(Clone, Copy, Debug, Default)]
 struct Standing {
@@ -44,8 +98,12 @@ struct Standing {
     tiles: u32,
     pennants: u32,
     open: i32,
-    /// Followers by player.
+    /// Majority weight by player: the strengths of their followers on it (what they are
+    /// worth back in the supply, in followers, too).
     owners: [u8; P],
+    /// Roads and cities: their markers' scoring modifiers, and the tokens they give.
+    mods: Mods,
+    tokens: [u8; TOKENS],
     /// Fields: completed and open cities bordered.
     cities_done: u32,
     cities_open: u32,
@@ -85,6 +143,27 @@ fn worth(s: &Standing, w: &Weights, out: &mut [f64; P]) {
     let t = f64::from(s.tiles);
     let pn = f64::from(s.pennants);
     let (value, chance) = match kind {
+        FeatureKind::Road | FeatureKind::City if s.mods != Mods::default() => {
+            // Unfinished points plus the completion bonus times its chance, at the rates the
+            // markers set: an inn's road is worth 2 per tile times its chance and nothing more.
+            let road = kind == FeatureKind::Road;
+            let full = if road { (1.0, 0.0) } else { (2.0, 2.0) };
+            if s.open <= 0 {
+                let base = if !road && w.small_city && s.tiles == 2 {
+                    (1.0, 1.0)
+                } else {
+                    full
+                };
+                (s.mods.points(true, t, pn, base), 1.0)
+            } else {
+                let p = 0.55f64.powi(s.open) * w.time * s.hold;
+                let unfinished = s
+                    .mods
+                    .points(false, t, pn, (1.0, if road { 0.0 } else { 1.0 }));
+                let complete = s.mods.points(true, t, pn, full);
+                (unfinished + (complete - unfinished) * p, p)
+            }
+        }
         FeatureKind::City if s.open <= 0 => {
             let v = if w.small_city && s.tiles == 2 {
                 t + pn
@@ -122,6 +201,42 @@ fn worth(s: &Standing, w: &Weights, out: &mut [f64; P]) {
         }
         out[p] += f64::from(n) * w.follower * chance;
     }
+}
+
+/// What a figure of this strength is worth in the supply: as many followers.
+fn figure_worth(strength: u8, w: &Weights) -> f64 {
+    f64::from(strength) * w.follower
+}
+
+/// What each player's tokens of one kind (`counts`) are worth: its `points` to the players with
+/// the most (at least one) once no tile is left; before, a share of them by the logistic of the
+/// player's lead over the best other, flatter while many tiles are left
+/// (`1 / (1 + e^(−lead / (0.5 + time)))`).
+fn token_worth(counts: &[u32; P], points: f64, w: &Weights, out: &mut [f64; P]) {
+    for p in 0..w.players {
+        let other = (0..w.players)
+            .filter(|&q| q != p)
+            .map(|q| counts[q])
+            .max()
+            .unwrap_or(0);
+        let lead = f64::from(counts[p]) - f64::from(other);
+        let share = if w.time <= 0.0 {
+            f64::from(u8::from(counts[p] > 0 && lead >= 0.0))
+        } else {
+            1.0 / (1.0 + (-lead / (0.5 + w.time)).exp())
+        };
+        out[p] += points * share;
+    }
+}
+
+/// The tokens of the marker kind `kind` each player holds.
+fn tokens_held(game: &Game<'_>, kind: u8) -> [u32; P] {
+    let mut out = [0; P];
+    let kinds = game.tables.markers.len();
+    for p in 0..game.options.players as usize {
+        out[p] = game.tokens[p * kinds + usize::from(kind)];
+    }
+    out
 }
 
 /// The value of a change of standings to `me`: their change minus the others' mean change.
@@ -174,9 +289,88 @@ pub(crate) struct Board {
     field_cache: Vec<(u32, Vec<u32>)>,
     /// Cities a field borders after a placement: (id, done).
     seen: Vec<(usize, bool)>,
+    /// Per marker kind: its modifier and token slot in this game.
+    marks: Vec<Mark>,
+    /// Whether some marker kind has a modifier in play or a token (else walks skip markers).
+    marks_on: bool,
+    /// Per token slot: its marker kind and points.
+    token_kinds: Vec<(u8, f64)>,
+    /// The current player's figure kinds in supply: (follower, strength, worth in supply).
+    figures: Vec<(u8, u8, f64)>,
 }
 
 impl Board {
+    /// Reads what the game's marker kinds do: scoring modifiers in play, tokens.
+    fn read_marks(&mut self, game: &Game<'_>) {
+        self.marks.clear();
+        self.token_kinds.clear();
+        let rate = |r: Option<u32>| r.map_or(0, |r| r.min(u32::from(u16::MAX) - 1) as u16 + 1);
+        let add = |r: Option<u32>| r.map_or(0, |r| r.min(u32::from(u16::MAX)) as u16);
+        for (k, m) in game.tables.markers.iter().enumerate() {
+            let mut mark = Mark {
+                token: u8::MAX,
+                ..Mark::default()
+            };
+            if game.scoring_on.get(k) == Some(&true)
+                && let Some(sc) = &m.scoring
+            {
+                if let Some(c) = &sc.complete {
+                    mark.mods.rates[0] = rate(c.tile);
+                    mark.mods.rates[1] = rate(c.pennant);
+                    mark.mods.adds[0] = add(c.marker);
+                }
+                if let Some(u) = &sc.unfinished {
+                    mark.mods.rates[2] = rate(u.tile);
+                    mark.mods.rates[3] = rate(u.pennant);
+                    mark.mods.adds[1] = add(u.marker);
+                }
+            }
+            if !game.tokens.is_empty()
+                && let Some(points) = m.token
+                && self.token_kinds.len() < TOKENS
+            {
+                mark.token = self.token_kinds.len() as u8;
+                self.token_kinds.push((k as u8, f64::from(points)));
+            }
+            self.marks.push(mark);
+        }
+        self.marks_on =
+            (self.marks.iter()).any(|m| m.mods != Mods::default() || m.token != u8::MAX);
+    }
+
+    /// Adds what these markers do to a standing.
+    fn add_marks(&self, s: &mut Standing, markers: &[u8]) {
+        for &k in markers {
+            let m = &self.marks[usize::from(k)];
+            s.mods.merge(&m.mods);
+            if let Some(t) = s.tokens.get_mut(usize::from(m.token)) {
+                *t = t.saturating_add(1);
+            }
+        }
+    }
+
+    /// Adds the distinct tiles of the sets with these roots (walking their rings) and, when
+    /// markers matter, their markers to a standing.
+    fn walk(&mut self, game: &Game<'_>, roots: &[u32], s: &mut Standing) {
+        s.tiles += self.tiles(game, roots);
+        if !self.marks_on {
+            return;
+        }
+        let nodes = game.nodes();
+        for &root in roots {
+            let mut m = root;
+            loop {
+                let n = &nodes[m as usize];
+                let o = &game.tables.orients[game.board.placed[n.tile as usize].orient as usize];
+                self.add_marks(s, &o.features[n.local as usize].markers);
+                m = n.next;
+                if m == root {
+                    break;
+                }
+            }
+        }
+    }
+
     /// Distinct tiles of the sets with these roots (walking their rings).
     fn tiles(&mut self, game: &Game<'_>, roots: &[u32]) -> u32 {
         let placed = game.board.placed.len();
@@ -265,7 +459,7 @@ impl Board {
                 let p = game.board.placed[node.tile as usize];
                 s.around = game.board.placed_around(i32::from(p.x), i32::from(p.y));
             }
-            _ => s.tiles = self.tiles(game, &[root]),
+            _ => self.walk(game, &[root], &mut s),
         }
         if node.kind.closes()
             && let Some(d) = game.donkey
@@ -296,17 +490,19 @@ impl Board {
     fn survey(&mut self, game: &Game<'_>) {
         self.claimed.clear();
         self.field_cache.clear();
+        self.read_marks(game);
         let mut owners: Vec<(u32, [u8; P])> = Vec::new();
         for f in &game.figures {
             if f.kind != FigureKind::Follower {
                 continue;
             }
             let r = game.find(f.node);
+            let strength = game.strength(f) as u8;
             match owners.iter_mut().find(|(root, _)| *root == r) {
-                Some((_, o)) => o[f.owner as usize] += 1,
+                Some((_, o)) => o[f.owner as usize] += strength,
                 None => {
                     let mut o = [0; P];
-                    o[f.owner as usize] = 1;
+                    o[f.owner as usize] = strength;
                     owners.push((r, o));
                 }
             }
@@ -376,9 +572,22 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
     };
     let w = Weights::of(game);
     let me = game.current() as usize;
-    let supply = game.supply[me];
     let est = &mut scratch.greedy;
     est.survey(game);
+    est.figures.clear();
+    if game.supply[me] > 0 {
+        est.figures.push((0, 1, w.follower));
+    }
+    let kinds = game.follower_counts.len();
+    for k in 0..kinds {
+        if game.follower_supply[me * kinds + k] > 0 {
+            est.figures
+                .push((k as u8 + 1, game.tables.followers[k].strength, 0.0));
+        }
+    }
+    for f in &mut est.figures {
+        f.2 = figure_worth(f.1, &w);
+    }
     game.legal_moves(&mut scratch.moves);
     let tables = game.tables;
     for &mv in &scratch.moves {
@@ -455,6 +664,9 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             s.hold = 1.0;
             if it.root == LOCAL {
                 s.tiles += 1;
+                if est.marks_on {
+                    est.add_marks(s, &o.features[i].markers);
+                }
             }
         }
         // Sets on the board: their standing before, their followers into the group.
@@ -485,7 +697,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                     .map(|i| est.items[i].root),
             );
             if !members.is_empty() {
-                groups[g].tiles += est.tiles(game, &members);
+                est.walk(game, &members, &mut groups[g]);
             }
         }
         est.members = members;
@@ -584,6 +796,25 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                 worth(&groups[g], &w, &mut after);
             }
         }
+        // Tokens of the roads and cities it completes, to its player, towards the majorities.
+        if !est.token_kinds.is_empty() {
+            let mut gained = [0u32; TOKENS];
+            for g in 0..n {
+                if gid(est, g) == g && groups[g].open <= 0 && est.items[g].kind.closes() {
+                    for j in 0..TOKENS {
+                        gained[j] += u32::from(groups[g].tokens[j]);
+                    }
+                }
+            }
+            for (j, &(kind, points)) in est.token_kinds.iter().enumerate() {
+                if gained[j] > 0 {
+                    let mut held = tokens_held(game, kind);
+                    token_worth(&held, points, &w, &mut before);
+                    held[me] += gained[j];
+                    token_worth(&held, points, &w, &mut after);
+                }
+            }
+        }
         let mut delta = [0.0; P];
         for p in 0..P {
             delta[p] = after[p] - before[p];
@@ -594,23 +825,23 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             action: Move::Pass,
             value: pass,
         });
-        if supply > 0 {
-            for (i, f) in o.features.iter().enumerate() {
-                let s = groups[gid(est, i)];
-                if !f.kind.claimable() || s.owners.iter().any(|&c| c > 0) {
-                    continue;
-                }
+        for (i, f) in o.features.iter().enumerate() {
+            let s = groups[gid(est, i)];
+            if !f.kind.claimable() || s.owners.iter().any(|&c| c > 0) {
+                continue;
+            }
+            for &(follower, strength, cost) in &est.figures {
                 let mut with = [0.0; P];
                 let mut mine = s;
-                mine.owners[me] = 1;
+                mine.owners[me] = strength;
                 worth(&mine, &w, &mut with);
                 let mut d = [0.0; P];
-                d[me] = with[me] - w.follower;
+                d[me] = with[me] - cost;
                 scratch.candidates.push(Candidate {
                     place: mv,
                     action: Move::Deploy {
                         feature: i as u8,
-                        follower: 0,
+                        follower,
                     },
                     value: pass + relative(&d, me, w.players),
                 });
@@ -636,11 +867,21 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
     for (p, &s) in game.scores.iter().enumerate() {
         out[p] += f64::from(s);
     }
+    let kinds = game.follower_counts.len();
     for p in 0..w.players {
         out[p] += f64::from(game.supply[p]) * w.follower;
+        for k in 0..kinds {
+            let n = game.follower_supply[p * kinds + k];
+            if n > 0 {
+                out[p] += f64::from(n) * figure_worth(game.tables.followers[k].strength, &w);
+            }
+        }
     }
     for c in &est.claimed {
         worth(&c.standing, &w, &mut out);
+    }
+    for &(kind, points) in &est.token_kinds {
+        token_worth(&tokens_held(game, kind), points, &w, &mut out);
     }
     for m in &game.mills {
         let Some(f) = game

@@ -2,6 +2,9 @@
 //! playouts.
 //!
 //! The arms are the `K` best candidates of the greedy's ranking (`K` = playouts / 100, 2 to 8),
+//! one per turn up to the follower kind (a deploy's best kind only: with Inns & Cathedrals'
+//! large follower, twins that differ only in the follower took arms and MCTS won 44 % against
+//! greedy, over 2 × 200 games of `base,river,inns-and-cathedrals,traders-and-builders`),
 //! so the playouts go to moves worth comparing (12 arms for 500 playouts left each arm's mean
 //! too noisy: 51.2 % against greedy over 1,000 games, against 59.9 % with 5). Each playout plays
 //! on a copy of the game whose undrawn tiles are shuffled anew (a player knows the bag's
@@ -16,7 +19,7 @@
 //! the same moves.
 
 use super::{Candidate, Scratch, greedy, random};
-use crate::game::{Game, Phase};
+use crate::game::{Game, Move, Phase};
 use crate::rng::Rng;
 
 /// Random turns a playout plays before the greedy estimate judges the position.
@@ -36,13 +39,31 @@ pub(crate) fn choose_turn(
     scratch
         .candidates
         .sort_by(|a, b| b.value.total_cmp(&a.value));
+    let placing = matches!(game.phase(), Phase::Place(_));
+    // One arm per turn up to the follower kind (the best kind of each deploy): arms that differ
+    // only in which follower goes down would split the playouts between near twins.
+    let twin = |a: &Candidate, b: &Candidate| {
+        a.place == b.place
+            && match (a.action, b.action) {
+                (Move::Deploy { feature: f, .. }, Move::Deploy { feature: g, .. }) => f == g,
+                (x, y) => x == y,
+            }
+    };
+    let mut kept = 0;
+    for i in 0..scratch.candidates.len() {
+        let c = scratch.candidates[i];
+        if !scratch.candidates[..kept].iter().any(|k| twin(k, &c)) {
+            scratch.candidates[kept] = c;
+            kept += 1;
+        }
+    }
+    scratch.candidates.truncate(kept);
     let arms = (playouts as usize / 100)
         .clamp(2, 8)
         .min(scratch.candidates.len());
     if arms <= 1 {
         return scratch.candidates.first().copied();
     }
-    let placing = matches!(game.phase(), Phase::Place(_));
     let me = game.current() as usize;
     let mut visits = vec![0u32; arms];
     let mut total = vec![0.0f64; arms];

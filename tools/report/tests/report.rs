@@ -5,7 +5,7 @@
 use engine::simulate::{SimOptions, play_random, run_collect};
 use engine::{Draw, GameOptions, RuleOptions, Tables};
 use std::sync::OnceLock;
-use tilekit_report::tally::credit;
+use tilekit_report::tally::{Source, credit};
 use tilekit_report::{Comparison, Report, RunInfo, Tally};
 
 fn tables() -> &'static Tables {
@@ -224,4 +224,57 @@ fn a_real_difference_is_found() {
         placed.difference.lo <= placed.difference.value
             && placed.difference.value <= placed.difference.hi
     );
+}
+
+#[test]
+fn the_rules_as_data_sets_hold_the_same_promises() {
+    // Inns & Cathedrals and Traders & Builders (modifiers, the large follower, goods), after
+    // the River, under greedy players: the same seed gives the same report on 1 and 2 threads…
+    let sets = [
+        "base",
+        "river",
+        "inns-and-cathedrals",
+        "traders-and-builders",
+    ];
+    let greedy = SimOptions {
+        players: 2,
+        seats: vec![engine::players::Strategy::Greedy; 2],
+        ..options(&sets, 60, 4)
+    };
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool");
+        let t = pool.install(|| tally(&greedy));
+        let report = Report::new(tables(), info(&greedy), &t);
+        let files = tilekit_report::files(&report, None).expect("charts draw");
+        let json = files
+            .into_iter()
+            .find(|f| f.0 == "report.json")
+            .expect("json");
+        (json.1, t)
+    };
+    let (one, t) = run(1);
+    assert!(
+        one == run(2).0,
+        "report.json differs between 1 and 2 threads"
+    );
+    // The games paid modifiers and token majorities (so the report is not of the base game).
+    let paid = |s: Source| t.source_points[s as usize].sum;
+    assert!(paid(Source::Tokens) > 0.0 && paid(Source::Modifiers) != 0.0);
+    // …and a set compared against itself (two streams of seeds) shows no significant
+    // difference.
+    let a = options(&sets[..], 1500, 21);
+    let b = options(&sets[..], 1500, 1021);
+    let c = Comparison::new(
+        tables(),
+        vec!["traders-and-builders".into()],
+        &tally(&a),
+        &tally(&b),
+        info(&b),
+    );
+    assert!(c.diffs.len() > 50, "{} figures", c.diffs.len());
+    let flagged: Vec<_> = c.significant().map(|d| &d.metric).collect();
+    assert!(flagged.is_empty(), "{flagged:?}");
 }
