@@ -96,7 +96,7 @@ impl Board {
             frontier: Vec::with_capacity(64),
         };
         // The start tile's chunk is needed at once.
-        board.chunk_mut(0, 0);
+        board.new_chunk(0, 0);
         board
     }
 
@@ -158,11 +158,18 @@ impl Board {
     #[inline]
     pub fn cell_mut(&mut self, x: i32, y: i32) -> &mut Cell {
         let (u, v) = (x + SHIFT, y + SHIFT);
-        let chunk = self.chunk_mut(u >> CHUNK_BITS, v >> CHUNK_BITS);
-        &mut chunk[Board::within(u, v)]
+        let (cx, cy) = (u >> CHUNK_BITS, v >> CHUNK_BITS);
+        let c = match self.slot_of(cx, cy).map(|slot| self.directory[slot]) {
+            Some(c) if c != NO_CHUNK => c as usize,
+            _ => self.new_chunk(cx, cy),
+        };
+        &mut self.chunks[c][Board::within(u, v)]
     }
 
-    fn chunk_mut(&mut self, cx: i32, cy: i32) -> &mut Chunk {
+    /// Allocates a chunk (widening the directory if needed); returns its index.
+    #[cold]
+    #[inline(never)]
+    fn new_chunk(&mut self, cx: i32, cy: i32) -> usize {
         let slot = match self.slot_of(cx, cy) {
             Some(slot) => slot,
             None => {
@@ -174,8 +181,7 @@ impl Board {
             self.directory[slot] = self.chunks.len() as u32;
             self.chunks.push([BLANK; (CHUNK * CHUNK) as usize]);
         }
-        let c = self.directory[slot] as usize;
-        &mut self.chunks[c]
+        self.directory[slot] as usize
     }
 
     /// Widens the directory to take in a chunk, doubling the side it grows on (so a long line

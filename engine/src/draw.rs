@@ -36,6 +36,8 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
             None => return Err(SetupError::Set(id.clone(), known())),
         }
     }
+    // The tile kinds of a set, so a game walks only its own sets' kinds.
+    let kinds_of = |s: usize| -> &[u16] { tables.set_kinds.get(s).map_or(&[], Vec::as_slice) };
     let game_sets: Vec<bool> = (0..tables.sets.len())
         .map(|s| sets.is_empty() || sets.contains(&(s as u16)))
         .collect();
@@ -86,11 +88,11 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         Some(id) => tables
             .kind_by_id(id)
             .ok_or_else(|| SetupError::Start(id.clone()))?,
-        None => (0..tables.kinds.len())
-            .filter(|&k| {
-                let kind = &tables.kinds[k];
-                kind.start && starts_from[usize::from(kind.set)]
-            })
+        None => (starts_from.iter().enumerate())
+            .filter(|&(_, &from)| from)
+            .flat_map(|(s, _)| kinds_of(s))
+            .map(|&k| usize::from(k))
+            .filter(|&k| tables.kinds[k].start)
             .min_by_key(|&k| (phase_of(k), k))
             // Sets without a start tile start from the first set's (the base game's D).
             .map_or(tables.start, |k| k as u16),
@@ -126,14 +128,25 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
     // the draw, in kind order; then the kinds written in place, each segment shuffled in order.
     let segment = |k: usize| 2 * phase_of(k) + usize::from(tables.kinds[k].held_back);
     let mut sizes = vec![0usize; 2 * (tables.groups.len() + 1)];
-    let mut drawn: Vec<(u16, usize, usize)> = Vec::with_capacity(tables.kinds.len());
-    for k in 0..tables.kinds.len() {
-        let n = copies(k);
-        if n > 0 {
-            let seg = segment(k);
-            sizes[seg] += n;
-            drawn.push((k as u16, seg, n));
+    let mut drawn: Vec<(u16, usize, usize)> = Vec::with_capacity(
+        (game_sets.iter().enumerate())
+            .filter(|&(_, &used)| used)
+            .map(|(s, _)| kinds_of(s).len())
+            .sum(),
+    );
+    for (s, _) in game_sets.iter().enumerate().filter(|&(_, &used)| used) {
+        for &k in kinds_of(s) {
+            let n = copies(usize::from(k));
+            if n > 0 {
+                let seg = segment(usize::from(k));
+                sizes[seg] += n;
+                drawn.push((k, seg, n));
+            }
         }
+    }
+    // Kind order, as if every kind were walked (sets' kinds may interleave).
+    if !drawn.is_sorted_by_key(|d| d.0) {
+        drawn.sort_unstable_by_key(|d| d.0);
     }
     // Refused before the bag is built: a count of billions must not allocate billions.
     let total: usize = sizes.iter().sum();

@@ -9,11 +9,7 @@ use crate::simulate::SimError;
 /// A uniformly random placement of the drawn tile (None outside the place phase).
 #[inline]
 pub fn choose_placement(game: &Game<'_>, rng: &mut Rng) -> Option<Move> {
-    let count = game.placement_count();
-    if count == 0 {
-        return None;
-    }
-    game.nth_placement(rng.below(count as usize) as u32)
+    game.sample_placement(rng)
 }
 
 /// Plays a game on to its end with random moves; `events` collects every event.
