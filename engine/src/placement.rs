@@ -84,6 +84,17 @@ fn fault_beside(
     None
 }
 
+/// The sides (bit `Side::index`) of an orientation whose edge is a path kind.
+fn path_sides_of(tables: &Tables, o: &Orient) -> u8 {
+    let mut sides = 0;
+    for (i, &edge) in o.edges.iter().enumerate() {
+        if tables.paths.get(edge as usize).copied().flatten().is_some() {
+            sides |= 1 << i;
+        }
+    }
+    sides
+}
+
 /// Whether a path leaving the tile at (x, y) by `side` has room to go on: the cell it faces,
 /// the two beside that cell, and the three beyond them are empty.
 fn has_room(board: &Board, x: i32, y: i32, side: Side) -> bool {
@@ -110,6 +121,14 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
     let mut masks = std::mem::take(game.masks_mut());
     let mut removed = 0;
     let base = tables.index.base;
+    // Per rotation, the sides of its path edges.
+    let mut path_sides = [0u8; 4];
+    for (r, sides) in path_sides.iter_mut().enumerate() {
+        *sides = path_sides_of(
+            tables,
+            &tables.orients[tables.orient_of(kind, r as u8) as usize],
+        );
+    }
     for (slot, mask) in masks.iter_mut().enumerate() {
         if *mask == 0 {
             continue;
@@ -129,7 +148,11 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
             rest &= rest - 1;
             let o = &tables.orients[tables.orient_of(kind, r) as usize];
             let at = (i32::from(open.x), i32::from(open.y));
-            if fault_beside(tables, &game.board, o, at, occupied).is_some() {
+            // Most open positions touch no path: a placement there with no path edge beside a
+            // tile is detached, refused without the full check.
+            if path_sides[usize::from(r)] & occupied == 0
+                || fault_beside(tables, &game.board, o, at, occupied).is_some()
+            {
                 *mask &= !(1 << r);
                 removed += 1;
             }
