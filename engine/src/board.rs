@@ -228,6 +228,65 @@ impl Board {
         }
     }
 
+    /// Puts tile `id` (an index into `placed`) at a position: takes it off the frontier, adds
+    /// `weights[side]` to the pattern of each empty cell beside it, N, E, S, W (opening it if
+    /// new), and returns the cells beside it (N, E, S, W). Away from chunk borders all of it is
+    /// done in the position's own chunk, found once.
+    #[inline]
+    pub fn place(&mut self, x: i32, y: i32, id: u16, weights: [u32; 4]) -> [Cell; 4] {
+        let (u, v) = (x + SHIFT, y + SHIFT);
+        let (lu, lv) = (u & (CHUNK - 1), v & (CHUNK - 1));
+        let interior = lu >= 1 && lv >= 1 && lu < CHUNK - 1 && lv < CHUNK - 1;
+        let c = (self.slot_of(u >> CHUNK_BITS, v >> CHUNK_BITS))
+            .map(|slot| self.directory[slot])
+            .filter(|&c| c != NO_CHUNK);
+        let (Some(c), true) = (c, interior) else {
+            self.close(x, y);
+            self.cell_mut(x, y).placed = id;
+            let cells = self.neighbours(x, y);
+            for (side, (dx, dy)) in [(0, -1), (1, 0), (0, 1), (-1, 0)].into_iter().enumerate() {
+                if cells[side].placed == EMPTY {
+                    self.open(x + dx, y + dy, weights[side]);
+                }
+            }
+            return cells;
+        };
+        let i = Board::within(u, v);
+        let slot = self.chunks[c as usize][i].slot;
+        self.chunks[c as usize][i] = Cell {
+            placed: id,
+            slot: EMPTY,
+        };
+        if slot != EMPTY {
+            // As `close`: the last open position takes the freed slot.
+            self.frontier.swap_remove(slot as usize);
+            if let Some(&Open { x, y, .. }) = self.frontier.get(slot as usize) {
+                self.cell_mut(i32::from(x), i32::from(y)).slot = slot;
+            }
+        }
+        let chunk = &mut self.chunks[c as usize];
+        let row = CHUNK as usize;
+        let beside = [i - row, i + 1, i + row, i - 1];
+        let cells = beside.map(|j| chunk[j]);
+        for (side, (dx, dy)) in [(0, -1), (1, 0), (0, 1), (-1, 0)].into_iter().enumerate() {
+            if cells[side].placed != EMPTY {
+                continue;
+            }
+            let cell = &mut chunk[beside[side]];
+            if cell.slot == EMPTY {
+                cell.slot = self.frontier.len() as u16;
+                self.frontier.push(Open {
+                    x: (x + dx) as i16,
+                    y: (y + dy) as i16,
+                    pattern: weights[side],
+                });
+            } else {
+                self.frontier[cell.slot as usize].pattern += weights[side];
+            }
+        }
+        cells
+    }
+
     /// Removes a position from the frontier.
     pub fn close(&mut self, x: i32, y: i32) {
         let cell = self.cell_mut(x, y);

@@ -438,6 +438,43 @@ impl<'t> Game<'t> {
         }
     }
 
+    /// The follower kinds (bit 0 the base follower, bit `k + 1` `Tables::followers[k]`) the
+    /// current player has left to deploy.
+    fn deployable(&self) -> u32 {
+        if !self.follower_kinds {
+            return u32::from(self.supply[self.current as usize] > 0);
+        }
+        let kinds = self.follower_counts.len() as u8;
+        (0..=kinds)
+            .filter(|&k| self.left(k) > 0)
+            .fold(0, |mask, k| mask | 1 << k)
+    }
+
+    /// How many deploy moves `legal_deploys` appends.
+    pub fn deploy_count(&self, placed: u16) -> usize {
+        match self.deployable().count_ones() as usize {
+            0 => 0,
+            kinds => self.free_features(placed).count() * kinds,
+        }
+    }
+
+    /// The `n`-th deploy move, in the order of `legal_deploys`.
+    pub fn nth_deploy(&self, placed: u16, n: usize) -> Option<Move> {
+        let mut followers = self.deployable();
+        let kinds = followers.count_ones() as usize;
+        if kinds == 0 {
+            return None;
+        }
+        let feature = self.free_features(placed).nth(n / kinds)?;
+        for _ in 0..n % kinds {
+            followers &= followers - 1;
+        }
+        Some(Move::Deploy {
+            feature,
+            follower: followers.trailing_zeros() as u8,
+        })
+    }
+
     /// Whether the current player may deploy a follower on the tile just placed.
     pub fn can_deploy(&self, placed: u16) -> bool {
         self.free_features(placed).next().is_some()

@@ -510,9 +510,12 @@ impl<'t> Game<'t> {
             orient,
             base,
         });
-        self.board.close(x, y);
-        self.board.cell_mut(x, y).placed = id;
-        let cells = self.board.neighbours(x, y);
+        // An empty neighbour sees our edge from its opposite side.
+        let b = tables.index.base;
+        let weights = [b * b, b * b * b, 1, b];
+        let weights: [u32; 4] =
+            std::array::from_fn(|side| weights[side] * (u32::from(o.edges[side]) + 1));
+        let cells = self.board.place(x, y, id, weights);
         if self.donkey.is_some() {
             // An end facing an empty cell stays open, and the donkey's filter needs where; added
             // while the new nodes are their own roots. (An end facing a tile closes at once.)
@@ -528,17 +531,10 @@ impl<'t> Game<'t> {
                 }
             }
         }
-        // An empty neighbour sees our edge from its opposite side.
-        let b = tables.index.base;
-        let weights = [b * b, b * b * b, 1, b];
         for side in Side::ALL {
-            let (dx, dy) = side.offset();
             let cell = cells[side.index()];
             if cell.placed != EMPTY {
                 self.join(id, side, cell.placed);
-            } else {
-                let code = u32::from(o.edges[side.index()]) + 1;
-                (self.board).open(x + dx, y + dy, weights[side.index()] * code);
             }
         }
         id
@@ -554,6 +550,7 @@ impl<'t> Game<'t> {
         );
         let meeting = tables.meeting(op.edges[side.index()], oq.edges[side.opposite().index()]);
         let village = self.donkey.is_some();
+        let mut last = (u32::MAX, u32::MAX);
         for port in side.ports() {
             let f = op.ports[port.index()];
             let g = oq.ports[port.facing().index()];
@@ -590,9 +587,12 @@ impl<'t> Game<'t> {
                     continue;
                 }
             }
+            // A city's three ports, or a field's two halves, join the same pair once.
             if let (Some(a), Some(b)) = (fa, ga)
+                && last != (a, b)
                 && self.nodes[a as usize].kind == self.nodes[b as usize].kind
             {
+                last = (a, b);
                 self.union(a, b);
             }
         }
@@ -675,7 +675,6 @@ impl<'t> Game<'t> {
         self.generation += 1;
         self.ring.clear();
         self.ring_tiles.clear();
-        let mut tiles = Vec::new();
         let mut m = root;
         loop {
             self.ring.push(m);
@@ -683,15 +682,17 @@ impl<'t> Game<'t> {
             if self.stamp[t] != self.generation {
                 self.stamp[t] = self.generation;
                 self.ring_tiles.push(t as u16);
-                let p = self.board.placed[t];
-                tiles.push((p.x, p.y));
             }
             m = self.nodes[m as usize].next;
             if m == root {
                 break;
             }
         }
-        tiles
+        // Allocated once, at its size.
+        let placed = &self.board.placed;
+        (self.ring_tiles.iter())
+            .map(|&t| (placed[t as usize].x, placed[t as usize].y))
+            .collect()
     }
 
     /// The members of the last walked ring.

@@ -68,6 +68,15 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
                 assert!(hit.iter().all(|&h| h), "some placement never sampled");
             }
         }
+        if let Phase::Act(placed) = game.phase() {
+            // The playouts' counted deploys agree with the list.
+            let mut deploys = Vec::new();
+            game.legal_deploys(placed, &mut deploys);
+            assert_eq!(game.deploy_count(placed), deploys.len());
+            for (i, m) in deploys.iter().enumerate() {
+                assert_eq!(game.nth_deploy(placed, i), Some(*m));
+            }
+        }
         let mv = moves[rng.below(moves.len())];
         game.apply(mv, &mut events)
             .unwrap_or_else(|e| panic!("listed move {mv:?} refused: {e}"));
