@@ -265,14 +265,14 @@ impl<'t> Game<'t> {
             .len()
             .trailing_zeros();
         let row = self.tables.index.row(kind);
+        let filled = self.masks_filled.then_some(self.masks.as_slice());
         for _ in 0..SAMPLE_TRIES {
             let v = rng.below(frontier.len() << shift);
             let (slot, rotation) = (v >> shift, (v & ((1 << shift) - 1)) as u8);
             let open = frontier[slot];
-            let mask = if self.masks_filled {
-                self.masks[slot]
-            } else {
-                row[open.pattern as usize]
+            let mask = match filled {
+                Some(masks) => masks[slot],
+                None => row[open.pattern as usize],
             };
             if mask & (1 << rotation) != 0 {
                 return Some(Move::Place {
