@@ -88,24 +88,35 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         Some(id) => tables
             .kind_by_id(id)
             .ok_or_else(|| SetupError::Start(id.clone()))?,
-        None => (starts_from.iter().enumerate())
-            .filter(|&(_, &from)| from)
-            .flat_map(|(s, _)| kinds_of(s))
-            .map(|&k| usize::from(k))
-            .filter(|&k| tables.kinds[k].start)
-            .min_by_key(|&k| (phase_of(k), k))
+        None => {
+            // The first by phase, then kind.
+            let mut first: Option<(usize, usize)> = None;
+            for (s, _) in starts_from.iter().enumerate().filter(|&(_, &from)| from) {
+                for &k in kinds_of(s) {
+                    let k = usize::from(k);
+                    if tables.kinds[k].start && first.is_none_or(|f| (phase_of(k), k) < f) {
+                        first = Some((phase_of(k), k));
+                    }
+                }
+            }
             // Sets without a start tile start from the first set's (the base game's D).
-            .map_or(tables.start, |k| k as u16),
+            first.map_or(tables.start, |(_, k)| k as u16)
+        }
     };
     // Copies of each kind in a seeded draw: the start tile's count includes it, and a spare
-    // start of a group that leaves them out stays in the box.
-    let removed: Vec<u16> = (0..tables.sets.len())
-        .filter(|&s| game_sets[s])
-        .flat_map(|s| tables.set_removes.get(s).into_iter().flatten().copied())
-        .collect();
+    // start of a group that leaves them out stays in the box, as do the kinds a set in the
+    // game removes (marked by kind: one read per kind, not a search of a list).
+    let mut removed = vec![false; tables.kinds.len()];
+    for s in (0..tables.sets.len()).filter(|&s| game_sets[s]) {
+        for &k in tables.set_removes.get(s).into_iter().flatten() {
+            if let Some(r) = removed.get_mut(usize::from(k)) {
+                *r = true;
+            }
+        }
+    }
     let copies = |k: usize| -> usize {
         let kind = &tables.kinds[k];
-        if !game_sets[usize::from(kind.set)] || removed.contains(&(k as u16)) {
+        if !game_sets[usize::from(kind.set)] || removed[k] {
             return 0;
         }
         let n = kind.counts.get(edition).copied().unwrap_or(0) as usize;
@@ -162,7 +173,10 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         .collect();
     let mut bag = vec![0u16; total];
     for (k, seg, n) in drawn {
-        bag[at[seg]..at[seg] + n].fill(k);
+        // Most kinds have one copy or a few: a plain loop, not a call to `fill`.
+        for tile in &mut bag[at[seg]..at[seg] + n] {
+            *tile = k;
+        }
         at[seg] += n;
     }
     let mut rng = Rng::new(seed);
