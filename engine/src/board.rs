@@ -96,7 +96,7 @@ impl Board {
             frontier: Vec::with_capacity(64),
         };
         // The start tile's chunk is needed at once.
-        board.chunk_mut(0, 0);
+        board.new_chunk(0, 0);
         board
     }
 
@@ -158,11 +158,18 @@ impl Board {
     #[inline]
     pub fn cell_mut(&mut self, x: i32, y: i32) -> &mut Cell {
         let (u, v) = (x + SHIFT, y + SHIFT);
-        let chunk = self.chunk_mut(u >> CHUNK_BITS, v >> CHUNK_BITS);
-        &mut chunk[Board::within(u, v)]
+        let (cx, cy) = (u >> CHUNK_BITS, v >> CHUNK_BITS);
+        let c = match self.slot_of(cx, cy).map(|slot| self.directory[slot]) {
+            Some(c) if c != NO_CHUNK => c as usize,
+            _ => self.new_chunk(cx, cy),
+        };
+        &mut self.chunks[c][Board::within(u, v)]
     }
 
-    fn chunk_mut(&mut self, cx: i32, cy: i32) -> &mut Chunk {
+    /// Allocates a chunk (widening the directory if needed); returns its index.
+    #[cold]
+    #[inline(never)]
+    fn new_chunk(&mut self, cx: i32, cy: i32) -> usize {
         let slot = match self.slot_of(cx, cy) {
             Some(slot) => slot,
             None => {
@@ -174,8 +181,7 @@ impl Board {
             self.directory[slot] = self.chunks.len() as u32;
             self.chunks.push([BLANK; (CHUNK * CHUNK) as usize]);
         }
-        let c = self.directory[slot] as usize;
-        &mut self.chunks[c]
+        self.directory[slot] as usize
     }
 
     /// Widens the directory to take in a chunk, doubling the side it grows on (so a long line
@@ -220,6 +226,65 @@ impl Board {
             let slot = cell.slot;
             self.frontier[slot as usize].pattern += weight;
         }
+    }
+
+    /// Puts tile `id` (an index into `placed`) at a position: takes it off the frontier, adds
+    /// `weights[side]` to the pattern of each empty cell beside it, N, E, S, W (opening it if
+    /// new), and returns the cells beside it (N, E, S, W). Away from chunk borders all of it is
+    /// done in the position's own chunk, found once.
+    #[inline]
+    pub fn place(&mut self, x: i32, y: i32, id: u16, weights: [u32; 4]) -> [Cell; 4] {
+        let (u, v) = (x + SHIFT, y + SHIFT);
+        let (lu, lv) = (u & (CHUNK - 1), v & (CHUNK - 1));
+        let interior = lu >= 1 && lv >= 1 && lu < CHUNK - 1 && lv < CHUNK - 1;
+        let c = (self.slot_of(u >> CHUNK_BITS, v >> CHUNK_BITS))
+            .map(|slot| self.directory[slot])
+            .filter(|&c| c != NO_CHUNK);
+        let (Some(c), true) = (c, interior) else {
+            self.close(x, y);
+            self.cell_mut(x, y).placed = id;
+            let cells = self.neighbours(x, y);
+            for (side, (dx, dy)) in [(0, -1), (1, 0), (0, 1), (-1, 0)].into_iter().enumerate() {
+                if cells[side].placed == EMPTY {
+                    self.open(x + dx, y + dy, weights[side]);
+                }
+            }
+            return cells;
+        };
+        let i = Board::within(u, v);
+        let slot = self.chunks[c as usize][i].slot;
+        self.chunks[c as usize][i] = Cell {
+            placed: id,
+            slot: EMPTY,
+        };
+        if slot != EMPTY {
+            // As `close`: the last open position takes the freed slot.
+            self.frontier.swap_remove(slot as usize);
+            if let Some(&Open { x, y, .. }) = self.frontier.get(slot as usize) {
+                self.cell_mut(i32::from(x), i32::from(y)).slot = slot;
+            }
+        }
+        let chunk = &mut self.chunks[c as usize];
+        let row = CHUNK as usize;
+        let beside = [i - row, i + 1, i + row, i - 1];
+        let cells = beside.map(|j| chunk[j]);
+        for (side, (dx, dy)) in [(0, -1), (1, 0), (0, 1), (-1, 0)].into_iter().enumerate() {
+            if cells[side].placed != EMPTY {
+                continue;
+            }
+            let cell = &mut chunk[beside[side]];
+            if cell.slot == EMPTY {
+                cell.slot = self.frontier.len() as u16;
+                self.frontier.push(Open {
+                    x: (x + dx) as i16,
+                    y: (y + dy) as i16,
+                    pattern: weights[side],
+                });
+            } else {
+                self.frontier[cell.slot as usize].pattern += weights[side];
+            }
+        }
+        cells
     }
 
     /// Removes a position from the frontier.

@@ -36,6 +36,8 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
             None => return Err(SetupError::Set(id.clone(), known())),
         }
     }
+    // The tile kinds of a set, so a game walks only its own sets' kinds.
+    let kinds_of = |s: usize| -> &[u16] { tables.set_kinds.get(s).map_or(&[], Vec::as_slice) };
     let game_sets: Vec<bool> = (0..tables.sets.len())
         .map(|s| sets.is_empty() || sets.contains(&(s as u16)))
         .collect();
@@ -75,24 +77,35 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         Some(id) => tables
             .kind_by_id(id)
             .ok_or_else(|| SetupError::Start(id.clone()))?,
-        None => (0..tables.kinds.len())
-            .filter(|&k| {
-                let kind = &tables.kinds[k];
-                kind.start && starts_from[usize::from(kind.set)]
-            })
-            .min_by_key(|&k| (phase_of(k as u16), k))
+        None => {
+            // The first by phase, then kind.
+            let mut first: Option<(usize, usize)> = None;
+            for (s, _) in starts_from.iter().enumerate().filter(|&(_, &from)| from) {
+                for &k in kinds_of(s) {
+                    let k = usize::from(k);
+                    if tables.kinds[k].start && first.is_none_or(|f| (phase_of(k as u16), k) < f) {
+                        first = Some((phase_of(k as u16), k));
+                    }
+                }
+            }
             // Sets without a start tile start from the first set's (the base game's D).
-            .map_or(tables.start, |k| k as u16),
+            first.map_or(tables.start, |(_, k)| k as u16)
+        }
     };
     // Copies of each kind in a seeded draw: the start tile's count includes it, and a spare
-    // start of a group that leaves them out stays in the box.
-    let removed: Vec<u16> = (0..tables.sets.len())
-        .filter(|&s| game_sets[s])
-        .flat_map(|s| tables.set_removes.get(s).into_iter().flatten().copied())
-        .collect();
+    // start of a group that leaves them out stays in the box, as do the kinds a set in the
+    // game removes (marked by kind: one read per kind, not a search of a list).
+    let mut removed = vec![false; tables.kinds.len()];
+    for s in (0..tables.sets.len()).filter(|&s| game_sets[s]) {
+        for &k in tables.set_removes.get(s).into_iter().flatten() {
+            if let Some(r) = removed.get_mut(usize::from(k)) {
+                *r = true;
+            }
+        }
+    }
     let copies = |k: usize| -> usize {
         let kind = &tables.kinds[k];
-        if !game_sets[usize::from(kind.set)] || removed.contains(&(k as u16)) {
+        if !game_sets[usize::from(kind.set)] || removed[k] {
             return 0;
         }
         let n = kind.counts.get(edition).copied().unwrap_or(0) as usize;
@@ -115,14 +128,25 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
     // the draw, in kind order; then the kinds written in place, each segment shuffled in order.
     let segment = segments(tables);
     let mut sizes = vec![0usize; 2 * (tables.groups.len() + 1)];
-    let mut drawn: Vec<(u16, usize, usize)> = Vec::with_capacity(tables.kinds.len());
-    for k in 0..tables.kinds.len() {
-        let n = copies(k);
-        if n > 0 {
-            let seg = segment(k as u16);
-            sizes[seg] += n;
-            drawn.push((k as u16, seg, n));
+    let mut drawn: Vec<(u16, usize, usize)> = Vec::with_capacity(
+        (game_sets.iter().enumerate())
+            .filter(|&(_, &used)| used)
+            .map(|(s, _)| kinds_of(s).len())
+            .sum(),
+    );
+    for (s, _) in game_sets.iter().enumerate().filter(|&(_, &used)| used) {
+        for &k in kinds_of(s) {
+            let n = copies(usize::from(k));
+            if n > 0 {
+                let seg = segment(k);
+                sizes[seg] += n;
+                drawn.push((k, seg, n));
+            }
         }
+    }
+    // Kind order, as if every kind were walked (sets' kinds may interleave).
+    if !drawn.is_sorted_by_key(|d| d.0) {
+        drawn.sort_unstable_by_key(|d| d.0);
     }
     // Refused before the bag is built: a count of billions must not allocate billions.
     let total: usize = sizes.iter().sum();
@@ -138,7 +162,10 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         .collect();
     let mut bag = vec![0u16; total];
     for (k, seg, n) in drawn {
-        bag[at[seg]..at[seg] + n].fill(k);
+        // Most kinds have one copy or a few: a plain loop, not a call to `fill`.
+        for tile in &mut bag[at[seg]..at[seg] + n] {
+            *tile = k;
+        }
         at[seg] += n;
     }
     let mut rng = Rng::new(seed);

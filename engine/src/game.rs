@@ -20,6 +20,11 @@ pub use crate::options::{
 pub use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score};
 pub use crate::state::{Event, Figure, FigureKind, Game, GameStats, IllegalMove, Node, Phase};
 
+/// Random tries of `Game::sample_placement` before it counts the placements: a drawn tile
+/// fits about one rotation per open position, so a try hits about one time in four, and 16
+/// misses in a row are rare.
+const SAMPLE_TRIES: u32 = 16;
+
 /// A move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
@@ -83,10 +88,17 @@ impl<'t> Game<'t> {
             bag.truncate(tiles.saturating_sub(1));
         }
         let tiles = bag.len() + 1;
+        // Exactly the nodes the game will need (every orientation of a kind has its features).
+        let nodes = (std::iter::once(&start).chain(&bag))
+            .map(|&k| {
+                let first = tables.kinds[k as usize].orients[0];
+                tables.orients[first as usize].features.len()
+            })
+            .sum();
         let mut game = Game {
             tables,
             board: Board::new(tiles),
-            nodes: Vec::with_capacity(tiles * tables.max_features().max(1)),
+            nodes: Vec::with_capacity(nodes),
             figures: Vec::with_capacity(
                 options.players as usize * options.rules.followers as usize,
             ),
@@ -111,7 +123,8 @@ impl<'t> Game<'t> {
             donkey_sets: Default::default(),
             mills: Vec::new(),
             masks: Vec::with_capacity(64),
-            placements: 0,
+            masks_filled: false,
+            masks_kind: 0,
             scoring_on: Vec::new(),
             marker_rules: false,
             tokens: Vec::new(),
@@ -185,26 +198,26 @@ impl<'t> Game<'t> {
             .any(|open| self.tables.index.fits(open.pattern, kind) != 0)
     }
 
-    /// Fills the rotation mask of each open position for the drawn kind; returns the count.
-    fn fill_masks(&mut self, kind: u16) -> u32 {
-        let row = self.tables.index.row(kind);
-        self.masks.clear();
-        let mut count = 0;
-        for open in &self.board.frontier {
-            let mask = row[open.pattern as usize];
-            count += mask.count_ones();
-            self.masks.push(mask);
+    /// Prepares the drawn kind's placements: the placement index gives each open position's
+    /// rotations, the placement filters (paths, the donkey) clear those the rules forbid.
+    /// Returns whether the kind can be placed somewhere. Nothing is listed: a random playout
+    /// samples one placement (`sample_placement`), and the first fitting position usually comes
+    /// after a few reads.
+    fn fill_masks(&mut self, kind: u16) -> bool {
+        self.masks_kind = kind;
+        self.masks_filled = false;
+        if self.tables.kinds[kind as usize].path {
+            crate::placement::filter(self, kind);
         }
-        if count > 0 && self.tables.kinds[kind as usize].path {
-            count -= crate::placement::filter(self, kind);
+        if let Some(donkey) = self.donkey {
+            rules::village_life::donkey_filter(self, kind, donkey);
         }
-        if let Some(donkey) = self.donkey
-            && count > 0
-        {
-            count -= rules::village_life::donkey_filter(self, kind, donkey);
+        if self.masks_filled {
+            self.masks.iter().any(|&m| m != 0)
+        } else {
+            let row = self.tables.index.row(kind);
+            (self.board.frontier.iter()).any(|open| row[open.pattern as usize] != 0)
         }
-        self.placements = count;
-        count
     }
 
     /// Recomputes the drawn tile's legal placements (after changing `donkey` for analysis).
@@ -217,7 +230,9 @@ impl<'t> Game<'t> {
     /// How many placements the drawn tile has (0 outside the place phase).
     pub fn placement_count(&self) -> u32 {
         match self.phase {
-            Phase::Place(_) => self.placements,
+            Phase::Place(_) => (0..self.board.frontier.len())
+                .map(|slot| self.mask_at(slot).count_ones())
+                .sum(),
             _ => 0,
         }
     }
@@ -227,14 +242,13 @@ impl<'t> Game<'t> {
         if !matches!(self.phase, Phase::Place(_)) {
             return None;
         }
-        for (slot, &mask) in self.masks.iter().enumerate() {
+        for (slot, open) in self.board.frontier.iter().enumerate() {
+            let mut mask = self.mask_at(slot);
             let c = mask.count_ones();
             if n < c {
-                let mut mask = mask;
                 for _ in 0..n {
                     mask &= mask - 1;
                 }
-                let open = self.board.frontier[slot];
                 return Some(Move::Place {
                     x: open.x,
                     y: open.y,
@@ -246,11 +260,49 @@ impl<'t> Game<'t> {
         None
     }
 
+    /// A legal placement of the drawn tile drawn uniformly at random (None outside the place
+    /// phase): a random open position and one of the kind's distinct rotations, kept if the tile
+    /// fits there so (each placement is equally likely to be hit), else tried again; after
+    /// `SAMPLE_TRIES` misses, the `n`-th placement for a random `n` (also uniform, so the whole
+    /// draw is). It reads a few positions, not the whole frontier, so a playout's turn costs the
+    /// same on a small board as on a large one.
+    pub fn sample_placement(&self, rng: &mut crate::rng::Rng) -> Option<Move> {
+        let Phase::Place(kind) = self.phase else {
+            return None;
+        };
+        let frontier = &self.board.frontier;
+        // A kind's distinct rotations are 0..n, n = 1, 2 or 4.
+        let shift = self.tables.kinds[kind as usize]
+            .orients
+            .len()
+            .trailing_zeros();
+        let row = self.tables.index.row(kind);
+        let filled = self.masks_filled.then_some(self.masks.as_slice());
+        for _ in 0..SAMPLE_TRIES {
+            let v = rng.below(frontier.len() << shift);
+            let (slot, rotation) = (v >> shift, (v & ((1 << shift) - 1)) as u8);
+            let open = frontier[slot];
+            let mask = match filled {
+                Some(masks) => masks[slot],
+                None => row[open.pattern as usize],
+            };
+            if mask & (1 << rotation) != 0 {
+                return Some(Move::Place {
+                    x: open.x,
+                    y: open.y,
+                    rotation,
+                });
+            }
+        }
+        let count = self.placement_count();
+        (count > 0).then(|| self.nth_placement(rng.below(count as usize) as u32))?
+    }
+
     fn draw_next(&mut self, events: &mut Vec<Event>) {
         while self.next_draw < self.bag.len() {
             let kind = self.bag[self.next_draw];
             self.next_draw += 1;
-            if self.fill_masks(kind) > 0 {
+            if self.fill_masks(kind) {
                 self.phase = Phase::Place(kind);
                 return;
             }
@@ -270,8 +322,8 @@ impl<'t> Game<'t> {
         out.clear();
         match self.phase {
             Phase::Place(_) => {
-                for (open, &mask) in self.board.frontier.iter().zip(&self.masks) {
-                    push_rotations(open.x, open.y, mask, out);
+                for (slot, open) in self.board.frontier.iter().enumerate() {
+                    push_rotations(open.x, open.y, self.mask_at(slot), out);
                 }
             }
             Phase::Act(placed) => {
@@ -398,6 +450,43 @@ impl<'t> Game<'t> {
         }
     }
 
+    /// The follower kinds (bit 0 the base follower, bit `k + 1` `Tables::followers[k]`) the
+    /// current player has left to deploy.
+    fn deployable(&self) -> u32 {
+        if !self.follower_kinds {
+            return u32::from(self.supply[self.current as usize] > 0);
+        }
+        let kinds = self.follower_counts.len() as u8;
+        (0..=kinds)
+            .filter(|&k| self.left(k) > 0)
+            .fold(0, |mask, k| mask | 1 << k)
+    }
+
+    /// How many deploy moves `legal_deploys` appends.
+    pub fn deploy_count(&self, placed: u16) -> usize {
+        match self.deployable().count_ones() as usize {
+            0 => 0,
+            kinds => self.free_features(placed).count() * kinds,
+        }
+    }
+
+    /// The `n`-th deploy move, in the order of `legal_deploys`.
+    pub fn nth_deploy(&self, placed: u16, n: usize) -> Option<Move> {
+        let mut followers = self.deployable();
+        let kinds = followers.count_ones() as usize;
+        if kinds == 0 {
+            return None;
+        }
+        let feature = self.free_features(placed).nth(n / kinds)?;
+        for _ in 0..n % kinds {
+            followers &= followers - 1;
+        }
+        Some(Move::Deploy {
+            feature,
+            follower: followers.trailing_zeros() as u8,
+        })
+    }
+
     /// Whether the current player may deploy a follower on the tile just placed.
     pub fn can_deploy(&self, placed: u16) -> bool {
         self.free_features(placed).next().is_some()
@@ -482,7 +571,7 @@ impl<'t> Game<'t> {
         }
         let orient = self.tables.orient_of(kind, rotation);
         let o = &self.tables.orients[orient as usize];
-        if self.masks[cell.slot as usize] & (1 << o.rotation) != 0 {
+        if self.mask_at(cell.slot as usize) & (1 << o.rotation) != 0 {
             return Ok(orient);
         }
         let pattern = self.board.frontier[cell.slot as usize].pattern;

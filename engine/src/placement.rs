@@ -8,7 +8,7 @@
 //! handful of cell reads per rotation, no walk of the board. They filter the drawn tile's
 //! rotation masks (as the donkey's filter does), so `legal_moves` and `apply` agree.
 
-use crate::board::Board;
+use crate::board::{Board, EMPTY};
 use crate::state::Game;
 use crate::tables::{Orient, Tables};
 use tiledef::{PathRule, Side};
@@ -84,37 +84,68 @@ fn fault_beside(
     None
 }
 
+/// The sides (bit `Side::index`) of an orientation whose edge is a path kind.
+fn path_sides_of(tables: &Tables, o: &Orient) -> u8 {
+    let mut sides = 0;
+    for (i, &edge) in o.edges.iter().enumerate() {
+        if tables.paths.get(edge as usize).copied().flatten().is_some() {
+            sides |= 1 << i;
+        }
+    }
+    sides
+}
+
 /// Whether a path leaving the tile at (x, y) by `side` has room to go on: the cell it faces,
-/// the two beside that cell, and the three beyond them are empty.
+/// the two beside that cell, and the three beyond them are empty. The facing cell must be
+/// empty (the side is open). The frontier answers for most cells: an empty cell is open exactly
+/// when a tile is beside it, and (x, y) is empty, so the facing cell is not open exactly when
+/// its three other neighbours are empty, and the cell beyond it likewise for its two sides.
 fn has_room(board: &Board, x: i32, y: i32, side: Side) -> bool {
     let (dx, dy) = side.offset();
     // Across the direction of travel.
     let (px, py) = (dy, dx);
     let (ax, ay) = (x + dx, y + dy);
+    if board.cell(ax, ay).slot != EMPTY {
+        return false;
+    }
+    // The cell beyond is empty (it is beside the facing cell); when open, a tile is beside it,
+    // beyond or on either side: only the sides count.
     let (bx, by) = (ax + dx, ay + dy);
-    [
-        (ax + px, ay + py),
-        (ax - px, ay - py),
-        (bx, by),
-        (bx + px, by + py),
-        (bx - px, by - py),
-    ]
-    .iter()
-    .all(|&(cx, cy)| board.at(cx, cy).is_none())
+    board.cell(bx, by).slot == EMPTY
+        || [(bx + px, by + py), (bx - px, by - py)]
+            .iter()
+            .all(|&(cx, cy)| board.at(cx, cy).is_none())
 }
 
 /// Removes from the drawn tile's rotation masks the placements that break a path rule;
 /// returns how many it removed. Called only for a kind with a path edge.
 pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
     let tables = game.tables;
-    let mut masks = std::mem::take(game.masks_mut());
+    // The masks are filled here, in the same walk, unless an earlier filter filled them.
+    let filled = game.masks_filled;
+    let mut masks = std::mem::take(&mut game.masks);
+    if !filled {
+        masks.clear();
+        masks.resize(game.board.frontier.len(), 0);
+    }
+    let row = tables.index.row(kind);
     let mut removed = 0;
     let base = tables.index.base;
-    for (slot, mask) in masks.iter_mut().enumerate() {
+    // Per rotation, the sides of its path edges.
+    let mut path_sides = [0u8; 4];
+    for (r, sides) in path_sides.iter_mut().enumerate() {
+        *sides = path_sides_of(
+            tables,
+            &tables.orients[tables.orient_of(kind, r as u8) as usize],
+        );
+    }
+    for (open, mask) in game.board.frontier.iter().zip(masks.iter_mut()) {
+        if !filled {
+            *mask = row[open.pattern as usize];
+        }
         if *mask == 0 {
             continue;
         }
-        let open = game.board.frontier[slot];
         // The pattern's digit per side is 0 where the neighbour cell is empty.
         let mut occupied = 0u8;
         let mut pattern = open.pattern;
@@ -129,12 +160,83 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
             rest &= rest - 1;
             let o = &tables.orients[tables.orient_of(kind, r) as usize];
             let at = (i32::from(open.x), i32::from(open.y));
-            if fault_beside(tables, &game.board, o, at, occupied).is_some() {
+            // Most open positions touch no path: a placement there with no path edge beside a
+            // tile is detached, refused without the full check.
+            if path_sides[usize::from(r)] & occupied == 0
+                || fault_beside(tables, &game.board, o, at, occupied).is_some()
+            {
                 *mask &= !(1 << r);
                 removed += 1;
             }
         }
     }
-    *game.masks_mut() = masks;
+    game.masks = masks;
+    game.masks_filled = true;
     removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Placed;
+    use crate::rng::Rng;
+
+    /// The six cells read one by one, as the rule says.
+    fn room_by_cells(board: &Board, x: i32, y: i32, side: Side) -> bool {
+        let (dx, dy) = side.offset();
+        let (px, py) = (dy, dx);
+        let (ax, ay) = (x + dx, y + dy);
+        let (bx, by) = (ax + dx, ay + dy);
+        [
+            (ax + px, ay + py),
+            (ax - px, ay - py),
+            (bx, by),
+            (bx + px, by + py),
+            (bx - px, by - py),
+        ]
+        .iter()
+        .all(|&(cx, cy)| board.at(cx, cy).is_none())
+    }
+
+    #[test]
+    fn room_read_from_the_frontier_is_room_read_cell_by_cell() {
+        let mut rng = Rng::new(11);
+        let (mut with, mut without) = (0, 0);
+        for _ in 0..40 {
+            let mut board = Board::new(80);
+            for id in 0..80u16 {
+                let (x, y) = match board.frontier.len() {
+                    0 => (0, 0),
+                    n => {
+                        let open = board.frontier[rng.below(n)];
+                        (i32::from(open.x), i32::from(open.y))
+                    }
+                };
+                board.place(x, y, id, [1; 4]);
+                let placed = Placed {
+                    x: x as i16,
+                    y: y as i16,
+                    orient: 0,
+                    base: 0,
+                };
+                board.placed.push(placed);
+                for open in board.frontier.clone() {
+                    let (x, y) = (i32::from(open.x), i32::from(open.y));
+                    for side in Side::ALL {
+                        let (dx, dy) = side.offset();
+                        if board.at(x + dx, y + dy).is_some() {
+                            continue;
+                        }
+                        let room = room_by_cells(&board, x, y, side);
+                        assert_eq!(has_room(&board, x, y, side), room, "({x}, {y}) {side:?}");
+                        if room { with += 1 } else { without += 1 }
+                    }
+                }
+            }
+        }
+        assert!(
+            with > 100 && without > 100,
+            "{with} with room, {without} without"
+        );
+    }
 }

@@ -403,8 +403,13 @@ pub struct Game<'t> {
     pub(crate) donkey_sets: DonkeySets,
     /// The windmills on the board with their placed range tiles (an index of `figures`).
     pub(crate) mills: Vec<Mill>,
+    /// The drawn tile's rotation masks by frontier slot, once a placement filter needed them
+    /// (`masks_mut`); until then a slot's mask is the placement index's (`mask_at`).
     pub(crate) masks: Vec<u8>,
-    pub(crate) placements: u32,
+    /// Whether `masks` holds the drawn tile's masks (filled on a filter's first use in a draw).
+    pub(crate) masks_filled: bool,
+    /// The tile kind `masks` are for (the drawn tile).
+    pub(crate) masks_kind: u16,
     /// Per marker kind: whether its scoring modifier is in play (declared, and its option on).
     pub(crate) scoring_on: Vec<bool>,
     /// Whether any marker kind's scoring modifier is in play (else scoring skips the walk).
@@ -493,32 +498,36 @@ impl<'t> Game<'t> {
         let o = &tables.orients[orient as usize];
         let id = self.board.placed.len() as u16;
         let base = self.nodes.len() as u32;
-        for (i, f) in o.features.iter().enumerate() {
-            let n = base + i as u32;
-            self.nodes.push(Node {
-                parent: n,
-                next: n,
-                rank: 0,
-                open: u32::from(f.open),
-                ends_at: (0, 0),
-                pennants: u16::from(f.pennants),
-                followers: 0,
-                markets: u16::from(f.end == Some(RoadEnd::Marketplace)),
-                tile: id,
-                local: i as u8,
-                kind: f.kind,
-                done: false,
-            });
-        }
+        self.nodes
+            .extend(o.features.iter().enumerate().map(|(i, f)| {
+                let n = base + i as u32;
+                Node {
+                    parent: n,
+                    next: n,
+                    rank: 0,
+                    open: u32::from(f.open),
+                    ends_at: (0, 0),
+                    pennants: u16::from(f.pennants),
+                    followers: 0,
+                    markets: u16::from(f.end == Some(RoadEnd::Marketplace)),
+                    tile: id,
+                    local: i as u8,
+                    kind: f.kind,
+                    done: false,
+                }
+            }));
         self.board.placed.push(Placed {
             x: x as i16,
             y: y as i16,
             orient,
             base,
         });
-        self.board.close(x, y);
-        self.board.cell_mut(x, y).placed = id;
-        let cells = self.board.neighbours(x, y);
+        // An empty neighbour sees our edge from its opposite side.
+        let b = tables.index.base;
+        let weights = [b * b, b * b * b, 1, b];
+        let weights: [u32; 4] =
+            std::array::from_fn(|side| weights[side] * (u32::from(o.edges[side]) + 1));
+        let cells = self.board.place(x, y, id, weights);
         if self.donkey.is_some() {
             // An end facing an empty cell stays open, and the donkey's filter needs where; added
             // while the new nodes are their own roots. (An end facing a tile closes at once.)
@@ -535,15 +544,9 @@ impl<'t> Game<'t> {
             }
         }
         for side in Side::ALL {
-            let (dx, dy) = side.offset();
-            let (nx, ny) = (x + dx, y + dy);
             let cell = cells[side.index()];
             if cell.placed != EMPTY {
                 self.join(id, side, cell.placed);
-            } else {
-                let w = tables.index.weight(side.opposite().index());
-                self.board
-                    .open(nx, ny, w * (u32::from(o.edges[side.index()]) + 1));
             }
         }
         id
@@ -559,6 +562,7 @@ impl<'t> Game<'t> {
         );
         let meeting = tables.meeting(op.edges[side.index()], oq.edges[side.opposite().index()]);
         let village = self.donkey.is_some();
+        let mut last = (u32::MAX, u32::MAX);
         for port in side.ports() {
             let f = op.ports[port.index()];
             let g = oq.ports[port.facing().index()];
@@ -595,17 +599,39 @@ impl<'t> Game<'t> {
                     continue;
                 }
             }
+            // A city's three ports, or a field's two halves, join the same pair once.
             if let (Some(a), Some(b)) = (fa, ga)
+                && last != (a, b)
                 && self.nodes[a as usize].kind == self.nodes[b as usize].kind
             {
+                last = (a, b);
                 self.union(a, b);
             }
         }
     }
 
-    /// The rotation masks of the drawn tile by frontier slot (after the donkey's filter).
+    /// The rotation masks of the drawn tile by frontier slot, for placement filters to clear
+    /// rotations in: filled from the placement index on first use in a draw (a draw no filter
+    /// touches never lists them).
     pub(crate) fn masks_mut(&mut self) -> &mut Vec<u8> {
+        if !self.masks_filled {
+            let row = self.tables.index.row(self.masks_kind);
+            self.masks.clear();
+            (self.masks).extend(self.board.frontier.iter().map(|o| row[o.pattern as usize]));
+            self.masks_filled = true;
+        }
         &mut self.masks
+    }
+
+    /// The drawn tile's rotation mask at a frontier slot (after the placement filters).
+    #[inline]
+    pub(crate) fn mask_at(&self, slot: usize) -> u8 {
+        if self.masks_filled {
+            self.masks[slot]
+        } else {
+            let pattern = self.board.frontier[slot].pattern;
+            self.tables.index.fits(pattern, self.masks_kind)
+        }
     }
 
     /// The feature nodes of a placed tile, by local index.
@@ -661,7 +687,6 @@ impl<'t> Game<'t> {
         self.generation += 1;
         self.ring.clear();
         self.ring_tiles.clear();
-        let mut tiles = Vec::new();
         let mut m = root;
         loop {
             self.ring.push(m);
@@ -669,15 +694,17 @@ impl<'t> Game<'t> {
             if self.stamp[t] != self.generation {
                 self.stamp[t] = self.generation;
                 self.ring_tiles.push(t as u16);
-                let p = self.board.placed[t];
-                tiles.push((p.x, p.y));
             }
             m = self.nodes[m as usize].next;
             if m == root {
                 break;
             }
         }
-        tiles
+        // Allocated once, at its size.
+        let placed = &self.board.placed;
+        (self.ring_tiles.iter())
+            .map(|&t| (placed[t as usize].x, placed[t as usize].y))
+            .collect()
     }
 
     /// The members of the last walked ring.

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
 
 /// The version of the compiled tables format (binary and JSON).
-pub const TABLES_VERSION: u32 = 4;
+pub const TABLES_VERSION: u32 = 5;
 
 /// The first bytes of the binary tables.
 pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
@@ -322,6 +322,8 @@ pub struct Tables {
     /// Per set: the tile kinds a game with that set in its draw leaves out.
     #[serde(default)]
     pub set_removes: Vec<Vec<u16>>,
+    /// Per set: its tile kinds in index order (a game's draw walks only its sets' kinds).
+    pub set_kinds: Vec<Vec<u16>>,
     /// The follower kinds the sets add besides the base followers (the large follower).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub followers: Vec<FollowerInfo>,
@@ -729,7 +731,12 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             .iter()
             .map(|s| s.removes.iter().map(|&t| t as u16).collect())
             .collect(),
+        set_kinds: Vec::new(),
     };
+    tables.set_kinds = vec![Vec::new(); tables.sets.len()];
+    for (k, kind) in tables.kinds.iter().enumerate() {
+        tables.set_kinds[usize::from(kind.set)].push(k as u16);
+    }
     build_index(&mut tables);
     Ok(tables)
 }

@@ -1,5 +1,6 @@
 //! Properties over many random games of the bundled sets: followers are conserved, scores never
-//! fall, every applied move was legal, records replay to identical events, the placement index
+//! fall, every applied move was legal, the playouts' placement sampler gives each listed placement and
+//! nothing else, records replay to identical events, the placement index
 //! agrees with an edge-by-edge check, and four quarter turns are the identity.
 
 mod common;
@@ -47,6 +48,33 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
             assert_eq!(game.placement_count() as usize, moves.len());
             for (i, m) in moves.iter().enumerate() {
                 assert_eq!(game.nth_placement(i as u32), Some(*m));
+            }
+            // The playouts' sampler gives only listed placements, and (every 16th turn, on
+            // 40 samples per placement: a placement missed with probability < e^-40) each.
+            let mut sampler = Rng::new(seed ^ game.board.placed.len() as u64);
+            let tries = if game.board.placed.len().is_multiple_of(16) {
+                40 * moves.len()
+            } else {
+                4
+            };
+            let mut hit = vec![false; moves.len()];
+            for _ in 0..tries {
+                let m = game.sample_placement(&mut sampler).expect("a placement");
+                let i = moves.iter().position(|l| *l == m);
+                let i = i.unwrap_or_else(|| panic!("sampled {m:?} is not listed"));
+                hit[i] = true;
+            }
+            if tries > 4 {
+                assert!(hit.iter().all(|&h| h), "some placement never sampled");
+            }
+        }
+        if let Phase::Act(placed) = game.phase() {
+            // The playouts' counted deploys agree with the list.
+            let mut deploys = Vec::new();
+            game.legal_deploys(placed, &mut deploys);
+            assert_eq!(game.deploy_count(placed), deploys.len());
+            for (i, m) in deploys.iter().enumerate() {
+                assert_eq!(game.nth_deploy(placed, i), Some(*m));
             }
         }
         let mv = moves[rng.below(moves.len())];

@@ -1,5 +1,5 @@
 //! The random player, and the engine's fast playouts built on it: uniform over the placements
-//! of the drawn tile (counted and the chosen one made, never listed), then a kind of second-step
+//! of the drawn tile (sampled, never listed), then a kind of second-step
 //! move uniformly — deploy, windmill, Festival return, pass, donkey — then uniformly within it.
 
 use crate::game::{Event, Game, Move, Phase};
@@ -9,11 +9,7 @@ use crate::simulate::SimError;
 /// A uniformly random placement of the drawn tile (None outside the place phase).
 #[inline]
 pub fn choose_placement(game: &Game<'_>, rng: &mut Rng) -> Option<Move> {
-    let count = game.placement_count();
-    if count == 0 {
-        return None;
-    }
-    game.nth_placement(rng.below(count as usize) as u32)
+    game.sample_placement(rng)
 }
 
 /// Plays a game on to its end with random moves; `events` collects every event.
@@ -47,8 +43,18 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     let donkey = game.donkey_targets();
     // Fast path of the base game: deploys and pass only.
     if donkey == 0 && game.rules().windmills == 0 {
-        game.legal_actions(placed, moves);
-        return Some(moves[rng.below(moves.len())]);
+        // As `legal_actions` lists them (deploys, Festival returns, pass), counted: only the
+        // chosen one is made.
+        let deploys = game.deploy_count(placed);
+        let returns = game.return_count(placed);
+        let n = rng.below(deploys + returns + 1);
+        return if n < deploys {
+            game.nth_deploy(placed, n)
+        } else if n - deploys < returns {
+            game.nth_return(n - deploys)
+        } else {
+            Some(Move::Pass)
+        };
     }
     // Counted, and only the chosen move made: most of the list would be thrown away. (Deploys
     // are listed only when chosen; until then it is enough to know there is one.)

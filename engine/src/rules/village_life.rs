@@ -202,7 +202,7 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) -> u32 
         };
         // Placed cells have no slot: this is an open position where the drawn tile fits.
         let slot = game.board.cell(x, y).slot;
-        if slot != EMPTY && game.masks_mut()[slot as usize] != 0 {
+        if slot != EMPTY && game.mask_at(slot as usize) != 0 {
             removed += block_completing(game, kind, (x, y), slot, root);
         }
     }
@@ -244,7 +244,7 @@ fn block_monastery(game: &mut Game<'_>, x: i16, y: i16) -> u32 {
     for dy in -1..=1 {
         for dx in -1..=1 {
             let slot = game.board.cell(x + dx, y + dy).slot;
-            if slot != EMPTY {
+            if slot != EMPTY && game.mask_at(slot as usize) != 0 {
                 let mask = &mut game.masks_mut()[slot as usize];
                 removed += mask.count_ones();
                 *mask = 0;
@@ -263,7 +263,7 @@ fn block_completing(game: &mut Game<'_>, kind: u16, at: (i32, i32), slot: u16, r
     if around.ends_of(root) != game.nodes[root as usize].open {
         return 0;
     }
-    let mut mask = game.masks_mut()[slot as usize];
+    let mut mask = game.mask_at(slot as usize);
     let mut removed = 0;
     let mut bits = mask;
     while bits != 0 {
@@ -280,7 +280,9 @@ fn block_completing(game: &mut Game<'_>, kind: u16, at: (i32, i32), slot: u16, r
             removed += 1;
         }
     }
-    game.masks_mut()[slot as usize] = mask;
+    if removed > 0 {
+        game.masks_mut()[slot as usize] = mask;
+    }
     removed
 }
 
@@ -310,14 +312,15 @@ fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) -> u32 {
             continue;
         };
         let slot = game.board.cell(at.0, at.1).slot;
-        if slot == EMPTY || game.masks_mut()[slot as usize] == 0 {
+        if slot == EMPTY || game.mask_at(slot as usize) == 0 {
             continue;
         }
         let around = Around::new(game, at.0, at.1);
         if around.ends_of(r) != game.nodes[r as usize].open {
             continue;
         }
-        let mut mask = game.masks_mut()[slot as usize];
+        let before = game.mask_at(slot as usize);
+        let mut mask = before;
         let mut bits = mask;
         while bits != 0 {
             let rotation = bits.trailing_zeros() as u8;
@@ -330,7 +333,9 @@ fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) -> u32 {
                 removed += 1;
             }
         }
-        game.masks_mut()[slot as usize] = mask;
+        if mask != before {
+            game.masks_mut()[slot as usize] = mask;
+        }
     }
     removed
 }

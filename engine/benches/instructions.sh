@@ -1,0 +1,43 @@
+#!/bin/sh
+# Instructions per placed tile of random playouts, counted by valgrind (robust to the load of a
+# shared machine, where wall-clock is not), for a `tilekit` binary built with `--release`:
+#
+#   engine/benches/instructions.sh [target/release/tilekit]     (run from the repository root)
+#
+# Each figure is `tilekit bench … --games 1200` minus the same with `--games 200`, divided by the
+# tiles placed in the 1,000 games between: the difference is the playouts (each game's setup
+# included: `Game::new`, the draw), since loading, compiling the tables and `bench`'s listing
+# part are the same in both runs. Three figures:
+#   base 72      the base game (`--sets base`)
+#   base 576     the base game with every count × 8 (a folder written here from
+#                definitions/base.toml), the games of 576 tiles; 150 − 25 games
+#   all 72       all seven bundled sets, every rule on, cut to 72 tiles
+set -eu
+BIN=${1:-target/release/tilekit}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+mkdir "$TMP/x8"
+# `count = 4` and `count = { C1 = 5, C2 = 4 }` lines, × 8.
+perl -pe 'if (/^count = /) { s/= (\d+)/"= " . $1 * 8/ge }' definitions/base.toml > "$TMP/x8/base.toml"
+
+count() { # games args… → instructions
+    games=$1
+    shift
+    valgrind --tool=callgrind --callgrind-out-file="$TMP/out" "$BIN" bench "$@" --games "$games" \
+        >"$TMP/stdout" 2>"$TMP/stderr"
+    sed -n 's/.*refs: *//p' "$TMP/stderr" | tr -d ,
+}
+tiles() { sed -n 's/.*, \([0-9.]*\) tiles\/game.*/\1/p' "$TMP/stdout"; }
+
+figure() { # name many few args…
+    name=$1 many=$2 few=$3
+    shift 3
+    a=$(count "$few" "$@")
+    b=$(count "$many" "$@")
+    t=$(tiles)
+    echo "$name: $(echo "($b - $a) / (($many - $few) * $t)" | bc -l | xargs printf '%.0f') instructions per placed tile ($t tiles/game)"
+}
+
+figure "base 72" 1200 200 --sets base
+figure "base 576" 150 25 "$TMP/x8" --sets base
+figure "all 72" 1200 200 --sets base,festival,village-life,inns-and-cathedrals,traders-and-builders,river,river-2 --tiles 72 --wells
