@@ -1,5 +1,5 @@
 //! The tilekit rules engine: compiles a checked `tiledef::TileSet` into lookup tables, plays
-//! games on a dense board with union-find features, scores them with the base rules and the
+//! games on a chunked board with union-find features, scores them with the base rules and the
 //! rules of The Festival, Village Life and The Wells and what the sets declare as data (scoring
 //! modifiers and tokens of markers, follower kinds: Inns & Cathedrals, Traders & Builders'
 //! goods), records and replays them, and simulates random games at speed.

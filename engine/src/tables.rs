@@ -368,15 +368,6 @@ impl Tables {
         self.kinds[kind as usize].rotation_orient[rotation as usize % 4]
     }
 
-    /// The most features any tile has.
-    pub fn max_features(&self) -> usize {
-        self.orients
-            .iter()
-            .map(|o| o.features.len())
-            .max()
-            .unwrap_or(0)
-    }
-
     /// Whether orientation `o` fits between the given neighbour edge codes (None = empty),
     /// checked edge by edge (the reference the index is tested against).
     pub fn fits_brute_force(&self, o: &Orient, neighbours: [Option<u8>; 4]) -> bool {
