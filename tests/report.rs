@@ -7,18 +7,22 @@ use common::{scratch, text, tilekit};
 
 #[test]
 fn report_folder_with_a_comparison() {
+    // 300 seeded games of base and Festival, and the same seeds without Festival.
+    let report_into = |dir: &std::path::Path| {
+        tilekit(&[
+            "simulate",
+            "--sets",
+            "base",
+            "--games",
+            "300",
+            "--compare",
+            "festival",
+            "--report",
+            dir.to_str().expect("utf-8 path"),
+        ])
+    };
     let dir = scratch("report-compare");
-    let out = tilekit(&[
-        "simulate",
-        "--sets",
-        "base",
-        "--games",
-        "300",
-        "--compare",
-        "festival",
-        "--report",
-        dir.to_str().expect("utf-8 path"),
-    ]);
+    let out = report_into(&dir);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(stdout.contains("with and without festival"), "{stdout}");
@@ -58,17 +62,7 @@ fn report_folder_with_a_comparison() {
     assert!(tiles.iter().any(|t| t["id"] == "FE-CcCc"));
     // A second run with the same seed writes the same report.
     let again = scratch("report-compare-again");
-    let out = tilekit(&[
-        "simulate",
-        "--sets",
-        "base",
-        "--games",
-        "300",
-        "--compare",
-        "festival",
-        "--report",
-        again.to_str().expect("utf-8 path"),
-    ]);
+    let out = report_into(&again);
     assert!(out.status.success());
     for name in ["report.json", "report.html", "compare.png"] {
         assert!(

@@ -398,6 +398,40 @@ pub fn figure_ref(game: &Game<'_>, figure: u16) -> Option<FigureRef> {
     })
 }
 
+impl Turn {
+    /// The record of a turn: tile `kind` placed at (x, y) turned `rotation`, then `second`
+    /// (a deploy, windmill, Festival return, donkey move or pass). `game` is the game after the
+    /// placement and before `second` (a returned figure is named by where it stands then).
+    pub fn of(game: &Game<'_>, kind: u16, (x, y, rotation): (i16, i16, u8), second: Move) -> Turn {
+        let tables = game.tables();
+        let mut turn = Turn {
+            tile: Some(tables.kinds[kind as usize].id.clone()),
+            at: [x, y],
+            rotation,
+            deploy: None,
+            windmill: None,
+            return_figure: None,
+            donkey: None,
+            figure: None,
+        };
+        match second {
+            Move::Deploy { feature, follower } => {
+                turn.deploy = Some(FeatureRef::Index(feature));
+                // Follower 0 is the base follower; `k + 1` the set's follower kind `k`.
+                turn.figure = (follower > 0)
+                    .then(|| tables.followers.get(usize::from(follower) - 1))
+                    .flatten()
+                    .map(|f| f.id.clone());
+            }
+            Move::Windmill { feature } => turn.windmill = Some(FeatureRef::Index(feature)),
+            Move::Return { figure } => turn.return_figure = figure_ref(game, figure),
+            Move::Donkey { x, y } => turn.donkey = Some([x, y]),
+            Move::Place { .. } | Move::Pass => {}
+        }
+        turn
+    }
+}
+
 /// Replays a record, stopping at the first illegal move.
 pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, ReplayError> {
     let mut setup = Vec::new();

@@ -8,7 +8,7 @@ use crate::game::{
 };
 pub use crate::players::random::{choose_action, play_out};
 use crate::players::{Player, Strategy};
-use crate::record::{FeatureRef, GameSpec, Record, Turn, figure_ref};
+use crate::record::{GameSpec, Record, Turn};
 use crate::rng::Rng;
 use crate::tables::{FeatureKind, Tables};
 use rayon::prelude::*;
@@ -89,35 +89,8 @@ pub fn play_random_record(
         let Some(second) = choose_action(&game, rng, &mut moves) else {
             break;
         };
-        let return_figure = match second {
-            Move::Return { figure } => figure_ref(&game, figure),
-            _ => None,
-        };
+        turns.push(Turn::of(&game, kind, (x, y, rotation), second));
         game.apply(second, &mut events).map_err(SimError::Refused)?;
-        turns.push(Turn {
-            tile: Some(tables.kinds[kind as usize].id.clone()),
-            at: [x, y],
-            rotation,
-            deploy: match second {
-                Move::Deploy { feature, .. } => Some(FeatureRef::Index(feature)),
-                _ => None,
-            },
-            windmill: match second {
-                Move::Windmill { feature } => Some(FeatureRef::Index(feature)),
-                _ => None,
-            },
-            return_figure,
-            donkey: match second {
-                Move::Donkey { x, y } => Some([x, y]),
-                _ => None,
-            },
-            figure: match second {
-                Move::Deploy { follower, .. } if follower > 0 => {
-                    Some(tables.followers[usize::from(follower) - 1].id.clone())
-                }
-                _ => None,
-            },
-        });
     }
     let scores = game.scores.clone();
     Ok((Record { turns, ..record }, events, scores))

@@ -4,7 +4,7 @@
 
 mod common;
 
-use engine::{Draw, Game, GameOptions, RuleOptions, Rules, Tables};
+use engine::{Game, GameOptions, RuleOptions, Rules, Tables};
 
 /// A fan author's set with one new colour and flowers on its tiles, and no figures.
 const LAKE: &str = r##"
@@ -49,12 +49,9 @@ fn rules(tables: &Tables, sets: &[&str], options: RuleOptions) -> Rules {
         tables,
         GameOptions {
             sets: sets.iter().map(|s| s.to_string()).collect(),
-            edition: None,
-            players: 2,
             rules: options,
-            draw: Draw::Seed(7),
             tiles: Some(20),
-            start: None,
+            ..GameOptions::seeded(2, 7)
         },
         &mut Vec::new(),
     )
@@ -132,16 +129,12 @@ fn games_follow_their_rules() {
             tables,
             GameOptions {
                 sets: vec!["base".into(), "village-life".into()],
-                edition: None,
-                players: 2,
                 rules: RuleOptions {
                     donkey: Some(false),
                     flower_bonus: Some(false),
                     ..Default::default()
                 },
-                draw: Draw::Seed(seed),
-                tiles: None,
-                start: None,
+                ..GameOptions::seeded(2, seed)
             },
             &mut rng,
             &mut moves,
@@ -166,12 +159,7 @@ fn flower_tokens_are_the_colours_of_the_sets_in_the_game() {
             &tables,
             GameOptions {
                 sets: sets.iter().map(|s| s.to_string()).collect(),
-                edition: None,
-                players,
-                rules: RuleOptions::default(),
-                draw: Draw::Seed(seed),
-                tiles: None,
-                start: None,
+                ..GameOptions::seeded(players, seed)
             },
             &mut Vec::new(),
         )

@@ -10,7 +10,7 @@
 //! words, the scores and each turn's events in words.
 
 use engine::players::{Player, Strategy};
-use engine::record::{FeatureRef, GameSpec, Record, Turn, figure_ref, replay};
+use engine::record::{GameSpec, Record, Turn, replay};
 use engine::rng::Rng;
 use engine::{Event, FigureKind, Move, Phase, Tables};
 use serde::Serialize;
@@ -240,41 +240,8 @@ impl Session {
                     ));
                 };
                 let (game, _) = self.state()?;
-                let return_figure = match mv {
-                    Move::Return { figure } => figure_ref(&game, figure),
-                    _ => None,
-                };
+                let turn = Turn::of(&game, kind, (x, y, rotation), mv);
                 drop(game);
-                let feature = match mv {
-                    Move::Deploy { feature, .. } | Move::Windmill { feature } => {
-                        Some(FeatureRef::Index(feature))
-                    }
-                    _ => None,
-                };
-                // Follower 0 is the base follower; `k + 1` the set's follower kind `k`.
-                let figure = match mv {
-                    Move::Deploy { follower, .. } if follower > 0 => self
-                        .tables
-                        .followers
-                        .get(usize::from(follower) - 1)
-                        .map(|f| f.id.clone()),
-                    _ => None,
-                };
-                let turn = Turn {
-                    tile: Some(self.tables.kinds[kind as usize].id.clone()),
-                    at: [x, y],
-                    rotation,
-                    deploy: feature
-                        .clone()
-                        .filter(|_| matches!(mv, Move::Deploy { .. })),
-                    windmill: feature.filter(|_| matches!(mv, Move::Windmill { .. })),
-                    return_figure,
-                    donkey: match mv {
-                        Move::Donkey { x, y } => Some([x, y]),
-                        _ => None,
-                    },
-                    figure,
-                };
                 self.record.turns.push(turn);
                 // The engine is the judge: a turn it refuses is taken back.
                 if let Err(e) = replay(&self.tables, &self.record) {

@@ -1058,6 +1058,17 @@ fn wall_across(a: Point, b: Point) -> Vec<Point> {
     }
 }
 
+/// The cells beside cell `c` of an `n` × `n` grid, west, east, north and south (None off the grid).
+fn grid_neighbours(c: usize, n: usize) -> [Option<usize>; 4] {
+    let (x, y) = (c % n, c / n);
+    [
+        (x > 0).then(|| c - 1),
+        (x + 1 < n).then(|| c + 1),
+        (y > 0).then(|| c - n),
+        (y + 1 < n).then(|| c + n),
+    ]
+}
+
 /// The free cells reached from the ports of no feature, in grid order.
 fn unowned_ground(regions: &Regions, ports: &[Port]) -> Vec<usize> {
     let n = crate::regions::N;
@@ -1073,15 +1084,9 @@ fn unowned_ground(regions: &Regions, ports: &[Port]) -> Vec<usize> {
             continue;
         }
         seen[c] = true;
-        let (x, y) = (c % n, c / n);
-        let next = [
-            (x > 0).then(|| c - 1),
-            (x + 1 < n).then(|| c + 1),
-            (y > 0).then(|| c - n),
-            (y + 1 < n).then(|| c + n),
-        ];
         stack.extend(
-            next.into_iter()
+            grid_neighbours(c, n)
+                .into_iter()
                 .flatten()
                 .filter(|&d| !seen[d] && cells[d] == Cell::Free),
         );
@@ -1953,14 +1958,7 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
         let mut reached = 0;
         while let Some(c) = stack.pop() {
             reached += 1;
-            let (x, y) = (c % n, c / n);
-            let next = [
-                (x > 0).then(|| c - 1),
-                (x + 1 < n).then(|| c + 1),
-                (y > 0).then(|| c - n),
-                (y + 1 < n).then(|| c + n),
-            ];
-            for d in next.into_iter().flatten() {
+            for d in grid_neighbours(c, n).into_iter().flatten() {
                 if !seen[d] && cells[d] == Cell::Feature(i) {
                     seen[d] = true;
                     stack.push(d);
