@@ -7,7 +7,7 @@
 //! bag), `--copies N` (every tile's count × N: a bigger board from the same tiles), `--wells`,
 //! `--players N` (default 2), `--seed N`.
 
-use engine::game::{Draw, GameOptions, RuleOptions};
+use engine::game::{Draw, GameOptions, RuleOptions, Setup};
 use engine::rng::Rng;
 use engine::simulate::play_random;
 use std::hint::black_box;
@@ -64,6 +64,8 @@ fn main() {
         tiles,
         start: None,
     };
+    // Prepared once, as a simulation run does: each game costs its shuffle, not the setup.
+    let setup = Setup::new(&tables, options(0)).expect("the options set up a game");
     let mut rng = Rng::new(seed);
     let mut moves = Vec::with_capacity(256);
     let mut events = Vec::with_capacity(256);
@@ -72,7 +74,7 @@ fn main() {
     for _ in 0..games {
         events.clear();
         let seed = rng.next_u64();
-        let game = play_random(&tables, options(seed), &mut rng, &mut moves, &mut events)
+        let game = play_random(&setup, seed, &mut rng, &mut moves, &mut events)
             .expect("random games play");
         placed += game.board.placed.len() as u64;
         points += game.scores.iter().map(|&s| u64::from(s)).sum::<u64>();

@@ -20,14 +20,57 @@ pub struct Plan {
     pub bag: Vec<u16>,
 }
 
-/// Builds the start tile and the draw of a game.
+/// The start tile of a game and its draw before the shuffle: all that a game's seed does not
+/// change, prepared once for the many games of a simulation run (`crate::setup::Setup`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prepared {
+    /// The tile kind placed at (0, 0), unrotated.
+    pub start: u16,
+    /// The tile kinds: a seeded draw's segments in draw order, each in kind order; a fixed
+    /// draw as written.
+    pub bag: Vec<u16>,
+    /// The sizes of the segments a seeded draw shuffles each on its own (none for a fixed draw).
+    segments: Vec<usize>,
+}
+
+impl Prepared {
+    /// The draw for a seed: each segment shuffled on its own, in order, by one generator (a
+    /// fixed draw is returned as written).
+    pub fn shuffled(&self, seed: u64) -> Vec<u16> {
+        let mut bag = self.bag.clone();
+        let mut rng = Rng::new(seed);
+        let mut from = 0;
+        for &n in &self.segments {
+            rng.shuffle(&mut bag[from..from + n]);
+            from += n;
+        }
+        bag
+    }
+}
+
+/// Builds the start tile and the draw of a game (`prepare`, then the shuffle for the options'
+/// seed).
+pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> {
+    let prepared = prepare(tables, options)?;
+    let seed = match options.draw {
+        Draw::Seed(seed) => seed,
+        Draw::Order(_) => 0,
+    };
+    Ok(Plan {
+        start: prepared.start,
+        bag: prepared.shuffled(seed),
+    })
+}
+
+/// Chooses the start tile and lays out the draw before its shuffle (the options' seed is not
+/// read).
 ///
 /// The start tile is `options.start` when given; else the first start tile of the game's sets
 /// in draw order (a group drawn first that holds one wins: the River's spring; a fixed draw's
 /// sets are those of its tiles unless `sets` names them); else, when those sets have none, the
 /// tables' start tile (the first set's in load order: the base game's D). Start tiles not chosen are drawn with every
 /// copy, unless their group leaves its spare starts out.
-pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> {
+pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, SetupError> {
     let known = || tables.sets.join(", ");
     let mut sets = Vec::new();
     for id in &options.sets {
@@ -50,20 +93,17 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         None => tables.editions.len().saturating_sub(1),
     };
     let phase_of = phases(tables);
-    let (order, seed): (Option<Vec<u16>>, u64) = match &options.draw {
-        Draw::Order(ids) => (
-            Some(
-                ids.iter()
-                    .map(|id| {
-                        tables
-                            .kind_by_id(id)
-                            .ok_or_else(|| SetupError::Tile(id.clone()))
-                    })
-                    .collect::<Result<_, _>>()?,
-            ),
-            0,
+    let order: Option<Vec<u16>> = match &options.draw {
+        Draw::Order(ids) => Some(
+            ids.iter()
+                .map(|id| {
+                    tables
+                        .kind_by_id(id)
+                        .ok_or_else(|| SetupError::Tile(id.clone()))
+                })
+                .collect::<Result<_, _>>()?,
         ),
-        Draw::Seed(seed) => (None, *seed),
+        Draw::Seed(_) => None,
     };
     // A fixed draw names its tiles, and so its sets: they choose the start tile.
     let mut starts_from = game_sets.clone();
@@ -122,7 +162,11 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         if bag.len() + 1 > crate::board::MAX_TILES {
             return Err(SetupError::TooManyTiles(bag.len() as u64 + 1));
         }
-        return Ok(Plan { start, bag });
+        return Ok(Prepared {
+            start,
+            bag,
+            segments: Vec::new(),
+        });
     }
     // The size of each phase's segments (its tiles, then its held-back tiles) and the kinds in
     // the draw, in kind order; then the kinds written in place, each segment shuffled in order.
@@ -168,13 +212,11 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
         }
         at[seg] += n;
     }
-    let mut rng = Rng::new(seed);
-    let mut from = 0;
-    for n in sizes {
-        rng.shuffle(&mut bag[from..from + n]);
-        from += n;
-    }
-    Ok(Plan { start, bag })
+    Ok(Prepared {
+        start,
+        bag,
+        segments: sizes,
+    })
 }
 
 /// The phase of the draw a tile kind is in: one per group and one for the tiles of no group,

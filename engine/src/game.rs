@@ -9,8 +9,9 @@
 //! `Move::Pass` ends the turn; completed features are scored then, and the next tile is drawn
 //! (tiles that fit nowhere are set aside).
 
-use crate::board::{Board, EMPTY};
+use crate::board::EMPTY;
 use crate::rules;
+pub use crate::setup::Setup;
 use crate::tables::{FeatureKind, Orient, Tables};
 use tiledef::{Meeting, Port, Side};
 
@@ -67,78 +68,18 @@ pub enum Move {
 }
 
 impl<'t> Game<'t> {
-    /// Sets up a game: the start tile at (0, 0) unrotated, and the first tile drawn.
+    /// Sets up a game: the start tile at (0, 0) unrotated, and the first tile drawn
+    /// (`Setup::new`, then `Setup::game` with the options' seed).
     pub fn new(
         tables: &'t Tables,
         options: GameOptions,
         events: &mut Vec<Event>,
     ) -> Result<Game<'t>, SetupError> {
-        if options.players == 0 || options.players > MAX_PLAYERS {
-            return Err(SetupError::Players(options.players));
-        }
-        let crate::draw::Plan { start, mut bag } = crate::draw::plan(tables, &options)?;
-        // The rules follow the sets of the whole draw, not of the part a cut plays.
-        let (rules, tokens) = rules::village_life::rules_in_play(tables, &options, start, &bag);
-        let colours = if rules.flower_bonus {
-            rules::village_life::deal_colours(tables, &options, &tokens)?
-        } else {
-            Vec::new()
+        let seed = match options.draw {
+            Draw::Seed(seed) => seed,
+            Draw::Order(_) => 0,
         };
-        if let Some(tiles) = options.tiles {
-            bag.truncate(tiles.saturating_sub(1));
-        }
-        let tiles = bag.len() + 1;
-        // Exactly the nodes the game will need (every orientation of a kind has its features).
-        let nodes = (std::iter::once(&start).chain(&bag))
-            .map(|&k| {
-                let first = tables.kinds[k as usize].orients[0];
-                tables.orients[first as usize].features.len()
-            })
-            .sum();
-        let mut game = Game {
-            tables,
-            board: Board::new(tiles),
-            nodes: Vec::with_capacity(nodes),
-            figures: Vec::with_capacity(
-                options.players as usize * options.rules.followers as usize,
-            ),
-            supply: vec![options.rules.followers; options.players as usize],
-            windmills: vec![rules.windmills; options.players as usize],
-            colours,
-            donkey: rules.donkey.then_some(0),
-            scores: vec![0; options.players as usize],
-            bag,
-            next_draw: 0,
-            current: 0,
-            phase: Phase::Over,
-            set_aside: Vec::new(),
-            stats: GameStats::default(),
-            rules,
-            monastery_followers: 0,
-            stamp: vec![0; tiles],
-            generation: 0,
-            ring: Vec::with_capacity(64),
-            ring_tiles: Vec::with_capacity(64),
-            closed_by_edge: Vec::new(),
-            donkey_sets: Default::default(),
-            mills: Vec::new(),
-            masks: Vec::with_capacity(64),
-            masks_filled: false,
-            masks_kind: 0,
-            scoring_on: Vec::new(),
-            marker_rules: false,
-            tokens: Vec::new(),
-            follower_counts: Vec::new(),
-            follower_supply: Vec::new(),
-            follower_kinds: false,
-            start,
-            options,
-        };
-        game.markers_in_play();
-        game.followers_in_play();
-        game.put(0, 0, tables.orient_of(start, 0));
-        game.draw_next(events);
-        Ok(game)
+        Ok(Setup::new(tables, options)?.game(seed, events))
     }
 
     /// The tables the game is played with.
@@ -298,7 +239,7 @@ impl<'t> Game<'t> {
         (count > 0).then(|| self.nth_placement(rng.below(count as usize) as u32))?
     }
 
-    fn draw_next(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn draw_next(&mut self, events: &mut Vec<Event>) {
         while self.next_draw < self.bag.len() {
             let kind = self.bag[self.next_draw];
             self.next_draw += 1;
@@ -626,25 +567,6 @@ impl<'t> Game<'t> {
         }
         // The index and the edge check disagree only if the tables are inconsistent.
         Err(IllegalMove::NotAdjacent { x, y })
-    }
-
-    /// The set's follower kinds in this game: those of the sets with a tile in it.
-    fn followers_in_play(&mut self) {
-        let tables = self.tables;
-        self.follower_counts = (tables.followers.iter())
-            .map(|f| {
-                let set = &tables.sets[usize::from(f.set)];
-                if self.rules.sets.contains(set) {
-                    f.count
-                } else {
-                    0
-                }
-            })
-            .collect();
-        self.follower_supply = (0..self.options.players)
-            .flat_map(|_| self.follower_counts.iter().copied())
-            .collect();
-        self.follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
     }
 
     /// How many followers of kind `follower` (0 the base follower) the current player has left.

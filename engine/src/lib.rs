@@ -8,6 +8,7 @@
 //! - `board`: the grid, placed tiles and the open positions with their neighbour patterns;
 //! - `draw`: the start tile and the draw order (tile groups, held-back tiles);
 //! - `placement`: placement constraints (paths a tile must continue, the U-turn rule);
+//! - `setup`: what a game starts from that its seed does not change, prepared once per run;
 //! - `game`: the turn flow: setup, moves, legal move lists, applying them, the draw;
 //! - `options`, `state`, `scoring`: setup data; the game's state and the primitives rules
 //!   use; scoring (base rules, markers' modifiers and tokens, flowers, follower strengths);
@@ -27,6 +28,7 @@ pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod scoring;
+pub mod setup;
 pub mod simulate;
 pub mod state;
 pub mod tables;
@@ -35,7 +37,7 @@ pub use record::{Record, Replay, ReplayError, Turn, replay};
 
 pub use game::{
     DonkeyBlocks, Draw, Event, Figure, FigureKind, Game, GameOptions, IllegalMove, Move, Phase,
-    Reason, RuleOptions, Rules, Score, SetupError,
+    Reason, RuleOptions, Rules, Score, Setup, SetupError,
 };
 
 pub use tables::{CompileError, FeatureKind, Tables, compile};

@@ -376,41 +376,6 @@ impl<'t> Game<'t> {
         roots.len() as u32
     }
 
-    /// Which marker kinds' scoring modifiers and tokens this game plays: a modifier is in play
-    /// when it names no option or the game switches its option on. Only the marker kinds on the
-    /// tiles of the draw count, so a game without them pays nothing for them.
-    pub(crate) fn markers_in_play(&mut self) {
-        let tables = self.tables;
-        let markers = &tables.markers;
-        let mut seen = vec![false; tables.kinds.len()];
-        let mut used = vec![false; markers.len()];
-        for &k in std::iter::once(&self.start).chain(&self.bag) {
-            if std::mem::replace(&mut seen[usize::from(k)], true) {
-                continue;
-            }
-            let o = &tables.orients[usize::from(tables.kinds[usize::from(k)].orients[0])];
-            for f in &o.features {
-                for &m in &f.markers {
-                    used[usize::from(m)] = true;
-                }
-            }
-        }
-        self.scoring_on = (markers.iter().zip(&used))
-            .map(|(m, &used)| {
-                used && m
-                    .scoring
-                    .as_ref()
-                    .is_some_and(|s| s.option.as_deref().is_none_or(|o| self.rules.is_on(o)))
-            })
-            .collect();
-        self.marker_rules = self.scoring_on.contains(&true);
-        if (markers.iter().zip(&used)).any(|(m, &used)| used && m.token.is_some()) {
-            self.tokens = vec![0; markers.len() * self.options.players as usize];
-        }
-        self.stats.marker_points = vec![0; markers.len()];
-        self.stats.token_points = vec![0; markers.len()];
-    }
-
     /// Gives the current player one token per token-giving marker on the road or city `root`,
     /// just completed (whoever scores it, and even if nobody does).
     #[inline]
@@ -636,4 +601,48 @@ fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> 
         }
     }
     out
+}
+
+/// Which marker kinds' scoring modifiers and tokens a game plays.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MarkersInPlay {
+    /// Per marker kind: whether its scoring modifier is in play.
+    pub scoring_on: Vec<bool>,
+    /// Whether any marker kind on the draw's tiles gives a token.
+    pub tokens: bool,
+}
+
+/// The marker kinds in play for the tile kinds of a draw: a modifier is in play when it names no
+/// option or `rules` switch its option on. Only the marker kinds on the draw's tiles count, so a
+/// game without them pays nothing for them.
+pub(crate) fn markers_in_play(
+    tables: &Tables,
+    rules: &crate::options::Rules,
+    draw: impl Iterator<Item = u16>,
+) -> MarkersInPlay {
+    let markers = &tables.markers;
+    let mut seen = vec![false; tables.kinds.len()];
+    let mut used = vec![false; markers.len()];
+    for k in draw {
+        if std::mem::replace(&mut seen[usize::from(k)], true) {
+            continue;
+        }
+        let o = &tables.orients[usize::from(tables.kinds[usize::from(k)].orients[0])];
+        for f in &o.features {
+            for &m in &f.markers {
+                used[usize::from(m)] = true;
+            }
+        }
+    }
+    MarkersInPlay {
+        scoring_on: (markers.iter().zip(&used))
+            .map(|(m, &used)| {
+                used && m
+                    .scoring
+                    .as_ref()
+                    .is_some_and(|s| s.option.as_deref().is_none_or(|o| rules.is_on(o)))
+            })
+            .collect(),
+        tokens: (markers.iter().zip(&used)).any(|(m, &used)| used && m.token.is_some()),
+    }
 }

@@ -4,7 +4,7 @@
 //! depend on the number of threads.
 
 use crate::game::{
-    Draw, Event, Game, GameOptions, GameStats, IllegalMove, Move, Phase, SetupError,
+    Draw, Event, Game, GameOptions, GameStats, IllegalMove, Move, Phase, Setup, SetupError,
 };
 pub use crate::players::random::{choose_action, play_out};
 use crate::players::{Player, Strategy};
@@ -30,29 +30,30 @@ pub enum SimError {
     Refused(IllegalMove),
 }
 
-/// Plays a random game to its end with reusable buffers; `events` collects every event.
+/// Plays a random game of a setup with the draw of `seed` to its end, with reusable buffers;
+/// `events` collects every event.
 pub fn play_random<'t>(
-    tables: &'t Tables,
-    options: GameOptions,
+    setup: &Setup<'t>,
+    seed: u64,
     rng: &mut Rng,
     moves: &mut Vec<Move>,
     events: &mut Vec<Event>,
 ) -> Result<Game<'t>, SimError> {
-    let mut game = Game::new(tables, options, events)?;
+    let mut game = setup.game(seed, events);
     play_out(&mut game, rng, moves, events)?;
     Ok(game)
 }
 
-/// Plays a game with one player per seat (`seats[p]` plays seat `p`); `events` collects every
-/// event.
+/// Plays a game of a setup with the draw of `seed` and one player per seat (`seats[p]` plays
+/// seat `p`); `events` collects every event.
 pub fn play_seats<'t>(
-    tables: &'t Tables,
-    options: GameOptions,
+    setup: &Setup<'t>,
+    seed: u64,
     seats: &mut [Player],
     rng: &mut Rng,
     events: &mut Vec<Event>,
 ) -> Result<Game<'t>, SimError> {
-    let mut game = Game::new(tables, options, events)?;
+    let mut game = setup.game(seed, events);
     while game.phase() != Phase::Over {
         let seat = &mut seats[game.current() as usize % seats.len()];
         let Some(mv) = seat.choose(&game, rng) else {
@@ -334,15 +335,18 @@ impl<C: Collect> Collect for Option<C> {
     }
 }
 
-fn game_options(opts: &SimOptions, rng: &mut Rng) -> GameOptions {
-    GameOptions {
-        sets: opts.sets.clone(),
-        edition: opts.edition.clone(),
-        players: opts.players,
-        rules: opts.rules.clone(),
-        draw: Draw::Seed(rng.next_u64()),
-        tiles: opts.tiles,
-        start: opts.start.clone(),
+impl SimOptions {
+    /// The options of the run's games (each game draws with its own seed).
+    pub fn game_options(&self) -> GameOptions {
+        GameOptions {
+            sets: self.sets.clone(),
+            edition: self.edition.clone(),
+            players: self.players,
+            rules: self.rules.clone(),
+            draw: Draw::Seed(0),
+            tiles: self.tiles,
+            start: self.start.clone(),
+        }
     }
 }
 
@@ -354,12 +358,14 @@ pub fn run_serial(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SimStats, SimError> {
     let stats = SimStats::new(opts.players, tables.kinds.len());
-    collect_serial(tables, opts, range, stats, progress)
+    let setup = Setup::new(tables, opts.game_options())?;
+    collect_serial(&setup, opts, range, stats, progress)
 }
 
-/// Plays games `range` of a run on this thread, each given to `collect`.
+/// Plays games `range` of a run (of `setup`, made from `opts`) on this thread, each given to
+/// `collect`.
 pub fn collect_serial<C: Collect>(
-    tables: &Tables,
+    setup: &Setup<'_>,
     opts: &SimOptions,
     range: std::ops::Range<u64>,
     mut collect: C,
@@ -379,11 +385,11 @@ pub fn collect_serial<C: Collect>(
     for i in range {
         let mut rng = Rng::for_game(opts.seed, i);
         events.clear();
-        let options = game_options(opts, &mut rng);
+        let seed = rng.next_u64();
         let game = if seats.is_empty() {
-            play_random(tables, options, &mut rng, &mut moves, &mut events)?
+            play_random(setup, seed, &mut rng, &mut moves, &mut events)?
         } else {
-            play_seats(tables, options, &mut seats, &mut rng, &mut events)?
+            play_seats(setup, seed, &mut seats, &mut rng, &mut events)?
         };
         collect.add(&game, &events);
         pending += 1;
@@ -434,13 +440,14 @@ pub fn run_collect<C: Collect>(
         done.fetch_add(n, Ordering::Relaxed);
         progress(n);
     };
+    let setup = Setup::new(tables, opts.game_options())?;
     let mut total = new();
     for batch in (0..chunks).step_by(BATCH as usize) {
         let parts: Result<Vec<C>, SimError> = (batch..(batch + BATCH).min(chunks))
             .into_par_iter()
             .map(|c| {
                 let range = c * chunk..((c + 1) * chunk).min(opts.games);
-                collect_serial(tables, opts, range, new(), &tick)
+                collect_serial(&setup, opts, range, new(), &tick)
             })
             .collect();
         for part in parts? {

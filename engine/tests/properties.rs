@@ -229,14 +229,13 @@ fn expansion_games_use_every_rule() {
     for seed in 0..200 {
         let mut rng = Rng::new(seed);
         let mut events = Vec::new();
-        let game = engine::simulate::play_random(
+        let mut game = Game::new(
             tables,
             options(2 + (seed % 3) as u8, seed, false),
-            &mut rng,
-            &mut Vec::new(),
             &mut events,
         )
         .unwrap();
+        engine::simulate::play_out(&mut game, &mut rng, &mut Vec::new(), &mut events).unwrap();
         let rules = game.rules();
         assert!(
             rules.donkey && rules.windmills == 1 && rules.flower_bonus,
@@ -650,8 +649,8 @@ fn a_game_cut_to_n_tiles_draws_the_first_n_minus_one_of_its_bag() {
         assert_eq!(first(cut.clone()), first(options(2, seed, false)));
         let mut rng = Rng::new(seed);
         let (mut events, mut moves) = (Vec::new(), Vec::new());
-        let game =
-            engine::simulate::play_random(tables, cut, &mut rng, &mut moves, &mut events).unwrap();
+        let mut game = Game::new(tables, cut, &mut events).unwrap();
+        engine::simulate::play_out(&mut game, &mut rng, &mut moves, &mut events).unwrap();
         assert_eq!(game.board.placed.len() + game.set_aside.len(), 20);
     }
 }

@@ -125,7 +125,7 @@ fn games_follow_their_rules() {
     let (mut moves, mut events) = (Vec::new(), Vec::new());
     let (mut donkey, mut flowers, mut windmills) = (0, 0, 0);
     for seed in 0..40 {
-        let game = engine::simulate::play_random(
+        let mut game = Game::new(
             tables,
             GameOptions {
                 sets: vec!["base".into(), "village-life".into()],
@@ -136,11 +136,10 @@ fn games_follow_their_rules() {
                 },
                 ..GameOptions::seeded(2, seed)
             },
-            &mut rng,
-            &mut moves,
             &mut events,
         )
-        .expect("plays");
+        .expect("sets up");
+        engine::simulate::play_out(&mut game, &mut rng, &mut moves, &mut events).expect("plays");
         donkey += game.stats.donkey_moves;
         flowers += game.stats.flower_points;
         windmills += game.stats.windmills_placed;

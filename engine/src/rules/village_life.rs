@@ -19,7 +19,7 @@
 //!   the other roads of each of those marketplaces.
 
 use crate::board::EMPTY;
-use crate::options::{DonkeyBlocks, Draw, GameOptions, Rules, SetupError};
+use crate::options::{DonkeyBlocks, GameOptions, Rules, SetupError};
 use crate::rng::Rng;
 use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score, tile_groups};
 use crate::state::{DonkeySets, Event, Figure, FigureKind, Game, IllegalMove, Mill};
@@ -112,53 +112,57 @@ pub(crate) fn rules_in_play(
     (rules, tokens)
 }
 
-/// The players' flower colours: as the options name them, else drawn from the token sets
-/// (one set of the game's `colours`, from `rules_in_play`, and a second set when there are more
-/// players than colours) with the seed of the draw, or dealt in vocabulary order for a fixed
-/// draw.
-pub(crate) fn deal_colours(
+/// The players' flower colours as the options name them (checked: one known colour per
+/// player), or None when they are to be dealt (`deal_colours`).
+pub(crate) fn named_colours(
     tables: &Tables,
     options: &GameOptions,
-    colours: &[u8],
-) -> Result<Vec<u8>, SetupError> {
+) -> Result<Option<Vec<u8>>, SetupError> {
     let players = options.players as usize;
-    if !options.rules.flowers.is_empty() {
-        if options.rules.flowers.len() != players {
-            return Err(SetupError::Flowers(format!(
-                "{} colours named for {players} players",
-                options.rules.flowers.len()
-            )));
-        }
-        return options
-            .rules
-            .flowers
-            .iter()
-            .map(|id| {
-                tables
-                    .colours
-                    .iter()
-                    .position(|c| c == id)
-                    .map(|i| i as u8)
-                    .ok_or_else(|| {
-                        SetupError::Flowers(format!(
-                            "unknown colour `{id}` (known: {})",
-                            tables.colours.join(", ")
-                        ))
-                    })
-            })
-            .collect();
+    let named = &options.rules.flowers;
+    if named.is_empty() {
+        return Ok(None);
     }
+    if named.len() != players {
+        return Err(SetupError::Flowers(format!(
+            "{} colours named for {players} players",
+            named.len()
+        )));
+    }
+    named
+        .iter()
+        .map(|id| {
+            tables
+                .colours
+                .iter()
+                .position(|c| c == id)
+                .map(|i| i as u8)
+                .ok_or_else(|| {
+                    SetupError::Flowers(format!(
+                        "unknown colour `{id}` (known: {})",
+                        tables.colours.join(", ")
+                    ))
+                })
+        })
+        .collect::<Result<_, _>>()
+        .map(Some)
+}
+
+/// The players' flower colours drawn from the token sets (one set of the game's `colours`,
+/// from `rules_in_play`, and a second set when there are more players than colours) with the
+/// seed of the draw, or dealt in vocabulary order for a fixed draw (no seed).
+pub(crate) fn deal_colours(colours: &[u8], players: usize, seed: Option<u64>) -> Vec<u8> {
     if colours.is_empty() {
-        return Ok(Vec::new());
+        return Vec::new();
     }
     let sets = players.div_ceil(colours.len());
     let mut tokens: Vec<u8> = (0..sets).flat_map(|_| colours.iter().copied()).collect();
-    if let Draw::Seed(seed) = options.draw {
+    if let Some(seed) = seed {
         // A stream of its own, so the bag's shuffle is the same with or without Village Life.
         Rng::new(seed ^ 0xf10e_75f1_0e75_f10e).shuffle(&mut tokens);
     }
     tokens.truncate(players);
-    Ok(tokens)
+    tokens
 }
 
 // ----------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! thread count; the per-tile credit adds up to each game's points; a set compared against
 //! itself shows no significant difference, and a real difference is found.
 
-use engine::simulate::{SimOptions, play_random, run_collect};
+use engine::simulate::{SimOptions, play_out, run_collect};
 use engine::{Draw, GameOptions, RuleOptions, Tables};
 use std::sync::OnceLock;
 use tilekit_report::tally::{Source, credit};
@@ -121,7 +121,8 @@ fn per_tile_credit_adds_up_to_each_games_points() {
             tiles: None,
             start: None,
         };
-        let game = play_random(t, options, &mut rng, &mut moves, &mut events).expect("plays");
+        let mut game = engine::Game::new(t, options, &mut events).expect("sets up");
+        play_out(&mut game, &mut rng, &mut moves, &mut events).expect("plays");
         let placed = credit(&game, &events);
         let points: u32 = game.scores.iter().sum();
         let by_end: f64 = placed.iter().map(|p| p.by_end).sum();

@@ -5,7 +5,7 @@
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
-use engine::game::{Draw, Game, GameOptions, Phase};
+use engine::game::{Draw, Game, GameOptions, Phase, Setup};
 use engine::rng::Rng;
 use engine::simulate::play_random;
 use std::hint::black_box;
@@ -67,12 +67,7 @@ struct BotFigures {
 }
 
 /// Times greedy-against-greedy games, MCTS moves and copies of game states.
-fn bench_bots(
-    tables: &engine::Tables,
-    options: &dyn Fn(u64) -> GameOptions,
-    players: u8,
-    playouts: u32,
-) -> miette::Result<BotFigures> {
+fn bench_bots(setup: &Setup<'_>, players: u8, playouts: u32) -> miette::Result<BotFigures> {
     use engine::players::{Player, Strategy};
     let seats = |s: Strategy| -> Vec<Player> { (0..players).map(|_| Player::new(s)).collect() };
     let err = |e: engine::simulate::SimError| miette::miette!("{e}");
@@ -84,14 +79,9 @@ fn bench_bots(
     while greedy_games < 20 || start.elapsed().as_secs_f64() < 1.0 {
         events.clear();
         let mut bots = seats(Strategy::Greedy);
-        let game = engine::simulate::play_seats(
-            tables,
-            options(greedy_games),
-            &mut bots,
-            &mut rng,
-            &mut events,
-        )
-        .map_err(err)?;
+        let game =
+            engine::simulate::play_seats(setup, greedy_games, &mut bots, &mut rng, &mut events)
+                .map_err(err)?;
         black_box(&game.scores);
         greedy_games += 1;
     }
@@ -102,8 +92,7 @@ fn bench_bots(
     let mut mid = None;
     let mut late = None;
     for g in 0..3u64 {
-        let mut game = Game::new(tables, options(1000 + g), &mut events)
-            .map_err(|e| miette::miette!("{e}"))?;
+        let mut game = setup.game(1000 + g, &mut events);
         let mut bots = seats(Strategy::Greedy);
         let mut turn = 0;
         while game.phase() != Phase::Over {
@@ -172,13 +161,15 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
         tiles: args.tiles,
         start: args.start.clone(),
     };
-    let rules = match Game::new(&tables, options(0), &mut Vec::new()) {
-        Ok(game) => game.rules().clone(),
+    // Prepared once, as `simulate` does: each game costs its shuffle, not the setup.
+    let setup = match Setup::new(&tables, options(0)) {
+        Ok(setup) => setup,
         Err(e) => {
             crate::errln!("error: {e}");
             return Ok(ExitCode::from(2));
         }
     };
+    let rules = setup.rules().clone();
     let mut rng = Rng::new(args.seed);
     let mut moves = Vec::with_capacity(256);
     let mut events = Vec::with_capacity(256);
@@ -189,7 +180,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
     for _ in 0..args.games {
         events.clear();
         let seed = rng.next_u64();
-        let game = play_random(&tables, options(seed), &mut rng, &mut moves, &mut events)
+        let game = play_random(&setup, seed, &mut rng, &mut moves, &mut events)
             .map_err(|e| miette::miette!("{e}"))?;
         tiles += game.board.placed.len() as u64;
         bytes = bytes.max(game.heap_bytes() + std::mem::size_of::<Game<'_>>());
@@ -228,7 +219,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
         }
     }
     let bots = if args.bots {
-        Some(bench_bots(&tables, &options, args.players, args.playouts)?)
+        Some(bench_bots(&setup, args.players, args.playouts)?)
     } else {
         None
     };

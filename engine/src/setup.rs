@@ -1,0 +1,171 @@
+//! A game's setup: the start tile, the draw before its shuffle, the rules, marker kinds and
+//! follower kinds in play — everything a game's start needs that its seed does not change.
+//!
+//! A simulation run prepares it once and starts each game from it with that game's seed
+//! (`Setup::game`): a game's start then costs its shuffle and its first tile, not a walk of the
+//! sets' tile kinds. `Game::new` is the two steps in one. What is in play follows the whole
+//! draw, not the part a `tiles` cut plays, so it is the same for every seed.
+
+use crate::draw::Prepared;
+use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
+use crate::rules::village_life;
+use crate::scoring::{MarkersInPlay, markers_in_play};
+use crate::state::{Event, Game, GameStats, Phase};
+use crate::tables::Tables;
+
+/// The players' flower colours (Village Life's flower bonus).
+#[derive(Clone, Debug)]
+enum Colours {
+    /// As the options name them, one per player.
+    Named(Vec<u8>),
+    /// Dealt per game from these token colours (none without the flower bonus).
+    Dealt(Vec<u8>),
+}
+
+/// What every game of one set of options starts from, whatever its seed.
+#[derive(Clone, Debug)]
+pub struct Setup<'t> {
+    tables: &'t Tables,
+    options: GameOptions,
+    draw: Prepared,
+    rules: Rules,
+    colours: Colours,
+    markers: MarkersInPlay,
+    /// Per follower kind of the tables: how many each player has (0 when its set has no tile
+    /// in the game).
+    follower_counts: Vec<u8>,
+    /// Feature nodes a game needs at most (its tiles' features).
+    nodes: usize,
+}
+
+impl<'t> Setup<'t> {
+    /// Prepares the games of `options` (its seed, if any, is not read: each game gives its own).
+    pub fn new(tables: &'t Tables, options: GameOptions) -> Result<Setup<'t>, SetupError> {
+        if options.players == 0 || options.players > MAX_PLAYERS {
+            return Err(SetupError::Players(options.players));
+        }
+        let draw = crate::draw::prepare(tables, &options)?;
+        let whole = || std::iter::once(draw.start).chain(draw.bag.iter().copied());
+        let (rules, tokens) = village_life::rules_in_play(tables, &options, draw.start, &draw.bag);
+        let colours = if rules.flower_bonus {
+            match village_life::named_colours(tables, &options)? {
+                Some(named) => Colours::Named(named),
+                None => Colours::Dealt(tokens),
+            }
+        } else {
+            Colours::Dealt(Vec::new())
+        };
+        let markers = markers_in_play(tables, &rules, whole());
+        let follower_counts = (tables.followers.iter())
+            .map(|f| {
+                let set = &tables.sets[usize::from(f.set)];
+                if rules.sets.contains(set) { f.count } else { 0 }
+            })
+            .collect();
+        // Every orientation of a kind has its features; a cut plays at most its number of tiles.
+        let features = |k: u16| {
+            let first = tables.kinds[k as usize].orients[0];
+            tables.orients[first as usize].features.len()
+        };
+        let mut nodes: usize = whole().map(features).sum();
+        if let Some(tiles) = options.tiles {
+            nodes = nodes.min(tiles.max(1) * whole().map(features).max().unwrap_or(0));
+        }
+        Ok(Setup {
+            tables,
+            options,
+            draw,
+            rules,
+            colours,
+            markers,
+            follower_counts,
+            nodes,
+        })
+    }
+
+    /// The options, with the seed (if any) they were given.
+    pub fn options(&self) -> &GameOptions {
+        &self.options
+    }
+
+    /// The rules every game of this setup plays.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Starts a game: the draw shuffled with `seed` (a fixed draw order is played as written
+    /// and ignores it), the start tile placed and the first tile drawn.
+    pub fn game(&self, seed: u64, events: &mut Vec<Event>) -> Game<'t> {
+        let tables = self.tables;
+        let mut options = self.options.clone();
+        let seeded = match options.draw {
+            Draw::Seed(_) => {
+                options.draw = Draw::Seed(seed);
+                Some(seed)
+            }
+            Draw::Order(_) => None,
+        };
+        let mut bag = self.draw.shuffled(seed);
+        if let Some(tiles) = options.tiles {
+            bag.truncate(tiles.saturating_sub(1));
+        }
+        let tiles = bag.len() + 1;
+        let players = options.players as usize;
+        let colours = match &self.colours {
+            Colours::Named(named) => named.clone(),
+            Colours::Dealt(tokens) => village_life::deal_colours(tokens, players, seeded),
+        };
+        let markers = self.tables.markers.len();
+        let follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
+        let mut game = Game {
+            tables,
+            board: crate::board::Board::new(tiles),
+            nodes: Vec::with_capacity(self.nodes),
+            figures: Vec::with_capacity(players * options.rules.followers as usize),
+            supply: vec![options.rules.followers; players],
+            windmills: vec![self.rules.windmills; players],
+            colours,
+            donkey: self.rules.donkey.then_some(0),
+            scores: vec![0; players],
+            bag,
+            next_draw: 0,
+            current: 0,
+            phase: Phase::Over,
+            set_aside: Vec::new(),
+            stats: GameStats {
+                marker_points: vec![0; markers],
+                token_points: vec![0; markers],
+                ..GameStats::default()
+            },
+            rules: self.rules.clone(),
+            monastery_followers: 0,
+            stamp: vec![0; tiles],
+            generation: 0,
+            ring: Vec::with_capacity(64),
+            ring_tiles: Vec::with_capacity(64),
+            closed_by_edge: Vec::new(),
+            donkey_sets: Default::default(),
+            mills: Vec::new(),
+            masks: Vec::with_capacity(64),
+            masks_filled: false,
+            masks_kind: 0,
+            scoring_on: self.markers.scoring_on.clone(),
+            marker_rules: self.markers.scoring_on.contains(&true),
+            tokens: if self.markers.tokens {
+                vec![0; markers * players]
+            } else {
+                Vec::new()
+            },
+            follower_supply: (0..players)
+                .flat_map(|_| self.follower_counts.iter().copied())
+                .collect(),
+            follower_counts: self.follower_counts.clone(),
+            follower_kinds,
+            start: self.draw.start,
+            options,
+        };
+        game.put(0, 0, tables.orient_of(self.draw.start, 0));
+        game.draw_next(events);
+        game
+    }
+}
