@@ -147,6 +147,24 @@ impl Board {
         }
     }
 
+    /// The 3 × 3 cells centred on a position, row by row from the north-west (blank where
+    /// nothing was written): one chunk lookup away from chunk borders.
+    #[inline]
+    pub fn block(&self, x: i32, y: i32) -> [Cell; 9] {
+        let (u, v) = (x + SHIFT, y + SHIFT);
+        let (lu, lv) = (u & (CHUNK - 1), v & (CHUNK - 1));
+        if lu >= 1 && lv >= 1 && lu < CHUNK - 1 && lv < CHUNK - 1 {
+            let Some(c) = self.chunk(u, v) else {
+                return [BLANK; 9];
+            };
+            let i = Board::within(u, v);
+            let row = CHUNK as usize;
+            std::array::from_fn(|k| c[i + (k / 3) * row + k % 3 - row - 1])
+        } else {
+            std::array::from_fn(|k| self.cell(x + (k % 3) as i32 - 1, y + (k / 3) as i32 - 1))
+        }
+    }
+
     /// The placed tile at a position.
     #[inline]
     pub fn at(&self, x: i32, y: i32) -> Option<&Placed> {
@@ -303,13 +321,9 @@ impl Board {
 
     /// How many of the 3×3 cells centred on a position hold tiles.
     pub fn placed_around(&self, x: i32, y: i32) -> u32 {
-        let mut n = 0;
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                n += u32::from(self.cell(x + dx, y + dy).placed != EMPTY);
-            }
-        }
-        n
+        (self.block(x, y).iter())
+            .map(|c| u32::from(c.placed != EMPTY))
+            .sum()
     }
 
     /// Bytes held by the grid and lists (for memory reports).
@@ -375,7 +389,7 @@ mod tests {
     }
 
     #[test]
-    fn neighbours_agree_with_cells_on_and_off_chunk_borders() {
+    fn neighbours_and_blocks_agree_with_cells_on_and_off_chunk_borders() {
         let mut b = Board::new(64);
         for (i, (x, y)) in (-20..20)
             .flat_map(|x| (-20..20).map(move |y| (x, y)))
@@ -387,6 +401,11 @@ mod tests {
         }
         for x in -22..22 {
             for y in -22..22 {
+                let block = b.block(x, y);
+                for (k, cell) in block.iter().enumerate() {
+                    let (dx, dy) = ((k % 3) as i32 - 1, (k / 3) as i32 - 1);
+                    assert_eq!(cell.placed, b.cell(x + dx, y + dy).placed, "({x}, {y}) {k}");
+                }
                 let n = b.neighbours(x, y);
                 for (k, (dx, dy)) in [(0, -1), (1, 0), (0, 1), (-1, 0)].into_iter().enumerate() {
                     assert_eq!(

@@ -667,21 +667,20 @@ impl<'t> Game<'t> {
         }
         if self.monastery_followers > 0 {
             let p = self.board.placed[placed as usize];
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
-                    let Some(&q) = self.board.at(x, y) else {
-                        continue;
-                    };
-                    let Some(m) = self.tables.orients[q.orient as usize].monastery else {
-                        continue;
-                    };
-                    let n = q.base + u32::from(m);
-                    let node = self.nodes[n as usize];
-                    if node.followers > 0 && !node.done && self.board.placed_around(x, y) == 9 {
-                        self.nodes[n as usize].done = true;
-                        self.score(n, true, events);
-                    }
+            for cell in self.board.block(i32::from(p.x), i32::from(p.y)) {
+                if cell.placed == EMPTY {
+                    continue;
+                }
+                let q = self.board.placed[cell.placed as usize];
+                let Some(m) = self.tables.orients[q.orient as usize].monastery else {
+                    continue;
+                };
+                let n = q.base + u32::from(m);
+                let node = self.nodes[n as usize];
+                let (x, y) = (i32::from(q.x), i32::from(q.y));
+                if node.followers > 0 && !node.done && self.board.placed_around(x, y) == 9 {
+                    self.nodes[n as usize].done = true;
+                    self.score(n, true, events);
                 }
             }
         }
