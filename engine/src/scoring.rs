@@ -324,12 +324,11 @@ impl<'t> Game<'t> {
             self.scores[b.player as usize] += b.points;
             self.stats.flower_points += u64::from(b.points);
         }
-        let first = self.board.placed[self.nodes[root as usize].tile as usize];
         let at = self.lowest_member();
         events.push(Event::Scored(Score {
             players: winners,
             kind: node.kind,
-            at: at.unwrap_or((first.x, first.y, node.local)),
+            at,
             tiles,
             pennants: if node.kind == FeatureKind::City {
                 pennants
@@ -347,14 +346,10 @@ impl<'t> Game<'t> {
     }
 
     /// The member (of the last walked ring) on the earliest placed tile.
-    fn lowest_member(&self) -> Option<(i16, i16, u8)> {
-        let m = self.ring.iter().min_by_key(|&&m| {
-            let n = &self.nodes[m as usize];
-            (n.tile, n.local)
-        })?;
-        let n = &self.nodes[*m as usize];
+    fn lowest_member(&self) -> (i16, i16, u8) {
+        let n = &self.nodes[self.ring_lowest as usize];
         let p = self.board.placed[n.tile as usize];
-        Some((p.x, p.y, n.local))
+        (p.x, p.y, n.local)
     }
 
     /// The completed cities bordered by the field whose members are in `self.ring`.
@@ -570,19 +565,14 @@ fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> 
                 .sum(),
             FeatureKind::Monastery if game.options.rules.monastery_flowers_3x3 => {
                 let p = game.board.placed[tile as usize];
-                let mut g = 0;
-                for dy in -1..=1 {
-                    for dx in -1..=1 {
-                        if let Some(q) = game.board.at(i32::from(p.x) + dx, i32::from(p.y) + dy) {
-                            g += tile_groups(
-                                game.tables,
-                                game.tables.orients[q.orient as usize].kind,
-                                colour,
-                            );
-                        }
-                    }
-                }
-                g
+                let block = game.board.block(i32::from(p.x), i32::from(p.y));
+                (block.iter().filter(|c| c.placed != crate::board::EMPTY))
+                    .map(|c| {
+                        let q = game.board.placed[c.placed as usize];
+                        let kind = game.tables.orients[q.orient as usize].kind;
+                        tile_groups(game.tables, kind, colour)
+                    })
+                    .sum()
             }
             FeatureKind::Monastery => tile_groups(game.tables, game.orient(tile).kind, colour),
             _ => game

@@ -143,6 +143,7 @@ impl<'t> Setup<'t> {
             generation: 0,
             ring: Vec::with_capacity(64),
             ring_tiles: Vec::with_capacity(64),
+            ring_lowest: 0,
             closed_by_edge: Vec::new(),
             donkey_sets: Default::default(),
             mills: Vec::new(),

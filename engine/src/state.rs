@@ -397,6 +397,8 @@ pub struct Game<'t> {
     pub(crate) ring: Vec<u32>,
     /// Distinct tiles (indices into `Board::placed`) of the last walked ring.
     pub(crate) ring_tiles: Vec<u16>,
+    /// The member of the last walked ring on the earliest placed tile (`members`).
+    pub(crate) ring_lowest: u32,
     /// Roads whose open end was closed by a neighbour's edge that carries no road (bushes).
     pub(crate) closed_by_edge: Vec<u32>,
     /// The sets of the roads and cities on the donkey's tile, for its filter.
@@ -688,9 +690,17 @@ impl<'t> Game<'t> {
         self.ring.clear();
         self.ring_tiles.clear();
         let mut m = root;
+        // The member on the earliest placed tile (then lowest local index): where a scoring is
+        // reported. Keys are distinct, so it is the one a search of the ring would find.
+        let mut lowest = (u32::MAX, root);
         loop {
             self.ring.push(m);
-            let t = self.nodes[m as usize].tile as usize;
+            let node = &self.nodes[m as usize];
+            let key = u32::from(node.tile) << 8 | u32::from(node.local);
+            if key < lowest.0 {
+                lowest = (key, m);
+            }
+            let t = node.tile as usize;
             if self.stamp[t] != self.generation {
                 self.stamp[t] = self.generation;
                 self.ring_tiles.push(t as u16);
@@ -700,6 +710,7 @@ impl<'t> Game<'t> {
                 break;
             }
         }
+        self.ring_lowest = lowest.1;
         // Allocated once, at its size.
         let placed = &self.board.placed;
         (self.ring_tiles.iter())

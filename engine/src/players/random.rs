@@ -68,8 +68,9 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     let kinds = count.iter().filter(|&&n| n > 0).count();
     let chosen = (0..5).filter(|&g| count[g] > 0).nth(rng.below(kinds))?;
     if chosen == 0 {
-        game.legal_deploys(placed, moves);
-        return moves.get(rng.below(moves.len())).copied();
+        // The n-th of `legal_deploys`, without listing them.
+        let n = rng.below(game.deploy_count(placed));
+        return game.nth_deploy(placed, n);
     }
     let pick = rng.below(count[chosen]);
     match chosen {
