@@ -235,6 +235,14 @@ impl<'t> Game<'t> {
                 });
             }
         }
+        self.sample_by_count(rng)
+    }
+
+    /// `sample_placement` after its misses: the `n`-th placement for a random `n`. Kept out of
+    /// line, so the tries stay a small function.
+    #[cold]
+    #[inline(never)]
+    fn sample_by_count(&self, rng: &mut crate::rng::Rng) -> Option<Move> {
         let count = self.placement_count();
         (count > 0).then(|| self.nth_placement(rng.below(count as usize) as u32))?
     }

@@ -280,9 +280,11 @@ impl<'t> Game<'t> {
         // Majorities weigh each follower by its strength; `count` is the followers returned.
         let mut count = [0u8; MAX_PLAYERS as usize];
         let mut weight = [0u16; MAX_PLAYERS as usize];
-        // Stable removal keeps the figures in deploy order (the order of the final scoring).
-        let mut kept = 0;
-        for i in 0..self.figures.len() {
+        // Stable removal keeps the figures in deploy order (the order of the final scoring). The
+        // root counts the set's followers, so the search stops at the last of them.
+        let mut left = node.followers;
+        let (mut kept, mut i, len) = (0, 0, self.figures.len());
+        while i < len && left > 0 {
             let fig = self.figures[i];
             if fig.kind == FigureKind::Follower && self.find_mut(fig.node) == root {
                 count[fig.owner as usize] += 1;
@@ -291,12 +293,15 @@ impl<'t> Game<'t> {
                 if node.kind == FeatureKind::Monastery {
                     self.monastery_followers -= 1;
                 }
+                left -= 1;
             } else {
                 self.figures[kept] = fig;
                 kept += 1;
             }
+            i += 1;
         }
-        self.figures.truncate(kept);
+        self.figures.copy_within(i..len, kept);
+        self.figures.truncate(kept + len - i);
         self.nodes[root as usize].followers = 0;
         let best = weight[..players].iter().copied().max().unwrap_or(0);
         let winners: Vec<u8> = (0..players as u8)
@@ -325,7 +330,7 @@ impl<'t> Game<'t> {
             self.stats.flower_points += u64::from(b.points);
         }
         let at = self.lowest_member();
-        events.push(Event::Scored(Score {
+        events.push(Event::Scored(Box::new(Score {
             players: winners,
             kind: node.kind,
             at,
@@ -342,7 +347,7 @@ impl<'t> Game<'t> {
             modifiers,
             flowers,
             network: Vec::new(),
-        }));
+        })));
     }
 
     /// The member (of the last walked ring) on the earliest placed tile.

@@ -165,8 +165,9 @@ pub enum Event {
         /// Row.
         y: i16,
     },
-    /// A feature was scored.
-    Scored(Score),
+    /// A feature was scored. (Boxed: the other events are small, and every event is moved
+    /// into the list.)
+    Scored(Box<Score>),
     /// The player who completed a road or city took the tokens its markers give.
     Tokens {
         /// The player.

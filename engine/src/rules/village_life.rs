@@ -634,7 +634,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
     }
     let w = game.board.placed[fig.tile as usize];
     let local = game.nodes[fig.node as usize].local;
-    events.push(Event::Scored(Score {
+    events.push(Event::Scored(Box::new(Score {
         players: vec![owner],
         kind: FeatureKind::Windmill,
         at: (w.x, w.y, local),
@@ -657,7 +657,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
         modifiers: Vec::new(),
         flowers,
         network: Vec::new(),
-    }));
+    })));
 }
 
 // ----------------------------------------------------------------------------------------
