@@ -26,6 +26,41 @@ pub use crate::state::{Event, Figure, FigureKind, Game, GameStats, IllegalMove, 
 /// misses in a row are rare.
 const SAMPLE_TRIES: u32 = 16;
 
+/// The deploy moves on a tile just placed: each free local feature (bit `i`: local feature
+/// `i`, unclaimed and claimable) with each follower kind the player has left (bit 0 the base
+/// follower, bit `k + 1` `Tables::followers[k]`), features first, in local order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deploys {
+    features: u64,
+    followers: u32,
+}
+
+impl Deploys {
+    /// How many deploy moves there are.
+    pub fn count(&self) -> usize {
+        (self.features.count_ones() * self.followers.count_ones()) as usize
+    }
+
+    /// The `n`-th deploy move (None from `count` on).
+    pub fn nth(&self, n: usize) -> Option<Move> {
+        let kinds = self.followers.count_ones() as usize;
+        if n >= self.count() {
+            return None;
+        }
+        let feature = nth_bit(self.features, n / kinds);
+        let follower = nth_bit(u64::from(self.followers), n % kinds);
+        Some(Move::Deploy { feature, follower })
+    }
+}
+
+/// The index of the `n`-th set bit of `mask` (it has more than `n`).
+fn nth_bit(mut mask: u64, n: usize) -> u8 {
+    for _ in 0..n {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros() as u8
+}
+
 /// A move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
@@ -384,18 +419,28 @@ impl<'t> Game<'t> {
     /// Appends the deploy moves on the tile just placed.
     /// (Per feature: the base follower, then each of the set's follower kinds the player has.)
     pub fn legal_deploys(&self, placed: u16, out: &mut Vec<Move>) {
-        if !self.follower_kinds {
-            out.extend(self.free_features(placed).map(|feature| Move::Deploy {
-                feature,
-                follower: 0,
-            }));
-            return;
+        let deploys = self.deploys(placed);
+        out.extend((0..deploys.count()).filter_map(|n| deploys.nth(n)));
+    }
+
+    /// The deploy moves on the tile just placed, counted but not listed (a random second step
+    /// makes only the chosen one).
+    pub fn deploys(&self, placed: u16) -> Deploys {
+        let followers = self.deployable();
+        if followers == 0 {
+            return Deploys::default();
         }
-        let kinds = self.follower_counts.len() as u8;
-        for feature in self.free_features(placed) {
-            for follower in (0..=kinds).filter(|&k| self.left(k) > 0) {
-                out.push(Move::Deploy { feature, follower });
+        let base = self.board.placed[placed as usize].base;
+        let mut features = 0;
+        for (i, n) in self.tile_nodes(placed).iter().enumerate() {
+            if n.kind.claimable() && self.nodes[self.find(base + i as u32) as usize].followers == 0
+            {
+                features |= 1 << i;
             }
+        }
+        Deploys {
+            features,
+            followers,
         }
     }
 
@@ -413,52 +458,17 @@ impl<'t> Game<'t> {
 
     /// How many deploy moves `legal_deploys` appends.
     pub fn deploy_count(&self, placed: u16) -> usize {
-        match self.deployable().count_ones() as usize {
-            0 => 0,
-            kinds => self.free_features(placed).count() * kinds,
-        }
+        self.deploys(placed).count()
     }
 
     /// The `n`-th deploy move, in the order of `legal_deploys`.
     pub fn nth_deploy(&self, placed: u16, n: usize) -> Option<Move> {
-        let mut followers = self.deployable();
-        let kinds = followers.count_ones() as usize;
-        if kinds == 0 {
-            return None;
-        }
-        let feature = self.free_features(placed).nth(n / kinds)?;
-        for _ in 0..n % kinds {
-            followers &= followers - 1;
-        }
-        Some(Move::Deploy {
-            feature,
-            follower: followers.trailing_zeros() as u8,
-        })
+        self.deploys(placed).nth(n)
     }
 
     /// Whether the current player may deploy a follower on the tile just placed.
     pub fn can_deploy(&self, placed: u16) -> bool {
-        self.free_features(placed).next().is_some()
-    }
-
-    /// The local features of the tile just placed that the current player may deploy on.
-    fn free_features(&self, placed: u16) -> impl Iterator<Item = u8> + '_ {
-        let base = self.board.placed[placed as usize].base;
-        let p = self.current as usize;
-        let mut supply = self.supply[p];
-        if self.follower_kinds {
-            let kinds = self.follower_counts.len();
-            supply += (self.follower_supply[p * kinds..(p + 1) * kinds].iter()).sum::<u8>();
-        }
-        self.tile_nodes(placed)
-            .iter()
-            .enumerate()
-            .filter(move |&(i, n)| {
-                supply > 0
-                    && n.kind.claimable()
-                    && self.nodes[self.find(base + i as u32) as usize].followers == 0
-            })
-            .map(|(i, _)| i as u8)
+        self.deploys(placed).count() > 0
     }
 
     /// Applies a move, or says why it is illegal (the game is then unchanged).

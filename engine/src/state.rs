@@ -566,12 +566,15 @@ impl<'t> Game<'t> {
         let meeting = tables.meeting(op.edges[side.index()], oq.edges[side.opposite().index()]);
         let village = self.donkey.is_some();
         let mut last = (u32::MAX, u32::MAX);
-        for port in side.ports() {
-            let f = op.ports[port.index()];
-            let g = oq.ports[port.facing().index()];
+        // The side's ports clockwise (half, centre, half: `Side::ports`) face the opposite
+        // side's in reverse (`Port::facing`), by index.
+        let (ours, theirs) = (3 * side.index(), 3 * side.opposite().index() + 2);
+        for k in 0..3 {
+            let f = op.ports[ours + k];
+            let g = oq.ports[theirs - k];
             let fa = (f != crate::tables::NO_FEATURE).then(|| pp.base + u32::from(f));
             let ga = (g != crate::tables::NO_FEATURE).then(|| qq.base + u32::from(g));
-            if port.is_centre() {
+            if k == 1 {
                 if let Some(a) = fa
                     && self.nodes[a as usize].kind.closes()
                 {
@@ -761,4 +764,20 @@ pub(crate) struct Mill {
     pub at: (i16, i16),
     /// Placed tiles of its range, its own included.
     pub placed: u8,
+}
+
+#[cfg(test)]
+mod tests {
+    use tiledef::Side;
+
+    /// `Game::join` reads a side's ports and the ports facing them by index.
+    #[test]
+    fn a_sides_ports_face_the_opposite_sides_in_reverse() {
+        for side in Side::ALL {
+            for (k, port) in side.ports().into_iter().enumerate() {
+                assert_eq!(port.index(), 3 * side.index() + k);
+                assert_eq!(port.facing().index(), 3 * side.opposite().index() + 2 - k);
+            }
+        }
+    }
 }

@@ -19,6 +19,10 @@ pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
 /// A port owned by no feature (an edge kind owns it, as bushes own their centre).
 pub const NO_FEATURE: u8 = u8::MAX;
 
+/// The most features a tile may have: the engine keeps a tile's free features in a 64-bit set
+/// (`game::Deploys`). A tile has 12 ports, so only features without ports could come near.
+pub const MAX_FEATURES: usize = 64;
+
 /// The most placement-index entries compile accepts (edge kinds and tile kinds multiply).
 const MAX_INDEX_ENTRIES: usize = 1 << 26;
 
@@ -29,7 +33,7 @@ pub enum CompileError {
     #[error("{0} edge kinds: the compiled tables hold at most 254")]
     TooManyEdgeKinds(usize),
     /// A tile has more features than the compact ids hold.
-    #[error("tile {tile} has {count} features: the compiled tables hold at most 254 per tile")]
+    #[error("tile {tile} has {count} features: the compiled tables hold at most 64 per tile")]
     TooManyFeatures {
         /// The tile's id.
         tile: String,
@@ -566,7 +570,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     let mut kinds = Vec::with_capacity(ts.tiles.len());
     let mut orients: Vec<Orient> = Vec::new();
     for (k, tile) in ts.tiles.iter().enumerate() {
-        if tile.features.len() >= NO_FEATURE as usize {
+        if tile.features.len() > MAX_FEATURES {
             return Err(CompileError::TooManyFeatures {
                 tile: tile.id.clone(),
                 count: tile.features.len(),
@@ -877,6 +881,24 @@ mod tests {
         let bank = orient("RI-bank", 1);
         let road = bank.feature_at(Port::E).unwrap();
         assert_eq!(bank.features[road as usize].end, Some(RoadEnd::S));
+    }
+
+    #[test]
+    fn a_tile_with_more_features_than_a_deploy_set_holds_is_refused() {
+        let mut ts = tiledef::load_bundled();
+        let tile = &mut ts.tiles[0];
+        let feature = tile.features[0].clone();
+        tile.features.resize(MAX_FEATURES + 1, feature);
+        let id = tile.id.clone();
+        assert_eq!(
+            compile(&ts).err(),
+            Some(CompileError::TooManyFeatures {
+                tile: id,
+                count: MAX_FEATURES + 1
+            })
+        );
+        ts.tiles[0].features.truncate(MAX_FEATURES);
+        assert!(compile(&ts).is_ok(), "64 features fit");
     }
 
     #[test]

@@ -45,11 +45,12 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     if donkey == 0 && game.rules().windmills == 0 {
         // As `legal_actions` lists them (deploys, Festival returns, pass), counted: only the
         // chosen one is made.
-        let deploys = game.deploy_count(placed);
+        let deploy = game.deploys(placed);
+        let deploys = deploy.count();
         let returns = game.return_count(placed);
         let n = rng.below(deploys + returns + 1);
         return if n < deploys {
-            game.nth_deploy(placed, n)
+            deploy.nth(n)
         } else if n - deploys < returns {
             game.nth_return(n - deploys)
         } else {
@@ -58,8 +59,9 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     }
     // Counted, and only the chosen move made: most of the list would be thrown away. (Deploys
     // are listed only when chosen; until then it is enough to know there is one.)
+    let deploy = game.deploys(placed);
     let count = [
-        usize::from(game.can_deploy(placed)),
+        usize::from(deploy.count() > 0),
         game.windmill_count(placed),
         game.return_count(placed),
         1,
@@ -69,8 +71,7 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     let chosen = (0..5).filter(|&g| count[g] > 0).nth(rng.below(kinds))?;
     if chosen == 0 {
         // The n-th of `legal_deploys`, without listing them.
-        let n = rng.below(game.deploy_count(placed));
-        return game.nth_deploy(placed, n);
+        return deploy.nth(rng.below(deploy.count()));
     }
     let pick = rng.below(count[chosen]);
     match chosen {
