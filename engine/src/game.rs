@@ -447,13 +447,15 @@ impl<'t> Game<'t> {
     /// The follower kinds (bit 0 the base follower, bit `k + 1` `Tables::followers[k]`) the
     /// current player has left to deploy.
     fn deployable(&self) -> u32 {
-        if !self.follower_kinds {
-            return u32::from(self.supply[self.current as usize] > 0);
+        let p = self.current as usize;
+        let mut mask = u32::from(self.supply[p] > 0);
+        if self.follower_kinds {
+            let kinds = self.follower_counts.len();
+            for (k, &n) in self.follower_supply[p * kinds..(p + 1) * kinds].iter().enumerate() {
+                mask |= u32::from(n > 0) << (k + 1);
+            }
         }
-        let kinds = self.follower_counts.len() as u8;
-        (0..=kinds)
-            .filter(|&k| self.left(k) > 0)
-            .fold(0, |mask, k| mask | 1 << k)
+        mask
     }
 
     /// How many deploy moves `legal_deploys` appends.

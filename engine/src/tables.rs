@@ -19,6 +19,10 @@ pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
 /// A port owned by no feature (an edge kind owns it, as bushes own their centre).
 pub const NO_FEATURE: u8 = u8::MAX;
 
+/// The most follower kinds the sets may add: a player's deployable kinds, the base follower
+/// included, are a 32-bit set (`game::Deploys`).
+pub const MAX_FOLLOWER_KINDS: usize = 31;
+
 /// The most features a tile may have: the engine keeps a tile's free features in a 64-bit set
 /// (`game::Deploys`). A tile has 12 ports, so only features without ports could come near.
 pub const MAX_FEATURES: usize = 64;
@@ -43,6 +47,9 @@ pub enum CompileError {
     /// There are more tile kinds than the compact ids hold.
     #[error("{0} tile kinds: the compiled tables hold at most 65,535")]
     TooManyTiles(usize),
+    /// There are more follower kinds than a player's deployable kinds hold (`game::Deploys`).
+    #[error("{0} follower kinds: the engine plays at most {MAX_FOLLOWER_KINDS} besides the base follower")]
+    TooManyFollowerKinds(usize),
     /// The placement index would be too large.
     #[error(
         "the placement index would need {0} entries ((edge kinds + 1)^4 × tile kinds); reduce the vocabulary"
@@ -558,6 +565,9 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     if n > 254 {
         return Err(CompileError::TooManyEdgeKinds(n));
     }
+    if ts.followers.len() > MAX_FOLLOWER_KINDS {
+        return Err(CompileError::TooManyFollowerKinds(ts.followers.len()));
+    }
     if ts.tiles.len() > u16::MAX as usize {
         return Err(CompileError::TooManyTiles(ts.tiles.len()));
     }
@@ -899,6 +909,19 @@ mod tests {
         );
         ts.tiles[0].features.truncate(MAX_FEATURES);
         assert!(compile(&ts).is_ok(), "64 features fit");
+    }
+
+    #[test]
+    fn more_follower_kinds_than_a_deploy_set_holds_are_refused() {
+        let mut ts = tiledef::load_bundled();
+        let large = ts.followers[0].clone();
+        ts.followers.resize(MAX_FOLLOWER_KINDS, large);
+        assert!(compile(&ts).is_ok(), "31 kinds fit");
+        ts.followers.push(ts.followers[0].clone());
+        assert_eq!(
+            compile(&ts).err(),
+            Some(CompileError::TooManyFollowerKinds(MAX_FOLLOWER_KINDS + 1))
+        );
     }
 
     #[test]
