@@ -451,7 +451,10 @@ impl<'t> Game<'t> {
         let mut mask = u32::from(self.supply[p] > 0);
         if self.follower_kinds {
             let kinds = self.follower_counts.len();
-            for (k, &n) in self.follower_supply[p * kinds..(p + 1) * kinds].iter().enumerate() {
+            for (k, &n) in self.follower_supply[p * kinds..(p + 1) * kinds]
+                .iter()
+                .enumerate()
+            {
                 mask |= u32::from(n > 0) << (k + 1);
             }
         }

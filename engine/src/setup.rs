@@ -10,8 +10,9 @@ use crate::draw::Prepared;
 use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
 use crate::rules::village_life;
 use crate::scoring::{MarkersInPlay, markers_in_play};
-use crate::state::{Event, Game, GameStats, Phase};
+use crate::state::{Event, Game, GameStats, NodeTemplates, Phase};
 use crate::tables::Tables;
+use std::sync::Arc;
 
 /// The players' flower colours (Village Life's flower bonus).
 #[derive(Clone, Debug)]
@@ -36,6 +37,7 @@ pub struct Setup<'t> {
     follower_counts: Vec<u8>,
     /// Feature nodes a game needs at most (its tiles' features).
     nodes: usize,
+    templates: Arc<NodeTemplates>,
 }
 
 impl<'t> Setup<'t> {
@@ -80,6 +82,7 @@ impl<'t> Setup<'t> {
             markers,
             follower_counts,
             nodes,
+            templates: Arc::new(NodeTemplates::new(tables)),
         })
     }
 
@@ -119,6 +122,7 @@ impl<'t> Setup<'t> {
         let follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
         let mut game = Game {
             tables,
+            templates: Arc::clone(&self.templates),
             board: crate::board::Board::new(tiles),
             nodes: Vec::with_capacity(self.nodes),
             figures: Vec::with_capacity(players * options.rules.followers as usize),

@@ -48,7 +48,9 @@ pub enum CompileError {
     #[error("{0} tile kinds: the compiled tables hold at most 65,535")]
     TooManyTiles(usize),
     /// There are more follower kinds than a player's deployable kinds hold (`game::Deploys`).
-    #[error("{0} follower kinds: the engine plays at most {MAX_FOLLOWER_KINDS} besides the base follower")]
+    #[error(
+        "{0} follower kinds: the engine plays at most {MAX_FOLLOWER_KINDS} besides the base follower"
+    )]
     TooManyFollowerKinds(usize),
     /// The placement index would be too large.
     #[error(
