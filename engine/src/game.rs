@@ -190,7 +190,8 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// Whether a tile kind fits anywhere on the board.
+    /// Whether a tile kind fits anywhere on the board, as the placement index says (edges, and
+    /// a path continued): the room and donkey filters, which only the drawn tile gets, aside.
     pub fn can_place(&self, kind: u16) -> bool {
         self.board
             .frontier
@@ -199,14 +200,15 @@ impl<'t> Game<'t> {
     }
 
     /// Prepares the drawn kind's placements: the placement index gives each open position's
-    /// rotations, the placement filters (paths, the donkey) clear those the rules forbid.
+    /// rotations (edges, and a path continued), the placement filters (a path's room, the
+    /// donkey) clear those the rules forbid.
     /// Returns whether the kind can be placed somewhere. Nothing is listed: a random playout
     /// samples one placement (`sample_placement`), and the first fitting position usually comes
     /// after a few reads.
     fn fill_masks(&mut self, kind: u16) -> bool {
         self.masks_kind = kind;
         self.masks_filled = false;
-        if self.tables.kinds[kind as usize].path {
+        if self.tables.kinds[kind as usize].no_u_turn {
             crate::placement::filter(self, kind);
         }
         if let Some(donkey) = self.donkey {
@@ -424,7 +426,9 @@ impl<'t> Game<'t> {
         Some(Move::Donkey { x: p.x, y: p.y })
     }
 
-    /// Appends the placements of any tile kind on the current board (distinct rotations only).
+    /// Appends the placements of any tile kind on the current board as the placement index
+    /// gives them (edges, and a path continued; distinct rotations only): the drawn tile's,
+    /// after the room and donkey filters, are `legal_moves`.
     pub fn legal_placements(&self, kind: u16, out: &mut Vec<Move>) {
         for open in &self.board.frontier {
             let mask = self.tables.index.fits(open.pattern, kind);
@@ -574,11 +578,28 @@ impl<'t> Game<'t> {
         if self.mask_at(cell.slot as usize) & (1 << o.rotation) != 0 {
             return Ok(orient);
         }
-        let pattern = self.board.frontier[cell.slot as usize].pattern;
-        let fits = self.tables.index.fits(pattern, kind) & (1 << o.rotation) != 0;
-        if fits
-            && let Some(fault) =
-                crate::placement::fault(self.tables, &self.board, o, x.into(), y.into())
+        // The index refuses a detached path too, so why is read off the rules in their order:
+        // the edges, then the path rules, then the donkey.
+        for side in Side::ALL {
+            let (dx, dy) = side.offset();
+            if let Some(n) = self.board.at(i32::from(x) + dx, i32::from(y) + dy) {
+                let theirs = self.tables.orients[n.orient as usize].edges[side.opposite().index()];
+                let ours = o.edges[side.index()];
+                if self.tables.meeting(ours, theirs) == Meeting::Forbidden {
+                    return Err(IllegalMove::Mismatch {
+                        tile: self.tables.kinds[kind as usize].id.clone(),
+                        rotation,
+                        x,
+                        y,
+                        side: side.name().to_uppercase(),
+                        ours: self.tables.edge_kinds[ours as usize].clone(),
+                        theirs: self.tables.edge_kinds[theirs as usize].clone(),
+                    });
+                }
+            }
+        }
+        if let Some(fault) =
+            crate::placement::fault(self.tables, &self.board, o, x.into(), y.into())
         {
             let tile = self.tables.kinds[kind as usize].id.clone();
             let name = |edge: u8| self.tables.edge_kinds[edge as usize].clone();
@@ -600,31 +621,12 @@ impl<'t> Game<'t> {
                 },
             });
         }
-        if let Some(d) = self.donkey
-            && fits
-        {
+        if let Some(d) = self.donkey {
             let p = self.board.placed[d as usize];
             return Err(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y });
         }
-        for side in Side::ALL {
-            let (dx, dy) = side.offset();
-            if let Some(n) = self.board.at(i32::from(x) + dx, i32::from(y) + dy) {
-                let theirs = self.tables.orients[n.orient as usize].edges[side.opposite().index()];
-                let ours = o.edges[side.index()];
-                if self.tables.meeting(ours, theirs) == Meeting::Forbidden {
-                    return Err(IllegalMove::Mismatch {
-                        tile: self.tables.kinds[kind as usize].id.clone(),
-                        rotation,
-                        x,
-                        y,
-                        side: side.name().to_uppercase(),
-                        ours: self.tables.edge_kinds[ours as usize].clone(),
-                        theirs: self.tables.edge_kinds[theirs as usize].clone(),
-                    });
-                }
-            }
-        }
-        // The index and the edge check disagree only if the tables are inconsistent.
+        // The edges meet and the rules allow it, so the masks should have: the tables are
+        // inconsistent.
         Err(IllegalMove::NotAdjacent { x, y })
     }
 
