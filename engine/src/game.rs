@@ -215,7 +215,8 @@ impl<'t> Game<'t> {
             rules::village_life::donkey_filter(self, kind, donkey);
         }
         if self.masks_filled {
-            self.masks.iter().any(|&m| m != 0)
+            let chunks = self.masks.chunks_exact(8);
+            chunks.remainder().iter().any(|&m| m != 0) || chunks.map(eight).any(|m| m != 0)
         } else {
             let row = self.tables.index.row(kind);
             (self.board.frontier.iter()).any(|open| row[open.pattern as usize] != 0)
@@ -232,6 +233,12 @@ impl<'t> Game<'t> {
     /// How many placements the drawn tile has (0 outside the place phase).
     pub fn placement_count(&self) -> u32 {
         match self.phase {
+            Phase::Place(_) if self.masks_filled => {
+                // Eight masks at a time: the bits of eight bytes are the bits of a u64.
+                let chunks = self.masks.chunks_exact(8);
+                let rest: u32 = chunks.remainder().iter().map(|m| m.count_ones()).sum();
+                rest + chunks.map(|c| eight(c).count_ones()).sum::<u32>()
+            }
             Phase::Place(_) => (0..self.board.frontier.len())
                 .map(|slot| self.mask_at(slot).count_ones())
                 .sum(),
@@ -244,7 +251,19 @@ impl<'t> Game<'t> {
         if !matches!(self.phase, Phase::Place(_)) {
             return None;
         }
-        for (slot, open) in self.board.frontier.iter().enumerate() {
+        let mut from = 0;
+        if self.masks_filled {
+            // Whole runs of eight masks before the n-th placement are passed over at once.
+            for c in self.masks.chunks_exact(8) {
+                let k = eight(c).count_ones();
+                if n < k {
+                    break;
+                }
+                n -= k;
+                from += 8;
+            }
+        }
+        for (slot, open) in self.board.frontier.iter().enumerate().skip(from) {
             let mut mask = self.mask_at(slot);
             let c = mask.count_ones();
             if n < c {
@@ -826,6 +845,14 @@ impl<'t> Game<'t> {
             + self.stamp.capacity() * 4
             + self.ring.capacity() * 4
     }
+}
+
+/// Eight rotation masks as one word.
+#[inline]
+fn eight(masks: &[u8]) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(masks);
+    u64::from_le_bytes(bytes)
 }
 
 #[inline]
