@@ -9,7 +9,7 @@
 //! `Move::Pass` ends the turn; completed features are scored then, and the next tile is drawn
 //! (tiles that fit nowhere are set aside).
 
-use crate::board::{Board, EMPTY};
+use crate::board::{Board, EMPTY, Open};
 use crate::rules;
 use crate::tables::{FeatureKind, Orient, Tables};
 use tiledef::{Meeting, Port, Side};
@@ -208,6 +208,7 @@ impl<'t> Game<'t> {
     fn fill_masks(&mut self, kind: u16) -> bool {
         self.masks_kind = kind;
         self.masks_filled = false;
+        self.donkey_sets.cleared = None;
         if self.tables.kinds[kind as usize].no_u_turn {
             crate::placement::filter(self, kind);
         }
@@ -217,6 +218,8 @@ impl<'t> Game<'t> {
         if self.masks_filled {
             let chunks = self.masks.chunks_exact(8);
             chunks.remainder().iter().any(|&m| m != 0) || chunks.map(eight).any(|m| m != 0)
+        } else if self.donkey_sets.cleared.is_some() {
+            (0..self.board.frontier.len()).any(|slot| self.mask_at(slot) != 0)
         } else {
             let row = self.tables.index.row(kind);
             (self.board.frontier.iter()).any(|open| row[open.pattern as usize] != 0)
@@ -239,6 +242,12 @@ impl<'t> Game<'t> {
                 let rest: u32 = chunks.remainder().iter().map(|m| m.count_ones()).sum();
                 rest + chunks.map(|c| eight(c).count_ones()).sum::<u32>()
             }
+            Phase::Place(kind) if self.donkey_sets.cleared.is_none() => {
+                let row = self.tables.index.row(kind);
+                (self.board.frontier.iter())
+                    .map(|open| row[open.pattern as usize].count_ones())
+                    .sum()
+            }
             Phase::Place(_) => (0..self.board.frontier.len())
                 .map(|slot| self.mask_at(slot).count_ones())
                 .sum(),
@@ -248,9 +257,12 @@ impl<'t> Game<'t> {
 
     /// The `n`-th legal placement of the drawn tile, in the order of `legal_moves`.
     pub fn nth_placement(&self, mut n: u32) -> Option<Move> {
-        if !matches!(self.phase, Phase::Place(_)) {
+        let Phase::Place(kind) = self.phase else {
             return None;
-        }
+        };
+        // The index's row when it alone says the masks.
+        let row = (!self.masks_filled && self.donkey_sets.cleared.is_none())
+            .then(|| self.tables.index.row(kind));
         let mut from = 0;
         if self.masks_filled {
             // Whole runs of eight masks before the n-th placement are passed over at once.
@@ -264,7 +276,10 @@ impl<'t> Game<'t> {
             }
         }
         for (slot, open) in self.board.frontier.iter().enumerate().skip(from) {
-            let mut mask = self.mask_at(slot);
+            let mut mask = match row {
+                Some(row) => row[open.pattern as usize],
+                None => self.mask_at(slot),
+            };
             let c = mask.count_ones();
             if n < c {
                 for _ in 0..n {
@@ -291,23 +306,42 @@ impl<'t> Game<'t> {
         let Phase::Place(kind) = self.phase else {
             return None;
         };
-        let frontier = &self.board.frontier;
         // A kind's distinct rotations are 0..n, n = 1, 2 or 4.
         let shift = self.tables.kinds[kind as usize]
             .orients
             .len()
             .trailing_zeros();
         let row = self.tables.index.row(kind);
-        let filled = self.masks_filled.then_some(self.masks.as_slice());
+        // One loop per way of reading a slot's mask, each without the others' branches.
+        match self.donkey_sets.cleared {
+            _ if self.masks_filled => self.sample_with(rng, shift, |slot, _| self.masks[slot]),
+            None => self.sample_with(rng, shift, |_, open| row[open.pattern as usize]),
+            // A slot a filter changed while the masks are not listed (`set_mask`).
+            Some((at, kept)) => self.sample_with(rng, shift, |slot, open| {
+                if slot == usize::from(at) {
+                    kept
+                } else {
+                    row[open.pattern as usize]
+                }
+            }),
+        }
+    }
+
+    /// `sample_placement` with `mask(slot, open position)` the drawn tile's mask there, over
+    /// rotations `0..1 << shift`.
+    #[inline(always)]
+    fn sample_with(
+        &self,
+        rng: &mut crate::rng::Rng,
+        shift: u32,
+        mask: impl Fn(usize, &Open) -> u8,
+    ) -> Option<Move> {
+        let frontier = &self.board.frontier;
         for _ in 0..SAMPLE_TRIES {
             let v = rng.below(frontier.len() << shift);
             let (slot, rotation) = (v >> shift, (v & ((1 << shift) - 1)) as u8);
-            let open = frontier[slot];
-            let mask = match filled {
-                Some(masks) => masks[slot],
-                None => row[open.pattern as usize],
-            };
-            if mask & (1 << rotation) != 0 {
+            let open = &frontier[slot];
+            if mask(slot, open) & (1 << rotation) != 0 {
                 return Some(Move::Place {
                     x: open.x,
                     y: open.y,

@@ -181,6 +181,37 @@ mod tests {
     }
 
     #[test]
+    fn a_filter_s_first_cleared_slot_is_kept_aside_and_a_second_lists_the_masks() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let options = crate::game::GameOptions {
+            sets: vec!["base".into()],
+            ..crate::game::GameOptions::seeded(2, 3)
+        };
+        let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
+        let slots = game.board.frontier.len();
+        let index: Vec<u8> = (0..slots).map(|s| game.mask_at(s)).collect();
+        assert!(slots >= 2 && index[0] != 0 && index[1] != 0, "{index:?}");
+        let masks = |game: &Game<'_>| (0..slots).map(|s| game.mask_at(s)).collect::<Vec<_>>();
+        let mut want = index.clone();
+        want[0] = 0;
+        game.set_mask(0, 0);
+        assert!(!game.masks_filled, "one slot is kept aside");
+        assert_eq!(masks(&game), want);
+        assert_eq!(
+            game.placement_count(),
+            want.iter().map(|m| m.count_ones()).sum::<u32>()
+        );
+        want[1] &= want[1] - 1;
+        game.set_mask(1, want[1]);
+        assert!(game.masks_filled, "a second slot lists the masks");
+        assert_eq!(masks(&game), want);
+        assert_eq!(
+            game.placement_count(),
+            want.iter().map(|m| m.count_ones()).sum::<u32>()
+        );
+    }
+
+    #[test]
     fn room_read_from_the_frontier_is_room_read_cell_by_cell() {
         let mut rng = Rng::new(11);
         let (mut with, mut without) = (0, 0);

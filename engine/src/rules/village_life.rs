@@ -249,9 +249,8 @@ fn block_monastery(game: &mut Game<'_>, x: i16, y: i16) -> u32 {
         for dx in -1..=1 {
             let slot = game.board.cell(x + dx, y + dy).slot;
             if slot != EMPTY && game.mask_at(slot as usize) != 0 {
-                let mask = &mut game.masks_mut()[slot as usize];
-                removed += mask.count_ones();
-                *mask = 0;
+                removed += game.mask_at(slot as usize).count_ones();
+                game.set_mask(slot, 0);
             }
         }
     }
@@ -285,7 +284,7 @@ fn block_completing(game: &mut Game<'_>, kind: u16, at: (i32, i32), slot: u16, r
         }
     }
     if removed > 0 {
-        game.masks_mut()[slot as usize] = mask;
+        game.set_mask(slot, mask);
     }
     removed
 }
@@ -338,7 +337,7 @@ fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) -> u32 {
             }
         }
         if mask != before {
-            game.masks_mut()[slot as usize] = mask;
+            game.set_mask(slot, mask);
         }
     }
     removed
