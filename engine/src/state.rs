@@ -11,9 +11,9 @@
 //!
 //! The primitives rule code uses: `find_mut` (a node's set), `members`/`ring` (walk a set),
 //! `orient` (a placed tile's orientation), `put` (place a tile and join its features: trials on
-//! a copy use it), `lift` (a figure back to its supply), `masks_mut`/`set_mask` (the drawn tile's
-//! rotation masks, for placement filters), `current` (whose turn), and the plain fields (board, nodes,
-//! figures, supplies, scores, stats, the resolved `rules` and `options`).
+//! a copy use it), `lift` (a figure back to its supply), `masks_mut`/`set_mask` (the drawn
+//! tile's rotation masks, for placement filters), `current` (whose turn), and the plain fields
+//! (board, nodes, figures, supplies, scores, stats, the resolved `rules` and `options`).
 
 use crate::board::{Board, EMPTY, Placed};
 use crate::options::{GameOptions, Rules};
@@ -744,7 +744,7 @@ pub(crate) struct DonkeySets {
     pub(crate) len: u8,
     /// Where the tile is, if it has a monastery.
     pub(crate) monastery: Option<(i16, i16)>,
-    /// The one frontier slot whose mask the filter changed in this draw, with its new mask,
+    /// The one frontier slot whose mask a filter changed in this draw, with its new mask,
     /// while the masks are not listed (`Game::set_mask`): the donkey mostly blocks a single
     /// position, and listing every mask for it costs more than `mask_at`'s check.
     pub(crate) cleared: Option<(u16, u8)>,
