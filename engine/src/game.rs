@@ -9,7 +9,7 @@
 //! `Move::Pass` ends the turn; completed features are scored then, and the next tile is drawn
 //! (tiles that fit nowhere are set aside).
 
-use crate::board::EMPTY;
+use crate::board::{EMPTY, Open};
 use crate::rules;
 pub use crate::setup::Setup;
 use crate::tables::{FeatureKind, Orient, Tables};
@@ -166,7 +166,8 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// Whether a tile kind fits anywhere on the board.
+    /// Whether a tile kind fits anywhere on the board, as the placement index says (edges, and
+    /// a path continued): the room and donkey filters, which only the drawn tile gets, aside.
     pub fn can_place(&self, kind: u16) -> bool {
         self.board
             .frontier
@@ -175,21 +176,26 @@ impl<'t> Game<'t> {
     }
 
     /// Prepares the drawn kind's placements: the placement index gives each open position's
-    /// rotations, the placement filters (paths, the donkey) clear those the rules forbid.
+    /// rotations (edges, and a path continued), the placement filters (a path's room, the
+    /// donkey) clear those the rules forbid.
     /// Returns whether the kind can be placed somewhere. Nothing is listed: a random playout
     /// samples one placement (`sample_placement`), and the first fitting position usually comes
     /// after a few reads.
     fn fill_masks(&mut self, kind: u16) -> bool {
         self.masks_kind = kind;
         self.masks_filled = false;
-        if self.tables.kinds[kind as usize].path {
+        self.donkey_sets.cleared = None;
+        if self.tables.kinds[kind as usize].no_u_turn {
             crate::placement::filter(self, kind);
         }
         if let Some(donkey) = self.donkey {
             rules::village_life::donkey_filter(self, kind, donkey);
         }
         if self.masks_filled {
-            self.masks.iter().any(|&m| m != 0)
+            let chunks = self.masks.chunks_exact(8);
+            chunks.remainder().iter().any(|&m| m != 0) || chunks.map(eight).any(|m| m != 0)
+        } else if self.donkey_sets.cleared.is_some() {
+            (0..self.board.frontier.len()).any(|slot| self.mask_at(slot) != 0)
         } else {
             let row = self.tables.index.row(kind);
             (self.board.frontier.iter()).any(|open| row[open.pattern as usize] != 0)
@@ -206,6 +212,18 @@ impl<'t> Game<'t> {
     /// How many placements the drawn tile has (0 outside the place phase).
     pub fn placement_count(&self) -> u32 {
         match self.phase {
+            Phase::Place(_) if self.masks_filled => {
+                // Eight masks at a time: the bits of eight bytes are the bits of a u64.
+                let chunks = self.masks.chunks_exact(8);
+                let rest: u32 = chunks.remainder().iter().map(|m| m.count_ones()).sum();
+                rest + chunks.map(|c| eight(c).count_ones()).sum::<u32>()
+            }
+            Phase::Place(kind) if self.donkey_sets.cleared.is_none() => {
+                let row = self.tables.index.row(kind);
+                (self.board.frontier.iter())
+                    .map(|open| row[open.pattern as usize].count_ones())
+                    .sum()
+            }
             Phase::Place(_) => (0..self.board.frontier.len())
                 .map(|slot| self.mask_at(slot).count_ones())
                 .sum(),
@@ -215,11 +233,29 @@ impl<'t> Game<'t> {
 
     /// The `n`-th legal placement of the drawn tile, in the order of `legal_moves`.
     pub fn nth_placement(&self, mut n: u32) -> Option<Move> {
-        if !matches!(self.phase, Phase::Place(_)) {
+        let Phase::Place(kind) = self.phase else {
             return None;
+        };
+        // The index's row when it alone says the masks.
+        let row = (!self.masks_filled && self.donkey_sets.cleared.is_none())
+            .then(|| self.tables.index.row(kind));
+        let mut from = 0;
+        if self.masks_filled {
+            // Whole runs of eight masks before the n-th placement are passed over at once.
+            for c in self.masks.chunks_exact(8) {
+                let k = eight(c).count_ones();
+                if n < k {
+                    break;
+                }
+                n -= k;
+                from += 8;
+            }
         }
-        for (slot, open) in self.board.frontier.iter().enumerate() {
-            let mut mask = self.mask_at(slot);
+        for (slot, open) in self.board.frontier.iter().enumerate().skip(from) {
+            let mut mask = match row {
+                Some(row) => row[open.pattern as usize],
+                None => self.mask_at(slot),
+            };
             let c = mask.count_ones();
             if n < c {
                 for _ in 0..n {
@@ -246,23 +282,42 @@ impl<'t> Game<'t> {
         let Phase::Place(kind) = self.phase else {
             return None;
         };
-        let frontier = &self.board.frontier;
         // A kind's distinct rotations are 0..n, n = 1, 2 or 4.
         let shift = self.tables.kinds[kind as usize]
             .orients
             .len()
             .trailing_zeros();
         let row = self.tables.index.row(kind);
-        let filled = self.masks_filled.then_some(self.masks.as_slice());
+        // One loop per way of reading a slot's mask, each without the others' branches.
+        match self.donkey_sets.cleared {
+            _ if self.masks_filled => self.sample_with(rng, shift, |slot, _| self.masks[slot]),
+            None => self.sample_with(rng, shift, |_, open| row[open.pattern as usize]),
+            // A slot a filter changed while the masks are not listed (`set_mask`).
+            Some((at, kept)) => self.sample_with(rng, shift, |slot, open| {
+                if slot == usize::from(at) {
+                    kept
+                } else {
+                    row[open.pattern as usize]
+                }
+            }),
+        }
+    }
+
+    /// `sample_placement` with `mask(slot, open position)` the drawn tile's mask there, over
+    /// rotations `0..1 << shift`.
+    #[inline(always)]
+    fn sample_with(
+        &self,
+        rng: &mut crate::rng::Rng,
+        shift: u32,
+        mask: impl Fn(usize, &Open) -> u8,
+    ) -> Option<Move> {
+        let frontier = &self.board.frontier;
         for _ in 0..SAMPLE_TRIES {
             let v = rng.below(frontier.len() << shift);
             let (slot, rotation) = (v >> shift, (v & ((1 << shift) - 1)) as u8);
-            let open = frontier[slot];
-            let mask = match filled {
-                Some(masks) => masks[slot],
-                None => row[open.pattern as usize],
-            };
-            if mask & (1 << rotation) != 0 {
+            let open = &frontier[slot];
+            if mask(slot, open) & (1 << rotation) != 0 {
                 return Some(Move::Place {
                     x: open.x,
                     y: open.y,
@@ -408,7 +463,9 @@ impl<'t> Game<'t> {
         Some(Move::Donkey { x: p.x, y: p.y })
     }
 
-    /// Appends the placements of any tile kind on the current board (distinct rotations only).
+    /// Appends the placements of any tile kind on the current board as the placement index
+    /// gives them (edges, and a path continued; distinct rotations only): the drawn tile's,
+    /// after the room and donkey filters, are `legal_moves`.
     pub fn legal_placements(&self, kind: u16, out: &mut Vec<Move>) {
         for open in &self.board.frontier {
             let mask = self.tables.index.fits(open.pattern, kind);
@@ -538,11 +595,28 @@ impl<'t> Game<'t> {
         if self.mask_at(cell.slot as usize) & (1 << o.rotation) != 0 {
             return Ok(orient);
         }
-        let pattern = self.board.frontier[cell.slot as usize].pattern;
-        let fits = self.tables.index.fits(pattern, kind) & (1 << o.rotation) != 0;
-        if fits
-            && let Some(fault) =
-                crate::placement::fault(self.tables, &self.board, o, x.into(), y.into())
+        // The index refuses a detached path too, so why is read off the rules in their order:
+        // the edges, then the path rules, then the donkey.
+        for side in Side::ALL {
+            let (dx, dy) = side.offset();
+            if let Some(n) = self.board.at(i32::from(x) + dx, i32::from(y) + dy) {
+                let theirs = self.tables.orients[n.orient as usize].edges[side.opposite().index()];
+                let ours = o.edges[side.index()];
+                if self.tables.meeting(ours, theirs) == Meeting::Forbidden {
+                    return Err(IllegalMove::Mismatch {
+                        tile: self.tables.kinds[kind as usize].id.clone(),
+                        rotation,
+                        x,
+                        y,
+                        side: side.name().to_uppercase(),
+                        ours: self.tables.edge_kinds[ours as usize].clone(),
+                        theirs: self.tables.edge_kinds[theirs as usize].clone(),
+                    });
+                }
+            }
+        }
+        if let Some(fault) =
+            crate::placement::fault(self.tables, &self.board, o, x.into(), y.into())
         {
             let tile = self.tables.kinds[kind as usize].id.clone();
             let name = |edge: u8| self.tables.edge_kinds[edge as usize].clone();
@@ -564,31 +638,12 @@ impl<'t> Game<'t> {
                 },
             });
         }
-        if let Some(d) = self.donkey
-            && fits
-        {
+        if let Some(d) = self.donkey {
             let p = self.board.placed[d as usize];
             return Err(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y });
         }
-        for side in Side::ALL {
-            let (dx, dy) = side.offset();
-            if let Some(n) = self.board.at(i32::from(x) + dx, i32::from(y) + dy) {
-                let theirs = self.tables.orients[n.orient as usize].edges[side.opposite().index()];
-                let ours = o.edges[side.index()];
-                if self.tables.meeting(ours, theirs) == Meeting::Forbidden {
-                    return Err(IllegalMove::Mismatch {
-                        tile: self.tables.kinds[kind as usize].id.clone(),
-                        rotation,
-                        x,
-                        y,
-                        side: side.name().to_uppercase(),
-                        ours: self.tables.edge_kinds[ours as usize].clone(),
-                        theirs: self.tables.edge_kinds[theirs as usize].clone(),
-                    });
-                }
-            }
-        }
-        // The index and the edge check disagree only if the tables are inconsistent.
+        // The edges meet and the rules allow it, so the masks should have: the tables are
+        // inconsistent.
         Err(IllegalMove::NotAdjacent { x, y })
     }
 
@@ -768,6 +823,14 @@ impl<'t> Game<'t> {
             + self.stamp.capacity() * 4
             + self.ring.capacity() * 4
     }
+}
+
+/// Eight rotation masks as one word.
+#[inline]
+fn eight(masks: &[u8]) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(masks);
+    u64::from_le_bytes(bytes)
 }
 
 #[inline]

@@ -4,9 +4,14 @@
 //! edges of that kind must meet a placed tile (`extend`: the tile continues the path at an open
 //! end), and with `no-u-turn` each edge of that kind the tile leaves open needs room to go on —
 //! the cell it faces, the two cells beside that one and the three beyond them are empty
-//! (JCloisterZone's reading of "the river may not turn back on itself"). Both are local: a
-//! handful of cell reads per rotation, no walk of the board. They filter the drawn tile's
-//! rotation masks (as the donkey's filter does), so `legal_moves` and `apply` agree.
+//! (JCloisterZone's reading of "the river may not turn back on itself").
+//!
+//! `extend` reads only which neighbours are placed, which the open position's pattern says, so
+//! it is compiled into the placement index (`Tables::index`): a river tile's row is
+//! non-zero only at the river's open ends. The room check reads cells beyond the neighbours, so
+//! it is a filter here: a handful of cell reads per rotation the index allows, clearing the
+//! drawn tile's rotation masks (as the donkey's filter does), so `legal_moves` and `apply`
+//! agree. `fault` says which rule a refused placement breaks, for `apply`'s error.
 
 use crate::board::{Board, EMPTY};
 use crate::state::Game;
@@ -30,65 +35,36 @@ pub enum PathFault {
     },
 }
 
-/// Whether orientation `o` placed at (x, y) breaks a path rule, and how.
+/// Whether orientation `o` placed at (x, y) breaks a path rule, and how (the index already
+/// refuses a detached placement; this names the rule for the error).
 pub fn fault(tables: &Tables, board: &Board, o: &Orient, x: i32, y: i32) -> Option<PathFault> {
-    let mut occupied = 0u8;
+    let mut placed = 0u8;
     for side in Side::ALL {
         let (dx, dy) = side.offset();
         if board.at(x + dx, y + dy).is_some() {
-            occupied |= 1 << side.index();
+            placed |= 1 << side.index();
         }
     }
-    fault_beside(tables, board, o, (x, y), occupied)
-}
-
-/// As `fault`, with the sides whose neighbour cell holds a tile given (bit `Side::index`), as
-/// the open position's pattern says: a detached placement is refused without reading a cell.
-fn fault_beside(
-    tables: &Tables,
-    board: &Board,
-    o: &Orient,
-    (x, y): (i32, i32),
-    occupied: u8,
-) -> Option<PathFault> {
     // Each path kind on the tile (at most four) must meet a placed tile on some side.
-    let mut kinds = [(0u8, false); 4];
-    let mut len = 0;
-    for side in Side::ALL {
-        let edge = o.edges[side.index()];
-        if tables.paths.get(edge as usize).copied().flatten().is_none() {
-            continue;
-        }
-        let meets = occupied & (1 << side.index()) != 0;
-        match kinds[..len].iter_mut().find(|(e, _)| *e == edge) {
-            Some(entry) => entry.1 |= meets,
-            None => {
-                kinds[len] = (edge, meets);
-                len += 1;
-            }
-        }
-    }
-    if let Some(&(edge, _)) = kinds[..len].iter().find(|(_, meets)| !meets) {
+    if let Some(&sides) = (tables.path_sides(o).iter()).find(|&&s| s != 0 && s & placed == 0) {
+        let edge = o.edges[sides.trailing_zeros() as usize];
         return Some(PathFault::Detached { edge });
     }
-    for side in Side::ALL {
-        let edge = o.edges[side.index()];
-        let open = occupied & (1 << side.index()) == 0;
-        if open
-            && tables.paths.get(edge as usize).copied().flatten() == Some(PathRule::NoUTurn)
-            && !has_room(board, x, y, side)
-        {
-            return Some(PathFault::NoRoom { edge, side });
-        }
-    }
-    None
+    let open = room_sides(tables, o) & !placed;
+    Side::ALL
+        .into_iter()
+        .find(|side| open & (1 << side.index()) != 0 && !has_room(board, x, y, *side))
+        .map(|side| PathFault::NoRoom {
+            edge: o.edges[side.index()],
+            side,
+        })
 }
 
-/// The sides (bit `Side::index`) of an orientation whose edge is a path kind.
-fn path_sides_of(tables: &Tables, o: &Orient) -> u8 {
+/// The sides (bit `Side::index`) of an orientation whose edge is a `no-u-turn` path.
+fn room_sides(tables: &Tables, o: &Orient) -> u8 {
     let mut sides = 0;
     for (i, &edge) in o.edges.iter().enumerate() {
-        if tables.paths.get(edge as usize).copied().flatten().is_some() {
+        if tables.path(edge) == Some(PathRule::NoUTurn) {
             sides |= 1 << i;
         }
     }
@@ -117,8 +93,10 @@ fn has_room(board: &Board, x: i32, y: i32, side: Side) -> bool {
             .all(|&(cx, cy)| board.at(cx, cy).is_none())
 }
 
-/// Removes from the drawn tile's rotation masks the placements that break a path rule;
-/// returns how many it removed. Called only for a kind with a path edge.
+/// Removes from the drawn tile's rotation masks the placements that leave a `no-u-turn` path
+/// no room; returns how many it removed. Called only for a kind with such an edge: the index
+/// has already kept only the rotations that continue the path (`extend`), so most open
+/// positions are passed over with their mask read.
 pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
     let tables = game.tables;
     // The masks are filled here, in the same walk, unless an earlier filter filled them.
@@ -131,10 +109,10 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
     let row = tables.index.row(kind);
     let mut removed = 0;
     let base = tables.index.base;
-    // Per rotation, the sides of its path edges.
-    let mut path_sides = [0u8; 4];
-    for (r, sides) in path_sides.iter_mut().enumerate() {
-        *sides = path_sides_of(
+    // Per rotation, the sides of its `no-u-turn` edges.
+    let mut rooms = [0u8; 4];
+    for (r, sides) in rooms.iter_mut().enumerate() {
+        *sides = room_sides(
             tables,
             &tables.orients[tables.orient_of(kind, r as u8) as usize],
         );
@@ -147,24 +125,28 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
             continue;
         }
         // The pattern's digit per side is 0 where the neighbour cell is empty.
-        let mut occupied = 0u8;
+        let mut placed = 0u8;
         let mut pattern = open.pattern;
         for side in 0..4 {
-            let digit = pattern % base;
-            occupied |= u8::from(digit > 0) << side;
+            placed |= u8::from(pattern % base > 0) << side;
             pattern /= base;
         }
+        let (x, y) = (i32::from(open.x), i32::from(open.y));
+        // The sides whose room was read, and those with room: rotations share sides.
+        let (mut read, mut room) = (0u8, 0u8);
         let mut rest = *mask;
         while rest != 0 {
-            let r = rest.trailing_zeros() as u8;
+            let r = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let o = &tables.orients[tables.orient_of(kind, r) as usize];
-            let at = (i32::from(open.x), i32::from(open.y));
-            // Most open positions touch no path: a placement there with no path edge beside a
-            // tile is detached, refused without the full check.
-            if path_sides[usize::from(r)] & occupied == 0
-                || fault_beside(tables, &game.board, o, at, occupied).is_some()
-            {
+            let ends = rooms[r] & !placed;
+            let mut unread = ends & !read;
+            while unread != 0 {
+                let side = Side::ALL[unread.trailing_zeros() as usize];
+                unread &= unread - 1;
+                read |= 1 << side.index();
+                room |= u8::from(has_room(&game.board, x, y, side)) << side.index();
+            }
+            if ends & !room != 0 {
                 *mask &= !(1 << r);
                 removed += 1;
             }
@@ -196,6 +178,37 @@ mod tests {
         ]
         .iter()
         .all(|&(cx, cy)| board.at(cx, cy).is_none())
+    }
+
+    #[test]
+    fn a_filter_s_first_cleared_slot_is_kept_aside_and_a_second_lists_the_masks() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let options = crate::game::GameOptions {
+            sets: vec!["base".into()],
+            ..crate::game::GameOptions::seeded(2, 3)
+        };
+        let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
+        let slots = game.board.frontier.len();
+        let index: Vec<u8> = (0..slots).map(|s| game.mask_at(s)).collect();
+        assert!(slots >= 2 && index[0] != 0 && index[1] != 0, "{index:?}");
+        let masks = |game: &Game<'_>| (0..slots).map(|s| game.mask_at(s)).collect::<Vec<_>>();
+        let mut want = index.clone();
+        want[0] = 0;
+        game.set_mask(0, 0);
+        assert!(!game.masks_filled, "one slot is kept aside");
+        assert_eq!(masks(&game), want);
+        assert_eq!(
+            game.placement_count(),
+            want.iter().map(|m| m.count_ones()).sum::<u32>()
+        );
+        want[1] &= want[1] - 1;
+        game.set_mask(1, want[1]);
+        assert!(game.masks_filled, "a second slot lists the masks");
+        assert_eq!(masks(&game), want);
+        assert_eq!(
+            game.placement_count(),
+            want.iter().map(|m| m.count_ones()).sum::<u32>()
+        );
     }
 
     #[test]

@@ -11,9 +11,9 @@
 //!
 //! The primitives rule code uses: `find_mut` (a node's set), `members`/`ring` (walk a set),
 //! `orient` (a placed tile's orientation), `put` (place a tile and join its features: trials on
-//! a copy use it), `lift` (a figure back to its supply), `masks_mut` (the drawn tile's rotation
-//! masks, for placement filters), `current` (whose turn), and the plain fields (board, nodes,
-//! figures, supplies, scores, stats, the resolved `rules` and `options`).
+//! a copy use it), `lift` (a figure back to its supply), `masks_mut`/`set_mask` (the drawn
+//! tile's rotation masks, for placement filters), `current` (whose turn), and the plain fields
+//! (board, nodes, figures, supplies, scores, stats, the resolved `rules` and `options`).
 
 use crate::board::{Board, EMPTY, Placed};
 use crate::options::{GameOptions, Rules};
@@ -454,7 +454,8 @@ pub struct Game<'t> {
     /// The windmills on the board with their placed range tiles (an index of `figures`).
     pub(crate) mills: Vec<Mill>,
     /// The drawn tile's rotation masks by frontier slot, once a placement filter needed them
-    /// (`masks_mut`); until then a slot's mask is the placement index's (`mask_at`).
+    /// (`masks_mut`); until then a slot's mask is the placement index's, or the one a filter
+    /// set aside (`DonkeySets::cleared`, read by `mask_at`).
     pub(crate) masks: Vec<u8>,
     /// Whether `masks` holds the drawn tile's masks (filled on a filter's first use in a draw).
     pub(crate) masks_filled: bool,
@@ -661,19 +662,37 @@ impl<'t> Game<'t> {
             let row = self.tables.index.row(self.masks_kind);
             self.masks.clear();
             (self.masks).extend(self.board.frontier.iter().map(|o| row[o.pattern as usize]));
+            if let Some((slot, mask)) = self.donkey_sets.cleared.take() {
+                self.masks[usize::from(slot)] = mask;
+            }
             self.masks_filled = true;
         }
         &mut self.masks
+    }
+
+    /// Sets the drawn tile's rotation mask at a frontier slot (a filter clearing rotations):
+    /// the first slot changed while the masks are not listed is kept aside, a second one lists
+    /// them.
+    pub(crate) fn set_mask(&mut self, slot: u16, mask: u8) {
+        match self.donkey_sets.cleared {
+            _ if self.masks_filled => self.masks[usize::from(slot)] = mask,
+            Some((other, _)) if other != slot => self.masks_mut()[usize::from(slot)] = mask,
+            _ => self.donkey_sets.cleared = Some((slot, mask)),
+        }
     }
 
     /// The drawn tile's rotation mask at a frontier slot (after the placement filters).
     #[inline]
     pub(crate) fn mask_at(&self, slot: usize) -> u8 {
         if self.masks_filled {
-            self.masks[slot]
-        } else {
-            let pattern = self.board.frontier[slot].pattern;
-            self.tables.index.fits(pattern, self.masks_kind)
+            return self.masks[slot];
+        }
+        match self.donkey_sets.cleared {
+            Some((at, mask)) if usize::from(at) == slot => mask,
+            _ => {
+                let pattern = self.board.frontier[slot].pattern;
+                self.tables.index.fits(pattern, self.masks_kind)
+            }
         }
     }
 
@@ -777,6 +796,10 @@ pub(crate) struct DonkeySets {
     pub(crate) len: u8,
     /// Where the tile is, if it has a monastery.
     pub(crate) monastery: Option<(i16, i16)>,
+    /// The one frontier slot whose mask a filter changed in this draw, with its new mask,
+    /// while the masks are not listed (`Game::set_mask`): the donkey mostly blocks a single
+    /// position, and listing every mask for it costs more than `mask_at`'s check.
+    pub(crate) cleared: Option<(u16, u8)>,
 }
 
 impl Default for DonkeySets {
@@ -786,6 +809,7 @@ impl Default for DonkeySets {
             roots: [0; 4],
             len: 0,
             monastery: None,
+            cleared: None,
         }
     }
 }

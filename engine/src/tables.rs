@@ -5,13 +5,15 @@
 //! twelve ports, and its feature records. The placement index maps the neighbour pattern of an
 //! open position (each direction empty or an edge code) to the rotations of each tile kind that
 //! fit there, so finding the legal placements of a drawn tile is one lookup per open position.
+//! The index holds the path rule `extend` too (a river tile fits only where it continues the
+//! river), as that rule reads nothing but which neighbours are placed.
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
 
 /// The version of the compiled tables format (binary and JSON).
-pub const TABLES_VERSION: u32 = 5;
+pub const TABLES_VERSION: u32 = 6;
 
 /// The first bytes of the binary tables.
 pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
@@ -212,9 +214,14 @@ pub struct TileKind {
     /// Drawn last of its group.
     #[serde(default)]
     pub held_back: bool,
-    /// Whether one of its edges is a path (`Tables::paths`): its placements are filtered.
+    /// Whether one of its edges is a path (`Tables::paths`): the placement index lets it only
+    /// continue the path (`extend`).
     #[serde(default)]
     pub path: bool,
+    /// Whether one of its edges is a `no-u-turn` path: its placements are filtered for room
+    /// (`placement::filter`).
+    #[serde(default)]
+    pub no_u_turn: bool,
 }
 
 /// A tile group, in draw order (`Tables::groups`).
@@ -250,7 +257,9 @@ pub struct MarkerInfo {
 /// A pattern is `c_N + B·c_E + B²·c_S + B³·c_W` with `B = edge kinds + 1`, where `c_d` is 0 when
 /// the neighbour in direction `d` is empty and `1 + edge code` of the neighbour's touching edge
 /// otherwise. `fits[kind × base⁴ + pattern]` is a bit mask of the rotations (bit r = r quarter
-/// turns) of the kind that fit, listing only distinct orientations. Rows are per kind so that
+/// turns) of the kind that fit — no facing edges forbidden, and each path edge kind of the
+/// rotation meeting a placed tile on one of its sides (`extend`) — listing only distinct
+/// orientations. Rows are per kind so that
 /// the row of the drawn tile stays in cache while the open positions are scanned.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PlacementIndex {
@@ -381,10 +390,44 @@ impl Tables {
         self.kinds[kind as usize].rotation_orient[rotation as usize % 4]
     }
 
+    /// Per path edge kind on orientation `o` (at most four), the sides carrying it (bit
+    /// `Side::index`); the entries past the last kind are 0. `extend` wants each non-zero entry
+    /// to meet a placed tile on one of its sides.
+    pub fn path_sides(&self, o: &Orient) -> [u8; 4] {
+        let mut kinds = [(0u8, 0u8); 4];
+        let mut len = 0;
+        for (d, &edge) in o.edges.iter().enumerate() {
+            if self.path(edge).is_none() {
+                continue;
+            }
+            match kinds[..len].iter_mut().find(|(e, _)| *e == edge) {
+                Some((_, sides)) => *sides |= 1 << d,
+                None => {
+                    kinds[len] = (edge, 1 << d);
+                    len += 1;
+                }
+            }
+        }
+        kinds.map(|(_, sides)| sides)
+    }
+
+    /// The path rule of an edge code, if it is a path kind.
+    #[inline]
+    pub fn path(&self, edge: u8) -> Option<tiledef::PathRule> {
+        self.paths.get(usize::from(edge)).copied().flatten()
+    }
+
     /// Whether orientation `o` fits between the given neighbour edge codes (None = empty),
-    /// checked edge by edge (the reference the index is tested against).
+    /// checked edge by edge, with each path edge kind of it meeting a placed tile (the
+    /// reference the index is tested against).
     pub fn fits_brute_force(&self, o: &Orient, neighbours: [Option<u8>; 4]) -> bool {
+        let extends = (0..4).all(|d| {
+            let edge = o.edges[d];
+            self.path(edge).is_none()
+                || (0..4).any(|e| o.edges[e] == edge && neighbours[e].is_some())
+        });
         neighbours.iter().any(Option::is_some)
+            && extends
             && (0..4).all(|d| match neighbours[d] {
                 None => true,
                 Some(code) => self.meeting(o.edges[d], code) != Meeting::Forbidden,
@@ -672,6 +715,8 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             group: tile.group.map(|g| g as u16),
             held_back: tile.held_back,
             path: tile.edges.iter().any(|&e| ts.edge_kinds[e].path.is_some()),
+            no_u_turn: (tile.edges.iter())
+                .any(|&e| ts.edge_kinds[e].path == Some(tiledef::PathRule::NoUTurn)),
         });
     }
     let base = n as u32 + 1;
@@ -764,6 +809,11 @@ fn build_index(tables: &mut Tables) {
             accepts.insert((d, c), v);
         }
     }
+    let path_sides: Vec<[u8; 4]> = tables
+        .orients
+        .iter()
+        .map(|o| tables.path_sides(o))
+        .collect();
     for pattern in 1..base.pow(4) {
         let codes = [
             pattern % base,
@@ -771,8 +821,12 @@ fn build_index(tables: &mut Tables) {
             (pattern / (base * base)) % base,
             pattern / (base * base * base),
         ];
+        let placed = (0..4).fold(0u8, |sides, d| sides | u8::from(codes[d] != 0) << d);
         for (i, o) in tables.orients.iter().enumerate() {
-            let ok = (0..4).all(|d| codes[d] == 0 || accepts[&(d, codes[d])][i]);
+            let ok = (0..4).all(|d| codes[d] == 0 || accepts[&(d, codes[d])][i])
+                && path_sides[i]
+                    .iter()
+                    .all(|&sides| sides == 0 || sides & placed != 0);
             if ok {
                 fits[o.kind as usize * patterns + pattern as usize] |= 1 << o.rotation;
             }

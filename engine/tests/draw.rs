@@ -5,7 +5,7 @@
 
 mod common;
 
-use engine::game::{Draw, Event, Game, GameOptions, Move, Phase};
+use engine::game::{Draw, Event, Game, GameOptions, IllegalMove, Move, Phase};
 use engine::rng::Rng;
 use engine::tables::Tables;
 use std::collections::HashSet;
@@ -222,6 +222,46 @@ fn path_placements_equal_a_brute_force_check_and_apply_agrees() {
         Meeting::Connect,
         "field meets field (sanity)"
     );
+    let refused = check_path_placements(tables);
+    assert!(refused.detached > 0 && refused.no_room > 0, "{refused:?}");
+}
+
+/// The River's sets with their river read as `extend` (no room rule): the placement index alone
+/// is the rule, no filter runs, and U-turns are legal.
+#[test]
+fn an_extend_path_is_the_placement_index_alone() {
+    let sources = tiledef::bundled()
+        .into_iter()
+        .map(|mut source| {
+            source.text = source
+                .text
+                .replace("path = \"no-u-turn\"", "path = \"extend\"");
+            source
+        })
+        .collect();
+    let ts = tiledef::load(sources)
+        .tileset
+        .expect("the bundled sets validate");
+    let tables = engine::compile(&ts).expect("compiles");
+    let river = tables.edge_kinds.iter().position(|e| e == "river").unwrap();
+    assert_eq!(tables.paths[river], Some(PathRule::Extend));
+    let refused = check_path_placements(&tables);
+    assert!(refused.detached > 0, "{refused:?}");
+    assert_eq!(refused.no_room, 0, "{refused:?}");
+}
+
+/// How many refused placements of a fitting edge pattern `apply` gave each path reason.
+#[derive(Debug, Default)]
+struct Refused {
+    detached: usize,
+    no_room: usize,
+}
+
+/// Plays random games of the River sets; at each river draw, holds the listed placements to the
+/// brute force and `apply`'s refusal of every other rotation at an open position to the rule
+/// it breaks (edges first, then the path). Returns the path refusals seen.
+fn check_path_placements(tables: &Tables) -> Refused {
+    let mut refused = Refused::default();
     let mut checked = 0;
     for seed in 0..60 {
         let sets: &[&str] = match seed % 3 {
@@ -244,7 +284,7 @@ fn path_placements_equal_a_brute_force_check_and_apply_agrees() {
                     })
                     .collect();
                 assert_eq!(listed, brute_force(tables, &game, kind), "seed {seed}");
-                // Every refused rotation of a fitting edge pattern is refused by apply too.
+                // Every other rotation is refused by apply too, with the rule it breaks.
                 for &(x, y) in game
                     .board
                     .frontier
@@ -255,11 +295,28 @@ fn path_placements_equal_a_brute_force_check_and_apply_agrees() {
                 {
                     for rotation in 0..4 {
                         let orient = tables.orient_of(kind, rotation);
-                        let r = tables.orients[orient as usize].rotation;
-                        if !listed.contains(&(x, y, r)) {
-                            let mut copy = game.clone();
-                            let mv = Move::Place { x, y, rotation };
-                            assert!(copy.apply(mv, &mut Vec::new()).is_err());
+                        let o = &tables.orients[orient as usize];
+                        if listed.contains(&(x, y, o.rotation)) {
+                            continue;
+                        }
+                        let around = common::neighbours(&game, x, y);
+                        let edges_meet = (0..4).all(|d| {
+                            around[d]
+                                .is_none_or(|c| tables.meeting(o.edges[d], c) != Meeting::Forbidden)
+                        });
+                        let mut copy = game.clone();
+                        let mv = Move::Place { x, y, rotation };
+                        match copy.apply(mv, &mut Vec::new()) {
+                            Err(IllegalMove::Mismatch { .. }) => assert!(!edges_meet),
+                            Err(IllegalMove::PathDetached { .. }) => {
+                                assert!(edges_meet);
+                                refused.detached += 1;
+                            }
+                            Err(IllegalMove::PathNoRoom { .. }) => {
+                                assert!(edges_meet);
+                                refused.no_room += 1;
+                            }
+                            other => panic!("seed {seed}: ({x}, {y}) r{rotation}: {other:?}"),
                         }
                     }
                 }
@@ -273,4 +330,5 @@ fn path_placements_equal_a_brute_force_check_and_apply_agrees() {
         }
     }
     assert!(checked > 600, "{checked} river draws checked");
+    refused
 }

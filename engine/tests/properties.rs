@@ -367,20 +367,6 @@ fn illegal_moves_are_refused_and_change_nothing() {
     }
 }
 
-/// The neighbour edge codes of an open position, read from the board.
-fn neighbours(game: &Game<'_>, x: i16, y: i16) -> [Option<u8>; 4] {
-    let tables = game.tables();
-    let mut out = [None; 4];
-    for side in Side::ALL {
-        let (dx, dy) = side.offset();
-        if let Some(p) = game.board.at(i32::from(x) + dx, i32::from(y) + dy) {
-            out[side.index()] =
-                Some(tables.orients[p.orient as usize].edges[side.opposite().index()]);
-        }
-    }
-    out
-}
-
 #[test]
 fn placement_index_agrees_with_edge_checks() {
     let tables = common::tables();
@@ -392,7 +378,7 @@ fn placement_index_agrees_with_edge_checks() {
         while game.phase() != Phase::Over {
             if let Phase::Place(_) = game.phase() {
                 for open in &game.board.frontier {
-                    let around = neighbours(&game, open.x, open.y);
+                    let around = common::neighbours(&game, open.x, open.y);
                     for (k, kind) in tables.kinds.iter().enumerate() {
                         let mask = tables.index.fits(open.pattern, k as u16);
                         for &o in &kind.orients {

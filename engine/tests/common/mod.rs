@@ -26,3 +26,18 @@ pub fn scenario_tables() -> &'static Tables {
         engine::compile(&tileset).expect("test tiles compile")
     })
 }
+
+/// The neighbour edge codes of an open position (None = empty), N, E, S, W, read from the board.
+#[allow(dead_code)]
+pub fn neighbours(game: &engine::Game<'_>, x: i16, y: i16) -> [Option<u8>; 4] {
+    let tables = game.tables();
+    let mut out = [None; 4];
+    for side in tiledef::Side::ALL {
+        let (dx, dy) = side.offset();
+        if let Some(p) = game.board.at(i32::from(x) + dx, i32::from(y) + dy) {
+            out[side.index()] =
+                Some(tables.orients[p.orient as usize].edges[side.opposite().index()]);
+        }
+    }
+    out
+}

@@ -206,7 +206,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
             list_time += t.elapsed().as_secs_f64();
             positions += 16 * game.board.frontier.len() as u64;
             lists += 16;
-            // The index's list ignores the donkey: play from the legal moves.
+            // The index's list ignores the filters (a river's room, the donkey): play from the legal moves.
             game.legal_moves(&mut moves);
             let n = moves.len();
             let mv = moves[rng.below(n)];
