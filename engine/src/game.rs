@@ -192,8 +192,11 @@ impl<'t> Game<'t> {
             rules::village_life::donkey_filter(self, kind, donkey);
         }
         if self.masks_filled {
+            // Counted (eight masks at a time), for sampling to choose how it samples.
             let chunks = self.masks.chunks_exact(8);
-            chunks.remainder().iter().any(|&m| m != 0) || chunks.map(eight).any(|m| m != 0)
+            let rest: u32 = chunks.remainder().iter().map(|m| m.count_ones()).sum();
+            self.masks_count = rest + chunks.map(|c| eight(c).count_ones()).sum::<u32>();
+            self.masks_count > 0
         } else if self.donkey_sets.cleared.is_some() {
             (0..self.board.frontier.len()).any(|slot| self.mask_at(slot) != 0)
         } else {
@@ -277,7 +280,8 @@ impl<'t> Game<'t> {
     /// fits there so (each placement is equally likely to be hit), else tried again; after
     /// `SAMPLE_TRIES` misses, the `n`-th placement for a random `n` (also uniform, so the whole
     /// draw is). It reads a few positions, not the whole frontier, so a playout's turn costs the
-    /// same on a small board as on a large one.
+    /// same on a small board as on a large one. When the placement filters have listed and
+    /// counted the placements and a try would mostly miss, it takes the `n`-th at once.
     pub fn sample_placement(&self, rng: &mut crate::rng::Rng) -> Option<Move> {
         let Phase::Place(kind) = self.phase else {
             return None;
@@ -288,6 +292,12 @@ impl<'t> Game<'t> {
             .len()
             .trailing_zeros();
         let row = self.tables.index.row(kind);
+        // The filters counted the placements: when a try would hit at most one time in four (a
+        // river tile fits at the river's open ends alone), the n-th is picked at once.
+        if self.masks_filled && self.masks_count * 4 <= (self.board.frontier.len() << shift) as u32
+        {
+            return self.sample_by_count(rng);
+        }
         // One loop per way of reading a slot's mask, each without the others' branches.
         match self.donkey_sets.cleared {
             _ if self.masks_filled => self.sample_with(rng, shift, |slot, _| self.masks[slot]),

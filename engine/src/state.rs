@@ -459,6 +459,9 @@ pub struct Game<'t> {
     pub(crate) masks: Vec<u8>,
     /// Whether `masks` holds the drawn tile's masks (filled on a filter's first use in a draw).
     pub(crate) masks_filled: bool,
+    /// The drawn tile's placements in `masks` as the draw's filters left them (when
+    /// `masks_filled`): how `sample_placement` chooses to sample, never a count it returns.
+    pub(crate) masks_count: u32,
     /// The tile kind `masks` are for (the drawn tile).
     pub(crate) masks_kind: u16,
     /// Per marker kind: whether its scoring modifier is in play (declared, and its option on).
