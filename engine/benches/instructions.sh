@@ -12,6 +12,7 @@
 #   base 576     the base game with every count × 8 (a folder written here from
 #                definitions/base.toml), the games of 576 tiles; 150 − 25 games
 #   all 72       all seven bundled sets, every rule on, cut to 72 tiles
+#   all whole    the same, the whole draw (169 tiles): the game those sets make; 500 − 100 games
 set -eu
 BIN=${1:-target/release/tilekit}
 TMP=$(mktemp -d)
@@ -41,3 +42,4 @@ figure() { # name many few args…
 figure "base 72" 1200 200 --sets base
 figure "base 576" 150 25 "$TMP/x8" --sets base
 figure "all 72" 1200 200 --sets base,festival,village-life,inns-and-cathedrals,traders-and-builders,river,river-2 --tiles 72 --wells
+figure "all whole" 500 100 --sets base,festival,village-life,inns-and-cathedrals,traders-and-builders,river,river-2 --wells

@@ -29,7 +29,7 @@ pub struct Setup<'t> {
     tables: &'t Tables,
     options: GameOptions,
     draw: Prepared,
-    rules: Rules,
+    rules: Arc<Rules>,
     colours: Colours,
     markers: MarkersInPlay,
     /// Per follower kind of the tables: how many each player has (0 when its set has no tile
@@ -77,7 +77,7 @@ impl<'t> Setup<'t> {
             tables,
             options,
             draw,
-            rules,
+            rules: Arc::new(rules),
             colours,
             markers,
             follower_counts,
@@ -141,7 +141,7 @@ impl<'t> Setup<'t> {
                 token_points: vec![0; markers],
                 ..GameStats::default()
             },
-            rules: self.rules.clone(),
+            rules: Arc::clone(&self.rules),
             monastery_followers: 0,
             stamp: vec![0; tiles],
             generation: 0,

@@ -438,7 +438,8 @@ pub struct Game<'t> {
     pub set_aside: Vec<u16>,
     /// Running sums.
     pub stats: GameStats,
-    pub(crate) rules: Rules,
+    /// The rules (shared by the games of a setup: a game never changes them).
+    pub(crate) rules: Arc<Rules>,
     pub(crate) monastery_followers: u32,
     pub(crate) stamp: Vec<u32>,
     pub(crate) generation: u32,

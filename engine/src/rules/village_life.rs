@@ -566,8 +566,9 @@ pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: u16, events: &mut 
         let mill = game.mills[i];
         // A windmill put on this very tile counted it when it was placed. (Branch-free: the
         // outcome is random, so branches here would mostly be mispredicted.)
-        let (dx, dy) = (i32::from(p.x - mill.at.0), i32::from(p.y - mill.at.1));
-        let in_range = ((dx == 0) & (dy.abs() <= 2)) | ((dy == 0) & (dx.abs() <= 2));
+        let (dx, dy) = (p.x.abs_diff(mill.at.0), p.y.abs_diff(mill.at.1));
+        // On the windmill's row or column, at most two away.
+        let in_range = (dx.min(dy) == 0) & (dx.max(dy) <= 2);
         game.mills[i].placed += u8::from(in_range & (mill.tile != placed));
         if usize::from(game.mills[i].placed) == WINDMILL_RANGE.len() {
             let index = game
