@@ -21,10 +21,15 @@ pub use crate::options::{
 pub use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score};
 pub use crate::state::{Event, Figure, FigureKind, Game, GameStats, IllegalMove, Node, Phase};
 
-/// Random tries of `Game::sample_placement` before it counts the placements: a drawn tile
-/// fits about one rotation per open position, so a try hits about one time in four, and 16
-/// misses in a row are rare.
+/// Random tries of `Game::sample_placement` before it counts the placements, at least: a drawn
+/// tile fits about one rotation per open position, so a try hits about one time in four, and 16
+/// misses in a row are rare on a small board.
 const SAMPLE_TRIES: u32 = 16;
+
+/// Open positions per further try: counting walks the whole frontier, and on a large board the
+/// holes that few tiles fit make misses likelier, so the tries grow with the frontier and the
+/// count stays rare.
+const POSITIONS_PER_TRY: usize = 4;
 
 /// The deploy moves on a tile just placed: each free local feature (bit `i`: local feature
 /// `i`, unclaimed and claimable) with each follower kind the player has left (bit 0 the base
@@ -278,8 +283,8 @@ impl<'t> Game<'t> {
     /// A legal placement of the drawn tile drawn uniformly at random (None outside the place
     /// phase): a random open position and one of the kind's distinct rotations, kept if the tile
     /// fits there so (each placement is equally likely to be hit), else tried again; after
-    /// `SAMPLE_TRIES` misses, the `n`-th placement for a random `n` (also uniform, so the whole
-    /// draw is). It reads a few positions, not the whole frontier, so a playout's turn costs the
+    /// `SAMPLE_TRIES` misses, or one per `POSITIONS_PER_TRY` open positions if more, the `n`-th
+    /// placement for a random `n` (also uniform, so the whole draw is). It reads a few positions, not the whole frontier, so a playout's turn costs the
     /// same on a small board as on a large one. When the placement filters have listed and
     /// counted the placements and a try would mostly miss, it takes the `n`-th at once.
     pub fn sample_placement(&self, rng: &mut crate::rng::Rng) -> Option<Move> {
@@ -323,7 +328,8 @@ impl<'t> Game<'t> {
         mask: impl Fn(usize, &Open) -> u8,
     ) -> Option<Move> {
         let frontier = &self.board.frontier;
-        for _ in 0..SAMPLE_TRIES {
+        let tries = SAMPLE_TRIES.max((frontier.len() / POSITIONS_PER_TRY) as u32);
+        for _ in 0..tries {
             let v = rng.below(frontier.len() << shift);
             let (slot, rotation) = (v >> shift, (v & ((1 << shift) - 1)) as u8);
             let open = &frontier[slot];
