@@ -35,15 +35,21 @@ pub struct Prepared {
 
 impl Prepared {
     /// The draw for a seed: each segment shuffled on its own, in order, by one generator (a
-    /// fixed draw is returned as written).
-    pub fn shuffled(&self, seed: u64) -> Vec<u16> {
+    /// fixed draw is returned as written); only its first `cut` tiles when given (they are
+    /// those of the whole shuffle: `Rng::shuffle_prefix`), the rest left out.
+    pub fn shuffled(&self, seed: u64, cut: Option<usize>) -> Vec<u16> {
+        let cut = cut.unwrap_or(usize::MAX).min(self.bag.len());
         let mut bag = self.bag.clone();
         let mut rng = Rng::new(seed);
         let mut from = 0;
         for &n in &self.segments {
-            rng.shuffle(&mut bag[from..from + n]);
+            if from >= cut {
+                break;
+            }
+            rng.shuffle_prefix(&mut bag[from..from + n], cut - from);
             from += n;
         }
+        bag.truncate(cut);
         bag
     }
 }
@@ -58,7 +64,7 @@ pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> 
     };
     Ok(Plan {
         start: prepared.start,
-        bag: prepared.shuffled(seed),
+        bag: prepared.shuffled(seed, None),
     })
 }
 

@@ -51,8 +51,16 @@ impl Rng {
 
     /// Shuffles a slice (Fisher–Yates).
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
+        self.shuffle_prefix(items, items.len());
+    }
+
+    /// Shuffles the first `k` places of a slice: they hold what the first `k` of a whole
+    /// shuffle would (Fisher–Yates from the front fixes one place per step), so a draw cut to
+    /// its first tiles shuffles only those.
+    pub fn shuffle_prefix<T>(&mut self, items: &mut [T], k: usize) {
+        let n = items.len();
+        for i in 0..k.min(n.saturating_sub(1)) {
+            let j = i + self.below(n - i);
             items.swap(i, j);
         }
     }
@@ -78,5 +86,25 @@ mod tests {
             seen[v] = true;
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn a_shuffled_prefix_is_the_whole_shuffles_prefix() {
+        let whole = |seed| {
+            let mut v: Vec<u32> = (0..50).collect();
+            Rng::new(seed).shuffle(&mut v);
+            v
+        };
+        for seed in 0..20 {
+            for k in [0, 1, 7, 49, 50, 80] {
+                let mut v: Vec<u32> = (0..50).collect();
+                Rng::new(seed).shuffle_prefix(&mut v, k);
+                let k = k.min(50);
+                assert_eq!(v[..k], whole(seed)[..k], "seed {seed}, {k} places");
+            }
+        }
+        let mut sorted = whole(3);
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>(), "a permutation");
     }
 }

@@ -108,10 +108,8 @@ impl<'t> Setup<'t> {
             }
             Draw::Order(_) => None,
         };
-        let mut bag = self.draw.shuffled(seed);
-        if let Some(tiles) = options.tiles {
-            bag.truncate(tiles.saturating_sub(1));
-        }
+        let cut = options.tiles.map(|tiles| tiles.saturating_sub(1));
+        let bag = self.draw.shuffled(seed, cut);
         let tiles = bag.len() + 1;
         let players = options.players as usize;
         let colours = match &self.colours {
