@@ -4,10 +4,14 @@
 #
 #   engine/benches/instructions.sh [target/release/tilekit]     (run from the repository root)
 #
-# Each figure is `tilekit bench … --games 1200` minus the same with `--games 200`, divided by the
-# tiles placed in the 1,000 games between: the difference is the playouts (each game's setup
-# included: `Game::new`, the draw), since loading, compiling the tables and `bench`'s listing
-# part are the same in both runs. Three figures:
+# Each figure is the instructions of `engine::simulate::play_random` (valgrind's
+# `--toggle-collect`: each game's start from its setup — the shuffle, the start tile — and its
+# playout) in `tilekit bench … --games 1200` minus the same with `--games 200`, divided by the
+# tiles placed in the 1,000 games between. Counting only the playouts keeps `bench`'s
+# placement-listing part out: in builds before its own generator, that part played different
+# games in the two runs, and on a large board its difference outweighed the playouts' (the
+# 576-tile and whole all-sets figures of those builds were off by hundreds). Not counted: the
+# bench loop dropping each game and its events. Four figures:
 #   base 72      the base game (`--sets base`)
 #   base 576     the base game with every count × 8 (a folder written here from
 #                definitions/base.toml), the games of 576 tiles; 150 − 25 games
@@ -21,10 +25,11 @@ mkdir "$TMP/x8"
 # `count = 4` and `count = { C1 = 5, C2 = 4 }` lines, × 8.
 perl -pe 'if (/^count = /) { s/= (\d+)/"= " . $1 * 8/ge }' definitions/base.toml > "$TMP/x8/base.toml"
 
-count() { # games args… → instructions
+count() { # games args… → instructions of the playouts
     games=$1
     shift
-    valgrind --tool=callgrind --callgrind-out-file="$TMP/out" "$BIN" bench "$@" --games "$games" \
+    valgrind --tool=callgrind --callgrind-out-file="$TMP/out" \
+        --toggle-collect='engine::simulate::play_random' "$BIN" bench "$@" --games "$games" \
         >"$TMP/stdout" 2>"$TMP/stderr"
     sed -n 's/.*refs: *//p' "$TMP/stderr" | tr -d ,
 }

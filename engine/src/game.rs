@@ -189,6 +189,7 @@ impl<'t> Game<'t> {
     fn fill_masks(&mut self, kind: u16) -> bool {
         self.masks_kind = kind;
         self.masks_filled = false;
+        self.masks_count = None;
         self.donkey_sets.cleared = None;
         if self.tables.kinds[kind as usize].no_u_turn {
             crate::placement::filter(self, kind);
@@ -200,8 +201,9 @@ impl<'t> Game<'t> {
             // Counted (eight masks at a time), for sampling to choose how it samples.
             let chunks = self.masks.chunks_exact(8);
             let rest: u32 = chunks.remainder().iter().map(|m| m.count_ones()).sum();
-            self.masks_count = rest + chunks.map(|c| eight(c).count_ones()).sum::<u32>();
-            self.masks_count > 0
+            let count = rest + chunks.map(|c| eight(c).count_ones()).sum::<u32>();
+            self.masks_count = Some(count);
+            count > 0
         } else if self.donkey_sets.cleared.is_some() {
             (0..self.board.frontier.len()).any(|slot| self.mask_at(slot) != 0)
         } else {
@@ -220,6 +222,9 @@ impl<'t> Game<'t> {
     /// How many placements the drawn tile has (0 outside the place phase).
     pub fn placement_count(&self) -> u32 {
         match self.phase {
+            Phase::Place(_) if let Some(count) = self.masks_count.filter(|_| self.masks_filled) => {
+                count
+            }
             Phase::Place(_) if self.masks_filled => {
                 // Eight masks at a time: the bits of eight bytes are the bits of a u64.
                 let chunks = self.masks.chunks_exact(8);
@@ -299,7 +304,8 @@ impl<'t> Game<'t> {
         let row = self.tables.index.row(kind);
         // The filters counted the placements: when a try would hit at most one time in four (a
         // river tile fits at the river's open ends alone), the n-th is picked at once.
-        if self.masks_filled && self.masks_count * 4 <= (self.board.frontier.len() << shift) as u32
+        if let Some(count) = self.masks_count.filter(|_| self.masks_filled)
+            && count * 4 <= (self.board.frontier.len() << shift) as u32
         {
             return self.sample_by_count(rng);
         }

@@ -151,7 +151,7 @@ impl<'t> Setup<'t> {
             mills: Vec::new(),
             masks: Vec::with_capacity(64),
             masks_filled: false,
-            masks_count: 0,
+            masks_count: None,
             masks_kind: 0,
             scoring_on: self.markers.scoring_on.clone(),
             marker_rules: self.markers.scoring_on.contains(&true),

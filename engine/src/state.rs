@@ -460,9 +460,9 @@ pub struct Game<'t> {
     pub(crate) masks: Vec<u8>,
     /// Whether `masks` holds the drawn tile's masks (filled on a filter's first use in a draw).
     pub(crate) masks_filled: bool,
-    /// The drawn tile's placements in `masks` as the draw's filters left them (when
-    /// `masks_filled`): how `sample_placement` chooses to sample, never a count it returns.
-    pub(crate) masks_count: u32,
+    /// The drawn tile's placements in `masks`, counted when the draw's filters are done (None
+    /// once anything may have changed a mask since).
+    pub(crate) masks_count: Option<u32>,
     /// The tile kind `masks` are for (the drawn tile).
     pub(crate) masks_kind: u16,
     /// Per marker kind: whether its scoring modifier is in play (declared, and its option on).
@@ -662,6 +662,7 @@ impl<'t> Game<'t> {
     /// rotations in: filled from the placement index on first use in a draw (a draw no filter
     /// touches never lists them).
     pub(crate) fn masks_mut(&mut self) -> &mut Vec<u8> {
+        self.masks_count = None;
         if !self.masks_filled {
             let row = self.tables.index.row(self.masks_kind);
             self.masks.clear();
@@ -678,6 +679,7 @@ impl<'t> Game<'t> {
     /// the first slot changed while the masks are not listed is kept aside, a second one lists
     /// them.
     pub(crate) fn set_mask(&mut self, slot: u16, mask: u8) {
+        self.masks_count = None;
         match self.donkey_sets.cleared {
             _ if self.masks_filled => self.masks[usize::from(slot)] = mask,
             Some((other, _)) if other != slot => self.masks_mut()[usize::from(slot)] = mask,

@@ -188,7 +188,10 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
     }
     let secs = start.elapsed().as_secs_f64();
     let rate = args.games as f64 / secs.max(1e-9);
-    // Legal placements: every drawn tile of some games, timed over all open positions.
+    // Legal placements: every drawn tile of some games, timed over all open positions. Its own
+    // generator, so this part is the same work whatever `--games` is (instruction counts of two
+    // runs subtract exactly: `engine/benches/instructions.sh`).
+    let mut rng = Rng::new(args.seed ^ 0x11_57ed);
     let mut positions = 0u64;
     let mut lists = 0u64;
     let mut list_time = 0.0;
