@@ -509,18 +509,22 @@ impl<'t> Game<'t> {
         if followers == 0 {
             return Deploys::default();
         }
-        let base = self.board.placed[placed as usize].base;
-        let mut features = 0;
-        for (i, n) in self.tile_nodes(placed).iter().enumerate() {
-            if n.kind.claimable() && self.nodes[self.find(base + i as u32) as usize].followers == 0
-            {
-                features |= 1 << i;
-            }
-        }
+        let features = (self.free_features(placed)).fold(0, |set, i| set | 1 << i);
         Deploys {
             features,
             followers,
         }
+    }
+
+    /// The local features of a tile just placed that a follower could claim: claimable, and
+    /// no follower on their feature yet.
+    fn free_features(&self, placed: u16) -> impl Iterator<Item = usize> + '_ {
+        let base = self.board.placed[placed as usize].base;
+        (self.tile_nodes(placed).iter().enumerate())
+            .filter(move |&(i, n)| {
+                n.kind.claimable() && self.nodes[self.find(base + i as u32) as usize].followers == 0
+            })
+            .map(|(i, _)| i)
     }
 
     /// The follower kinds (bit 0 the base follower, bit `k + 1` `Tables::followers[k]`) the
@@ -550,9 +554,10 @@ impl<'t> Game<'t> {
         self.deploys(placed).nth(n)
     }
 
-    /// Whether the current player may deploy a follower on the tile just placed.
+    /// Whether the current player may deploy a follower on the tile just placed (stops at the
+    /// first free feature).
     pub fn can_deploy(&self, placed: u16) -> bool {
-        self.deploys(placed).count() > 0
+        self.deployable() != 0 && self.free_features(placed).next().is_some()
     }
 
     /// Applies a move, or says why it is illegal (the game is then unchanged).

@@ -59,9 +59,9 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     }
     // Counted, and only the chosen move made: most of the list would be thrown away. (Deploys
     // are listed only when chosen; until then it is enough to know there is one.)
-    let deploy = game.deploys(placed);
+    // Whether a deploy exists is enough until one is chosen.
     let count = [
-        usize::from(deploy.count() > 0),
+        usize::from(game.can_deploy(placed)),
         game.windmill_count(placed),
         game.return_count(placed),
         1,
@@ -71,6 +71,7 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     let chosen = (0..5).filter(|&g| count[g] > 0).nth(rng.below(kinds))?;
     if chosen == 0 {
         // The n-th of `legal_deploys`, without listing them.
+        let deploy = game.deploys(placed);
         return deploy.nth(rng.below(deploy.count()));
     }
     let pick = rng.below(count[chosen]);
