@@ -386,7 +386,7 @@ impl<'t> Game<'t> {
     }
 
     fn take_tokens(&mut self, root: u32, events: &mut Vec<Event>) {
-        self.members(root);
+        self.walk(root);
         let tables = self.tables;
         let kinds = tables.markers.len();
         let mut got: Vec<(u8, u32)> = Vec::new();

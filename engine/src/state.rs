@@ -752,6 +752,17 @@ impl<'t> Game<'t> {
     /// Walks the ring of a set into `self.ring`, and returns its distinct tiles.
     #[inline]
     pub(crate) fn members(&mut self, root: u32) -> Vec<(i16, i16)> {
+        self.walk(root);
+        // Allocated once, at its size.
+        let placed = &self.board.placed;
+        (self.ring_tiles.iter())
+            .map(|&t| (placed[t as usize].x, placed[t as usize].y))
+            .collect()
+    }
+
+    /// Walks the ring of a set into `self.ring` (and its distinct tiles into `ring_tiles`).
+    #[inline]
+    pub(crate) fn walk(&mut self, root: u32) {
         self.generation += 1;
         self.ring.clear();
         self.ring_tiles.clear();
@@ -777,11 +788,6 @@ impl<'t> Game<'t> {
             }
         }
         self.ring_lowest = lowest.1;
-        // Allocated once, at its size.
-        let placed = &self.board.placed;
-        (self.ring_tiles.iter())
-            .map(|&t| (placed[t as usize].x, placed[t as usize].y))
-            .collect()
     }
 
     /// The members of the last walked ring.
