@@ -74,7 +74,9 @@ impl Report {
     }
 }
 
-/// The bundled definitions, compiled into the binary.
+/// The bundled definitions, compiled into the binary, in the order `read_paths` reads the
+/// `definitions/` folder (file names sorted): the same files give the same tables, kind numbers
+/// and games for a seed, bundled or read from disk.
 pub fn bundled() -> Vec<Source> {
     let file = |name: &str, text: &str| Source {
         name: format!("definitions/{name}"),
@@ -87,21 +89,21 @@ pub fn bundled() -> Vec<Source> {
             include_str!("../../definitions/festival.toml"),
         ),
         file(
-            "village-life.toml",
-            include_str!("../../definitions/village-life.toml"),
-        ),
-        file(
             "inns-and-cathedrals.toml",
             include_str!("../../definitions/inns-and-cathedrals.toml"),
         ),
         file(
-            "traders-and-builders.toml",
-            include_str!("../../definitions/traders-and-builders.toml"),
+            "river-2.toml",
+            include_str!("../../definitions/river-2.toml"),
         ),
         file("river.toml", include_str!("../../definitions/river.toml")),
         file(
-            "river-2.toml",
-            include_str!("../../definitions/river-2.toml"),
+            "traders-and-builders.toml",
+            include_str!("../../definitions/traders-and-builders.toml"),
+        ),
+        file(
+            "village-life.toml",
+            include_str!("../../definitions/village-life.toml"),
         ),
     ]
 }
@@ -617,14 +619,30 @@ mod tests {
             names(&added),
             [
                 "definitions/base.toml (bundled)",
-                "definitions/river.toml (bundled)",
                 "definitions/river-2.toml (bundled)",
+                "definitions/river.toml (bundled)",
             ]
         );
         let river = bundled()
             .into_iter()
             .find(|s| s.name.ends_with("/river.toml"));
-        assert_eq!(added[1].text, river.map(|s| s.text).unwrap_or_default());
+        assert_eq!(added[2].text, river.map(|s| s.text).unwrap_or_default());
+    }
+
+    #[test]
+    fn the_bundled_sets_are_the_definitions_folder_as_read_from_disk() {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../definitions");
+        let read = read_paths(&[folder]).expect("the definitions folder reads");
+        let file_name = |s: &Source| s.name.rsplit('/').next().unwrap_or_default().to_string();
+        let bundled = bundled();
+        assert_eq!(
+            bundled.iter().map(file_name).collect::<Vec<_>>(),
+            read.iter().map(file_name).collect::<Vec<_>>(),
+            "same files, same order"
+        );
+        for (b, r) in bundled.iter().zip(&read) {
+            assert!(b.text == r.text, "{} differs from the file on disk", b.name);
+        }
     }
 
     #[test]
