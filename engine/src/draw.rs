@@ -58,13 +58,9 @@ impl Prepared {
 /// seed).
 pub fn plan(tables: &Tables, options: &GameOptions) -> Result<Plan, SetupError> {
     let prepared = prepare(tables, options)?;
-    let seed = match options.draw {
-        Draw::Seed(seed) => seed,
-        Draw::Order(_) => 0,
-    };
     Ok(Plan {
         start: prepared.start,
-        bag: prepared.shuffled(seed, None),
+        bag: prepared.shuffled(options.draw.seed(), None),
     })
 }
 

@@ -115,10 +115,7 @@ impl<'t> Game<'t> {
         options: GameOptions,
         events: &mut Vec<Event>,
     ) -> Result<Game<'t>, SetupError> {
-        let seed = match options.draw {
-            Draw::Seed(seed) => seed,
-            Draw::Order(_) => 0,
-        };
+        let seed = options.draw.seed();
         Ok(Setup::new(tables, options)?.game(seed, events))
     }
 
@@ -198,10 +195,8 @@ impl<'t> Game<'t> {
             rules::village_life::donkey_filter(self, kind, donkey);
         }
         if self.masks_filled {
-            // Counted (eight masks at a time), for sampling to choose how it samples.
-            let chunks = self.masks.chunks_exact(8);
-            let rest: u32 = chunks.remainder().iter().map(|m| m.count_ones()).sum();
-            let count = rest + chunks.map(|c| eight(c).count_ones()).sum::<u32>();
+            // Counted, for sampling to choose how it samples.
+            let count = self.listed_count();
             self.masks_count = Some(count);
             count > 0
         } else if self.donkey_sets.cleared.is_some() {
@@ -222,15 +217,8 @@ impl<'t> Game<'t> {
     /// How many placements the drawn tile has (0 outside the place phase).
     pub fn placement_count(&self) -> u32 {
         match self.phase {
-            Phase::Place(_) if let Some(count) = self.masks_count.filter(|_| self.masks_filled) => {
-                count
-            }
-            Phase::Place(_) if self.masks_filled => {
-                // Eight masks at a time: the bits of eight bytes are the bits of a u64.
-                let chunks = self.masks.chunks_exact(8);
-                let rest: u32 = chunks.remainder().iter().map(|m| m.count_ones()).sum();
-                rest + chunks.map(|c| eight(c).count_ones()).sum::<u32>()
-            }
+            Phase::Place(_) if let Some(count) = self.masks_count => count,
+            Phase::Place(_) if self.masks_filled => self.listed_count(),
             Phase::Place(kind) if self.donkey_sets.cleared.is_none() => {
                 let row = self.tables.index.row(kind);
                 (self.board.frontier.iter())
@@ -242,6 +230,14 @@ impl<'t> Game<'t> {
                 .sum(),
             _ => 0,
         }
+    }
+
+    /// The placements in the listed masks, eight masks at a time (the bits of eight bytes are
+    /// the bits of a u64).
+    fn listed_count(&self) -> u32 {
+        let chunks = self.masks.chunks_exact(8);
+        let rest: u32 = chunks.remainder().iter().map(|m| m.count_ones()).sum();
+        rest + chunks.map(|c| eight(c).count_ones()).sum::<u32>()
     }
 
     /// The `n`-th legal placement of the drawn tile, in the order of `legal_moves`.
@@ -289,9 +285,10 @@ impl<'t> Game<'t> {
     /// phase): a random open position and one of the kind's distinct rotations, kept if the tile
     /// fits there so (each placement is equally likely to be hit), else tried again; after
     /// `SAMPLE_TRIES` misses, or one per `POSITIONS_PER_TRY` open positions if more, the `n`-th
-    /// placement for a random `n` (also uniform, so the whole draw is). It reads a few positions, not the whole frontier, so a playout's turn costs the
-    /// same on a small board as on a large one. When the placement filters have listed and
-    /// counted the placements and a try would mostly miss, it takes the `n`-th at once.
+    /// placement for a random `n` (also uniform, so the whole draw is). It reads a few
+    /// positions, not the whole frontier, so a playout's turn costs the same on a small board as
+    /// on a large one. When the placement filters have listed and counted the placements and a
+    /// try would mostly miss, it takes the `n`-th at once.
     pub fn sample_placement(&self, rng: &mut crate::rng::Rng) -> Option<Move> {
         let Phase::Place(kind) = self.phase else {
             return None;
@@ -304,7 +301,7 @@ impl<'t> Game<'t> {
         let row = self.tables.index.row(kind);
         // The filters counted the placements: when a try would hit at most one time in four (a
         // river tile fits at the river's open ends alone), the n-th is picked at once.
-        if let Some(count) = self.masks_count.filter(|_| self.masks_filled)
+        if let Some(count) = self.masks_count
             && count * 4 <= (self.board.frontier.len() << shift) as u32
         {
             return self.sample_by_count(rng);

@@ -177,6 +177,16 @@ pub enum Draw {
     Order(Vec<String>),
 }
 
+impl Draw {
+    /// The seed of a seeded draw (0 for a fixed order, which shuffles nothing).
+    pub fn seed(&self) -> u64 {
+        match self {
+            Draw::Seed(seed) => *seed,
+            Draw::Order(_) => 0,
+        }
+    }
+}
+
 /// What a game is played with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameOptions {

@@ -460,8 +460,8 @@ pub struct Game<'t> {
     pub(crate) masks: Vec<u8>,
     /// Whether `masks` holds the drawn tile's masks (filled on a filter's first use in a draw).
     pub(crate) masks_filled: bool,
-    /// The drawn tile's placements in `masks`, counted when the draw's filters are done (None
-    /// once anything may have changed a mask since).
+    /// The drawn tile's placements in `masks`, counted when the draw's filters are done and
+    /// the masks listed (None before, and once anything may have changed a mask since).
     pub(crate) masks_count: Option<u32>,
     /// The tile kind `masks` are for (the drawn tile).
     pub(crate) masks_kind: u16,
