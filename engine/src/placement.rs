@@ -261,4 +261,62 @@ mod tests {
             "{with} with room, {without} without"
         );
     }
+
+    /// The filter, against the rule as `apply` reads it (`fault`), at every river draw of
+    /// random games.
+    #[test]
+    fn a_path_tile_s_masks_are_the_index_s_without_the_faults() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let (mut draws, mut refused) = (0, 0);
+        for seed in 0..100 {
+            let options = crate::game::GameOptions {
+                sets: vec!["base".into(), "river".into(), "river-2".into()],
+                ..crate::game::GameOptions::seeded(2, seed)
+            };
+            let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
+            let mut rng = Rng::new(seed);
+            let mut moves = Vec::new();
+            while game.phase() != crate::game::Phase::Over {
+                if let crate::game::Phase::Place(kind) = game.phase()
+                    && tables.kinds[kind as usize].no_u_turn
+                {
+                    // Every open position read from the index, the rule read placement by
+                    // placement (as `apply` reads it).
+                    let row = tables.index.row(kind);
+                    let mut want_removed = 0;
+                    let want: Vec<u8> = (game.board.frontier.iter())
+                        .map(|open| {
+                            let (x, y) = (i32::from(open.x), i32::from(open.y));
+                            let mut mask = row[open.pattern as usize];
+                            for r in 0..4 {
+                                let o = &tables.orients[tables.orient_of(kind, r) as usize];
+                                if mask & (1 << r) != 0
+                                    && fault(&tables, &game.board, o, x, y).is_some()
+                                {
+                                    mask &= !(1 << r);
+                                    want_removed += 1;
+                                }
+                            }
+                            mask
+                        })
+                        .collect();
+                    // The draw listed the masks already: listed again from the index.
+                    let mut again = game.clone();
+                    again.masks_filled = false;
+                    let removed = filter(&mut again, kind);
+                    assert_eq!(again.masks, want, "seed {seed}");
+                    assert_eq!(removed, want_removed, "seed {seed}");
+                    draws += 1;
+                    refused += want_removed;
+                }
+                game.legal_moves(&mut moves);
+                let mv = moves[rng.below(moves.len())];
+                game.apply(mv, &mut Vec::new()).expect("a legal move");
+            }
+        }
+        assert!(
+            draws > 1000 && refused > 0,
+            "{draws} river draws, {refused} refused"
+        );
+    }
 }
