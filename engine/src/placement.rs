@@ -78,15 +78,27 @@ fn room_sides(tables: &Tables, o: &Orient) -> u8 {
 /// its three other neighbours are empty, and the cell beyond it likewise for its two sides.
 fn has_room(board: &Board, x: i32, y: i32, side: Side) -> bool {
     let (dx, dy) = side.offset();
+    let (ax, ay) = (x + dx, y + dy);
+    board.cell(ax, ay).slot == EMPTY && room_beyond(board, (ax, ay), (dx, dy))
+}
+
+/// Whether a path leaving the tile at (x, y) by `side` may: it meets a placed tile there, or it
+/// has room (`has_room`). One read of the facing cell says which, where decoding the open
+/// position's pattern would take divisions.
+fn may_leave(board: &Board, x: i32, y: i32, side: Side) -> bool {
+    let (dx, dy) = side.offset();
+    let (ax, ay) = (x + dx, y + dy);
+    let facing = board.cell(ax, ay);
+    facing.placed != EMPTY || (facing.slot == EMPTY && room_beyond(board, (ax, ay), (dx, dy)))
+}
+
+/// `has_room` past its facing cell `a`, empty and not open: the cell beyond it is empty (it is
+/// beside the facing cell), and when open, a tile is beside it, beyond or on either side: only
+/// the sides count.
+fn room_beyond(board: &Board, a: (i32, i32), (dx, dy): (i32, i32)) -> bool {
     // Across the direction of travel.
     let (px, py) = (dy, dx);
-    let (ax, ay) = (x + dx, y + dy);
-    if board.cell(ax, ay).slot != EMPTY {
-        return false;
-    }
-    // The cell beyond is empty (it is beside the facing cell); when open, a tile is beside it,
-    // beyond or on either side: only the sides count.
-    let (bx, by) = (ax + dx, ay + dy);
+    let (bx, by) = (a.0 + dx, a.1 + dy);
     board.cell(bx, by).slot == EMPTY
         || [(bx + px, by + py), (bx - px, by - py)]
             .iter()
@@ -108,7 +120,6 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
     }
     let row = tables.index.row(kind);
     let mut removed = 0;
-    let base = tables.index.base;
     // Per rotation, the sides of its `no-u-turn` edges.
     let mut rooms = [0u8; 4];
     for (r, sides) in rooms.iter_mut().enumerate() {
@@ -124,29 +135,22 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
         if *mask == 0 {
             continue;
         }
-        // The pattern's digit per side is 0 where the neighbour cell is empty.
-        let mut placed = 0u8;
-        let mut pattern = open.pattern;
-        for side in 0..4 {
-            placed |= u8::from(pattern % base > 0) << side;
-            pattern /= base;
-        }
         let (x, y) = (i32::from(open.x), i32::from(open.y));
-        // The sides whose room was read, and those with room: rotations share sides.
-        let (mut read, mut room) = (0u8, 0u8);
+        // Per side, whether it was read, and whether a path leaving by it may: it meets the
+        // tile there, or it has room (`may_leave`). Rotations share sides.
+        let (mut read, mut may) = (0u8, 0u8);
         let mut rest = *mask;
         while rest != 0 {
             let r = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let ends = rooms[r] & !placed;
-            let mut unread = ends & !read;
+            let mut unread = rooms[r] & !read;
             while unread != 0 {
                 let side = Side::ALL[unread.trailing_zeros() as usize];
                 unread &= unread - 1;
                 read |= 1 << side.index();
-                room |= u8::from(has_room(&game.board, x, y, side)) << side.index();
+                may |= u8::from(may_leave(&game.board, x, y, side)) << side.index();
             }
-            if ends & !room != 0 {
+            if rooms[r] & !may != 0 {
                 *mask &= !(1 << r);
                 removed += 1;
             }
@@ -247,10 +251,12 @@ mod tests {
                     for side in Side::ALL {
                         let (dx, dy) = side.offset();
                         if board.at(x + dx, y + dy).is_some() {
+                            assert!(may_leave(&board, x, y, side), "a side meeting a tile may");
                             continue;
                         }
                         let room = room_by_cells(&board, x, y, side);
                         assert_eq!(has_room(&board, x, y, side), room, "({x}, {y}) {side:?}");
+                        assert_eq!(may_leave(&board, x, y, side), room, "({x}, {y}) {side:?}");
                         if room { with += 1 } else { without += 1 }
                     }
                 }

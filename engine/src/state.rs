@@ -72,9 +72,9 @@ pub struct Node {
     /// Open ends of a road or city (at the root).
     pub open: u32,
     /// Sums of the columns and rows of the empty positions the open ends face (at the root;
-    /// kept when the donkey is in play): when all ends face one position, it is their mean,
-    /// found without walking the set (the donkey's filter). Ends closed within the placed
-    /// tile's own step are never added. It cannot overflow (the assertion below `Node`).
+    /// kept when the donkey is in play, else meaningless): when all ends face one position, it
+    /// is their mean, found without walking the set (the donkey's filter). It cannot overflow
+    /// (the assertion below `Node`).
     pub ends_at: (i32, i32),
     /// Pennants (at the root; saturating: kept small so a node fills half a cache line).
     pub pennants: u16,
@@ -119,7 +119,8 @@ impl NodeTemplates {
         let mut first = Vec::with_capacity(tables.orients.len() + 1);
         let mut nodes = Vec::new();
         for o in &tables.orients {
-            first.push(nodes.len() as u32);
+            let at = nodes.len();
+            first.push(at as u32);
             nodes.extend(o.features.iter().enumerate().map(|(i, f)| Node {
                 parent: 0,
                 next: 0,
@@ -134,6 +135,18 @@ impl NodeTemplates {
                 kind: f.kind,
                 done: false,
             }));
+            // Where each end of a road or city faces, from the tile: `put` adds the tile's
+            // position once per end (`open`), `join` takes off the ends that meet a tile.
+            for side in Side::ALL {
+                let f = o.ports[side.centre().index()];
+                if let Some(node) = nodes.get_mut(at + usize::from(f))
+                    && node.kind.closes()
+                {
+                    let (dx, dy) = side.offset();
+                    node.ends_at.0 += dx;
+                    node.ends_at.1 += dy;
+                }
+            }
         }
         first.push(nodes.len() as u32);
         NodeTemplates { first, nodes }
@@ -574,18 +587,11 @@ impl<'t> Game<'t> {
             std::array::from_fn(|side| weights[side] * (u32::from(o.edges[side]) + 1));
         let cells = self.board.place(x, y, id, weights);
         if self.donkey.is_some() {
-            // An end facing an empty cell stays open, and the donkey's filter needs where; added
-            // while the new nodes are their own roots. (An end facing a tile closes at once.)
-            for side in Side::ALL {
-                let f = o.ports[side.centre().index()];
-                if cells[side.index()].placed == EMPTY && f != crate::tables::NO_FEATURE {
-                    let node = &mut self.nodes[(base + u32::from(f)) as usize];
-                    if node.kind.closes() {
-                        let (dx, dy) = side.offset();
-                        node.ends_at.0 += x + dx;
-                        node.ends_at.1 += y + dy;
-                    }
-                }
+            // The templates hold where each end faces from the tile (see `NodeTemplates`).
+            for node in &mut self.nodes[base as usize..] {
+                let open = node.open as i32;
+                node.ends_at.0 += open * x;
+                node.ends_at.1 += open * y;
             }
         }
         for side in Side::ALL {
@@ -621,7 +627,13 @@ impl<'t> Game<'t> {
                     && self.nodes[a as usize].kind.closes()
                 {
                     let r = self.find_mut(a);
-                    self.nodes[r as usize].open -= 1;
+                    let root = &mut self.nodes[r as usize];
+                    root.open -= 1;
+                    // Our end faced q's position.
+                    if village {
+                        root.ends_at.0 -= i32::from(qq.x);
+                        root.ends_at.1 -= i32::from(qq.y);
+                    }
                 }
                 let theirs_closes = ga.is_some_and(|g| self.nodes[g as usize].kind.closes());
                 if let Some(g) = ga
@@ -630,7 +642,7 @@ impl<'t> Game<'t> {
                     let r = self.find_mut(g);
                     let root = &mut self.nodes[r as usize];
                     root.open -= 1;
-                    // q's end faced our position (ours never counted one: see `put`).
+                    // q's end faced our position.
                     if village {
                         root.ends_at.0 -= i32::from(pp.x);
                         root.ends_at.1 -= i32::from(pp.y);

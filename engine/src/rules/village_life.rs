@@ -222,16 +222,14 @@ impl DonkeySets {
         let p = game.board.placed[tile as usize];
         let o = game.orient(tile);
         sets.monastery = o.monastery.map(|_| (p.x, p.y));
-        // A road or city with ends owns a centre port; `links` says which are roads or cities.
-        let mut seen = 0u8;
+        // A road or city with ends owns a centre port; `links` says which sides share one, and
+        // each is taken at its first side. Branch-free: the links vary from tile to tile.
         for side in Side::ALL {
-            let links = o.links[side.index()];
-            if links != 0 && seen & (1 << side.index()) == 0 {
-                seen |= links;
-                let f = o.ports[side.centre().index()];
-                sets.roots[usize::from(sets.len)] = p.base + u32::from(f);
-                sets.len += 1;
-            }
+            let first = o.links[side.index()].trailing_zeros() as usize == side.index();
+            let f = o.ports[side.centre().index()];
+            // `len` ≤ this side's index: the write is in range, and kept only for a first side.
+            sets.roots[usize::from(sets.len)] = p.base + u32::from(f);
+            sets.len += u8::from(first);
         }
         sets
     }
