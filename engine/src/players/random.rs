@@ -31,25 +31,6 @@ pub fn play_out(
     }
 }
 
-/// Per set of offered kinds of second-step move (bit `g` for kind `g`), the `n`-th offered kind:
-/// a lookup rather than a walk whose branches would follow the random `n`.
-const NTH_OFFERED: [[u8; 5]; 32] = {
-    let mut table = [[0u8; 5]; 32];
-    let mut offered = 0;
-    while offered < 32 {
-        let (mut g, mut n) = (0, 0);
-        while g < 5 {
-            if offered & (1 << g) != 0 {
-                table[offered][n] = g as u8;
-                n += 1;
-            }
-            g += 1;
-        }
-        offered += 1;
-    }
-    table
-};
-
 /// A random second-step move: a kind of action uniformly among those available (deploy a
 /// follower, place a windmill, return a figure, move the donkey, pass), then uniformly within
 /// it, so the donkey's many targets do not swamp the other choices. None when the game is over.
@@ -86,9 +67,8 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
         1,
         donkey,
     ];
-    let offered = (0..5).fold(0, |m, g| m | usize::from(count[g] > 0) << g);
-    // Pass is always offered, so `offered` is never 0.
-    let chosen = usize::from(NTH_OFFERED[offered][rng.below(offered.count_ones() as usize)]);
+    let kinds = count.iter().filter(|&&n| n > 0).count();
+    let chosen = (0..5).filter(|&g| count[g] > 0).nth(rng.below(kinds))?;
     if chosen == 0 {
         // The n-th of `legal_deploys`, without listing them.
         let deploy = game.deploys(placed);
