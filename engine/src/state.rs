@@ -136,7 +136,7 @@ impl NodeTemplates {
                 done: false,
             }));
             // Where each end of a road or city faces, from the tile: `put` adds the tile's
-            // position once per end (`open`), `join` takes off the ends that meet a tile.
+            // position once per end (`open`) and takes off the ends that meet a tile.
             for side in Side::ALL {
                 let f = o.ports[side.centre().index()];
                 if let Some(node) = nodes.get_mut(at + usize::from(f))
@@ -587,11 +587,24 @@ impl<'t> Game<'t> {
             std::array::from_fn(|side| weights[side] * (u32::from(o.edges[side]) + 1));
         let cells = self.board.place(x, y, id, weights);
         if self.donkey.is_some() {
-            // The templates hold where each end faces from the tile (see `NodeTemplates`).
+            // The templates hold where each end faces from the tile (see `NodeTemplates`); an
+            // end meeting a tile faces no empty position. Done while the new nodes are their own
+            // roots, before any join.
             for node in &mut self.nodes[base as usize..] {
                 let open = node.open as i32;
                 node.ends_at.0 += open * x;
                 node.ends_at.1 += open * y;
+            }
+            for side in Side::ALL {
+                let f = o.ports[side.centre().index()];
+                if cells[side.index()].placed != EMPTY
+                    && let Some(node) = self.nodes.get_mut((base + u32::from(f)) as usize)
+                    && node.kind.closes()
+                {
+                    let (dx, dy) = side.offset();
+                    node.ends_at.0 -= x + dx;
+                    node.ends_at.1 -= y + dy;
+                }
             }
         }
         for side in Side::ALL {
@@ -627,13 +640,7 @@ impl<'t> Game<'t> {
                     && self.nodes[a as usize].kind.closes()
                 {
                     let r = self.find_mut(a);
-                    let root = &mut self.nodes[r as usize];
-                    root.open -= 1;
-                    // Our end faced q's position.
-                    if village {
-                        root.ends_at.0 -= i32::from(qq.x);
-                        root.ends_at.1 -= i32::from(qq.y);
-                    }
+                    self.nodes[r as usize].open -= 1;
                 }
                 let theirs_closes = ga.is_some_and(|g| self.nodes[g as usize].kind.closes());
                 if let Some(g) = ga
@@ -642,7 +649,7 @@ impl<'t> Game<'t> {
                     let r = self.find_mut(g);
                     let root = &mut self.nodes[r as usize];
                     root.open -= 1;
-                    // q's end faced our position.
+                    // q's end faced our position (ours meeting q was taken off in `put`).
                     if village {
                         root.ends_at.0 -= i32::from(pp.x);
                         root.ends_at.1 -= i32::from(pp.y);
