@@ -800,3 +800,26 @@ fn network_bonus(game: &mut Game<'_>, root: u32, owners: &[u8]) -> Vec<NetworkBo
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::mean_position;
+
+    #[test]
+    fn the_mean_position_is_the_exact_mean_of_one_to_four_ends() {
+        for open in 0..7u32 {
+            for sx in -30..=30 {
+                for sy in [-13, -8, -3, 0, 4, 9, 12] {
+                    let n = open as i32;
+                    let want = ((1..=4).contains(&open) && sx % n == 0 && sy % n == 0)
+                        .then(|| (sx / n, sy / n));
+                    assert_eq!(
+                        mean_position((sx, sy), open),
+                        want,
+                        "{open} ends at ({sx}, {sy})"
+                    );
+                }
+            }
+        }
+    }
+}
