@@ -139,6 +139,7 @@ impl NodeTemplates {
             // position once per end (`open`) and takes off the ends that meet a tile.
             for side in Side::ALL {
                 let f = o.ports[side.centre().index()];
+                // (`NO_FEATURE` lies past the orientation's nodes.)
                 if let Some(node) = nodes.get_mut(at + usize::from(f))
                     && node.kind.closes()
                 {
@@ -597,6 +598,7 @@ impl<'t> Game<'t> {
             }
             for side in Side::ALL {
                 let f = o.ports[side.centre().index()];
+                // (`NO_FEATURE` lies past the tile's nodes.)
                 if cells[side.index()].placed != EMPTY
                     && let Some(node) = self.nodes.get_mut((base + u32::from(f)) as usize)
                     && node.kind.closes()
