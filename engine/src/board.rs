@@ -128,22 +128,26 @@ impl Board {
         self.chunk(u, v).map_or(BLANK, |c| c[Board::within(u, v)])
     }
 
+    /// For a position away from its chunk's borders, its chunk (None if never written) and its
+    /// index there: all cells around it are then in that chunk. None near a border.
+    #[inline]
+    fn inside_chunk(&self, x: i32, y: i32) -> Option<(Option<&Chunk>, usize)> {
+        let (u, v) = (x + SHIFT, y + SHIFT);
+        let (lu, lv) = (u & (CHUNK - 1), v & (CHUNK - 1));
+        (lu >= 1 && lv >= 1 && lu < CHUNK - 1 && lv < CHUNK - 1)
+            .then(|| (self.chunk(u, v), Board::within(u, v)))
+    }
+
     /// The cells beside a position, north, east, south and west (blank where nothing was
     /// written).
     #[inline]
     pub fn neighbours(&self, x: i32, y: i32) -> [Cell; 4] {
-        let (u, v) = (x + SHIFT, y + SHIFT);
-        let (lu, lv) = (u & (CHUNK - 1), v & (CHUNK - 1));
-        if lu >= 1 && lv >= 1 && lu < CHUNK - 1 && lv < CHUNK - 1 {
+        let row = CHUNK as usize;
+        match self.inside_chunk(x, y) {
             // All four in the position's own chunk: one lookup.
-            let Some(c) = self.chunk(u, v) else {
-                return [BLANK; 4];
-            };
-            let i = Board::within(u, v);
-            let row = CHUNK as usize;
-            [c[i - row], c[i + 1], c[i + row], c[i - 1]]
-        } else {
-            [(0, -1), (1, 0), (0, 1), (-1, 0)].map(|(dx, dy)| self.cell(x + dx, y + dy))
+            Some((Some(c), i)) => [c[i - row], c[i + 1], c[i + row], c[i - 1]],
+            Some((None, _)) => [BLANK; 4],
+            None => [(0, -1), (1, 0), (0, 1), (-1, 0)].map(|(dx, dy)| self.cell(x + dx, y + dy)),
         }
     }
 
@@ -151,17 +155,13 @@ impl Board {
     /// nothing was written): one chunk lookup away from chunk borders.
     #[inline]
     pub fn block(&self, x: i32, y: i32) -> [Cell; 9] {
-        let (u, v) = (x + SHIFT, y + SHIFT);
-        let (lu, lv) = (u & (CHUNK - 1), v & (CHUNK - 1));
-        if lu >= 1 && lv >= 1 && lu < CHUNK - 1 && lv < CHUNK - 1 {
-            let Some(c) = self.chunk(u, v) else {
-                return [BLANK; 9];
-            };
-            let i = Board::within(u, v);
-            let row = CHUNK as usize;
-            std::array::from_fn(|k| c[i + (k / 3) * row + k % 3 - row - 1])
-        } else {
-            std::array::from_fn(|k| self.cell(x + (k % 3) as i32 - 1, y + (k / 3) as i32 - 1))
+        let row = CHUNK as usize;
+        match self.inside_chunk(x, y) {
+            Some((Some(c), i)) => std::array::from_fn(|k| c[i + (k / 3) * row + k % 3 - row - 1]),
+            Some((None, _)) => [BLANK; 9],
+            None => {
+                std::array::from_fn(|k| self.cell(x + (k % 3) as i32 - 1, y + (k / 3) as i32 - 1))
+            }
         }
     }
 

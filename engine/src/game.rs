@@ -261,19 +261,16 @@ impl<'t> Game<'t> {
             }
         }
         for (slot, open) in self.board.frontier.iter().enumerate().skip(from) {
-            let mut mask = match row {
+            let mask = match row {
                 Some(row) => row[open.pattern as usize],
                 None => self.mask_at(slot),
             };
             let c = mask.count_ones();
             if n < c {
-                for _ in 0..n {
-                    mask &= mask - 1;
-                }
                 return Some(Move::Place {
                     x: open.x,
                     y: open.y,
-                    rotation: mask.trailing_zeros() as u8,
+                    rotation: nth_bit(u64::from(mask), n as usize),
                 });
             }
             n -= c;
