@@ -203,7 +203,7 @@ impl<'t> Game<'t> {
             (0..self.board.frontier.len()).any(|slot| self.mask_at(slot) != 0)
         } else {
             let row = self.tables.index.row(kind);
-            (self.board.frontier.iter()).any(|open| row[open.pattern as usize] != 0)
+            (self.board.frontier.iter()).any(|open| row.at(open.pattern) != 0)
         }
     }
 
@@ -222,7 +222,7 @@ impl<'t> Game<'t> {
             Phase::Place(kind) if self.donkey_sets.cleared.is_none() => {
                 let row = self.tables.index.row(kind);
                 (self.board.frontier.iter())
-                    .map(|open| row[open.pattern as usize].count_ones())
+                    .map(|open| row.at(open.pattern).count_ones())
                     .sum()
             }
             Phase::Place(_) => (0..self.board.frontier.len())
@@ -262,7 +262,7 @@ impl<'t> Game<'t> {
         }
         for (slot, open) in self.board.frontier.iter().enumerate().skip(from) {
             let mask = match row {
-                Some(row) => row[open.pattern as usize],
+                Some(row) => row.at(open.pattern),
                 None => self.mask_at(slot),
             };
             let c = mask.count_ones();
@@ -306,13 +306,13 @@ impl<'t> Game<'t> {
         // One loop per way of reading a slot's mask, each without the others' branches.
         match self.donkey_sets.cleared {
             _ if self.masks_filled => self.sample_with(rng, shift, |slot, _| self.masks[slot]),
-            None => self.sample_with(rng, shift, |_, open| row[open.pattern as usize]),
+            None => self.sample_with(rng, shift, |_, open| row.at(open.pattern)),
             // A slot a filter changed while the masks are not listed (`set_mask`).
             Some((at, kept)) => self.sample_with(rng, shift, |slot, open| {
                 if slot == usize::from(at) {
                     kept
                 } else {
-                    row[open.pattern as usize]
+                    row.at(open.pattern)
                 }
             }),
         }

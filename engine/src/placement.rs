@@ -130,7 +130,7 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
     }
     for (open, mask) in game.board.frontier.iter().zip(masks.iter_mut()) {
         if !filled {
-            *mask = row[open.pattern as usize];
+            *mask = row.at(open.pattern);
         }
         if *mask == 0 {
             continue;
@@ -293,7 +293,7 @@ mod tests {
                     let want: Vec<u8> = (game.board.frontier.iter())
                         .map(|open| {
                             let (x, y) = (i32::from(open.x), i32::from(open.y));
-                            let mut mask = row[open.pattern as usize];
+                            let mut mask = row.at(open.pattern);
                             for r in 0..4 {
                                 let o = &tables.orients[tables.orient_of(kind, r) as usize];
                                 if mask & (1 << r) != 0

@@ -687,7 +687,7 @@ impl<'t> Game<'t> {
         if !self.masks_filled {
             let row = self.tables.index.row(self.masks_kind);
             self.masks.clear();
-            (self.masks).extend(self.board.frontier.iter().map(|o| row[o.pattern as usize]));
+            (self.masks).extend(self.board.frontier.iter().map(|o| row.at(o.pattern)));
             if let Some((slot, mask)) = self.donkey_sets.cleared.take() {
                 self.masks[usize::from(slot)] = mask;
             }

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
 
 /// The version of the compiled tables format (binary and JSON).
-pub const TABLES_VERSION: u32 = 6;
+pub const TABLES_VERSION: u32 = 7;
 
 /// The first bytes of the binary tables.
 pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
@@ -256,11 +256,13 @@ pub struct MarkerInfo {
 ///
 /// A pattern is `c_N + B·c_E + B²·c_S + B³·c_W` with `B = edge kinds + 1`, where `c_d` is 0 when
 /// the neighbour in direction `d` is empty and `1 + edge code` of the neighbour's touching edge
-/// otherwise. `fits[kind × base⁴ + pattern]` is a bit mask of the rotations (bit r = r quarter
+/// otherwise. `fits[pattern × kinds + kind]` is a bit mask of the rotations (bit r = r quarter
 /// turns) of the kind that fit — no facing edges forbidden, and each path edge kind of the
 /// rotation meeting a placed tile on one of its sides (`extend`) — listing only distinct
-/// orientations. Rows are per kind so that
-/// the row of the drawn tile stays in cache while the open positions are scanned.
+/// orientations. Columns are per pattern: the frontier's patterns change by a few a turn, so
+/// their columns stay in cache whichever kind is drawn, where a kind's row (`B⁴` bytes, 1,296
+/// with five edge kinds) is read at a few scattered patterns a draw and, with many kinds in the
+/// bag, is cold each time.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PlacementIndex {
     /// The pattern base: edge kinds + 1.
@@ -275,7 +277,7 @@ impl PlacementIndex {
     /// The rotation mask of a tile kind at a neighbour pattern.
     #[inline]
     pub fn fits(&self, pattern: u32, kind: u16) -> u8 {
-        self.fits[kind as usize * self.patterns() + pattern as usize]
+        self.fits[pattern as usize * self.kinds as usize + kind as usize]
     }
 
     /// The number of patterns, `base⁴`.
@@ -285,11 +287,13 @@ impl PlacementIndex {
         b * b * b * b
     }
 
-    /// The rotation masks of one tile kind, indexed by pattern.
+    /// The rotation masks of one tile kind, by pattern.
     #[inline]
-    pub fn row(&self, kind: u16) -> &[u8] {
-        let n = self.patterns();
-        &self.fits[kind as usize * n..(kind as usize + 1) * n]
+    pub fn row(&self, kind: u16) -> Row<'_> {
+        Row {
+            fits: &self.fits[kind as usize..],
+            stride: self.kinds as usize,
+        }
     }
 
     /// The pattern of four neighbour codes (0 = empty, else 1 + edge code), N, E, S, W.
@@ -302,6 +306,21 @@ impl PlacementIndex {
     #[inline]
     pub fn weight(&self, side: usize) -> u32 {
         self.base.pow(side as u32)
+    }
+}
+
+/// One tile kind's rotation masks in the placement index, by pattern (a strided view).
+#[derive(Clone, Copy, Debug)]
+pub struct Row<'a> {
+    fits: &'a [u8],
+    stride: usize,
+}
+
+impl Row<'_> {
+    /// The kind's rotation mask at a neighbour pattern.
+    #[inline]
+    pub fn at(&self, pattern: u32) -> u8 {
+        self.fits[pattern as usize * self.stride]
     }
 }
 
@@ -795,7 +814,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
 
 fn build_index(tables: &mut Tables) {
     let base = tables.index.base;
-    let patterns = tables.index.patterns();
+    let kinds = tables.index.kinds as usize;
     // Per direction and neighbour code: which orientations accept it.
     let mut fits = std::mem::take(&mut tables.index.fits);
     let mut accepts: HashMap<(usize, u32), Vec<bool>> = HashMap::new();
@@ -828,7 +847,7 @@ fn build_index(tables: &mut Tables) {
                     .iter()
                     .all(|&sides| sides == 0 || sides & placed != 0);
             if ok {
-                fits[o.kind as usize * patterns + pattern as usize] |= 1 << o.rotation;
+                fits[pattern as usize * kinds + o.kind as usize] |= 1 << o.rotation;
             }
         }
     }
