@@ -188,7 +188,7 @@ impl<'t> Game<'t> {
         self.masks_filled = false;
         self.masks_count = None;
         self.donkey_sets.cleared = None;
-        if self.tables.kinds[kind as usize].no_u_turn {
+        if self.play.kinds[kind as usize].no_u_turn {
             crate::placement::filter(self, kind);
         }
         if let Some(donkey) = self.donkey {
@@ -291,10 +291,7 @@ impl<'t> Game<'t> {
             return None;
         };
         // A kind's distinct rotations are 0..n, n = 1, 2 or 4.
-        let shift = self.tables.kinds[kind as usize]
-            .orients
-            .len()
-            .trailing_zeros();
+        let shift = u32::from(self.play.kinds[kind as usize].rotations_shift);
         let row = self.tables.index.row(kind);
         // The filters counted the placements: when a try would hit at most one time in four (a
         // river tile fits at the river's open ends alone), the n-th is picked at once.
@@ -566,7 +563,7 @@ impl<'t> Game<'t> {
                     kind,
                     x,
                     y,
-                    rotation: self.tables.orients[orient as usize].rotation,
+                    rotation: self.play.orients[orient as usize].rotation,
                 });
                 self.phase = Phase::Act(id);
                 Ok(())
@@ -611,11 +608,13 @@ impl<'t> Game<'t> {
         if cell.slot == EMPTY {
             return Err(IllegalMove::NotAdjacent { x, y });
         }
-        let orient = self.tables.orient_of(kind, rotation);
-        let o = &self.tables.orients[orient as usize];
-        if self.mask_at(cell.slot as usize) & (1 << o.rotation) != 0 {
+        let orient = self.play.orient_of(kind, rotation);
+        if self.mask_at(cell.slot as usize) & (1 << self.play.orients[orient as usize].rotation)
+            != 0
+        {
             return Ok(orient);
         }
+        let o = &self.tables.orients[orient as usize];
         // The index refuses a detached path too, so why is read off the rules in their order:
         // the edges, then the path rules, then the donkey.
         for side in Side::ALL {
@@ -753,9 +752,10 @@ impl<'t> Game<'t> {
 
     fn end_turn(&mut self, placed: u16, events: &mut Vec<Event>) {
         let base = self.board.placed[placed as usize].base;
-        let o = self.orient(placed);
+        let features =
+            self.play.orients[self.board.placed[placed as usize].orient as usize].features;
         let mut markets = Vec::new();
-        for i in 0..o.features.len() as u32 {
+        for i in 0..u32::from(features) {
             self.check_closed(base + i, &mut markets, events);
         }
         while let Some(n) = self.closed_by_edge.pop() {

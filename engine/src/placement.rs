@@ -61,7 +61,7 @@ pub fn fault(tables: &Tables, board: &Board, o: &Orient, x: i32, y: i32) -> Opti
 }
 
 /// The sides (bit `Side::index`) of an orientation whose edge is a `no-u-turn` path.
-fn room_sides(tables: &Tables, o: &Orient) -> u8 {
+pub(crate) fn room_sides(tables: &Tables, o: &Orient) -> u8 {
     let mut sides = 0;
     for (i, &edge) in o.edges.iter().enumerate() {
         if tables.path(edge) == Some(PathRule::NoUTurn) {
@@ -123,10 +123,7 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
     // Per rotation, the sides of its `no-u-turn` edges.
     let mut rooms = [0u8; 4];
     for (r, sides) in rooms.iter_mut().enumerate() {
-        *sides = room_sides(
-            tables,
-            &tables.orients[tables.orient_of(kind, r as u8) as usize],
-        );
+        *sides = game.play.orients[usize::from(game.play.orient_of(kind, r as u8))].room_sides;
     }
     for (open, mask) in game.board.frontier.iter().zip(masks.iter_mut()) {
         if !filled {

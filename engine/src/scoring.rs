@@ -249,7 +249,7 @@ impl<'t> Game<'t> {
         let (points, reason) = match (node.kind, complete) {
             (FeatureKind::Road | FeatureKind::City, _) => {
                 let base = tile_rate * t + pennant_rate * pennants;
-                if self.marker_rules {
+                if self.markers.modifiers {
                     let points = self.modify(
                         complete,
                         t,
@@ -392,7 +392,10 @@ impl<'t> Game<'t> {
         let mut got: Vec<(u8, u32)> = Vec::new();
         for &m in self.ring() {
             let n = &self.nodes[m as usize];
-            for &k in &self.orient(n.tile).features[n.local as usize].markers {
+            let Some(features) = self.marked_features(n) else {
+                continue;
+            };
+            for &k in &features[n.local as usize].markers {
                 if tables.markers[usize::from(k)].token.is_some() {
                     match got.iter_mut().find(|(c, _)| *c == k) {
                         Some((_, n)) => *n += 1,
@@ -447,6 +450,15 @@ impl<'t> Game<'t> {
         }
     }
 
+    /// The features of a member's tile when the member carries a marker in play (see
+    /// `MarkersInPlay::marked`), else None without reading them.
+    #[inline]
+    fn marked_features(&self, n: &crate::state::Node) -> Option<&'t [crate::tables::FeatureRec]> {
+        let orient = self.board.placed[n.tile as usize].orient;
+        (self.markers.marked[usize::from(orient)] >> n.local & 1 != 0)
+            .then(|| &self.tables.orients[usize::from(orient)].features[..])
+    }
+
     /// Applies the scoring modifiers of the markers on the last walked ring (a road or city)
     /// whose base rates per tile and per pennant are `base_rates`; records what each paid in `out`. Rates replace
     /// the base ones (the highest of each rate the kinds present give), per-marker points add.
@@ -462,8 +474,11 @@ impl<'t> Game<'t> {
         let mut counts: Vec<(u8, u32)> = Vec::new();
         for &m in self.ring() {
             let n = &self.nodes[m as usize];
-            for &k in &self.orient(n.tile).features[n.local as usize].markers {
-                if !self.scoring_on[usize::from(k)] {
+            let Some(features) = self.marked_features(n) else {
+                continue;
+            };
+            for &k in &features[n.local as usize].markers {
+                if !self.markers.scoring_on[usize::from(k)] {
                     continue;
                 }
                 match counts.iter_mut().find(|(c, _)| *c == k) {
@@ -579,11 +594,11 @@ fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> 
                     })
                     .sum()
             }
-            FeatureKind::Monastery => tile_groups(game.tables, game.orient(tile).kind, colour),
+            FeatureKind::Monastery => tile_groups(game.tables, game.kind_of(tile), colour),
             _ => game
                 .ring_tiles
                 .iter()
-                .map(|&t| tile_groups(game.tables, game.orient(t).kind, colour))
+                .map(|&t| tile_groups(game.tables, game.kind_of(t), colour))
                 .sum(),
         };
         if groups > 0 {
@@ -603,8 +618,15 @@ fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> 
 pub(crate) struct MarkersInPlay {
     /// Per marker kind: whether its scoring modifier is in play.
     pub scoring_on: Vec<bool>,
+    /// Whether any marker kind's scoring modifier is in play (else scoring skips the walk).
+    pub modifiers: bool,
     /// Whether any marker kind on the draw's tiles gives a token.
     pub tokens: bool,
+    /// Per orientation: bit `i` when its local feature `i` carries a marker whose modifier or
+    /// token is in play. A scoring's walk tests this bit, beside the tile's orientation it
+    /// reads anyway, and reads a member's marker list only when it is set: most members have
+    /// none, and the lists are cold when many kinds are in the bag.
+    pub marked: Vec<u64>,
 }
 
 /// The marker kinds in play for the tile kinds of a draw: a modifier is in play when it names no
@@ -629,15 +651,26 @@ pub(crate) fn markers_in_play(
             }
         }
     }
+    let scoring_on: Vec<bool> = (markers.iter().zip(&used))
+        .map(|(m, &used)| {
+            used && m
+                .scoring
+                .as_ref()
+                .is_some_and(|s| s.option.as_deref().is_none_or(|o| rules.is_on(o)))
+        })
+        .collect();
+    let in_play = |k: u8| scoring_on[usize::from(k)] || markers[usize::from(k)].token.is_some();
+    let marked = (tables.orients.iter())
+        .map(|o| {
+            (o.features.iter().enumerate())
+                .filter(|(_, f)| f.markers.iter().any(|&k| in_play(k)))
+                .fold(0u64, |mask, (i, _)| mask | 1 << i)
+        })
+        .collect();
     MarkersInPlay {
-        scoring_on: (markers.iter().zip(&used))
-            .map(|(m, &used)| {
-                used && m
-                    .scoring
-                    .as_ref()
-                    .is_some_and(|s| s.option.as_deref().is_none_or(|o| rules.is_on(o)))
-            })
-            .collect(),
         tokens: (markers.iter().zip(&used)).any(|(m, &used)| used && m.token.is_some()),
+        modifiers: scoring_on.contains(&true),
+        scoring_on,
+        marked,
     }
 }

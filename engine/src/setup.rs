@@ -10,7 +10,7 @@ use crate::draw::Prepared;
 use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
 use crate::rules::village_life;
 use crate::scoring::{MarkersInPlay, markers_in_play};
-use crate::state::{Event, Game, GameStats, NodeTemplates, Phase};
+use crate::state::{Event, Game, GameStats, Phase, PlayTables};
 use crate::tables::Tables;
 use std::sync::Arc;
 
@@ -31,13 +31,13 @@ pub struct Setup<'t> {
     draw: Prepared,
     rules: Arc<Rules>,
     colours: Colours,
-    markers: MarkersInPlay,
+    markers: Arc<MarkersInPlay>,
     /// Per follower kind of the tables: how many each player has (0 when its set has no tile
     /// in the game).
     follower_counts: Vec<u8>,
     /// Feature nodes a game needs at most (its tiles' features).
     nodes: usize,
-    templates: Arc<NodeTemplates>,
+    play: Arc<PlayTables>,
 }
 
 impl<'t> Setup<'t> {
@@ -79,10 +79,10 @@ impl<'t> Setup<'t> {
             draw,
             rules: Arc::new(rules),
             colours,
-            markers,
+            markers: Arc::new(markers),
             follower_counts,
             nodes,
-            templates: Arc::new(NodeTemplates::new(tables)),
+            play: Arc::new(PlayTables::new(tables)),
         })
     }
 
@@ -120,7 +120,7 @@ impl<'t> Setup<'t> {
         let follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
         let mut game = Game {
             tables,
-            templates: Arc::clone(&self.templates),
+            play: Arc::clone(&self.play),
             board: crate::board::Board::new(tiles),
             nodes: Vec::with_capacity(self.nodes),
             figures: Vec::with_capacity(players * options.rules.followers as usize),
@@ -153,8 +153,7 @@ impl<'t> Setup<'t> {
             masks_filled: false,
             masks_count: None,
             masks_kind: 0,
-            scoring_on: self.markers.scoring_on.clone(),
-            marker_rules: self.markers.scoring_on.contains(&true),
+            markers: Arc::clone(&self.markers),
             tokens: if self.markers.tokens {
                 vec![0; markers * players]
             } else {

@@ -103,19 +103,57 @@ const _: () = {
     assert!(2 * n * (n + 1) + 4 * (n + 1) <= i32::MAX as i64);
 };
 
-/// Every orientation's feature nodes as a placement creates them, so `put` copies a tile's
-/// nodes and sets their parent, ring and tile, instead of building each from its feature record
-/// (a third of a placement's cost). Built once per `Setup` and shared by its games.
+/// What a playout reads of the tables each turn, compact, built once per `Setup` and shared by
+/// its games: every orientation's feature nodes as a placement creates them (`put` copies a
+/// tile's nodes and sets their parent, ring and tile, instead of building each from its feature
+/// record: a third of a placement's cost), and the few fields of each kind and orientation the
+/// turn reads (`KindCore`, `OrientCore`). A `TileKind` is 168 bytes and an `Orient` 80 with
+/// their lists beside them; with all the bundled sets in the bag (135 kinds, 473 orientations)
+/// the ones a turn reads are seldom in cache, where these 2 and 11 KiB stay there.
 #[derive(Debug)]
-pub(crate) struct NodeTemplates {
+pub(crate) struct PlayTables {
     /// Per orientation, and one past the last: the index of its first node in `nodes`.
     first: Vec<u32>,
     nodes: Vec<Node>,
+    /// Per tile kind.
+    pub kinds: Vec<KindCore>,
+    /// Per orientation.
+    pub orients: Vec<OrientCore>,
 }
 
-impl NodeTemplates {
-    /// The templates of every orientation of the tables.
-    pub(crate) fn new(tables: &Tables) -> NodeTemplates {
+/// What a turn reads of a tile kind (`TileKind`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KindCore {
+    /// `TileKind::rotation_orient`: the orientation each rotation 0–3 equals.
+    pub rotation_orient: [u16; 4],
+    /// Its distinct rotations are `0..1 << rotations_shift` (1, 2 or 4).
+    pub rotations_shift: u8,
+    /// `TileKind::no_u_turn`: its placements are filtered for room.
+    pub no_u_turn: bool,
+}
+
+/// What a turn reads of an orientation (`Orient`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct OrientCore {
+    /// `Orient::edges`.
+    pub edges: [u8; 4],
+    /// `Orient::ports`.
+    pub ports: [u8; 12],
+    /// `Orient::links`.
+    pub links: [u8; 4],
+    /// `Orient::kind`.
+    pub kind: u16,
+    /// `Orient::rotation`.
+    pub rotation: u8,
+    /// How many features it has.
+    pub features: u8,
+    /// The sides of its `no-u-turn` path edges (bit `Side::index`).
+    pub room_sides: u8,
+}
+
+impl PlayTables {
+    /// The play tables of the tables.
+    pub(crate) fn new(tables: &Tables) -> PlayTables {
         let mut first = Vec::with_capacity(tables.orients.len() + 1);
         let mut nodes = Vec::new();
         for o in &tables.orients {
@@ -150,7 +188,36 @@ impl NodeTemplates {
             }
         }
         first.push(nodes.len() as u32);
-        NodeTemplates { first, nodes }
+        let kinds = (tables.kinds.iter())
+            .map(|k| KindCore {
+                rotation_orient: k.rotation_orient,
+                rotations_shift: k.orients.len().trailing_zeros() as u8,
+                no_u_turn: k.no_u_turn,
+            })
+            .collect();
+        let orients = (tables.orients.iter())
+            .map(|o| OrientCore {
+                edges: o.edges,
+                ports: o.ports,
+                links: o.links,
+                kind: o.kind,
+                rotation: o.rotation,
+                features: o.features.len() as u8,
+                room_sides: crate::placement::room_sides(tables, o),
+            })
+            .collect();
+        PlayTables {
+            first,
+            nodes,
+            kinds,
+            orients,
+        }
+    }
+
+    /// The orientation a rotation of a tile kind equals (`Tables::orient_of`).
+    #[inline]
+    pub(crate) fn orient_of(&self, kind: u16, rotation: u8) -> u16 {
+        self.kinds[usize::from(kind)].rotation_orient[usize::from(rotation % 4)]
     }
 
     /// The nodes of an orientation, by local index.
@@ -426,8 +493,8 @@ pub struct GameStats {
 #[derive(Clone, Debug)]
 pub struct Game<'t> {
     pub(crate) tables: &'t Tables,
-    /// The tables' feature nodes as placements create them (shared by the games of a setup).
-    pub(crate) templates: Arc<NodeTemplates>,
+    /// What a turn reads of the tables, compact (shared by the games of a setup).
+    pub(crate) play: Arc<PlayTables>,
     pub(crate) options: GameOptions,
     /// The board.
     pub board: Board,
@@ -479,10 +546,8 @@ pub struct Game<'t> {
     pub(crate) masks_count: Option<u32>,
     /// The tile kind `masks` are for (the drawn tile).
     pub(crate) masks_kind: u16,
-    /// Per marker kind: whether its scoring modifier is in play (declared, and its option on).
-    pub(crate) scoring_on: Vec<bool>,
-    /// Whether any marker kind's scoring modifier is in play (else scoring skips the walk).
-    pub(crate) marker_rules: bool,
+    /// The marker kinds whose modifiers and tokens the game plays (shared by a setup's games).
+    pub(crate) markers: Arc<crate::scoring::MarkersInPlay>,
     /// Tokens by player and marker kind (`player × markers + kind`), for marker kinds that
     /// give a token (empty when none does).
     pub tokens: Vec<u32>,
@@ -561,13 +626,19 @@ impl<'t> Game<'t> {
         &self.tables.orients[self.board.placed[placed as usize].orient as usize]
     }
 
+    /// The tile kind of a placed tile.
+    #[inline]
+    pub(crate) fn kind_of(&self, placed: u16) -> u16 {
+        self.play.orients[self.board.placed[placed as usize].orient as usize].kind
+    }
+
     /// Puts a tile on the board and joins its features to its neighbours'.
     pub(crate) fn put(&mut self, x: i32, y: i32, orient: u16) -> u16 {
         let tables = self.tables;
-        let o = &tables.orients[orient as usize];
+        let o = self.play.orients[orient as usize];
         let id = self.board.placed.len() as u16;
         let base = self.nodes.len() as u32;
-        self.nodes.extend_from_slice(self.templates.of(orient));
+        self.nodes.extend_from_slice(self.play.of(orient));
         // Each new node is its own set, a ring of one.
         for (i, node) in self.nodes[base as usize..].iter_mut().enumerate() {
             let n = base + i as u32;
@@ -588,7 +659,7 @@ impl<'t> Game<'t> {
             std::array::from_fn(|side| weights[side] * (u32::from(o.edges[side]) + 1));
         let cells = self.board.place(x, y, id, weights);
         if self.donkey.is_some() {
-            // The templates hold where each end faces from the tile (see `NodeTemplates`); an
+            // The templates hold where each end faces from the tile (see `PlayTables`); an
             // end meeting a tile faces no empty position. Done while the new nodes are their own
             // roots, before any join.
             for node in &mut self.nodes[base as usize..] {
@@ -623,8 +694,8 @@ impl<'t> Game<'t> {
         let tables = self.tables;
         let (pp, qq) = (self.board.placed[p as usize], self.board.placed[q as usize]);
         let (op, oq) = (
-            &tables.orients[pp.orient as usize],
-            &tables.orients[qq.orient as usize],
+            self.play.orients[pp.orient as usize],
+            self.play.orients[qq.orient as usize],
         );
         let meeting = tables.meeting(op.edges[side.index()], oq.edges[side.opposite().index()]);
         let village = self.donkey.is_some();
@@ -725,8 +796,9 @@ impl<'t> Game<'t> {
 
     /// The feature nodes of a placed tile, by local index.
     pub(crate) fn tile_nodes(&self, placed: u16) -> &[Node] {
-        let base = self.board.placed[placed as usize].base as usize;
-        &self.nodes[base..base + self.orient(placed).features.len()]
+        let p = self.board.placed[placed as usize];
+        let features = self.play.orients[p.orient as usize].features;
+        &self.nodes[p.base as usize..p.base as usize + usize::from(features)]
     }
 
     /// Puts a follower back into its owner's supply of its kind.
@@ -862,7 +934,32 @@ pub(crate) struct Mill {
 
 #[cfg(test)]
 mod tests {
+    use super::PlayTables;
     use tiledef::Side;
+
+    /// The compact copies a turn reads say what the tables say, for every kind and orientation
+    /// of the bundled sets, and each orientation has a node per feature.
+    #[test]
+    fn the_play_tables_agree_with_the_tables() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let play = PlayTables::new(&tables);
+        for (k, kind) in tables.kinds.iter().enumerate() {
+            let core = play.kinds[k];
+            assert_eq!(core.rotation_orient, kind.rotation_orient);
+            assert_eq!(1 << core.rotations_shift, kind.orients.len());
+            assert_eq!(core.no_u_turn, kind.no_u_turn);
+        }
+        for (i, o) in tables.orients.iter().enumerate() {
+            let core = play.orients[i];
+            assert_eq!(
+                (core.edges, core.ports, core.links, core.kind, core.rotation),
+                (o.edges, o.ports, o.links, o.kind, o.rotation)
+            );
+            assert_eq!(usize::from(core.features), o.features.len());
+            assert_eq!(core.room_sides, crate::placement::room_sides(&tables, o));
+            assert_eq!(play.of(i as u16).len(), o.features.len());
+        }
+    }
 
     /// `Game::join` reads a side's ports and the ports facing them by index.
     #[test]

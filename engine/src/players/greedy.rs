@@ -311,7 +311,7 @@ impl Board {
                 token: u8::MAX,
                 ..Mark::default()
             };
-            if game.scoring_on.get(k) == Some(&true)
+            if game.markers.scoring_on.get(k) == Some(&true)
                 && let Some(sc) = &m.scoring
             {
                 if let Some(c) = &sc.complete {

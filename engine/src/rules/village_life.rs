@@ -22,8 +22,8 @@ use crate::board::EMPTY;
 use crate::options::{DonkeyBlocks, GameOptions, Rules, SetupError};
 use crate::rng::Rng;
 use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score, tile_groups};
-use crate::state::{DonkeySets, Event, Figure, FigureKind, Game, IllegalMove, Mill};
-use crate::tables::{FeatureKind, Orient, Tables};
+use crate::state::{DonkeySets, Event, Figure, FigureKind, Game, IllegalMove, Mill, OrientCore};
+use crate::tables::{FeatureKind, Tables};
 use tiledef::{Meeting, RoadEnd, SetFigure, Side};
 
 /// The windmill's range: its tile and two tiles in each direction.
@@ -220,8 +220,8 @@ impl DonkeySets {
             ..DonkeySets::default()
         };
         let p = game.board.placed[tile as usize];
-        let o = game.orient(tile);
-        sets.monastery = o.monastery.map(|_| (p.x, p.y));
+        sets.monastery = game.orient(tile).monastery.map(|_| (p.x, p.y));
+        let o = &game.play.orients[usize::from(p.orient)];
         // A road or city with ends owns a centre port; `links` says which sides share one, and
         // each is taken at its first side. Branch-free: the links vary from tile to tile.
         for side in Side::ALL {
@@ -263,7 +263,6 @@ fn block_monastery(game: &mut Game<'_>, x: i16, y: i16) -> u32 {
 /// would complete the set `root`; returns how many.
 #[inline(never)]
 fn block_completing(game: &mut Game<'_>, kind: u16, at: (i32, i32), slot: u16, root: u32) -> u32 {
-    let tables = game.tables;
     let around = Around::new(game, at.0, at.1);
     if around.ends_of(root) != game.nodes[root as usize].open {
         return 0;
@@ -274,8 +273,8 @@ fn block_completing(game: &mut Game<'_>, kind: u16, at: (i32, i32), slot: u16, r
     while bits != 0 {
         let rotation = bits.trailing_zeros() as u8;
         bits &= bits - 1;
-        let orient = tables.orient_of(kind, rotation);
-        let o = &tables.orients[orient as usize];
+        let orient = game.play.orient_of(kind, rotation);
+        let o = &game.play.orients[orient as usize];
         if around.completes(game, o, root)
             && (game.rules.donkey_blocks == DonkeyBlocks::Road
                 || game.nodes[root as usize].markets == 0
@@ -309,7 +308,6 @@ fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) -> u32 {
                 .filter(|&r| game.nodes[r as usize].open > 0),
         );
     }
-    let tables = game.tables;
     let mut removed = 0;
     for r in open {
         let node = &game.nodes[r as usize];
@@ -330,8 +328,8 @@ fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) -> u32 {
         while bits != 0 {
             let rotation = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            let orient = tables.orient_of(kind, rotation);
-            if around.completes(game, &tables.orients[orient as usize], r)
+            let orient = game.play.orient_of(kind, rotation);
+            if around.completes(game, &game.play.orients[orient as usize], r)
                 && completes_network(game, at, orient, waiting)
             {
                 mask &= !(1 << rotation);
@@ -399,7 +397,7 @@ impl Around {
                 continue;
             }
             let q = game.board.placed[q as usize];
-            let oq = &game.tables.orients[q.orient as usize];
+            let oq = game.play.orients[q.orient as usize];
             let s = side.index();
             around.edge[s] = Some(oq.edges[side.opposite().index()]);
             // Only a road or city has a set that can be completed.
@@ -428,7 +426,7 @@ impl Around {
     /// Whether placing `o` here closes the set `target`, all of whose ends face this position:
     /// walking from it through the tile's roads and cities, every side reached must have a
     /// neighbour, and every other set joined must have all its ends here too.
-    fn completes(&self, game: &Game<'_>, o: &Orient, target: u32) -> bool {
+    fn completes(&self, game: &Game<'_>, o: &OrientCore, target: u32) -> bool {
         let tables = game.tables;
         let mut joined = [target, u32::MAX, u32::MAX, u32::MAX];
         let mut todo = self.sides_of(target);
@@ -617,7 +615,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
     if let Some(&colour) = game.colours.get(owner as usize) {
         let groups: u32 = tiles
             .iter()
-            .map(|&t| tile_groups(game.tables, game.orient(t).kind, colour))
+            .map(|&t| tile_groups(game.tables, game.kind_of(t), colour))
             .sum();
         if groups > 0 {
             flowers.push(FlowerBonus {
