@@ -415,7 +415,7 @@ impl<'t> Game<'t> {
     /// while their windmill is in their supply (Village Life).
     pub fn windmill_count(&self, placed: u16) -> usize {
         if self.windmills[self.current as usize] > 0 {
-            self.orient(placed).fields.len()
+            usize::from(self.core(placed).fields)
         } else {
             0
         }
@@ -771,9 +771,10 @@ impl<'t> Game<'t> {
                     continue;
                 }
                 let q = self.board.placed[cell.placed as usize];
-                let Some(m) = self.tables.orients[q.orient as usize].monastery else {
+                let m = self.play.orients[q.orient as usize].monastery;
+                if m == crate::tables::NO_FEATURE {
                     continue;
-                };
+                }
                 let n = q.base + u32::from(m);
                 let node = self.nodes[n as usize];
                 let (x, y) = (i32::from(q.x), i32::from(q.y));

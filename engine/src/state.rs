@@ -149,6 +149,12 @@ pub(crate) struct OrientCore {
     pub features: u8,
     /// The sides of its `no-u-turn` path edges (bit `Side::index`).
     pub room_sides: u8,
+    /// The local index of its monastery (`NO_FEATURE`: none).
+    pub monastery: u8,
+    /// How many fields it has (`Orient::fields`: where a windmill may go).
+    pub fields: u8,
+    /// `Orient::festival`: a tile marker is a Festival place.
+    pub festival: bool,
 }
 
 impl PlayTables {
@@ -204,6 +210,9 @@ impl PlayTables {
                 rotation: o.rotation,
                 features: o.features.len() as u8,
                 room_sides: crate::placement::room_sides(tables, o),
+                monastery: o.monastery.unwrap_or(crate::tables::NO_FEATURE),
+                fields: o.fields.len() as u8,
+                festival: o.festival,
             })
             .collect();
         PlayTables {
@@ -626,10 +635,16 @@ impl<'t> Game<'t> {
         &self.tables.orients[self.board.placed[placed as usize].orient as usize]
     }
 
+    /// What a turn reads of a placed tile's orientation (`PlayTables`).
+    #[inline]
+    pub(crate) fn core(&self, placed: u16) -> &OrientCore {
+        &self.play.orients[self.board.placed[placed as usize].orient as usize]
+    }
+
     /// The tile kind of a placed tile.
     #[inline]
     pub(crate) fn kind_of(&self, placed: u16) -> u16 {
-        self.play.orients[self.board.placed[placed as usize].orient as usize].kind
+        self.core(placed).kind
     }
 
     /// Puts a tile on the board and joins its features to its neighbours'.
@@ -957,6 +972,10 @@ mod tests {
             );
             assert_eq!(usize::from(core.features), o.features.len());
             assert_eq!(core.room_sides, crate::placement::room_sides(&tables, o));
+            assert_eq!(
+                (core.monastery, usize::from(core.fields), core.festival),
+                (o.monastery.unwrap_or(u8::MAX), o.fields.len(), o.festival)
+            );
             assert_eq!(play.of(i as u16).len(), o.features.len());
         }
     }

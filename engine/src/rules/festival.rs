@@ -11,7 +11,7 @@ pub(crate) fn may_return(game: &Game<'_>, placed: u16) -> bool {
     if !game.options.rules.festival {
         return false;
     }
-    game.orient(placed).festival
+    game.core(placed).festival
 }
 
 /// Returns figure `figure` (index into `Game::figures`) of the current player to their supply.

@@ -220,8 +220,8 @@ impl DonkeySets {
             ..DonkeySets::default()
         };
         let p = game.board.placed[tile as usize];
-        sets.monastery = game.orient(tile).monastery.map(|_| (p.x, p.y));
         let o = &game.play.orients[usize::from(p.orient)];
+        sets.monastery = (o.monastery != crate::tables::NO_FEATURE).then_some((p.x, p.y));
         // A road or city with ends owns a centre port; `links` says which sides share one, and
         // each is taken at its first side. Branch-free: the links vary from tile to tile.
         for side in Side::ALL {
