@@ -554,28 +554,40 @@ pub(crate) fn place_windmill(
     Ok(())
 }
 
-/// Scores the windmills whose range the tile just placed completed.
+/// Counts the tile just placed into the ranges of the windmills it is in, and scores those it
+/// completed.
 pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: u16, events: &mut Vec<Event>) {
     let p = game.board.placed[placed as usize];
-    let mut i = 0;
-    while i < game.mills.len() {
-        let mill = game.mills[i];
+    let mut complete = false;
+    for mill in &mut game.mills {
         // A windmill put on this very tile counted it when it was placed. (Branch-free: the
         // outcome is random, so branches here would mostly be mispredicted.)
         let (dx, dy) = (p.x.abs_diff(mill.at.0), p.y.abs_diff(mill.at.1));
         // On the windmill's row or column, at most two away.
         let in_range = (dx.min(dy) == 0) & (dx.max(dy) <= 2);
-        game.mills[i].placed += u8::from(in_range & (mill.tile != placed));
-        if usize::from(game.mills[i].placed) == WINDMILL_RANGE.len() {
-            let index = game
-                .figures
-                .iter()
-                .position(|f| f.kind == FigureKind::Windmill && f.tile == mill.tile);
-            if let Some(index) = index {
-                // Scoring lifts the windmill, which drops it from `mills`.
-                score_windmill(game, index, true, events);
-                continue;
-            }
+        mill.placed += u8::from(in_range & (mill.tile != placed));
+        complete |= usize::from(mill.placed) == WINDMILL_RANGE.len();
+    }
+    if complete {
+        score_complete_windmills(game, events);
+    }
+}
+
+/// Scores the windmills whose range is all placed, in the order of `mills`. (Scoring one
+/// changes no other's count, so counting them all first scores the same ones.)
+#[cold]
+#[inline(never)]
+fn score_complete_windmills(game: &mut Game<'_>, events: &mut Vec<Event>) {
+    let mut i = 0;
+    while i < game.mills.len() {
+        let mill = game.mills[i];
+        if usize::from(mill.placed) == WINDMILL_RANGE.len()
+            && let Some(index) = (game.figures.iter())
+                .position(|f| f.kind == FigureKind::Windmill && f.tile == mill.tile)
+        {
+            // Scoring lifts the windmill, which drops it from `mills`.
+            score_windmill(game, index, true, events);
+            continue;
         }
         i += 1;
     }
