@@ -186,6 +186,7 @@ impl<'t> Game<'t> {
     fn fill_masks(&mut self, kind: u16) -> bool {
         self.masks_kind = kind;
         self.masks_filled = false;
+        self.few_slots = None;
         self.masks_count = None;
         self.donkey_sets.cleared = None;
         if self.play.kinds[kind as usize].no_u_turn {
@@ -235,6 +236,11 @@ impl<'t> Game<'t> {
     /// The placements in the listed masks, eight masks at a time (the bits of eight bytes are
     /// the bits of a u64).
     fn listed_count(&self) -> u32 {
+        if let Some((slots, n)) = self.few_slots {
+            return (slots[..usize::from(n)].iter())
+                .map(|&s| self.masks[usize::from(s)].count_ones())
+                .sum();
+        }
         let chunks = self.masks.chunks_exact(8);
         let rest: u32 = chunks.remainder().iter().map(|m| m.count_ones()).sum();
         rest + chunks.map(|c| eight(c).count_ones()).sum::<u32>()
@@ -248,6 +254,25 @@ impl<'t> Game<'t> {
         // The index's row when it alone says the masks.
         let row = (!self.masks_filled && self.donkey_sets.cleared.is_none())
             .then(|| self.tables.index.row(kind));
+        if self.masks_filled
+            && let Some((slots, k)) = self.few_slots
+        {
+            // Only these slots hold placements.
+            for &slot in &slots[..usize::from(k)] {
+                let mask = self.masks[usize::from(slot)];
+                let c = mask.count_ones();
+                if n < c {
+                    let open = &self.board.frontier[usize::from(slot)];
+                    return Some(Move::Place {
+                        x: open.x,
+                        y: open.y,
+                        rotation: nth_bit(u64::from(mask), n as usize),
+                    });
+                }
+                n -= c;
+            }
+            return None;
+        }
         let mut from = 0;
         if self.masks_filled {
             // Whole runs of eight masks before the n-th placement are passed over at once.

@@ -14,7 +14,7 @@
 //! agree. `fault` says which rule a refused placement breaks, for `apply`'s error.
 
 use crate::board::{Board, EMPTY};
-use crate::state::Game;
+use crate::state::{FEW_SLOTS, Game};
 use crate::tables::{Orient, Tables};
 use tiledef::{PathRule, Side};
 
@@ -120,12 +120,14 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
     }
     let row = tables.index.row(kind);
     let mut removed = 0;
+    // The slots left non-zero, while they are few.
+    let (mut few, mut count) = ([0u16; FEW_SLOTS], 0usize);
     // Per rotation, the sides of its `no-u-turn` edges.
     let mut rooms = [0u8; 4];
     for (r, sides) in rooms.iter_mut().enumerate() {
         *sides = game.play.orients[usize::from(game.play.orient_of(kind, r as u8))].room_sides;
     }
-    for (open, mask) in game.board.frontier.iter().zip(masks.iter_mut()) {
+    for (slot, (open, mask)) in game.board.frontier.iter().zip(masks.iter_mut()).enumerate() {
         if !filled {
             *mask = row.at(open.pattern);
         }
@@ -152,9 +154,19 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
                 removed += 1;
             }
         }
+        if *mask != 0 {
+            if let Some(s) = few.get_mut(count) {
+                *s = slot as u16;
+            }
+            count += 1;
+        }
     }
     game.masks = masks;
     game.masks_filled = true;
+    // Filled here (else an earlier filter's slots stand), and few enough to list.
+    if !filled {
+        game.few_slots = (count <= FEW_SLOTS).then_some((few, count as u8));
+    }
     removed
 }
 
@@ -270,7 +282,7 @@ mod tests {
     #[test]
     fn a_path_tile_s_masks_are_the_index_s_without_the_faults() {
         let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
-        let (mut draws, mut refused) = (0, 0);
+        let (mut draws, mut refused, mut few) = (0, 0, 0);
         for seed in 0..100 {
             let options = crate::game::GameOptions {
                 sets: vec!["base".into(), "river".into(), "river-2".into()],
@@ -311,6 +323,16 @@ mod tests {
                     assert_eq!(removed, want_removed, "seed {seed}");
                     draws += 1;
                     refused += want_removed;
+                    // Counting and taking the n-th read only the few slots the filter kept,
+                    // when it kept few: they agree with a walk of every slot.
+                    few += usize::from(game.few_slots.is_some());
+                    let mut all = Vec::new();
+                    game.legal_moves(&mut all);
+                    assert_eq!(game.placement_count() as usize, all.len(), "seed {seed}");
+                    for (n, &mv) in all.iter().enumerate() {
+                        assert_eq!(game.nth_placement(n as u32), Some(mv), "seed {seed}");
+                    }
+                    assert_eq!(game.nth_placement(all.len() as u32), None);
                 }
                 game.legal_moves(&mut moves);
                 let mv = moves[rng.below(moves.len())];
@@ -318,8 +340,8 @@ mod tests {
             }
         }
         assert!(
-            draws > 1000 && refused > 0,
-            "{draws} river draws, {refused} refused"
+            draws > 1000 && refused > 0 && few * 2 > draws,
+            "{draws} river draws, {refused} refused, {few} with few slots"
         );
     }
 }

@@ -151,6 +151,7 @@ impl<'t> Setup<'t> {
             mills: Vec::new(),
             masks: Vec::with_capacity(64),
             masks_filled: false,
+            few_slots: None,
             masks_count: None,
             masks_kind: 0,
             markers: Arc::clone(&self.markers),

@@ -498,6 +498,9 @@ pub struct GameStats {
     pub set_aside: u64,
 }
 
+/// The most slots `Game::few_slots` lists.
+pub(crate) const FEW_SLOTS: usize = 8;
+
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Game<'t> {
@@ -555,6 +558,11 @@ pub struct Game<'t> {
     pub(crate) masks_count: Option<u32>,
     /// The tile kind `masks` are for (the drawn tile).
     pub(crate) masks_kind: u16,
+    /// When the listed masks are non-zero at no more than `FEW_SLOTS` slots (a river tile fits
+    /// at the river's open ends alone): those slots, in frontier order, and how many; counting
+    /// the placements and taking the `n`-th then read them only. Filters only clear rotations,
+    /// so every other slot stays empty. None when not known.
+    pub(crate) few_slots: Option<([u16; FEW_SLOTS], u8)>,
     /// The marker kinds whose modifiers and tokens the game plays (shared by a setup's games).
     pub(crate) markers: Arc<crate::scoring::MarkersInPlay>,
     /// Tokens by player and marker kind (`player × markers + kind`), for marker kinds that
@@ -770,6 +778,8 @@ impl<'t> Game<'t> {
     /// touches never lists them).
     pub(crate) fn masks_mut(&mut self) -> &mut Vec<u8> {
         self.masks_count = None;
+        // A caller may write any mask.
+        self.few_slots = None;
         if !self.masks_filled {
             let row = self.tables.index.row(self.masks_kind);
             self.masks.clear();
@@ -787,6 +797,12 @@ impl<'t> Game<'t> {
     /// them.
     pub(crate) fn set_mask(&mut self, slot: u16, mask: u8) {
         self.masks_count = None;
+        if let Some((slots, n)) = self.few_slots
+            && mask != 0
+            && !slots[..usize::from(n)].contains(&slot)
+        {
+            self.few_slots = None;
+        }
         match self.donkey_sets.cleared {
             _ if self.masks_filled => self.masks[usize::from(slot)] = mask,
             Some((other, _)) if other != slot => self.masks_mut()[usize::from(slot)] = mask,
