@@ -3,37 +3,63 @@
 # round runs every binary once, in turn, so the load of a shared machine falls on all of them
 # alike; prints the min, lower quartile and median over the rounds.
 #
-#   engine/benches/wallclock.sh base|all72|whole ROUNDS BINARY...   (from the repository root)
+#   engine/benches/wallclock.sh base|all72|whole|ratio ROUNDS BINARY...   (from the repository root)
 #
 #   base    the base game, 40,000 games a run
 #   all72   all seven bundled sets, every rule on, cut to 72 tiles, 16,000 games a run
 #   whole   the same, the whole draw (169 tiles), 7,000 games a run
+#   ratio   base, whole and all72 in each round (each binary in turn for each game), then each
+#           expansion game's ratio to the base game, per binary, at the min, lower quartile and
+#           median: the rules-as-data target
 set -eu
-game=$1 rounds=$2
+mode=$1 rounds=$2
 shift 2
 ALL="--sets base,festival,village-life,inns-and-cathedrals,traders-and-builders,river,river-2 --wells"
-case $game in
-base) args="--sets base --games 40000" ;;
-all72) args="$ALL --tiles 72 --games 16000" ;;
-whole) args="$ALL --games 7000" ;;
-*) echo "unknown game $game (base, all72, whole)" >&2 && exit 2 ;;
+args_of() {
+    case $1 in
+    base) echo "--sets base --games 40000" ;;
+    all72) echo "$ALL --tiles 72 --games 16000" ;;
+    whole) echo "$ALL --games 7000" ;;
+    *) echo "unknown game $1 (base, all72, whole, ratio)" >&2 && exit 2 ;;
+    esac
+}
+case $mode in
+ratio) games="base whole all72" ;;
+*) args_of "$mode" >/dev/null && games=$mode ;;
 esac
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 i=0
 while [ "$i" -lt "$rounds" ]; do
-    n=0
-    for bin in "$@"; do
-        # shellcheck disable=SC2086
-        "$bin" bench $args | sed -n 's/^\([0-9]*\) ns per placed tile.*/\1/p' >>"$TMP/$n"
-        n=$((n + 1))
+    for game in $games; do
+        args=$(args_of "$game")
+        n=0
+        for bin in "$@"; do
+            # shellcheck disable=SC2086
+            "$bin" bench $args | sed -n 's/^\([0-9]*\) ns per placed tile.*/\1/p' >>"$TMP/$game.$n"
+            n=$((n + 1))
+        done
     done
     i=$((i + 1))
 done
+# min, lower quartile, median of a file of numbers
+stats() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[1], v[int(NR / 4) + 1], v[int(NR / 2) + 1] }'; }
 n=0
 for bin in "$@"; do
-    sort -n "$TMP/$n" | awk -v bin="$bin" '{ v[NR] = $1 }
-        END { printf "%s: min %d, lower quartile %d, median %d ns per placed tile\n",
-              bin, v[1], v[int(NR / 4) + 1], v[int(NR / 2) + 1] }'
+    for game in $games; do
+        stats "$TMP/$game.$n" >"$TMP/s.$game"
+        read -r lo q1 med <"$TMP/s.$game"
+        printf "%s %s: min %d, lower quartile %d, median %d ns per placed tile\n" \
+            "$bin" "$game" "$lo" "$q1" "$med"
+    done
+    if [ "$mode" = ratio ]; then
+        read -r b0 b1 b2 <"$TMP/s.base"
+        for game in whole all72; do
+            read -r g0 g1 g2 <"$TMP/s.$game"
+            awk -v g="$game" -v a="$g0 $g1 $g2" -v b="$b0 $b1 $b2" 'BEGIN { split(a, x); split(b, y);
+                printf "  %s / base: min %.3f, lower quartile %.3f, median %.3f\n", g,
+                x[1] / y[1], x[2] / y[2], x[3] / y[3] }'
+        done
+    fi
     n=$((n + 1))
 done
