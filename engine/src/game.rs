@@ -777,8 +777,7 @@ impl<'t> Game<'t> {
 
     fn end_turn(&mut self, placed: u16, events: &mut Vec<Event>) {
         let base = self.board.placed[placed as usize].base;
-        let features =
-            self.play.orients[self.board.placed[placed as usize].orient as usize].features;
+        let features = self.core(placed).features;
         let mut markets = Vec::new();
         for i in 0..u32::from(features) {
             self.check_closed(base + i, &mut markets, events);
