@@ -251,28 +251,17 @@ impl<'t> Game<'t> {
         let Phase::Place(kind) = self.phase else {
             return None;
         };
-        // The index's row when it alone says the masks.
-        let row = (!self.masks_filled && self.donkey_sets.cleared.is_none())
-            .then(|| self.tables.index.row(kind));
+        let frontier = &self.board.frontier;
         if self.masks_filled
             && let Some((slots, k)) = self.few_slots
         {
             // Only these slots hold placements.
-            for &slot in &slots[..usize::from(k)] {
-                let mask = self.masks[usize::from(slot)];
-                let c = mask.count_ones();
-                if n < c {
-                    let open = &self.board.frontier[usize::from(slot)];
-                    return Some(Move::Place {
-                        x: open.x,
-                        y: open.y,
-                        rotation: nth_bit(u64::from(mask), n as usize),
-                    });
-                }
-                n -= c;
-            }
-            return None;
+            let slots = slots[..usize::from(k)].iter().map(|&s| usize::from(s));
+            return nth_among(slots.map(|s| (&frontier[s], self.masks[s])), n);
         }
+        // The index's row when it alone says the masks.
+        let row = (!self.masks_filled && self.donkey_sets.cleared.is_none())
+            .then(|| self.tables.index.row(kind));
         let mut from = 0;
         if self.masks_filled {
             // Whole runs of eight masks before the n-th placement are passed over at once.
@@ -285,22 +274,11 @@ impl<'t> Game<'t> {
                 from += 8;
             }
         }
-        for (slot, open) in self.board.frontier.iter().enumerate().skip(from) {
-            let mask = match row {
-                Some(row) => row.at(open.pattern),
-                None => self.mask_at(slot),
-            };
-            let c = mask.count_ones();
-            if n < c {
-                return Some(Move::Place {
-                    x: open.x,
-                    y: open.y,
-                    rotation: nth_bit(u64::from(mask), n as usize),
-                });
-            }
-            n -= c;
-        }
-        None
+        let masks = (frontier.iter().enumerate().skip(from)).map(|(slot, open)| match row {
+            Some(row) => (open, row.at(open.pattern)),
+            None => (open, self.mask_at(slot)),
+        });
+        nth_among(masks, n)
     }
 
     /// A legal placement of the drawn tile drawn uniformly at random (None outside the place
@@ -869,6 +847,23 @@ impl<'t> Game<'t> {
             + self.stamp.capacity() * 4
             + self.ring.capacity() * 4
     }
+}
+
+/// The `n`-th placement among open positions with their rotation masks, in their order.
+#[inline]
+fn nth_among<'a>(masks: impl Iterator<Item = (&'a Open, u8)>, mut n: u32) -> Option<Move> {
+    for (open, mask) in masks {
+        let c = mask.count_ones();
+        if n < c {
+            return Some(Move::Place {
+                x: open.x,
+                y: open.y,
+                rotation: nth_bit(u64::from(mask), n as usize),
+            });
+        }
+        n -= c;
+    }
+    None
 }
 
 /// Eight rotation masks as one word.
