@@ -558,12 +558,6 @@ impl<'t> Game<'t> {
     }
 }
 
-/// Flower groups of one colour on a tile (on all of its fields).
-pub fn tile_groups(tables: &Tables, kind: u16, colour: u8) -> u32 {
-    let flowers = &tables.kinds[kind as usize].flowers;
-    u32::from(flowers.get(colour as usize).copied().unwrap_or(0))
-}
-
 /// The flower bonuses of a scoring whose ring (and distinct tiles) was just walked: every
 /// player with a follower on the feature (`count[p] > 0`) gets 3 per group of their colour.
 fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> Vec<FlowerBonus> {
@@ -574,31 +568,32 @@ fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> 
         }
         let colour = game.colours[p];
         let groups = match kind {
-            FeatureKind::Field => game
-                .ring()
-                .iter()
+            FeatureKind::Field => (game.ring().iter())
                 .map(|&m| {
                     let n = &game.nodes[m as usize];
-                    let f = &game.orient(n.tile).features[n.local as usize];
-                    f.flowers.iter().filter(|&&c| c == colour).count() as u32
+                    let orient = game.board.placed[n.tile as usize].orient;
+                    // Most fields have no flowers: their lists are not read.
+                    if !game.play.flowered(orient, n.local) {
+                        return 0;
+                    }
+                    let f = &game.tables.orients[usize::from(orient)].features;
+                    f[n.local as usize]
+                        .flowers
+                        .iter()
+                        .filter(|&&c| c == colour)
+                        .count() as u32
                 })
                 .sum(),
             FeatureKind::Monastery if game.options.rules.monastery_flowers_3x3 => {
                 let p = game.board.placed[tile as usize];
                 let block = game.board.block(i32::from(p.x), i32::from(p.y));
                 (block.iter().filter(|c| c.placed != crate::board::EMPTY))
-                    .map(|c| {
-                        let q = game.board.placed[c.placed as usize];
-                        let kind = game.tables.orients[q.orient as usize].kind;
-                        tile_groups(game.tables, kind, colour)
-                    })
+                    .map(|c| game.play.flower_groups(game.kind_of(c.placed), colour))
                     .sum()
             }
-            FeatureKind::Monastery => tile_groups(game.tables, game.kind_of(tile), colour),
-            _ => game
-                .ring_tiles
-                .iter()
-                .map(|&t| tile_groups(game.tables, game.kind_of(t), colour))
+            FeatureKind::Monastery => game.play.flower_groups(game.kind_of(tile), colour),
+            _ => (game.ring_tiles.iter())
+                .map(|&t| game.play.flower_groups(game.kind_of(t), colour))
                 .sum(),
         };
         if groups > 0 {

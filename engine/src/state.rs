@@ -119,6 +119,14 @@ pub(crate) struct PlayTables {
     pub kinds: Vec<KindCore>,
     /// Per orientation.
     pub orients: Vec<OrientCore>,
+    /// Colours of flowers in the tables (`Tables::colours`).
+    colours: usize,
+    /// Per tile kind and colour (`kind × colours + colour`): its flower groups of that colour,
+    /// on all its fields (`TileKind::flowers`).
+    kind_flowers: Vec<u8>,
+    /// Per orientation: bit `i` when its local feature `i` has flower groups (every bit from 63
+    /// on for a feature past 63). A field's flower bonus reads a member's flower list only then.
+    flowered: Vec<u64>,
 }
 
 /// What a turn reads of a tile kind (`TileKind`).
@@ -215,12 +223,43 @@ impl PlayTables {
                 festival: o.festival,
             })
             .collect();
+        let colours = tables.colours.len();
+        let kind_flowers = (tables.kinds.iter())
+            .flat_map(|k| (0..colours).map(|c| k.flowers.get(c).copied().unwrap_or(0)))
+            .collect();
+        let flowered = (tables.orients.iter())
+            .map(|o| {
+                (o.features.iter().enumerate())
+                    .filter(|(_, f)| !f.flowers.is_empty())
+                    .fold(0, |bits, (i, _)| bits | 1 << i.min(63))
+            })
+            .collect();
         PlayTables {
             first,
             nodes,
             kinds,
             orients,
+            colours,
+            kind_flowers,
+            flowered,
         }
+    }
+
+    /// The flower groups of a colour on all the fields of a tile kind.
+    #[inline]
+    pub(crate) fn flower_groups(&self, kind: u16, colour: u8) -> u32 {
+        let colour = usize::from(colour);
+        if colour >= self.colours {
+            return 0;
+        }
+        u32::from(self.kind_flowers[usize::from(kind) * self.colours + colour])
+    }
+
+    /// Whether local feature `local` of an orientation may have flower groups (false: it has
+    /// none).
+    #[inline]
+    pub(crate) fn flowered(&self, orient: u16, local: u8) -> bool {
+        self.flowered[usize::from(orient)] >> local.min(63) & 1 != 0
     }
 
     /// The orientation a rotation of a tile kind equals (`Tables::orient_of`).
@@ -979,8 +1018,22 @@ mod tests {
             assert_eq!(core.rotation_orient, kind.rotation_orient);
             assert_eq!(1 << core.rotations_shift, kind.orients.len());
             assert_eq!(core.no_u_turn, kind.no_u_turn);
+            for c in 0..=tables.colours.len() {
+                let groups = kind.flowers.get(c).copied().unwrap_or(0);
+                assert_eq!(play.flower_groups(k as u16, c as u8), u32::from(groups));
+            }
         }
+        // Village Life's fields have flowers, so the bits below are tested both ways.
+        assert!(
+            tables
+                .kinds
+                .iter()
+                .any(|k| k.flowers.iter().any(|&n| n > 0))
+        );
         for (i, o) in tables.orients.iter().enumerate() {
+            for (local, f) in o.features.iter().enumerate() {
+                assert_eq!(play.flowered(i as u16, local as u8), !f.flowers.is_empty());
+            }
             let core = play.orients[i];
             assert_eq!(
                 (core.edges, core.ports, core.links, core.kind, core.rotation),
