@@ -19,6 +19,7 @@ pub use crate::options::{
     DonkeyBlocks, Draw, GameOptions, MAX_PLAYERS, RuleOptions, Rules, SetupError,
 };
 pub use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score};
+use crate::state::Kept;
 pub use crate::state::{Event, Figure, FigureKind, Game, GameStats, IllegalMove, Node, Phase};
 
 /// Random tries of `Game::sample_placement` before it counts the placements, at least: a drawn
@@ -188,7 +189,7 @@ impl<'t> Game<'t> {
         self.masks_filled = false;
         self.few_slots = None;
         self.masks_count = None;
-        self.donkey_sets.cleared = None;
+        self.donkey_sets.kept = None;
         if self.play.kinds[kind as usize].no_u_turn {
             crate::placement::filter(self, kind);
         }
@@ -200,12 +201,19 @@ impl<'t> Game<'t> {
             let count = self.listed_count();
             self.masks_count = Some(count);
             count > 0
-        } else if self.donkey_sets.cleared.is_some() {
+        } else if !self.index_alone() {
             (0..self.board.frontier.len()).any(|slot| self.mask_at(slot) != 0)
         } else {
             let row = self.tables.index.row(kind);
             (self.board.frontier.iter()).any(|open| row.at(open.pattern) != 0)
         }
+    }
+
+    /// Whether the placement index alone says the drawn tile's masks: no filter listed them,
+    /// changed one or left one to check.
+    #[inline]
+    fn index_alone(&self) -> bool {
+        !self.masks_filled && self.donkey_sets.kept.is_none()
     }
 
     /// Recomputes the drawn tile's legal placements (after changing `donkey` for analysis).
@@ -220,7 +228,7 @@ impl<'t> Game<'t> {
         match self.phase {
             Phase::Place(_) if let Some(count) = self.masks_count => count,
             Phase::Place(_) if self.masks_filled => self.listed_count(),
-            Phase::Place(kind) if self.donkey_sets.cleared.is_none() => {
+            Phase::Place(kind) if self.index_alone() => {
                 let row = self.tables.index.row(kind);
                 (self.board.frontier.iter())
                     .map(|open| row.at(open.pattern).count_ones())
@@ -260,8 +268,7 @@ impl<'t> Game<'t> {
             return nth_among(slots.map(|s| (&frontier[s], self.masks[s])), n);
         }
         // The index's row when it alone says the masks.
-        let row = (!self.masks_filled && self.donkey_sets.cleared.is_none())
-            .then(|| self.tables.index.row(kind));
+        let row = self.index_alone().then(|| self.tables.index.row(kind));
         let mut from = 0;
         if self.masks_filled {
             // Whole runs of eight masks before the n-th placement are passed over at once.
@@ -304,13 +311,21 @@ impl<'t> Game<'t> {
             return self.sample_by_count(rng);
         }
         // One loop per way of reading a slot's mask, each without the others' branches.
-        match self.donkey_sets.cleared {
+        match self.donkey_sets.kept {
             _ if self.masks_filled => self.sample_with(rng, shift, |slot, _| self.masks[slot]),
             None => self.sample_with(rng, shift, |_, open| row.at(open.pattern)),
             // A slot a filter changed while the masks are not listed (`set_mask`).
-            Some((at, kept)) => self.sample_with(rng, shift, |slot, open| {
+            Some((at, Kept::Mask(kept))) => self.sample_with(rng, shift, |slot, open| {
                 if slot == usize::from(at) {
                     kept
+                } else {
+                    row.at(open.pattern)
+                }
+            }),
+            // The slot the donkey's filter left to check when read.
+            Some((at, Kept::Pending(sets))) => self.sample_with(rng, shift, |slot, open| {
+                if slot == usize::from(at) {
+                    self.pending_mask(at, sets)
                 } else {
                     row.at(open.pattern)
                 }

@@ -588,7 +588,7 @@ pub struct Game<'t> {
     pub(crate) mills: Vec<Mill>,
     /// The drawn tile's rotation masks by frontier slot, once a placement filter needed them
     /// (`masks_mut`); until then a slot's mask is the placement index's, or the one a filter
-    /// set aside (`DonkeySets::cleared`, read by `mask_at`).
+    /// set aside (`DonkeySets::kept`, read by `mask_at`).
     pub(crate) masks: Vec<u8>,
     /// Whether `masks` holds the drawn tile's masks (filled on a filter's first use in a draw).
     pub(crate) masks_filled: bool,
@@ -823,8 +823,12 @@ impl<'t> Game<'t> {
             let row = self.tables.index.row(self.masks_kind);
             self.masks.clear();
             (self.masks).extend(self.board.frontier.iter().map(|o| row.at(o.pattern)));
-            if let Some((slot, mask)) = self.donkey_sets.cleared.take() {
-                self.masks[usize::from(slot)] = mask;
+            match self.donkey_sets.kept.take() {
+                Some((slot, Kept::Mask(mask))) => self.masks[usize::from(slot)] = mask,
+                Some((slot, Kept::Pending(sets))) => {
+                    self.masks[usize::from(slot)] = self.pending_mask(slot, sets);
+                }
+                None => {}
             }
             self.masks_filled = true;
         }
@@ -842,10 +846,18 @@ impl<'t> Game<'t> {
         {
             self.few_slots = None;
         }
-        match self.donkey_sets.cleared {
+        // A pending slot is checked first, and kept only if that changed it (else it would
+        // count as changed, and this slot list the masks).
+        if let Some((at, Kept::Pending(sets))) = self.donkey_sets.kept {
+            let kept = self.pending_mask(at, sets);
+            let pattern = self.board.frontier[usize::from(at)].pattern;
+            self.donkey_sets.kept = (kept != self.tables.index.fits(pattern, self.masks_kind))
+                .then_some((at, Kept::Mask(kept)));
+        }
+        match self.donkey_sets.kept {
             _ if self.masks_filled => self.masks[usize::from(slot)] = mask,
             Some((other, _)) if other != slot => self.masks_mut()[usize::from(slot)] = mask,
-            _ => self.donkey_sets.cleared = Some((slot, mask)),
+            _ => self.donkey_sets.kept = Some((slot, Kept::Mask(mask))),
         }
     }
 
@@ -855,13 +867,57 @@ impl<'t> Game<'t> {
         if self.masks_filled {
             return self.masks[slot];
         }
-        match self.donkey_sets.cleared {
-            Some((at, mask)) if usize::from(at) == slot => mask,
+        match self.donkey_sets.kept {
+            Some((at, Kept::Mask(mask))) if usize::from(at) == slot => mask,
+            Some((at, Kept::Pending(sets))) if usize::from(at) == slot => {
+                self.pending_mask(at, sets)
+            }
             _ => {
                 let pattern = self.board.frontier[slot].pattern;
                 self.tables.index.fits(pattern, self.masks_kind)
             }
         }
+    }
+
+    /// The drawn tile's mask at a slot `Kept::Pending` names: the index's, less the
+    /// rotations that would close any of the donkey's sets in `sets` (bit `i`: `roots[i]`),
+    /// taken in their order as the filter would have taken them.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn pending_mask(&self, slot: u16, sets: u8) -> u8 {
+        let open = self.board.frontier[usize::from(slot)];
+        let at = (i32::from(open.x), i32::from(open.y));
+        let mut mask = self.tables.index.fits(open.pattern, self.masks_kind);
+        let mut rest = sets;
+        while rest != 0 {
+            let root = self.donkey_sets.roots[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            mask &= !self.closing_rotations(self.masks_kind, at, mask, root);
+        }
+        mask
+    }
+
+    /// The rotations among `mask` of tile kind `kind` placed at the open position `at` that
+    /// would close the road or city `root` (a root), all of whose open ends must face `at`.
+    pub(crate) fn closing_rotations(&self, kind: u16, at: (i32, i32), mask: u8, root: u32) -> u8 {
+        if mask == 0 {
+            return 0;
+        }
+        let around = Around::new(self, at.0, at.1);
+        if around.ends_of(root) != self.nodes[root as usize].open {
+            return 0;
+        }
+        let mut closing = 0;
+        let mut bits = mask;
+        while bits != 0 {
+            let rotation = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let o = &self.play.orients[usize::from(self.play.orient_of(kind, rotation))];
+            if around.completes(self, o, root) {
+                closing |= 1 << rotation;
+            }
+        }
+        closing
     }
 
     /// The feature nodes of a placed tile, by local index.
@@ -971,10 +1027,21 @@ pub(crate) struct DonkeySets {
     pub(crate) len: u8,
     /// Where the tile is, if it has a monastery.
     pub(crate) monastery: Option<(i16, i16)>,
-    /// The one frontier slot whose mask a filter changed in this draw, with its new mask,
-    /// while the masks are not listed (`Game::set_mask`): the donkey mostly blocks a single
-    /// position, and listing every mask for it costs more than `mask_at`'s check.
-    pub(crate) cleared: Option<(u16, u8)>,
+    /// The one frontier slot whose mask may differ from the index's in this draw while the
+    /// masks are not listed, and how: the donkey mostly blocks a single position, and listing
+    /// every mask for it costs more than `mask_at`'s check.
+    pub(crate) kept: Option<(u16, Kept)>,
+}
+
+/// How the slot `DonkeySets::kept` names differs from the placement index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kept {
+    /// A filter changed its mask to this (`Game::set_mask`).
+    Mask(u8),
+    /// The drawn tile may close some of the donkey's sets there (bit `i`: `roots[i]`), not yet
+    /// checked: its mask is worked out when read (`Game::pending_mask`). A random draw reads a
+    /// few slots, seldom this one, so most draws never pay for the check.
+    Pending(u8),
 }
 
 impl Default for DonkeySets {
@@ -984,8 +1051,96 @@ impl Default for DonkeySets {
             roots: [0; 4],
             len: 0,
             monastery: None,
-            cleared: None,
+            kept: None,
         }
+    }
+}
+
+/// The neighbours of an open position, as a placement there meets them.
+struct Around {
+    /// Per side: the touching edge code of the neighbour, if there is one.
+    edge: [Option<u8>; 4],
+    /// Per side: the set of the neighbour's road or city at its centre port (`u32::MAX`: none).
+    set: [u32; 4],
+}
+
+impl Around {
+    fn new(game: &Game<'_>, x: i32, y: i32) -> Around {
+        let mut around = Around {
+            edge: [None; 4],
+            set: [u32::MAX; 4],
+        };
+        let cells = game.board.neighbours(x, y);
+        for side in Side::ALL {
+            let q = cells[side.index()].placed;
+            if q == EMPTY {
+                continue;
+            }
+            let q = game.board.placed[q as usize];
+            let oq = game.play.orients[q.orient as usize];
+            let s = side.index();
+            around.edge[s] = Some(oq.edges[side.opposite().index()]);
+            // Only a road or city has a set that can be completed.
+            if oq.links[side.opposite().index()] != 0 {
+                let g = oq.ports[side.centre().facing().index()];
+                around.set[s] = game.find(q.base + u32::from(g));
+            }
+        }
+        around
+    }
+
+    /// The sides where the set `root` has an end facing this position, as a mask.
+    fn sides_of(&self, root: u32) -> u8 {
+        let s = &self.set;
+        u8::from(s[0] == root)
+            | u8::from(s[1] == root) << 1
+            | u8::from(s[2] == root) << 2
+            | u8::from(s[3] == root) << 3
+    }
+
+    /// How many ends of the set `root` face this position.
+    fn ends_of(&self, root: u32) -> u32 {
+        self.sides_of(root).count_ones()
+    }
+
+    /// Whether placing `o` here closes the set `target`, all of whose ends face this position:
+    /// walking from it through the tile's roads and cities, every side reached must have a
+    /// neighbour, and every other set joined must have all its ends here too.
+    fn completes(&self, game: &Game<'_>, o: &OrientCore, target: u32) -> bool {
+        let tables = game.tables;
+        let mut joined = [target, u32::MAX, u32::MAX, u32::MAX];
+        let mut todo = self.sides_of(target);
+        let mut visited = todo;
+        while todo != 0 {
+            let s = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let Some(theirs) = self.edge[s] else {
+                return false;
+            };
+            if tables.meeting(o.edges[s], theirs) != Meeting::Connect {
+                // Closed here without joining (bushes).
+                continue;
+            }
+            let set = self.set[s];
+            if set != u32::MAX && !joined.contains(&set) {
+                // Another set joins: it too must have all its ends here.
+                let node = &game.nodes[set as usize];
+                let sides = self.sides_of(set);
+                if sides.count_ones() != node.open {
+                    return false;
+                }
+                if let Some(free) = joined.iter_mut().find(|j| **j == u32::MAX) {
+                    *free = set;
+                }
+                todo |= sides & !visited;
+                visited |= sides;
+            }
+            // Our road or city there joins too; its other sides come next.
+            let sides = o.links[s];
+            todo |= sides & !visited;
+            visited |= sides;
+        }
+        true
     }
 }
 
