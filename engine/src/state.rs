@@ -823,12 +823,8 @@ impl<'t> Game<'t> {
             let row = self.tables.index.row(self.masks_kind);
             self.masks.clear();
             (self.masks).extend(self.board.frontier.iter().map(|o| row.at(o.pattern)));
-            match self.donkey_sets.kept.take() {
-                Some((slot, Kept::Mask(mask))) => self.masks[usize::from(slot)] = mask,
-                Some((slot, Kept::Pending(sets))) => {
-                    self.masks[usize::from(slot)] = self.pending_mask(slot, sets);
-                }
-                None => {}
+            if let Some((slot, kept)) = self.donkey_sets.kept.take() {
+                self.masks[usize::from(slot)] = self.kept_mask(slot, kept);
             }
             self.masks_filled = true;
         }
@@ -868,14 +864,20 @@ impl<'t> Game<'t> {
             return self.masks[slot];
         }
         match self.donkey_sets.kept {
-            Some((at, Kept::Mask(mask))) if usize::from(at) == slot => mask,
-            Some((at, Kept::Pending(sets))) if usize::from(at) == slot => {
-                self.pending_mask(at, sets)
-            }
+            Some((at, kept)) if usize::from(at) == slot => self.kept_mask(at, kept),
             _ => {
                 let pattern = self.board.frontier[slot].pattern;
                 self.tables.index.fits(pattern, self.masks_kind)
             }
+        }
+    }
+
+    /// The drawn tile's mask at the slot `DonkeySets::kept` names.
+    #[inline]
+    fn kept_mask(&self, slot: u16, kept: Kept) -> u8 {
+        match kept {
+            Kept::Mask(mask) => mask,
+            Kept::Pending(sets) => self.pending_mask(slot, sets),
         }
     }
 

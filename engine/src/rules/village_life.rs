@@ -222,7 +222,7 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) {
             }
             _ => {
                 if game.mask_at(slot as usize) != 0 {
-                    block_completing(game, kind, (x, y), slot, root);
+                    block_completing(game, kind, (x, y), slot, root, network);
                 }
             }
         }
@@ -273,12 +273,20 @@ fn block_monastery(game: &mut Game<'_>, x: i16, y: i16) {
 }
 
 /// Clears the rotations of the drawn tile at the open position `at` (frontier `slot`) that
-/// would complete the set `root`.
+/// would complete the set `root` (with `network`, a marketplace road under the `network`
+/// reading: only those that complete its network).
 #[inline(never)]
-fn block_completing(game: &mut Game<'_>, kind: u16, at: (i32, i32), slot: u16, root: u32) {
+fn block_completing(
+    game: &mut Game<'_>,
+    kind: u16,
+    at: (i32, i32),
+    slot: u16,
+    root: u32,
+    network: bool,
+) {
     let mask = game.mask_at(slot as usize);
     let mut closing = game.closing_rotations(kind, at, mask, root);
-    if game.rules.donkey_blocks == DonkeyBlocks::Network && game.nodes[root as usize].markets > 0 {
+    if network {
         closing = only_completing_networks(game, kind, at, closing, root);
     }
     if closing != 0 {
@@ -331,7 +339,7 @@ fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) {
             continue;
         };
         let slot = game.board.cell(at.0, at.1).slot;
-        if slot == EMPTY || game.mask_at(slot as usize) == 0 {
+        if slot == EMPTY {
             continue;
         }
         let mask = game.mask_at(slot as usize);
@@ -734,9 +742,9 @@ mod tests {
     use crate::state::{Game, Kept};
 
     /// A slot the donkey's filter leaves to check when read reads the same whether read on its
-    /// own (`mask_at`, as sampling reads it) or listed with the rest (`masks_mut`), or after
-    /// another slot changed, and the check it waits for does block placements. (That the masks are the right ones, the
-    /// property tests check against trial placements.)
+    /// own (`mask_at`, as sampling reads it), listed with the rest (`masks_mut`) or after
+    /// another slot changed, and the check it waits for does block placements. (That the
+    /// masks are the right ones, the property tests check against trial placements.)
     #[test]
     fn the_donkey_s_pending_slot_reads_as_when_listed() {
         let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
