@@ -103,9 +103,11 @@ impl Board {
     /// The directory slot of a chunk, if the chunk lies inside the directory.
     #[inline]
     fn slot_of(&self, cx: i32, cy: i32) -> Option<usize> {
-        let (dx, dy) = (cx - self.x0, cy - self.y0);
-        (dx >= 0 && dy >= 0 && dx < self.width && dy < self.height)
-            .then(|| (dy * self.width + dx) as usize)
+        // Unsigned, a chunk left of or above the directory is past its width or height: one
+        // test per axis.
+        let (dx, dy) = ((cx - self.x0) as u32, (cy - self.y0) as u32);
+        ((dx < self.width as u32) & (dy < self.height as u32))
+            .then(|| (dy * self.width as u32 + dx) as usize)
     }
 
     /// The chunk holding a cell (shifted coordinates), if it was ever written.

@@ -97,10 +97,11 @@ pub struct Node {
 // feature's tiles sum to at most N(N − 1)/2 (rows alike, and likewise west of 0). A tile has
 // at most 4 open ends, each facing a cell 1 beyond it: |sum| ≤ 4(N(N − 1)/2 + N) = 2N(N + 1)
 // = 2,048,064,000 for N = `MAX_TILES` (32,000), under `i32::MAX` (2,147,483,647) by more than
-// the 4 × 32,001 a placement can add before `join` takes its ends off again.
+// the 8 × 32,001 a placement can hold in a sum before `join` takes the ends meeting a tile off
+// again (its own four facing its neighbours, and their four facing it).
 const _: () = {
     let n = crate::board::MAX_TILES as i64;
-    assert!(2 * n * (n + 1) + 4 * (n + 1) <= i32::MAX as i64);
+    assert!(2 * n * (n + 1) + 8 * (n + 1) <= i32::MAX as i64);
 };
 
 /// What a playout reads of the tables each turn, compact, built once per `Setup` and shared by
@@ -701,12 +702,20 @@ impl<'t> Game<'t> {
         let id = self.board.placed.len() as u16;
         let base = self.nodes.len() as u32;
         self.nodes.extend_from_slice(self.play.of(orient));
-        // Each new node is its own set, a ring of one.
+        let village = self.donkey.is_some();
+        // Each new node is its own set, a ring of one. With the donkey, the templates hold
+        // where each end faces from the tile (see `PlayTables`): the tile's position is added
+        // once per end; `join` takes off the ends that meet a tile.
         for (i, node) in self.nodes[base as usize..].iter_mut().enumerate() {
             let n = base + i as u32;
             node.parent = n;
             node.next = n;
             node.tile = id;
+            if village {
+                let open = node.open as i32;
+                node.ends_at.0 += open * x;
+                node.ends_at.1 += open * y;
+            }
         }
         self.board.placed.push(Placed {
             x: x as i16,
@@ -720,28 +729,6 @@ impl<'t> Game<'t> {
         let weights: [u32; 4] =
             std::array::from_fn(|side| weights[side] * (u32::from(o.edges[side]) + 1));
         let cells = self.board.place(x, y, id, weights);
-        if self.donkey.is_some() {
-            // The templates hold where each end faces from the tile (see `PlayTables`); an
-            // end meeting a tile faces no empty position. Done while the new nodes are their own
-            // roots, before any join.
-            for node in &mut self.nodes[base as usize..] {
-                let open = node.open as i32;
-                node.ends_at.0 += open * x;
-                node.ends_at.1 += open * y;
-            }
-            for side in Side::ALL {
-                let f = o.ports[side.centre().index()];
-                // (`NO_FEATURE` lies past the tile's nodes.)
-                if cells[side.index()].placed != EMPTY
-                    && let Some(node) = self.nodes.get_mut((base + u32::from(f)) as usize)
-                    && node.kind.closes()
-                {
-                    let (dx, dy) = side.offset();
-                    node.ends_at.0 -= x + dx;
-                    node.ends_at.1 -= y + dy;
-                }
-            }
-        }
         for side in Side::ALL {
             let cell = cells[side.index()];
             if cell.placed != EMPTY {
@@ -775,7 +762,13 @@ impl<'t> Game<'t> {
                     && self.nodes[a as usize].kind.closes()
                 {
                     let r = self.find_mut(a);
-                    self.nodes[r as usize].open -= 1;
+                    let root = &mut self.nodes[r as usize];
+                    root.open -= 1;
+                    // Our end faced q's position.
+                    if village {
+                        root.ends_at.0 -= i32::from(qq.x);
+                        root.ends_at.1 -= i32::from(qq.y);
+                    }
                 }
                 let theirs_closes = ga.is_some_and(|g| self.nodes[g as usize].kind.closes());
                 if let Some(g) = ga
@@ -784,7 +777,7 @@ impl<'t> Game<'t> {
                     let r = self.find_mut(g);
                     let root = &mut self.nodes[r as usize];
                     root.open -= 1;
-                    // q's end faced our position (ours meeting q was taken off in `put`).
+                    // q's end faced our position.
                     if village {
                         root.ends_at.0 -= i32::from(pp.x);
                         root.ends_at.1 -= i32::from(pp.y);

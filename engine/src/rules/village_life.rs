@@ -462,7 +462,7 @@ pub(crate) fn place_windmill(
         tile: placed,
         follower: 0,
     });
-    let in_range = range_tiles(game, placed).len() as u8;
+    let in_range = range_tiles(game, placed).1 as u8;
     let p = game.board.placed[placed as usize];
     game.mills.push(Mill {
         tile: placed,
@@ -524,25 +524,28 @@ pub(crate) fn final_windmills(game: &mut Game<'_>, events: &mut Vec<Event>) {
     }
 }
 
-/// The placed tiles of a windmill's range.
-fn range_tiles(game: &Game<'_>, tile: u16) -> Vec<u16> {
+/// The placed tiles of a windmill's range, in `WINDMILL_RANGE` order (a list on the stack:
+/// it is read once and dropped), and how many there are.
+fn range_tiles(game: &Game<'_>, tile: u16) -> ([u16; WINDMILL_RANGE.len()], usize) {
     let w = game.board.placed[tile as usize];
-    // At its size at once: collecting a filter grows the list three times.
-    let mut tiles = Vec::with_capacity(WINDMILL_RANGE.len());
+    let mut tiles = [0; WINDMILL_RANGE.len()];
+    let mut n = 0;
     for &(dx, dy) in &WINDMILL_RANGE {
         let c = game.board.cell(i32::from(w.x) + dx, i32::from(w.y) + dy);
         if c.placed != EMPTY {
-            tiles.push(c.placed);
+            tiles[n] = c.placed;
+            n += 1;
         }
     }
-    tiles
+    (tiles, n)
 }
 
 // Out of line: rare, and inlined it would weigh on the check run every turn.
 #[inline(never)]
 fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mut Vec<Event>) {
     let fig = game.lift(index);
-    let tiles = range_tiles(game, fig.tile);
+    let (range, n) = range_tiles(game, fig.tile);
+    let tiles = &range[..n];
     let points = if complete { 9 } else { tiles.len() as u32 };
     let owner = fig.owner;
     let mut flowers = Vec::new();
