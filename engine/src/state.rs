@@ -758,30 +758,18 @@ impl<'t> Game<'t> {
             let fa = (f != crate::tables::NO_FEATURE).then(|| pp.base + u32::from(f));
             let ga = (g != crate::tables::NO_FEATURE).then(|| qq.base + u32::from(g));
             if k == 1 {
+                // Each side's end, if a road or city, closes here; ours faced q's position,
+                // q's faced ours.
                 if let Some(a) = fa
                     && self.nodes[a as usize].kind.closes()
                 {
-                    let r = self.find_mut(a);
-                    let root = &mut self.nodes[r as usize];
-                    root.open -= 1;
-                    // Our end faced q's position.
-                    if village {
-                        root.ends_at.0 -= i32::from(qq.x);
-                        root.ends_at.1 -= i32::from(qq.y);
-                    }
+                    self.close_end(a, (qq.x, qq.y), village);
                 }
                 let theirs_closes = ga.is_some_and(|g| self.nodes[g as usize].kind.closes());
                 if let Some(g) = ga
                     && theirs_closes
                 {
-                    let r = self.find_mut(g);
-                    let root = &mut self.nodes[r as usize];
-                    root.open -= 1;
-                    // q's end faced our position.
-                    if village {
-                        root.ends_at.0 -= i32::from(pp.x);
-                        root.ends_at.1 -= i32::from(pp.y);
-                    }
+                    self.close_end(g, (pp.x, pp.y), village);
                 }
                 if meeting != Meeting::Connect {
                     // A neighbour's road closed by our edge (bushes) is not a feature of the
@@ -802,6 +790,18 @@ impl<'t> Game<'t> {
                 last = (a, b);
                 self.union(a, b);
             }
+        }
+    }
+
+    /// Takes one open end, facing the cell `faced`, off the set of node `n` (with the donkey in
+    /// play, its position off `ends_at` too).
+    fn close_end(&mut self, n: u32, faced: (i16, i16), village: bool) {
+        let r = self.find_mut(n);
+        let root = &mut self.nodes[r as usize];
+        root.open -= 1;
+        if village {
+            root.ends_at.0 -= i32::from(faced.0);
+            root.ends_at.1 -= i32::from(faced.1);
         }
     }
 
