@@ -13,6 +13,7 @@
 //!   points) × `p`, both at the rates the markers set: an inn road of `t` tiles `2t × p`, so an
 //!   inn with many open ends late in the game is worth little, and nothing once no tile is left;
 //! - a field 3 per completed city it borders plus 1 per open one;
+//! - a windmill its placed range tiles plus the missing ones times `0.8^missing`;
 //! - the majority is weighed by each figure's strength (a set's follower kind, `[[figure]]`: the
 //!   large follower counts 2); a figure of strength `s` is worth `s × w` in the supply and
 //!   `s × w × p` on a feature (the chance it comes back: 0 on a field), `w` being 3 points while
@@ -24,8 +25,10 @@
 //!   `1 / (1 + e^(−lead / (0.5 + time)))`, `time` the scale below.
 //!
 //! Every chance is scaled down as the bag empties (`min(1, tiles left / 10)`), and is 0 when
-//! no tile is left. A turn is worth the change of its player's standing minus the mean change
-//! of the others' (so feeding an opponent's city counts against it).
+//! no tile is left; an open road or city on the donkey's tile has its chance scaled by 0.3. A
+//! turn is worth the change of its player's standing minus the mean change of the others' (so
+//! feeding an opponent's city counts against it). What was measured in choosing the estimate:
+//! `docs/decisions.md`, "The greedy estimate".
 //!
 //! Placements with a deploy or pass are valued from the board without playing them: the
 //! features each placement would join are merged in a small union-find over the placed tile's

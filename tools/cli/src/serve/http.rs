@@ -43,7 +43,7 @@ struct Request {
 /// Answers connections until the listener fails: a thread per connection, one request per
 /// connection, and the connection closed after its answer (or after `READ_TIMEOUT` without a
 /// whole request). Nothing outlives its request but an event stream, so no request can wait
-/// behind another connection (see ARCHITECTURE.md, "the hanging request").
+/// behind another connection (see docs/decisions.md, "The hanging request").
 pub fn serve(listener: TcpListener, shared: &Arc<Shared>) {
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
