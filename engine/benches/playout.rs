@@ -1,11 +1,13 @@
 //! Random playouts on one core — the base game, and base + Festival + Village Life with all
 //! their rules, both 72 tiles long so they compare — and the legal placements of one drawn tile.
 
-use criterion::{Criterion, criterion_group, criterion_main};
 use engine::game::{Draw, Game, GameOptions, Move, Phase, Setup};
 use engine::rng::Rng;
 use engine::simulate::play_random;
 use std::hint::black_box;
+
+#[path = "../../tiledef/benches/support/stopwatch.rs"]
+mod stopwatch;
 
 fn options(players: u8, seed: u64) -> GameOptions {
     GameOptions {
@@ -27,7 +29,7 @@ fn expansion_options(players: u8, seed: u64) -> GameOptions {
     }
 }
 
-fn playouts(c: &mut Criterion) {
+fn main() {
     let tables = engine::compile(&tiledef::load_bundled()).expect("bundled tables compile");
     let mut rng = Rng::new(1);
     let mut moves = Vec::with_capacity(256);
@@ -41,14 +43,12 @@ fn playouts(c: &mut Criterion) {
     ];
     for (name, options) in cases {
         let setup = Setup::new(&tables, options(2, 0)).expect("the options set up a game");
-        c.bench_function(name, |b| {
-            b.iter(|| {
-                events.clear();
-                let seed = rng.next_u64();
-                let game = play_random(&setup, seed, &mut rng, &mut moves, &mut events)
-                    .expect("random games play");
-                black_box(game.scores[0])
-            })
+        stopwatch::time(name, 30, || {
+            events.clear();
+            let seed = rng.next_u64();
+            let game = play_random(&setup, seed, &mut rng, &mut moves, &mut events)
+                .expect("random games play");
+            game.scores[0]
         });
     }
     // A mid-game position: the legal placements of the drawn tile.
@@ -69,14 +69,13 @@ fn playouts(c: &mut Criterion) {
         return;
     };
     let open = game.board.frontier.len();
-    c.bench_function(&format!("legal placements, {open} open positions"), |b| {
-        b.iter(|| {
+    stopwatch::time(
+        &format!("legal placements, {open} open positions"),
+        30,
+        || {
             moves.clear();
             game.legal_placements(black_box(kind), &mut moves);
-            black_box(moves.len())
-        })
-    });
+            moves.len()
+        },
+    );
 }
-
-criterion_group!(benches, playouts);
-criterion_main!(benches);

@@ -67,41 +67,57 @@ pub fn baseline(at: Point, size: f32, width_em: f32, align: Align) -> Point {
 
 /// The outlines of a line of text as a path, in the caller's units.
 pub fn text_path(text: &str, at: Point, size: f32, align: Align) -> Vec<Seg> {
-    let f = font();
-    let upem = f.units_per_em().unwrap_or(2048.0);
     let (glyphs, width) = layout(text);
     let origin = baseline(at, size, width, align);
-    let k = size / upem;
+    let k = size / units_per_em();
     let mut segs = Vec::new();
     for g in glyphs {
-        let Some(outline) = f.outline(GlyphId(g.id)) else {
-            continue;
-        };
         let ox = origin.x + g.x * size;
-        let map = |p: ab_glyph::Point| pt(ox + p.x * k, origin.y - p.y * k);
-        let mut last: Option<ab_glyph::Point> = None;
-        for curve in &outline.curves {
-            let (start, end) = match curve {
-                OutlineCurve::Line(a, b) => (*a, *b),
-                OutlineCurve::Quad(a, _, b) => (*a, *b),
-                OutlineCurve::Cubic(a, _, _, b) => (*a, *b),
-            };
-            if last != Some(start) {
-                if last.is_some() {
-                    segs.push(Seg::Close);
-                }
-                segs.push(Seg::Move(map(start)));
+        let map = |p: Point| pt(ox + p.x * k, origin.y - p.y * k);
+        segs.extend(glyph_outline(g.id).into_iter().map(|seg| seg.map(map)));
+    }
+    segs
+}
+
+/// A glyph's advance, in em.
+pub fn advance(id: u16) -> f32 {
+    font().h_advance_unscaled(GlyphId(id)) / units_per_em()
+}
+
+/// The font's units per em (DejaVu's 2,048).
+pub fn units_per_em() -> f32 {
+    font().units_per_em().unwrap_or(2048.0)
+}
+
+/// A glyph's outline in font units, y up (empty for a space or a missing glyph).
+pub fn glyph_outline(id: u16) -> Vec<Seg> {
+    let Some(outline) = font().outline(GlyphId(id)) else {
+        return Vec::new();
+    };
+    let point = |p: ab_glyph::Point| pt(p.x, p.y);
+    let mut segs = Vec::new();
+    let mut last: Option<ab_glyph::Point> = None;
+    for curve in &outline.curves {
+        let (start, end) = match curve {
+            OutlineCurve::Line(a, b) => (*a, *b),
+            OutlineCurve::Quad(a, _, b) => (*a, *b),
+            OutlineCurve::Cubic(a, _, _, b) => (*a, *b),
+        };
+        if last != Some(start) {
+            if last.is_some() {
+                segs.push(Seg::Close);
             }
-            segs.push(match curve {
-                OutlineCurve::Line(_, b) => Seg::Line(map(*b)),
-                OutlineCurve::Quad(_, c, b) => Seg::Quad(map(*c), map(*b)),
-                OutlineCurve::Cubic(_, c1, c2, b) => Seg::Cubic(map(*c1), map(*c2), map(*b)),
-            });
-            last = Some(end);
+            segs.push(Seg::Move(point(start)));
         }
-        if last.is_some() {
-            segs.push(Seg::Close);
-        }
+        segs.push(match curve {
+            OutlineCurve::Line(_, b) => Seg::Line(point(*b)),
+            OutlineCurve::Quad(_, c, b) => Seg::Quad(point(*c), point(*b)),
+            OutlineCurve::Cubic(_, c1, c2, b) => Seg::Cubic(point(*c1), point(*c2), point(*b)),
+        });
+        last = Some(end);
+    }
+    if last.is_some() {
+        segs.push(Seg::Close);
     }
     segs
 }

@@ -3,7 +3,7 @@
 //!
 //! A tile becomes plain drawing commands first (`draw::draw_tile` → `scene::Scene`, in tile
 //! units), which tests pin exactly; `raster` turns commands into pixels with tiny-skia; `sheet`
-//! lays tiles out on paper and writes the PDF with krilla. Same input, same bytes. It depends on
+//! lays tiles out on paper and `pdf` writes them with pdf-writer. Same input, same bytes. It depends on
 //! `tiledef` only.
 
 pub mod contact;
@@ -11,6 +11,7 @@ pub mod draw;
 pub mod font;
 pub mod geom;
 pub mod icons;
+pub mod pdf;
 pub mod raster;
 pub mod regions;
 pub mod scene;

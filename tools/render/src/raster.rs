@@ -141,6 +141,10 @@ pub fn draw(
     Ok(())
 }
 
+/// The most memory a decoded artwork may take: what `image` allowed before us, far above any
+/// print resolution (45 mm at 1,200 dpi is 2,126 px square, 18 MB).
+const ARTWORK_LIMIT_BYTES: usize = 512 * 1024 * 1024;
+
 /// Reads an artwork PNG into a premultiplied pixmap.
 pub fn load_artwork(path: &std::path::Path, tile: &str) -> Result<Pixmap, RenderError> {
     let fail = |reason: String| RenderError::Artwork {
@@ -149,11 +153,7 @@ pub fn load_artwork(path: &std::path::Path, tile: &str) -> Result<Pixmap, Render
         reason,
     };
     let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
-    let image = image::load_from_memory(&bytes)
-        .map_err(|e| fail(e.to_string()))?
-        .to_rgba8();
-    let (w, h) = image.dimensions();
-    let mut data = image.into_raw();
+    let (w, h, mut data) = decode_rgba8(&bytes).map_err(|e| fail(e.to_string()))?;
     for px in data.chunks_exact_mut(4) {
         let a = u16::from(px[3]);
         for c in &mut px[..3] {
@@ -163,6 +163,56 @@ pub fn load_artwork(path: &std::path::Path, tile: &str) -> Result<Pixmap, Render
     let size =
         tiny_skia::IntSize::from_wh(w, h).ok_or_else(|| fail("the image is empty".into()))?;
     Pixmap::from_vec(data, size).ok_or_else(|| fail("the image has an unusable size".into()))
+}
+
+/// Decodes any PNG (palette, grey, 16-bit, interlaced) to straight RGBA, 8 bits a channel.
+fn decode_rgba8(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), png::DecodingError> {
+    let mut decoder = png::Decoder::new_with_limits(
+        std::io::Cursor::new(bytes),
+        png::Limits {
+            bytes: ARTWORK_LIMIT_BYTES,
+        },
+    );
+    // Palette and low-depth grey expanded, transparency to alpha; 16-bit kept, rounded below.
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info()?;
+    let size = reader
+        .output_buffer_size()
+        .filter(|&size| size <= ARTWORK_LIMIT_BYTES)
+        .ok_or(png::DecodingError::LimitsExceeded)?;
+    let mut buf = vec![0; size];
+    let frame = reader.next_frame(&mut buf)?;
+    buf.truncate(frame.buffer_size());
+    let samples: Vec<u8> = match frame.bit_depth {
+        // The nearest 8-bit value, as `image` rounds: (v + 128) / 257.
+        png::BitDepth::Sixteen => buf
+            .chunks_exact(2)
+            .map(|v| ((u32::from(u16::from_be_bytes([v[0], v[1]])) + 128) / 257) as u8)
+            .collect(),
+        _ => buf,
+    };
+    let pixels = (frame.width as usize) * (frame.height as usize);
+    let mut rgba = Vec::with_capacity(pixels * 4);
+    match frame.color_type {
+        png::ColorType::Rgba => rgba = samples,
+        png::ColorType::Rgb => {
+            for p in samples.chunks_exact(3) {
+                rgba.extend_from_slice(&[p[0], p[1], p[2], 255]);
+            }
+        }
+        png::ColorType::GrayscaleAlpha => {
+            for p in samples.chunks_exact(2) {
+                rgba.extend_from_slice(&[p[0], p[0], p[0], p[1]]);
+            }
+        }
+        // Indexed never reaches here: EXPAND turns a palette into RGB or RGBA.
+        png::ColorType::Grayscale | png::ColorType::Indexed => {
+            for &g in &samples {
+                rgba.extend_from_slice(&[g, g, g, 255]);
+            }
+        }
+    }
+    Ok((frame.width, frame.height, rgba))
 }
 
 /// The pixmap's colours without alpha (drawn on opaque paper, so alpha is 255 throughout).
@@ -183,16 +233,21 @@ pub fn rgb_bytes(pixmap: &Pixmap) -> Vec<u8> {
 
 /// Encodes a pixmap as an RGB PNG.
 pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
-    use image::ImageEncoder;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    encode_rgb_png(pixmap.width(), pixmap.height(), &rgb_bytes(pixmap))
+}
+
+/// Encodes 8-bit RGB pixels, row by row, as a PNG: fast compression, each row's filter chosen
+/// by the encoder (small files in a fraction of the best compression's time).
+pub fn encode_rgb_png(width: u32, height: u32, rgb: &[u8]) -> Result<Vec<u8>, RenderError> {
+    let fail = |e: png::EncodingError| RenderError::Encode(e.to_string());
     let mut out = Vec::new();
-    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(
-            &rgb_bytes(pixmap),
-            pixmap.width(),
-            pixmap.height(),
-            image::ExtendedColorType::Rgb8,
-        )
-        .map_err(|e| RenderError::Encode(e.to_string()))?;
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    encoder.set_filter(png::Filter::Adaptive);
+    let mut writer = encoder.write_header().map_err(fail)?;
+    writer.write_image_data(rgb).map_err(fail)?;
+    writer.finish().map_err(fail)?;
     Ok(out)
 }

@@ -92,6 +92,19 @@ pub enum Seg {
     Close,
 }
 
+impl Seg {
+    /// The same segment with every point moved by `f`.
+    pub fn map(self, f: impl Fn(Point) -> Point) -> Seg {
+        match self {
+            Seg::Move(p) => Seg::Move(f(p)),
+            Seg::Line(p) => Seg::Line(f(p)),
+            Seg::Quad(c, p) => Seg::Quad(f(c), f(p)),
+            Seg::Cubic(c1, c2, p) => Seg::Cubic(f(c1), f(c2), f(p)),
+            Seg::Close => Seg::Close,
+        }
+    }
+}
+
 /// A shape to fill and/or stroke.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {

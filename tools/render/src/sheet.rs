@@ -1,5 +1,5 @@
 //! Print sheets: every tile repeated by its count, at exact physical size with bleed, crop marks
-//! outside the tiles, a footer, optional mirrored backs; as a PDF (krilla) or PNG pages.
+//! outside the tiles, a footer, optional mirrored backs; as a PDF (`pdf`) or PNG pages.
 //!
 //! The layout is plain data in millimetres (`SheetLayout`); the PDF and PNG writers only draw it.
 //! Each tile's picture is rasterised once at the print resolution and embedded once in the PDF,
@@ -8,16 +8,15 @@
 use crate::RenderError;
 use crate::draw::{DrawOptions, draw_tile};
 use crate::font;
+use crate::pdf;
 use crate::raster::{draw, rasterise, rgb_bytes};
 use crate::scene::{Align, Rgba, Scene, Seg, Shape, pt, rect};
 use rayon::prelude::*;
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use tiledef::TileSet;
 use tiny_skia::{Color, Pixmap, PixmapPaint, Transform};
 
 const MM_PER_INCH: f32 = 25.4;
-const PT_PER_MM: f32 = 72.0 / MM_PER_INCH;
 /// Space for the footer line above the bottom margin.
 const FOOTER_MM: f32 = 6.0;
 /// Crop marks keep this far from the tiles' bleed.
@@ -474,41 +473,6 @@ fn pictures(
     Ok(Pictures { fronts, backs })
 }
 
-/// An RGB picture for krilla, hashed by what it shows rather than by its pixels.
-#[derive(Clone)]
-struct TilePicture {
-    key: (usize, bool, u32),
-    rgb: Arc<Vec<u8>>,
-    px: u32,
-}
-
-impl Hash for TilePicture {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.key.hash(state);
-    }
-}
-
-impl krilla::image::CustomImage for TilePicture {
-    fn color_channel(&self) -> &[u8] {
-        &self.rgb
-    }
-    fn alpha_channel(&self) -> Option<&[u8]> {
-        None
-    }
-    fn bits_per_component(&self) -> krilla::image::BitsPerComponent {
-        krilla::image::BitsPerComponent::Eight
-    }
-    fn size(&self) -> (u32, u32) {
-        (self.px, self.px)
-    }
-    fn icc_profile(&self) -> Option<&[u8]> {
-        None
-    }
-    fn color_space(&self) -> krilla::image::ImageColorspace {
-        krilla::image::ImageColorspace::Rgb
-    }
-}
-
 /// Writes the sheet as a PDF.
 pub fn write_pdf(
     set: &TileSet,
@@ -523,19 +487,14 @@ pub fn write_pdf(
 const PICTURES_AT_ONCE: usize = 8;
 
 /// Writes the sheet as a PDF, calling `progress(done, total)` as tile pictures are embedded.
-/// Pictures are rasterised a few at a time and handed to krilla, which compresses them; only
-/// the compressed streams are kept.
+/// Pictures are rasterised a few at a time and compressed at once; only the compressed streams
+/// are kept.
 pub fn write_pdf_with_progress(
     set: &TileSet,
     sheet: &SheetLayout,
     options: &SheetOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<u8>, RenderError> {
-    use krilla::geom::{PathBuilder, Point, Size, Transform as KTransform};
-    use krilla::page::PageSettings;
-    use krilla::paint::{Fill, LineCap, Stroke};
-    use krilla::text::{Font, GlyphId, KrillaGlyph};
-
     let px = picture_px(options);
     let bleed = options.bleed_mm / options.tile_mm;
     let mut used = vec![false; set.tiles.len()];
@@ -547,134 +506,53 @@ pub fn write_pdf_with_progress(
         label: options.labels,
         artwork: true,
     };
-    let image = |key: (usize, bool, u32), pixmap: &Pixmap| {
-        krilla::image::Image::from_custom(
-            TilePicture {
-                key,
-                rgb: Arc::new(rgb_bytes(pixmap)),
-                px,
-            },
-            true,
-        )
-        .map_err(RenderError::Pdf)
-    };
+    let picture = |pixmap: &Pixmap| pdf::Picture::new(&rgb_bytes(pixmap), px);
     let wanted: Vec<usize> = (0..set.tiles.len()).filter(|&i| used[i]).collect();
-    let mut fronts: Vec<Option<krilla::image::Image>> = vec![None; set.tiles.len()];
-    let mut done = 0;
+    let mut pictures = Vec::with_capacity(wanted.len() + set.sets.len());
+    let mut fronts: Vec<Option<usize>> = vec![None; set.tiles.len()];
     for chunk in wanted.chunks(PICTURES_AT_ONCE) {
-        let images: Vec<krilla::image::Image> = chunk
+        let compressed: Vec<pdf::Picture> = chunk
             .par_iter()
             .map(|&i| {
                 let tile = &set.tiles[i];
                 let pixmap = rasterise(&draw_tile(set, tile, &draw_options), px, bleed, &tile.id)?;
-                image((i, false, px), &pixmap)
+                Ok(picture(&pixmap))
             })
             .collect::<Result<_, RenderError>>()?;
-        for (&i, img) in chunk.iter().zip(images) {
-            fronts[i] = Some(img);
+        for (&i, p) in chunk.iter().zip(compressed) {
+            fronts[i] = Some(pictures.len());
+            pictures.push(p);
         }
-        done += chunk.len();
-        progress(done, wanted.len());
+        progress(pictures.len(), wanted.len());
     }
-    let backs: Vec<Option<krilla::image::Image>> = if options.backs {
-        let per_set: Vec<krilla::image::Image> = set
-            .sets
-            .iter()
-            .enumerate()
-            .map(|(k, s)| {
-                image(
-                    (k, true, px),
-                    &rasterise(&back_scene(&s.name), px, bleed, "back")?,
-                )
-            })
-            .collect::<Result<_, _>>()?;
+    let backs: Vec<Option<usize>> = if options.backs {
+        let first_back = pictures.len();
+        for s in &set.sets {
+            pictures.push(picture(&rasterise(
+                &back_scene(&s.name),
+                px,
+                bleed,
+                "back",
+            )?));
+        }
         (0..set.tiles.len())
-            .map(|i| used[i].then(|| per_set[set.tiles[i].set].clone()))
+            .map(|i| used[i].then_some(first_back + set.tiles[i].set))
             .collect()
     } else {
         vec![None; set.tiles.len()]
     };
-    let font = Font::new(font::FONT_DATA.into(), 0)
-        .ok_or_else(|| RenderError::Pdf("the embedded font cannot be used".into()))?;
-
-    let mm = |v: f32| v * PT_PER_MM;
-    let picture_mm = options.tile_mm + 2.0 * options.bleed_mm;
-    let mut document = krilla::Document::new();
-    for page in &sheet.pages {
-        let settings = PageSettings::from_wh(mm(sheet.width_mm), mm(sheet.height_mm))
-            .ok_or_else(|| RenderError::Pdf("invalid page size".into()))?;
-        let mut pdf_page = document.start_page_with(settings);
-        let mut surface = pdf_page.surface();
-        let size = Size::from_wh(mm(picture_mm), mm(picture_mm))
-            .ok_or_else(|| RenderError::Pdf("invalid tile size".into()))?;
-        for p in &page.placements {
-            let image = if p.back {
-                &backs[p.tile]
-            } else {
-                &fronts[p.tile]
-            };
-            let Some(image) = image else { continue };
-            surface.push_transform(&KTransform::from_translate(
-                mm(p.x_mm - options.bleed_mm),
-                mm(p.y_mm - options.bleed_mm),
-            ));
-            surface.draw_image(image.clone(), size);
-            surface.pop();
-        }
-        let mut pb = PathBuilder::new();
-        for [(x1, y1), (x2, y2)] in &page.marks {
-            pb.move_to(mm(*x1), mm(*y1));
-            pb.line_to(mm(*x2), mm(*y2));
-        }
-        if let Some(path) = pb.finish() {
-            surface.set_fill(None);
-            surface.set_stroke(Some(Stroke {
-                width: mm(MARK_WIDTH_MM),
-                line_cap: LineCap::Butt,
-                ..Stroke::default()
-            }));
-            surface.draw_path(&path);
-            surface.set_stroke(None);
-        }
-        surface.set_fill(Some(Fill::default()));
-        let baseline = sheet.height_mm - options.margin_mm - 1.0;
-        let size_pt = mm(FOOTER_TEXT_MM);
-        for (text, right) in [(&page.footer_left, false), (&page.footer_right, true)] {
-            let (placed, width) = font::layout(text);
-            let glyphs: Vec<KrillaGlyph> = placed
-                .iter()
-                .map(|g| {
-                    KrillaGlyph::new(
-                        GlyphId::new(u32::from(g.id)),
-                        g.advance,
-                        0.0,
-                        0.0,
-                        0.0,
-                        g.start..g.end,
-                        None,
-                    )
-                })
-                .collect();
-            let x = if right {
-                sheet.width_mm - options.margin_mm - width * FOOTER_TEXT_MM
-            } else {
-                options.margin_mm
-            };
-            surface.draw_glyphs(
-                Point::from_xy(mm(x), mm(baseline)),
-                &glyphs,
-                font.clone(),
-                text,
-                size_pt,
-                false,
-            );
-        }
-        surface.finish();
-        pdf_page.finish();
-    }
-    document
-        .finish()
-        .map_err(|e| RenderError::Pdf(format!("{e:?}")))
+    Ok(pdf::write(&pdf::Sheet {
+        layout: sheet,
+        pictures: &pictures,
+        fronts: &fronts,
+        backs: &backs,
+        picture_mm: options.tile_mm + 2.0 * options.bleed_mm,
+        bleed_mm: options.bleed_mm,
+        footer_baseline_mm: sheet.height_mm - options.margin_mm - 1.0,
+        footer_x_mm: (options.margin_mm, sheet.width_mm - options.margin_mm),
+        footer_text_mm: FOOTER_TEXT_MM,
+        mark_width_mm: MARK_WIDTH_MM,
+    }))
 }
 
 /// Draws the sheet's pages as pixmaps at the sheet's dpi (all at once: for a few pages).

@@ -63,7 +63,7 @@ fn every_bundled_tile_renders_and_is_deterministic() {
             let a = render_tile_png(&set, tile, 96, &options).expect("renders");
             let b = render_tile_png(&set, tile, 96, &options).expect("renders");
             assert_eq!(a, b, "tile {} is not drawn the same twice", tile.id);
-            let image = image::load_from_memory(&a).expect("a valid PNG");
+            let image = tiny_skia::Pixmap::decode_png(&a).expect("a valid PNG");
             assert_eq!((image.width(), image.height()), (96, 96));
         }
     }
@@ -217,8 +217,9 @@ fn artwork_is_drawn_under_the_overlay() {
     let dir = std::env::temp_dir().join(format!("tilekit-render-art-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let art = dir.join("solid.png");
-    let solid = image::RgbImage::from_pixel(8, 8, image::Rgb([200, 30, 30]));
-    solid.save(&art).expect("write art");
+    let solid = tilekit_render::raster::encode_rgb_png(8, 8, &[200, 30, 30].repeat(64))
+        .expect("encode art");
+    std::fs::write(&art, solid).expect("write art");
     set.tiles[i].artwork = Some(art);
     let options = DrawOptions {
         artwork: true,
@@ -255,37 +256,40 @@ fn check_golden(name: &str, png: &[u8]) {
         std::fs::write(&path, png).expect("write golden");
         return;
     }
-    let expected = image::open(&path)
-        .unwrap_or_else(|e| {
-            panic!(
-                "missing golden {} ({e}); run with UPDATE_GOLDEN=1",
-                path.display()
-            )
-        })
-        .to_rgb8();
-    let actual = image::load_from_memory(png).expect("valid PNG").to_rgb8();
+    let expected = std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "missing golden {} ({e}); run with UPDATE_GOLDEN=1",
+            path.display()
+        )
+    });
+    let expected = tiny_skia::Pixmap::decode_png(&expected).expect("valid golden PNG");
+    let actual = tiny_skia::Pixmap::decode_png(png).expect("valid PNG");
     assert_eq!(
-        expected.dimensions(),
-        actual.dimensions(),
+        (expected.width(), expected.height()),
+        (actual.width(), actual.height()),
         "{name}: size differs"
     );
     const TOLERANCE: u8 = 24;
-    let mut diff = image::RgbImage::new(actual.width(), actual.height());
+    let rgb = |p: tiny_skia::PremultipliedColorU8| {
+        let c = p.demultiply();
+        [c.red(), c.green(), c.blue()]
+    };
+    let mut diff = Vec::with_capacity(actual.data().len() / 4 * 3);
     let mut bad = 0usize;
-    for (x, y, a) in actual.enumerate_pixels() {
-        let e = expected.get_pixel(x, y);
-        let d =
-            a.0.iter()
-                .zip(e.0)
-                .map(|(p, q)| p.abs_diff(q))
-                .max()
-                .unwrap_or(0);
+    for (a, e) in actual.pixels().iter().zip(expected.pixels()) {
+        let (a, e) = (rgb(*a), rgb(*e));
+        let d = a
+            .iter()
+            .zip(e)
+            .map(|(p, q)| p.abs_diff(q))
+            .max()
+            .unwrap_or(0);
         if d > TOLERANCE {
             bad += 1;
-            diff.put_pixel(x, y, image::Rgb([255, 0, 255]));
+            diff.extend_from_slice(&[255, 0, 255]);
         } else {
-            let g = (a.0[0] as u16 + a.0[1] as u16 + a.0[2] as u16) / 6;
-            diff.put_pixel(x, y, image::Rgb([g as u8, g as u8, g as u8]));
+            let g = ((a[0] as u16 + a[1] as u16 + a[2] as u16) / 6) as u8;
+            diff.extend_from_slice(&[g, g, g]);
         }
     }
     // A few pixels may differ on anti-aliased edges; more means the picture changed.
@@ -294,8 +298,10 @@ fn check_golden(name: &str, png: &[u8]) {
         let out = Path::new(env!("CARGO_TARGET_TMPDIR"));
         let actual_path = out.join(format!("{name}.actual.png"));
         let diff_path = out.join(format!("{name}.diff.png"));
-        actual.save(&actual_path).expect("write actual");
-        diff.save(&diff_path).expect("write diff");
+        std::fs::write(&actual_path, png).expect("write actual");
+        let diff = tilekit_render::raster::encode_rgb_png(actual.width(), actual.height(), &diff)
+            .expect("encode diff");
+        std::fs::write(&diff_path, diff).expect("write diff");
         panic!(
             "{name}: {bad} pixels differ (allowed {allowed}); see {} and {}",
             actual_path.display(),
@@ -465,6 +471,14 @@ fn pdf_read_back_has_the_pages_the_size_and_every_tile() {
         distinct_images, types_in_edition,
         "each tile's picture embedded once"
     );
+    // The footer is text (one Type 3 font of its glyphs, mapped to Unicode), shown on every page.
+    assert_eq!(text.matches("/Subtype/Type3").count(), 1, "one footer font");
+    assert!(
+        streams.iter().any(|s| s.contains("beginbfchar")),
+        "a ToUnicode map"
+    );
+    let shown: usize = streams.iter().map(|s| s.matches("TJ").count()).sum();
+    assert_eq!(shown, 2 * page_dicts.len(), "two footer lines a page");
     // The same input gives the same bytes.
     assert_eq!(pdf, write_pdf(&set, &sheet, &options).expect("writes"));
 }

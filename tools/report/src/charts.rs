@@ -92,11 +92,7 @@ fn draw(
         g(&root).map_err(|e| err(e.to_string()))?;
         root.present().map_err(|e| err(e.to_string()))?;
     }
-    let image = image::RgbImage::from_raw(size.0, size.1, pixels)
-        .ok_or_else(|| err("bitmap size".to_string()))?;
-    let mut png = Vec::new();
-    image
-        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+    let png = tilekit_render::raster::encode_rgb_png(size.0, size.1, &pixels)
         .map_err(|e| err(e.to_string()))?;
     Ok(Chart {
         name,
