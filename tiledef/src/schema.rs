@@ -243,7 +243,7 @@ impl Default for SchemaChecker {
     }
 }
 
-/// Names the place a pointer leads to, in the author's terms: "tile `D`: cities[0].pennants".
+/// Names the place a pointer leads to, in the author's terms: "tile `D`, `cities[0].pennants`".
 pub fn describe(pointer: &str, root: &Value) -> String {
     let segments: Vec<&str> = pointer.split('/').skip(1).collect();
     if segments.is_empty() {
