@@ -1,13 +1,15 @@
 //! Checking a parsed file against the JSON Schema, with errors turned into diagnostics.
 //!
 //! The schema is the one generated from `model`; the same file is shipped for editors, so an
-//! author sees the same complaint in the editor and from `tilekit validate`.
+//! author sees the same complaint in the editor and from `tilekit validate`. It is checked by
+//! our own validator (`validator`) for the keywords it uses, not a general JSON Schema crate.
 
 use crate::diagnostic::{Diagnostic, SharedSource};
 use crate::source::{SpanMap, push_escaped};
-use jsonschema::error::ValidationErrorKind;
-use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
+use validator::{ErrorKind, ValidationError, Validator};
+
+mod validator;
 
 /// A compiled validator for the format's schema, with the schema kept for hints.
 pub struct SchemaChecker {
@@ -22,8 +24,8 @@ impl SchemaChecker {
         let schema =
             serde_json::from_str(include_str!("../../definitions/schema/tileset.schema.json"))
                 .unwrap_or_else(|_| crate::model::json_schema());
-        let validator = jsonschema::validator_for(&schema)
-            .expect("the generated schema is a valid JSON Schema (tested)");
+        let validator = Validator::new(&schema)
+            .expect("the schema uses only keywords the validator implements (tested)");
         SchemaChecker { schema, validator }
     }
 
@@ -47,7 +49,7 @@ impl SchemaChecker {
             return Vec::new();
         }
         let mut out: Vec<(String, Diagnostic)> = Vec::new();
-        for error in self.validator.iter_errors(value) {
+        for error in self.validator.errors(value) {
             self.push(&error, value, spans, source, &mut out);
         }
         // Several schema branches may report the same spot; keep one per span and message.
@@ -64,15 +66,15 @@ impl SchemaChecker {
         source: &SharedSource,
         out: &mut Vec<(String, Diagnostic)>,
     ) {
-        let pointer = error.instance_path().as_str().to_string();
+        let pointer = error.instance_path().to_string();
         let place = describe(&pointer, root);
         let value_span = spans.value_span(&pointer);
         let d = |message: String| {
             Diagnostic::error("tilekit::schema", source, value_span.clone(), message)
         };
         let diagnostic = match error.kind() {
-            ValidationErrorKind::AdditionalProperties { unexpected } => {
-                let allowed = self.allowed_keys(error.schema_path().as_str());
+            ErrorKind::AdditionalProperties { unexpected } => {
+                let allowed = self.allowed_keys(error.schema_path());
                 for key in unexpected {
                     let mut key_pointer = pointer.clone();
                     key_pointer.push('/');
@@ -92,17 +94,17 @@ impl SchemaChecker {
                 }
                 return;
             }
-            ValidationErrorKind::Required { property } => {
-                let name = property.as_str().unwrap_or("?");
+            ErrorKind::Required { property } => {
+                let name = *property;
                 d(format!("{place} is missing the key `{name}`"))
                     .label(format!("`{name}` is required here"))
                     .hint(required_hint(name))
             }
-            ValidationErrorKind::Type { .. } => {
+            ErrorKind::Type { .. } => {
                 let expected = if pointer.ends_with("/art/image") {
                     "a string (a path to a PNG)".to_string()
                 } else {
-                    self.expected_type(error.schema_path().as_str())
+                    self.expected_type(error.schema_path())
                 };
                 d(format!(
                     "{place} should be {expected}, found {}",
@@ -110,7 +112,7 @@ impl SchemaChecker {
                 ))
                 .label(format!("expected {expected}"))
             }
-            ValidationErrorKind::Enum { options } => {
+            ErrorKind::Enum { options } => {
                 let choices: Vec<String> = options
                     .as_array()
                     .map(|a| {
@@ -121,8 +123,7 @@ impl SchemaChecker {
                     .unwrap_or_default();
                 not_one_of(d, error.instance(), &place, &choices)
             }
-            ValidationErrorKind::AnyOf { context }
-            | ValidationErrorKind::OneOfNotValid { context }
+            ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context }
                 if error.instance().is_string() && constants(context).is_some() =>
             {
                 // An enum with documented values is a `oneOf` of constants: name them all, not
@@ -130,8 +131,7 @@ impl SchemaChecker {
                 let choices = constants(context).unwrap_or_default();
                 not_one_of(d, error.instance(), &place, &choices)
             }
-            ValidationErrorKind::AnyOf { context }
-            | ValidationErrorKind::OneOfNotValid { context } => {
+            ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => {
                 // Report the branch that matched the value's type: its complaints are the
                 // helpful ones ("count 0 is below 1", not "not a table").
                 let best = context
@@ -140,14 +140,14 @@ impl SchemaChecker {
                     .min_by_key(|branch| {
                         branch
                             .iter()
-                            .filter(|e| matches!(e.kind(), ValidationErrorKind::Type { .. }))
+                            .filter(|e| matches!(e.kind(), ErrorKind::Type { .. }))
                             .count()
                     });
                 match best {
                     Some(branch)
                         if !branch.iter().all(|e| {
-                            matches!(e.kind(), ValidationErrorKind::Type { .. })
-                                && e.instance_path().as_str() == pointer
+                            matches!(e.kind(), ErrorKind::Type { .. })
+                                && e.instance_path() == pointer
                         }) =>
                     {
                         for e in branch {
@@ -157,25 +157,25 @@ impl SchemaChecker {
                     }
                     _ => d(format!(
                         "{place} should be {}, found {}",
-                        self.branch_types(error.schema_path().as_str()),
+                        self.branch_types(error.schema_path()),
                         kind_of(error.instance())
                     ))
                     .hint(shape_hint(&pointer)),
                 }
             }
-            ValidationErrorKind::Minimum { limit } => {
+            ErrorKind::Minimum { limit } => {
                 d(format!("{place} must be at least {limit}")).label("too small")
             }
-            ValidationErrorKind::Maximum { limit } => {
+            ErrorKind::Maximum { limit } => {
                 d(format!("{place} must be at most {limit}")).label("too large")
             }
-            ValidationErrorKind::MinItems { limit } => {
+            ErrorKind::MinItems { limit } => {
                 d(format!("{place} needs at least {limit} item(s)")).label("too few")
             }
-            ValidationErrorKind::MaxItems { limit } => {
+            ErrorKind::MaxItems { limit } => {
                 d(format!("{place} takes at most {limit} item(s)")).label("too many")
             }
-            ValidationErrorKind::Pattern { pattern } => {
+            ErrorKind::Pattern { pattern } => {
                 d(format!("{place} is not in the expected form (`{pattern}`)"))
                     .label("does not match")
                     .hint(pattern_hint(pattern))
@@ -321,13 +321,14 @@ fn constants(branches: &[Vec<ValidationError<'_>>]) -> Option<Vec<String>> {
     for branch in branches {
         for e in branch {
             match e.kind() {
-                ValidationErrorKind::Constant { expected_value } => {
+                ErrorKind::Constant { expected_value } => {
                     out.push(expected_value.as_str()?.to_string());
                 }
-                ValidationErrorKind::AnyOf { context }
-                | ValidationErrorKind::OneOfNotValid { context } => out.extend(constants(context)?),
+                ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => {
+                    out.extend(constants(context)?)
+                }
                 // The `null` branch of an optional value.
-                ValidationErrorKind::Type { .. } => {}
+                ErrorKind::Type { .. } => {}
                 _ => return None,
             }
         }
@@ -422,5 +423,218 @@ fn pattern_hint(pattern: &str) -> String {
     } else {
         "ids use lower-case letters, digits and `-` (tile ids may also use capitals, `.`, `_`, `+`)"
             .to_string()
+    }
+}
+
+/// Temporary, while both exist: the own validator reports what `jsonschema` reports (the same
+/// errors, instance and schema paths, messages and branches) on the bundled files, the bad
+/// corpus and seeded mutations of their values.
+#[cfg(test)]
+mod against_jsonschema {
+    use super::validator::{ErrorKind, Validator};
+    use jsonschema::error::ValidationErrorKind as K;
+    use serde_json::{Value, json};
+
+    fn theirs(e: &jsonschema::ValidationError<'_>, depth: usize, out: &mut Vec<String>) {
+        let kind = format!("{:?}", e.kind());
+        let kind = kind.split([' ', '{', '(']).next().unwrap_or("").to_string();
+        out.push(format!(
+            "{depth} {kind} i={} s={} {e}",
+            e.instance_path().as_str(),
+            e.schema_path().as_str()
+        ));
+        if let K::AnyOf { context } | K::OneOfNotValid { context } = e.kind() {
+            for (i, branch) in context.iter().enumerate() {
+                out.push(format!("{depth} branch {i}"));
+                for e in branch {
+                    theirs(e, depth + 1, out);
+                }
+            }
+        }
+    }
+
+    fn ours(e: &super::validator::ValidationError<'_>, depth: usize, out: &mut Vec<String>) {
+        let kind = format!("{:?}", e.kind());
+        let kind = kind.split([' ', '{', '(']).next().unwrap_or("").to_string();
+        out.push(format!(
+            "{depth} {kind} i={} s={} {e}",
+            e.instance_path(),
+            e.schema_path()
+        ));
+        if let ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } = e.kind() {
+            for (i, branch) in context.iter().enumerate() {
+                out.push(format!("{depth} branch {i}"));
+                for e in branch {
+                    ours(e, depth + 1, out);
+                }
+            }
+        }
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+        match v {
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    pointers(x, format!("{at}/{i}"), out);
+                }
+            }
+            Value::Object(o) => {
+                for (k, x) in o {
+                    let mut p = at.clone();
+                    p.push('/');
+                    crate::source::push_escaped(&mut p, k);
+                    pointers(x, p, out);
+                }
+            }
+            _ => {}
+        }
+        out.push(at);
+    }
+
+    fn replacements() -> Vec<Value> {
+        vec![
+            json!(null),
+            json!(0),
+            json!(-1),
+            json!(1),
+            json!(1.5),
+            json!(2.0),
+            json!(-0.5),
+            json!(1e20),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!(1001),
+            json!(100000),
+            json!(true),
+            json!(""),
+            json!("x"),
+            json!("N"),
+            json!("NE"),
+            json!("WL"),
+            json!("city"),
+            json!("#12345g"),
+            json!("#123456"),
+            json!("Ab"),
+            json!("éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé"),
+            json!([]),
+            json!(["N"]),
+            json!(["N", "N", "N"]),
+            json!({}),
+            json!({"C1": 2}),
+            json!({"x": 1}),
+            json!({"ports": ["N"]}),
+            json!({"image": "a.png"}),
+        ]
+    }
+
+    fn mutate(value: &Value, rng: &mut Rng, all: &[Value]) -> Value {
+        let mut v = value.clone();
+        for _ in 0..1 + rng.below(3) {
+            let mut ps = Vec::new();
+            pointers(&v, String::new(), &mut ps);
+            let p = &ps[rng.below(ps.len())];
+            let new = all[rng.below(all.len())].clone();
+            if rng.below(4) == 0 {
+                if let Some(Value::Object(o)) = v.pointer_mut(p) {
+                    o.insert("colour".to_string(), new);
+                    continue;
+                }
+                if let Some(Value::Array(a)) = v.pointer_mut(p) {
+                    a.push(new);
+                    continue;
+                }
+            }
+            if let Some(slot) = v.pointer_mut(p) {
+                *slot = new;
+            }
+        }
+        v
+    }
+
+    fn documents() -> Vec<(String, Value)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut out = Vec::new();
+        for dir in [
+            "definitions",
+            "tests/fixtures/bad",
+            "tiledef/tests/fixtures",
+        ] {
+            let mut names: Vec<_> = std::fs::read_dir(root.join(dir))
+                .expect("folder")
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+                .collect();
+            names.sort();
+            for path in names {
+                let text = std::fs::read_to_string(&path).expect("file");
+                let (value, _, syntax) = crate::source::parse(&text);
+                if syntax.is_empty() {
+                    out.push((path.display().to_string(), value));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_same_errors_as_jsonschema() {
+        let schema: Value =
+            serde_json::from_str(include_str!("../../definitions/schema/tileset.schema.json"))
+                .expect("schema");
+        let reference = jsonschema::validator_for(&schema).expect("compiles");
+        let mine = Validator::new(&schema).expect("compiles");
+        let all = replacements();
+        let mut cases = documents();
+        let base = cases.clone();
+        let mut rng = Rng(7);
+        for i in 0..6000 {
+            let (name, v) = &base[rng.below(base.len())];
+            cases.push((format!("{name} mutation {i}"), mutate(v, &mut rng, &all)));
+        }
+        let mut differ = 0;
+        let mut kinds = std::collections::BTreeMap::new();
+        for (name, value) in &cases {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for e in reference.iter_errors(value) {
+                theirs(&e, 0, &mut a);
+            }
+            for e in mine.errors(value) {
+                ours(&e, 0, &mut b);
+            }
+            for line in &a {
+                if let Some(k) = line.split(' ').nth(1) {
+                    *kinds.entry(k.to_string()).or_insert(0) += 1;
+                }
+            }
+            assert_eq!(reference.is_valid(value), mine.is_valid(value), "{name}");
+            assert_eq!(mine.is_valid(value), b.is_empty(), "{name}");
+            if a != b {
+                differ += 1;
+                if differ <= 5 {
+                    eprintln!(
+                        "== {name}\n-- jsonschema\n{}\n-- ours\n{}",
+                        a.join("\n"),
+                        b.join("\n")
+                    );
+                }
+            }
+        }
+        eprintln!("{} documents, error kinds seen: {kinds:?}", cases.len());
+        assert_eq!(differ, 0, "documents whose errors differ");
     }
 }
