@@ -73,7 +73,7 @@ pub struct Validator {
     nodes: Vec<Node>,
 }
 
-/// One subschema: its keywords, in the order the schema document lists them.
+/// One subschema: its keywords, in the order they are checked (see `rank`).
 #[derive(Debug, Default)]
 struct Node {
     keywords: Vec<Keyword>,
@@ -86,6 +86,7 @@ struct Keyword {
     check: Check,
 }
 
+/// What a keyword checks; the applicators name their subschemas by node index.
 #[derive(Debug)]
 enum Check {
     Ref(usize),
