@@ -91,13 +91,15 @@ struct Keyword {
 enum Check {
     Ref(usize),
     Items(usize),
-    /// Property names sorted, each with its node.
-    Properties(Vec<(String, usize)>),
+    /// Property names sorted, each with its node; whether `additionalProperties` is `false`
+    /// (then `is_valid` refuses other keys here, in the same pass).
+    Properties(Vec<(String, usize)>, bool),
     /// The sibling `properties`' names, sorted; `None` for `false`, else the extra keys' schema.
     AdditionalProperties(Vec<String>, Option<usize>),
     Required(Vec<String>),
     AnyOf(Vec<usize>),
-    OneOf(Vec<usize>),
+    /// The branches; where each is a string `const`, the strings, sorted, for `is_valid`.
+    OneOf(Vec<usize>, Option<Vec<String>>),
     Assert(Assertion),
 }
 
@@ -394,19 +396,29 @@ impl Validator {
             Check::Items(item) => value
                 .as_array()
                 .is_none_or(|items| items.iter().all(|v| self.valid(*item, v))),
-            Check::Properties(properties) => value.as_object().is_none_or(|object| {
-                object.iter().all(|(key, v)| {
-                    property(properties, key).is_none_or(|node| self.valid(node, v))
-                })
+            Check::Properties(properties, closed) => value.as_object().is_none_or(|object| {
+                object
+                    .iter()
+                    .all(|(key, v)| match property(properties, key) {
+                        Some(node) => self.valid(node, v),
+                        None => !closed,
+                    })
             }),
-            Check::AdditionalProperties(known, schema) => value.as_object().is_none_or(|object| {
-                extra_keys(object, known).all(|(_, v)| schema.is_some_and(|n| self.valid(n, v)))
-            }),
+            // Unknown keys next to `properties` were refused by it.
+            Check::AdditionalProperties(known, None) => {
+                !known.is_empty() || value.as_object().is_none_or(Map::is_empty)
+            }
+            Check::AdditionalProperties(known, Some(node)) => value
+                .as_object()
+                .is_none_or(|object| extra_keys(object, known).all(|(_, v)| self.valid(*node, v))),
             Check::Required(names) => value
                 .as_object()
                 .is_none_or(|object| names.iter().all(|n| object.contains_key(n))),
             Check::AnyOf(branches) => branches.iter().any(|b| self.valid(*b, value)),
-            Check::OneOf(branches) => self.count_valid(branches, value) == 1,
+            Check::OneOf(_, Some(strings)) => value
+                .as_str()
+                .is_some_and(|s| strings.binary_search_by(|c| c.as_str().cmp(s)).is_ok()),
+            Check::OneOf(branches, None) => self.count_valid(branches, value) == 1,
             Check::Assert(assertion) => assertion_holds(assertion, value),
         }
     }
@@ -448,7 +460,9 @@ impl Validator {
         match &keyword.check {
             Check::Ref(target) => self.collect(*target, value, place, out),
             Check::Items(item) => self.collect_items(*item, value, place, out),
-            Check::Properties(properties) => self.collect_properties(properties, value, place, out),
+            Check::Properties(properties, _) => {
+                self.collect_properties(properties, value, place, out);
+            }
             Check::AdditionalProperties(known, Some(node)) => {
                 self.collect_extra(known, *node, value, place, out);
             }
@@ -467,7 +481,7 @@ impl Validator {
                 let context = self.branch_errors(branches, value, place);
                 out.push(error(ErrorKind::AnyOf { context }));
             }
-            Check::OneOf(branches) => match self.count_valid(branches, value) {
+            Check::OneOf(branches, _) => match self.count_valid(branches, value) {
                 0 => {
                     let context = self.branch_errors(branches, value, place);
                     out.push(error(ErrorKind::OneOfNotValid { context }));
@@ -755,11 +769,18 @@ impl<'s> Compiler<'s> {
         let check = match name {
             "$ref" => Check::Ref(self.reference(value, path)?),
             "items" => Check::Items(self.node(path)?),
-            "properties" => Check::Properties(self.properties(value, path)?),
+            "properties" => Check::Properties(
+                self.properties(value, path)?,
+                schema.get("additionalProperties") == Some(&Value::Bool(false)),
+            ),
             "additionalProperties" => self.additional(schema, value, path)?,
             "required" => Check::Required(strings(value, path)?),
             "anyOf" => Check::AnyOf(self.branches(value, path)?),
-            "oneOf" => Check::OneOf(self.branches(value, path)?),
+            "oneOf" => {
+                let branches = self.branches(value, path)?;
+                let strings = self.string_constants(&branches);
+                Check::OneOf(branches, strings)
+            }
             "type" => Check::Assert(A::Type(types(value, path)?)),
             "const" => Check::Assert(A::Const(value.clone())),
             "enum" if value.is_array() => Check::Assert(A::Enum(value.clone())),
@@ -816,6 +837,30 @@ impl<'s> Compiler<'s> {
             Value::Object(_) => Ok(Check::AdditionalProperties(known, Some(self.node(path)?))),
             _ => Err(fail(path, "only `false` or a schema")),
         }
+    }
+
+    /// The strings of branches that are each a string `const` (with a `type` it satisfies), if
+    /// every branch is one and no two are equal: then exactly one holds iff the value is one.
+    fn string_constants(&self, branches: &[usize]) -> Option<Vec<String>> {
+        let mut strings = Vec::with_capacity(branches.len());
+        for branch in branches {
+            let mut constant = None;
+            for keyword in &self.nodes[*branch].keywords {
+                match &keyword.check {
+                    Check::Assert(Assertion::Const(Value::String(s))) if constant.is_none() => {
+                        constant = Some(s.clone());
+                    }
+                    Check::Assert(Assertion::Type(t))
+                        if t.accepts(&Value::String(String::new())) => {}
+                    _ => return None,
+                }
+            }
+            strings.push(constant?);
+        }
+        strings.sort();
+        let count = strings.len();
+        strings.dedup();
+        (strings.len() == count).then_some(strings)
     }
 
     fn branches(&mut self, value: &Value, path: &str) -> Result<Vec<usize>, SchemaError> {
@@ -1284,5 +1329,58 @@ mod tests {
             );
         }
         assert!(Validator::new(&schema).is_ok());
+    }
+}
+
+#[cfg(test)]
+mod fast_paths {
+    use super::*;
+    use serde_json::json;
+
+    /// `is_valid` takes shortcuts (closed objects in one pass, `oneOf` of string constants by
+    /// lookup); each must agree with the full walk of `errors`.
+    fn agree(schema: &Value, value: &Value) -> bool {
+        let v = Validator::new(schema).expect("compiles");
+        assert_eq!(v.is_valid(value), v.errors(value).is_empty(), "{value}");
+        v.is_valid(value)
+    }
+
+    #[test]
+    fn one_of_string_constants_and_closed_objects() {
+        let consts = json!({ "oneOf": [
+            { "type": "string", "const": "a" },
+            { "type": "string", "const": "b" }
+        ] });
+        assert!(agree(&consts, &json!("a")));
+        assert!(!agree(&consts, &json!("c")));
+        assert!(!agree(&consts, &json!(1)));
+        // The same constant twice: both branches hold, so no shortcut and never valid.
+        let twice = json!({ "oneOf": [{ "const": "a" }, { "const": "a" }] });
+        assert!(!agree(&twice, &json!("a")));
+        let closed = json!({ "properties": { "a": {} }, "additionalProperties": false });
+        assert!(agree(&closed, &json!({ "a": 1 })));
+        assert!(!agree(&closed, &json!({ "a": 1, "b": 2 })));
+        let empty = json!({ "additionalProperties": false });
+        assert!(agree(&empty, &json!({})));
+        assert!(!agree(&empty, &json!({ "b": 2 })));
+    }
+
+    #[test]
+    fn is_valid_agrees_with_errors_on_the_bundled_files_and_the_bad_corpus() {
+        let text = include_str!("../../../definitions/schema/tileset.schema.json");
+        let schema: Value = serde_json::from_str(text).expect("the committed schema is JSON");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut checked = 0;
+        for dir in ["definitions", "tests/fixtures/bad"] {
+            for entry in std::fs::read_dir(root.join(dir)).expect("folder").flatten() {
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "toml") {
+                    let text = std::fs::read_to_string(&path).expect("readable");
+                    agree(&schema, &crate::source::parse(&text).0);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 80, "{checked} files");
     }
 }
