@@ -1,13 +1,15 @@
 //! Checking a parsed file against the JSON Schema, with errors turned into diagnostics.
 //!
 //! The schema is the one generated from `model`; the same file is shipped for editors, so an
-//! author sees the same complaint in the editor and from `tilekit validate`.
+//! author sees the same complaint in the editor and from `tilekit validate`. It is checked by
+//! our own validator (`validator`) for the keywords it uses, not a general JSON Schema crate.
 
 use crate::diagnostic::{Diagnostic, SharedSource};
 use crate::source::{SpanMap, push_escaped};
-use jsonschema::error::ValidationErrorKind;
-use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
+use validator::{ErrorKind, ValidationError, Validator};
+
+mod validator;
 
 /// A compiled validator for the format's schema, with the schema kept for hints.
 pub struct SchemaChecker {
@@ -22,8 +24,8 @@ impl SchemaChecker {
         let schema =
             serde_json::from_str(include_str!("../../definitions/schema/tileset.schema.json"))
                 .unwrap_or_else(|_| crate::model::json_schema());
-        let validator = jsonschema::validator_for(&schema)
-            .expect("the generated schema is a valid JSON Schema (tested)");
+        let validator = Validator::new(&schema)
+            .expect("the schema uses only keywords the validator implements (tested)");
         SchemaChecker { schema, validator }
     }
 
@@ -47,7 +49,7 @@ impl SchemaChecker {
             return Vec::new();
         }
         let mut out: Vec<(String, Diagnostic)> = Vec::new();
-        for error in self.validator.iter_errors(value) {
+        for error in self.validator.errors(value) {
             self.push(&error, value, spans, source, &mut out);
         }
         // Several schema branches may report the same spot; keep one per span and message.
@@ -64,15 +66,15 @@ impl SchemaChecker {
         source: &SharedSource,
         out: &mut Vec<(String, Diagnostic)>,
     ) {
-        let pointer = error.instance_path().as_str().to_string();
+        let pointer = error.instance_path().to_string();
         let place = describe(&pointer, root);
         let value_span = spans.value_span(&pointer);
         let d = |message: String| {
             Diagnostic::error("tilekit::schema", source, value_span.clone(), message)
         };
         let diagnostic = match error.kind() {
-            ValidationErrorKind::AdditionalProperties { unexpected } => {
-                let allowed = self.allowed_keys(error.schema_path().as_str());
+            ErrorKind::AdditionalProperties { unexpected } => {
+                let allowed = self.allowed_keys(error.schema_path());
                 for key in unexpected {
                     let mut key_pointer = pointer.clone();
                     key_pointer.push('/');
@@ -92,17 +94,17 @@ impl SchemaChecker {
                 }
                 return;
             }
-            ValidationErrorKind::Required { property } => {
-                let name = property.as_str().unwrap_or("?");
+            ErrorKind::Required { property } => {
+                let name = *property;
                 d(format!("{place} is missing the key `{name}`"))
                     .label(format!("`{name}` is required here"))
                     .hint(required_hint(name))
             }
-            ValidationErrorKind::Type { .. } => {
+            ErrorKind::Type { .. } => {
                 let expected = if pointer.ends_with("/art/image") {
                     "a string (a path to a PNG)".to_string()
                 } else {
-                    self.expected_type(error.schema_path().as_str())
+                    self.expected_type(error.schema_path())
                 };
                 d(format!(
                     "{place} should be {expected}, found {}",
@@ -110,7 +112,7 @@ impl SchemaChecker {
                 ))
                 .label(format!("expected {expected}"))
             }
-            ValidationErrorKind::Enum { options } => {
+            ErrorKind::Enum { options } => {
                 let choices: Vec<String> = options
                     .as_array()
                     .map(|a| {
@@ -121,8 +123,7 @@ impl SchemaChecker {
                     .unwrap_or_default();
                 not_one_of(d, error.instance(), &place, &choices)
             }
-            ValidationErrorKind::AnyOf { context }
-            | ValidationErrorKind::OneOfNotValid { context }
+            ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context }
                 if error.instance().is_string() && constants(context).is_some() =>
             {
                 // An enum with documented values is a `oneOf` of constants: name them all, not
@@ -130,8 +131,7 @@ impl SchemaChecker {
                 let choices = constants(context).unwrap_or_default();
                 not_one_of(d, error.instance(), &place, &choices)
             }
-            ValidationErrorKind::AnyOf { context }
-            | ValidationErrorKind::OneOfNotValid { context } => {
+            ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => {
                 // Report the branch that matched the value's type: its complaints are the
                 // helpful ones ("count 0 is below 1", not "not a table").
                 let best = context
@@ -140,14 +140,14 @@ impl SchemaChecker {
                     .min_by_key(|branch| {
                         branch
                             .iter()
-                            .filter(|e| matches!(e.kind(), ValidationErrorKind::Type { .. }))
+                            .filter(|e| matches!(e.kind(), ErrorKind::Type { .. }))
                             .count()
                     });
                 match best {
                     Some(branch)
                         if !branch.iter().all(|e| {
-                            matches!(e.kind(), ValidationErrorKind::Type { .. })
-                                && e.instance_path().as_str() == pointer
+                            matches!(e.kind(), ErrorKind::Type { .. })
+                                && e.instance_path() == pointer
                         }) =>
                     {
                         for e in branch {
@@ -157,25 +157,25 @@ impl SchemaChecker {
                     }
                     _ => d(format!(
                         "{place} should be {}, found {}",
-                        self.branch_types(error.schema_path().as_str()),
+                        self.branch_types(error.schema_path()),
                         kind_of(error.instance())
                     ))
                     .hint(shape_hint(&pointer)),
                 }
             }
-            ValidationErrorKind::Minimum { limit } => {
+            ErrorKind::Minimum { limit } => {
                 d(format!("{place} must be at least {limit}")).label("too small")
             }
-            ValidationErrorKind::Maximum { limit } => {
+            ErrorKind::Maximum { limit } => {
                 d(format!("{place} must be at most {limit}")).label("too large")
             }
-            ValidationErrorKind::MinItems { limit } => {
+            ErrorKind::MinItems { limit } => {
                 d(format!("{place} needs at least {limit} item(s)")).label("too few")
             }
-            ValidationErrorKind::MaxItems { limit } => {
+            ErrorKind::MaxItems { limit } => {
                 d(format!("{place} takes at most {limit} item(s)")).label("too many")
             }
-            ValidationErrorKind::Pattern { pattern } => {
+            ErrorKind::Pattern { pattern } => {
                 d(format!("{place} is not in the expected form (`{pattern}`)"))
                     .label("does not match")
                     .hint(pattern_hint(pattern))
@@ -321,13 +321,14 @@ fn constants(branches: &[Vec<ValidationError<'_>>]) -> Option<Vec<String>> {
     for branch in branches {
         for e in branch {
             match e.kind() {
-                ValidationErrorKind::Constant { expected_value } => {
+                ErrorKind::Constant { expected_value } => {
                     out.push(expected_value.as_str()?.to_string());
                 }
-                ValidationErrorKind::AnyOf { context }
-                | ValidationErrorKind::OneOfNotValid { context } => out.extend(constants(context)?),
+                ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => {
+                    out.extend(constants(context)?)
+                }
                 // The `null` branch of an optional value.
-                ValidationErrorKind::Type { .. } => {}
+                ErrorKind::Type { .. } => {}
                 _ => return None,
             }
         }
