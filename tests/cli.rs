@@ -128,6 +128,58 @@ fn build_writes_a_report_and_keeps_old_outputs_on_failure() {
     assert!(leftovers.is_empty());
 }
 
+/// A tile whose picture cannot say its data is a warning at its `file:line:col`, never a
+/// silent picture: `validate` (still valid), `render`, `sheet` and `build`'s report.txt; the
+/// bundled tiles have none.
+#[test]
+fn a_picture_that_cannot_say_its_data_is_a_warning() {
+    let file = "tests/fixtures/picture-cannot-say.toml";
+    let out = tilekit(&["validate", file]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("tilekit::picture-contradicts-data"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("{file}:12:6")), "{stderr}");
+    assert!(stderr.contains("tile `PX-1`"), "{stderr}");
+    assert!(text(&out.stdout).contains("picture-cannot-say.toml: ok with 1 warning"));
+    let out = tilekit(&["validate"]);
+    assert!(!text(&out.stderr).contains("picture-contradicts-data"));
+
+    let dir = scratch("picture-warning");
+    let previews = dir.join("previews").to_string_lossy().into_owned();
+    let out = tilekit(&[
+        "render",
+        file,
+        "--sets",
+        "picture-cannot-say",
+        "--out",
+        &previews,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("tile `PX-1`"));
+    let pdf = dir.join("sheet.pdf").to_string_lossy().into_owned();
+    let out = tilekit(&["sheet", file, "--sets", "picture-cannot-say", "--out", &pdf]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("tile `PX-1`"));
+    let built = dir.join("build").to_string_lossy().into_owned();
+    let out = tilekit(&[
+        "build",
+        file,
+        "--sets",
+        "picture-cannot-say",
+        "--out",
+        &built,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = std::fs::read_to_string(dir.join("build/report.txt")).expect("report");
+    assert!(
+        report.contains("the picture of tile `PX-1` does not say its data"),
+        "{report}"
+    );
+}
+
 /// The README's "first tile" walkthrough stays true: the example is valid, and the mistake it
 /// shows gives the diagnostic it prints.
 #[test]

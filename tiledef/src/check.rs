@@ -100,8 +100,12 @@ fn differing_keys(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
     keys
 }
 
-/// Checks the parsed files together and resolves them into a tile set.
-pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
+/// Checks the parsed files together and resolves them into a tile set, with the file (index
+/// into `files`) and JSON pointer of each of its tiles.
+pub fn check(
+    files: &[Parsed],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(TileSet, Vec<(usize, String)>)> {
     let errors_before = count_errors(diags);
     let mut cx = Checker {
         files,
@@ -273,7 +277,7 @@ pub fn check(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<TileSet> {
     cx.rotation_twins(&tileset, &tile_ptrs);
     cx.unmeetable(&tileset, &tile_ptrs);
 
-    (count_errors(cx.diags) == errors_before).then_some(tileset)
+    (count_errors(cx.diags) == errors_before).then_some((tileset, tile_ptrs))
 }
 
 fn count_errors(diags: &[Diagnostic]) -> usize {

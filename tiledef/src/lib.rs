@@ -17,7 +17,7 @@ pub mod tileset;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use load::{
-    BUNDLED_SUFFIX, FileCheck, FileSummary, MAX_FILE_BYTES, ReadError, Report, bundled,
+    BUNDLED_SUFFIX, FileCheck, FileSummary, MAX_FILE_BYTES, ReadError, Report, TilePlace, bundled,
     bundled_requirements, check_file, check_files, declared_set, load, load_bundled, read_paths,
     read_text,
 };

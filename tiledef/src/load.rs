@@ -48,6 +48,17 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// The resolved tile set, present only when there are no errors.
     pub tileset: Option<TileSet>,
+    /// Where each tile of `tileset` is written, indexed like its tiles (empty without one).
+    pub places: Vec<TilePlace>,
+}
+
+/// Where a tile is written: its file and its table there, so that a later stage (the
+/// renderer's picture check) can report a problem of the tile at its `file:line:col`.
+#[derive(Clone)]
+pub struct TilePlace {
+    /// The file's text and its spans, shared by the tiles of the file.
+    file: Arc<(SharedSource, crate::source::SpanMap)>,
+    pointer: String,
 }
 
 /// The one-line summary of a file.
@@ -71,6 +82,44 @@ impl Report {
         self.diagnostics
             .iter()
             .any(|d| d.severity == Severity::Error)
+    }
+
+    /// A warning about tile `tile` (an index into the tile set's tiles) found after loading,
+    /// placed at the tile's `id` and counted in its file's summary; `None` when the report has
+    /// no place for that tile (a tile set changed after loading).
+    pub fn tile_warning(
+        &self,
+        tile: usize,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> Option<Diagnostic> {
+        let place = self.places.get(tile)?;
+        // Spans are built only now: a valid file that never has a warning never pays for them.
+        let (source, spans) = &*place.file;
+        let span = spans.value_span(&format!("{}/id", place.pointer));
+        Some(Diagnostic::warning(code, source, span, message).label("this tile"))
+    }
+
+    /// Adds a diagnostic found after loading, in file order then position as the others, and
+    /// counts it in its file's summary.
+    pub fn push(&mut self, d: Diagnostic) {
+        if let Some(f) = self.files.iter_mut().find(|f| f.name == d.file()) {
+            match d.severity {
+                Severity::Error => f.errors += 1,
+                Severity::Warning => f.warnings += 1,
+            }
+        }
+        let file_of = |d: &Diagnostic| {
+            self.files
+                .iter()
+                .position(|f| f.name == d.file())
+                .unwrap_or(usize::MAX)
+        };
+        let key = (file_of(&d), d.span.start, d.severity);
+        let at = self
+            .diagnostics
+            .partition_point(|e| (file_of(e), e.span.start, e.severity) <= key);
+        self.diagnostics.insert(at, d);
     }
 }
 
@@ -352,9 +401,23 @@ pub fn check_files(checked: &[FileCheck]) -> Report {
         }
     }
     let all_parsed = parsed.len() == files.len();
+    let mut places = Vec::new();
     let tileset = if all_parsed {
         let mut found = Vec::new();
-        let tileset = check(&parsed, &mut found);
+        let tileset = check(&parsed, &mut found).map(|(tileset, ptrs)| {
+            let shared: Vec<_> = parsed
+                .iter()
+                .map(|p| Arc::new((p.source.clone(), p.spans.clone())))
+                .collect();
+            places = ptrs
+                .into_iter()
+                .map(|(f, pointer)| TilePlace {
+                    file: shared[f].clone(),
+                    pointer,
+                })
+                .collect();
+            tileset
+        });
         // In a file whose required set is missing, every name from that set is unknown: report
         // the missing set, not the cascade of consequences.
         let orphans: Vec<String> = found
@@ -390,10 +453,14 @@ pub fn check_files(checked: &[FileCheck]) -> Report {
             }
         }
     }
+    if tileset.is_none() {
+        places.clear();
+    }
     Report {
         files,
         diagnostics,
         tileset,
+        places,
     }
 }
 

@@ -137,6 +137,9 @@ pub struct AnalysisHost {
     last_good: Option<Arc<Good>>,
     pictures: HashMap<(u64, u32, bool), Arc<[u8]>>,
     pages: HashMap<(u64, usize, u32), Arc<[u8]>>,
+    /// By tile key: why the tile's picture does not say its data (`None`: it does), so a save
+    /// checks again only the tiles whose drawing changed.
+    picture_checks: HashMap<u64, Option<String>>,
 }
 
 impl Default for AnalysisHost {
@@ -162,6 +165,7 @@ impl AnalysisHost {
             last_good: None,
             pictures: HashMap::new(),
             pages: HashMap::new(),
+            picture_checks: HashMap::new(),
         }
     }
 
@@ -223,21 +227,16 @@ impl AnalysisHost {
             return a.clone();
         }
         let checks: Vec<FileCheck> = self.files.iter().map(|f| f.check.clone()).collect();
-        let report = tiledef::check_files(&checks);
+        let mut report = tiledef::check_files(&checks);
         // No files is no tile set, not an empty one.
-        let tileset = report.tileset.filter(|_| !self.files.is_empty());
+        if self.files.is_empty() {
+            report.tileset = None;
+        }
+        let keys = report.tileset.as_ref().map(tile_keys).unwrap_or_default();
+        self.check_pictures(&mut report, &keys);
+        let tileset = report.tileset;
         let fresh = tileset.map(|tileset| {
-            // What a tile's picture depends on besides the tile: the vocabulary it is drawn
-            // with (not the sets' names, which only the sheet's backs print).
-            let vocabulary = hash_of(&format!(
-                "{:?}{:?}{:?}",
-                tileset.edge_kinds, tileset.colours, tileset.markers
-            ));
-            let tile_keys = tileset
-                .tiles
-                .iter()
-                .map(|t| hash_of(&(vocabulary, format!("{t:?}"))))
-                .collect();
+            let tile_keys = keys;
             Arc::new(Good {
                 revision: self.revision,
                 tileset,
@@ -264,6 +263,43 @@ impl AnalysisHost {
         });
         self.current = Some(analysis.clone());
         analysis
+    }
+
+    /// Adds a warning for each tile of a valid report whose picture does not say its data
+    /// (`tilekit_render::check_regions`), checking only tiles not checked before as drawn now.
+    fn check_pictures(&mut self, report: &mut tiledef::Report, keys: &[u64]) {
+        let Some(set) = &report.tileset else {
+            return;
+        };
+        let todo: Vec<usize> = (0..set.tiles.len())
+            .filter(|&t| !self.picture_checks.contains_key(&keys[t]))
+            .collect();
+        let checked: Vec<(u64, Option<String>)> = todo
+            .par_iter()
+            .map(|&t| {
+                let tile = &set.tiles[t];
+                // A tile with its own artwork is shown by it, not by the generated picture.
+                let why = tile
+                    .artwork
+                    .is_none()
+                    .then(|| tilekit_render::check_regions(set, tile).err());
+                (keys[t], why.flatten())
+            })
+            .collect();
+        self.picture_checks.extend(checked);
+        let keep: std::collections::HashSet<u64> = keys.iter().copied().collect();
+        self.picture_checks.retain(|k, _| keep.contains(k));
+        let warnings: Vec<Diagnostic> = keys
+            .iter()
+            .enumerate()
+            .filter_map(|(t, k)| {
+                let why = self.picture_checks.get(k)?.as_deref()?;
+                tilekit_render::picture_warning(report, t, why)
+            })
+            .collect();
+        for d in warnings {
+            report.push(d);
+        }
     }
 
     /// The diagnostics of one file.
@@ -440,6 +476,19 @@ impl AnalysisHost {
         }
         s
     }
+}
+
+/// Per tile, a key of everything its picture depends on: the tile and the vocabulary it is
+/// drawn with (not the sets' names, which only the sheet's backs print).
+fn tile_keys(set: &TileSet) -> Vec<u64> {
+    let vocabulary = hash_of(&format!(
+        "{:?}{:?}{:?}",
+        set.edge_kinds, set.colours, set.markers
+    ));
+    set.tiles
+        .iter()
+        .map(|t| hash_of(&(vocabulary, format!("{t:?}"))))
+        .collect()
 }
 
 /// The index of a tile by id or alias.

@@ -313,3 +313,37 @@ mod games {
         ));
     }
 }
+
+/// A tile whose picture cannot say its data is a warning at the tile on the live page; the
+/// tile set stays good, and fixing the tile takes the warning away.
+#[test]
+fn a_picture_that_cannot_say_its_data_is_a_warning_at_its_tile() {
+    let mut host = host_with_base();
+    let text = include_str!("../../../tests/fixtures/picture-cannot-say.toml");
+    host.apply_change("mine.toml", Some(text.to_string()));
+    let a = host.analysis();
+    let d = a
+        .diagnostics
+        .iter()
+        .find(|d| d.code == tilekit_render::PICTURE_CODE)
+        .expect("a picture warning");
+    assert!(!is_error(d));
+    assert!(d.message.contains("`PX-1`"), "{}", d.message);
+    assert_eq!(host.locate(d).tile.as_deref(), Some("PX-1"));
+    assert!(a.good.is_some() && !a.stale);
+    let mine = a
+        .files
+        .iter()
+        .find(|f| f.name == "mine.toml")
+        .expect("file");
+    assert_eq!((mine.errors, mine.warnings), (0, 1));
+    // One field all round: the picture says it.
+    let fixed = text.replace(
+        "  { ports = [\"NNE\", \"ENE\", \"ESE\", \"SSE\"] },\n  { ports = [\"SSW\", ",
+        "  { ports = [\"NNE\", \"ENE\", \"ESE\", \"SSE\", \"SSW\", ",
+    );
+    assert_ne!(fixed, text);
+    host.apply_change("mine.toml", Some(fixed));
+    let a = host.analysis();
+    assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
+}

@@ -86,10 +86,30 @@ pub fn guard_outputs(
     crate::output::refuse_overwriting(&files_read(inputs, tileset), outputs)
 }
 
+/// What a command checks of the definitions it loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The data alone (commands that draw nothing).
+    Data,
+    /// The data, then each tile's picture against it (commands that draw or validate).
+    Pictures,
+}
+
 /// Loads the inputs, printing every diagnostic to stderr.
-pub fn load_and_report(inputs: &Inputs) -> miette::Result<Report> {
-    let report = tiledef::load(inputs.sources()?);
+pub fn load_and_report(inputs: &Inputs, check: Check) -> miette::Result<Report> {
+    let report = load_checked(inputs, check)?;
     print_diagnostics(&report);
+    Ok(report)
+}
+
+/// Loads the inputs and, with `Check::Pictures` and valid inputs, checks every tile's picture
+/// against its data: a picture that would say something else is a warning in the report,
+/// never a silent preview.
+pub fn load_checked(inputs: &Inputs, check: Check) -> miette::Result<Report> {
+    let mut report = tiledef::load(inputs.sources()?);
+    if check == Check::Pictures {
+        tilekit_render::warn_pictures(&mut report);
+    }
     Ok(report)
 }
 
@@ -114,7 +134,15 @@ pub fn print_diagnostics(report: &Report) {
 
 /// Loads the inputs and insists that they are valid.
 pub fn load_valid(inputs: &Inputs) -> miette::Result<Result<tiledef::TileSet, Report>> {
-    let report = load_and_report(inputs)?;
+    load_valid_checked(inputs, Check::Data)
+}
+
+/// Loads the inputs with `check` and insists that they are valid.
+fn load_valid_checked(
+    inputs: &Inputs,
+    check: Check,
+) -> miette::Result<Result<tiledef::TileSet, Report>> {
+    let report = load_and_report(inputs, check)?;
     Ok(match report.tileset {
         Some(tileset) => Ok(tileset),
         None => Err(Report {
@@ -130,8 +158,9 @@ pub fn load_valid(inputs: &Inputs) -> miette::Result<Result<tiledef::TileSet, Re
 pub fn load_printed(
     inputs: &Inputs,
     sets: &SetsArg,
+    check: Check,
 ) -> miette::Result<Result<(tiledef::TileSet, Printed), std::process::ExitCode>> {
-    let Ok(tileset) = load_valid(inputs)? else {
+    let Ok(tileset) = load_valid_checked(inputs, check)? else {
         return Ok(Err(std::process::ExitCode::from(1)));
     };
     Ok(match sets.resolve(&tileset) {

@@ -198,17 +198,38 @@ fn is_channel(set: &TileSet, kind: usize) -> bool {
     }
 }
 
+/// The edge kind that is the ground itself: the first plain kind whose halves carry field.
+fn ground_kind(set: &TileSet) -> Option<usize> {
+    set.edge_kinds.iter().enumerate().position(|(i, k)| {
+        k.centre == PortCarries::None
+            && k.halves == PortCarries::Field
+            && edge_style(set, i) == EdgeStyle::Plain
+    })
+}
+
 fn field_colour(set: &TileSet) -> Rgba {
-    set.edge_kinds
-        .iter()
-        .enumerate()
-        .find(|(i, k)| {
-            k.centre == PortCarries::None
-                && k.halves == PortCarries::Field
-                && edge_style(set, *i) == EdgeStyle::Plain
-        })
-        .and_then(|(_, k)| k.display)
+    ground_kind(set)
+        .and_then(|k| set.edge_kinds[k].display)
         .map_or(FIELD, Rgba::from)
+}
+
+/// Whether a plain edge kind other than the ground keeps apart the features of its two halves
+/// on this side (an author's lake shore between two fields): then something must be drawn
+/// there to divide them, a band in its colour from its centre inward.
+fn divides(set: &TileSet, tile: &Tile, side: Side) -> bool {
+    let k = tile.edge(side);
+    let [left, _, right] = side.ports().map(|p| tile.feature_at(p));
+    edge_style(set, k) == EdgeStyle::Plain
+        && Some(k) != ground_kind(set)
+        && set.edge_kinds[k].centre == PortCarries::None
+        && left.is_some()
+        && right.is_some()
+        && left != right
+}
+
+/// Whether this side of the tile is drawn as a channel: its kind is one, or it divides.
+fn channel_side(set: &TileSet, tile: &Tile, side: Side) -> bool {
+    is_channel(set, tile.edge(side)) || divides(set, tile, side)
 }
 
 fn marker_position(tile: &Tile, id: &str) -> Option<Point> {
@@ -267,6 +288,23 @@ fn network(sides: &[Side]) -> Vec<Seg> {
             })
             .collect(),
     }
+}
+
+/// A road's polyline (outside point, port, on inward) with each step inside the tile longer
+/// than `longer` cut into steps of at most `most`; the steps of a flattened curve stay as
+/// they are.
+fn densify(line: &[Point], longer: f32, most: f32) -> Vec<Point> {
+    let mut out: Vec<Point> = line.iter().take(2).copied().collect();
+    for w in line.windows(2).skip(1) {
+        let length = w[0].dist(w[1]);
+        let steps = if length > longer {
+            (length / most).ceil() as usize
+        } else {
+            1
+        };
+        out.extend((1..=steps).map(|k| w[0].lerp(w[1], k as f32 / steps as f32)));
+    }
+    out
 }
 
 /// Where two segments cross, if they do.
@@ -368,7 +406,7 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
     let mut channel_kinds: Vec<usize> = Vec::new();
     for side in Side::ALL {
         let k = tile.edge(side);
-        if is_channel(set, k) && !channel_kinds.contains(&k) {
+        if channel_side(set, tile, side) && !channel_kinds.contains(&k) {
             channel_kinds.push(k);
         }
     }
@@ -377,9 +415,13 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         .map(|&k| {
             let sides: Vec<Side> = Side::ALL
                 .into_iter()
-                .filter(|s| tile.edge(*s) == k)
+                .filter(|s| tile.edge(*s) == k && channel_side(set, tile, *s))
                 .collect();
-            let style = edge_style(set, k);
+            // A plain kind that divides is drawn as a band.
+            let style = match edge_style(set, k) {
+                EdgeStyle::Plain => EdgeStyle::Band,
+                style => style,
+            };
             let fallback = if style == EdgeStyle::River {
                 WATER
             } else {
@@ -494,11 +536,14 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
                 Some(end @ (RoadEnd::N | RoadEnd::E | RoadEnd::S | RoadEnd::W)) => {
                     let side = side_of(end).unwrap_or(Side::S);
                     let target = step(port_point(side.centre()), inward(side), 0.07);
-                    if is_channel(set, tile.edge(side)) {
-                        // A river bank: the road runs to the water and stops there.
+                    if channel_side(set, tile, side) {
+                        // A river bank: the road runs to the water and stops there. The line
+                        // is walked in short steps from its port: a straight road is only its
+                        // two ends.
                         let line = flatten(&curve_to(side, target))
                             .into_iter()
                             .next()
+                            .map(|l| densify(&l, 0.06, 0.02))
                             .unwrap_or_default();
                         let cut = line
                             .iter()
@@ -509,6 +554,13 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
                         let mut path = vec![Seg::Move(out_a)];
                         path.extend(kept.iter().map(|p| Seg::Line(*p)));
                         (path, Stop::Bank(at))
+                    } else if edge_style(set, tile.edge(side)) != EdgeStyle::Hedge
+                        && one_field_beside(tile, side.centre())
+                    {
+                        // Open ground of one field by that side: the road stops short of it
+                        // at a house, so the field passes between its end and the edge.
+                        let hub = step(port_point(side.centre()), inward(side), 0.22);
+                        (curve_to(side, hub), Stop::Village(hub))
                     } else {
                         (curve_to(side, target), Stop::Hedge)
                     }

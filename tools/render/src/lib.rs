@@ -22,7 +22,10 @@ pub use scene::Scene;
 
 use rayon::prelude::*;
 use std::path::PathBuf;
-use tiledef::{Tile, TileSet};
+use tiledef::{Diagnostic, Report, Tile, TileSet};
+
+/// The code of the warning for a tile whose picture does not say its data.
+pub const PICTURE_CODE: &str = "tilekit::picture-contradicts-data";
 
 /// Why drawing or writing failed.
 #[derive(Debug, thiserror::Error)]
@@ -111,4 +114,52 @@ pub fn render_pngs(
 /// The file name of a tile's preview.
 pub fn preview_name(tile: &Tile) -> String {
     format!("{}.png", tile.id)
+}
+
+/// The tiles (indices into `set.tiles`) whose generated picture does not say their data, each
+/// with why (`check_regions`), checked in parallel. Tiles with their own artwork are not
+/// checked: their picture is the author's.
+pub fn check_pictures(set: &TileSet) -> Vec<(usize, String)> {
+    let mut wrong: Vec<(usize, String)> = (0..set.tiles.len())
+        .into_par_iter()
+        .filter(|&t| set.tiles[t].artwork.is_none())
+        .filter_map(|t| check_regions(set, &set.tiles[t]).err().map(|why| (t, why)))
+        .collect();
+    wrong.sort_by_key(|(t, _)| *t);
+    wrong
+}
+
+/// The warning for tile `tile` of a report's tile set, whose picture does not say its data
+/// for the reason `why` (a message of `check_regions`), at the tile's `id`.
+pub fn picture_warning(report: &Report, tile: usize, why: &str) -> Option<Diagnostic> {
+    let id = &report.tileset.as_ref()?.tiles.get(tile)?.id;
+    // `check_regions` names the tile first; the diagnostic says it its own way.
+    let why = why.strip_prefix(&format!("tile {id}: ")).unwrap_or(why);
+    let message = format!("the picture of tile `{id}` does not say its data: {why}");
+    let d = report.tile_warning(tile, PICTURE_CODE, message)?;
+    let hint = format!(
+        "the data may be right, but previews and print sheets would show the tile otherwise: \
+         look at `tilekit render {} --tile {id} --overlay`; if the layout is what you mean, \
+         give the tile its own picture (`art.image`)",
+        d.file().trim_end_matches(tiledef::BUNDLED_SUFFIX)
+    );
+    Some(d.hint(hint))
+}
+
+/// Checks the picture of every tile of a valid report (`check_pictures`) and adds a warning
+/// for each that does not say its data; returns how many were added.
+pub fn warn_pictures(report: &mut Report) -> usize {
+    let Some(set) = &report.tileset else {
+        return 0;
+    };
+    let wrong = check_pictures(set);
+    let warnings: Vec<Diagnostic> = wrong
+        .iter()
+        .filter_map(|(t, why)| picture_warning(report, *t, why))
+        .collect();
+    let added = warnings.len();
+    for d in warnings {
+        report.push(d);
+    }
+    added
 }

@@ -696,16 +696,35 @@ fn fixtures_draw_their_features_as_their_own_regions() {
     }
 }
 
+/// Makes edge kind `id` the ground (the first plain kind, drawn as nothing) by swapping it
+/// with the base game's `field`, as the renderer drew any plain kind before it drew a plain
+/// kind that divides fields as a band.
+fn as_ground(set: &mut TileSet, id: &str) {
+    let find = |set: &TileSet, id: &str| {
+        set.edge_kinds
+            .iter()
+            .position(|k| k.id == id)
+            .unwrap_or_else(|| panic!("no edge kind {id}"))
+    };
+    let (kind, field) = (find(set, id), find(set, "field"));
+    set.edge_kinds[kind].style = tiledef::EdgeStyle::Plain;
+    set.edge_kinds.swap(kind, field);
+    for tile in &mut set.tiles {
+        for e in &mut tile.edges {
+            if *e == kind {
+                *e = field;
+            } else if *e == field {
+                *e = kind;
+            }
+        }
+    }
+}
+
 /// The check can fail: a river drawn as plain ground joins the fields on its two banks.
 #[test]
 fn a_river_drawn_as_plain_ground_fails_the_check() {
     let mut set = fixtures();
-    let river = set
-        .edge_kinds
-        .iter()
-        .position(|k| k.id == "river")
-        .expect("river");
-    set.edge_kinds[river].style = tiledef::EdgeStyle::Plain;
+    as_ground(&mut set, "river");
     let tile = &set.tiles[index(&set, "RV-straight")];
     let err = tilekit_render::check_regions(&set, tile).expect_err("two fields drawn as one");
     assert!(err.contains("RV-straight"), "{err}");
@@ -899,4 +918,104 @@ fn the_overlay_labels_every_field_of_fe_crcr() {
             "no `{label}` in the overlay"
         );
     }
+}
+
+// ---- pictures that once contradicted their data: tests/fixtures/pictures.toml ----------------
+
+/// The base game, the River and `tests/fixtures/pictures.toml`.
+fn pictures() -> TileSet {
+    let mut sources: Vec<tiledef::Source> = tiledef::bundled()
+        .into_iter()
+        .filter(|s| s.name.ends_with("/base.toml") || s.name.ends_with("/river.toml"))
+        .collect();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pictures.toml");
+    sources.push(tiledef::Source {
+        name: path.display().to_string(),
+        text: std::fs::read_to_string(&path).expect("fixture"),
+    });
+    let report = tiledef::load(sources);
+    report.tileset.unwrap_or_else(|| {
+        let d: Vec<String> = report
+            .diagnostics
+            .iter()
+            .map(|d| d.render_plain())
+            .collect();
+        panic!("fixtures do not validate:\n{}", d.join("\n"))
+    })
+}
+
+/// The colour of the picture of tile `id` at (x, y) in tile units.
+fn pixel_at(set: &TileSet, id: &str, x: f32, y: f32) -> [u8; 3] {
+    let px = 200;
+    let tile = &set.tiles[index(set, id)];
+    let pixmap = render_tile(set, tile, px, &DrawOptions::default()).expect("renders");
+    let p = pixmap
+        .pixel((x * px as f32) as u32, (y * px as f32) as u32)
+        .expect("inside");
+    [p.red(), p.green(), p.blue()]
+}
+
+fn close(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 12)
+}
+
+/// An author's edge kind with a `display` colour and no `style` that keeps two fields apart
+/// is drawn as a band in its colour between them (it was drawn as nothing: one field).
+#[test]
+fn a_dividing_edge_kind_without_a_style_is_a_band_in_its_colour() {
+    let set = pictures();
+    let tile = &set.tiles[index(&set, "PC-lake")];
+    tilekit_render::check_regions(&set, tile).unwrap_or_else(|e| panic!("{e}"));
+    let scene = draw_tile(&set, tile, &DrawOptions::default());
+    assert!(has_fill(&scene, [0x3a, 0x7b, 0xd5]), "the lake's colour");
+    assert!(close(
+        pixel_at(&set, "PC-lake", 0.5, 0.5),
+        [0x3a, 0x7b, 0xd5]
+    ));
+    // The base game's own field edges stay plain ground.
+    let field = pixel_at(&set, "PC-lake", 0.2, 0.5);
+    assert!(!close(field, [0x3a, 0x7b, 0xd5]), "{field:?}");
+}
+
+/// The check catches the old picture: the lake shore drawn as plain ground joins its fields.
+#[test]
+fn a_dividing_edge_kind_drawn_as_ground_fails_the_check() {
+    let mut set = pictures();
+    as_ground(&mut set, "lake");
+    let tile = &set.tiles[index(&set, "PC-lake")];
+    let err = tilekit_render::check_regions(&set, tile).expect_err("two fields drawn as one");
+    assert!(err.contains("PC-lake"), "{err}");
+}
+
+/// A road ending at the river on the opposite edge runs to the water (it was a stub at its
+/// port).
+#[test]
+fn a_road_ending_at_the_water_across_the_tile_reaches_it() {
+    let set = pictures();
+    let tile = &set.tiles[index(&set, "PC-bank")];
+    tilekit_render::check_regions(&set, tile).unwrap_or_else(|e| panic!("{e}"));
+    let road = [0xf1, 0xea, 0xd8];
+    for y in [0.85, 0.7, 0.55] {
+        let p = pixel_at(&set, "PC-bank", 0.5, y);
+        assert!(close(p, road), "no road at y = {y}: {p:?}");
+    }
+}
+
+/// A road over a bridge ending at a side whose strip is one field stops short of the edge, so
+/// the strip stays one field (it ran to the edge and cut the strip in two).
+#[test]
+fn a_road_ending_in_a_strip_of_one_field_leaves_it_whole() {
+    let set = pictures();
+    let tile = &set.tiles[index(&set, "PC-strip")];
+    tilekit_render::check_regions(&set, tile).unwrap_or_else(|e| panic!("{e}"));
+    let road = [0xf1, 0xea, 0xd8];
+    assert!(close(pixel_at(&set, "PC-strip", 0.5, 0.7), road));
+    let by_edge = pixel_at(&set, "PC-strip", 0.5, 0.06);
+    assert!(
+        !close(by_edge, road),
+        "the road reaches the edge: {by_edge:?}"
+    );
+    // It still crosses the river on a bridge.
+    let scene = draw_tile(&set, tile, &DrawOptions::default());
+    assert!(scene.to_string().matches("w0.02 butt").count() >= 2);
 }

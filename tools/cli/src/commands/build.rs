@@ -5,7 +5,7 @@ use crate::commands::compile::{TablesFormat, tables_bytes};
 use crate::commands::render::{Failure, preview_paths, write_contact_sheet, write_previews};
 use crate::commands::sheet::write_sheet;
 use crate::commands::validate::summary_line;
-use crate::inputs::{Inputs, SetsArg, load_and_report};
+use crate::inputs::{Check, Inputs, SetsArg, load_and_report};
 use crate::output::write_atomic;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -42,7 +42,7 @@ pub struct BuildArgs {
 /// definitions, such as missing artwork; 2 for a write failure).
 pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
     crate::output::check_folder("--out", &args.out)?;
-    let report = load_and_report(&args.inputs)?;
+    let report = load_and_report(&args.inputs, Check::Pictures)?;
     let report_path = args.out.join("report.txt");
     let mut text = String::new();
     for file in &report.files {

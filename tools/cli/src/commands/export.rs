@@ -1,7 +1,7 @@
 //! `tilekit export jcz`: tilekit definitions → one JCloisterZone tile XML file, reporting per
 //! tile what JCZ cannot represent.
 
-use crate::inputs::{Inputs, load_and_report};
+use crate::inputs::{Check, Inputs, load_and_report};
 use crate::output::write_atomic;
 use clap::{Args, Subcommand};
 use miette::{IntoDiagnostic, miette};
@@ -60,7 +60,7 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     // Any file read, named or in a folder or the default `./definitions`, whatever links
     // lead to it (`export jcz --out definitions/base.toml` would lose the base set).
     crate::output::refuse_overwriting(&args.inputs.files(), std::slice::from_ref(&args.out))?;
-    let report = load_and_report(&args.inputs)?;
+    let report = load_and_report(&args.inputs, Check::Data)?;
     if report.has_errors() {
         crate::errln!("error: the definitions do not validate; nothing was exported");
         return Ok(ExitCode::from(1));

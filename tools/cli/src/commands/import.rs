@@ -189,7 +189,7 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
 
     // What was written must validate, with the bundled sets it requires.
     let check = Inputs { paths: written };
-    let loaded = tiledef::load(check.sources()?);
+    let loaded = crate::inputs::load_checked(&check, crate::inputs::Check::Pictures)?;
     print_diagnostics(&loaded);
     if loaded.has_errors() {
         for file in &loaded.files {

@@ -1,6 +1,6 @@
 //! `tilekit list`: a table of tile types (id, count, edges, features).
 
-use crate::inputs::{Inputs, SetsArg, load_printed};
+use crate::inputs::{Check, Inputs, SetsArg, load_printed};
 use clap::Args;
 use std::fmt::Write;
 use std::process::ExitCode;
@@ -17,7 +17,7 @@ pub struct ListArgs {
 
 /// Runs `tilekit list`.
 pub fn run(args: &ListArgs) -> miette::Result<ExitCode> {
-    let (tileset, printed) = match load_printed(&args.inputs, &args.sets)? {
+    let (tileset, printed) = match load_printed(&args.inputs, &args.sets, Check::Data)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };

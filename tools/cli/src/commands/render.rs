@@ -1,7 +1,7 @@
 //! `tilekit render`: one preview PNG per tile type, optionally with the feature overlay, and the
 //! contact sheet of all tile types.
 
-use crate::inputs::{Inputs, SetsArg, load_printed};
+use crate::inputs::{Check, Inputs, SetsArg, load_printed};
 use crate::output::write_atomic;
 use clap::Args;
 use miette::{IntoDiagnostic, WrapErr, miette};
@@ -55,7 +55,7 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
     if let Some(dir) = &args.out {
         crate::output::check_folder("--out", dir)?;
     }
-    let (tileset, printed) = match load_printed(&args.inputs, &args.sets)? {
+    let (tileset, printed) = match load_printed(&args.inputs, &args.sets, Check::Pictures)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };

@@ -1,7 +1,7 @@
 //! `tilekit sheet`: print-ready tile sheets, as a PDF (and optionally PNG pages).
 
 use crate::commands::render::Failure;
-use crate::inputs::{Inputs, SetsArg, load_printed};
+use crate::inputs::{Check, Inputs, SetsArg, load_printed};
 use crate::output::write_atomic;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -90,7 +90,7 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
         crate::errln!("error: {e}");
         return Ok(ExitCode::from(2));
     }
-    let (tileset, printed) = match load_printed(&args.inputs, &args.sets)? {
+    let (tileset, printed) = match load_printed(&args.inputs, &args.sets, Check::Pictures)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };

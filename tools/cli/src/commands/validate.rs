@@ -1,6 +1,6 @@
 //! `tilekit validate`: check definition files and report every problem.
 
-use crate::inputs::{Inputs, print_diagnostics};
+use crate::inputs::{Check, Inputs, load_checked, print_diagnostics};
 use clap::{Args, ValueEnum};
 use std::process::ExitCode;
 
@@ -34,7 +34,7 @@ enum Format {
 
 /// Runs `tilekit validate`.
 pub fn run(args: &ValidateArgs) -> miette::Result<ExitCode> {
-    let report = tiledef::load(args.inputs.sources()?);
+    let report = load_checked(&args.inputs, Check::Pictures)?;
     match args.format {
         Format::Text => {
             print_diagnostics(&report);
