@@ -1173,3 +1173,79 @@ fn a_balance_report_that_fails_half_way_leaves_no_page_that_looks_complete() {
     );
     assert!(!report.join("report.json").exists());
 }
+
+/// A house rule declared in the data is switched on by name on `simulate`, `bench` and `play`,
+/// and a name no loaded set declares is refused with the list of those that exist.
+#[test]
+fn rule_options_are_switched_on_by_name_and_unknown_ones_refused() {
+    let fixture = "tests/fixtures/house-rule.toml";
+    let simulate = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate",
+            fixture,
+            "definitions/base.toml",
+            "--games",
+            "40",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = tilekit(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("valid JSON")
+    };
+    let off = simulate(&[]);
+    let on = simulate(&["--option", "charters"]);
+    assert_eq!(on["rules"]["on"], serde_json::json!(["charters"]));
+    assert!(off["rules"].get("on").is_none(), "{}", off["rules"]);
+    // Same seeds, same games; only the charter cities pay more.
+    let mean = |v: &serde_json::Value| -> f64 {
+        let seats = v["mean_score"].as_array().expect("mean_score per seat");
+        seats.iter().filter_map(serde_json::Value::as_f64).sum()
+    };
+    assert!(mean(&on) > mean(&off), "{} vs {}", mean(&on), mean(&off));
+    // The engine's own options go by name too: the same as their flags.
+    assert_eq!(
+        simulate(&["--option", "first-edition-small-city"])["mean_score"],
+        simulate(&["--first-edition-small-city"])["mean_score"]
+    );
+
+    for command in [
+        &["simulate", "--games", "1"][..],
+        &["bench", "--games", "1"][..],
+    ] {
+        let mut args = command.to_vec();
+        args.extend([fixture, "definitions/base.toml", "--option", "charter"]);
+        let out = tilekit(&args);
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("unknown rule option `charter`"), "{stderr}");
+        assert!(stderr.contains("charters"), "{stderr}");
+    }
+
+    // In a record too.
+    let dir = scratch("house-rule");
+    let record = dir.join("game.toml");
+    std::fs::write(
+        &record,
+        "[game]\nplayers = 2\nrules = { on = [\"charter\"] }\n\n[[turn]]\ntile = \"HR-charter\"\nat = [0, 1]\n",
+    )
+    .expect("write the record");
+    let record = record.to_string_lossy().into_owned();
+    let out = tilekit(&["play", &record, fixture, "definitions/base.toml"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("unknown rule option `charter`"), "{stderr}");
+    let out = tilekit(&[
+        "play",
+        &record,
+        fixture,
+        "definitions/base.toml",
+        "--option",
+        "charters",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the record's own option is still wrong"
+    );
+}

@@ -7,6 +7,12 @@ use std::fmt;
 /// The most players a game can have.
 pub const MAX_PLAYERS: u8 = 8;
 
+/// The rule options the engine itself knows by name, beside those the definitions declare
+/// (`Tables::rule_options`): `on = ["first-edition-small-city"]` is `first_edition_small_city =
+/// true`, and so for the others.
+pub const BUILT_IN_OPTIONS: [&str; 3] =
+    ["first-edition-small-city", "monastery-flowers-3x3", "wells"];
+
 /// Rule options: variants of the rules, not forks of the code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -38,8 +44,9 @@ pub struct RuleOptions {
     /// Flower colour ids by player (absent: drawn from the tokens, see `rules::flowers`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flowers: Vec<String>,
-    /// Options declared in the definitions (a scoring modifier's `option`: a house rule)
-    /// switched on by name; `wells = true` is the same as naming `wells` here.
+    /// Options switched on by name: those declared in the definitions (a scoring modifier's
+    /// `option`: a house rule) and the engine's own (`BUILT_IN_OPTIONS`; `wells = true` is the
+    /// same as naming `wells` here). A name no loaded set declares is refused at setup.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub on: Vec<String>,
 }
@@ -92,8 +99,8 @@ pub struct Rules {
     pub monastery_flowers_3x3: bool,
     /// The Wells.
     pub wells: bool,
-    /// The options declared in the definitions that are switched on (`wells` included when
-    /// it is on), sorted.
+    /// The options switched on by name (declared in the definitions or built in; `wells`
+    /// included when it is on), sorted.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub on: Vec<String>,
 }
@@ -140,7 +147,7 @@ impl fmt::Display for Rules {
         }
         write!(f, "; wells {}", on(self.wells))?;
         let others: Vec<&str> = (self.on.iter())
-            .filter(|o| *o != "wells")
+            .filter(|o| !BUILT_IN_OPTIONS.contains(&o.as_str()))
             .map(String::as_str)
             .collect();
         if !others.is_empty() {
@@ -244,6 +251,14 @@ pub enum SetupError {
     /// The flower colours given do not fit the players or the vocabulary.
     #[error("flower colours: {0}")]
     Flowers(String),
+    /// A rule option switched on by a name neither the engine nor a loaded set declares.
+    #[error("unknown rule option `{name}` (known: {known})")]
+    UnknownOption {
+        /// The name as given.
+        name: String,
+        /// Every option the loaded tables know, comma-separated.
+        known: String,
+    },
     /// More tiles than the board's positions and indices can hold.
     #[error("{0} tiles (the start tile included): a game has at most {max}", max = crate::board::MAX_TILES)]
     TooManyTiles(u64),

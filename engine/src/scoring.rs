@@ -238,7 +238,7 @@ impl<'t> Game<'t> {
         let (tile_rate, pennant_rate, reason) = match (node.kind, complete) {
             (FeatureKind::Road, true) => (1, 0, Reason::CompletedRoad),
             (FeatureKind::Road, false) => (1, 0, Reason::UnfinishedRoad),
-            (FeatureKind::City, true) if t == 2 && self.options.rules.first_edition_small_city => {
+            (FeatureKind::City, true) if t == 2 && self.rules.first_edition_small_city => {
                 (1, 1, Reason::SmallCity)
             }
             (FeatureKind::City, true) => (2, 2, Reason::CompletedCity),
@@ -584,7 +584,7 @@ fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> 
                         .count() as u32
                 })
                 .sum(),
-            FeatureKind::Monastery if game.options.rules.monastery_flowers_3x3 => {
+            FeatureKind::Monastery if game.rules.monastery_flowers_3x3 => {
                 let p = game.board.placed[tile as usize];
                 let block = game.board.block(i32::from(p.x), i32::from(p.y));
                 (block.iter().filter(|c| c.placed != crate::board::EMPTY))

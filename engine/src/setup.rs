@@ -46,6 +46,7 @@ impl<'t> Setup<'t> {
         if options.players == 0 || options.players > MAX_PLAYERS {
             return Err(SetupError::Players(options.players));
         }
+        check_rule_options(tables, &options.rules)?;
         let draw = crate::draw::prepare(tables, &options)?;
         let whole = || std::iter::once(draw.start).chain(draw.bag.iter().copied());
         let (rules, tokens) = village_life::rules_in_play(tables, &options, draw.start, &draw.bag);
@@ -171,5 +172,21 @@ impl<'t> Setup<'t> {
         game.put(0, 0, tables.orient_of(self.draw.start, 0));
         game.draw_next(events);
         game
+    }
+}
+
+/// Refuses a rule option switched on by a name the tables do not know: a misspelt house rule
+/// would otherwise be silently off.
+fn check_rule_options(
+    tables: &Tables,
+    rules: &crate::options::RuleOptions,
+) -> Result<(), SetupError> {
+    let known = tables.rule_options();
+    match rules.on.iter().find(|name| !known.contains(&name.as_str())) {
+        Some(name) => Err(SetupError::UnknownOption {
+            name: name.clone(),
+            known: known.join(", "),
+        }),
+        None => Ok(()),
     }
 }

@@ -387,6 +387,21 @@ pub struct FollowerInfo {
 }
 
 impl Tables {
+    /// The rule options a game of these tables may switch on by name (`on`, `--option`): the
+    /// engine's own (`BUILT_IN_OPTIONS`) and each one a marker's scoring modifier declares (a
+    /// house rule), sorted, each once.
+    pub fn rule_options(&self) -> Vec<&str> {
+        let declared = (self.markers.iter()).filter_map(|m| m.scoring.as_ref()?.option.as_deref());
+        let mut names: Vec<&str> = crate::options::BUILT_IN_OPTIONS
+            .iter()
+            .copied()
+            .chain(declared)
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
     /// The index of a marker kind by id (0 when unknown).
     pub fn marker_index(&self, id: &str) -> usize {
         self.markers.iter().position(|m| m.id == id).unwrap_or(0)

@@ -135,7 +135,7 @@ impl Weights {
             players,
             time: (left / 10.0).min(1.0),
             follower: 3.0 * (left / players as f64 / 10.0).min(1.0),
-            small_city: game.options.rules.first_edition_small_city,
+            small_city: game.rules.first_edition_small_city,
         }
     }
 }

@@ -67,6 +67,7 @@ pub(crate) fn rules_in_play(
             .any(|(&used, figures)| used && figures.contains(&figure))
     };
     let o = &options.rules;
+    let named = |name: &str| o.on.iter().any(|n| n == name);
     let rules = Rules {
         sets: tables
             .sets
@@ -76,7 +77,7 @@ pub(crate) fn rules_in_play(
             .map(|(id, _)| id.clone())
             .collect(),
         followers: o.followers,
-        first_edition_small_city: o.first_edition_small_city,
+        first_edition_small_city: o.first_edition_small_city || named("first-edition-small-city"),
         festival: o.festival,
         donkey: o.donkey.unwrap_or_else(|| brings(SetFigure::Donkey)),
         donkey_blocks: o.donkey_blocks,
@@ -84,8 +85,8 @@ pub(crate) fn rules_in_play(
             .windmills
             .unwrap_or_else(|| u8::from(brings(SetFigure::Windmill))),
         flower_bonus: o.flower_bonus.unwrap_or(flowers),
-        monastery_flowers_3x3: o.monastery_flowers_3x3,
-        wells: o.wells || o.on.iter().any(|n| n == "wells"),
+        monastery_flowers_3x3: o.monastery_flowers_3x3 || named("monastery-flowers-3x3"),
+        wells: o.wells || named("wells"),
         on: {
             let mut on = o.on.clone();
             if o.wells {

@@ -1,5 +1,6 @@
-//! The Village Life rule flags shared by `simulate` and `bench`: each mechanic switched on its
-//! own, as FanCloisterZone does; what a flag leaves out follows the sets in the game.
+//! The rule flags shared by `simulate`, `bench` and `play`: options switched on by name, and
+//! Village Life's mechanics each on its own, as FanCloisterZone does (what a flag leaves out
+//! follows the sets in the game).
 
 use clap::{Args, ValueEnum};
 
@@ -41,5 +42,27 @@ impl VillageLifeArgs {
         };
         rules.windmills = self.windmills;
         rules.flower_bonus = self.flower_bonus;
+    }
+}
+
+/// Rule options switched on by name.
+#[derive(Args, Clone, Debug)]
+pub struct OptionArgs {
+    /// Switch a rule option on: a house rule a loaded set declares (a scoring modifier's
+    /// `option`) or one of the engine's (`first-edition-small-city`, `monastery-flowers-3x3`,
+    /// `wells`). Repeat it, or separate names with commas; a name nothing declares is refused
+    /// with the list of those that exist.
+    #[arg(long = "option", value_name = "NAME", value_delimiter = ',')]
+    options: Vec<String>,
+}
+
+impl OptionArgs {
+    /// Adds the named options to `on`, each once.
+    pub fn apply(&self, on: &mut Vec<String>) {
+        for name in &self.options {
+            if !on.contains(name) {
+                on.push(name.clone());
+            }
+        }
     }
 }

@@ -34,6 +34,8 @@ pub struct BenchArgs {
     #[arg(long)]
     wells: bool,
     #[command(flatten)]
+    options: crate::rules::OptionArgs,
+    #[command(flatten)]
     village_life: crate::rules::VillageLifeArgs,
     /// Play only this many tiles of each shuffled bag (the start tile included), so sets of
     /// different sizes compare at the same game length.
@@ -152,6 +154,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
         ..Default::default()
     };
     args.village_life.apply(&mut rules);
+    args.options.apply(&mut rules.on);
     let options = |seed: u64| GameOptions {
         sets: args.sets.clone(),
         edition: None,

@@ -23,6 +23,10 @@ pub struct PlayArgs {
     record: PathBuf,
     #[command(flatten)]
     inputs: Inputs,
+    /// Rule options on top of the record's own `[game.rules]` (its `[expect]` may then no
+    /// longer hold: the scores say what the option changes).
+    #[command(flatten)]
+    options: crate::rules::OptionArgs,
     /// Print the events and scores as JSON.
     #[arg(long)]
     json: bool,
@@ -115,7 +119,7 @@ use tilekit_analysis::game::event_text;
 /// Runs `tilekit play`.
 pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
     let text = tiledef::read_text(&args.record).into_diagnostic()?;
-    let record = match Record::parse(&text) {
+    let mut record = match Record::parse(&text) {
         Ok(r) => r,
         Err(e) => {
             crate::errln!("error: {}: {e}", args.record.display());
@@ -126,6 +130,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let tables = crate::inputs::compile_tables(&tileset)?;
+    args.options.apply(&mut record.game.rules.on);
     // The rules the record plays, said first (also when a later turn is illegal).
     let rules = record
         .options()

@@ -69,6 +69,8 @@ pub struct SimulateArgs {
     #[arg(long)]
     no_festival: bool,
     #[command(flatten)]
+    options: crate::rules::OptionArgs,
+    #[command(flatten)]
     village_life: crate::rules::VillageLifeArgs,
     /// Print the report as JSON.
     #[arg(long)]
@@ -97,6 +99,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         ..Default::default()
     };
     args.village_life.apply(&mut rules);
+    args.options.apply(&mut rules.on);
     let seats = &args.players.0;
     let players = seats.len() as u8;
     let (with, without) = match compare_sets(&tables, &args.sets, &args.compare) {
