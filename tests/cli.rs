@@ -267,7 +267,7 @@ fn printing_commands_take_sets_and_name_what_they_printed() {
         stderr.contains("of `festival` (requires `base`"),
         "{stderr}"
     );
-    assert!(stderr.contains("(10 tiles on 1 A4 pages"), "{stderr}");
+    assert!(stderr.contains("(10 tiles on 1 A4 page,"), "{stderr}");
 
     let out = tilekit(&["list", "--sets", "festival"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

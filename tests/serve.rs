@@ -207,6 +207,18 @@ fn misuse_gets_clear_answers() {
     for (body, says) in [
         (r#"{"seats": ["robot"]}"#, "unknown player `robot`"),
         (r#"{"seats": []}"#, "0 seats"),
+        (
+            r#"{"seats": ["person"], "sets": ["lakes"]}"#,
+            "unknown tile set `lakes`",
+        ),
+        (
+            r#"{"seats": ["person"], "options": ["charter"]}"#,
+            "unknown rule option `charter`",
+        ),
+        (
+            r#"{"seats": ["person"], "start": "ZZ"}"#,
+            "unknown start tile `ZZ`",
+        ),
         ("{}", "seats"),
         ("not json", "seats"),
     ] {
@@ -612,8 +624,16 @@ fn the_page_in_a_real_browser() {
         "fresh again",
         "!document.getElementById('tiles').classList.contains('stale')",
     );
+    // The rules panel: a base game with the wells option, said in the game's rules line;
+    // then every set back in the bag and the option off, for the games below.
+    browser.eval("for (const i of document.querySelectorAll('#game-sets input')) i.checked = i.value === 'base'; for (const i of document.querySelectorAll('#game-options input')) i.checked = i.value === 'wells'; document.getElementById('new-game').click(); true");
+    browser.wait(
+        "a game of the rules chosen",
+        "typeof game === 'object' && game !== null && document.getElementById('game-rules').textContent.startsWith('rules: sets base;') && game.rules.includes('wells on')",
+    );
+    browser.eval("for (const i of document.querySelectorAll('#game-sets input')) i.checked = true; for (const i of document.querySelectorAll('#game-options input')) i.checked = false; true");
     // A hotseat game: both seats are people, so after P1's turn the page offers P2 spots.
-    browser.eval("document.getElementById('players').value = 2; document.getElementById('players').dispatchEvent(new Event('input')); document.getElementById('seat-0').value = 'person'; document.getElementById('seat-1').value = 'person'; document.getElementById('new-game').click(); true");
+    browser.eval("game = null; document.getElementById('players').value = 2; document.getElementById('players').dispatchEvent(new Event('input')); document.getElementById('seat-0').value = 'person'; document.getElementById('seat-1').value = 'person'; document.getElementById('new-game').click(); true");
     browser.wait(
         "the hotseat game",
         "typeof game === 'object' && game !== null && game.current === 0 && document.querySelectorAll('#board .spot').length > 0",

@@ -13,6 +13,16 @@ pub const MAX_PLAYERS: u8 = 8;
 pub const BUILT_IN_OPTIONS: [&str; 3] =
     ["first-edition-small-city", "monastery-flowers-3x3", "wells"];
 
+/// The rule options a game may switch on by name: the engine's own and each one the given
+/// scoring modifiers declare (a house rule), sorted, each once.
+pub fn rule_options<'a>(modifiers: impl Iterator<Item = &'a tiledef::ScoringDef>) -> Vec<&'a str> {
+    let declared = modifiers.filter_map(|m| m.option.as_deref());
+    let mut names: Vec<&str> = BUILT_IN_OPTIONS.iter().copied().chain(declared).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// Rule options: variants of the rules, not forks of the code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -103,6 +113,25 @@ pub struct Rules {
     /// included when it is on), sorted.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub on: Vec<String>,
+    /// Which optional rules the game's tiles and sets can bring about at all, so that the
+    /// rules line names only those (not in JSON: `festival`, `wells`, … say the switches).
+    #[serde(skip)]
+    pub possible: Possible,
+}
+
+/// The optional rules a game's draw and sets can bring about, whatever their switches say.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Possible {
+    /// A tile of the draw has a Festival place.
+    pub festival: bool,
+    /// A set with a tile in the game brings the donkey.
+    pub donkey: bool,
+    /// A set with a tile in the game brings windmills.
+    pub windmills: bool,
+    /// A tile of the draw carries flower groups.
+    pub flowers: bool,
+    /// A tile of the draw carries a marker whose modifier is the `wells` option's.
+    pub wells: bool,
 }
 
 impl Rules {
@@ -113,39 +142,44 @@ impl Rules {
 }
 
 impl fmt::Display for Rules {
-    /// One line for report headers: the sets, then every rule on or off.
+    /// One line for report headers: the sets, then every rule the game can meet, on or off
+    /// (a rule no tile or set of the game brings is named only when switched on).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let on = |b: bool| if b { "on" } else { "off" };
+        let can = self.possible;
         write!(
             f,
-            "sets {}; {} followers; first-edition small city {}; Festival returns {}; donkey {}",
+            "sets {}; {} followers; first-edition small city {}",
             self.sets.join(", "),
             self.followers,
             on(self.first_edition_small_city),
-            on(self.festival),
-            on(self.donkey),
         )?;
-        if self.donkey {
-            write!(f, " (blocks: {})", self.donkey_blocks.name())?;
+        if can.festival {
+            write!(f, "; Festival returns {}", on(self.festival))?;
         }
-        write!(
-            f,
-            "; windmills {} each; flower bonus {}",
-            self.windmills,
-            on(self.flower_bonus)
-        )?;
-        if self.flower_bonus {
-            write!(
-                f,
-                " (monastery: {})",
-                if self.monastery_flowers_3x3 {
+        if self.donkey || can.donkey {
+            write!(f, "; donkey {}", on(self.donkey))?;
+            if self.donkey {
+                write!(f, " (blocks: {})", self.donkey_blocks.name())?;
+            }
+        }
+        if self.windmills > 0 || can.windmills {
+            write!(f, "; windmills {} each", self.windmills)?;
+        }
+        if self.flower_bonus || can.flowers {
+            write!(f, "; flower bonus {}", on(self.flower_bonus))?;
+            if self.flower_bonus {
+                let range = if self.monastery_flowers_3x3 {
                     "3×3 range"
                 } else {
                     "own tile"
-                }
-            )?;
+                };
+                write!(f, " (monastery: {range})")?;
+            }
         }
-        write!(f, "; wells {}", on(self.wells))?;
+        if self.wells || can.wells {
+            write!(f, "; wells {}", on(self.wells))?;
+        }
         let others: Vec<&str> = (self.on.iter())
             .filter(|o| !BUILT_IN_OPTIONS.contains(&o.as_str()))
             .map(String::as_str)

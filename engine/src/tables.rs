@@ -391,15 +391,7 @@ impl Tables {
     /// engine's own (`BUILT_IN_OPTIONS`) and each one a marker's scoring modifier declares (a
     /// house rule), sorted, each once.
     pub fn rule_options(&self) -> Vec<&str> {
-        let declared = (self.markers.iter()).filter_map(|m| m.scoring.as_ref()?.option.as_deref());
-        let mut names: Vec<&str> = crate::options::BUILT_IN_OPTIONS
-            .iter()
-            .copied()
-            .chain(declared)
-            .collect();
-        names.sort_unstable();
-        names.dedup();
-        names
+        crate::options::rule_options(self.markers.iter().filter_map(|m| m.scoring.as_ref()))
     }
 
     /// The index of a marker kind by id (0 when unknown).

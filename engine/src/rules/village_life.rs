@@ -19,7 +19,7 @@
 //!   the other roads of each of those marketplaces.
 
 use crate::board::EMPTY;
-use crate::options::{DonkeyBlocks, GameOptions, Rules, SetupError};
+use crate::options::{DonkeyBlocks, GameOptions, Possible, Rules, SetupError};
 use crate::rng::Rng;
 use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score};
 use crate::state::{DonkeySets, Event, Figure, FigureKind, Game, IllegalMove, Kept, Mill};
@@ -60,6 +60,7 @@ pub(crate) fn rules_in_play(
         }
     }
     let flowers = colours.contains(&true);
+    let (festival, wells) = festival_and_wells(tables, std::iter::once(&start).chain(bag));
     let brings = |figure: SetFigure| {
         in_game
             .iter()
@@ -96,6 +97,13 @@ pub(crate) fn rules_in_play(
             on.dedup();
             on
         },
+        possible: Possible {
+            festival,
+            donkey: brings(SetFigure::Donkey),
+            windmills: brings(SetFigure::Windmill),
+            flowers,
+            wells,
+        },
     };
     if !rules.flower_bonus {
         return (rules, Vec::new());
@@ -111,6 +119,29 @@ pub(crate) fn rules_in_play(
         .filter(|&c| colours[usize::from(c)])
         .collect();
     (rules, tokens)
+}
+
+/// Whether a tile kind of the draw has a Festival place, and whether one carries a marker whose
+/// modifier is the `wells` option's (each kind looked at once).
+fn festival_and_wells<'a>(tables: &Tables, draw: impl Iterator<Item = &'a u16>) -> (bool, bool) {
+    let mut seen = vec![false; tables.kinds.len()];
+    let (mut festival, mut wells) = (false, false);
+    let is_well = |m: &u8| {
+        let scoring = tables.markers[usize::from(*m)].scoring.as_ref();
+        scoring.is_some_and(|s| s.option.as_deref() == Some("wells"))
+    };
+    for &k in draw {
+        if std::mem::replace(&mut seen[usize::from(k)], true) {
+            continue;
+        }
+        let orient = &tables.orients[usize::from(tables.kinds[usize::from(k)].orients[0])];
+        festival |= orient.festival;
+        wells |= orient
+            .features
+            .iter()
+            .any(|f| f.markers.iter().any(is_well));
+    }
+    (festival, wells)
 }
 
 /// The players' flower colours as the options name them (checked: one known colour per

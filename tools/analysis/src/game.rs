@@ -89,6 +89,17 @@ pub enum GameError {
     Engine(String),
 }
 
+/// What a new game is played with beside its seats and seed: the page's rules panel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameChoice {
+    /// The sets in the bag (empty: every loaded set).
+    pub sets: Vec<String>,
+    /// The start tile's id (None: the first start tile of the sets in draw order).
+    pub start: Option<String>,
+    /// Rule options switched on by name (`engine::Tables::rule_options`).
+    pub options: Vec<String>,
+}
+
 /// One game.
 pub struct Session {
     tables: Arc<Tables>,
@@ -102,21 +113,29 @@ pub struct Session {
 }
 
 impl Session {
-    /// A new game on `tables` (every set in them), with a seeded draw.
-    pub fn new(tables: Arc<Tables>, seats: Vec<Seat>, seed: u64) -> Result<Session, GameError> {
+    /// A new game on `tables` with a seeded draw, of the sets, start tile and options chosen.
+    pub fn new(
+        tables: Arc<Tables>,
+        seats: Vec<Seat>,
+        seed: u64,
+        choice: GameChoice,
+    ) -> Result<Session, GameError> {
         if !(1..=MAX_SEATS).contains(&seats.len()) {
             return Err(GameError::Seats(seats.len()));
         }
         let record = Record {
             game: GameSpec {
-                sets: Vec::new(),
+                sets: choice.sets,
                 edition: None,
                 players: seats.len() as u8,
-                rules: Default::default(),
+                rules: engine::RuleOptions {
+                    on: choice.options,
+                    ..Default::default()
+                },
                 seed: Some(seed),
                 draw: None,
                 tiles: None,
-                start: None,
+                start: choice.start,
             },
             turns: Vec::new(),
             expect: None,

@@ -441,9 +441,10 @@ impl AnalysisHost {
         &mut self,
         seats: Vec<game::Seat>,
         seed: u64,
+        choice: game::GameChoice,
     ) -> Result<game::Session, AnalysisError> {
         let tables = self.tables()?;
-        Ok(game::Session::new(tables, seats, seed)?)
+        Ok(game::Session::new(tables, seats, seed, choice)?)
     }
 
     /// The names an editor completes, from every file that got past the schema (valid

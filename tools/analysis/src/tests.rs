@@ -205,12 +205,16 @@ fn the_bundled_sets_a_file_requires_follow_its_requires() {
 
 mod games {
     use super::*;
-    use crate::game::{GameError, Seat, Session};
+    use crate::game::{GameChoice, GameError, Seat, Session};
     use engine::players::Strategy;
 
     fn person_against_greedy(host: &mut AnalysisHost) -> Session {
-        host.start_game(vec![Seat::Person, Seat::Bot(Strategy::Greedy)], 7)
-            .expect("a game on the base tables")
+        host.start_game(
+            vec![Seat::Person, Seat::Bot(Strategy::Greedy)],
+            7,
+            GameChoice::default(),
+        )
+        .expect("a game on the base tables")
     }
 
     #[test]
@@ -300,17 +304,67 @@ mod games {
         assert!("robot".parse::<Seat>().unwrap_err().contains("person"));
         let mut host = host_with_base();
         assert!(matches!(
-            host.start_game(Vec::new(), 1),
+            host.start_game(Vec::new(), 1, GameChoice::default()),
             Err(AnalysisError::Game(GameError::Seats(0)))
         ));
         assert!(matches!(
-            host.start_game(vec![Seat::Person; 9], 1),
+            host.start_game(vec![Seat::Person; 9], 1, GameChoice::default()),
             Err(AnalysisError::Game(GameError::Seats(9)))
         ));
         assert!(matches!(
-            AnalysisHost::new().start_game(vec![Seat::Person], 1),
+            AnalysisHost::new().start_game(vec![Seat::Person], 1, GameChoice::default()),
             Err(AnalysisError::NoTileSet)
         ));
+    }
+
+    /// The rules panel's choices reach the game: its sets, start tile and options, and a
+    /// choice the tables do not know is refused with the engine's words.
+    #[test]
+    fn a_game_plays_the_sets_start_and_options_chosen() {
+        let mut host = host_with_base();
+        let choice = GameChoice {
+            sets: vec!["base".into()],
+            start: Some("D".into()),
+            options: vec!["first-edition-small-city".into()],
+        };
+        let game = host.start_game(vec![Seat::Person], 1, choice).unwrap();
+        let view = game.view().unwrap();
+        assert!(view.rules.starts_with("sets base;"), "{}", view.rules);
+        assert!(
+            view.rules.contains("first-edition small city on"),
+            "{}",
+            view.rules
+        );
+        assert_eq!(game.record().game.start.as_deref(), Some("D"));
+        for (choice, why) in [
+            (
+                GameChoice {
+                    options: vec!["charter".into()],
+                    ..GameChoice::default()
+                },
+                "unknown rule option `charter`",
+            ),
+            (
+                GameChoice {
+                    sets: vec!["lakes".into()],
+                    ..GameChoice::default()
+                },
+                "unknown tile set `lakes`",
+            ),
+            (
+                GameChoice {
+                    start: Some("ZZ".into()),
+                    ..GameChoice::default()
+                },
+                "unknown start tile `ZZ`",
+            ),
+        ] {
+            match host.start_game(vec![Seat::Person], 1, choice) {
+                Err(AnalysisError::Game(GameError::Engine(e))) => assert!(e.contains(why), "{e}"),
+                Err(e) => panic!("{e}"),
+                Ok(_) => panic!("{why}: accepted"),
+            }
+        }
     }
 }
 

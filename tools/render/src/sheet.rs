@@ -175,6 +175,14 @@ pub struct SheetLayout {
     pub tiles_placed: usize,
 }
 
+/// Whether the printed tiles' counts differ between editions, so that naming the edition
+/// says something (a set whose counts are plain numbers prints the same in every edition).
+pub fn edition_matters(set: &TileSet, options: &SheetOptions) -> bool {
+    (set.tiles.iter())
+        .filter(|t| printed(options, t.set))
+        .any(|t| t.counts.windows(2).any(|pair| pair[0] != pair[1]))
+}
+
 /// Lays out every tile of the edition, repeated by its count.
 pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, RenderError> {
     options.check()?;
@@ -221,9 +229,8 @@ pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, Rend
         .filter(|(i, _)| printed(options, *i))
         .map(|(_, s)| s.name.as_str())
         .collect();
-    let edition = set
-        .editions
-        .get(options.edition)
+    let edition = (set.editions.get(options.edition))
+        .filter(|_| edition_matters(set, options))
         .map(|e| format!(" · edition {}", e.id))
         .unwrap_or_default();
     let title = format!(

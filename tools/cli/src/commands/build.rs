@@ -129,12 +129,14 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
             ..SheetOptions::default()
         };
         let laid = write_sheet(&tileset, &options, &path, None);
+        let edition = (tileset.editions.get(options.edition))
+            .filter(|_| tilekit_render::sheet::edition_matters(&tileset, &options))
+            .map(|e| format!(", edition {}", e.id))
+            .unwrap_or_default();
         steps.record_with(name.clone(), laid, |sheet| {
-            format!(
-                "{name} ({} pages, {})",
-                sheet.pages.len(),
-                tileset.editions[options.edition].id
-            )
+            let pages = sheet.pages.len();
+            let noun = if pages == 1 { "page" } else { "pages" };
+            format!("{name} ({pages} {noun}{edition})")
         });
     }
     progress.finish();

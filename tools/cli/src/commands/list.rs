@@ -28,15 +28,30 @@ pub fn run(args: &ListArgs) -> miette::Result<ExitCode> {
 /// The table `tilekit list` prints, of the given tile types (indices into `tileset.tiles`).
 pub fn table(tileset: &TileSet, tiles: &[usize]) -> String {
     let editions: Vec<&str> = tileset.editions.iter().map(|e| e.id.as_str()).collect();
+    // Counts the same in every edition (a set that declares none): one number, no edition.
+    let uniform = (tiles.iter()).all(|&i| {
+        let counts = &tileset.tiles[i].counts;
+        counts.windows(2).all(|pair| pair[0] == pair[1])
+    });
+    let count_header = if uniform {
+        "count".to_string()
+    } else {
+        format!("count ({})", editions.join("/"))
+    };
     let mut rows = vec![[
         "set".to_string(),
         "id".to_string(),
-        format!("count ({})", editions.join("/")),
+        count_header,
         "edges n e s w".to_string(),
         "features".to_string(),
     ]];
     for tile in tiles.iter().map(|&i| &tileset.tiles[i]) {
-        let counts: Vec<String> = tile.counts.iter().map(u32::to_string).collect();
+        let shown = if uniform {
+            &tile.counts[..tile.counts.len().min(1)]
+        } else {
+            &tile.counts[..]
+        };
+        let counts: Vec<String> = shown.iter().map(u32::to_string).collect();
         let edges: Vec<&str> = tile
             .edges
             .iter()
@@ -72,18 +87,21 @@ pub fn table(tileset: &TileSet, tiles: &[usize]) -> String {
     let total = |e: usize| {
         tiles
             .iter()
-            .map(|&i| tileset.tiles[i].counts[e])
+            .map(|&i| tileset.tiles[i].counts.get(e).copied().unwrap_or(0))
             .sum::<u32>()
     };
-    let totals: Vec<String> = (0..editions.len())
-        .map(|e| format!("{} {}", editions[e], total(e)))
-        .collect();
-    let _ = writeln!(
-        out,
-        "{} tile types; tiles per edition: {}",
-        tiles.len(),
-        totals.join(", ")
-    );
+    let types = match tiles.len() {
+        1 => "1 tile type".to_string(),
+        n => format!("{n} tile types"),
+    };
+    if uniform {
+        let _ = writeln!(out, "{types}; {} tiles", total(0));
+    } else {
+        let totals: Vec<String> = (0..editions.len())
+            .map(|e| format!("{} {}", editions[e], total(e)))
+            .collect();
+        let _ = writeln!(out, "{types}; tiles per edition: {}", totals.join(", "));
+    }
     out
 }
 

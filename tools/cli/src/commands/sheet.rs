@@ -123,13 +123,14 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
     crate::inputs::guard_outputs(&args.inputs, &tileset, &outputs)?;
     match write_sheet(&tileset, &options, &args.out, args.png_dir.as_deref()) {
         Ok(sheet) => {
+            let pages = sheet.pages.len();
             crate::errln!(
-                "printed {} to {} ({} tiles on {} {} pages, {}×{} per page)",
+                "printed {} to {} ({} tiles on {pages} {} {}, {}×{} per page)",
                 printed.describe(&tileset, printed.tiles(&tileset).len()),
                 args.out.display(),
                 sheet.tiles_placed,
-                sheet.pages.len(),
                 options.paper.name(),
+                if pages == 1 { "page" } else { "pages" },
                 sheet.columns,
                 sheet.rows
             );

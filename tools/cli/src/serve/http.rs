@@ -300,6 +300,7 @@ fn state(shared: &Shared) -> Value {
             })
         })
         .collect();
+    let mut options: Vec<String> = Vec::new();
     let (sets, tiles) = match &a.good {
         Some(good) => {
             let set = &good.tileset;
@@ -307,6 +308,11 @@ fn state(shared: &Shared) -> Value {
                 .sets
                 .iter()
                 .map(|s| json!({ "id": s.id, "name": s.name }))
+                .collect();
+            let modifiers = set.markers.iter().filter_map(|m| m.scoring.as_ref());
+            options = engine::options::rule_options(modifiers)
+                .into_iter()
+                .map(str::to_string)
                 .collect();
             let tiles: Vec<Value> = set
                 .tiles
@@ -345,6 +351,7 @@ fn state(shared: &Shared) -> Value {
         "gone": gone,
         "diagnostics": diagnostics,
         "sets": sets,
+        "options": options,
         "tiles": tiles,
         "pages": pages,
         "playable": playable,
@@ -375,7 +382,7 @@ fn new_game(body: &str, shared: &Shared) -> Answer {
             .iter()
             .map(|s| s.as_str().unwrap_or("?").parse())
             .collect(),
-        None => Err("a new game is {\"seats\": [\"person\", \"greedy\", …]}".into()),
+        None => Err("a new game is {\"seats\": [\"person\", \"greedy\", …]} (and optionally \"sets\": [ids], \"start\": \"TILE\", \"options\": [names])".into()),
     };
     let seats = match seats {
         Ok(s) => s,
@@ -386,7 +393,17 @@ fn new_game(body: &str, shared: &Shared) -> Answer {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
-    let game = match shared.host().start_game(seats, seed) {
+    let strings = |key: &str| -> Vec<String> {
+        (request[key].as_array().into_iter().flatten())
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    };
+    let choice = tilekit_analysis::game::GameChoice {
+        sets: strings("sets"),
+        start: request["start"].as_str().map(str::to_string),
+        options: strings("options"),
+    };
+    let game = match shared.host().start_game(seats, seed, choice) {
         Ok(g) => g,
         Err(e @ tilekit_analysis::AnalysisError::Game(_)) => return text(400, e.to_string()),
         Err(e) => return text(503, e.to_string()),
