@@ -1249,3 +1249,28 @@ fn rule_options_are_switched_on_by_name_and_unknown_ones_refused() {
         "the record's own option is still wrong"
     );
 }
+
+/// A game record saved in a definitions folder is left out with a note, not read as a broken
+/// tile set: the folder still validates and plays.
+#[test]
+fn a_game_record_in_a_definitions_folder_is_left_out_with_a_note() {
+    let dir = scratch("record-in-folder");
+    std::fs::copy(
+        root().join("tests/fixtures/house-rule.toml"),
+        dir.join("house-rule.toml"),
+    )
+    .expect("copy the fixture");
+    std::fs::write(
+        dir.join("game-1.toml"),
+        "[game]\nplayers = 2\nseed = 3\n\n[[turn]]\ntile = \"HR-charter\"\nat = [0, -1]\n",
+    )
+    .expect("write the record");
+    let folder = dir.to_string_lossy().into_owned();
+    let out = tilekit(&["validate", &folder]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("game-1.toml` is a game record"), "{stderr}");
+    assert!(stderr.contains("tilekit play"), "{stderr}");
+    let out = tilekit(&["simulate", &folder, "--games", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

@@ -351,6 +351,11 @@ impl FileCheck {
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
     }
+
+    /// Whether the file is a game record, left out of the definitions with a note.
+    pub fn is_game_record(&self) -> bool {
+        self.parsed.is_none() && self.diagnostics.iter().any(|d| d.code == GAME_RECORD)
+    }
 }
 
 /// Checks one file alone (syntax, format version, schema, model); see `FileCheck`.
@@ -388,6 +393,9 @@ pub fn check_files(checked: &[FileCheck]) -> Report {
     let mut partial = false;
     for c in checked {
         diagnostics.extend(c.diagnostics.iter().cloned());
+        if c.is_game_record() {
+            continue;
+        }
         files.push(FileSummary {
             name: c.name.clone(),
             set: c.parsed.as_ref().map(|p| p.file.set.id.clone()),
@@ -488,6 +496,17 @@ fn cross_file(code: &str) -> bool {
 /// Parses and schema-checks one file. A file whose header or vocabulary fails the schema is
 /// reported alone (`None`); tiles that fail it are left out, so that the semantic checks still
 /// run on the rest. Returns the file, its spans, and the index as written of each tile kept.
+/// The code of the note that a file is a game record, left out of the definitions.
+const GAME_RECORD: &str = "tilekit::game-record";
+
+/// Whether a parsed file is a game record (`[game]`, `[[turn]]`) rather than a tile set: records
+/// are saved beside definitions (the page's "save the record"), and a folder holding one must
+/// still load.
+fn is_game_record(value: &serde_json::Value) -> bool {
+    let has = |key: &str| value.get(key).is_some();
+    !has("format") && !has("set") && (has("game") || has("turn"))
+}
+
 fn parse_one(
     source: &SharedSource,
     schema: &SchemaChecker,
@@ -502,6 +521,27 @@ fn parse_one(
             Diagnostic::error("tilekit::syntax", source, e.span, format!("TOML syntax: {}", e.message))
                 .label("here")
                 .hint("see https://toml.io for the syntax; strings need quotes, tables `[name]`, lists `[a, b]`"),
+        );
+        return None;
+    }
+    if is_game_record(&value) {
+        let key = if value.get("game").is_some() {
+            "/game"
+        } else {
+            "/turn"
+        };
+        diagnostics.push(
+            Diagnostic::warning(
+                GAME_RECORD,
+                source,
+                spans.key_span(key),
+                format!(
+                    "`{}` is a game record, not tile definitions: left out",
+                    source.name()
+                ),
+            )
+            .label("a record's `[game]` and `[[turn]]`, no `format` or `[set]`")
+            .hint(format!("play it with `tilekit play {}`", source.name())),
         );
         return None;
     }

@@ -24,6 +24,27 @@ fn a_valid_file_gives_a_fresh_tile_set_and_tables() {
     assert_eq!(tables.kinds.len(), good.tileset.tiles.len());
 }
 
+/// A game record saved into the served folder (the page's "save the record") is left out
+/// with a note, and the tile set stays good and fresh.
+#[test]
+fn a_game_record_beside_the_definitions_is_left_out_with_a_note() {
+    let mut host = host_with_base();
+    let record = "[game]\nplayers = 2\nseed = 3\n\n[[turn]]\ntile = \"D\"\nat = [0, -1]\n";
+    assert!(host.apply_change("definitions/game-1.toml", Some(record.to_string())));
+    let a = host.analysis();
+    assert!(!a.stale);
+    assert!(a.good.is_some());
+    let note = (a.diagnostics.iter())
+        .find(|d| d.code == "tilekit::game-record")
+        .expect("a note on the record");
+    assert!(!is_error(note));
+    assert!(
+        note.message.contains("game-1.toml` is a game record"),
+        "{}",
+        note.message
+    );
+}
+
 #[test]
 fn the_same_text_again_is_no_change() {
     let mut host = host_with_base();
