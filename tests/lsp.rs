@@ -365,6 +365,11 @@ fn diagnostics_time_on_the_bundled_base_game() {
 fn completion_offers_ports_vocabulary_and_keys() {
     let dir = common::scratch("lsp-completion");
     std::fs::write(dir.join("other.toml"), OTHER).unwrap();
+    let stranger = OTHER
+        .replace("\"other\"", "\"stranger\"")
+        .replace("lava", "ember")
+        .replace("smoke", "soot");
+    std::fs::write(dir.join("stranger.toml"), stranger).unwrap();
     let mine = uri(&dir.join("mine.toml"));
     let mut client = Client::start();
     client.open(&mine, MINE);
@@ -409,9 +414,13 @@ fn completion_offers_ports_vocabulary_and_keys() {
     for kind in ["field", "road", "city", "lava", "ash"] {
         assert!(l.contains(&kind.to_string()), "{kind} in {l:?}");
     }
-    // Markers, set ids, and tile ids for `like`.
+    // Markers, set ids, and tile ids for `like`; only from the sets the file requires.
     let l = labels(&client.complete(&mine, &format!("{head}[[tile]]\nmarkers = [\"|")));
     assert!(l.contains(&"smoke".to_string()), "{l:?}");
+    assert!(
+        !l.contains(&"soot".to_string()),
+        "a set not required: {l:?}"
+    );
     let requires = MINE.replace("requires = [\"other\"]", "requires = [\"other\", \"|");
     let l = labels(&client.complete(&mine, &requires));
     assert!(
@@ -431,6 +440,17 @@ fn completion_offers_ports_vocabulary_and_keys() {
         "{l:?}"
     );
 
+    // Keys written below the cursor are not offered again.
+    let l = labels(&client.complete(
+        &mine,
+        &format!("{head}[[tile]]\n|\nid = \"X\"\ncount = 1\n"),
+    ));
+    assert!(
+        l.contains(&"edges".to_string())
+            && !l.contains(&"id".to_string())
+            && !l.contains(&"count".to_string()),
+        "{l:?}"
+    );
     // Keys: a half-typed one (replacing what is typed), and inside an inline table.
     let items = client.complete(&mine, &format!("{head}[[tile]]\nid = \"X\"\npenn|"));
     let l = labels(&items);
@@ -465,6 +485,7 @@ fn completion_offers_ports_vocabulary_and_keys() {
 #[test]
 fn hover_shows_a_keys_schema_docs_inside_a_tile() {
     let dir = common::scratch("lsp-hover");
+    std::fs::write(dir.join("other.toml"), OTHER).unwrap();
     let mine = uri(&dir.join("mine.toml"));
     let mut client = Client::start();
     client.open(&mine, MINE);
@@ -493,6 +514,19 @@ fn hover_shows_a_keys_schema_docs_inside_a_tile() {
     );
     // Nothing to say on a blank line.
     assert_eq!(client.hover(&mine, 1, 0), Value::Null);
+    // On an id where it is used: its declaration, as written, and where.
+    let line = MINE.lines().position(|l| l.starts_with("edges")).unwrap();
+    let column = MINE.lines().nth(line).unwrap().find("lava").unwrap();
+    let text = client.hover(&mine, line, column + 1)["contents"]["value"].clone();
+    let text = text.as_str().unwrap();
+    assert!(
+        text.contains("declared in") && text.contains("other.toml"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[[edge_kind]]") && text.contains("name = \"Lava\""),
+        "{text}"
+    );
     client.stop();
 }
 

@@ -70,8 +70,19 @@ fn simulate_text_and_play_start_with_the_rules() {
         .next()
         .unwrap_or_default()
         .to_string();
+    // Only rules a base game can meet: no Festival, donkey, windmills, flowers or wells.
+    assert_eq!(
+        first,
+        "rules: sets base; 7 followers; first-edition small city off"
+    );
+    let out = tilekit(&["simulate", "--games", "2", "--sets", "base,village-life"]);
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
     assert!(
-        first.starts_with("rules: sets base;") && first.contains("donkey off"),
+        first.contains("donkey on") && first.contains("wells off"),
         "{first}"
     );
     let out = tilekit(&[

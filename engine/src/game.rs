@@ -898,11 +898,29 @@ fn push_rotations(x: i16, y: i16, mut mask: u8, out: &mut Vec<Move>) {
     }
 }
 
-/// A readable name for a local feature: its kind and first port.
+/// A readable name for a local feature of a placed orientation: its kind and where it is, a
+/// side it covers by its letter (both halves, or the centre of a road or city) and a lone half
+/// port by its name: `field NNE E SSE`, `city N`, `road S`, `monastery`.
 pub fn describe_feature(o: &Orient, feature: u8) -> String {
     let f = &o.features[feature as usize];
-    match Port::ALL.iter().find(|p| f.ports & (1 << p.index()) != 0) {
-        Some(p) => format!("{} {p}", f.kind.name()),
-        None => f.kind.name().to_string(),
+    let owns = |p: Port| f.ports & (1 << p.index()) != 0;
+    let mut at: Vec<&str> = Vec::new();
+    for side in tiledef::Side::ALL {
+        let [left, centre, right] = side.ports();
+        if (owns(left) && owns(right)) || owns(centre) {
+            at.push(centre.name());
+        } else {
+            at.extend(
+                [left, right]
+                    .into_iter()
+                    .filter(|&p| owns(p))
+                    .map(Port::name),
+            );
+        }
+    }
+    if at.is_empty() {
+        f.kind.name().to_string()
+    } else {
+        format!("{} {}", f.kind.name(), at.join(" "))
     }
 }

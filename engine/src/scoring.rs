@@ -133,11 +133,19 @@ impl Score {
     }
 }
 
+/// `1 tile`, `2 tiles`: a count with its noun (`noun` the singular, `nouns` the plural).
+fn count(n: impl Into<u64>, noun: &str, nouns: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { noun } else { nouns })
+}
+
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let who: Vec<String> = self.players.iter().map(|p| format!("P{}", p + 1)).collect();
         let t = self.tiles.len();
         let p = self.pennants;
+        let tiles = count(t as u64, "tile", "tiles");
+        let pennants = count(p, "pennant", "pennants");
         // The rates a modifier set, with the marker kinds that set them.
         let rate = |pick: fn(&ModifierPoints) -> Option<u32>, base: u32| {
             self.modifiers
@@ -149,10 +157,10 @@ impl fmt::Display for Score {
         let (tr, tm) = rate(|m| m.tile, if full { 2 } else { 1 });
         let (pr, pm) = rate(|m| m.pennant, if full { 2 } else { 1 });
         let why = match self.reason {
-            Reason::CompletedRoad => format!("completed road of {t} tiles: {tr} × {t}{tm}"),
-            Reason::CompletedCity => format!(
-                "completed city of {t} tiles and {p} pennants: {tr} × {t}{tm} + {pr} × {p}{pm}"
-            ),
+            Reason::CompletedRoad => format!("completed road of {tiles}: {tr} × {t}{tm}"),
+            Reason::CompletedCity => {
+                format!("completed city of {tiles} and {pennants}: {tr} × {t}{tm} + {pr} × {p}{pm}")
+            }
             Reason::SmallCity if tm.is_empty() && pm.is_empty() => {
                 "completed city of 2 tiles, first-edition rule: 1 × 2".to_string()
             }
@@ -160,23 +168,28 @@ impl fmt::Display for Score {
                 "completed city of 2 tiles, first-edition rule: {tr} × {t}{tm} + {pr} × {p}{pm}"
             ),
             Reason::CompletedMonastery => "completed monastery: 9".to_string(),
-            Reason::UnfinishedRoad => format!("unfinished road of {t} tiles: {tr} × {t}{tm}"),
+            Reason::UnfinishedRoad => format!("unfinished road of {tiles}: {tr} × {t}{tm}"),
             Reason::UnfinishedCity if tm.is_empty() && pm.is_empty() => {
-                format!("unfinished city of {t} tiles and {p} pennants: {t} + {p}")
+                format!("unfinished city of {tiles} and {pennants}: {t} + {p}")
             }
             Reason::UnfinishedCity => format!(
-                "unfinished city of {t} tiles and {p} pennants: {tr} × {t}{tm} + {pr} × {p}{pm}"
+                "unfinished city of {tiles} and {pennants}: {tr} × {t}{tm} + {pr} × {p}{pm}"
             ),
             Reason::UnfinishedMonastery => {
-                format!("unfinished monastery: 1 + {} neighbours", self.points - 1)
+                let neighbours = count(self.points.saturating_sub(1), "neighbour", "neighbours");
+                format!("unfinished monastery: 1 + {neighbours}")
             }
             Reason::Field => format!(
-                "field bordering {} completed cities: 3 × {}",
-                self.cities, self.cities
+                "field bordering {}: 3 × {}",
+                count(self.cities, "completed city", "completed cities"),
+                self.cities
             ),
             Reason::CompletedWindmill => "completed windmill: 9".to_string(),
             Reason::UnfinishedWindmill => {
-                format!("unfinished windmill: 1 × {t} placed tiles of its range")
+                format!(
+                    "unfinished windmill: 1 × {t} placed {} of its range",
+                    if t == 1 { "tile" } else { "tiles" }
+                )
             }
         };
         let mut wells = String::new();

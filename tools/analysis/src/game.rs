@@ -356,8 +356,7 @@ impl Session {
         let log = turns
             .iter()
             .map(|t| {
-                t.iter()
-                    .filter_map(|e| event_text(tables, e))
+                (turn_text(tables, t).into_iter())
                     .map(|l| l.trim().to_string())
                     .collect()
             })
@@ -610,8 +609,34 @@ fn feature_point(o: &engine::tables::Orient, feature: u8) -> (f32, f32) {
     }
 }
 
-/// A game event in words (`tilekit play` prints the same lines); `None` for the end of the game.
-pub fn event_text(tables: &Tables, e: &Event) -> Option<String> {
+/// A turn's events in words (`tilekit play` prints the same lines), a figure named by where it
+/// stands on the tile just placed (`deploys a follower on the field NNE E SSE`).
+pub fn turn_text(tables: &Tables, events: &[Event]) -> Vec<String> {
+    let mut placed = None;
+    (events.iter())
+        .filter_map(|e| {
+            if let Event::Placed { kind, rotation, .. } = *e {
+                let kind = &tables.kinds[usize::from(kind)];
+                placed = (kind.orients.iter())
+                    .map(|&o| &tables.orients[usize::from(o)])
+                    .find(|o| o.rotation == rotation);
+            }
+            event_text(tables, e, placed)
+        })
+        .collect()
+}
+
+/// A game event in words; `None` for the end of the game. `placed`: the orientation of the
+/// turn's tile, which a deploy's feature index is local to.
+fn event_text(
+    tables: &Tables,
+    e: &Event,
+    placed: Option<&engine::tables::Orient>,
+) -> Option<String> {
+    let on = |feature: u8, kind: engine::FeatureKind| match placed {
+        Some(o) => engine::game::describe_feature(o, feature),
+        None => format!("{} (feature {feature})", kind.name()),
+    };
     let tile = |k: u16| tables.kinds[k as usize].id.clone();
     match e {
         Event::SetAside { kind } => Some(format!("  {} fits nowhere: set aside", tile(*kind))),
@@ -632,13 +657,13 @@ pub fn event_text(tables: &Tables, e: &Event) -> Option<String> {
             feature,
             follower,
         } => Some(format!(
-            "  P{} deploys a {} on the {} (feature {feature})",
+            "  P{} deploys a {} on the {}",
             player + 1,
             match follower {
                 0 => "follower".to_string(),
                 k => tables.followers[usize::from(*k) - 1].name.to_lowercase(),
             },
-            kind.name()
+            on(*feature, *kind)
         )),
         Event::Scored(s) => Some(format!(
             "  {} {} at ({}, {}): {s}",
@@ -652,8 +677,9 @@ pub fn event_text(tables: &Tables, e: &Event) -> Option<String> {
             s.at.1
         )),
         Event::WindmillPlaced { player, feature } => Some(format!(
-            "  P{} places their windmill on the field (feature {feature})",
-            player + 1
+            "  P{} places their windmill on the {}",
+            player + 1,
+            on(*feature, engine::FeatureKind::Field)
         )),
         Event::Returned {
             player,

@@ -450,13 +450,41 @@ impl AnalysisHost {
     /// The names an editor completes, from every file that got past the schema (valid
     /// together or not: completion is needed most while a file is broken).
     pub fn symbols(&self) -> Symbols {
+        self.symbols_in_scope(None)
+    }
+
+    /// The names a file of set `set` requiring `requires` may use: those of its own set and
+    /// the sets it requires, directly or not (every set's id, for `requires`). `None`: every
+    /// loaded file's.
+    pub fn symbols_in_scope(&self, scope: Option<(&str, &[String])>) -> Symbols {
+        let models: Vec<&tiledef::TileSetFile> =
+            self.files.iter().filter_map(|f| f.check.model()).collect();
+        let in_scope = scope.map(|(set, requires)| {
+            let mut seen: Vec<&str> = vec![set];
+            let mut todo: Vec<&str> = requires.iter().map(String::as_str).collect();
+            while let Some(id) = todo.pop() {
+                if seen.contains(&id) {
+                    continue;
+                }
+                seen.push(id);
+                for m in models.iter().filter(|m| m.set.id == id) {
+                    todo.extend(m.set.requires.iter().map(String::as_str));
+                }
+            }
+            seen
+        });
         let mut s = Symbols {
             ports: tiledef::Port::ALL.iter().map(|p| p.name()).collect(),
             ..Symbols::default()
         };
-        for f in &self.files {
-            let Some(m) = f.check.model() else { continue };
+        for m in &models {
             s.sets.push(m.set.id.clone());
+            if in_scope
+                .as_ref()
+                .is_some_and(|ids| !ids.contains(&m.set.id.as_str()))
+            {
+                continue;
+            }
             s.edge_kinds
                 .extend(m.edge_kinds.iter().map(|k| k.id.clone()));
             s.colours.extend(m.colours.iter().map(|c| c.id.clone()));
@@ -477,6 +505,48 @@ impl AnalysisHost {
         }
         s
     }
+
+    /// The declaration of a vocabulary id as its file writes it (TOML), with the file's name,
+    /// for an editor's hover on a use of it: the first loaded file declaring it.
+    pub fn definition(&self, vocabulary: Vocabulary, id: &str) -> Option<(String, String)> {
+        // Written under its own key, so that nested tables get their full headers
+        // (`[edge_kind.meets]`).
+        fn toml_of<T: serde::Serialize>(key: &str, def: &T) -> Option<String> {
+            let table = std::collections::BTreeMap::from([(key, [def])]);
+            toml::to_string(&table).ok()
+        }
+        fn set_toml(set: &tiledef::model::SetHeader) -> Option<String> {
+            toml::to_string(&std::collections::BTreeMap::from([("set", set)])).ok()
+        }
+        self.files.iter().find_map(|f| {
+            let m = f.check.model()?;
+            let text = match vocabulary {
+                Vocabulary::EdgeKind => {
+                    toml_of("edge_kind", m.edge_kinds.iter().find(|d| d.id == id)?)
+                }
+                Vocabulary::Colour => toml_of("colour", m.colours.iter().find(|d| d.id == id)?),
+                Vocabulary::Marker => toml_of("marker", m.markers.iter().find(|d| d.id == id)?),
+                Vocabulary::Set => (m.set.id == id).then(|| set_toml(&m.set))?,
+                Vocabulary::Tile => toml_of("tile", m.tiles.iter().find(|d| d.id == id)?),
+            }?;
+            Some((f.check.name().to_string(), text))
+        })
+    }
+}
+
+/// The kinds of id a definitions file refers to by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vocabulary {
+    /// `edges`, `meets`.
+    EdgeKind,
+    /// `flowers`.
+    Colour,
+    /// `markers`.
+    Marker,
+    /// `requires`.
+    Set,
+    /// `like`.
+    Tile,
 }
 
 /// Per tile, a key of everything its picture depends on: the tile and the vocabulary it is

@@ -422,3 +422,22 @@ fn a_picture_that_cannot_say_its_data_is_a_warning_at_its_tile() {
     let a = host.analysis();
     assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
 }
+
+/// A vocabulary id's declaration, as written, for an editor's hover: nested tables keep their
+/// full headers, and an unknown id has none.
+#[test]
+fn a_definition_is_its_declaration_as_toml() {
+    let host = host_with_base();
+    let (file, text) = host.definition(Vocabulary::EdgeKind, "road").expect("road");
+    assert_eq!(file, "definitions/base.toml");
+    assert!(text.starts_with("[[edge_kind]]\nid = \"road\""), "{text}");
+    assert!(text.contains("[edge_kind.meets]"), "{text}");
+    let (_, tile) = host.definition(Vocabulary::Tile, "D").expect("D");
+    assert!(
+        tile.contains("[[tile]]") && tile.contains("id = \"D\""),
+        "{tile}"
+    );
+    let (_, set) = host.definition(Vocabulary::Set, "base").expect("base");
+    assert!(set.starts_with("[set]\nid = \"base\""), "{set}");
+    assert!(host.definition(Vocabulary::Marker, "nothing").is_none());
+}

@@ -10,7 +10,7 @@ use lsp_types::{
     MarkupContent, MarkupKind, Range, TextEdit,
 };
 use tiledef::Port;
-use tilekit_analysis::{KeyShape, Symbols, key_doc, keys_of, values_of};
+use tilekit_analysis::{KeyShape, Symbols, Vocabulary, key_doc, keys_of, values_of};
 
 /// One thing to offer.
 struct Offer {
@@ -158,18 +158,29 @@ fn bare_or_quoted(key: &str) -> String {
     }
 }
 
+/// The vocabulary a key's values name, if they name one.
+fn vocabulary_of(key: &[&str]) -> Option<Vocabulary> {
+    match key {
+        ["tile", "edges", "n" | "e" | "s" | "w"] => Some(Vocabulary::EdgeKind),
+        ["tile", "fields", "flowers"] => Some(Vocabulary::Colour),
+        ["set", "requires"] => Some(Vocabulary::Set),
+        ["tile", "like"] => Some(Vocabulary::Tile),
+        [.., "markers"] if !key.contains(&"art") => Some(Vocabulary::Marker),
+        _ => None,
+    }
+}
+
 /// Values for a key: the loaded vocabulary's ids where the key names one, else what the schema
 /// names (ports narrowed to those the feature can have).
 fn values(key: &[String], quoted: bool, space: &str, symbols: &Symbols) -> Vec<Offer> {
     let k = strs(key);
-    let ids = match k.as_slice() {
-        ["tile", "edges", "n" | "e" | "s" | "w"] => Some(&symbols.edge_kinds),
-        ["tile", "fields", "flowers"] => Some(&symbols.colours),
-        ["set", "requires"] => Some(&symbols.sets),
-        ["tile", "like"] => Some(&symbols.tiles),
-        [.., "markers"] if !k.contains(&"art") => Some(&symbols.markers),
-        _ => None,
-    };
+    let ids = vocabulary_of(&k).map(|v| match v {
+        Vocabulary::EdgeKind => &symbols.edge_kinds,
+        Vocabulary::Colour => &symbols.colours,
+        Vocabulary::Set => &symbols.sets,
+        Vocabulary::Tile => &symbols.tiles,
+        Vocabulary::Marker => &symbols.markers,
+    });
     let schema: Vec<(String, Option<String>)>;
     let (names, kind): (Vec<(&str, Option<&str>)>, _) = match ids {
         Some(ids) => (
@@ -216,14 +227,31 @@ fn values(key: &[String], quoted: bool, space: &str, symbols: &Symbols) -> Vec<O
         .collect()
 }
 
-/// The schema's docs of the key under a byte offset (or of the key whose value it is on).
-pub fn hover(text: &str, offset: usize, index: &LineIndex) -> Option<Hover> {
+/// On the id of a vocabulary entry where it is used (`"lake"` in `edges`), its declaration as
+/// written, from `definition` (file name, TOML); else the schema's docs of the key under a byte
+/// offset (or of the key whose value it is on).
+pub fn hover(
+    text: &str,
+    offset: usize,
+    index: &LineIndex,
+    definition: impl Fn(Vocabulary, &str) -> Option<(String, String)>,
+) -> Option<Hover> {
     let (path, word) = key_at(text, offset)?;
-    let doc = key_doc(&strs(&path))?;
+    let on_value = (crate::context::place_at(text, word.end)).is_value();
+    let used = (vocabulary_of(&strs(&path)))
+        .filter(|_| on_value && !word.is_empty())
+        .and_then(|v| definition(v, &text[word.clone()]));
+    let value = match used {
+        Some((file, toml)) => format!(
+            "`{}`, declared in `{file}`:\n\n```toml\n{toml}```",
+            &text[word.clone()]
+        ),
+        None => format!("`{}`\n\n{}", path.join("."), key_doc(&strs(&path))?),
+    };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            value: format!("`{}`\n\n{doc}", path.join(".")),
+            value,
         }),
         range: Some(Range::new(
             index.position(word.start),

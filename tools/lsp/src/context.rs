@@ -134,8 +134,63 @@ fn is_header_line(line: &str) -> bool {
     })
 }
 
-/// The place at a byte offset of a text.
+impl Place {
+    /// Whether a value goes here.
+    pub fn is_value(&self) -> bool {
+        matches!(self, Place::Value { .. })
+    }
+}
+
+/// The place at a byte offset of a text; where a key goes, the keys written in that table
+/// after the cursor count as written too.
 pub fn place_at(text: &str, offset: usize) -> Place {
+    match place_before(text, offset) {
+        Place::Key {
+            table,
+            mut written,
+            word,
+        } => {
+            written.extend(keys_after(text, word.end));
+            Place::Key {
+                table,
+                written,
+                word,
+            }
+        }
+        place => place,
+    }
+}
+
+/// The first parts of the keys written after `from` in the table the cursor is in: up to the
+/// closing `}` of an inline table the cursor's line opened, else up to the next header.
+fn keys_after(text: &str, from: usize) -> Vec<String> {
+    let line_start = text[..from].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..from];
+    let depth = before.matches('{').count() as i32 - before.matches('}').count() as i32;
+    let key = |s: &str| -> Option<String> {
+        let s = s.trim_start();
+        let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))?;
+        let rest = s[end..].trim_start();
+        (end > 0 && (rest.starts_with('=') || rest.starts_with('.'))).then(|| s[..end].to_string())
+    };
+    if depth > 0 {
+        let line_end = text[from..].find('\n').map_or(text.len(), |i| from + i);
+        // The rest of the word under the cursor; if `=` follows, that key's own value.
+        let rest = &text[from..line_end];
+        let rest =
+            rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        let inner = rest.split('}').next().unwrap_or("");
+        let own_value = usize::from(inner.trim_start().starts_with('='));
+        return inner.split(',').skip(own_value).filter_map(key).collect();
+    }
+    (text[from..].lines().skip(1))
+        .take_while(|line| !is_header_line(line))
+        .filter_map(key)
+        .collect()
+}
+
+/// The place at a byte offset of a text, from what is written before it.
+fn place_before(text: &str, offset: usize) -> Place {
     let mut end = offset.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;

@@ -305,7 +305,13 @@ impl<'c> Server<'c> {
     /// The names the loaded files declare, and those the document declares even when it does
     /// not parse.
     fn symbols(&self, text: &str) -> Symbols {
-        let mut s = self.host.symbols();
+        // Once the document says which set it is, only its set's and its requirements' names
+        // (the checker refuses the others); before that, every loaded name.
+        let (set, requires) = tiledef::declared_set(text);
+        let mut s = match &set {
+            Some(set) => self.host.symbols_in_scope(Some((set, &requires))),
+            None => self.host.symbols(),
+        };
         let own = crate::context::declared(text);
         for (all, mine) in [
             (&mut s.edge_kinds, own.edge_kinds),
@@ -340,7 +346,8 @@ impl<'c> Server<'c> {
             return None;
         }
         let index = LineIndex::new(&doc.text, self.encoding);
-        complete::hover(&doc.text, index.offset(at), &index)
+        let definition = |vocabulary, id: &str| self.host.definition(vocabulary, id);
+        complete::hover(&doc.text, index.offset(at), &index, definition)
     }
 
     /// Runs the checks across the files and sends each file's diagnostics that changed.

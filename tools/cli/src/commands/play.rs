@@ -113,8 +113,8 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
     }
 }
 
-/// A game event in words (the analysis host's, which the page's log shows too).
-use tilekit_analysis::game::event_text;
+/// A turn's events in words (the analysis host's, which the page's log shows too).
+use tilekit_analysis::game::turn_text;
 
 /// Runs `tilekit play`.
 pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
@@ -168,20 +168,16 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                 if let Some(rules) = &rules {
                     crate::outln!("rules: {rules}")?;
                 }
-                for e in &r.setup {
-                    if let Some(line) = event_text(&tables, e) {
-                        crate::outln!("{line}")?;
-                    }
+                for line in turn_text(&tables, &r.setup) {
+                    crate::outln!("{line}")?;
                 }
                 for (i, t) in r.turns.iter().enumerate() {
                     crate::out!("{:>3}. ", i + 1)?;
-                    for (j, e) in t.iter().enumerate() {
-                        if let Some(line) = event_text(&tables, e) {
-                            if j == 0 {
-                                crate::outln!("{line}")?;
-                            } else {
-                                crate::outln!("     {line}")?;
-                            }
+                    for (j, line) in turn_text(&tables, t).iter().enumerate() {
+                        if j == 0 {
+                            crate::outln!("{line}")?;
+                        } else {
+                            crate::outln!("     {line}")?;
                         }
                     }
                 }

@@ -48,6 +48,16 @@ fn a_key_on_an_empty_line_and_a_half_typed_one_belong_to_their_table() {
 }
 
 #[test]
+fn keys_written_after_the_cursor_count_as_written() {
+    let (_, written, _) = key("[[tile]]\n|\nid = \"A\"\nedges.n = \"city\"\n[[tile]]\ncount = 1\n");
+    assert_eq!(written, path(&["id", "edges"]));
+    let (_, written, _) = key("[[tile]]\nroads = [{ | ports = [\"S\", \"N\"], end = \"W\" }]");
+    assert_eq!(written, path(&["ports", "end"]));
+    let (_, written, _) = key("[[tile]]\nroads = [{ po| = [\"S\"], end = \"W\" }]");
+    assert_eq!(written, path(&["end"]));
+}
+
+#[test]
 fn keys_inside_inline_tables_in_arrays() {
     let (table, written, word) = key("[[tile]]\nroads = [{ ports = [\"N\"], e|");
     assert_eq!(table, path(&["tile", "roads"]));
