@@ -1274,3 +1274,46 @@ fn a_game_record_in_a_definitions_folder_is_left_out_with_a_note() {
     let out = tilekit(&["simulate", &folder, "--games", "2"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+/// `--backs` prints the same back on every tile unless asked for the set's name or given a
+/// picture; a picture that cannot be read, or definitions taken for it, are refused.
+#[test]
+fn sheet_backs_are_plain_by_set_or_the_authors_picture() {
+    let dir = scratch("backs");
+    let art = dir.join("back.png");
+    let red = tilekit_render::raster::encode_rgb_png(8, 8, &[200, 30, 30].repeat(64)).expect("png");
+    std::fs::write(&art, red).expect("write the back");
+    let art = art.to_string_lossy().into_owned();
+    let sheet = |backs: &[&str], name: &str| {
+        let pages = dir.join(name);
+        let pdf = dir.join(format!("{name}.pdf"));
+        let mut args = vec!["sheet", "--sets", "festival", "--dpi", "36"];
+        args.extend_from_slice(backs);
+        let (pdf, pages) = (
+            pdf.to_string_lossy().into_owned(),
+            pages.to_string_lossy().into_owned(),
+        );
+        args.extend(["--out", &pdf, "--png-dir", &pages]);
+        let out = tilekit(&args);
+        (out, dir.join(name).join(format!("{name}-02.png")))
+    };
+    let (out, plain) = sheet(&["--backs"], "plain");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let (out, named) = sheet(&["--backs", "set"], "named");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let (out, own) = sheet(&["--backs", &art], "own");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let read = |p: &Path| std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let (plain, named, own) = (read(&plain), read(&named), read(&own));
+    assert_ne!(plain, named, "the set's name is on the named backs only");
+    assert_ne!(plain, own);
+    for bad in ["missing.png", "definitions/base.toml"] {
+        let (out, _) = sheet(&["--backs", bad], "bad");
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            text(&out.stderr).contains("--backs"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}

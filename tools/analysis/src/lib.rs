@@ -25,8 +25,8 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use tiledef::schema::SchemaChecker;
 use tiledef::{Diagnostic, FileCheck, Severity, Source, TileSet};
-use tilekit_render::DrawOptions;
 use tilekit_render::sheet::{SheetLayout, SheetOptions};
+use tilekit_render::{DrawOptions, Label};
 
 /// What a question about the files could not answer.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -578,7 +578,7 @@ fn tile_index(set: &TileSet, id: &str) -> Result<usize, AnalysisError> {
 fn draw(set: &TileSet, index: usize, px: u32, overlay: bool) -> Result<Vec<u8>, AnalysisError> {
     let options = DrawOptions {
         overlay,
-        label: false,
+        label: Label::None,
         artwork: true,
     };
     tilekit_render::render_tile_png(set, &set.tiles[index], px, &options)

@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 use std::time::Instant;
-use tilekit_render::DrawOptions;
 use tilekit_render::sheet::{Paper, SheetOptions, layout, write_pdf};
+use tilekit_render::{DrawOptions, Label};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(
@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &all,
         512,
         &DrawOptions {
-            label: true,
+            label: Label::All,
             ..DrawOptions::default()
         },
     )?;
@@ -59,7 +59,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &all,
         512,
         &DrawOptions {
-            label: true,
+            label: Label::All,
             overlay: true,
             artwork: true,
         },

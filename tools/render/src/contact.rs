@@ -1,7 +1,7 @@
 //! The contact sheet: every tile type in a grid with its id and counts.
 
 use crate::RenderError;
-use crate::draw::{DrawOptions, draw_tile};
+use crate::draw::{DrawOptions, Label, draw_tile};
 use crate::font;
 use crate::raster::{draw, rasterise};
 use crate::scene::{Align, Rgba, Scene, pt};
@@ -101,7 +101,11 @@ pub fn contact_sheet(
 
     let draw_options = DrawOptions {
         overlay: options.overlay,
-        label: options.labels,
+        label: if options.labels {
+            Label::All
+        } else {
+            Label::None
+        },
         artwork: true,
     };
     let thumbs: Vec<Pixmap> = tiles

@@ -21,10 +21,22 @@ use tiledef::{
 pub struct DrawOptions {
     /// Tint each feature in its own colour with its id, and name the ports.
     pub overlay: bool,
-    /// Write the tile's id in a corner.
-    pub label: bool,
+    /// Which tiles get their id written in a corner.
+    pub label: Label,
     /// Draw the tile's artwork image (when it names one) instead of the generated picture.
     pub artwork: bool,
+}
+
+/// Which tiles a drawing writes its id on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Label {
+    /// None.
+    #[default]
+    None,
+    /// Only tiles drawn from their data: an author's own artwork is left as painted.
+    Drawn,
+    /// Every tile, its artwork too.
+    All,
 }
 
 const FIELD: Rgba = Rgba::rgb(0x7f, 0xb3, 0x56);
@@ -158,7 +170,12 @@ pub fn draw_tile(set: &TileSet, tile: &Tile, options: &DrawOptions) -> Scene {
     if options.overlay {
         overlay(&mut scene, tile, &plan);
     }
-    if options.label {
+    let labelled = match options.label {
+        Label::None => false,
+        Label::Drawn => artwork.is_none(),
+        Label::All => true,
+    };
+    if labelled {
         // With the overlay the corner row holds port names: the id moves up and shrinks.
         let (at, size) = if options.overlay {
             (pt(0.965, 0.875), 0.055)

@@ -17,7 +17,7 @@ pub mod regions;
 pub mod scene;
 pub mod sheet;
 
-pub use draw::{DrawOptions, check_regions, draw_tile};
+pub use draw::{DrawOptions, Label, check_regions, draw_tile};
 pub use scene::Scene;
 
 use rayon::prelude::*;

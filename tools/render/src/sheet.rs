@@ -6,7 +6,7 @@
 //! then placed as many times as the tile's count.
 
 use crate::RenderError;
-use crate::draw::{DrawOptions, draw_tile};
+use crate::draw::{DrawOptions, Label, draw_tile};
 use crate::font;
 use crate::pdf;
 use crate::raster::{draw, rasterise, rgb_bytes};
@@ -70,6 +70,8 @@ pub struct SheetOptions {
     pub margin_mm: f32,
     /// Add a back page after each front page, mirrored for long-edge duplex printing.
     pub backs: bool,
+    /// What the backs show.
+    pub back: Back,
     /// Resolution of the tile pictures (and of PNG pages).
     pub dpi: u32,
     /// Print only the tiles of these sets (indices into `TileSet::sets`); `None`: every set.
@@ -125,6 +127,7 @@ impl Default for SheetOptions {
             bleed_mm: 3.0,
             margin_mm: 5.0,
             backs: false,
+            back: Back::Plain,
             dpi: 300,
             sets: None,
             labels: false,
@@ -398,8 +401,39 @@ fn picture_px(options: &SheetOptions) -> u32 {
     (mm / MM_PER_INCH * options.dpi as f32).round().max(1.0) as u32
 }
 
-/// The back of a set's tiles: a plain field with a light lattice and the set's name.
-pub fn back_scene(set_name: &str) -> Scene {
+/// What the backs of the tiles show.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Back {
+    /// The same lattice on every tile: no tile can be told face down.
+    #[default]
+    Plain,
+    /// The lattice with the tile's set's name, for sorting sets apart.
+    SetName,
+    /// The author's own picture (a PNG), on every tile.
+    Image(std::path::PathBuf),
+}
+
+/// The back pictures a sheet needs, and for each set (index into `TileSet::sets`) which of
+/// them its tiles get: one for all unless the backs name the set.
+fn back_scenes(set: &TileSet, back: &Back) -> (Vec<Scene>, Vec<usize>) {
+    match back {
+        Back::Plain => (vec![back_scene(None)], vec![0; set.sets.len()]),
+        Back::Image(path) => {
+            let mut scene = Scene::default();
+            scene
+                .commands
+                .push(crate::scene::Command::Image { path: path.clone() });
+            (vec![scene], vec![0; set.sets.len()])
+        }
+        Back::SetName => (
+            set.sets.iter().map(|s| back_scene(Some(&s.name))).collect(),
+            (0..set.sets.len()).collect(),
+        ),
+    }
+}
+
+/// The back of a set's tiles: a plain field with a light lattice, and the set's name if given.
+pub fn back_scene(set_name: Option<&str>) -> Scene {
     let mut s = Scene::default();
     let ground = Rgba::rgb(0x5d, 0x7f, 0x3e);
     s.fill(rect(-0.2, -0.2, 1.4, 1.4), ground);
@@ -419,6 +453,9 @@ pub fn back_scene(set_name: &str) -> Scene {
             );
         }
     }
+    let Some(set_name) = set_name else {
+        return s;
+    };
     let size = (0.9 / font::layout(set_name).1.max(1.0)).min(0.1);
     s.commands.push(crate::scene::Command::Text {
         at: pt(0.5, 0.5),
@@ -451,7 +488,11 @@ fn pictures(
     }
     let draw_options = DrawOptions {
         overlay: false,
-        label: options.labels,
+        label: if options.labels {
+            Label::All
+        } else {
+            Label::None
+        },
         artwork: true,
     };
     let fronts: Vec<Option<Arc<Pixmap>>> = (0..set.tiles.len())
@@ -466,13 +507,13 @@ fn pictures(
         })
         .collect::<Result<_, RenderError>>()?;
     let backs = if options.backs {
-        let per_set: Vec<Arc<Pixmap>> = set
-            .sets
+        let (scenes, of_set) = back_scenes(set, &options.back);
+        let drawn: Vec<Arc<Pixmap>> = scenes
             .par_iter()
-            .map(|s| rasterise(&back_scene(&s.name), px, bleed, "back").map(Arc::new))
+            .map(|scene| rasterise(scene, px, bleed, "back").map(Arc::new))
             .collect::<Result<_, _>>()?;
         (0..set.tiles.len())
-            .map(|i| used[i].then(|| per_set[set.tiles[i].set].clone()))
+            .map(|i| used[i].then(|| drawn[of_set[set.tiles[i].set]].clone()))
             .collect()
     } else {
         vec![None; set.tiles.len()]
@@ -510,7 +551,11 @@ pub fn write_pdf_with_progress(
     }
     let draw_options = DrawOptions {
         overlay: false,
-        label: options.labels,
+        label: if options.labels {
+            Label::All
+        } else {
+            Label::None
+        },
         artwork: true,
     };
     let picture = |pixmap: &Pixmap| pdf::Picture::new(&rgb_bytes(pixmap), px);
@@ -534,16 +579,12 @@ pub fn write_pdf_with_progress(
     }
     let backs: Vec<Option<usize>> = if options.backs {
         let first_back = pictures.len();
-        for s in &set.sets {
-            pictures.push(picture(&rasterise(
-                &back_scene(&s.name),
-                px,
-                bleed,
-                "back",
-            )?));
+        let (scenes, of_set) = back_scenes(set, &options.back);
+        for scene in &scenes {
+            pictures.push(picture(&rasterise(scene, px, bleed, "back")?));
         }
         (0..set.tiles.len())
-            .map(|i| used[i].then_some(first_back + set.tiles[i].set))
+            .map(|i| used[i].then_some(first_back + of_set[set.tiles[i].set]))
             .collect()
     } else {
         vec![None; set.tiles.len()]

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use tiledef::{Colour, FeatureKind, MarkerKind, MarkerPlace, Port, Rgb, Side, TileSet};
 use tilekit_render::scene::{Command, Shape};
 use tilekit_render::sheet::{Paper, SheetOptions, layout, write_pdf};
-use tilekit_render::{DrawOptions, RenderError, draw_tile, render_tile, render_tile_png};
+use tilekit_render::{DrawOptions, Label, RenderError, draw_tile, render_tile, render_tile_png};
 
 fn bundled() -> TileSet {
     tiledef::load_bundled()
@@ -43,7 +43,7 @@ fn geometry_snapshots() {
         "D",
         DrawOptions {
             overlay: true,
-            label: true,
+            label: Label::All,
             artwork: true,
         },
     );
@@ -57,7 +57,7 @@ fn every_bundled_tile_renders_and_is_deterministic() {
         for overlay in [false, true] {
             let options = DrawOptions {
                 overlay,
-                label: true,
+                label: Label::All,
                 artwork: true,
             };
             let a = render_tile_png(&set, tile, 96, &options).expect("renders");
@@ -224,7 +224,7 @@ fn artwork_is_drawn_under_the_overlay() {
     let options = DrawOptions {
         artwork: true,
         overlay: false,
-        label: false,
+        label: Label::None,
     };
     let pixmap = render_tile(&set, &set.tiles[i], 64, &options).expect("renders");
     let p = pixmap.pixel(32, 32).expect("inside");
@@ -240,6 +240,20 @@ fn artwork_is_drawn_under_the_overlay() {
         [200, 30, 30],
         "the overlay tints the field"
     );
+    // Previews label the tiles drawn from data, not an author's own artwork (unless asked).
+    let texts = |tile: &tiledef::Tile, label: Label| {
+        let scene = draw_tile(&set, tile, &DrawOptions { label, ..options });
+        scene
+            .to_string()
+            .lines()
+            .filter(|l| l.trim_start().starts_with("text "))
+            .count()
+    };
+    let drawn = &set.tiles[index(&set, "D")];
+    assert_eq!(texts(&set.tiles[i], Label::Drawn), 0);
+    assert_eq!(texts(&set.tiles[i], Label::All), 1);
+    assert_eq!(texts(drawn, Label::Drawn), 1);
+    assert_eq!(texts(drawn, Label::None), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -320,7 +334,7 @@ fn golden_pictures() {
             tile,
             128,
             &DrawOptions {
-                label: true,
+                label: Label::All,
                 ..DrawOptions::default()
             },
         )
@@ -334,7 +348,7 @@ fn golden_pictures() {
         192,
         &DrawOptions {
             overlay: true,
-            label: true,
+            label: Label::All,
             artwork: true,
         },
     )
@@ -687,7 +701,7 @@ fn fixtures_draw_their_features_as_their_own_regions() {
         ] {
             let options = DrawOptions {
                 overlay,
-                label: true,
+                label: Label::All,
                 artwork: false,
             };
             let png = render_tile_png(&set, tile, 256, &options).expect("renders");

@@ -12,8 +12,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tilekit_render::DrawOptions;
 use tilekit_render::sheet::{Paper, SheetOptions};
+use tilekit_render::{DrawOptions, Label};
 
 /// Examples shown by `tilekit build --help`.
 pub const EXAMPLES: &str = "\
@@ -31,7 +31,8 @@ pub struct BuildArgs {
     out: PathBuf,
     #[command(flatten)]
     sets: SetsArg,
-    /// Print each tile's id small on the contact sheet and the print sheets.
+    /// Print each tile's id small on the contact sheet and the print sheets, and on the
+    /// previews of tiles with their own artwork (drawn tiles' previews always have it).
     #[arg(long)]
     labels: bool,
 }
@@ -105,7 +106,11 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
 
     progress.step("drawing previews");
     let options = DrawOptions {
-        label: true,
+        label: if args.labels {
+            Label::All
+        } else {
+            Label::Drawn
+        },
         artwork: true,
         overlay: false,
     };

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tiledef::TileSet;
 use tilekit_render::contact::{ContactOptions, contact_sheet};
-use tilekit_render::{DrawOptions, RenderError};
+use tilekit_render::{DrawOptions, Label, RenderError};
 
 /// Examples shown under `tilekit render --help`.
 pub const EXAMPLES: &str = "\
@@ -41,7 +41,8 @@ pub struct RenderArgs {
     /// Also write a contact sheet of the chosen tile types to this PNG file.
     #[arg(long, value_name = "FILE.png")]
     contact_sheet: Option<PathBuf>,
-    /// Print each tile's id small on its picture in the contact sheet too.
+    /// Print each tile's id small in the contact sheet too, and on the previews of tiles with
+    /// their own artwork (drawn tiles' previews always have it).
     #[arg(long)]
     labels: bool,
 }
@@ -85,7 +86,11 @@ pub fn run(args: &RenderArgs) -> Result<ExitCode, miette::Report> {
     crate::inputs::guard_outputs(&args.inputs, &tileset, &outputs)?;
     let options = DrawOptions {
         overlay: args.overlay,
-        label: true,
+        label: if args.labels {
+            Label::All
+        } else {
+            Label::Drawn
+        },
         artwork: true,
     };
     let result = (|| -> Result<(), Failure> {

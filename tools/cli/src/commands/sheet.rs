@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tiledef::TileSet;
 use tilekit_render::sheet::{
-    Paper, SheetLayout, SheetOptions, layout, page_pixmap, write_pdf_with_progress,
+    Back, Paper, SheetLayout, SheetOptions, layout, page_pixmap, write_pdf_with_progress,
 };
 
 /// Examples shown under `tilekit sheet --help`.
@@ -19,6 +19,7 @@ Examples:
   tilekit sheet --out tiles.pdf                          the bundled sets on A4, 45 mm tiles
   tilekit sheet definitions/base.toml --out base.pdf --paper letter --edition C1
   tilekit sheet my-set.toml definitions/base.toml --out my.pdf --backs --png-dir pages --dpi 150
+  tilekit sheet my-set.toml --out my.pdf --backs my-back.png        your own back on every tile
   tilekit sheet lakeland.toml --sets lakeland --labels --out lakeland.pdf   only your set, ids on";
 
 /// Paper sizes.
@@ -55,9 +56,11 @@ pub struct SheetArgs {
     /// Unprinted page margin in millimetres (0–50).
     #[arg(long, value_name = "MM", default_value_t = 5.0)]
     margin_mm: f32,
-    /// Add mirrored back pages for long-edge duplex printing.
-    #[arg(long)]
-    backs: bool,
+    /// Add mirrored back pages for long-edge duplex printing: `plain` (the same back on every
+    /// tile, the default), `set` (the set's name on each back, for sorting sets apart) or the
+    /// path of your own back picture (a PNG).
+    #[arg(long, value_name = "plain|set|FILE.png", num_args = 0..=1, default_missing_value = "plain")]
+    backs: Option<String>,
     /// Also write every page as a PNG into this folder.
     #[arg(long, value_name = "DIR")]
     png_dir: Option<PathBuf>,
@@ -80,7 +83,12 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
         tile_mm: args.tile_mm,
         bleed_mm: args.bleed_mm,
         margin_mm: args.margin_mm,
-        backs: args.backs,
+        backs: args.backs.is_some(),
+        back: match args.backs.as_deref() {
+            None | Some("plain") => Back::Plain,
+            Some("set") => Back::SetName,
+            Some(path) => Back::Image(PathBuf::from(path)),
+        },
         dpi: args.dpi,
         sets: None,
         labels: args.labels,
@@ -89,6 +97,20 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
     if let Err(e) = options.check() {
         crate::errln!("error: {e}");
         return Ok(ExitCode::from(2));
+    }
+    if let Back::Image(path) = &options.back {
+        // `--backs my-set.toml` took the definitions for the back: say how to write both.
+        if path.is_dir() || path.extension().is_some_and(|e| e == "toml") {
+            crate::errln!(
+                "error: --backs {}: a back is `plain`, `set` or a PNG picture (to name definitions after it, write `--backs plain`)",
+                path.display()
+            );
+            return Ok(ExitCode::from(2));
+        }
+        if let Err(e) = tilekit_render::raster::load_artwork(path, "--backs") {
+            crate::errln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
     }
     let (tileset, printed) = match load_printed(&args.inputs, &args.sets, Check::Pictures)? {
         Ok(loaded) => loaded,
@@ -121,6 +143,9 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
         }));
     }
     crate::inputs::guard_outputs(&args.inputs, &tileset, &outputs)?;
+    if let Back::Image(path) = &options.back {
+        crate::output::refuse_overwriting(std::slice::from_ref(path), &outputs)?;
+    }
     match write_sheet(&tileset, &options, &args.out, args.png_dir.as_deref()) {
         Ok(sheet) => {
             let pages = sheet.pages.len();
