@@ -224,6 +224,7 @@ impl Checker<'_> {
             self.kind_shape(d.file, &ptr, def);
             self.kind_rates(d.file, &ptr, def);
             self.kind_look(d.file, &ptr, def);
+            self.never_completed(d.file, &ptr, def);
             let mut kind = resolved(def, set_of[d.file]);
             kind.bordered = self.bordered(d.file, &ptr, def, vocab);
             kinds.push(kind);
@@ -310,6 +311,43 @@ impl Checker<'_> {
                 ),
                 _ => "remove `range`, or make it `shape = \"site\"` (inside the tile, as a monastery)"
                     .to_string(),
+            });
+        }
+    }
+
+    /// A kind that is never completed never pays what only completed features pay: its
+    /// `complete` and `small` rates, and what regions score for bordering it.
+    fn never_completed(&mut self, f: usize, ptr: &str, def: &FeatureKindDef) {
+        if def.complete != Completion::Never {
+            return;
+        }
+        let dead = [
+            ("score/complete", def.score.complete.is_some()),
+            ("score/small", def.score.small.is_some()),
+            ("bordered", !def.bordered.is_empty()),
+        ];
+        for (key, _) in dead.into_iter().filter(|(_, present)| *present) {
+            let what = key.replace('/', ".");
+            let d = self.error(
+                f,
+                &format!("{ptr}/{key}"),
+                true,
+                "tilekit::feature-never-completed",
+                format!(
+                    "the feature kind `{}` is never completed (`complete = \"never\"`), so its `{what}` would never be paid",
+                    def.id
+                ),
+            );
+            d.label = "never paid".to_string();
+            d.hint = Some(match completions(def.shape) {
+                [Completion::Never] => format!(
+                    "remove `{what}`: {} scores at the end only, by `score.unfinished`",
+                    a_shape(def.shape)
+                ),
+                _ => format!(
+                    "remove `{what}`, or say when it is completed: `complete = \"{}\"`",
+                    completion_name(completions(def.shape)[0])
+                ),
             });
         }
     }
