@@ -457,6 +457,29 @@ impl Checker<'_> {
         out
     }
 
+    /// An emblem's id is its rate's key, beside `tile` and `marker`: it cannot be either.
+    fn emblem_id(&mut self, f: usize, i: usize, def: &FeatureKindDef) {
+        let Some(e) = def
+            .emblem
+            .as_ref()
+            .filter(|e| matches!(e.id.as_str(), "tile" | "marker"))
+        else {
+            return;
+        };
+        let d = self.error(
+            f,
+            &format!("/feature/{i}/emblem/id"),
+            false,
+            "tilekit::feature-key-clash",
+            format!(
+                "the emblem of `{}` is called `{}`, which rates already use: `{} = 2` could not say which is meant",
+                def.id, e.id, e.id
+            ),
+        );
+        d.label = format!("`{}` is taken", e.id);
+        d.hint = Some("give the emblem another `id`, e.g. `banner`".to_string());
+    }
+
     /// Each kind's key, and each emblem's, must be free: not a key tiles or features already
     /// have, not another kind's or emblem's.
     fn kind_keys(&mut self, vocab: &Vocabulary) {
@@ -466,6 +489,7 @@ impl Checker<'_> {
             let Some((i, def)) = kind_def(files, d) else {
                 continue;
             };
+            self.emblem_id(d.file, i, def);
             for KeyUse {
                 key,
                 owner,
@@ -532,16 +556,6 @@ fn key_uses(file: usize, i: usize, def: &FeatureKindDef) -> Vec<KeyUse> {
             ),
             default: e.key.is_none(),
         });
-        if matches!(e.id.as_str(), "tile" | "marker") {
-            // The rate tables' own keys: `tile = 2` could not say which is meant.
-            out.push(KeyUse {
-                key: e.id.clone(),
-                owner,
-                file,
-                ptr: format!("{ptr}/emblem/id"),
-                default: false,
-            });
-        }
     }
     out
 }
