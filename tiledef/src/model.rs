@@ -75,7 +75,8 @@ pub struct TileSetFile {
     pub editions: Vec<EditionDef>,
     /// Feature kinds this set adds: what its tiles carry (a lake, a forest, an island), how
     /// each is completed and scored, who may stand on it and how it is drawn. The base game
-    /// declares its city, road, field, monastery and garden so.
+    /// declares its city, road, field, monastery and garden so. This version checks the
+    /// declarations; tiles cannot carry a kind of your own yet.
     #[serde(default, rename = "feature", skip_serializing_if = "Vec::is_empty")]
     pub features: Vec<FeatureKindDef>,
     /// Edge kinds this set adds to the vocabulary, and how they meet the others.
