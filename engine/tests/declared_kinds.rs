@@ -170,6 +170,7 @@ fn the_scenario_records_score_as_base_declares() {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("readable scenario");
+        // A record that does not read or replay is `scenarios.rs`'s failure to report.
         let Ok(record) = Record::from_toml(&text) else {
             continue;
         };
