@@ -20,6 +20,8 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+mod kinds;
+
 /// A file that parsed and matched the schema.
 #[derive(Clone)]
 pub struct Parsed {
@@ -133,16 +135,26 @@ pub fn check(
         }
         entries
     });
+    // A feature kind too: one kind, whichever set's declaration a file sees.
+    let kind_ids = cx.declare(&order, |f| {
+        let mut entries = ids(&f.features, |k| &k.id, "feature", "feature kind");
+        for (entry, k) in entries.iter_mut().zip(&f.features) {
+            entry.3 = serde_json::to_value(k).ok();
+        }
+        entries
+    });
     let figure_ids = cx.declare(&order, |f| ids(&f.figures, |g| &g.id, "figure", "figure"));
     let group_ids = cx.declare(&order, |f| ids(&f.groups, |g| &g.id, "group", "tile group"));
     let vocab = Vocabulary {
         editions,
+        feature_kinds: kind_ids,
         edge_kinds: edge_ids,
         colours: colour_ids,
         markers: marker_ids,
         reach,
     };
 
+    let feature_kinds = cx.feature_kinds(&vocab, &order);
     let edge_kinds = cx.edge_kinds(&vocab);
     let mut tileset = TileSet {
         sets: order
@@ -174,6 +186,7 @@ pub fn check(
                 }
             })
             .collect(),
+        feature_kinds,
         edge_kinds,
         colours: vocab
             .colours
@@ -289,6 +302,7 @@ fn count_errors(diags: &[Diagnostic]) -> usize {
 
 struct Vocabulary {
     editions: Vec<Declared>,
+    feature_kinds: Vec<Declared>,
     edge_kinds: Vec<Declared>,
     colours: Vec<Declared>,
     markers: Vec<Declared>,
@@ -381,6 +395,9 @@ fn bundled_vocabulary() -> Vec<(&'static str, String, String)> {
         let set = &file.set.id;
         let mut add = |what: &'static str, id: &str| out.push((what, id.to_string(), set.clone()));
         file.editions.iter().for_each(|e| add("edition", &e.id));
+        file.features
+            .iter()
+            .for_each(|k| add("feature kind", &k.id));
         file.edge_kinds.iter().for_each(|e| add("edge kind", &e.id));
         file.colours.iter().for_each(|c| add("colour", &c.id));
         file.markers.iter().for_each(|m| add("marker kind", &m.id));
@@ -2288,6 +2305,7 @@ fn side_name(draw: crate::model::GroupDraw) -> &'static str {
 fn table_of(what: &str) -> &'static str {
     match what {
         "edge kind" => "edge_kind",
+        "feature kind" => "feature",
         "colour" => "colour",
         "marker kind" => "marker",
         "tile group" => "group",

@@ -22,13 +22,14 @@ pub use load::{
     read_text,
 };
 pub use model::{
-    ArtHints, Count, EdgeStyle, FORMAT_VERSION, FigureDef, GroupDraw, MarkerIcon, MarkerPlace,
-    MarkerRule, Meeting, PathRule, PortCarries, Rates, RoadEnd, ScoringDef, SetFigure, SpareStarts,
-    TileSetFile, TokenDef, json_schema, json_schema_text,
+    ArtHints, Completion, Count, EdgeStyle, EmblemDef, FORMAT_VERSION, FeatureKindDef, FigureDef,
+    GroupDraw, KindRates, KindScoring, LookBorder, LookDef, LookStyle, MarkerIcon, MarkerPlace,
+    MarkerRule, Meeting, PathRule, PortCarries, RangeDef, Rates, RoadEnd, ScoringDef, SetFigure,
+    Shape, SmallRates, SpareStarts, TileSetFile, TokenDef, json_schema, json_schema_text,
 };
 pub use port::{Port, Side};
 pub use source::Source;
 pub use tileset::{
-    Colour, EdgeKind, Edition, Feature, FeatureKind, FollowerKind, Group, MarkerKind, Rgb, SetInfo,
-    Tile, TileSet,
+    Colour, EdgeKind, Edition, Emblem, Feature, FeatureKind, FeatureKindInfo, FollowerKind, Group,
+    KindPoints, Look, MarkerKind, Rgb, SetInfo, SmallPoints, Tile, TileSet,
 };

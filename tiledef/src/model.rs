@@ -31,6 +31,34 @@ pub const MAX_STRENGTH: u32 = 9;
 pub const MAX_RATE: u32 = 100;
 /// The largest artwork file, in bytes (32 MB).
 pub const MAX_ARTWORK_BYTES: u64 = 32_000_000;
+/// The most feature kinds the loaded sets may declare together: a game keeps its kinds in a
+/// 32-bit mask.
+pub const MAX_FEATURE_KINDS: usize = 32;
+/// The largest radius of a site's range (3: a 7 × 7 square).
+pub const MAX_RANGE: u32 = 3;
+/// The largest `max_tiles` of a small feature's rates.
+pub const MAX_SMALL_TILES: u32 = 100;
+/// The keys of a `[[tile]]` table that no feature kind may take as its `key`: the tile's own
+/// keys. (`cities`, `roads`, `fields`, `monastery` and `garden` are the keys of base's kinds;
+/// `marketplace` stays a tile key until Village Life declares its kind.)
+pub const FIXED_TILE_KEYS: [&str; 14] = [
+    "id",
+    "name",
+    "aliases",
+    "count",
+    "start",
+    "like",
+    "edges",
+    "empty",
+    "marketplace",
+    "markers",
+    "reconstructed",
+    "art",
+    "group",
+    "held_back",
+];
+/// The keys of a feature on a tile that no feature kind or emblem may take as its `key`.
+pub const FIXED_FEATURE_KEYS: [&str; 5] = ["ports", "inner", "end", "flowers", "markers"];
 
 /// A tilekit tile set: one file of tile definitions (a base game or an expansion).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -45,6 +73,12 @@ pub struct TileSetFile {
     /// Editions (printings) this set's counts refer to, e.g. `C1` and `C2`.
     #[serde(default, rename = "edition", skip_serializing_if = "Vec::is_empty")]
     pub editions: Vec<EditionDef>,
+    /// Feature kinds this set adds: what its tiles carry (a lake, a forest, an island), how
+    /// each is completed and scored, who may stand on it and how it is drawn. The base game
+    /// declares its city, road, field, monastery and garden so. This version checks the
+    /// declarations; tiles cannot carry a kind of your own yet.
+    #[serde(default, rename = "feature", skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<FeatureKindDef>,
     /// Edge kinds this set adds to the vocabulary, and how they meet the others.
     #[serde(default, rename = "edge_kind", skip_serializing_if = "Vec::is_empty")]
     pub edge_kinds: Vec<EdgeKindDef>,
@@ -66,6 +100,287 @@ pub struct TileSetFile {
     /// own (the River's tiles first, its lake last of them).
     #[serde(default, rename = "group", skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<GroupDef>,
+}
+
+/// A feature kind: something tiles carry that figures stand on and that scores (a city, a road,
+/// a field, a monastery; a lake, a forest, an island of your own). Its `shape` says how it lies
+/// on a tile, `complete` when it scores before the end, `score` its points, and `look` how it is
+/// drawn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureKindDef {
+    /// The id edges, figures, `bordered` and game records use for it, e.g. `"lake"`: lower-case
+    /// letters, digits and `-`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"lake")]
+    pub id: String,
+    /// A readable name, e.g. `"Lake"`.
+    pub name: String,
+    /// How it lies on a tile: `area` (whole edges, as a city), `line` (through edge centres, as a
+    /// road), `region` (half edges, as a field) or `site` (inside the tile, as a monastery).
+    pub shape: Shape,
+    /// The key tiles list these features under, e.g. `"lakes"` for `lakes = [...]`. Without it:
+    /// the id and an `s` (`lakes`); for a site its id (`island = true`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9_-]*$"), length(max = MAX_ID_LEN), example = &"lakes")]
+    pub key: Option<String>,
+    /// When a feature of this kind is completed and scored before the end: `closed` (an area or
+    /// line with no open end), `range` (a site whose range is all placed) or `never` (it scores
+    /// at the end only, as a field).
+    pub complete: Completion,
+    /// Whether any follower may stand on it (the default). `false`: only figures that name this
+    /// kind may (a garden, which only the abbot takes).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub claimable: bool,
+    /// A count written on features of this kind that scores, as a city's pennants:
+    /// `{ id = "pennant", name = "Pennant", key = "pennants", max = 9 }`. One per kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emblem: Option<EmblemDef>,
+    /// Its points: `complete` when completed, `unfinished` at the end of the game, `small` for a
+    /// small completed feature. A rate left out is 0.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub score: KindScoring,
+    /// What a region of another kind scores at the end for each completed feature of this kind
+    /// it borders, by the region kind's id: `{ field = 3 }` (farmers score 3 a city).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(with = "BTreeMap<String, Rate>", example = FeatureKindDef::bordered_example())]
+    pub bordered: BTreeMap<String, u32>,
+    /// A site's range, the tiles around it that complete it and that it scores per placed tile:
+    /// `{ square = 1 }` (the 3 × 3 block, a monastery) or `{ plus = 1 }` (the tile and its four
+    /// neighbours). Without it a site's range is its own tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<RangeDef>,
+    /// Lines ending at a feature of this kind stay separate features there (Village Life's
+    /// marketplace), rather than joining.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hub: bool,
+    /// How the renderer draws it: a style, a fill colour, a border.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<LookDef>,
+    /// The JCloisterZone element its features are exported as and imported from (`city`,
+    /// `road`, `field`, `monastery`, `garden`); without it JCloisterZone has none, and export
+    /// says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[a-z][a-z-]*( [a-z][a-z-]*)*$"), example = &"city")]
+    pub jcz: Option<String>,
+}
+
+impl FeatureKindDef {
+    /// The key tiles list these features under: `key`, else the default.
+    pub fn tile_key(&self) -> String {
+        self.key.clone().unwrap_or_else(|| self.default_key())
+    }
+
+    fn bordered_example() -> BTreeMap<String, u32> {
+        BTreeMap::from([("field".to_string(), 3)])
+    }
+
+    /// The key without `key`: the id and an `s`, or a site's id (`monastery = true`).
+    pub fn default_key(&self) -> String {
+        match self.shape {
+            Shape::Site => self.id.clone(),
+            _ => format!("{}s", self.id),
+        }
+    }
+}
+
+/// Points per tile, per emblem or per marker (0 to 100): the schema of a `bordered` rate.
+#[derive(JsonSchema)]
+#[schemars(transparent)]
+#[allow(dead_code)]
+struct Rate(#[schemars(range(max = MAX_RATE))] u32);
+
+/// How a feature kind lies on a tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Shape {
+    /// It owns whole edges, their centre and both halves (a city, a lake, a forest); its open
+    /// ends are its edges that face no tile.
+    Area,
+    /// It runs through edge centres, with regions on its sides (a road); a line with one port
+    /// ends inside the tile.
+    Line,
+    /// It touches half-edge ports, or lies inside the tile (a field); it lists the features it
+    /// borders.
+    Region,
+    /// It sits inside the tile (a monastery, a garden, an island), with a range around it.
+    Site,
+}
+
+/// When a feature kind is completed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Completion {
+    /// When it has no open end left (an area or a line).
+    Closed,
+    /// When every tile of its range is placed (a site).
+    Range,
+    /// Never: it scores at the end of the game only (a field).
+    Never,
+}
+
+/// The tiles around a site that complete it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RangeDef {
+    /// The tiles up to this many steps away across and diagonally: 1 is the 3 × 3 block (a
+    /// monastery's nine tiles).
+    Square(#[schemars(range(min = 1, max = MAX_RANGE))] u32),
+    /// The tiles up to this many steps away in a straight line: 1 is the tile and its four
+    /// neighbours.
+    Plus(#[schemars(range(min = 1, max = MAX_RANGE))] u32),
+}
+
+/// A count written on features of one kind that scores (a city's pennants).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EmblemDef {
+    /// The id rates use for it, e.g. `"pennant"` in `score.complete = { pennant = 2 }`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"pennant")]
+    pub id: String,
+    /// A readable name, e.g. `"Pennant"`.
+    pub name: String,
+    /// The key a feature writes its count under, e.g. `"pennants"` for `pennants = 1`. Without
+    /// it: the id and an `s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9_-]*$"), length(max = MAX_ID_LEN), example = &"pennants")]
+    pub key: Option<String>,
+    /// The most emblems one feature of a tile may carry (1 to 9; without it, 9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = MAX_PENNANTS))]
+    pub max: Option<u32>,
+}
+
+impl EmblemDef {
+    /// The key features write their count under: `key`, else the id and an `s`.
+    pub fn count_key(&self) -> String {
+        self.key.clone().unwrap_or_else(|| format!("{}s", self.id))
+    }
+}
+
+/// The points of a feature kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KindScoring {
+    /// The rates when a feature is completed, e.g. `{ tile = 2, pennant = 2 }` (a site: per
+    /// tile of its range).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub complete: Option<KindRates>,
+    /// The rates when a feature is scored unfinished at the end (a site: per placed tile of its
+    /// range), e.g. `{ tile = 1 }`; `{ tile = 0 }` or nothing scores nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<KindRates>,
+    /// The rates of a small completed feature, in place of `complete`: the first edition's
+    /// city of two tiles, `{ max_tiles = 2, tile = 1, pennant = 1, option = "…" }`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub small: Option<SmallRates>,
+}
+
+/// Points per tile, per marker and per emblem of a feature, each 0 to 100: `tile`, `marker`,
+/// and the kind's emblem under its id (`{ tile = 2, pennant = 2 }`). Any other key is refused.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct KindRates {
+    /// Points per tile of the feature (a site: per tile of its range).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = MAX_RATE))]
+    pub tile: Option<u32>,
+    /// Points per marker on the feature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = MAX_RATE))]
+    pub marker: Option<u32>,
+    /// Points per emblem, under the kind's emblem id: `pennant = 2`.
+    #[serde(flatten)]
+    #[schemars(with = "BTreeMap<String, Rate>")]
+    pub emblems: BTreeMap<String, u32>,
+}
+
+/// The rates of a small completed feature: one of at most `max_tiles` tiles scores these in
+/// place of `complete`, when the game has `option` on. Rates as in `complete`: `tile`, `marker`
+/// and the emblem's id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SmallRates {
+    /// The most tiles a completed feature has to score as small, e.g. `2`.
+    #[schemars(range(min = 1, max = MAX_SMALL_TILES))]
+    pub max_tiles: u32,
+    /// The game option that switches these rates on (off unless the game names it); without
+    /// it they always apply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"first-edition-small-city")]
+    pub option: Option<String>,
+    /// The rates: `tile`, `marker` and the emblem's id.
+    #[serde(flatten)]
+    pub rates: KindRates,
+}
+
+/// How a feature kind is drawn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LookDef {
+    /// The drawing: for an area `city`, `water`, `forest`, `rock`, `sand` or `plain`; for a line
+    /// `road`, `water` or `track`; for a region `grass` or `plain`; for a site `cloister`,
+    /// `garden`, `market` or `icon`.
+    pub style: LookStyle,
+    /// The fill colour (`#rrggbb`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"), example = &"#4f8fd0")]
+    pub fill: Option<String>,
+    /// An area's border: `wall`, `shore`, `treeline`, `ridge` or `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub border: Option<LookBorder>,
+    /// The border's colour (`#rrggbb`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"), example = &"#d9c48a")]
+    pub border_colour: Option<String>,
+    /// The icon of a site drawn with `style = "icon"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icon: Option<MarkerIcon>,
+}
+
+/// The drawing styles of feature kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum LookStyle {
+    /// An area: city walls and roofs.
+    City,
+    /// An area or a line: water (a lake; a channel with banks).
+    Water,
+    /// An area: tree crowns.
+    Forest,
+    /// An area: hatched rock.
+    Rock,
+    /// An area: sand.
+    Sand,
+    /// An area or a region: a flat fill.
+    Plain,
+    /// A line: a band with verges.
+    Road,
+    /// A line: a dashed track.
+    Track,
+    /// A region: grass.
+    Grass,
+    /// A site: a cloister.
+    Cloister,
+    /// A site: a garden.
+    Garden,
+    /// A site: a marketplace.
+    Market,
+    /// A site: an icon of the library (`icon`).
+    Icon,
+}
+
+/// The borders of an area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum LookBorder {
+    /// A city wall.
+    Wall,
+    /// A shore.
+    Shore,
+    /// A line of trees.
+    Treeline,
+    /// A mountain ridge.
+    Ridge,
+    /// No border.
+    None,
 }
 
 /// A follower kind: deployed like a follower, returned like one, counting `strength` times in
@@ -793,6 +1108,14 @@ pub struct TileDef {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {

@@ -5,8 +5,8 @@
 //! every check passed: its invariants are the semantic checks of `check`.
 
 use crate::model::{
-    ArtHints, EdgeStyle, GroupDraw, MarkerIcon, MarkerPlace, MarkerRule, Meeting, PathRule,
-    PortCarries, RoadEnd, ScoringDef, SpareStarts,
+    ArtHints, Completion, EdgeStyle, GroupDraw, LookBorder, LookStyle, MarkerIcon, MarkerPlace,
+    MarkerRule, Meeting, PathRule, PortCarries, RangeDef, RoadEnd, ScoringDef, Shape, SpareStarts,
 };
 use crate::port::{Port, Side};
 use std::path::PathBuf;
@@ -18,6 +18,10 @@ pub struct TileSet {
     pub sets: Vec<SetInfo>,
     /// Editions declared by the loaded sets.
     pub editions: Vec<Edition>,
+    /// The feature kinds the loaded sets declare, in load order (base's city, road, field,
+    /// monastery and garden first). Checked and resolved; not yet read by the engine, the
+    /// renderer or the JCloisterZone tools, which still know the base kinds by `FeatureKind`.
+    pub feature_kinds: Vec<FeatureKindInfo>,
     /// The edge kind vocabulary; `Tile::edges` index into it.
     pub edge_kinds: Vec<EdgeKind>,
     /// The flower colour vocabulary; `Feature::flowers` index into it.
@@ -34,6 +38,94 @@ pub struct TileSet {
     /// The tile groups, in draw order: the groups drawn first (ordered by their `after` and
     /// `before`, else by load order), then those drawn last.
     pub groups: Vec<Group>,
+}
+
+/// A declared feature kind, resolved: defaults filled in, `bordered` by kind index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeatureKindInfo {
+    /// Its id, e.g. `city`.
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// Index into `TileSet::sets` of the set that declares it first.
+    pub set: usize,
+    /// How it lies on a tile.
+    pub shape: Shape,
+    /// The key tiles list its features under (declared, or the default: `cities`, `monastery`).
+    pub key: String,
+    /// When it is completed.
+    pub complete: Completion,
+    /// Whether any follower may stand on it.
+    pub claimable: bool,
+    /// Its emblem, if it has one.
+    pub emblem: Option<Emblem>,
+    /// Points when completed.
+    pub complete_rates: KindPoints,
+    /// Points when scored unfinished at the end.
+    pub unfinished_rates: KindPoints,
+    /// Points of a small completed feature, if the kind has such a rule.
+    pub small: Option<SmallPoints>,
+    /// What regions score per completed feature of this kind they border: (index into
+    /// `TileSet::feature_kinds` of the region kind, points), in the order written.
+    pub bordered: Vec<(usize, u32)>,
+    /// A site's range, if it has one (else its own tile).
+    pub range: Option<RangeDef>,
+    /// Lines ending at it stay separate.
+    pub hub: bool,
+    /// How it is drawn, if declared.
+    pub look: Option<Look>,
+    /// Its JCloisterZone element, if it has one.
+    pub jcz: Option<String>,
+}
+
+/// An emblem of a feature kind (a city's pennant), resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Emblem {
+    /// Its id, the key of its rate (`pennant`).
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// The key features write their count under (`pennants`).
+    pub key: String,
+    /// The most one feature of a tile may carry.
+    pub max: u32,
+}
+
+/// Points of a scored feature: per tile (a site: per range tile), per emblem, per marker.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KindPoints {
+    /// Per tile.
+    pub tile: u32,
+    /// Per emblem.
+    pub emblem: u32,
+    /// Per marker on the feature.
+    pub marker: u32,
+}
+
+/// The points of a small completed feature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SmallPoints {
+    /// The most tiles a small feature has.
+    pub max_tiles: u32,
+    /// Its points, in place of the kind's `complete_rates`.
+    pub points: KindPoints,
+    /// The game option that switches them on; `None`: always.
+    pub option: Option<String>,
+}
+
+/// How a feature kind is drawn, resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Look {
+    /// The drawing style.
+    pub style: LookStyle,
+    /// The fill colour, if declared.
+    pub fill: Option<Rgb>,
+    /// An area's border, if declared.
+    pub border: Option<LookBorder>,
+    /// The border's colour, if declared.
+    pub border_colour: Option<Rgb>,
+    /// A site's icon, if declared.
+    pub icon: Option<MarkerIcon>,
 }
 
 /// A follower kind a set adds: `count` per player, counting `strength` times in a majority.

@@ -482,6 +482,7 @@ fn family_set(
                 removes: Vec::new(),
             },
             editions: if is_base { base_editions() } else { Vec::new() },
+            features: Vec::new(),
             edge_kinds: if is_base {
                 base_edge_kinds()
             } else {
@@ -585,6 +586,7 @@ fn vocabulary(
                 removes: Vec::new(),
             },
             editions: Vec::new(),
+            features: Vec::new(),
             edge_kinds,
             colours: Vec::new(),
             markers: markers.defs.into_values().collect(),

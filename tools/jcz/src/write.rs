@@ -21,6 +21,9 @@ pub fn to_toml(file: &TileSetFile, schema: &str, header: &[String]) -> Result<St
     for e in &file.editions {
         section(&mut out, "edition", e)?;
     }
+    for k in &file.features {
+        section(&mut out, "feature", k)?;
+    }
     for e in &file.edge_kinds {
         section(&mut out, "edge_kind", e)?;
     }
