@@ -538,6 +538,41 @@ pub struct GameStats {
     pub set_aside: u64,
 }
 
+impl GameStats {
+    /// Points by source, as `simulate` and the balance report print them: each feature kind's
+    /// points at the base rates (what scoring modifiers changed taken out), then the bonuses,
+    /// then each marker kind's modifier (signed: an inn's unfinished road takes away) and
+    /// token majorities. Together they are the points scored.
+    pub fn points_by_source(&self, tables: &Tables) -> Vec<(String, i64)> {
+        let k = |kind: FeatureKind| {
+            self.points_by_kind[kind.index()] as i64 - self.modifier_points[kind.index()]
+        };
+        let mut out: Vec<(String, i64)> = [
+            ("roads", k(FeatureKind::Road)),
+            ("cities", k(FeatureKind::City)),
+            ("monasteries", k(FeatureKind::Monastery)),
+            ("fields", k(FeatureKind::Field)),
+            ("flowers", self.flower_points as i64),
+            ("windmills", k(FeatureKind::Windmill)),
+            ("marketplace networks", self.network_points as i64),
+        ]
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v))
+        .collect();
+        for (m, marker) in tables.markers.iter().enumerate() {
+            if marker.scoring.is_some() {
+                let v = self.marker_points.get(m).copied().unwrap_or(0);
+                out.push((format!("{} (modifier)", marker.id), v));
+            }
+            if marker.token.is_some() {
+                let v = self.token_points.get(m).copied().unwrap_or(0) as i64;
+                out.push((format!("{} (tokens)", marker.id), v));
+            }
+        }
+        out
+    }
+}
+
 /// The most slots `Game::few_slots` lists.
 pub(crate) const FEW_SLOTS: usize = 8;
 

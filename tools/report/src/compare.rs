@@ -4,7 +4,7 @@
 
 use crate::report::{Report, RunInfo};
 use crate::stats::{ALPHA, Estimate, difference, holm};
-use crate::tally::{Source, Tally};
+use crate::tally::Tally;
 use engine::Tables;
 use serde::Serialize;
 
@@ -79,13 +79,10 @@ impl Comparison {
                 sb.win.estimate(),
             ));
         }
-        for s in Source::ALL {
-            let (ea, eb) = (
-                a.source_points[s as usize].estimate(),
-                b.source_points[s as usize].estimate(),
-            );
+        for ((name, ma), (_, mb)) in a.source_points.iter().zip(&b.source_points) {
+            let (ea, eb) = (ma.estimate(), mb.estimate());
             if ea.value != 0.0 || eb.value != 0.0 {
-                raw.push((format!("points per game from {}", s.name()), ea, eb));
+                raw.push((format!("points per game from {name}"), ea, eb));
             }
         }
         let game_figures = raw.len();

@@ -108,12 +108,22 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
             let _ = writeln!(h, "<tr><td>{}</td><td>{}</td></tr>", esc(name), ci(e, 2));
         }
     }
-    h.push_str("</table>\n<table><tr><th>set</th>");
-    let present: Vec<usize> = (0..r.points_by_source.len())
+    h.push_str("</table>\n");
+    if r.deployments_per_game.iter().any(|(_, e)| e.value > 0.0) {
+        h.push_str("<h2>Figures deployed</h2>\n<table><tr><th>figure</th><th>per game</th></tr>\n");
+        for (id, e) in &r.deployments_per_game {
+            let _ = writeln!(h, "<tr><td>{}</td><td>{}</td></tr>", esc(id), ci(e, 2));
+        }
+        h.push_str("</table>\n");
+    }
+    // The credit by set splits points by the credit rule's own, coarser sources.
+    h.push_str("<table><tr><th>set</th>");
+    let credit_sources: &[(String, f64)] = r.sets.first().map_or(&[], |s| &s.points_per_game);
+    let present: Vec<usize> = (0..credit_sources.len())
         .filter(|&i| r.sets.iter().any(|s| s.points_per_game[i].1 > 0.0))
         .collect();
     for &i in &present {
-        let _ = write!(h, "<th>{}</th>", esc(&r.points_by_source[i].0));
+        let _ = write!(h, "<th>{}</th>", esc(&credit_sources[i].0));
     }
     h.push_str("<th>total</th><th>share</th></tr>\n");
     for s in &r.sets {

@@ -89,8 +89,10 @@ pub struct Report {
     pub credit_rule: &'static str,
     /// Points per game, all players together.
     pub points_per_game: Estimate,
-    /// Points per game by source, all sets.
+    /// Points per game by source, all sets, as `simulate` prints them.
     pub points_by_source: Vec<(String, Estimate)>,
+    /// Figures deployed per game, by follower kind.
+    pub deployments_per_game: Vec<(String, Estimate)>,
     /// Tiles placed per game.
     pub tiles_placed_per_game: Estimate,
     /// Tiles set aside per game.
@@ -174,14 +176,11 @@ impl Report {
         Report {
             credit_rule: CREDIT_RULE,
             points_per_game: tally.points.estimate(),
-            points_by_source: Source::ALL
-                .iter()
-                .map(|s| {
-                    (
-                        s.name().to_string(),
-                        tally.source_points[*s as usize].estimate(),
-                    )
-                })
+            points_by_source: (tally.source_points.iter())
+                .map(|(name, m)| (name.clone(), m.estimate()))
+                .collect(),
+            deployments_per_game: (tally.deployments.iter())
+                .map(|(id, m)| (id.clone(), m.estimate()))
                 .collect(),
             tiles_placed_per_game: tally.tiles_placed.estimate(),
             set_aside_per_game: tally.set_aside.estimate(),

@@ -290,8 +290,11 @@ pub struct Tally {
     pub start_credit: f64,
     /// Points per game, all players together.
     pub points: Moments,
-    /// Points per game by source (all sets).
-    pub source_points: [Moments; SOURCES],
+    /// Points per game by source (all sets), named and reckoned as `simulate` prints them
+    /// (`engine::GameStats::points_by_source`): each marker kind's modifier and tokens apart.
+    pub source_points: Vec<(String, Moments)>,
+    /// Figures deployed per game, by follower kind (`follower`, then the sets' kinds).
+    pub deployments: Vec<(String, Moments)>,
     /// Tiles placed per game (start tile excluded).
     pub tiles_placed: Moments,
     /// Tiles set aside per game.
@@ -321,7 +324,14 @@ impl Tally {
             set_points: vec![[0.0; SOURCES]; tables.sets.len()],
             start_credit: 0.0,
             points: Moments::default(),
-            source_points: Default::default(),
+            source_points: (engine::game::GameStats::default().points_by_source(tables))
+                .into_iter()
+                .map(|(name, _)| (name, Moments::default()))
+                .collect(),
+            deployments: std::iter::once("follower".to_string())
+                .chain(tables.followers.iter().map(|f| f.id.clone()))
+                .map(|id| (id, Moments::default()))
+                .collect(),
             tiles_placed: Moments::default(),
             set_aside: Moments::default(),
             credit_balanced: true,
@@ -408,24 +418,20 @@ impl Collect for Tally {
             seat.histogram[s] += 1;
             total += u64::from(score);
         }
-        let mut by_source = [0u64; SOURCES];
+        let by_source = game.stats.points_by_source(tables);
+        for ((_, m), (_, v)) in self.source_points.iter_mut().zip(&by_source) {
+            m.add(*v as f64);
+        }
+        let mut deployed = vec![0u32; self.deployments.len()];
         for e in events {
-            match e {
-                Event::Scored(s) => {
-                    for (a, b) in by_source.iter_mut().zip(points_by_source(s)) {
-                        *a += b;
-                    }
-                }
-                Event::TokenMajority {
-                    players, points, ..
-                } => {
-                    by_source[Source::Tokens as usize] += u64::from(*points) * players.len() as u64
-                }
-                _ => {}
+            if let Event::Deployed { follower, .. } = e
+                && let Some(n) = deployed.get_mut(usize::from(*follower))
+            {
+                *n += 1;
             }
         }
-        for (m, &v) in self.source_points.iter_mut().zip(&by_source) {
-            m.add(v as f64);
+        for ((_, m), n) in self.deployments.iter_mut().zip(deployed) {
+            m.add(f64::from(n));
         }
         self.points.add(total as f64);
         self.tiles_placed.add((placed.len() - 1) as f64);
@@ -464,7 +470,10 @@ impl Collect for Tally {
         }
         self.start_credit += later.start_credit;
         self.points.merge(&later.points);
-        for (a, b) in self.source_points.iter_mut().zip(&later.source_points) {
+        for ((_, a), (_, b)) in self.source_points.iter_mut().zip(&later.source_points) {
+            a.merge(b);
+        }
+        for ((_, a), (_, b)) in self.deployments.iter_mut().zip(&later.deployments) {
             a.merge(b);
         }
         self.tiles_placed.merge(&later.tiles_placed);

@@ -5,7 +5,7 @@
 use engine::simulate::{SimOptions, play_out, run_collect};
 use engine::{Draw, GameOptions, RuleOptions, Tables};
 use std::sync::OnceLock;
-use tilekit_report::tally::{Source, credit};
+use tilekit_report::tally::credit;
 use tilekit_report::{Comparison, Report, RunInfo, Tally};
 
 fn tables() -> &'static Tables {
@@ -262,8 +262,23 @@ fn the_rules_as_data_sets_hold_the_same_promises() {
         "report.json differs between 1 and 2 threads"
     );
     // The games paid modifiers and token majorities (so the report is not of the base game).
-    let paid = |s: Source| t.source_points[s as usize].sum;
-    assert!(paid(Source::Tokens) > 0.0 && paid(Source::Modifiers) != 0.0);
+    // Each marker kind apart, named as `simulate` names it.
+    let paid = |name: &str| {
+        (t.source_points.iter())
+            .find(|(n, _)| n == name)
+            .map_or_else(|| panic!("no source {name}"), |(_, m)| m.sum)
+    };
+    assert!(paid("cloth (tokens)") > 0.0 && paid("inn (modifier)") != 0.0);
+    assert!(paid("cathedral (modifier)") != 0.0);
+    // Followers were deployed, and large followers where the sets bring them.
+    let deployed = |id: &str| {
+        t.deployments
+            .iter()
+            .find(|(n, _)| n == id)
+            .map(|(_, m)| m.sum)
+    };
+    assert!(deployed("follower").is_some_and(|n| n > 0.0));
+    assert!(deployed("large-follower").is_some_and(|n| n > 0.0));
     // …and a set compared against itself (two streams of seeds) shows no significant
     // difference.
     let a = options(&sets[..], 1500, 21);

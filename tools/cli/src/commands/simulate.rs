@@ -377,35 +377,9 @@ fn compare_text(c: &tilekit_report::Comparison) -> String {
     out
 }
 
-/// Points by source: each feature kind's points at the base rates (what scoring modifiers
-/// changed taken out), then the bonuses, then each marker kind's modifier and token.
+/// Points by source (`GameStats::points_by_source`), summed over the games.
 fn sources(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, i64)> {
-    let k = |kind: FeatureKind| {
-        stats.sums.points_by_kind[kind.index()] as i64 - stats.sums.modifier_points[kind.index()]
-    };
-    let mut out: Vec<(String, i64)> = [
-        ("roads", k(FeatureKind::Road)),
-        ("cities", k(FeatureKind::City)),
-        ("monasteries", k(FeatureKind::Monastery)),
-        ("fields", k(FeatureKind::Field)),
-        ("flowers", stats.sums.flower_points as i64),
-        ("windmills", k(FeatureKind::Windmill)),
-        ("marketplace networks", stats.sums.network_points as i64),
-    ]
-    .into_iter()
-    .map(|(n, v)| (n.to_string(), v))
-    .collect();
-    for (m, marker) in tables.markers.iter().enumerate() {
-        if marker.scoring.is_some() {
-            let v = stats.sums.marker_points.get(m).copied().unwrap_or(0);
-            out.push((format!("{} (modifier)", marker.id), v));
-        }
-        if marker.token.is_some() {
-            let v = stats.sums.token_points.get(m).copied().unwrap_or(0) as i64;
-            out.push((format!("{} (tokens)", marker.id), v));
-        }
-    }
-    out
+    stats.sums.points_by_source(tables)
 }
 
 fn set_aside(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, u64)> {
