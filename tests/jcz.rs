@@ -206,6 +206,30 @@ fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
     assert_eq!(folder.status.code(), Some(2));
 }
 
+#[test]
+fn export_writes_jczs_own_tile_set_ids() {
+    // The River's families are `river/1` and `river/2` in JCZ, editions `:1` and `:2`.
+    let dir = scratch("jcz-export-ids");
+    let xml = dir.join("river.xml");
+    let out = tilekit(&[
+        "export",
+        "jcz",
+        "definitions/river.toml",
+        "definitions/river-2.toml",
+        "--out",
+        xml.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&xml).unwrap();
+    for id in ["river/1:1", "river/1:2", "river/2:1", "river/2:2"] {
+        assert!(
+            written.contains(&format!("<tile-set id=\"{id}\">")),
+            "{id}: {written}"
+        );
+    }
+    assert!(!written.contains("\"river:1\""), "{written}");
+}
+
 /// The draw of a seeded game of `sets` from the tables, as tile ids: the start tile, then the bag.
 fn draw(tables: &engine::Tables, sets: &[&str], seed: u64) -> (String, Vec<String>) {
     let mut options = engine::game::GameOptions::seeded(2, seed);

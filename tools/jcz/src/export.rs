@@ -50,11 +50,7 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
         if set.tiles.is_empty() {
             continue;
         }
-        let family = if set.set.id == "base" {
-            "basic".to_string()
-        } else {
-            set.set.id.clone()
-        };
+        let family = vocab::family_of_set(&set.set.id);
         let by_edition = set
             .tiles
             .iter()
@@ -147,7 +143,8 @@ fn jcz_group(group: &str, start: bool, held_back: bool) -> Option<&'static str> 
         .map(|g| g.jcz)
 }
 
-fn side_name(side: Side) -> &'static str {
+/// JCZ's name of a side.
+pub(crate) fn side_name(side: Side) -> &'static str {
     ["N", "E", "S", "W"][side as usize]
 }
 
@@ -159,7 +156,8 @@ fn sides_text(ports: &[Port]) -> String {
         .join(" ")
 }
 
-fn half_name(port: Port) -> String {
+/// JCZ's name of a half port: the side, then `L` or `R` as seen from the centre.
+pub(crate) fn half_name(port: Port) -> String {
     let side = port.side();
     let [left, _, _] = side.ports();
     format!(

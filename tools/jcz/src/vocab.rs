@@ -309,3 +309,59 @@ pub fn marker_id(name: &str) -> String {
     }
     id
 }
+
+/// The tile-set families JCZ 5 ships in its own files (the client's
+/// `src/extraResources/expansions/`, July 2023). An add-on must not define them again: JCZ's
+/// engine loads its own files and every add-on's, and refuses a tile defined twice.
+pub const JCZ_FAMILIES: &[&str] = &[
+    "abbey-and-mayor",
+    "basic",
+    "bridges-castles-and-bazaars",
+    "corn-circles/1",
+    "corn-circles/2",
+    "count",
+    "cult/5",
+    "cult/6",
+    "darmstadt",
+    "ferries",
+    "festival",
+    "flier",
+    "goldmines",
+    "gq11",
+    "gq11/river",
+    "hills-and-sheep",
+    "inns-and-cathedrals",
+    "king-and-robber",
+    "labyrinth",
+    "mage-and-witch",
+    "monasteries",
+    "princess-and-dragon",
+    "river/1",
+    "river/2",
+    "russian-promos/2013",
+    "russian-promos/2016",
+    "siege/besiegers",
+    "siege/cathars",
+    "spiel-doch",
+    "tower",
+    "traders-and-builders",
+    "tunnel",
+    "under-the-big-top",
+    "watchtowers",
+    "wind-roses",
+    "winter",
+];
+
+/// The JCZ tile-set family a tilekit set is written as: JCZ's own name for a set made from one
+/// of its families (`base` → `basic`, `river-2` → `river/2`, and the bundled River, `river`,
+/// → `river/1`), else the set's id.
+pub fn family_of_set(set: &str) -> String {
+    match set {
+        "base" => "basic".to_string(),
+        "river" => "river/1".to_string(),
+        _ => JCZ_FAMILIES
+            .iter()
+            .find(|f| slug(f) == set)
+            .map_or_else(|| set.to_string(), |f| f.to_string()),
+    }
+}
