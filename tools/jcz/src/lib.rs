@@ -38,6 +38,7 @@ pub mod import;
 pub mod vocab;
 pub mod write;
 pub mod xml;
+pub mod zip;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
