@@ -32,7 +32,14 @@
 //!   come from `vocab::KNOWN`. `wagon-move`, `castle-base`, other tile attributes, attributes of
 //!   tile elements, other tile groups and tile-set attributes are reported.
 //! - **Inner fields**: `I`; a tile with two inner fields writes the second `II`.
+//! - **Expansions** (an add-on's `<expansion>`): its `<title>` names the sets of the tile-sets
+//!   it refers to; export writes one per set (`addon`), implying the game elements its
+//!   markers need.
+//!
+//! `addon` lays out a JCZ add-on (`.jca`) from the XML and pictures drawn elsewhere; `zip` writes
+//! it.
 
+pub mod addon;
 pub mod export;
 pub mod import;
 pub mod vocab;

@@ -365,3 +365,97 @@ pub fn family_of_set(set: &str) -> String {
             .map_or_else(|| set.to_string(), |f| f.to_string()),
     }
 }
+
+/// The game element (JCZ's `GameElement` id) that switches on the rule a marker plays by:
+/// a set whose tiles carry the marker implies it, as JCZ's own expansions do.
+pub fn element_of_marker(marker: &str) -> Option<&'static str> {
+    const ELEMENTS: &[(&str, &str)] = &[
+        ("inn", "inn"),
+        ("cathedral", "cathedral"),
+        ("wine", "traders"),
+        ("grain", "traders"),
+        ("cloth", "traders"),
+        ("princess", "princess"),
+        ("besieged", "siege"),
+        ("pig-herd", "pig-herd"),
+        ("tower", "tower"),
+        ("festival", "festival"),
+        ("bazaar", "bazaar"),
+        ("hill", "hill"),
+        ("vineyard", "vineyard"),
+        ("shrine", "shrine"),
+        ("portal", "portal"),
+        ("dragon", "dragon"),
+        ("goldmine", "gold"),
+        ("mage", "mage"),
+        ("circus", "big-top"),
+        ("acrobats", "acrobats"),
+        ("ferry", "ferry"),
+        ("quarter", "count"),
+        ("tunnel", "tunnel"),
+    ];
+    ELEMENTS.iter().find(|(m, _)| *m == marker).map(|(_, e)| *e)
+}
+
+/// The game element of a follower kind JCZ's rules know (`large-follower` → `big-follower`).
+pub fn element_of_figure(figure: &str) -> Option<&'static str> {
+    match figure {
+        "large-follower" => Some("big-follower"),
+        _ => None,
+    }
+}
+
+/// The expansions JCZ 5 defines itself (the client's `models/expansions.js`): a fan expansion
+/// of the same name is refused by the client.
+pub const JCZ_EXPANSIONS: &[&str] = &[
+    "ABBEY_AND_MAYOR",
+    "BASIC",
+    "BRIDGES_CASTLES_AND_BAZAARS",
+    "CORN_CIRCLES",
+    "COUNT",
+    "CULT",
+    "DARMSTADT",
+    "FERRIES",
+    "FESTIVAL",
+    "FLIER",
+    "GOLDMINES",
+    "GQ11",
+    "HILLS_AND_SHEEP",
+    "INNS_AND_CATHEDRALS",
+    "KING_AND_ROBBER",
+    "LABYRINTH",
+    "MAGE_AND_WITCH",
+    "MONASTERIES",
+    "PRINCESS_AND_DRAGON",
+    "RIVER",
+    "RUSSIAN_PROMOS",
+    "SIEGE",
+    "SPIEL_DOCH",
+    "TOWER",
+    "TRADERS_AND_BUILDERS",
+    "TUNNEL",
+    "UNDER_THE_BIG_TOP",
+    "WATCHTOWERS",
+    "WIND_ROSES",
+    "WINTER",
+];
+
+/// The name of the expansion a tilekit set becomes in an add-on: its id in JCZ's style
+/// (`village-life` → `VILLAGE_LIFE`), prefixed `TILEKIT_` where JCZ has one of that name.
+pub fn expansion_name(set: &str) -> String {
+    let name: String = set
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if JCZ_EXPANSIONS.contains(&name.as_str()) {
+        format!("TILEKIT_{name}")
+    } else {
+        name
+    }
+}
