@@ -183,6 +183,17 @@ fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
     ] {
         assert!(stderr.contains(&format!("  {kind}\n")), "{kind}: {stderr}");
     }
+    // Written as FanCloisterZone reads them: flowers by its token names, a bush tied to the road
+    // that ends at it, a marketplace joined to the roads that end there.
+    let vl_xml = std::fs::read_to_string(dir.join("vl.xml")).unwrap();
+    for want in [
+        r#"<road bush="S">E</road>"#,
+        r#"<field city="N" flowers="white">EL SR WL WR</field>"#,
+        r#"<road marketplace="1">N</road>"#,
+        r#"<marketplace marketplace="1" />"#,
+    ] {
+        assert!(vl_xml.contains(want), "{want}: {vl_xml}");
+    }
     // Tiles whose ids are not JCZ ids import back under the same ids, without a clashing alias.
     let vl_back = dir.join("vl-back");
     let again = tilekit(&[
@@ -195,6 +206,13 @@ fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
     let vl = std::fs::read_to_string(vl_back.join("village-life.toml")).unwrap();
     assert!(vl.contains("id = \"VL-01\"\ncount = 1\n"), "{vl}");
+    // The marketplace comes back, with the roads that end at it.
+    let vl24 = &vl[vl.find("id = \"VL-24\"").unwrap()..];
+    assert!(vl24.contains("marketplace = true"), "{vl24}");
+    assert!(
+        vl24.contains(r#"roads = [{ ports = ["N"], end = "marketplace" }"#),
+        "{vl24}"
+    );
     // --out that is a folder is refused.
     let folder = tilekit(&[
         "export",

@@ -213,6 +213,12 @@ fn the_bundled_sets_make_an_addon_jcz_installs() {
     let expansion = &xml.others[0].0;
     assert_eq!(expansion.name, "expansion");
     assert_eq!(expansion.attr("id"), Some("VILLAGE_LIFE"));
+    // FanCloisterZone's Village Life rules are switched on.
+    let implied: Vec<Option<&str>> = (expansion.children.iter())
+        .filter(|c| c.name == "implies")
+        .map(|c| c.attr("element"))
+        .collect();
+    assert_eq!(implied, [Some("flowers"), Some("marketplace")]);
     assert!(tiles.as_object().unwrap().len() > 100);
     // Village Life's XML imports back: its 24 tiles, named as its expansion.
     let xml_file = dir.join("village-life.xml");

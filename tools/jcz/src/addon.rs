@@ -85,7 +85,8 @@ pub struct FeatureArt {
 }
 
 /// The `<expansion>` element of a set: its title, its tile-sets, and the game elements its
-/// tiles need (a marker's rule is implied, a river enforced, as JCZ's own expansions do).
+/// tiles need (a marker's rule is implied, a river enforced, as JCZ's own expansions do;
+/// FanCloisterZone's `flowers` and `marketplace` for Village Life's).
 pub fn expansion(set: &TileSetFile, tile_sets: &[String]) -> Element {
     let child = |name: &str, attr: &str, value: &str| Element {
         name: name.to_string(),
@@ -135,6 +136,13 @@ fn implied(set: &TileSetFile) -> Vec<&'static str> {
                 .filter_map(|f| vocab::element_of_figure(&f.id)),
         )
         .collect();
+    // FanCloisterZone's Village Life rules.
+    if (set.tiles.iter()).any(|t| t.fields.iter().any(|f| !f.flowers.is_empty())) {
+        elements.push("flowers");
+    }
+    if set.tiles.iter().any(|t| t.marketplace) {
+        elements.push("marketplace");
+    }
     elements.sort_unstable();
     elements.dedup();
     elements

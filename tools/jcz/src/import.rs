@@ -950,12 +950,15 @@ fn draft(
                     return Err(bad_port(file, tile, el, &el.text));
                 }
                 road_sides.extend(&s);
+                // FanCloisterZone's road to a marketplace: it ends there.
+                let end = el.attr("marketplace").map(|_| RoadEnd::Marketplace);
                 def.roads.push(RoadDef {
                     ports: s.iter().map(|s| s.centre()).collect(),
-                    end: None,
-                    markers: feature_attrs(el, &[], MarkerPlace::Road, markers, notes),
+                    end,
+                    markers: feature_attrs(el, &["marketplace"], MarkerPlace::Road, markers, notes),
                 });
             }
+            "marketplace" => def.marketplace = true,
             "river" => river_sides.extend(sides(file, tile, el)?),
             "field" => {
                 let mut field = FieldDef {
@@ -1052,7 +1055,7 @@ fn draft(
     // JCZ does not say where a one-port road ends: infer it from what else is on the tile.
     let end = infer_end(&def, festival, river_sides.first().copied());
     for road in &mut def.roads {
-        if road.ports.len() == 1 {
+        if road.ports.len() == 1 && road.end.is_none() {
             road.end = Some(end);
         }
     }

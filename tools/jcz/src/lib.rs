@@ -36,6 +36,12 @@
 //!   it refers to; export writes one per set (`addon`), implying the game elements its
 //!   markers need.
 //!
+//! - **Village Life** (FanCloisterZone's XML, which JCZ 5 ignores): a bushes side → `bush="S"` on
+//!   the road that ends there (else the tile's first road); flowers → `field@flowers`, in
+//!   FanCloisterZone's tokens (`vocab::fancz_flowers`); a marketplace → `<marketplace
+//!   marketplace="1"/>` and `marketplace="1"` on the roads ending at it (read back by import;
+//!   bushes and flowers are reported there).
+//!
 //! `addon` lays out a JCZ add-on (`.jca`) from the XML and pictures drawn elsewhere; `zip` writes
 //! it.
 

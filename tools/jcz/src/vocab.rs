@@ -275,7 +275,9 @@ pub fn by_marker(marker: &str) -> Option<&'static Known> {
 }
 
 /// Attributes that JCZ writes but tilekit cannot say (yet): reported, never turned into markers.
-pub const REPORTED_ATTRS: &[&str] = &["wagon-move", "castle-base"];
+/// FanCloisterZone's bushes (`road@bush`) and flowers (`field@flowers`) among them: the import
+/// declares no bushes edge kind or flower colours (yet).
+pub const REPORTED_ATTRS: &[&str] = &["wagon-move", "castle-base", "bush", "flowers"];
 
 /// A readable name for a marker id: `pig-herd` → `Pig herd`.
 pub fn readable(id: &str) -> String {
@@ -457,5 +459,19 @@ pub fn expansion_name(set: &str) -> String {
         format!("TILEKIT_{name}")
     } else {
         name
+    }
+}
+
+/// FanCloisterZone's flower token (its `FlowersToken`: blue, violet, white, yellow) for a
+/// tilekit colour. Village Life's light blue is its blue and its orange group its yellow: the
+/// fourth colour FanCloisterZone has (`reference/village-life-fancz.md` pairs its f1-f4 with
+/// white, light blue, orange, violet).
+pub fn fancz_flowers(colour: &str) -> Option<&'static str> {
+    match colour {
+        "white" => Some("white"),
+        "blue" | "light-blue" => Some("blue"),
+        "violet" => Some("violet"),
+        "yellow" | "orange" => Some("yellow"),
+        _ => None,
     }
 }
