@@ -369,5 +369,27 @@ fn outputs_that_cannot_be_an_addon_are_refused() {
         "{}",
         text(&unknown.stderr)
     );
+    // A reprint of a tile JCZ would not have.
+    let reprint = "tests/fixtures/jcz-addon/reprint.toml";
+    let out = dir.join("reprint.jca");
+    let alone = tilekit(&[
+        "export",
+        "jcz-addon",
+        FAN,
+        reprint,
+        "--sets",
+        "reprint",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(alone.status.code(), Some(2), "{}", text(&alone.stderr));
+    assert!(
+        text(&alone.stderr).contains("`FAN-1`"),
+        "{}",
+        text(&alone.stderr)
+    );
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    let both = export(&dir, "both", &[FAN, reprint]);
+    let xml = check_package(&unpack(&both), "both");
+    assert_eq!(xml.sets.len(), 2);
 }

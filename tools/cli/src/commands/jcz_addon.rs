@@ -59,11 +59,6 @@ pub fn run(args: &AddonArgs) -> miette::Result<ExitCode> {
     }
     let id = addon_id(&args.out)?;
     addon::check_id(&id).map_err(|e| miette!("{e} (the id is --out's file name)"))?;
-    let meta = Meta {
-        id,
-        title: String::new(),
-        version: args.addon_version,
-    };
     crate::output::refuse_overwriting(&args.inputs.files(), std::slice::from_ref(&args.out))?;
     let tileset =
         match crate::inputs::load_printed(&args.inputs, &SetsArg::default(), Check::Pictures)? {
@@ -81,9 +76,16 @@ pub fn run(args: &AddonArgs) -> miette::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let title = args.title.clone().unwrap_or_else(|| default_title(&chosen));
-    let meta = Meta { title, ..meta };
+    let meta = Meta {
+        id,
+        title: args.title.clone().unwrap_or_else(|| default_title(&chosen)),
+        version: args.addon_version,
+    };
     let (xml, mut notes) = xml_of(&chosen, &args.out);
+    if let Some(message) = unheld(&xml, &chosen) {
+        crate::errln!("error: {message}");
+        return Ok(ExitCode::from(2));
+    }
     let art = draw(&tileset, &chosen, args.tile_size)?;
     let comment = format!(
         "Exported by tilekit export jcz-addon: {}",
@@ -197,6 +199,27 @@ fn xml_of(chosen: &Chosen, out: &Path) -> (tilekit_jcz::xml::JczFile, Vec<Note>)
         });
     }
     (xml, notes)
+}
+
+/// Tiles the XML's tile-sets count that neither the XML nor JCZ defines (a reprint of a tile of
+/// a required set that is not exported): JCZ's client fails to load any expansion then.
+fn unheld(xml: &tilekit_jcz::xml::JczFile, chosen: &Chosen) -> Option<String> {
+    let jczs = (chosen.shipped.iter().chain(&chosen.context))
+        .filter(|s| vocab::JCZ_FAMILIES.contains(&vocab::family_of_set(&s.set.id).as_str()));
+    let mut held: Vec<String> = xml.tiles.iter().map(|t| t.id.clone()).collect();
+    held.extend(jczs.flat_map(|s| s.tiles.iter().map(tilekit_jcz::export::jcz_id)));
+    let mut missing: Vec<String> = (xml.sets.iter())
+        .flat_map(|ts| ts.refs.iter().map(|(tile, _)| tile))
+        .filter(|tile| !held.contains(tile))
+        .map(|tile| format!("`{tile}`"))
+        .collect();
+    missing.dedup();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "the exported sets reprint {}, of a set that is neither exported nor JCZ's: export it too (--sets), or JCZ cannot load the add-on",
+            missing.join(", ")
+        )
+    })
 }
 
 /// Every exported tile drawn (reprints are their original's JCZ tile): picture and areas.
