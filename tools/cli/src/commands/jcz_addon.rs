@@ -185,7 +185,10 @@ fn xml_of(chosen: &Chosen, out: &Path) -> (tilekit_jcz::xml::JczFile, Vec<Note>)
             .filter(|ts| ts.id.split(':').next() == Some(family.as_str()))
             .map(|ts| ts.id.clone())
             .collect();
-        xml.others.push((addon::expansion(set, &tile_sets), 0));
+        // A set without tiles has no tile-set: an expansion of nothing would only be listed.
+        if !tile_sets.is_empty() {
+            xml.others.push((addon::expansion(set, &tile_sets), 0));
+        }
     }
     for set in &chosen.shipped {
         notes.push(Note {
