@@ -183,6 +183,17 @@ fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
     ] {
         assert!(stderr.contains(&format!("  {kind}\n")), "{kind}: {stderr}");
     }
+    // Written as FanCloisterZone reads them: flowers by its token names, a bush tied to the road
+    // that ends at it, a marketplace joined to the roads that end there.
+    let vl_xml = std::fs::read_to_string(dir.join("vl.xml")).unwrap();
+    for want in [
+        r#"<road bush="S">E</road>"#,
+        r#"<field city="N" flowers="white">EL SR WL WR</field>"#,
+        r#"<road marketplace="1">N</road>"#,
+        r#"<marketplace marketplace="1" />"#,
+    ] {
+        assert!(vl_xml.contains(want), "{want}: {vl_xml}");
+    }
     // Tiles whose ids are not JCZ ids import back under the same ids, without a clashing alias.
     let vl_back = dir.join("vl-back");
     let again = tilekit(&[
@@ -195,6 +206,13 @@ fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
     let vl = std::fs::read_to_string(vl_back.join("village-life.toml")).unwrap();
     assert!(vl.contains("id = \"VL-01\"\ncount = 1\n"), "{vl}");
+    // The marketplace comes back, with the roads that end at it.
+    let vl24 = &vl[vl.find("id = \"VL-24\"").unwrap()..];
+    assert!(vl24.contains("marketplace = true"), "{vl24}");
+    assert!(
+        vl24.contains(r#"roads = [{ ports = ["N"], end = "marketplace" }"#),
+        "{vl24}"
+    );
     // --out that is a folder is refused.
     let folder = tilekit(&[
         "export",
@@ -204,6 +222,30 @@ fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(folder.status.code(), Some(2));
+}
+
+#[test]
+fn export_writes_jczs_own_tile_set_ids() {
+    // The River's families are `river/1` and `river/2` in JCZ, editions `:1` and `:2`.
+    let dir = scratch("jcz-export-ids");
+    let xml = dir.join("river.xml");
+    let out = tilekit(&[
+        "export",
+        "jcz",
+        "definitions/river.toml",
+        "definitions/river-2.toml",
+        "--out",
+        xml.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&xml).unwrap();
+    for id in ["river/1:1", "river/1:2", "river/2:1", "river/2:2"] {
+        assert!(
+            written.contains(&format!("<tile-set id=\"{id}\">")),
+            "{id}: {written}"
+        );
+    }
+    assert!(!written.contains("\"river:1\""), "{written}");
 }
 
 /// The draw of a seeded game of `sets` from the tables, as tile ids: the start tile, then the bag.

@@ -75,7 +75,8 @@ enum Command {
     Sheet(commands::sheet::SheetArgs),
     /// Import tiles from another program's files: `tilekit import jcz PATH... --out DIR`.
     Import(commands::import::ImportArgs),
-    /// Export tiles for another program: `tilekit export jcz [PATHS] --out FILE.xml`.
+    /// Export tiles for another program: `tilekit export jcz [PATHS] --out FILE.xml`, or
+    /// `tilekit export jcz-addon [PATHS] --out FILE.jca` (a JCloisterZone add-on).
     Export(commands::export::ExportArgs),
     /// Serve a live page: every tile, every problem, the print sheet and a playable board,
     /// updated as the files are saved.

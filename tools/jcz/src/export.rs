@@ -6,7 +6,8 @@ use crate::vocab::{self, Written};
 use crate::xml::{Element, JczFile, JczTile, JczTileSet};
 use std::collections::{BTreeMap, HashMap};
 use tiledef::model::{
-    Count, EdgeKindDef, EdgeStyle, MarkerDef, MarkerRule, PortCarries, TileDef, TileSetFile,
+    Count, EdgeKindDef, EdgeStyle, MarkerDef, MarkerRule, PortCarries, RoadEnd, TileDef,
+    TileSetFile,
 };
 use tiledef::{Port, Side};
 
@@ -50,11 +51,7 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
         if set.tiles.is_empty() {
             continue;
         }
-        let family = if set.set.id == "base" {
-            "basic".to_string()
-        } else {
-            set.set.id.clone()
-        };
+        let family = vocab::family_of_set(&set.set.id);
         let by_edition = set
             .tiles
             .iter()
@@ -136,6 +133,17 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
     (out, notes)
 }
 
+/// FanCloisterZone's token joining a marketplace and the roads that end at it.
+const MARKETPLACE: &str = "1";
+
+/// Whether an edge kind is bushes (Village Life): drawn as a hedge, or a side whose centre
+/// carries nothing and closes the roads that meet it.
+fn is_bushes(kind: &EdgeKindDef) -> bool {
+    kind.style == Some(EdgeStyle::Hedge)
+        || (kind.centre == PortCarries::None
+            && kind.meets.get("road") == Some(&tiledef::model::Meeting::Close))
+}
+
 /// JCZ's `group` value for a tile of a tilekit group: the river group's spring, lake or plain
 /// tile, or the fork (the inverse of `vocab::TILE_GROUPS`).
 fn jcz_group(group: &str, start: bool, held_back: bool) -> Option<&'static str> {
@@ -147,7 +155,8 @@ fn jcz_group(group: &str, start: bool, held_back: bool) -> Option<&'static str> 
         .map(|g| g.jcz)
 }
 
-fn side_name(side: Side) -> &'static str {
+/// JCZ's name of a side.
+pub(crate) fn side_name(side: Side) -> &'static str {
     ["N", "E", "S", "W"][side as usize]
 }
 
@@ -159,7 +168,8 @@ fn sides_text(ports: &[Port]) -> String {
         .join(" ")
 }
 
-fn half_name(port: Port) -> String {
+/// JCZ's name of a half port: the side, then `L` or `R` as seen from the centre.
+pub(crate) fn half_name(port: Port) -> String {
     let side = port.side();
     let [left, _, _] = side.ports();
     format!(
@@ -283,11 +293,21 @@ fn tile_xml(
         })
     };
     let mut river = Vec::new();
+    let mut bushes = Vec::new();
     for side in Side::ALL {
         let Some(kind) = kind_at(side) else { continue };
         let def = kinds.get(kind);
         if def.is_some_and(|d| d.style == Some(EdgeStyle::River)) || kind == "river" {
             river.push(side);
+        } else if def.is_some_and(|d| is_bushes(d)) && !tile.roads.is_empty() {
+            bushes.push(side);
+            note(
+                "edge kind",
+                format!(
+                    "side {side} is `{kind}`: written as FanCloisterZone's bush (`bush=\"{side}\"` on a road of the tile); JCZ 5 reads the side as a field",
+                    side = side_name(side)
+                ),
+            );
         } else if !matches!(kind, "field" | "road" | "city") {
             let carries = def.map_or("unknown", |d| match d.centre {
                 PortCarries::Road => "a road",
@@ -304,10 +324,21 @@ fn tile_xml(
         }
     }
     let inferred = infer_end(tile, festival, river.first().copied());
-    for road in &tile.roads {
+    let bush_road = |side: Side| {
+        // The road that ends at the bushes, else the tile's first road: FanCloisterZone ties
+        // every bush to a road.
+        let own = tile
+            .roads
+            .iter()
+            .position(|r| r.ports.len() == 1 && r.end.and_then(RoadEnd::side) == Some(side));
+        own.unwrap_or(0)
+    };
+    for (r, road) in tile.roads.iter().enumerate() {
+        let to_marketplace = tile.marketplace && road.end == Some(RoadEnd::Marketplace);
         if road.ports.len() == 1
             && let Some(end) = road.end
             && end != inferred
+            && !to_marketplace
         {
             note(
                 "road end",
@@ -317,9 +348,20 @@ fn tile_xml(
                 ),
             );
         }
+        let mut attrs = marker_attrs(&road.markers, markers, note);
+        if to_marketplace {
+            attrs.push(("marketplace".to_string(), MARKETPLACE.to_string()));
+        }
+        let tied: Vec<&str> = (bushes.iter())
+            .filter(|&&side| bush_road(side) == r)
+            .map(|&side| side_name(side))
+            .collect();
+        if !tied.is_empty() {
+            attrs.push(("bush".to_string(), tied.join(" ")));
+        }
         xml.elements.push(Element {
             name: "road".to_string(),
-            attrs: marker_attrs(&road.markers, markers, note),
+            attrs,
             text: sides_text(&road.ports),
             children: Vec::new(),
         });
@@ -337,10 +379,27 @@ fn tile_xml(
             text.push("I".repeat(inner));
         }
         if !field.flowers.is_empty() {
-            note(
-                "flowers",
-                format!("a field's flower groups ({})", field.flowers.join(", ")),
-            );
+            let tokens: Option<Vec<&str>> = field
+                .flowers
+                .iter()
+                .map(|c| vocab::fancz_flowers(c))
+                .collect();
+            let detail = match tokens {
+                Some(tokens) => {
+                    let tokens = tokens.join(" ");
+                    let detail = format!(
+                        "a field's flower groups ({}): written as FanCloisterZone reads them (`flowers=\"{tokens}\"`); JCZ 5 has no flowers",
+                        field.flowers.join(", ")
+                    );
+                    attrs.push(("flowers".to_string(), tokens));
+                    detail
+                }
+                None => format!(
+                    "a field's flower groups ({}), in colours FanCloisterZone's flowers (white, blue, violet, yellow) have not",
+                    field.flowers.join(", ")
+                ),
+            };
+            note("flowers", detail);
         }
         xml.elements.push(Element {
             name: "field".to_string(),
@@ -364,7 +423,17 @@ fn tile_xml(
         note("name", format!("`{name}` (JCZ tiles have no names)"));
     }
     if tile.marketplace {
-        note("marketplace", "a marketplace (Village Life)".to_string());
+        xml.elements.push(Element {
+            name: "marketplace".to_string(),
+            attrs: vec![("marketplace".to_string(), MARKETPLACE.to_string())],
+            ..Element::default()
+        });
+        note(
+            "marketplace",
+            format!(
+                "a marketplace (Village Life): written as FanCloisterZone reads it (`<marketplace>`, the roads ending there `marketplace=\"{MARKETPLACE}\"`); JCZ 5 has none"
+            ),
+        );
     }
     if tile.start && tile.group.is_none() {
         note(

@@ -115,6 +115,8 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
     let mut drafts: BTreeMap<String, Drafted> = BTreeMap::new();
     let mut tile_order: Vec<String> = Vec::new();
     let mut ids = Ids::default();
+    // JCZ tile-set family → the title of the `<expansion>` that refers to it.
+    let mut titles: HashMap<String, String> = HashMap::new();
     for (f, file) in files.iter().enumerate() {
         for tile in &file.tiles {
             if drafts.contains_key(&tile.id) {
@@ -144,6 +146,12 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             drafts.insert(tile.id.clone(), Drafted { file: f, def });
         }
         for (el, _) in &file.others {
+            // An add-on's expansion: its title names its sets; the rest tilekit derives from
+            // the tiles (the elements it implies come from their markers).
+            if el.name == "expansion" {
+                expansion_titles(el, &mut titles);
+                continue;
+            }
             out.notes.push(Note {
                 file: file.name.clone(),
                 tile: None,
@@ -333,6 +341,9 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             .and_then(|t| t.split(':').next())
             .unwrap_or_default();
         set.set.figures = vocab::figures(jcz_family);
+        if let Some(title) = titles.get(jcz_family) {
+            set.set.set.name = title.clone();
+        }
         for (_, what) in vocab::UNSAID_FIGURES.iter().filter(|f| f.0 == jcz_family) {
             out.notes.push(set_note(
                 file,
@@ -440,6 +451,18 @@ pub fn merge_vocabulary(new: &mut TileSetFile, old: &TileSetFile) {
         }
     }
     new.markers.sort_by(|a, b| a.id.cmp(&b.id));
+}
+
+/// Records the title of an `<expansion>` for each tile-set family it refers to.
+fn expansion_titles(el: &Element, titles: &mut HashMap<String, String>) {
+    let Some(title) = el.children.iter().find(|c| c.name == "title") else {
+        return;
+    };
+    for r in el.children.iter().filter(|c| c.name == "ref") {
+        if let Some(family) = r.attr("tile-set").and_then(|t| t.split(':').next()) {
+            titles.insert(family.to_string(), title.text.clone());
+        }
+    }
 }
 
 fn family_set(
@@ -929,12 +952,15 @@ fn draft(
                     return Err(bad_port(file, tile, el, &el.text));
                 }
                 road_sides.extend(&s);
+                // FanCloisterZone's road to a marketplace: it ends there.
+                let end = el.attr("marketplace").map(|_| RoadEnd::Marketplace);
                 def.roads.push(RoadDef {
                     ports: s.iter().map(|s| s.centre()).collect(),
-                    end: None,
-                    markers: feature_attrs(el, &[], MarkerPlace::Road, markers, notes),
+                    end,
+                    markers: feature_attrs(el, &["marketplace"], MarkerPlace::Road, markers, notes),
                 });
             }
+            "marketplace" => def.marketplace = true,
             "river" => river_sides.extend(sides(file, tile, el)?),
             "field" => {
                 let mut field = FieldDef {
@@ -1031,7 +1057,7 @@ fn draft(
     // JCZ does not say where a one-port road ends: infer it from what else is on the tile.
     let end = infer_end(&def, festival, river_sides.first().copied());
     for road in &mut def.roads {
-        if road.ports.len() == 1 {
+        if road.ports.len() == 1 && road.end.is_none() {
             road.end = Some(end);
         }
     }

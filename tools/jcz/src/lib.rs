@@ -32,12 +32,26 @@
 //!   come from `vocab::KNOWN`. `wagon-move`, `castle-base`, other tile attributes, attributes of
 //!   tile elements, other tile groups and tile-set attributes are reported.
 //! - **Inner fields**: `I`; a tile with two inner fields writes the second `II`.
+//! - **Expansions** (an add-on's `<expansion>`): its `<title>` names the sets of the tile-sets
+//!   it refers to; export writes one per set (`addon`), implying the game elements its
+//!   markers need.
+//!
+//! - **Village Life** (FanCloisterZone's XML, which JCZ 5 ignores): a bushes side → `bush="S"` on
+//!   the road that ends there (else the tile's first road); flowers → `field@flowers`, in
+//!   FanCloisterZone's tokens (`vocab::fancz_flowers`); a marketplace → `<marketplace
+//!   marketplace="1"/>` and `marketplace="1"` on the roads ending at it (read back by import;
+//!   bushes and flowers are reported there).
+//!
+//! `addon` lays out a JCZ add-on (`.jca`) from the XML and pictures drawn elsewhere; `zip` writes
+//! it.
 
+pub mod addon;
 pub mod export;
 pub mod import;
 pub mod vocab;
 pub mod write;
 pub mod xml;
+pub mod zip;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -275,7 +275,9 @@ pub fn by_marker(marker: &str) -> Option<&'static Known> {
 }
 
 /// Attributes that JCZ writes but tilekit cannot say (yet): reported, never turned into markers.
-pub const REPORTED_ATTRS: &[&str] = &["wagon-move", "castle-base"];
+/// FanCloisterZone's bushes (`road@bush`) and flowers (`field@flowers`) among them: the import
+/// declares no bushes edge kind or flower colours (yet).
+pub const REPORTED_ATTRS: &[&str] = &["wagon-move", "castle-base", "bush", "flowers"];
 
 /// A readable name for a marker id: `pig-herd` → `Pig herd`.
 pub fn readable(id: &str) -> String {
@@ -308,4 +310,168 @@ pub fn marker_id(name: &str) -> String {
         id.insert_str(0, "m-");
     }
     id
+}
+
+/// The tile-set families JCZ 5 ships in its own files (the client's
+/// `src/extraResources/expansions/`, July 2023). An add-on must not define them again: JCZ's
+/// engine loads its own files and every add-on's, and refuses a tile defined twice.
+pub const JCZ_FAMILIES: &[&str] = &[
+    "abbey-and-mayor",
+    "basic",
+    "bridges-castles-and-bazaars",
+    "corn-circles/1",
+    "corn-circles/2",
+    "count",
+    "cult/5",
+    "cult/6",
+    "darmstadt",
+    "ferries",
+    "festival",
+    "flier",
+    "goldmines",
+    "gq11",
+    "gq11/river",
+    "hills-and-sheep",
+    "inns-and-cathedrals",
+    "king-and-robber",
+    "labyrinth",
+    "mage-and-witch",
+    "monasteries",
+    "princess-and-dragon",
+    "river/1",
+    "river/2",
+    "russian-promos/2013",
+    "russian-promos/2016",
+    "siege/besiegers",
+    "siege/cathars",
+    "spiel-doch",
+    "tower",
+    "traders-and-builders",
+    "tunnel",
+    "under-the-big-top",
+    "watchtowers",
+    "wind-roses",
+    "winter",
+];
+
+/// The JCZ tile-set family a tilekit set is written as: JCZ's own name for a set made from one
+/// of its families (`base` → `basic`, `river-2` → `river/2`, and the bundled River, `river`,
+/// → `river/1`), else the set's id.
+pub fn family_of_set(set: &str) -> String {
+    match set {
+        "base" => "basic".to_string(),
+        "river" => "river/1".to_string(),
+        _ => JCZ_FAMILIES
+            .iter()
+            .find(|f| slug(f) == set)
+            .map_or_else(|| set.to_string(), |f| f.to_string()),
+    }
+}
+
+/// The game element (JCZ's `GameElement` id) that switches on the rule a marker plays by:
+/// a set whose tiles carry the marker implies it, as JCZ's own expansions do.
+pub fn element_of_marker(marker: &str) -> Option<&'static str> {
+    const ELEMENTS: &[(&str, &str)] = &[
+        ("inn", "inn"),
+        ("cathedral", "cathedral"),
+        ("wine", "traders"),
+        ("grain", "traders"),
+        ("cloth", "traders"),
+        ("princess", "princess"),
+        ("besieged", "siege"),
+        ("pig-herd", "pig-herd"),
+        ("tower", "tower"),
+        ("festival", "festival"),
+        ("bazaar", "bazaar"),
+        ("hill", "hill"),
+        ("vineyard", "vineyard"),
+        ("shrine", "shrine"),
+        ("portal", "portal"),
+        ("dragon", "dragon"),
+        ("goldmine", "gold"),
+        ("mage", "mage"),
+        ("circus", "big-top"),
+        ("acrobats", "acrobats"),
+        ("ferry", "ferry"),
+        ("quarter", "count"),
+        ("tunnel", "tunnel"),
+    ];
+    ELEMENTS.iter().find(|(m, _)| *m == marker).map(|(_, e)| *e)
+}
+
+/// The game element of a follower kind JCZ's rules know (`large-follower` → `big-follower`).
+pub fn element_of_figure(figure: &str) -> Option<&'static str> {
+    match figure {
+        "large-follower" => Some("big-follower"),
+        _ => None,
+    }
+}
+
+/// The expansions JCZ 5 defines itself (the client's `models/expansions.js`): a fan expansion
+/// of the same name is refused by the client.
+pub const JCZ_EXPANSIONS: &[&str] = &[
+    "ABBEY_AND_MAYOR",
+    "BASIC",
+    "BRIDGES_CASTLES_AND_BAZAARS",
+    "CORN_CIRCLES",
+    "COUNT",
+    "CULT",
+    "DARMSTADT",
+    "FERRIES",
+    "FESTIVAL",
+    "FLIER",
+    "GOLDMINES",
+    "GQ11",
+    "HILLS_AND_SHEEP",
+    "INNS_AND_CATHEDRALS",
+    "KING_AND_ROBBER",
+    "LABYRINTH",
+    "MAGE_AND_WITCH",
+    "MONASTERIES",
+    "PRINCESS_AND_DRAGON",
+    "RIVER",
+    "RUSSIAN_PROMOS",
+    "SIEGE",
+    "SPIEL_DOCH",
+    "TOWER",
+    "TRADERS_AND_BUILDERS",
+    "TUNNEL",
+    "UNDER_THE_BIG_TOP",
+    "WATCHTOWERS",
+    "WIND_ROSES",
+    "WINTER",
+];
+
+/// The name of the expansion a tilekit set becomes in an add-on: its id in JCZ's style
+/// (`village-life` → `VILLAGE_LIFE`), prefixed `TILEKIT_` where JCZ has one of that name.
+pub fn expansion_name(set: &str) -> String {
+    let name: String = set
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if JCZ_EXPANSIONS.contains(&name.as_str()) {
+        format!("TILEKIT_{name}")
+    } else {
+        name
+    }
+}
+
+/// FanCloisterZone's flower token (its `FlowersToken`: blue, violet, white, yellow) for a
+/// tilekit colour. Village Life's light blue is its blue and its orange group its yellow: the
+/// fourth colour FanCloisterZone has (`reference/village-life-fancz.md` pairs its f1-f4 with
+/// white, light blue, orange, violet).
+pub fn fancz_flowers(colour: &str) -> Option<&'static str> {
+    match colour {
+        "white" => Some("white"),
+        "blue" | "light-blue" => Some("blue"),
+        "violet" => Some("violet"),
+        "yellow" | "orange" => Some("yellow"),
+        _ => None,
+    }
 }

@@ -55,9 +55,13 @@ const STONE: Rgba = Rgba::rgb(0x9a, 0x94, 0x88);
 const UNOWNED: Rgba = Rgba::rgb(0xd2, 0xc8, 0xb4);
 
 /// The road's half width including its border.
-const ROAD_HALF: f32 = 0.058;
+pub(crate) const ROAD_HALF: f32 = 0.058;
 /// A river's (or a band's) half width including its banks.
 const CHANNEL_HALF: f32 = 0.075;
+/// The room a monastery's icon takes on the region grid.
+const MONASTERY_ROOM: f32 = 0.2;
+/// The room a garden's icon takes on the region grid.
+const GARDEN_ROOM: f32 = 0.13;
 /// The radius of a lake at a river's end.
 const LAKE_RADIUS: f32 = 0.17;
 
@@ -133,7 +137,8 @@ struct Separator {
     line: Vec<Point>,
 }
 
-struct Plan {
+/// Where everything of a tile goes, worked out before anything is painted.
+pub(crate) struct Plan {
     field: Rgba,
     cities: Vec<City>,
     roads: Vec<(Road, Rgba)>,
@@ -155,7 +160,7 @@ struct Plan {
     roofs: Vec<Point>,
     /// Grid cells of ground that belongs to no feature, reached from the ports of none.
     unowned: Vec<usize>,
-    regions: Regions,
+    pub(crate) regions: Regions,
 }
 
 /// The drawing commands for one tile.
@@ -381,7 +386,8 @@ fn crossing_cities(tile: &Tile) -> Option<[CityOutline; 2]> {
     }))
 }
 
-fn plan(set: &TileSet, tile: &Tile) -> Plan {
+/// Lays a tile out: every city, road, icon, pennant and flower group, and the region grid.
+pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
     let city_count = tile
         .features
         .iter()
@@ -718,7 +724,7 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
     }
     let mut icons: Vec<(Point, f32)> = Vec::new();
     if let Some(p) = monastery {
-        icons.push((p, 0.2));
+        icons.push((p, MONASTERY_ROOM));
     }
     if let Some(p) = marketplace {
         icons.push((p, 0.18));
@@ -845,7 +851,7 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
     // Garden, then tile-level markers, then wells, then flower groups: each keeps clear of the last.
     let garden = tile.has(FeatureKind::Garden).then(|| {
         let p = regions.spot(is_field, 0.11, pt(0.5, 0.6)).unwrap_or(CENTRE);
-        regions.take(p, 0.13);
+        regions.take(p, GARDEN_ROOM);
         p
     });
     let mut markers = Vec::new();
@@ -1005,6 +1011,26 @@ fn plan(set: &TileSet, tile: &Tile) -> Plan {
         roofs,
         unowned,
         regions,
+    }
+}
+
+impl Plan {
+    /// The lines a road is drawn along (one per port for a road of three or four ports).
+    pub(crate) fn road_lines(&self, feature: usize) -> Vec<Vec<Point>> {
+        self.roads
+            .iter()
+            .filter(|(r, _)| r.feature == feature)
+            .flat_map(|(r, _)| r.lines.iter().cloned())
+            .collect()
+    }
+
+    /// Where the icon of a monastery or a garden stands, with the room it takes on the grid.
+    pub(crate) fn icon_of(&self, kind: FeatureKind) -> Option<(Point, f32)> {
+        match kind {
+            FeatureKind::Monastery => self.monastery.map(|p| (p, MONASTERY_ROOM)),
+            FeatureKind::Garden => self.garden.map(|p| (p, GARDEN_ROOM)),
+            _ => None,
+        }
     }
 }
 

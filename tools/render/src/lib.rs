@@ -6,6 +6,7 @@
 //! lays tiles out on paper and `pdf` writes them with pdf-writer. Same input, same bytes. It depends on
 //! `tiledef` only.
 
+pub mod areas;
 pub mod contact;
 pub mod draw;
 pub mod font;
@@ -17,6 +18,7 @@ pub mod regions;
 pub mod scene;
 pub mod sheet;
 
+pub use areas::{FeatureArea, feature_areas};
 pub use draw::{DrawOptions, Label, check_regions, draw_tile};
 pub use scene::Scene;
 

@@ -1,5 +1,6 @@
 //! `tilekit export jcz`: tilekit definitions → one JCloisterZone tile XML file, reporting per
-//! tile what JCZ cannot represent.
+//! tile what JCZ cannot represent. `tilekit export jcz-addon`: the same tiles as an add-on JCZ's
+//! client installs, with tilekit's pictures and each feature's shape and follower point.
 
 use crate::inputs::{Check, Inputs, load_and_report};
 use crate::output::write_atomic;
@@ -18,6 +19,17 @@ Examples:
 Exit status: 0 written, 1 invalid definitions, 2 usage or I/O error.
 What JCZ cannot represent is listed on stderr, per tile.";
 
+/// Examples shown by `tilekit export jcz-addon --help`.
+pub const ADDON_EXAMPLES: &str = "\
+Examples:
+  tilekit export jcz-addon my-set.toml --out my-set.jca
+  tilekit export jcz-addon definitions/ --sets village-life --title \"Village Life\" --out village-life.jca
+
+The add-on's id is the file's name (my-set.jca: my-set). Install it in JCZ: Settings, Add-ons,
+Install add-on. Sets JCZ ships itself (base, the River, Inns & Cathedrals, ...) are drawn in the
+artwork but not defined again. Exit status: 0 written, 1 invalid definitions, 2 usage or I/O
+error. What JCZ cannot play is listed on stderr, per tile.";
+
 /// Arguments of `tilekit export`.
 #[derive(Args)]
 pub struct ExportArgs {
@@ -31,6 +43,9 @@ enum To {
     /// JCloisterZone tile XML.
     #[command(after_help = EXAMPLES)]
     Jcz(JczArgs),
+    /// A JCloisterZone add-on (`.jca`): tiles, expansions and artwork, for JCZ 5's client.
+    #[command(name = "jcz-addon", after_help = ADDON_EXAMPLES)]
+    JczAddon(crate::commands::jcz_addon::AddonArgs),
 }
 
 /// Arguments of `tilekit export jcz`.
@@ -47,6 +62,7 @@ struct JczArgs {
 pub fn run(args: &ExportArgs) -> miette::Result<ExitCode> {
     match &args.to {
         To::Jcz(args) => jcz(args),
+        To::JczAddon(args) => crate::commands::jcz_addon::run(args),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod compile;
 pub mod export;
 pub mod import;
 pub mod inspect;
+pub mod jcz_addon;
 pub mod list;
 pub mod play;
 pub mod render;
