@@ -152,18 +152,50 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
          <th>completed a feature</th><th>win rate of the seat that drew most</th></tr>\n",
     );
     for t in &r.tiles {
+        let mut id = esc(&t.id);
+        if t.start {
+            id.push_str(" <small>(start tile, placed before the first turn)</small>");
+        }
+        if let Some(way) = t.outlier {
+            let _ = write!(
+                id,
+                " <strong title=\"more than two standard deviations from the tile types' mean\">{} {way}</strong>",
+                if way == "high" { "▲" } else { "▼" }
+            );
+        }
+        let lead = match t.one_seat {
+            _ if t.start => "–".to_string(),
+            Some((seat, share)) => format!(
+                "{} <small>of {} games; seat {seat} drew {:.0} % of its copies: drawn in a fixed order, this says more about the seat than the tile</small>",
+                pct(&t.lead_win_rate),
+                t.lead_games,
+                100.0 * share
+            ),
+            None => format!(
+                "{} <small>of {} games</small>",
+                pct(&t.lead_win_rate),
+                t.lead_games
+            ),
+        };
+        let drawn = if t.start {
+            "–".to_string()
+        } else {
+            format!("{:.2}", t.drawn_per_game)
+        };
+        let (aside, at_once, done) = if t.start {
+            ("–".to_string(), "–".to_string(), "–".to_string())
+        } else {
+            (
+                pct(&t.set_aside_rate),
+                ci(&t.points_at_once, 2),
+                pct(&t.completed_rate),
+            )
+        };
         let _ = writeln!(
             h,
-            "<tr><td>{}</td><td>{}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} <small>of {} games</small></td></tr>",
-            esc(&t.id),
+            "<tr><td>{id}</td><td>{}</td><td>{drawn}</td><td>{aside}</td><td>{at_once}</td><td>{}</td><td>{done}</td><td>{lead}</td></tr>",
             esc(&t.set),
-            t.drawn_per_game,
-            pct(&t.set_aside_rate),
-            ci(&t.points_at_once, 2),
             ci(&t.points_by_end, 2),
-            pct(&t.completed_rate),
-            pct(&t.lead_win_rate),
-            t.lead_games
         );
     }
     h.push_str(

@@ -2,7 +2,7 @@
 //! 95 % intervals (see `stats` for which interval each is). This is what `report.json` holds.
 
 use crate::stats::{Estimate, wilson};
-use crate::tally::{Source, Tally};
+use crate::tally::{KindTally, Source, Tally};
 use engine::Tables;
 use serde::Serialize;
 
@@ -23,6 +23,9 @@ pub struct RunInfo {
     pub tiles: Option<usize>,
     /// The rules in play, as the engine states them.
     pub rules: String,
+    /// The author's own sets (not bundled with tilekit): their tiles come first in the tile
+    /// table.
+    pub own_sets: Vec<String>,
 }
 
 /// One tile type's figures.
@@ -48,6 +51,14 @@ pub struct TileRow {
     pub lead_games: u64,
     /// That seat's win rate in those games (shared wins split; Wilson interval).
     pub lead_win_rate: Estimate,
+    /// The start tile: placed before the first turn, by no seat.
+    pub start: bool,
+    /// `high` or `low` when its points by the end lie more than two standard deviations from
+    /// the tile types' mean.
+    pub outlier: Option<&'static str>,
+    /// The seat that drew most of its copies, with its share, when that is 90 % or more: the
+    /// tile is drawn in a fixed order, and its win rate speaks of the seat, not the tile.
+    pub one_seat: Option<(usize, f64)>,
 }
 
 /// One set's points by source.
@@ -115,29 +126,74 @@ marketplace-network bonuses) is split equally among the distinct tiles of the sc
 'at once' is a tile's share of the scorings of its own turn, 'by the end' its share of every \
 scoring. The credit of a game's tiles, the start tile included, adds up to the game's points.";
 
+/// The tile table: the start tile, then every tile type drawn, the author's own sets first,
+/// outliers and tiles drawn by one seat marked.
+fn tile_rows(tables: &Tables, run: &RunInfo, tally: &Tally) -> Vec<TileRow> {
+    let games = tally.games.max(1) as f64;
+    let row = |k: &engine::tables::TileKind, t: &KindTally| TileRow {
+        id: k.id.clone(),
+        set: tables.sets[k.set as usize].clone(),
+        drawn: t.drawn,
+        drawn_per_game: t.drawn as f64 / games,
+        set_aside_rate: t.set_aside.estimate(),
+        points_at_once: t.at_once.estimate(),
+        points_by_end: t.by_end.estimate(),
+        completed_rate: t.completed.estimate(),
+        lead_games: t.lead_games,
+        lead_win_rate: wilson(t.lead_wins, t.lead_games),
+        start: false,
+        outlier: None,
+        one_seat: one_seat(&t.by_seat),
+    };
+    let mut rows: Vec<TileRow> = (tables.kinds.iter().zip(&tally.kinds))
+        .filter(|(_, t)| t.drawn > 0)
+        .map(|(k, t)| row(k, t))
+        .collect();
+    mark_outliers(&mut rows);
+    // A stable sort keeps load order within the author's sets and within the others.
+    rows.sort_by_key(|r| !run.own_sets.contains(&r.set));
+    if let Some((kind, credit)) = &tally.start {
+        let mut start = row(&tables.kinds[usize::from(*kind)], &KindTally::default());
+        start.start = true;
+        start.drawn_per_game = 1.0;
+        start.points_by_end = credit.estimate();
+        rows.insert(0, start);
+    }
+    rows
+}
+
+/// The seat that drew most copies of a tile and its share, when it drew 90 % or more of them
+/// (and there are several seats).
+fn one_seat(by_seat: &[u64]) -> Option<(usize, f64)> {
+    let total: u64 = by_seat.iter().sum();
+    let (seat, &most) = by_seat.iter().enumerate().max_by_key(|(_, n)| **n)?;
+    let share = most as f64 / total.max(1) as f64;
+    (by_seat.len() > 1 && total > 0 && share >= 0.9).then_some((seat + 1, share))
+}
+
+/// Marks the rows whose points by the end lie more than two standard deviations from the
+/// mean of the rows'.
+fn mark_outliers(rows: &mut [TileRow]) {
+    let values: Vec<f64> = rows.iter().map(|r| r.points_by_end.value).collect();
+    let n = values.len() as f64;
+    if n < 3.0 {
+        return;
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    let sd = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    for (r, v) in rows.iter_mut().zip(values) {
+        if sd > 0.0 && (v - mean).abs() > 2.0 * sd {
+            r.outlier = Some(if v > mean { "high" } else { "low" });
+        }
+    }
+}
+
 impl Report {
     /// The report of a tally.
     pub fn new(tables: &Tables, run: RunInfo, tally: &Tally) -> Report {
         let games = tally.games.max(1) as f64;
         let total_points: f64 = tally.set_points.iter().flatten().sum();
-        let tiles = tables
-            .kinds
-            .iter()
-            .zip(&tally.kinds)
-            .filter(|(_, t)| t.drawn > 0)
-            .map(|(k, t)| TileRow {
-                id: k.id.clone(),
-                set: tables.sets[k.set as usize].clone(),
-                drawn: t.drawn,
-                drawn_per_game: t.drawn as f64 / games,
-                set_aside_rate: t.set_aside.estimate(),
-                points_at_once: t.at_once.estimate(),
-                points_by_end: t.by_end.estimate(),
-                completed_rate: t.completed.estimate(),
-                lead_games: t.lead_games,
-                lead_win_rate: wilson(t.lead_wins, t.lead_games),
-            })
-            .collect();
+        let tiles = tile_rows(tables, &run, tally);
         let sets = tables
             .sets
             .iter()

@@ -262,6 +262,8 @@ pub struct KindTally {
     pub lead_games: u64,
     /// That seat's win shares in those games.
     pub lead_wins: f64,
+    /// Copies drawn by each seat, all games (a tile drawn in a fixed order goes to one seat).
+    pub by_seat: Vec<u64>,
 }
 
 /// Sums per seat.
@@ -288,6 +290,8 @@ pub struct Tally {
     pub set_points: Vec<[f64; SOURCES]>,
     /// Credit of the start tile, all games (also in `set_points`).
     pub start_credit: f64,
+    /// The start tile's kind, and its credit by the end per game.
+    pub start: Option<(u16, Moments)>,
     /// Points per game, all players together.
     pub points: Moments,
     /// Points per game by source (all sets), named and reckoned as `simulate` prints them
@@ -323,6 +327,7 @@ impl Tally {
             seats: vec![SeatTally::default(); players as usize],
             set_points: vec![[0.0; SOURCES]; tables.sets.len()],
             start_credit: 0.0,
+            start: None,
             points: Moments::default(),
             source_points: (engine::game::GameStats::default().points_by_source(tables))
                 .into_iter()
@@ -380,6 +385,8 @@ impl Collect for Tally {
             let Some(seat) = p.seat else {
                 if i == 0 {
                     self.start_credit += p.by_end;
+                    let (_, credit) = self.start.get_or_insert((p.kind, Moments::default()));
+                    credit.add(p.by_end);
                 }
                 continue;
             };
@@ -399,6 +406,12 @@ impl Collect for Tally {
             t.at_once.add(k.at_once, copies);
             t.by_end.add(k.by_end, copies);
             t.completed.add(k.completed, copies);
+            if k.drawn > 0.0 {
+                t.by_seat.resize(wins.len(), 0);
+                for (a, &b) in t.by_seat.iter_mut().zip(&k.by_seat) {
+                    *a += u64::from(b);
+                }
+            }
             let most = k.by_seat.iter().copied().max().unwrap_or(0);
             let leaders: Vec<usize> = (0..wins.len()).filter(|&p| k.by_seat[p] == most).collect();
             if most > 0 && leaders.len() == 1 {
@@ -452,6 +465,12 @@ impl Collect for Tally {
             a.completed.merge(&b.completed);
             a.lead_games += b.lead_games;
             a.lead_wins += b.lead_wins;
+            if a.by_seat.len() < b.by_seat.len() {
+                a.by_seat.resize(b.by_seat.len(), 0);
+            }
+            for (x, y) in a.by_seat.iter_mut().zip(&b.by_seat) {
+                *x += y;
+            }
         }
         for (a, b) in self.seats.iter_mut().zip(&later.seats) {
             a.score.merge(&b.score);
@@ -469,6 +488,11 @@ impl Collect for Tally {
             }
         }
         self.start_credit += later.start_credit;
+        match (&mut self.start, later.start) {
+            (Some((_, a)), Some((_, b))) => a.merge(&b),
+            (start @ None, later) => *start = later,
+            (Some(_), None) => {}
+        }
         self.points.merge(&later.points);
         for ((_, a), (_, b)) in self.source_points.iter_mut().zip(&later.source_points) {
             a.merge(b);

@@ -38,6 +38,7 @@ fn info(opts: &SimOptions) -> RunInfo {
         sets: opts.sets.clone(),
         tiles: opts.tiles,
         rules: String::new(),
+        own_sets: Vec::new(),
     }
 }
 
@@ -262,6 +263,29 @@ fn the_rules_as_data_sets_hold_the_same_promises() {
         "report.json differs between 1 and 2 threads"
     );
     // The games paid modifiers and token majorities (so the report is not of the base game).
+    // The tile table: the start tile first, then the author's sets; the River's held-back
+    // lake, always drawn at the same turn, is said to be one seat's.
+    let mut run = info(&greedy);
+    run.own_sets = vec!["traders-and-builders".into()];
+    let report = Report::new(tables(), run, &t);
+    assert!(report.tiles[0].start, "{:?}", report.tiles[0].id);
+    assert_eq!(report.tiles[1].set, "traders-and-builders");
+    let lake = report
+        .tiles
+        .iter()
+        .find(|r| r.id == "RI.1-I.e")
+        .expect("the lake");
+    assert!(
+        lake.one_seat.is_some_and(|(_, share)| share >= 0.9),
+        "{:?}",
+        lake.one_seat
+    );
+    // Tiles shuffled into the bag are drawn by every seat: no false confound.
+    let confounded: Vec<&str> = (report.tiles.iter())
+        .filter(|r| !r.start && r.set != "river" && r.one_seat.is_some())
+        .map(|r| r.id.as_str())
+        .collect();
+    assert!(confounded.is_empty(), "{confounded:?}");
     // Each marker kind apart, named as `simulate` names it.
     let paid = |name: &str| {
         (t.source_points.iter())

@@ -91,6 +91,11 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let tables = crate::inputs::compile_tables(&tileset)?;
+    // The author's sets: those not read from tilekit's bundled copies.
+    let own_sets: Vec<String> = (tileset.sets.iter())
+        .filter(|s| !s.source.ends_with(tiledef::BUNDLED_SUFFIX))
+        .map(|s| s.id.clone())
+        .collect();
     let mut rules = engine::RuleOptions {
         first_edition_small_city: args.first_edition_small_city,
         wells: args.wells,
@@ -192,16 +197,16 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
                 args.compare.clone(),
                 a_tally,
                 &b_tally,
-                run_info(&tables, b, b_rules),
+                run_info(&tables, b, b_rules, &own_sets),
             ))
         }
         _ => None,
     };
     let report_seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let balance = tally
-        .as_ref()
-        .map(|t| tilekit_report::Report::new(&tables, run_info(&tables, &opts, &rules), t));
+    let balance = tally.as_ref().map(|t| {
+        tilekit_report::Report::new(&tables, run_info(&tables, &opts, &rules, &own_sets), t)
+    });
     let rate = stats.games as f64 / elapsed.max(1e-9);
     if args.json {
         let value = serde_json::json!({
@@ -319,7 +324,12 @@ fn rules_in_play(
 }
 
 /// What a report says was played.
-fn run_info(tables: &engine::Tables, opts: &SimOptions, rules: &engine::Rules) -> RunInfo {
+fn run_info(
+    tables: &engine::Tables,
+    opts: &SimOptions,
+    rules: &engine::Rules,
+    own_sets: &[String],
+) -> RunInfo {
     RunInfo {
         games: opts.games,
         players: opts.players,
@@ -339,6 +349,7 @@ fn run_info(tables: &engine::Tables, opts: &SimOptions, rules: &engine::Rules) -
         },
         tiles: opts.tiles,
         rules: rules.to_string(),
+        own_sets: own_sets.to_vec(),
     }
 }
 
