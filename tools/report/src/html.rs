@@ -153,6 +153,12 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
     );
     for t in &r.tiles {
         let mut id = esc(&t.id);
+        if r.tile_pictures {
+            id = format!(
+                "<img src=\"tiles/{}.png\" width=\"48\" height=\"48\" alt=\"\" style=\"vertical-align: middle\"> {id}",
+                esc(&t.id)
+            );
+        }
         if t.start {
             id.push_str(" <small>(start tile, placed before the first turn)</small>");
         }

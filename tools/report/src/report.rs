@@ -118,6 +118,10 @@ pub struct Report {
     pub sets: Vec<SetRow>,
     /// Per tile type drawn at least once, in table order.
     pub tiles: Vec<TileRow>,
+    /// Whether the report's folder holds each row's picture as `tiles/<id>.png` (the caller
+    /// that has the tile set draws them).
+    #[serde(skip)]
+    pub tile_pictures: bool,
 }
 
 /// The credit rule as the report states it.
@@ -246,6 +250,7 @@ impl Report {
             sets,
             tiles,
             run,
+            tile_pictures: false,
         }
     }
 }

@@ -204,7 +204,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     };
     let report_seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let balance = tally.as_ref().map(|t| {
+    let mut balance = tally.as_ref().map(|t| {
         tilekit_report::Report::new(&tables, run_info(&tables, &opts, &rules, &own_sets), t)
     });
     let rate = stats.games as f64 / elapsed.max(1e-9);
@@ -239,9 +239,24 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             crate::out!("{}", compare_text(c))?;
         }
     }
-    if let (Some(dir), Some(report)) = (&args.report, &balance) {
-        let files = tilekit_report::files(report, comparison.as_ref())
+    if let (Some(dir), Some(report)) = (&args.report, &mut balance) {
+        // Each row's picture beside it, as the page's previews draw it (96 px).
+        let rows: Vec<usize> = (report.tiles.iter())
+            .filter_map(|r| tileset.tiles.iter().position(|t| t.id == r.id))
+            .collect();
+        let drawing = tilekit_render::DrawOptions {
+            artwork: true,
+            ..Default::default()
+        };
+        let pictures = tilekit_render::render_pngs(&tileset, &rows, 96, &drawing)
             .map_err(|e| miette::miette!("{e}"))?;
+        report.tile_pictures = true;
+        let mut files = tilekit_report::files(report, comparison.as_ref())
+            .map_err(|e| miette::miette!("{e}"))?;
+        files.extend((pictures.into_iter()).map(|(id, png)| (format!("tiles/{id}.png"), png)));
+        crate::output::check_folder("--report", &dir.join("tiles"))?;
+        std::fs::create_dir_all(dir.join("tiles"))
+            .map_err(|e| miette::miette!("--report {}: cannot make tiles/: {e}", dir.display()))?;
         let paths: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
         crate::inputs::guard_outputs(&args.inputs, &tileset, &paths)?;
         // The charts first, the page and its data last: a run stopped half-way (interrupted,
