@@ -34,10 +34,19 @@ fn report_folder_with_a_comparison() {
         "compare.svg",
         "compare.png",
         "tiles.png",
+        "tiles/D.png",
+        "tiles/FE-CRCR.png",
     ] {
         let meta = std::fs::metadata(dir.join(name)).unwrap_or_else(|_| panic!("{name}"));
         assert!(meta.len() > 0, "{name} is empty");
     }
+    // Every row of the tile table has its picture beside it.
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("report.html");
+    for src in html.split("<img src=\"").skip(1) {
+        let src = src.split('"').next().unwrap_or_default();
+        assert!(dir.join(src).is_file(), "{src} is named but missing");
+    }
+    assert!(html.contains("<img src=\"tiles/D.png\""));
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("report.json")).expect("report.json"))
             .expect("JSON");
