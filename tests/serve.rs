@@ -178,6 +178,19 @@ fn misuse_gets_clear_answers() {
         assert!(String::from_utf8_lossy(&body).contains(".."));
     }
     assert_eq!(http(&addr, "GET", "/sheet/999.png", "").0, 404);
+    // The sheet of one set: fewer pages than every set's, its own pictures.
+    let st = state(&addr);
+    let festival = st["pages_by_set"]["festival"].as_u64().unwrap();
+    assert!(
+        festival >= 1 && festival < st["pages"].as_u64().unwrap(),
+        "{st}"
+    );
+    let (status, body) = http(&addr, "GET", "/sheet/0.png?set=festival", "");
+    assert_eq!((status, &body[1..4]), (200, &b"PNG"[..]));
+    assert_ne!(body, http(&addr, "GET", "/sheet/0.png", "").1);
+    let (status, body) = http(&addr, "GET", "/sheet/0.png?set=lakes", "");
+    assert_eq!(status, 404);
+    assert!(String::from_utf8_lossy(&body).contains("no set `lakes`"));
     assert_eq!(http(&addr, "POST", "/api/game/77/move", "{}").0, 404);
     // Not HTTP, a body too large, a body of no stated length: answered, and closed.
     let raw = |bytes: &[u8]| {

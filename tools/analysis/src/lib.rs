@@ -40,6 +40,9 @@ pub enum AnalysisError {
     /// No such page in the print sheet.
     #[error("no page {0} in the print sheet (it has {1})")]
     UnknownPage(usize, usize),
+    /// No set with this id is loaded.
+    #[error("no set `{0}` in the loaded files")]
+    UnknownSet(String),
     /// The renderer failed.
     #[error("{0}")]
     Render(String),
@@ -60,6 +63,12 @@ pub fn picture_px(px: u32) -> u32 {
     px.clamp(32, MAX_PICTURE_PX).div_ceil(32) * 32
 }
 
+/// A sheet's layout, or why it cannot be laid out.
+type SheetResult = Result<Arc<SheetLayout>, String>;
+
+/// A cached sheet page: the revision, the set (None: every set), the page and the dpi.
+type PageKey = (u64, Option<usize>, usize, u32);
+
 /// One loaded file.
 struct File {
     check: FileCheck,
@@ -78,7 +87,9 @@ pub struct Good {
     tables: std::sync::OnceLock<Result<Arc<Tables>, String>>,
     /// Per tile (index into `tileset.tiles`), a key of everything its picture depends on.
     pub tile_keys: Vec<u64>,
-    sheet: std::sync::OnceLock<Result<SheetLayout, String>>,
+    /// The print sheet's layout, of every set (`None`) or of one (its index), made when first
+    /// asked.
+    sheets: std::sync::Mutex<HashMap<Option<usize>, SheetResult>>,
 }
 
 /// The answer to "how do the files stand now".
@@ -136,7 +147,7 @@ pub struct AnalysisHost {
     current: Option<Arc<Analysis>>,
     last_good: Option<Arc<Good>>,
     pictures: HashMap<(u64, u32, bool), Arc<[u8]>>,
-    pages: HashMap<(u64, usize, u32), Arc<[u8]>>,
+    pages: HashMap<PageKey, Arc<[u8]>>,
     /// By tile key: why the tile's picture does not say its data (`None`: it does), so a save
     /// checks again only the tiles whose drawing changed.
     picture_checks: HashMap<u64, Option<String>>,
@@ -242,7 +253,7 @@ impl AnalysisHost {
                 tileset,
                 tables: std::sync::OnceLock::new(),
                 tile_keys,
-                sheet: std::sync::OnceLock::new(),
+                sheets: std::sync::Mutex::default(),
             })
         });
         let stale = fresh.is_none() && self.last_good.is_some();
@@ -376,40 +387,67 @@ impl AnalysisHost {
         Ok(drawn.len())
     }
 
-    /// The print sheet's layout (A4, 45 mm tiles, every set) of the current or last good set.
-    pub fn sheet(&mut self) -> Result<(Arc<Good>, usize), AnalysisError> {
+    /// The print sheet of every set (`set` None) or of one set (its id): the good tile set,
+    /// the layout and its page count.
+    pub fn sheet(
+        &mut self,
+        set: Option<&str>,
+    ) -> Result<(Arc<Good>, Arc<SheetLayout>, SheetOptions), AnalysisError> {
         let good = self
             .analysis()
             .good
             .clone()
             .ok_or(AnalysisError::NoTileSet)?;
-        let pages = match good.sheet.get_or_init(|| sheet_layout(&good.tileset)) {
-            Ok(sheet) => sheet.pages.len(),
-            Err(e) => return Err(AnalysisError::Render(e.clone())),
+        let index = match set {
+            None => None,
+            Some(id) => Some(
+                (good.tileset.sets.iter())
+                    .position(|s| s.id == id)
+                    .ok_or_else(|| AnalysisError::UnknownSet(id.to_string()))?,
+            ),
         };
-        Ok((good, pages))
+        let options = SheetOptions {
+            edition: good.tileset.default_edition(),
+            sets: index.map(|i| vec![i]),
+            ..SheetOptions::default()
+        };
+        let layout = {
+            let mut sheets = good.sheets.lock().unwrap_or_else(|e| e.into_inner());
+            sheets
+                .entry(index)
+                .or_insert_with(|| {
+                    tilekit_render::sheet::layout(&good.tileset, &options)
+                        .map(Arc::new)
+                        .map_err(|e| e.to_string())
+                })
+                .clone()
+        };
+        let layout = layout.map_err(AnalysisError::Render)?;
+        Ok((good, layout, options))
     }
 
-    /// One page of the print sheet as PNG at `dpi`, cached per tile set.
-    pub fn sheet_page_png(&mut self, page: usize, dpi: u32) -> Result<Arc<[u8]>, AnalysisError> {
-        let (good, pages) = self.sheet()?;
+    /// One page of the print sheet (of every set, or of one) as PNG at `dpi`, cached per tile
+    /// set.
+    pub fn sheet_page_png(
+        &mut self,
+        set: Option<&str>,
+        page: usize,
+        dpi: u32,
+    ) -> Result<Arc<[u8]>, AnalysisError> {
+        let (good, layout, options) = self.sheet(set)?;
+        let pages = layout.pages.len();
         if page >= pages {
             return Err(AnalysisError::UnknownPage(page, pages));
         }
         let dpi = dpi.clamp(*tilekit_render::sheet::DPI.start(), 150);
-        let key = (good.revision, page, dpi);
+        let index = options.sets.as_ref().and_then(|s| s.first().copied());
+        let key = (good.revision, index, page, dpi);
         if let Some(png) = self.pages.get(&key) {
             return Ok(png.clone());
         }
-        let Some(Ok(layout)) = good.sheet.get() else {
-            return Err(AnalysisError::NoTileSet);
-        };
-        let options = SheetOptions {
-            dpi,
-            ..SheetOptions::default()
-        };
+        let options = SheetOptions { dpi, ..options };
         let render = |e: tilekit_render::RenderError| AnalysisError::Render(e.to_string());
-        let pixmap = tilekit_render::sheet::page_pixmap(&good.tileset, layout, &options, page)
+        let pixmap = tilekit_render::sheet::page_pixmap(&good.tileset, &layout, &options, page)
             .map_err(render)?;
         let png: Arc<[u8]> = tilekit_render::raster::encode_png(&pixmap)
             .map_err(render)?
@@ -583,14 +621,6 @@ fn draw(set: &TileSet, index: usize, px: u32, overlay: bool) -> Result<Vec<u8>, 
     };
     tilekit_render::render_tile_png(set, &set.tiles[index], px, &options)
         .map_err(|e| AnalysisError::Render(e.to_string()))
-}
-
-fn sheet_layout(set: &TileSet) -> Result<SheetLayout, String> {
-    let options = SheetOptions {
-        edition: set.default_edition(),
-        ..SheetOptions::default()
-    };
-    tilekit_render::sheet::layout(set, &options).map_err(|e| e.to_string())
 }
 
 /// The id of the tile whose table holds a byte offset: the last `[[tile]]` starting before it

@@ -120,14 +120,23 @@ fn unknown_tiles_and_pages_are_errors_not_panics() {
         host.tile_png("nope", 64, false),
         Err(AnalysisError::UnknownTile("nope".into()))
     );
-    let (_, pages) = host.sheet().unwrap();
+    let (_, layout, _) = host.sheet(None).unwrap();
+    let pages = layout.pages.len();
     assert!(pages > 0);
     assert!(matches!(
-        host.sheet_page_png(pages, 36),
+        host.sheet_page_png(None, pages, 36),
         Err(AnalysisError::UnknownPage(..))
     ));
-    let png = host.sheet_page_png(0, 36).unwrap();
+    let png = host.sheet_page_png(None, 0, 36).unwrap();
     assert_eq!(&png[1..4], b"PNG");
+    // One set's sheet: its own pages; an unknown set is an error naming it.
+    let (_, base, _) = host.sheet(Some("base")).unwrap();
+    assert_eq!(base.pages.len(), pages, "base is the only set");
+    assert_eq!(host.sheet_page_png(Some("base"), 0, 36).unwrap(), png);
+    assert_eq!(
+        host.sheet(Some("lakes")).err(),
+        Some(AnalysisError::UnknownSet("lakes".into()))
+    );
     assert!(AnalysisHost::new().tile_png("D", 64, false) == Err(AnalysisError::NoTileSet));
 }
 

@@ -259,11 +259,12 @@ fn route(method: Method, path: &str, query: &str, body: &str, shared: &Shared) -
             let Ok(page) = p["/sheet/".len()..p.len() - ".png".len()].parse::<usize>() else {
                 return text(404, format!("{p}: a sheet page is /sheet/N.png"));
             };
-            match shared.host().sheet_page_png(page, 40) {
+            match shared.host().sheet_page_png(param("set"), page, 40) {
                 Ok(png) => bytes(200, "image/png", png.to_vec()),
-                Err(e @ tilekit_analysis::AnalysisError::UnknownPage(..)) => {
-                    text(404, e.to_string())
-                }
+                Err(
+                    e @ (tilekit_analysis::AnalysisError::UnknownPage(..)
+                    | tilekit_analysis::AnalysisError::UnknownSet(_)),
+                ) => text(404, e.to_string()),
                 Err(e) => text(503, e.to_string()),
             }
         }
@@ -338,7 +339,19 @@ fn state(shared: &Shared) -> Value {
         }
         None => (Vec::new(), Vec::new()),
     };
-    let pages = host.sheet().map(|(_, n)| n).unwrap_or(0);
+    let mut pages = |set: Option<&str>| {
+        host.sheet(set)
+            .map_or(0, |(_, layout, _)| layout.pages.len())
+    };
+    // The page's set filter shows the sheet of the set chosen: its page count, by set.
+    let pages_by_set: serde_json::Map<String, Value> = (sets.iter())
+        .filter_map(|s| s["id"].as_str().map(str::to_string))
+        .map(|id| {
+            let n = pages(Some(&id));
+            (id, json!(n))
+        })
+        .collect();
+    let pages = pages(None);
     let playable = a.good.is_some();
     let last_update_ms = lock(&shared.last_update).map(|(_, took)| took.as_millis() as u64);
     json!({
@@ -354,6 +367,7 @@ fn state(shared: &Shared) -> Value {
         "options": options,
         "tiles": tiles,
         "pages": pages,
+        "pages_by_set": pages_by_set,
         "playable": playable,
         "last_update_ms": last_update_ms,
     })
