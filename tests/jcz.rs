@@ -341,3 +341,38 @@ fn imported_rivers_inns_and_goods_play_by_their_rules() {
         );
     }
 }
+
+/// Export maps edge kinds by their declared `jcz`, never by how they are drawn: a lake drawn as
+/// water is not JCZ's river (reported per tile), while a kind that says `jcz = "river"` is.
+#[test]
+fn export_maps_edge_kinds_by_their_jcz_key_not_their_style() {
+    let dir = scratch("jcz-export-edge-kinds");
+    let set = |jcz: &str| {
+        format!(
+            "format = 1\n[set]\nid = \"lakes\"\nname = \"Lakes\"\nrequires = [\"base\"]\n\n\
+             [[edge_kind]]\nid = \"lake\"\nname = \"Lake\"\ncentre = \"none\"\nhalves = \"field\"\n\
+             meets = {{ lake = \"connect\", field = \"connect\" }}\nstyle = \"river\"\n{jcz}\n\
+             [[tile]]\nid = \"LK-1\"\ncount = 1\nedges = {{ n = \"lake\", e = \"field\", s = \"field\", w = \"field\" }}\n\
+             fields = [{{ ports = [\"NNW\", \"NNE\", \"ENE\", \"ESE\", \"SSE\", \"SSW\", \"WSW\", \"WNW\"] }}]\n"
+        )
+    };
+    let export = |name: &str, definitions: String| {
+        let file = dir.join(format!("{name}.toml"));
+        std::fs::write(&file, definitions).unwrap();
+        let xml = dir.join(format!("{name}.xml"));
+        let out = tilekit(&[
+            "export",
+            "jcz",
+            file.to_str().unwrap(),
+            "--out",
+            xml.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        (std::fs::read_to_string(xml).unwrap(), text(&out.stderr))
+    };
+    let (xml, stderr) = export("drawn-as-river", set(""));
+    assert!(!xml.contains("<river"), "{xml}");
+    assert!(stderr.contains("`lake`, which JCZ has not"), "{stderr}");
+    let (xml, _) = export("jcz-river", set("jcz = \"river\""));
+    assert!(xml.contains("<river>N</river>"), "{xml}");
+}

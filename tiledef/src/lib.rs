@@ -23,9 +23,10 @@ pub use load::{
 };
 pub use model::{
     ArtHints, Completion, Count, EdgeStyle, EmblemDef, FORMAT_VERSION, FeatureKindDef, FigureDef,
-    GroupDraw, KindRates, KindScoring, LookBorder, LookDef, LookStyle, MarkerIcon, MarkerPlace,
-    MarkerRule, Meeting, PathRule, PortCarries, RangeDef, Rates, RoadEnd, ScoringDef, SetFigure,
-    Shape, SmallRates, SpareStarts, TileSetFile, TokenDef, json_schema, json_schema_text,
+    GroupDraw, JczEdge, KindRates, KindScoring, LookBorder, LookDef, LookStyle, MarkerIcon,
+    MarkerPlace, MarkerRule, Meeting, PathRule, PortCarries, RangeDef, Rates, RoadEnd, ScoringDef,
+    SetFigure, Shape, SmallRates, SpareStarts, TileSetFile, TokenDef, json_schema,
+    json_schema_text,
 };
 pub use port::{Port, Side};
 pub use source::Source;

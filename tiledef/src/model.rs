@@ -578,6 +578,27 @@ pub struct EdgeKindDef {
     /// itself (`no-u-turn`, the River's rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<PathRule>,
+    /// What this edge kind is in JCloisterZone's XML (`tilekit export jcz`): a side of its
+    /// field, road or city, its river, or FanCloisterZone's bush. Absent: JCloisterZone has no
+    /// such edge, and export says so for every tile that has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jcz: Option<JczEdge>,
+}
+
+/// What an edge kind is in JCloisterZone's XML.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JczEdge {
+    /// A side JCZ reads as field.
+    Field,
+    /// A side whose centre is a road.
+    Road,
+    /// A city side.
+    City,
+    /// The River's `<river>`.
+    River,
+    /// FanCloisterZone's `bush` (Village Life's bushes), on the road the side belongs to.
+    Bush,
 }
 
 /// How an edge kind is drawn on a tile.

@@ -21,7 +21,7 @@ use crate::xml::{Element, JczFile};
 use crate::zip::{self, Entry, Method, ZipError};
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
-use tiledef::model::{EdgeStyle, TileSetFile};
+use tiledef::model::{JczEdge, TileSetFile};
 use tiledef::{FeatureKind, Port};
 
 /// The oldest client whose add-ons have expansions and this artwork format (the version JCZ's
@@ -102,10 +102,7 @@ pub fn expansion(set: &TileSetFile, tile_sets: &[String]) -> Element {
     for element in implied(set) {
         children.push(child("implies", "element", element));
     }
-    let river = set
-        .edge_kinds
-        .iter()
-        .any(|k| k.style == Some(EdgeStyle::River));
+    let river = set.edge_kinds.iter().any(|k| k.jcz == Some(JczEdge::River));
     if river {
         children.push(child("enforces", "element", "river"));
     }

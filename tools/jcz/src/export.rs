@@ -6,8 +6,7 @@ use crate::vocab::{self, Written};
 use crate::xml::{Element, JczFile, JczTile, JczTileSet};
 use std::collections::{BTreeMap, HashMap};
 use tiledef::model::{
-    Count, EdgeKindDef, EdgeStyle, MarkerDef, MarkerRule, PortCarries, RoadEnd, TileDef,
-    TileSetFile,
+    Count, EdgeKindDef, JczEdge, MarkerDef, MarkerRule, PortCarries, RoadEnd, TileDef, TileSetFile,
 };
 use tiledef::{Port, Side};
 
@@ -135,14 +134,6 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
 
 /// FanCloisterZone's token joining a marketplace and the roads that end at it.
 const MARKETPLACE: &str = "1";
-
-/// Whether an edge kind is bushes (Village Life): drawn as a hedge, or a side whose centre
-/// carries nothing and closes the roads that meet it.
-fn is_bushes(kind: &EdgeKindDef) -> bool {
-    kind.style == Some(EdgeStyle::Hedge)
-        || (kind.centre == PortCarries::None
-            && kind.meets.get("road") == Some(&tiledef::model::Meeting::Close))
-}
 
 /// JCZ's `group` value for a tile of a tilekit group: the river group's spring, lake or plain
 /// tile, or the fork (the inverse of `vocab::TILE_GROUPS`).
@@ -297,9 +288,10 @@ fn tile_xml(
     for side in Side::ALL {
         let Some(kind) = kind_at(side) else { continue };
         let def = kinds.get(kind);
-        if def.is_some_and(|d| d.style == Some(EdgeStyle::River)) || kind == "river" {
+        let jcz = def.and_then(|d| d.jcz);
+        if jcz == Some(JczEdge::River) {
             river.push(side);
-        } else if def.is_some_and(|d| is_bushes(d)) && !tile.roads.is_empty() {
+        } else if jcz == Some(JczEdge::Bush) && !tile.roads.is_empty() {
             bushes.push(side);
             note(
                 "edge kind",
@@ -308,7 +300,7 @@ fn tile_xml(
                     side = side_name(side)
                 ),
             );
-        } else if !matches!(kind, "field" | "road" | "city") {
+        } else if !matches!(jcz, Some(JczEdge::Field | JczEdge::Road | JczEdge::City)) {
             let carries = def.map_or("unknown", |d| match d.centre {
                 PortCarries::Road => "a road",
                 PortCarries::City => "a city",

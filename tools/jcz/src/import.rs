@@ -6,8 +6,8 @@ use crate::xml::{Element, JczFile, JczTile};
 use crate::{Error, Note};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tiledef::model::{
-    CityDef, Count, EdgeKindDef, EdgeStyle, Edges, FieldDef, GroupDef, MarkerDef, MarkerPlace,
-    Meeting, PortCarries, RoadDef, RoadEnd, SetHeader, TileDef, TileSetFile,
+    CityDef, Count, EdgeKindDef, EdgeStyle, Edges, FieldDef, GroupDef, JczEdge, MarkerDef,
+    MarkerPlace, Meeting, PortCarries, RoadDef, RoadEnd, SetHeader, TileDef, TileSetFile,
 };
 use tiledef::{Port, Side};
 
@@ -546,16 +546,30 @@ fn edge_kind(
         display: Some(display.to_string()),
         style: None,
         path: None,
+        jcz: None,
     }
 }
 
 /// The base vocabulary, as `definitions/base.toml` declares it.
 fn base_edge_kinds() -> Vec<EdgeKindDef> {
     use PortCarries::{City, Field, None, Road};
+    let jcz = |mut kind: EdgeKindDef, element| {
+        kind.jcz = Some(element);
+        kind
+    };
     vec![
-        edge_kind("field", "Field", None, Field, "#7fb356"),
-        edge_kind("road", "Road", Road, Field, "#f1ead8"),
-        edge_kind("city", "City", City, City, "#c8934f"),
+        jcz(
+            edge_kind("field", "Field", None, Field, "#7fb356"),
+            JczEdge::Field,
+        ),
+        jcz(
+            edge_kind("road", "Road", Road, Field, "#f1ead8"),
+            JczEdge::Road,
+        ),
+        jcz(
+            edge_kind("city", "City", City, City, "#c8934f"),
+            JczEdge::City,
+        ),
     ]
 }
 
@@ -593,6 +607,7 @@ fn vocabulary(
         );
         river.style = Some(EdgeStyle::River);
         river.path = Some(vocab::RIVER_PATH);
+        river.jcz = Some(JczEdge::River);
         edge_kinds.push(river);
     }
     Some(ImportedSet {
