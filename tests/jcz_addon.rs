@@ -7,7 +7,7 @@ mod common;
 use common::{root, scratch, text, tilekit};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use tilekit_jcz::xml::{Element, JczFile};
 use tilekit_jcz::zip;
 
@@ -221,17 +221,7 @@ fn the_bundled_sets_make_an_addon_jcz_installs() {
     assert_eq!(implied, [Some("flowers"), Some("marketplace")]);
     assert!(tiles.as_object().unwrap().len() > 100);
     // Village Life's XML imports back: its 24 tiles, named as its expansion.
-    let xml_file = dir.join("village-life.xml");
-    std::fs::write(&xml_file, &files["tilekit-sets/tiles.xml"]).unwrap();
-    let back = dir.join("back");
-    let import = tilekit(&[
-        "import",
-        "jcz",
-        xml_file.to_str().unwrap(),
-        "--out",
-        back.to_str().unwrap(),
-    ]);
-    assert_eq!(import.status.code(), Some(0), "{}", text(&import.stderr));
+    let back = import_back(&dir, "village-life", &files["tilekit-sets/tiles.xml"]);
     let vl = std::fs::read_to_string(back.join("village-life.toml")).unwrap();
     assert!(vl.contains("name = \"Village Life\""), "{vl}");
     assert_eq!(vl.matches("[[tile]]").count(), 24);
@@ -319,17 +309,7 @@ fn a_fan_sets_addon_imports_back_to_the_same_tiles() {
     // Only the fan set's tiles: base and the expansions it requires are JCZ's.
     assert_eq!(xml.tiles.len(), 5);
     // The XML imports back to the same tiles, under the expansion's title.
-    let xml_file = dir.join("fan.xml");
-    std::fs::write(&xml_file, &files["fan/tiles.xml"]).unwrap();
-    let back = dir.join("back");
-    let import = tilekit(&[
-        "import",
-        "jcz",
-        xml_file.to_str().unwrap(),
-        "--out",
-        back.to_str().unwrap(),
-    ]);
-    assert_eq!(import.status.code(), Some(0), "{}", text(&import.stderr));
+    let back = import_back(&dir, "fan", &files["fan/tiles.xml"]);
     let imported = std::fs::read_to_string(back.join("fan.toml")).unwrap();
     assert!(imported.contains("name = \"A Fan Set\""), "{imported}");
     let theirs = load(&[&back]);
@@ -392,4 +372,21 @@ fn outputs_that_cannot_be_an_addon_are_refused() {
     let both = export(&dir, "both", &[FAN, reprint]);
     let xml = check_package(&unpack(&both), "both");
     assert_eq!(xml.sets.len(), 2);
+}
+
+/// Writes an add-on's XML as `<dir>/<name>.xml` and imports it into `<dir>/back` with
+/// `tilekit import jcz`, which must succeed; the folder it wrote.
+fn import_back(dir: &Path, name: &str, xml: &[u8]) -> PathBuf {
+    let xml_file = dir.join(format!("{name}.xml"));
+    std::fs::write(&xml_file, xml).unwrap();
+    let back = dir.join("back");
+    let import = tilekit(&[
+        "import",
+        "jcz",
+        xml_file.to_str().unwrap(),
+        "--out",
+        back.to_str().unwrap(),
+    ]);
+    assert_eq!(import.status.code(), Some(0), "{}", text(&import.stderr));
+    back
 }

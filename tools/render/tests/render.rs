@@ -609,24 +609,7 @@ fn every_bundled_tile_draws_its_features_as_their_own_regions() {
 /// added in code: a city-gate end, a river-bank end, roads ending at a marker, 3- and 4-port
 /// roads, ports on no feature.
 fn fixtures() -> TileSet {
-    let mut sources: Vec<tiledef::Source> = tiledef::bundled()
-        .into_iter()
-        .filter(|s| s.name.ends_with("base.toml"))
-        .collect();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rivers.toml");
-    sources.push(tiledef::Source {
-        name: path.display().to_string(),
-        text: std::fs::read_to_string(&path).expect("fixture"),
-    });
-    let report = tiledef::load(sources);
-    let mut set = report.tileset.unwrap_or_else(|| {
-        let d: Vec<String> = report
-            .diagnostics
-            .iter()
-            .map(|d| d.render_plain())
-            .collect();
-        panic!("fixtures do not validate:\n{}", d.join("\n"))
-    });
+    let mut set = load_fixture(&["/base.toml"], "rivers.toml");
     let edge = |set: &TileSet, id: &str| {
         set.edge_kinds
             .iter()
@@ -938,11 +921,18 @@ fn the_overlay_labels_every_field_of_fe_crcr() {
 
 /// The base game, the River and `tests/fixtures/pictures.toml`.
 fn pictures() -> TileSet {
+    load_fixture(&["/base.toml", "/river.toml"], "pictures.toml")
+}
+
+/// The bundled files whose names end so, and `tests/fixtures/<fixture>`, loaded together.
+fn load_fixture(bundled: &[&str], fixture: &str) -> TileSet {
     let mut sources: Vec<tiledef::Source> = tiledef::bundled()
         .into_iter()
-        .filter(|s| s.name.ends_with("/base.toml") || s.name.ends_with("/river.toml"))
+        .filter(|s| bundled.iter().any(|end| s.name.ends_with(end)))
         .collect();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pictures.toml");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(fixture);
     sources.push(tiledef::Source {
         name: path.display().to_string(),
         text: std::fs::read_to_string(&path).expect("fixture"),
@@ -954,7 +944,7 @@ fn pictures() -> TileSet {
             .iter()
             .map(|d| d.render_plain())
             .collect();
-        panic!("fixtures do not validate:\n{}", d.join("\n"))
+        panic!("{fixture} does not validate:\n{}", d.join("\n"))
     })
 }
 
