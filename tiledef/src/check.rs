@@ -21,6 +21,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 mod kinds;
+mod start;
+mod unused;
 
 /// A file that parsed and matched the schema.
 #[derive(Clone)]
@@ -317,6 +319,12 @@ pub fn check(
     cx.start_tile(&order, &mut tileset);
     cx.rotation_twins(&tileset, &tile_ptrs);
     cx.unmeetable(&tileset, &tile_ptrs);
+    // Advice on files that load: beside errors (a tile left out, the files refused) it would
+    // only be noise.
+    if cx.errors() == 0 {
+        cx.cannot_start(&tileset, &vocab, &group_ids);
+        cx.unused_vocabulary(&vocab, &group_ids);
+    }
 
     (count_errors(cx.diags) == errors_before).then_some((tileset, tile_ptrs))
 }
@@ -402,7 +410,7 @@ struct Checker<'a> {
     requirement_missing: bool,
     /// The bundled sets' vocabulary, read on the first unknown name.
     bundled: Option<Vec<(&'static str, String, String)>>,
-    /// Per file, whether it is a bundled set (see `is_bundled`), found on the first question.
+    /// Per file, whether it is an unchanged copy of a bundled set, found on the first question.
     bundled_copies: std::cell::OnceCell<Vec<bool>>,
 }
 
@@ -782,7 +790,7 @@ impl Checker<'_> {
         let Some(key) = keys.first() else {
             return;
         };
-        let (blamed, other) = if self.is_bundled(again.0) && !self.is_bundled(first.0) {
+        let (blamed, other) = if self.is_bundled_copy(again.0) && !self.is_bundled_copy(first.0) {
             (first, again)
         } else {
             (again, first)
@@ -807,19 +815,22 @@ impl Checker<'_> {
         ));
     }
 
-    /// Whether file `f` is a bundled set: loaded as one (`… (bundled)`), or an unchanged copy
-    /// of one read from disk (the repository's own `definitions/`). Its author cannot change it.
+    /// Whether file `f` is loaded as a bundled set (`… (bundled)`): its author is not the
+    /// reader, so advice about it is noise.
     fn is_bundled(&self, f: usize) -> bool {
+        self.files[f].source.name().ends_with(crate::BUNDLED_SUFFIX)
+    }
+
+    /// Whether file `f` is a bundled set or an unchanged copy of one read from disk (the
+    /// repository's own `definitions/`): its author cannot change it to agree with another.
+    fn is_bundled_copy(&self, f: usize) -> bool {
         let copies = self.bundled_copies.get_or_init(|| {
             let texts: Vec<String> = crate::bundled().into_iter().map(|s| s.text).collect();
             (self.files.iter())
-                .map(|p| {
-                    p.source.name().ends_with(crate::BUNDLED_SUFFIX)
-                        || texts.iter().any(|t| **p.source.inner() == **t)
-                })
+                .map(|p| texts.iter().any(|t| **p.source.inner() == **t))
                 .collect()
         });
-        copies.get(f).copied().unwrap_or(false)
+        self.is_bundled(f) || copies.get(f).copied().unwrap_or(false)
     }
 
     /// Resolves a vocabulary reference made in file `f`, or reports why it does not resolve.
