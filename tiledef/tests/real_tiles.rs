@@ -1,6 +1,7 @@
 //! Real tiles of the kinds earlier checks refused (fields bordering a city across the tile,
 //! ports on no feature, roads joining three or four sides, tiles `like` another, new road ends,
-//! a marker kind declared again by another set) validate, and resolve to what they say.
+//! a marker kind, edge kind or colour declared again by another set) validate, and resolve to
+//! what they say.
 
 use std::path::Path;
 use tiledef::{FeatureKind, Source};
