@@ -67,7 +67,9 @@ fn every_broken_file_is_diagnosed_at_a_place() {
         let relative = format!("tests/fixtures/bad/{name}");
         let (diagnostics, rendered) = diagnose(&relative);
         assert!(!diagnostics.is_empty(), "{relative}: no diagnostic");
-        let warning_only = name.starts_with("rotation-twin");
+        let warning_only = ["rotation-twin", "cannot-start", "unused-vocabulary"]
+            .iter()
+            .any(|w| name.starts_with(w));
         if !warning_only {
             assert!(
                 diagnostics.iter().any(|d| d.severity == Severity::Error),

@@ -21,6 +21,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 mod kinds;
+mod start;
+mod unused;
 
 /// A file that parsed and matched the schema.
 #[derive(Clone)]
@@ -59,8 +61,8 @@ fn tile_names<'a>(files: &'a [Parsed], order: &[usize]) -> HashMap<&'a str, (usi
     names
 }
 
-/// A vocabulary entry with the file that declared it (and the files that declared it again,
-/// identically: a marker kind two sets share).
+/// A vocabulary entry with the file that declared it (and the files that declared it again:
+/// a marker kind or an edge kind two sets share).
 struct Declared {
     id: String,
     file: usize,
@@ -88,6 +90,21 @@ fn ids<T>(items: &[T], id: impl Fn(&T) -> &String, table: &str, what: &'static s
         .collect()
 }
 
+/// Like `ids`, for a table whose entries another set may declare again, identically: each
+/// entry carries its declaration, to compare with the first.
+fn shareable<T: serde::Serialize>(
+    items: &[T],
+    id: impl Fn(&T) -> &String,
+    table: &str,
+    what: &'static str,
+) -> Vec<Entry> {
+    let mut entries = ids(items, &id, table, what);
+    for (entry, item) in entries.iter_mut().zip(items) {
+        entry.3 = serde_json::to_value(item).ok();
+    }
+    entries
+}
+
 /// The keys whose values differ between two declarations (as JSON objects), in order.
 fn differing_keys(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
     let empty = serde_json::Map::new();
@@ -100,6 +117,21 @@ fn differing_keys(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
     keys.dedup();
     keys.retain(|k| a.get(k) != b.get(k));
     keys
+}
+
+/// A declaration's value of one key as a hint shows it: "not written" when absent, and long
+/// values (a whole `meets` table) shortened.
+fn value_text(value: Option<&serde_json::Value>) -> String {
+    const LONGEST: usize = 60;
+    let Some(value) = value else {
+        return "not written".to_string();
+    };
+    let text = value.to_string();
+    if text.chars().count() <= LONGEST {
+        return format!("`{text}`");
+    }
+    let short: String = text.chars().take(LONGEST).collect();
+    format!("`{short}…`")
 }
 
 /// Checks the parsed files together and resolves them into a tile set, with the file (index
@@ -115,6 +147,7 @@ pub fn check(
         not_required: Vec::new(),
         requirement_missing: false,
         bundled: None,
+        bundled_copies: std::cell::OnceCell::new(),
     };
     let order = cx.set_order();
     let reach = cx.reach(&order);
@@ -122,28 +155,24 @@ pub fn check(
     let editions = cx.declare(&order, |f| {
         ids(&f.editions, |e| &e.id, "edition", "edition")
     });
+    // Edge kinds, colours, marker kinds, feature kinds and figures may be declared again by
+    // another set, identically (River II's inn is Inns & Cathedrals' inn; a fan set reuses
+    // Village Life's bushes without requiring it): one entry, usable from either set.
     let edge_ids = cx.declare(&order, |f| {
-        ids(&f.edge_kinds, |e| &e.id, "edge_kind", "edge kind")
+        shareable(&f.edge_kinds, |e| &e.id, "edge_kind", "edge kind")
     });
-    let colour_ids = cx.declare(&order, |f| ids(&f.colours, |c| &c.id, "colour", "colour"));
-    // A marker kind may be declared again by another set, identically (River II's inn is
-    // Inns & Cathedrals' inn): it is one kind, usable from either set.
+    let colour_ids = cx.declare(&order, |f| {
+        shareable(&f.colours, |c| &c.id, "colour", "colour")
+    });
     let marker_ids = cx.declare(&order, |f| {
-        let mut entries = ids(&f.markers, |m| &m.id, "marker", "marker kind");
-        for (entry, m) in entries.iter_mut().zip(&f.markers) {
-            entry.3 = serde_json::to_value(m).ok();
-        }
-        entries
+        shareable(&f.markers, |m| &m.id, "marker", "marker kind")
     });
-    // A feature kind too: one kind, whichever set's declaration a file sees.
     let kind_ids = cx.declare(&order, |f| {
-        let mut entries = ids(&f.features, |k| &k.id, "feature", "feature kind");
-        for (entry, k) in entries.iter_mut().zip(&f.features) {
-            entry.3 = serde_json::to_value(k).ok();
-        }
-        entries
+        shareable(&f.features, |k| &k.id, "feature", "feature kind")
     });
-    let figure_ids = cx.declare(&order, |f| ids(&f.figures, |g| &g.id, "figure", "figure"));
+    let figure_ids = cx.declare(&order, |f| {
+        shareable(&f.figures, |g| &g.id, "figure", "figure")
+    });
     let group_ids = cx.declare(&order, |f| ids(&f.groups, |g| &g.id, "group", "tile group"));
     let vocab = Vocabulary {
         editions,
@@ -167,8 +196,9 @@ pub fn check(
                     requires: set.requires.clone(),
                     source: files[f].source.name().to_string(),
                     figures: set.figures.clone(),
+                    // A colour declared again identically is this set's flower token too.
                     colours: (vocab.colours.iter().enumerate())
-                        .filter(|(_, d)| d.file == f)
+                        .filter(|(_, d)| d.file == f || d.also.contains(&f))
                         .map(|(i, _)| i)
                         .collect(),
                     removes: Vec::new(),
@@ -289,6 +319,12 @@ pub fn check(
     cx.start_tile(&order, &mut tileset);
     cx.rotation_twins(&tileset, &tile_ptrs);
     cx.unmeetable(&tileset, &tile_ptrs);
+    // Advice on files that load: beside errors (a tile left out, the files refused) it would
+    // only be noise.
+    if cx.errors() == 0 {
+        cx.cannot_start(&tileset, &vocab, &group_ids);
+        cx.unused_vocabulary(&vocab, &group_ids);
+    }
 
     (count_errors(cx.diags) == errors_before).then_some((tileset, tile_ptrs))
 }
@@ -374,6 +410,8 @@ struct Checker<'a> {
     requirement_missing: bool,
     /// The bundled sets' vocabulary, read on the first unknown name.
     bundled: Option<Vec<(&'static str, String, String)>>,
+    /// Per file, whether it is an unchanged copy of a bundled set, found on the first question.
+    bundled_copies: std::cell::OnceCell<Vec<bool>>,
 }
 
 /// A name that file `file` uses from the set `owner` (loaded or bundled) without requiring it.
@@ -711,35 +749,16 @@ impl Checker<'_> {
                     firsts.push((ptr, value));
                     continue;
                 };
-                let first_at = self.where_is(out[i].file, &firsts[i].0);
                 let repeatable = out[i].file != f && !out[i].also.contains(&f);
-                let differ = match (&firsts[i].1, &value) {
-                    (Some(first), Some(again)) if repeatable => Some(differing_keys(first, again)),
-                    _ => None,
-                };
-                match differ {
-                    Some(keys) if keys.is_empty() => out[i].also.push(f),
-                    Some(keys) => {
-                        // Its own uses still resolve: the one error is the difference.
+                match (&firsts[i].1, &value) {
+                    (Some(first), Some(again)) if repeatable => {
+                        // Its own uses still resolve: the one error, if any, is the difference.
                         out[i].also.push(f);
-                        self.error(
-                            f,
-                            &ptr,
-                            false,
-                            "tilekit::different-redeclaration",
-                            format!(
-                                "the {what} `{id}` is declared again, differently ({})",
-                                keys.iter()
-                                    .map(|k| format!("`{k}`"))
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            ),
-                        )
-                        .hint = Some(format!(
-                            "it is first declared at {first_at}; another set may declare it again only as written there, every key the same"
-                        ));
+                        let first = (out[i].file, firsts[i].0.as_str(), first);
+                        self.redeclared(what, &id, first, (f, &ptr, again));
                     }
-                    None => {
+                    _ => {
+                        let first_at = self.where_is(out[i].file, &firsts[i].0);
                         self.error(
                             f,
                             &ptr,
@@ -755,6 +774,63 @@ impl Checker<'_> {
             }
         }
         out
+    }
+
+    /// Reports a vocabulary entry that another set declares again, differently. The later
+    /// declaration is blamed, unless it is a bundled set's: its author cannot change it, so
+    /// the other declaration is the one to bring in line.
+    fn redeclared(
+        &mut self,
+        what: &str,
+        id: &str,
+        first: (usize, &str, &serde_json::Value),
+        again: (usize, &str, &serde_json::Value),
+    ) {
+        let keys = differing_keys(first.2, again.2);
+        let Some(key) = keys.first() else {
+            return;
+        };
+        let (blamed, other) = if self.is_bundled_copy(again.0) && !self.is_bundled_copy(first.0) {
+            (first, again)
+        } else {
+            (again, first)
+        };
+        let other_at = self.where_is(other.0, other.1);
+        let other_set = self.files[other.0].file.set.id.clone();
+        let listed: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+        self.error(
+            blamed.0,
+            blamed.1,
+            false,
+            "tilekit::different-redeclaration",
+            format!(
+                "the {what} `{id}` is also declared by the set `{other_set}`, differently ({})",
+                listed.join(", ")
+            ),
+        )
+        .hint = Some(format!(
+            "`{key}` is {} at {other_at} and {} here; another set may declare it again only as written there, every key the same",
+            value_text(other.2.get(key)),
+            value_text(blamed.2.get(key)),
+        ));
+    }
+
+    /// Whether file `f` is loaded as a bundled set (`… (bundled)`): its author is not the
+    /// reader, so advice about it is noise.
+    fn is_bundled(&self, f: usize) -> bool {
+        self.files[f].source.name().ends_with(crate::BUNDLED_SUFFIX)
+    }
+
+    /// Whether file `f` is a bundled set or an unchanged copy of one read from disk (the
+    /// repository's own `definitions/`): its author cannot change it to agree with another.
+    fn is_bundled_copy(&self, f: usize) -> bool {
+        let copies = self.bundled_copies.get_or_init(|| {
+            let texts: Vec<String> = crate::bundled().into_iter().map(|s| s.text).collect();
+            (self.files.iter())
+                .map(|p| texts.iter().any(|t| **p.source.inner() == **t))
+                .collect()
+        });
+        self.is_bundled(f) || copies.get(f).copied().unwrap_or(false)
     }
 
     /// Resolves a vocabulary reference made in file `f`, or reports why it does not resolve.

@@ -476,7 +476,11 @@ pub fn check_files(checked: &[FileCheck]) -> Report {
 fn needs_every_tile(code: &str) -> bool {
     matches!(
         code,
-        "tilekit::no-start-tile" | "tilekit::unplaceable" | "tilekit::like-unknown"
+        "tilekit::no-start-tile"
+            | "tilekit::unplaceable"
+            | "tilekit::like-unknown"
+            | "tilekit::cannot-start"
+            | "tilekit::unused-vocabulary"
     )
 }
 
@@ -490,6 +494,8 @@ fn cross_file(code: &str) -> bool {
             | "tilekit::unknown-reference"
             | "tilekit::unplaceable"
             | "tilekit::like-unknown"
+            | "tilekit::cannot-start"
+            | "tilekit::unused-vocabulary"
     )
 }
 

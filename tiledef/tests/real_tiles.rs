@@ -1,6 +1,7 @@
 //! Real tiles of the kinds earlier checks refused (fields bordering a city across the tile,
 //! ports on no feature, roads joining three or four sides, tiles `like` another, new road ends,
-//! a marker kind declared again by another set) validate, and resolve to what they say.
+//! a marker kind, edge kind or colour declared again by another set) validate, and resolve to
+//! what they say.
 
 use std::path::Path;
 use tiledef::{FeatureKind, Source};
@@ -135,5 +136,67 @@ on = "road"
             .any(|d| d.code == "tilekit::duplicate-vocabulary"),
         "{:?}",
         report.diagnostics
+    );
+}
+
+/// The hedge fan set's text with one of its `display` values changed.
+fn hedge_fan_with(old: &str, new: &str) -> Source {
+    let mut fan = source("tiledef/tests/fixtures/hedge-fan.toml");
+    assert!(fan.text.contains(old), "the fixture writes {old}");
+    fan.text = fan.text.replacen(old, new, 1);
+    fan
+}
+
+#[test]
+fn an_edge_kind_and_a_colour_declared_again_identically_are_one_entry() {
+    // Before or after Village Life in load order, the fan's bushes and white are Village
+    // Life's: one edge kind, one colour, and white is the fan set's flower token too.
+    for fan_first in [false, true] {
+        let mut sources = vec![
+            source("definitions/base.toml"),
+            source("definitions/village-life.toml"),
+        ];
+        let fan = source("tiledef/tests/fixtures/hedge-fan.toml");
+        sources.insert(if fan_first { 1 } else { 2 }, fan);
+        let report = tiledef::load(sources);
+        let shown: Vec<String> = (report.diagnostics.iter())
+            .map(|d| d.render_plain())
+            .collect();
+        assert!(shown.is_empty(), "{}", shown.join("\n"));
+        let set = report.tileset.expect("no errors");
+        let bushes: Vec<usize> = (0..set.edge_kinds.len())
+            .filter(|&k| set.edge_kinds[k].id == "bushes")
+            .collect();
+        assert_eq!(bushes.len(), 1, "one bushes kind (fan first: {fan_first})");
+        let white = (set.colours.iter().position(|c| c.id == "white")).expect("white");
+        assert_eq!(set.colours.iter().filter(|c| c.id == "white").count(), 1);
+        let fan = (set.sets.iter().find(|s| s.id == "hedge-fan")).expect("the fan set");
+        assert!(fan.colours.contains(&white), "{:?}", fan.colours);
+        let tile = set.tile("HF-1").expect("the fan's tile");
+        assert_eq!(tile.edges[2], bushes[0]);
+    }
+}
+
+#[test]
+fn a_different_redeclaration_blames_the_authors_file_not_the_bundled_one() {
+    // The fan's file is read before Village Life's (and so is earlier in load order): the
+    // error is still the fan's, at its declaration's `id`, naming Village Life's.
+    let sources = vec![
+        source("definitions/base.toml"),
+        hedge_fan_with("#3f6f2a", "#00ff00"),
+        source("definitions/village-life.toml"),
+    ];
+    let report = tiledef::load(sources);
+    let errors: Vec<&tiledef::Diagnostic> = (report.diagnostics.iter())
+        .filter(|d| d.code == "tilekit::different-redeclaration")
+        .collect();
+    assert_eq!(errors.len(), 1, "{:?}", report.diagnostics);
+    let d = errors[0];
+    assert_eq!(d.file(), "tiledef/tests/fixtures/hedge-fan.toml");
+    assert_eq!(d.line_col(), (11, 6));
+    let hint = d.hint.clone().unwrap_or_default();
+    assert!(
+        hint.contains("`display`") && hint.contains("definitions/village-life.toml:43:6"),
+        "{hint}"
     );
 }
