@@ -206,6 +206,30 @@ fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
     let vl = std::fs::read_to_string(vl_back.join("village-life.toml")).unwrap();
     assert!(vl.contains("id = \"VL-01\"\ncount = 1\n"), "{vl}");
+    // Bushes and flowers come back as Village Life declares them (the vocabulary set says them
+    // again, identically), and a lone road runs into its bushes.
+    let vl01 = &vl[vl.find("id = \"VL-01\"").unwrap()..];
+    assert!(vl01.contains(r#"s = "bushes""#), "{vl01}");
+    assert!(
+        vl01.contains(r#"roads = [{ ports = ["E"], end = "S" }]"#),
+        "{vl01}"
+    );
+    assert!(vl01.contains(r#"flowers = ["white"]"#), "{vl01}");
+    let vocabulary = std::fs::read_to_string(vl_back.join("jcz.toml")).unwrap();
+    assert!(vocabulary.contains("id = \"bushes\"") && vocabulary.contains("jcz = \"bush\""));
+    assert!(vocabulary.contains("id = \"light-blue\""), "{vocabulary}");
+    let validated = tilekit(&["validate", vl_back.to_str().unwrap()]);
+    assert_eq!(
+        validated.status.code(),
+        Some(0),
+        "{}",
+        text(&validated.stderr)
+    );
+    assert!(
+        !text(&validated.stderr).contains('⚠'),
+        "{}",
+        text(&validated.stderr)
+    );
     // The marketplace comes back, with the roads that end at it.
     let vl24 = &vl[vl.find("id = \"VL-24\"").unwrap()..];
     assert!(vl24.contains("marketplace = true"), "{vl24}");

@@ -6,8 +6,9 @@ use crate::xml::{Element, JczFile, JczTile};
 use crate::{Error, Note};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tiledef::model::{
-    CityDef, Count, EdgeKindDef, EdgeStyle, Edges, FieldDef, GroupDef, JczEdge, MarkerDef,
-    MarkerPlace, Meeting, PortCarries, RoadDef, RoadEnd, SetHeader, TileDef, TileSetFile,
+    CityDef, ColourDef, Count, EdgeKindDef, EdgeStyle, Edges, FieldDef, GroupDef, JczEdge,
+    MarkerDef, MarkerPlace, Meeting, PortCarries, RoadDef, RoadEnd, SetHeader, TileDef,
+    TileSetFile,
 };
 use tiledef::{Port, Side};
 
@@ -22,9 +23,20 @@ pub struct Bundled {
     aliases: HashMap<String, (String, String, bool)>,
     /// Set id → set name.
     names: HashMap<String, String>,
+    /// The bundled edge kind that is FanCloisterZone's bush (`jcz = "bush"`: Village Life's
+    /// bushes), declared again by an import whose tiles have bushes.
+    bush: Option<EdgeKindDef>,
+    /// The bundled flower colours, in load order: an import's flowers are named after them.
+    colours: Vec<ColourDef>,
 }
 
 impl Bundled {
+    /// The bundled colour FanCloisterZone's flower token names (`blue` is Village Life's light
+    /// blue): the inverse of `vocab::fancz_flowers`.
+    fn colour_of_token(&self, token: &str) -> Option<&ColourDef> {
+        (self.colours.iter()).find(|c| vocab::fancz_flowers(&c.id) == Some(token))
+    }
+
     /// Reads the definitions compiled into tiledef.
     pub fn load() -> Bundled {
         let mut out = Bundled::default();
@@ -33,6 +45,12 @@ impl Bundled {
                 continue;
             };
             out.names.insert(file.set.id.clone(), file.set.name.clone());
+            if out.bush.is_none() {
+                out.bush = (file.edge_kinds.iter())
+                    .find(|k| k.jcz == Some(JczEdge::Bush))
+                    .cloned();
+            }
+            out.colours.extend(file.colours.iter().cloned());
             for tile in &file.tiles {
                 for alias in &tile.aliases {
                     out.aliases.insert(
@@ -127,7 +145,7 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
                 });
             }
             let mut notes = Vec::new();
-            let mut def = draft(file, tile, &mut markers, &mut notes)?;
+            let mut def = draft(file, tile, bundled, &mut markers, &mut notes)?;
             def.id = ids.make(&tile.id);
             // The JCZ id is kept as an alias, unless it is the tilekit id already.
             if def.id == tile.id {
@@ -390,13 +408,16 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
 
     // Requirements: base (unless this is base) and the vocabulary set where it is used.
     let base = "base".to_string();
+    let bush_kind = bundled.bush.as_ref().map(|k| k.id.as_str());
     for set in &mut produced {
         let uses_vocab = set.set.tiles.iter().any(|t| {
             !t.markers.is_empty()
                 || t.cities.iter().any(|c| !c.markers.is_empty())
                 || t.roads.iter().any(|r| !r.markers.is_empty())
-                || t.fields.iter().any(|f| !f.markers.is_empty())
-                || edges_of(t).any(|e| e == "river")
+                || t.fields
+                    .iter()
+                    .any(|f| !f.markers.is_empty() || !f.flowers.is_empty())
+                || edges_of(t).any(|e| e == "river" || Some(e) == bush_kind)
                 || t.group.is_some()
         });
         let mut requires = Vec::new();
@@ -417,7 +438,8 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
         .values()
         .filter_map(|d| d.def.group.clone())
         .collect();
-    if let Some(vocab) = vocabulary(markers, uses_river, &groups, files) {
+    let used = Used::of(&drafts, bundled, uses_river);
+    if let Some(vocab) = vocabulary(markers, &used, &groups, files) {
         produced.push(vocab);
     }
     out.sets = produced;
@@ -577,11 +599,11 @@ fn base_edge_kinds() -> Vec<EdgeKindDef> {
 /// (shared: River II's tiles join the River's group).
 fn vocabulary(
     markers: Markers,
-    uses_river: bool,
+    used: &Used,
     groups: &[String],
     files: &[JczFile],
 ) -> Option<ImportedSet> {
-    if markers.defs.is_empty() && !uses_river && groups.is_empty() {
+    if markers.defs.is_empty() && used.is_empty() && groups.is_empty() {
         return None;
     }
     // The groups the tiles join, and those they are drawn before, in the table's order.
@@ -597,7 +619,7 @@ fn vocabulary(
         }
     }
     let mut edge_kinds = Vec::new();
-    if uses_river {
+    if used.river {
         let mut river = edge_kind(
             "river",
             "River",
@@ -610,6 +632,8 @@ fn vocabulary(
         river.jcz = Some(JczEdge::River);
         edge_kinds.push(river);
     }
+    // Declared as the bundled set declares them, so that both may be loaded together.
+    edge_kinds.extend(used.bush.iter().cloned());
     Some(ImportedSet {
         file_name: format!("{VOCABULARY_SET}.toml"),
         from: files.iter().map(|f| f.name.clone()).collect(),
@@ -618,21 +642,57 @@ fn vocabulary(
             set: SetHeader {
                 id: VOCABULARY_SET.to_string(),
                 name: "JCloisterZone vocabulary".to_string(),
-                requires: Vec::new(),
-                description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river, the markers named after JCZ's elements and attributes, and the river's tile groups, shared by the sets that use them.".to_string()),
+                // The bushes meet base's roads and fields.
+                requires: used.bush.iter().map(|_| "base".to_string()).collect(),
+                description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river, the markers named after JCZ's elements and attributes, the river's tile groups, and FanCloisterZone's bushes and flower colours (as Village Life declares them), shared by the sets that use them.".to_string()),
                 figures: Vec::new(),
                 removes: Vec::new(),
             },
             editions: Vec::new(),
             features: Vec::new(),
             edge_kinds,
-            colours: Vec::new(),
+            colours: used.colours.clone(),
             markers: markers.defs.into_values().collect(),
             tiles: Vec::new(),
             figures: Vec::new(),
             groups: group_defs,
         },
     })
+}
+
+/// The edge kinds and colours an import's tiles use that the vocabulary set declares.
+struct Used {
+    river: bool,
+    bush: Option<EdgeKindDef>,
+    colours: Vec<ColourDef>,
+}
+
+impl Used {
+    fn of(drafts: &BTreeMap<String, Drafted>, bundled: &Bundled, river: bool) -> Used {
+        let defs = || drafts.values().map(|d| &d.def);
+        let bush =
+            (bundled.bush.clone()).filter(|b| defs().any(|t| edges_of(t).any(|e| e == b.id)));
+        let flowers: BTreeSet<&str> = defs()
+            .flat_map(|t| {
+                t.fields
+                    .iter()
+                    .flat_map(|f| f.flowers.iter().map(String::as_str))
+            })
+            .collect();
+        let colours = (bundled.colours.iter())
+            .filter(|c| flowers.contains(c.id.as_str()))
+            .cloned()
+            .collect();
+        Used {
+            river,
+            bush,
+            colours,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        !self.river && self.bush.is_none() && self.colours.is_empty()
+    }
 }
 
 fn blank_tile() -> TileDef {
@@ -906,10 +966,22 @@ fn feature_attrs(
     out
 }
 
+/// A side as JCZ writes it (`N`, `E`, `S`, `W`).
+fn side_of(token: &str) -> Option<Side> {
+    match token {
+        "N" => Some(Side::N),
+        "E" => Some(Side::E),
+        "S" => Some(Side::S),
+        "W" => Some(Side::W),
+        _ => None,
+    }
+}
+
 /// One JCZ tile's layout (id, edges, features, markers); count and set are filled in later.
 fn draft(
     file: &JczFile,
     tile: &JczTile,
+    bundled: &Bundled,
     markers: &mut Markers,
     notes: &mut Notes,
 ) -> Result<TileDef, Error> {
@@ -918,6 +990,7 @@ fn draft(
     let mut city_sides: Vec<Side> = Vec::new();
     let mut road_sides: Vec<Side> = Vec::new();
     let mut river_sides: Vec<Side> = Vec::new();
+    let mut bush_sides: Vec<Side> = Vec::new();
     let mut festival = false;
     for (k, v) in &tile.attrs {
         let jcz_group = (k == "group")
@@ -969,10 +1042,23 @@ fn draft(
                 road_sides.extend(&s);
                 // FanCloisterZone's road to a marketplace: it ends there.
                 let end = el.attr("marketplace").map(|_| RoadEnd::Marketplace);
+                // FanCloisterZone's bush on a side of the tile, tied to this road.
+                if let Some(bush) = el.attr("bush") {
+                    let side = |t: &str| side_of(t).ok_or_else(|| bad_port(file, tile, el, t));
+                    for t in bush.split_whitespace() {
+                        bush_sides.push(side(t)?);
+                    }
+                }
                 def.roads.push(RoadDef {
                     ports: s.iter().map(|s| s.centre()).collect(),
                     end,
-                    markers: feature_attrs(el, &["marketplace"], MarkerPlace::Road, markers, notes),
+                    markers: feature_attrs(
+                        el,
+                        &["marketplace", "bush"],
+                        MarkerPlace::Road,
+                        markers,
+                        notes,
+                    ),
                 });
             }
             "marketplace" => def.marketplace = true,
@@ -997,17 +1083,19 @@ fn draft(
                 }
                 if let Some(cities) = el.attr("city") {
                     for t in cities.split_whitespace() {
-                        let side = match t {
-                            "N" => Side::N,
-                            "E" => Side::E,
-                            "S" => Side::S,
-                            "W" => Side::W,
-                            other => return Err(bad_port(file, tile, el, other)),
-                        };
+                        let side = side_of(t).ok_or_else(|| bad_port(file, tile, el, t))?;
                         field.cities.push(side.centre());
                     }
                 }
-                field.markers = feature_attrs(el, &["city"], MarkerPlace::Field, markers, notes);
+                // FanCloisterZone's flower tokens, named after the bundled colours.
+                for token in el.attr("flowers").unwrap_or_default().split_whitespace() {
+                    match bundled.colour_of_token(token) {
+                        Some(colour) => field.flowers.push(colour.id.clone()),
+                        None => notes.push(("field@flowers".into(), format!("\"{token}\""))),
+                    }
+                }
+                field.markers =
+                    feature_attrs(el, &["city", "flowers"], MarkerPlace::Field, markers, notes);
                 def.fields.push(field);
             }
             "monastery" => {
@@ -1038,6 +1126,16 @@ fn draft(
             }
         }
     }
+    // The tile's only road, with one port, and one bush: the road runs into the bushes (as
+    // `export jcz` writes a road ending at them). With more roads the bush is tied to one of
+    // them whether it ends there or not, so nothing is read into it.
+    if let ([road], [bush]) = (&mut def.roads[..], &bush_sides[..])
+        && road.ports.len() == 1
+        && road.end.is_none()
+    {
+        road.end = Some(RoadEnd::at(*bush));
+    }
+    let bush_kind = bundled.bush.as_ref().map(|k| k.id.as_str());
     let kind_of = |side: Side| {
         if city_sides.contains(&side) {
             "city"
@@ -1046,7 +1144,7 @@ fn draft(
         } else if river_sides.contains(&side) {
             "river"
         } else {
-            "field"
+            (bush_kind.filter(|_| bush_sides.contains(&side))).unwrap_or("field")
         }
     };
     def.edges = Some(Edges {
