@@ -28,6 +28,9 @@ pub struct Bundled {
     bush: Option<EdgeKindDef>,
     /// The bundled flower colours, in load order: an import's flowers are named after them.
     colours: Vec<ColourDef>,
+    /// The bundled marker kinds: an imported marker of the same id and place is declared as
+    /// they are, so that the import loads beside the bundled sets.
+    markers: Vec<MarkerDef>,
 }
 
 impl Bundled {
@@ -51,6 +54,7 @@ impl Bundled {
                     .cloned();
             }
             out.colours.extend(file.colours.iter().cloned());
+            out.markers.extend(file.markers.iter().cloned());
             for tile in &file.tiles {
                 for alias in &tile.aliases {
                     out.aliases.insert(
@@ -126,7 +130,10 @@ struct Drafted {
 /// Imports JCZ files. Fails on input that cannot be read as JCZ tiles (a port that is no port).
 pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
     let mut out = Import::default();
-    let mut markers = Markers::default();
+    let mut markers = Markers {
+        defs: BTreeMap::new(),
+        bundled: bundled.markers.clone(),
+    };
     let mut uses_river = false;
 
     // Tiles, keyed by JCZ id, with their tilekit ids unique across the run.
@@ -820,9 +827,10 @@ impl Ids {
 }
 
 /// The marker kinds used so far, by id.
-#[derive(Default)]
 struct Markers {
     defs: BTreeMap<String, MarkerDef>,
+    /// The bundled sets' marker kinds (`Bundled::markers`).
+    bundled: Vec<MarkerDef>,
 }
 
 impl Markers {
@@ -840,6 +848,11 @@ impl Markers {
         } else {
             base
         };
+        let bundled = (self.bundled.iter()).find(|d| d.id == id && d.on == on);
+        if let Some(def) = bundled {
+            self.defs.entry(id.clone()).or_insert_with(|| def.clone());
+            return id;
+        }
         self.defs.entry(id.clone()).or_insert_with(|| MarkerDef {
             id: id.clone(),
             name: vocab::readable(&id),
