@@ -230,6 +230,13 @@ fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
         "{}",
         text(&validated.stderr)
     );
+    // …and loads beside the bundled Village Life: every shared name declared identically.
+    let beside = tilekit(&[
+        "validate",
+        vl_back.join("jcz.toml").to_str().unwrap(),
+        "definitions/village-life.toml",
+    ]);
+    assert_eq!(beside.status.code(), Some(0), "{}", text(&beside.stderr));
     // The marketplace comes back, with the roads that end at it.
     let vl24 = &vl[vl.find("id = \"VL-24\"").unwrap()..];
     assert!(vl24.contains("marketplace = true"), "{vl24}");
