@@ -110,3 +110,43 @@ fn compare_usage_errors() {
         text(&out.stderr)
     );
 }
+
+/// `--focus SETS` puts those sets' tiles first in the report's tile table (after the start
+/// tile); an id no loaded set has is refused.
+#[test]
+fn focus_puts_a_sets_tiles_first() {
+    let focus_dir = scratch("report-focus");
+    // --focus puts a set's tiles first; an unknown one is refused.
+    let focus = tilekit(&[
+        "simulate",
+        "--games",
+        "3",
+        "--sets",
+        "base,festival",
+        "--report",
+        focus_dir.to_str().unwrap(),
+        "--focus",
+        "festival",
+    ]);
+    assert!(focus.status.success(), "{}", text(&focus.stderr));
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(focus_dir.join("report.json")).expect("report.json"))
+            .expect("JSON");
+    let tiles = json["report"]["tiles"].as_array().expect("tiles");
+    assert!(
+        tiles[0]["start"] == true && tiles[1]["set"] == "festival",
+        "{}",
+        tiles[1]
+    );
+    let unknown = tilekit(&[
+        "simulate",
+        "--games",
+        "1",
+        "--report",
+        focus_dir.to_str().unwrap(),
+        "--focus",
+        "lakes",
+    ]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown.stderr).contains("--focus lakes: no such set"));
+}

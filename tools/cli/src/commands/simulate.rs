@@ -79,6 +79,10 @@ pub struct SimulateArgs {
     /// the charts (SVG and PNG).
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
+    /// The sets whose tiles the balance report lists first (comma-separated ids; default: your
+    /// own, those not bundled with tilekit). An unknown id is refused.
+    #[arg(long, value_name = "SETS", value_delimiter = ',', requires = "report")]
+    focus: Vec<String>,
     /// Also play the same seeds without these sets (comma-separated ids; they are added to the
     /// bag of the main games if `--sets` leaves them out) and report what changed.
     #[arg(long, value_name = "SETS", value_delimiter = ',')]
@@ -91,11 +95,24 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let tables = crate::inputs::compile_tables(&tileset)?;
-    // The author's sets: those not read from tilekit's bundled copies.
-    let own_sets: Vec<String> = (tileset.sets.iter())
-        .filter(|s| !s.source.ends_with(tiledef::BUNDLED_SUFFIX))
-        .map(|s| s.id.clone())
-        .collect();
+    // The sets the report lists first: those asked for, else the author's (not bundled).
+    if let Some(unknown) = (args.focus.iter()).find(|id| !tileset.sets.iter().any(|s| &s.id == *id))
+    {
+        let known: Vec<&str> = tileset.sets.iter().map(|s| s.id.as_str()).collect();
+        crate::errln!(
+            "error: --focus {unknown}: no such set (loaded: {})",
+            known.join(", ")
+        );
+        return Ok(ExitCode::from(2));
+    }
+    let own_sets: Vec<String> = if args.focus.is_empty() {
+        (tileset.sets.iter())
+            .filter(|s| !s.source.ends_with(tiledef::BUNDLED_SUFFIX))
+            .map(|s| s.id.clone())
+            .collect()
+    } else {
+        args.focus.clone()
+    };
     let mut rules = engine::RuleOptions {
         first_edition_small_city: args.first_edition_small_city,
         wells: args.wells,
