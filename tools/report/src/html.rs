@@ -98,6 +98,25 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
         );
     }
     h.push_str("</table>\n");
+    if !r.flower_colours.is_empty() {
+        h.push_str(
+            "<h3>By flower colour</h3>\n<p class=\"note\">Colours are dealt at random, so every \
+             colour's player should fare alike; one whose win rate stands apart pays more (its \
+             flowers are on more tiles, or on tiles that score more).</p>\n<table><tr>\
+             <th>colour</th><th>games</th><th>mean score</th><th>win rate (Wilson)</th></tr>\n",
+        );
+        for c in &r.flower_colours {
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&c.colour),
+                c.games,
+                ci(&c.score, 1),
+                pct(&c.win_rate)
+            );
+        }
+        h.push_str("</table>\n");
+    }
     chart(&mut h, "seats");
     chart(&mut h, "scores");
     h.push_str(

@@ -91,6 +91,19 @@ pub struct SeatRow {
     pub histogram: Vec<u64>,
 }
 
+/// The player dealt one flower colour: how they did.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ColourRow {
+    /// The colour's id.
+    pub colour: String,
+    /// Games it was dealt in.
+    pub games: u64,
+    /// Mean final score of its player (normal interval).
+    pub score: Estimate,
+    /// Its player's win rate, shared wins split (Wilson interval).
+    pub win_rate: Estimate,
+}
+
 /// A finished report.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Report {
@@ -114,6 +127,8 @@ pub struct Report {
     pub credit_balanced: bool,
     /// Per seat.
     pub seats: Vec<SeatRow>,
+    /// Per flower colour dealt (Village Life), when colours were dealt.
+    pub flower_colours: Vec<ColourRow>,
     /// Per set, in load order.
     pub sets: Vec<SetRow>,
     /// Per tile type drawn at least once, in table order.
@@ -233,8 +248,18 @@ impl Report {
                 histogram: s.histogram.clone(),
             })
             .collect();
+        let flower_colours = (tables.colours.iter().zip(&tally.colours))
+            .filter(|(_, c)| c.win.n > 0)
+            .map(|(id, c)| ColourRow {
+                colour: id.clone(),
+                games: c.win.n,
+                score: c.score.estimate(),
+                win_rate: wilson(c.win.sum, c.win.n),
+            })
+            .collect();
         Report {
             credit_rule: CREDIT_RULE,
+            flower_colours,
             points_per_game: tally.points.estimate(),
             points_by_source: (tally.source_points.iter())
                 .map(|(name, m)| (name.clone(), m.estimate()))

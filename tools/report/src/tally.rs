@@ -299,6 +299,9 @@ pub struct Tally {
     pub source_points: Vec<(String, Moments)>,
     /// Figures deployed per game, by follower kind (`follower`, then the sets' kinds).
     pub deployments: Vec<(String, Moments)>,
+    /// Per flower colour (indexed like `Tables::colours`): the final score and win share of
+    /// the player dealt it, per game it was dealt in (Village Life's flower bonus).
+    pub colours: Vec<SeatTally>,
     /// Tiles placed per game (start tile excluded).
     pub tiles_placed: Moments,
     /// Tiles set aside per game.
@@ -333,6 +336,7 @@ impl Tally {
                 .into_iter()
                 .map(|(name, _)| (name, Moments::default()))
                 .collect(),
+            colours: vec![SeatTally::default(); tables.colours.len()],
             deployments: std::iter::once("follower".to_string())
                 .chain(tables.followers.iter().map(|f| f.id.clone()))
                 .map(|id| (id, Moments::default()))
@@ -419,6 +423,12 @@ impl Collect for Tally {
                 t.lead_wins += wins[leaders[0]];
             }
         }
+        for (&colour, (&score, &win)) in game.colours.iter().zip(game.scores.iter().zip(&wins)) {
+            if let Some(c) = self.colours.get_mut(usize::from(colour)) {
+                c.score.add(f64::from(score));
+                c.win.add(win);
+            }
+        }
         let mut total = 0u64;
         for (p, &score) in game.scores.iter().enumerate() {
             let seat = &mut self.seats[p];
@@ -499,6 +509,10 @@ impl Collect for Tally {
         }
         for ((_, a), (_, b)) in self.deployments.iter_mut().zip(&later.deployments) {
             a.merge(b);
+        }
+        for (a, b) in self.colours.iter_mut().zip(&later.colours) {
+            a.score.merge(&b.score);
+            a.win.merge(&b.win);
         }
         self.tiles_placed.merge(&later.tiles_placed);
         self.set_aside.merge(&later.set_aside);

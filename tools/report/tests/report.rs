@@ -318,3 +318,17 @@ fn the_rules_as_data_sets_hold_the_same_promises() {
     let flagged: Vec<_> = c.significant().map(|d| &d.metric).collect();
     assert!(flagged.is_empty(), "{flagged:?}");
 }
+
+/// With Village Life's flowers, the report says how the player of each dealt colour did: every
+/// seat of every game is one colour's; without flowers there is no colour table.
+#[test]
+fn flower_colours_are_reported_where_they_are_dealt() {
+    let village = options(&["base", "village-life"], 40, 5);
+    let report = Report::new(tables(), info(&village), &tally(&village));
+    let dealt: u64 = report.flower_colours.iter().map(|c| c.games).sum();
+    assert_eq!(dealt, 40 * u64::from(village.players));
+    assert!(report.flower_colours.iter().all(|c| (0.0..=1.0).contains(&c.win_rate.value)));
+    let base = options(&["base"], 10, 5);
+    let report = Report::new(tables(), info(&base), &tally(&base));
+    assert!(report.flower_colours.is_empty());
+}
