@@ -85,12 +85,7 @@ fn a_marker_kind_declared_again_identically_is_one_kind() {
         if with_inns {
             sources.insert(1, source("definitions/inns-and-cathedrals.toml"));
         }
-        let report = tiledef::load(sources);
-        let shown: Vec<String> = (report.diagnostics.iter())
-            .map(|d| d.render_plain())
-            .collect();
-        assert!(shown.is_empty(), "{}", shown.join("\n"));
-        let set = report.tileset.expect("no errors");
+        let set = load_clean(sources);
         let inns: Vec<usize> = (0..set.markers.len())
             .filter(|&m| set.markers[m].id == "inn")
             .collect();
@@ -158,12 +153,7 @@ fn an_edge_kind_and_a_colour_declared_again_identically_are_one_entry() {
         ];
         let fan = source("tiledef/tests/fixtures/hedge-fan.toml");
         sources.insert(if fan_first { 1 } else { 2 }, fan);
-        let report = tiledef::load(sources);
-        let shown: Vec<String> = (report.diagnostics.iter())
-            .map(|d| d.render_plain())
-            .collect();
-        assert!(shown.is_empty(), "{}", shown.join("\n"));
-        let set = report.tileset.expect("no errors");
+        let set = load_clean(sources);
         let bushes: Vec<usize> = (0..set.edge_kinds.len())
             .filter(|&k| set.edge_kinds[k].id == "bushes")
             .collect();
@@ -199,4 +189,14 @@ fn a_different_redeclaration_blames_the_authors_file_not_the_bundled_one() {
         hint.contains("`display`") && hint.contains("definitions/village-life.toml:43:6"),
         "{hint}"
     );
+}
+
+/// Loads the sources, which must give no diagnostic at all.
+fn load_clean(sources: Vec<tiledef::Source>) -> tiledef::TileSet {
+    let report = tiledef::load(sources);
+    let shown: Vec<String> = (report.diagnostics.iter())
+        .map(|d| d.render_plain())
+        .collect();
+    assert!(shown.is_empty(), "{}", shown.join("\n"));
+    report.tileset.expect("no errors")
 }

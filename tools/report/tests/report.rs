@@ -327,7 +327,12 @@ fn flower_colours_are_reported_where_they_are_dealt() {
     let report = Report::new(tables(), info(&village), &tally(&village));
     let dealt: u64 = report.flower_colours.iter().map(|c| c.games).sum();
     assert_eq!(dealt, 40 * u64::from(village.players));
-    assert!(report.flower_colours.iter().all(|c| (0.0..=1.0).contains(&c.win_rate.value)));
+    assert!(
+        report
+            .flower_colours
+            .iter()
+            .all(|c| (0.0..=1.0).contains(&c.win_rate.value))
+    );
     let base = options(&["base"], 10, 5);
     let report = Report::new(tables(), info(&base), &tally(&base));
     assert!(report.flower_colours.is_empty());
