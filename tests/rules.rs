@@ -148,3 +148,41 @@ fn simulate_names_what_each_modifier_and_token_paid() {
         "{play}"
     );
 }
+
+/// A figure another set declares again, identically, is in the games of either set: a fan set
+/// that brings Inns & Cathedrals' large follower gives it to games without Inns & Cathedrals.
+#[test]
+fn a_figure_declared_again_is_in_the_games_of_either_set() {
+    let dir = common::scratch("figure-again");
+    let fan = dir.join("fan.toml");
+    std::fs::write(
+        &fan,
+        "format = 1\n[set]\nid = \"fan\"\nname = \"Fan\"\nrequires = [\"base\"]\n\n\
+         [[figure]]\nid = \"large-follower\"\nname = \"Large follower\"\ncount = 1\nstrength = 2\n\n\
+         [[tile]]\nid = \"FAN-U\"\ncount = 1\nlike = \"U\"\n",
+    )
+    .unwrap();
+    let record = dir.join("game.toml");
+    std::fs::write(
+        &record,
+        "[game]\nplayers = 2\nsets = [\"base\", \"fan\"]\n\n[[turn]]\ntile = \"FAN-U\"\nat = [1, 0]\n\
+         deploy = \"road\"\nfigure = \"large-follower\"\n",
+    )
+    .unwrap();
+    let out = tilekit(&[
+        "play",
+        record.to_str().unwrap(),
+        // Inns & Cathedrals first: it declares the large follower, the fan declares it again.
+        "definitions/base.toml",
+        "definitions/inns-and-cathedrals.toml",
+        fan.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("deploys a large follower"));
+}

@@ -61,8 +61,9 @@ impl<'t> Setup<'t> {
         let markers = markers_in_play(tables, &rules, whole());
         let follower_counts = (tables.followers.iter())
             .map(|f| {
-                let set = &tables.sets[usize::from(f.set)];
-                if rules.sets.contains(set) { f.count } else { 0 }
+                let in_game = |s: &u16| rules.sets.contains(&tables.sets[usize::from(*s)]);
+                let mut declared = std::iter::once(&f.set).chain(&f.also);
+                if declared.any(in_game) { f.count } else { 0 }
             })
             .collect();
         // Every orientation of a kind has its features; a cut plays at most its number of tiles.

@@ -380,6 +380,9 @@ pub struct FollowerInfo {
     /// Index into `Tables::sets` of the set that adds it: it is in the games that set has a
     /// tile in.
     pub set: u16,
+    /// The other sets that declare it again, identically: it is in their games too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<u16>,
     /// How many each player has.
     pub count: u8,
     /// How many followers it counts as in a majority.
@@ -789,6 +792,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 id: f.id.clone(),
                 name: f.name.clone(),
                 set: f.set as u16,
+                also: f.also.iter().map(|&s| s as u16).collect(),
                 count: f.count.min(u32::from(u8::MAX)) as u8,
                 strength: f.strength.min(u32::from(u8::MAX)) as u8,
             })

@@ -261,6 +261,9 @@ pub fn check(
                     id: g.id.clone(),
                     name: g.name.clone(),
                     set: order.iter().position(|&f| f == d.file).unwrap_or(0),
+                    also: (d.also.iter())
+                        .filter_map(|&again| order.iter().position(|&f| f == again))
+                        .collect(),
                     count: g.count,
                     strength: g.strength,
                 })

@@ -137,6 +137,9 @@ pub struct FollowerKind {
     pub name: String,
     /// Index into `TileSet::sets` of the set that adds it.
     pub set: usize,
+    /// The other sets that declare it again, identically: it is in the games any of them has a
+    /// tile in too.
+    pub also: Vec<usize>,
     /// How many each player has.
     pub count: u32,
     /// How many followers it counts as in a majority.
