@@ -1307,7 +1307,12 @@ fn sheet_backs_are_plain_by_set_or_the_authors_picture() {
     let (plain, named, own) = (read(&plain), read(&named), read(&own));
     assert_ne!(plain, named, "the set's name is on the named backs only");
     assert_ne!(plain, own);
-    for bad in ["missing.png", "definitions/base.toml"] {
+    for bad in [
+        "missing.png",
+        "definitions/base.toml",
+        "/dev/zero",
+        "README.md",
+    ] {
         let (out, _) = sheet(&["--backs", bad], "bad");
         assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(

@@ -152,7 +152,7 @@ pub fn load_artwork(path: &std::path::Path, tile: &str) -> Result<Pixmap, Render
         path: path.to_path_buf(),
         reason,
     };
-    let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
+    let bytes = read_artwork(path).map_err(fail)?;
     let (w, h, mut data) = decode_rgba8(&bytes).map_err(|e| fail(e.to_string()))?;
     for px in data.chunks_exact_mut(4) {
         let a = u16::from(px[3]);
@@ -163,6 +163,30 @@ pub fn load_artwork(path: &std::path::Path, tile: &str) -> Result<Pixmap, Render
     let size =
         tiny_skia::IntSize::from_wh(w, h).ok_or_else(|| fail("the image is empty".into()))?;
     Pixmap::from_vec(data, size).ok_or_else(|| fail("the image has an unusable size".into()))
+}
+
+/// An artwork file's bytes: a regular file (a device or a FIFO would be read forever) of at
+/// most `MAX_ARTWORK_BYTES`, the limit the checker holds tiles' artwork to.
+fn read_artwork(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let limit = tiledef::model::MAX_ARTWORK_BYTES;
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let too_large = || format!("larger than {} MB", limit / 1_000_000);
+    if meta.len() > limit {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }
 
 /// Decodes any PNG (palette, grey, 16-bit, interlaced) to straight RGBA, 8 bits a channel.

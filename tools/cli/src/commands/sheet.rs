@@ -107,8 +107,12 @@ pub fn run(args: &SheetArgs) -> Result<ExitCode, miette::Report> {
             );
             return Ok(ExitCode::from(2));
         }
-        if let Err(e) = tilekit_render::raster::load_artwork(path, "--backs") {
-            crate::errln!("error: {e}");
+        if let Err(e) = tilekit_render::raster::load_artwork(path, "back") {
+            let why = match e {
+                tilekit_render::RenderError::Artwork { reason, .. } => reason,
+                other => other.to_string(),
+            };
+            crate::errln!("error: --backs {}: {why}", path.display());
             return Ok(ExitCode::from(2));
         }
     }
