@@ -544,10 +544,25 @@ impl GameStats {
     /// then each marker kind's modifier (signed: an inn's unfinished road takes away) and
     /// token majorities. Together they are the points scored.
     pub fn points_by_source(&self, tables: &Tables) -> Vec<(String, i64)> {
+        let mut out = Vec::new();
+        self.each_source(tables, |name, points| out.push((name.to_string(), points)));
+        out
+    }
+
+    /// The points of `points_by_source` alone, in its order: what a tally adds up game by
+    /// game, without naming the sources each time.
+    pub fn source_points(&self, tables: &Tables) -> Vec<i64> {
+        let mut out = Vec::new();
+        self.each_source(tables, |_, points| out.push(points));
+        out
+    }
+
+    /// Calls `visit` with each source's name and points, in report order.
+    fn each_source(&self, tables: &Tables, mut visit: impl FnMut(SourceName<'_>, i64)) {
         let k = |kind: FeatureKind| {
             self.points_by_kind[kind.index()] as i64 - self.modifier_points[kind.index()]
         };
-        let mut out: Vec<(String, i64)> = [
+        for (name, points) in [
             ("roads", k(FeatureKind::Road)),
             ("cities", k(FeatureKind::City)),
             ("monasteries", k(FeatureKind::Monastery)),
@@ -555,21 +570,40 @@ impl GameStats {
             ("flowers", self.flower_points as i64),
             ("windmills", k(FeatureKind::Windmill)),
             ("marketplace networks", self.network_points as i64),
-        ]
-        .into_iter()
-        .map(|(n, v)| (n.to_string(), v))
-        .collect();
+        ] {
+            visit(SourceName::Fixed(name), points);
+        }
         for (m, marker) in tables.markers.iter().enumerate() {
             if marker.scoring.is_some() {
                 let v = self.marker_points.get(m).copied().unwrap_or(0);
-                out.push((format!("{} (modifier)", marker.id), v));
+                visit(SourceName::Modifier(&marker.id), v);
             }
             if marker.token.is_some() {
                 let v = self.token_points.get(m).copied().unwrap_or(0) as i64;
-                out.push((format!("{} (tokens)", marker.id), v));
+                visit(SourceName::Tokens(&marker.id), v);
             }
         }
-        out
+    }
+}
+
+/// A source of points as reports name it.
+#[derive(Clone, Copy)]
+enum SourceName<'a> {
+    /// A feature kind or a bonus.
+    Fixed(&'static str),
+    /// A marker kind's scoring modifier.
+    Modifier(&'a str),
+    /// A marker kind's token majorities.
+    Tokens(&'a str),
+}
+
+impl std::fmt::Display for SourceName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SourceName::Fixed(name) => f.write_str(name),
+            SourceName::Modifier(marker) => write!(f, "{marker} (modifier)"),
+            SourceName::Tokens(marker) => write!(f, "{marker} (tokens)"),
+        }
     }
 }
 

@@ -441,9 +441,9 @@ impl Collect for Tally {
             seat.histogram[s] += 1;
             total += u64::from(score);
         }
-        let by_source = game.stats.points_by_source(tables);
-        for ((_, m), (_, v)) in self.source_points.iter_mut().zip(&by_source) {
-            m.add(*v as f64);
+        let by_source = game.stats.source_points(tables);
+        for ((_, m), v) in self.source_points.iter_mut().zip(by_source) {
+            m.add(v as f64);
         }
         let mut deployed = vec![0u32; self.deployments.len()];
         for e in events {

@@ -239,7 +239,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             "win_rate": (0..players as usize).map(|p| stats.win_rate(p)).collect::<Vec<_>>(),
             "stddev_score": (0..players as usize).map(|p| stats.stddev(p)).collect::<Vec<_>>(),
             "points_per_game": FeatureKind::ALL.iter().map(|k| (k.name(), stats.points_per_game(*k))).collect::<std::collections::BTreeMap<_, _>>(),
-            "points_per_game_by_source": sources(&tables, &stats).into_iter().map(|(k, v)| (k, v as f64 / stats.games.max(1) as f64)).collect::<std::collections::BTreeMap<_, _>>(),
+            "points_per_game_by_source": stats.sums.points_by_source(&tables).into_iter().map(|(k, v)| (k, v as f64 / stats.games.max(1) as f64)).collect::<std::collections::BTreeMap<_, _>>(),
             "festival_returns_per_game": stats.sums.festival_returns as f64 / stats.games.max(1) as f64,
             "donkey_moves_per_game": stats.sums.donkey_moves as f64 / stats.games.max(1) as f64,
             "windmills_placed_per_game": stats.sums.windmills_placed as f64 / stats.games.max(1) as f64,
@@ -420,11 +420,6 @@ fn compare_text(c: &tilekit_report::Comparison) -> String {
     out
 }
 
-/// Points by source (`GameStats::points_by_source`), summed over the games.
-fn sources(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, i64)> {
-    stats.sums.points_by_source(tables)
-}
-
 fn set_aside(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, u64)> {
     tables
         .kinds
@@ -476,7 +471,7 @@ fn report(
         stats.score_max,
         100.0 * stats.ties as f64 / g
     );
-    let by_source = sources(tables, stats);
+    let by_source = stats.sums.points_by_source(tables);
     let total: i64 = by_source.iter().map(|(_, v)| v).sum();
     let _ = writeln!(out, "points per game by source:");
     for (name, pts) in &by_source {
