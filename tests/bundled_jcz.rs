@@ -28,16 +28,16 @@ fn layout(ts: &TileSet, t: &Tile) -> String {
         .map(|f| {
             let mut ports: Vec<String> = f.ports.iter().map(|p| p.to_string()).collect();
             ports.sort();
-            let cities: Vec<String> = (f.cities.iter())
+            let cities: Vec<String> = (f.borders.iter())
                 .map(|&c| t.features[c].ports.first().map(|p| p.to_string()).unwrap_or_default())
                 .collect();
             let flowers: Vec<&str> = f.flowers.iter().map(|&c| ts.colours[c].id.as_str()).collect();
             let markers: Vec<String> = f.markers.iter().map(marker).collect();
             format!(
                 "{} {ports:?} pennants {} end {:?} cities {cities:?} flowers {flowers:?} markers {markers:?}",
-                f.kind.name(),
-                f.pennants,
-                f.end
+                ts.kind_of(f).id,
+                f.emblems,
+                f.legacy_end
             )
         })
         .collect();

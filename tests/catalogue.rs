@@ -59,7 +59,7 @@ fn every_imported_reference_tile_validates_and_is_drawn_as_its_data_says() {
         .tiles
         .iter()
         .flat_map(|t| &t.features)
-        .map(|f| f.cities.len())
+        .map(|f| f.borders.len())
         .sum();
     assert!(borders >= 263, "{borders} field–city borders");
     assert!(

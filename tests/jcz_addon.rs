@@ -242,14 +242,14 @@ fn layouts(ts: &tiledef::TileSet, set: &str) -> BTreeMap<String, String> {
                 let mut ports: Vec<String> = f.ports.iter().map(|p| p.to_string()).collect();
                 ports.sort();
                 let markers: Vec<String> = f.markers.iter().map(marker).collect();
-                let cities: Vec<String> = (f.cities.iter())
+                let cities: Vec<String> = (f.borders.iter())
                     .map(|&c| t.features[c].ports[0].to_string())
                     .collect();
                 format!(
                     "{} {ports:?} pennants {} end {:?} cities {cities:?} markers {markers:?}",
-                    f.kind.name(),
-                    f.pennants,
-                    f.end
+                    ts.kind_of(f).id,
+                    f.emblems,
+                    f.legacy_end
                 )
             })
             .collect();

@@ -270,7 +270,7 @@ fn deep_checks_reach_the_editor_as_the_author_types() {
     let found = client.diagnostics(&mine, |d| !d.is_empty());
     assert_eq!(found.len(), 1, "{found:?}");
     let d = &found[0];
-    assert_eq!(d["code"], "tilekit::port-owned-by-city");
+    assert_eq!(d["code"], "tilekit::port-owned-by-area");
     assert_eq!(d["severity"], 1);
     assert_eq!(d["source"], "tilekit");
     assert!(d["message"].as_str().unwrap().contains("`NNE`"), "{d}");
@@ -493,7 +493,7 @@ fn hover_shows_a_keys_schema_docs_inside_a_tile() {
     let hover = client.hover(&mine, line, 2);
     let text = hover["contents"]["value"].as_str().unwrap();
     assert!(text.starts_with("`tile.cities`"), "{text}");
-    assert!(text.contains("The cities on the tile."), "{text}");
+    assert!(text.contains("the tile's cities"), "{text}");
     // A key inside an inline table, and the value of a key.
     let column = MINE.lines().nth(line).unwrap().find("ports").unwrap();
     let hover = client.hover(&mine, line, column + 1);

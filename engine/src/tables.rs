@@ -54,6 +54,17 @@ pub enum CompileError {
         "{0} follower kinds: the engine plays at most {MAX_FOLLOWER_KINDS} besides the base follower"
     )]
     TooManyFollowerKinds(usize),
+    /// A tile has a feature of a kind the engine cannot play yet: it plays the base game's
+    /// kinds, each by its shape, not yet a set's own from its declaration.
+    #[error(
+        "tile {tile} has a {kind}: the engine plays only the base game's feature kinds so far (a set's own kinds are checked and drawn, not yet played)"
+    )]
+    KindNotPlayable {
+        /// The tile's id.
+        tile: String,
+        /// The feature kind's id.
+        kind: String,
+    },
     /// The placement index would be too large.
     #[error(
         "the placement index would need {0} entries ((edge kinds + 1)^4 × tile kinds); reduce the vocabulary"
@@ -546,7 +557,7 @@ fn base_features(ts: &TileSet, tile: &tiledef::Tile) -> Vec<FeatureRec> {
             for p in &f.ports {
                 ports |= 1 << p.index();
             }
-            let kind = FeatureKind::from(f.kind);
+            let kind = FeatureKind::from(f.legacy);
             FeatureRec {
                 kind,
                 ports,
@@ -555,9 +566,9 @@ fn base_features(ts: &TileSet, tile: &tiledef::Tile) -> Vec<FeatureRec> {
                 } else {
                     0
                 },
-                pennants: small(f.pennants as usize),
-                end: f.end,
-                cities: f.cities.iter().map(|&c| small(c)).collect(),
+                pennants: small(f.emblems as usize),
+                end: f.legacy_end,
+                cities: f.borders.iter().map(|&c| small(c)).collect(),
                 flowers: f.flowers.iter().map(|&c| small(c)).collect(),
                 markers: f.markers.iter().map(|&m| small(m)).collect(),
             }
@@ -658,6 +669,12 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             return Err(CompileError::TooManyFeatures {
                 tile: tile.id.clone(),
                 count: tile.features.len(),
+            });
+        }
+        if let Some(f) = (tile.features.iter()).find(|f| ts.kind_of(f).id != f.legacy.name()) {
+            return Err(CompileError::KindNotPlayable {
+                tile: tile.id.clone(),
+                kind: ts.kind_of(f).id.clone(),
             });
         }
         let written = base_features(ts, tile);

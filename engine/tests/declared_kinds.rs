@@ -192,3 +192,24 @@ fn the_engines_kinds_close_and_take_followers_as_declared() {
         assert_eq!(k.claimable, kind.claimable(), "{k:?}");
     }
 }
+
+/// A set's own kind is checked and drawn but not yet played: compiling it is refused with the
+/// tile and the kind named, rather than playing a lake as a city.
+#[test]
+fn a_kind_the_engine_cannot_play_yet_is_refused_by_name() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let source = |relative: &str| tiledef::Source {
+        name: relative.to_string(),
+        text: std::fs::read_to_string(root.join(relative)).expect("the file"),
+    };
+    let report = tiledef::load(vec![
+        source("definitions/base.toml"),
+        source("tiledef/tests/fixtures/lakes.toml"),
+    ]);
+    let ts = report.tileset.expect("the lakes load");
+    let err = engine::tables::compile(&ts).expect_err("a lake is not played yet");
+    assert!(
+        matches!(&err, engine::tables::CompileError::KindNotPlayable { tile, kind } if tile == "LK-bay" && kind == "lake"),
+        "{err}"
+    );
+}

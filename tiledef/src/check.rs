@@ -7,22 +7,26 @@
 
 use crate::diagnostic::{Diagnostic, SharedSource};
 use crate::model::{
-    ArtHints, Count, EdgeStyle, MAX_ARTWORK_BYTES, MAX_COUNT, MAX_FLOWER_GROUPS, MAX_PENNANTS,
-    MarkerPlace, Meeting, PortCarries, RoadEnd, ScoringDef, TileDef, TileSetFile,
+    ArtHints, Count, EdgeStyle, MAX_ARTWORK_BYTES, MAX_COUNT, MarkerPlace, Meeting, PortCarries,
+    ScoringDef, Shape, TileDef, TileSetFile,
 };
 use crate::port::{Port, Side};
 use crate::schema::closest;
 use crate::source::SpanMap;
 use crate::tileset::{
-    Colour, EdgeKind, Edition, Feature, FeatureKind, Group, MarkerKind, Rgb, SetInfo, Tile, TileSet,
+    Colour, EdgeKind, Edition, Feature, FeatureKindId, FeatureKindInfo, Group, LineEnd, MarkerKind,
+    Rgb, SetInfo, Tile, TileSet,
 };
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 mod kinds;
+mod layout;
 mod start;
 mod unused;
+
+use layout::Layout;
 
 /// A file that parsed and matched the schema.
 #[derive(Clone)]
@@ -184,7 +188,7 @@ pub fn check(
     };
 
     let feature_kinds = cx.feature_kinds(&vocab, &order);
-    let edge_kinds = cx.edge_kinds(&vocab);
+    let edge_kinds = cx.edge_kinds(&vocab, &feature_kinds);
     let mut tileset = TileSet {
         sets: order
             .iter()
@@ -439,6 +443,9 @@ fn bundled_vocabulary() -> Vec<(&'static str, String, String)> {
         file.features
             .iter()
             .for_each(|k| add("feature kind", &k.id));
+        file.features
+            .iter()
+            .for_each(|k| add("tile key", &k.tile_key()));
         file.edge_kinds.iter().for_each(|e| add("edge kind", &e.id));
         file.colours.iter().for_each(|c| add("colour", &c.id));
         file.markers.iter().for_each(|m| add("marker kind", &m.id));
@@ -448,6 +455,16 @@ fn bundled_vocabulary() -> Vec<(&'static str, String, String)> {
 }
 
 impl Checker<'_> {
+    /// The bundled set whose feature kind tiles write under `key`, when no loaded set declares
+    /// it: the file forgot to require that set.
+    fn bundled_key_owner(&mut self, key: &str) -> Option<String> {
+        let bundled = self.bundled.get_or_insert_with(bundled_vocabulary);
+        let owner = (bundled.iter())
+            .find(|(what, name, _)| *what == "tile key" && name == key)
+            .map(|(_, _, set)| set.clone())?;
+        (!self.files.iter().any(|p| p.file.set.id == owner)).then_some(owner)
+    }
+
     /// Errors so far, counting names used without `requires` (reported later, once).
     fn errors(&self) -> usize {
         count_errors(self.diags) + self.not_required.len()
@@ -899,7 +916,7 @@ impl Checker<'_> {
     }
 
     /// Builds the edge kind vocabulary and its meeting matrix, checking it is consistent.
-    fn edge_kinds(&mut self, vocab: &Vocabulary) -> Vec<EdgeKind> {
+    fn edge_kinds(&mut self, vocab: &Vocabulary, features: &[FeatureKindInfo]) -> Vec<EdgeKind> {
         let n = vocab.edge_kinds.len();
         let mut kinds: Vec<EdgeKind> = Vec::with_capacity(n);
         let mut ptrs = Vec::with_capacity(n);
@@ -913,28 +930,45 @@ impl Checker<'_> {
                 .find(|(_, e)| e.id == d.id)
                 .expect("declared edge kinds come from their file");
             let ptr = format!("/edge_kind/{i}");
-            if def.halves == PortCarries::Road {
+            let centre = self.edge_carries(d.file, &ptr, "centre", &def.centre, vocab, features);
+            let halves = self.edge_carries(d.file, &ptr, "halves", &def.halves, vocab, features);
+            let shape = |k: Option<FeatureKindId>| k.map(|k| features[k.index()].shape);
+            if shape(halves) == Some(Shape::Line) {
                 self.error(
                     d.file,
                     &format!("{ptr}/halves"),
                     false,
                     "tilekit::bad-edge-kind",
-                    format!("the half-edge ports of `{}` cannot carry a road", def.id),
+                    format!("the half-edge ports of `{}` cannot carry a line (`{}`)", def.id, def.halves),
                 )
                 .hint = Some(
-                    "roads run through the centre port; halves carry `field`, `city` or `none`"
+                    "lines run through the centre port; halves carry a region (`field`), an area (`city`) or `none`"
                         .to_string(),
                 );
             }
-            if def.halves == PortCarries::City && def.centre != PortCarries::City {
-                self.error(d.file, &format!("{ptr}/halves"), false, "tilekit::bad-edge-kind", format!("the halves of `{}` are `city` but its centre is not", def.id))
-                    .hint = Some("`halves = \"city\"` means the halves belong to the centre's city; set `centre = \"city\"`".to_string());
+            if shape(halves) == Some(Shape::Area) && centre != halves {
+                self.error(
+                    d.file,
+                    &format!("{ptr}/halves"),
+                    false,
+                    "tilekit::bad-edge-kind",
+                    format!(
+                        "the halves of `{}` are `{}` but its centre is not",
+                        def.id, def.halves
+                    ),
+                )
+                .hint = Some(format!(
+                    "`halves = \"{0}\"` means the halves belong to the centre's {0}; set `centre = \"{0}\"`",
+                    def.halves
+                ));
             }
             kinds.push(EdgeKind {
                 id: def.id.clone(),
                 name: def.name.clone(),
-                centre: def.centre,
-                halves: def.halves,
+                centre_kind: centre,
+                halves_kind: halves,
+                centre: carries_of(centre.map(|k| &features[k.index()])),
+                halves: carries_of(halves.map(|k| &features[k.index()])),
                 meets: vec![Meeting::Forbidden; n],
                 display: def.display.as_deref().and_then(Rgb::parse),
                 style: def.style.unwrap_or(EdgeStyle::Plain),
@@ -982,7 +1016,7 @@ impl Checker<'_> {
                         Some(format!("{first_at} says `{previous:?}`; say it once").to_lowercase());
                     continue;
                 }
-                if let Some(problem) = meeting_problem(&kinds[a], &kinds[b], meeting) {
+                if let Some(problem) = meeting_problem(&kinds[a], &kinds[b], meeting, features) {
                     self.error(d.file, &ptr, false, "tilekit::meeting-mismatch", format!("`{}` cannot {} `{}`: {problem}", kinds[a].id, verb(meeting), kinds[b].id))
                         .hint = Some("`connect` needs the same carries on both kinds; `close` needs the same halves and a road facing nothing".to_string());
                     continue;
@@ -1004,6 +1038,48 @@ impl Checker<'_> {
             };
         }
         kinds
+    }
+
+    /// The feature kind an edge kind's `centre` or `halves` names (`none`: no kind); a site,
+    /// which lies inside the tile, is refused.
+    fn edge_carries(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        which: &str,
+        name: &str,
+        vocab: &Vocabulary,
+        features: &[FeatureKindInfo],
+    ) -> Option<FeatureKindId> {
+        if name == "none" {
+            return None;
+        }
+        let vptr = format!("{ptr}/{which}");
+        let k = self.resolve(
+            (f, &vptr, false),
+            "feature kind",
+            name,
+            &vocab.feature_kinds,
+            vocab.visible(f),
+        )?;
+        if features
+            .get(k)
+            .is_some_and(|kind| kind.shape == Shape::Site)
+        {
+            self.error(
+                f,
+                &vptr,
+                false,
+                "tilekit::bad-edge-kind",
+                format!("`{name}` is a site, which lies inside a tile and on no edge"),
+            )
+            .hint = Some(
+                "an edge carries an area (`city`), a line (`road`), a region (`field`) or `none`"
+                    .to_string(),
+            );
+            return None;
+        }
+        Some(FeatureKindId(k as u8))
     }
 
     /// Checks a tile that writes its own layout and resolves it.
@@ -1044,23 +1120,18 @@ impl Checker<'_> {
     ) -> Option<Tile> {
         let errors_before = self.errors();
         let id = &def.id;
-        let layout_keys: [(&str, bool); 9] = [
+        let mut layout_keys: Vec<(&str, bool)> = vec![
             ("edges", def.edges.is_some()),
-            ("cities", !def.cities.is_empty()),
-            ("roads", !def.roads.is_empty()),
-            ("fields", !def.fields.is_empty()),
             ("empty", !def.empty.is_empty()),
-            ("monastery", def.monastery),
-            ("garden", def.garden),
-            ("marketplace", def.marketplace),
             ("markers", !def.markers.is_empty()),
         ];
+        layout_keys.extend(def.features.keys().map(|k| (k.as_str(), true)));
         let like = def.like.as_deref().unwrap_or_default();
         for (key, written) in layout_keys {
             if written {
                 self.error(
                     f,
-                    &format!("{ptr}/{key}"),
+                    &format!("{ptr}/{}", escape(key)),
                     true,
                     "tilekit::like-with-layout",
                     format!("tile `{id}` is `like` `{like}` and also writes `{key}`"),
@@ -1241,436 +1312,6 @@ impl Checker<'_> {
         counts
     }
 
-    /// Checks a tile's own layout: edges, features and what its roads end at.
-    #[allow(clippy::too_many_lines)]
-    fn layout(
-        &mut self,
-        f: usize,
-        ptr: &str,
-        def: &TileDef,
-        vocab: &Vocabulary,
-        tileset: &TileSet,
-    ) -> Option<Layout> {
-        let visible = vocab.visible(f);
-        let errors_before = self.errors();
-        let id = &def.id;
-
-        // Edges.
-        let mut edges = [usize::MAX; 4];
-        let Some(def_edges) = &def.edges else {
-            self.error(
-                f,
-                ptr,
-                false,
-                "tilekit::edges-missing",
-                format!("tile `{id}` has no `edges`"),
-            )
-            .hint = Some("add e.g. `edges = { n = \"city\", e = \"road\", s = \"field\", w = \"road\" }`, or `like = \"…\"` to copy another tile's layout".to_string());
-            return None;
-        };
-        let written = [&def_edges.n, &def_edges.e, &def_edges.s, &def_edges.w];
-        for side in Side::ALL {
-            let eptr = format!("{ptr}/edges/{}", side.name());
-            if let Some(k) = self.resolve(
-                (f, &eptr, false),
-                "edge kind",
-                written[side.index()],
-                &vocab.edge_kinds,
-                visible,
-            ) {
-                edges[side.index()] = k;
-            }
-        }
-        // With an edge unknown, what its ports carry is unknown too: checking who owns them
-        // would only report consequences of that one mistake.
-        let edges_known = edges.iter().all(|&k| k != usize::MAX);
-        let carries = |port: Port| -> Option<PortCarries> {
-            let k = edges[port.side().index()];
-            (k != usize::MAX).then(|| tileset.edge_kinds[k].carries(port))
-        };
-
-        // Features, in the order cities, roads, fields, monastery, garden.
-        let mut features: Vec<Feature> = Vec::new();
-        let mut listed: Vec<Vec<(usize, String)>> = vec![Vec::new(); 12];
-        let mut feature_ptrs: Vec<String> = Vec::new();
-
-        for (c, city) in def.cities.iter().enumerate() {
-            let fptr = format!("{ptr}/cities/{c}");
-            for (k, &port) in city.ports.iter().enumerate() {
-                let pptr = format!("{fptr}/ports/{k}");
-                if !port.is_centre() {
-                    self.error(f, &pptr, false, "tilekit::city-half-port", format!("tile `{id}`: cities are named by centre ports, but `{port}` is a half-edge port"))
-                        .hint = Some(format!("write `{}` (the centre of the {} edge): a city edge's halves belong to its city", port.side().centre(), side_word(port.side())));
-                    continue;
-                }
-                listed[port.index()].push((features.len(), pptr));
-            }
-            if city.pennants > MAX_PENNANTS {
-                self.error(
-                    f,
-                    &format!("{fptr}/pennants"),
-                    false,
-                    "tilekit::too-many-pennants",
-                    format!(
-                        "tile `{id}`: a city with {} pennants; a city has at most {MAX_PENNANTS}",
-                        city.pennants
-                    ),
-                )
-                .hint = Some(
-                    "pennants are the shields printed in the city; check for a typo".to_string(),
-                );
-            }
-            let mut feature = Feature::new(FeatureKind::City);
-            feature.ports = city
-                .ports
-                .iter()
-                .copied()
-                .filter(|p| p.is_centre())
-                .collect();
-            feature.pennants = city.pennants;
-            feature.markers = self.markers(
-                f,
-                &format!("{fptr}/markers"),
-                &city.markers,
-                MarkerPlace::City,
-                vocab,
-            );
-            features.push(feature);
-            feature_ptrs.push(fptr);
-        }
-        for (r, road) in def.roads.iter().enumerate() {
-            let fptr = format!("{ptr}/roads/{r}");
-            for (k, &port) in road.ports.iter().enumerate() {
-                let pptr = format!("{fptr}/ports/{k}");
-                if !port.is_centre() {
-                    self.error(f, &pptr, false, "tilekit::road-half-port", format!("tile `{id}`: roads leave by centre ports, but `{port}` is a half-edge port"))
-                        .hint = Some(format!("write `{}`; the half-edge ports beside a road belong to fields", port.side().centre()));
-                    continue;
-                }
-                listed[port.index()].push((features.len(), pptr));
-            }
-            match (road.ports.len(), road.end) {
-                (1, None) => {
-                    self.error(f, &format!("{fptr}/ports"), false, "tilekit::road-end-missing", format!("tile `{id}`: the road from `{}` must say where it ends", road.ports[0]))
-                        .hint = Some("add `end = \"junction\"` (or \"monastery\", \"marketplace\", \"festival\", \"city\", \"marker\", or a side of this tile whose edge carries no road, e.g. \"S\")".to_string());
-                }
-                (2, Some(_)) => {
-                    self.error(f, &format!("{fptr}/end"), true, "tilekit::road-end-extra", format!("tile `{id}`: a road with two ports runs through the tile and has no end inside it"))
-                        .hint = Some("remove `end`, or split the road into two one-port roads".to_string());
-                }
-                (3.., Some(_)) => {
-                    self.error(f, &format!("{fptr}/end"), true, "tilekit::road-end-extra", format!("tile `{id}`: a road joining {} sides is one road through the tile and has no end inside it", if road.ports.len() == 3 { "three" } else { "four" }))
-                        .hint = Some("remove `end`; if the roads meet at a junction, write one one-port road per side with `end = \"junction\"`".to_string());
-                }
-                (_, Some(end)) => {
-                    self.road_end(f, &format!("{fptr}/end"), def, end, &edges, tileset)
-                }
-                _ => {}
-            }
-            let mut feature = Feature::new(FeatureKind::Road);
-            feature.ports = road
-                .ports
-                .iter()
-                .copied()
-                .filter(|p| p.is_centre())
-                .collect();
-            feature.end = road.end;
-            feature.markers = self.markers(
-                f,
-                &format!("{fptr}/markers"),
-                &road.markers,
-                MarkerPlace::Road,
-                vocab,
-            );
-            features.push(feature);
-            feature_ptrs.push(fptr);
-        }
-        let first_field = features.len();
-        for (g, field) in def.fields.iter().enumerate() {
-            let fptr = format!("{ptr}/fields/{g}");
-            for (k, &port) in field.ports.iter().enumerate() {
-                listed[port.index()].push((features.len(), format!("{fptr}/ports/{k}")));
-            }
-            if field.ports.is_empty() && !field.inner {
-                self.error(f, &fptr, false, "tilekit::field-nowhere", format!("tile `{id}`: a field with no ports"))
-                    .hint = Some("list the half-edge ports it touches, or write `inner = true` for a field inside the tile".to_string());
-            }
-            if !field.ports.is_empty() && field.inner {
-                self.error(
-                    f,
-                    &format!("{fptr}/inner"),
-                    true,
-                    "tilekit::field-inner-ports",
-                    format!("tile `{id}`: an inner field cannot have ports"),
-                )
-                .hint = Some("remove `inner = true`, or remove the ports".to_string());
-            }
-            if field.flowers.len() > MAX_FLOWER_GROUPS {
-                self.error(
-                    f,
-                    &format!("{fptr}/flowers"),
-                    false,
-                    "tilekit::too-many-flowers",
-                    format!("tile `{id}`: a field with {} flower groups; a field has at most {MAX_FLOWER_GROUPS}", field.flowers.len()),
-                )
-                .hint = Some("each entry is one group of flowers printed in the field".to_string());
-            }
-            let mut feature = Feature::new(FeatureKind::Field);
-            feature.ports = field.ports.clone();
-            for (k, colour) in field.flowers.iter().enumerate() {
-                let cptr = format!("{fptr}/flowers/{k}");
-                if let Some(c) =
-                    self.resolve((f, &cptr, false), "colour", colour, &vocab.colours, visible)
-                {
-                    feature.flowers.push(c);
-                }
-            }
-            feature.markers = self.markers(
-                f,
-                &format!("{fptr}/markers"),
-                &field.markers,
-                MarkerPlace::Field,
-                vocab,
-            );
-            features.push(feature);
-            feature_ptrs.push(fptr);
-        }
-        if def.monastery {
-            features.push(Feature::new(FeatureKind::Monastery));
-            feature_ptrs.push(format!("{ptr}/monastery"));
-        }
-        if def.garden {
-            features.push(Feature::new(FeatureKind::Garden));
-            feature_ptrs.push(format!("{ptr}/garden"));
-        }
-
-        // Ports on no feature on purpose.
-        let mut empty = [false; 12];
-        for (k, &port) in def.empty.iter().enumerate() {
-            if let Some((i, _)) = listed[port.index()].first() {
-                let kind = features[*i].kind.name();
-                self.error(
-                    f,
-                    &format!("{ptr}/empty/{k}"),
-                    false,
-                    "tilekit::empty-port-used",
-                    format!("tile `{id}`: port `{port}` is in `empty` and also in a {kind}"),
-                )
-                .hint = Some(format!(
-                    "a port in `empty` belongs to no feature: remove it from `empty` or from the {kind}"
-                ));
-            }
-            empty[port.index()] = true;
-        }
-
-        // Every port in exactly one feature of the kind its edge carries.
-        let mut owner: [Option<usize>; 12] = [None; 12];
-        for port in Port::ALL {
-            let Some(expected) = carries(port) else {
-                continue;
-            };
-            let side = port.side();
-            let edge_id = &tileset.edge_kinds[edges[side.index()]].id;
-            // A city edge's halves belong to the city that holds its centre.
-            if !port.is_centre() && expected == PortCarries::City {
-                owner[port.index()] = listed[side.centre().index()].first().map(|(i, _)| *i);
-                if let Some((_, lptr)) = listed[port.index()].first() {
-                    let lptr = lptr.clone();
-                    self.error(f, &lptr, false, "tilekit::port-owned-by-city", format!("tile `{id}`: `{port}` is half of the city edge {}, which belongs to its city", side_word(side)))
-                        .hint = Some(format!("remove `{port}` here"));
-                }
-                continue;
-            }
-            let entries = listed[port.index()].clone();
-            for (i, lptr) in &entries {
-                let kind = features[*i].kind;
-                if carries_kind(expected) != Some(kind) {
-                    let what = match expected {
-                        PortCarries::None => "no feature".to_string(),
-                        other => format!("a {}", carries_name(other)),
-                    };
-                    self.error(f, lptr, false, "tilekit::port-kind", format!("tile `{id}`: `{port}` is on the {} edge, a `{edge_id}` edge whose {} carries {what}, but it is listed in a {}", side_word(side), if port.is_centre() { "centre" } else { "half" }, kind.name()))
-                        .hint = Some(format!("change `edges.{}`, or move `{port}` to a {}", side.name(), if expected == PortCarries::None { "side with a feature".to_string() } else { carries_name(expected).to_string() }));
-                }
-            }
-            match entries.len() {
-                0 if expected != PortCarries::None && !empty[port.index()] => {
-                    let kind = carries_name(expected);
-                    let plural = if kind == "city" {
-                        "cities".to_string()
-                    } else {
-                        format!("{kind}s")
-                    };
-                    let d = self.error(
-                        f,
-                        &format!("{ptr}/edges/{}", side.name()),
-                        false,
-                        "tilekit::port-unowned",
-                        format!("tile `{id}`: port `{port}` belongs to no {kind}"),
-                    );
-                    d.label = format!("this `{edge_id}` edge has `{port}`");
-                    d.hint = Some(format!(
-                        "add `{port}` to the ports of one of the tile's {plural} (or to `empty`, if it lies against no {kind} on purpose)"
-                    ));
-                }
-                0 => {}
-                1 => owner[port.index()] = Some(entries[0].0),
-                _ => {
-                    let first = feature_ptrs[entries[0].0]
-                        .rsplit('/')
-                        .take(2)
-                        .collect::<Vec<_>>();
-                    let (second_ptr, first_name) =
-                        (entries[1].1.clone(), format!("{}[{}]", first[1], first[0]));
-                    self.error(
-                        f,
-                        &second_ptr,
-                        false,
-                        "tilekit::port-twice",
-                        format!("tile `{id}`: port `{port}` is in two features"),
-                    )
-                    .hint = Some(format!(
-                        "it is also in {first_name}; a port belongs to exactly one feature"
-                    ));
-                }
-            }
-        }
-
-        // The cities a field borders: resolved by port, and not cut off from the field.
-        let barriers = if edges_known {
-            barriers(&features, &edges, tileset)
-        } else {
-            Vec::new()
-        };
-        for (g, field) in def.fields.iter().enumerate() {
-            if !edges_known {
-                break;
-            }
-            let fi = first_field + g;
-            for (k, &port) in field.cities.iter().enumerate() {
-                let cptr = format!("{ptr}/fields/{g}/cities/{k}");
-                let city = owner[port.index()].filter(|&i| features[i].kind == FeatureKind::City);
-                let Some(city) = city else {
-                    let cities: Vec<String> = features
-                        .iter()
-                        .filter(|f| f.kind == FeatureKind::City)
-                        .map(|f| {
-                            f.ports
-                                .iter()
-                                .map(|p| p.name())
-                                .collect::<Vec<_>>()
-                                .join("+")
-                        })
-                        .collect();
-                    let hint = if cities.is_empty() {
-                        "this tile has no city; remove the reference".to_string()
-                    } else {
-                        format!("the cities of this tile are at {}", cities.join(", "))
-                    };
-                    self.error(
-                        f,
-                        &cptr,
-                        false,
-                        "tilekit::no-such-city",
-                        format!(
-                            "tile `{id}`: a field borders a city at `{port}`, but no city is there"
-                        ),
-                    )
-                    .hint = Some(hint);
-                    continue;
-                };
-                if features[fi].cities.contains(&city) {
-                    self.error(
-                        f,
-                        &cptr,
-                        false,
-                        "tilekit::city-twice",
-                        format!("tile `{id}`: the field names the city at `{port}` twice"),
-                    )
-                    .hint = Some("name each bordering city once".to_string());
-                    continue;
-                }
-                let city_ports = mask_where(&owner, |o| o == Some(city));
-                let field_ports = mask_of(&field.ports);
-                if let Some(barrier) = barriers
-                    .iter()
-                    .filter(|b| b.feature != Some(fi))
-                    .find(|b| separates(b.ports, field_ports, city_ports))
-                {
-                    self.error(f, &cptr, false, "tilekit::field-not-touching", format!("tile `{id}`: the field at {} cannot border the city at `{port}`: {} lies between them", ports_text(&field.ports), barrier.name))
-                        .hint = Some("a field borders any city of its tile unless a road, a river or another field that crosses the tile lies between them; check the ports, or remove the city".to_string());
-                    continue;
-                }
-                features[fi].cities.push(city);
-            }
-        }
-
-        // Centre features and the things roads end at.
-        let has_end = |e: RoadEnd| def.roads.iter().any(|r| r.end == Some(e));
-        if def.marketplace && !has_end(RoadEnd::Marketplace) {
-            self.error(
-                f,
-                &format!("{ptr}/marketplace"),
-                true,
-                "tilekit::marketplace-without-roads",
-                format!("tile `{id}` has a marketplace that no road reaches"),
-            )
-            .hint = Some("give the roads that reach it `end = \"marketplace\"`".to_string());
-        }
-        let markers = self.markers(
-            f,
-            &format!("{ptr}/markers"),
-            &def.markers,
-            MarkerPlace::Tile,
-            vocab,
-        );
-        let has_festival = markers
-            .iter()
-            .any(|&m| tileset.markers[m].rule == Some(crate::MarkerRule::Festival));
-        let has_city = features.iter().any(|x| x.kind == FeatureKind::City);
-        for (r, road) in def.roads.iter().enumerate() {
-            let eptr = format!("{ptr}/roads/{r}/end");
-            let missing = match road.end {
-                Some(RoadEnd::Monastery) if !def.monastery => {
-                    Some(("monastery", "a monastery (`monastery = true`)"))
-                }
-                Some(RoadEnd::Marketplace) if !def.marketplace => {
-                    Some(("marketplace", "a marketplace (`marketplace = true`)"))
-                }
-                Some(RoadEnd::Festival) if !has_festival => Some((
-                    "Festival place",
-                    "a Festival place (a marker with `rule = \"festival\"`)",
-                )),
-                Some(RoadEnd::City) if !has_city => Some(("city", "a city")),
-                Some(RoadEnd::Marker) if def.markers.is_empty() && road.markers.is_empty() => {
-                    Some(("marker", "a marker (in the tile's or the road's `markers`)"))
-                }
-                _ => None,
-            };
-            if let Some((noun, missing)) = missing {
-                let from = road.ports.first().map_or("", |p| p.name());
-                self.error(
-                    f,
-                    &eptr,
-                    false,
-                    "tilekit::road-end-missing-target",
-                    format!("tile `{id}`: the road from `{from}` ends at a {noun}, but the tile has none"),
-                )
-                .hint = Some(format!("add {missing} to the tile, or change `end`"));
-            }
-        }
-
-        if self.errors() > errors_before {
-            return None;
-        }
-        Some(Layout {
-            edges,
-            features,
-            marketplace: def.marketplace,
-            markers,
-        })
-    }
-
     /// Checks a tile's drawing hints and finds its artwork; `groups` is its flower groups.
     fn art(
         &mut self,
@@ -1755,35 +1396,27 @@ impl Checker<'_> {
         }
     }
 
-    fn road_end(
-        &mut self,
-        f: usize,
-        ptr: &str,
-        def: &TileDef,
-        end: RoadEnd,
-        edges: &[usize; 4],
-        tileset: &TileSet,
-    ) {
-        let Some(side) = end.side() else {
-            return;
-        };
-        let kind = edges[side.index()];
-        if kind == usize::MAX {
-            return;
-        }
-        if tileset.edge_kinds[kind].centre == PortCarries::Road {
-            let edge = &tileset.edge_kinds[kind].id;
-            self.error(f, ptr, false, "tilekit::road-end-edge", format!("tile `{}`: the road ends at the {} edge, a `{edge}` edge, which carries a road itself", def.id, side_word(side)))
-                .hint = Some("a road can end at a side of its own tile only where that edge carries no road (bushes, a river bank); otherwise use `end = \"junction\"`".to_string());
-        }
-    }
-
+    /// A tile's own markers: each must be declared for a tile (`on = "tile"`).
     fn markers(
         &mut self,
         f: usize,
         ptr: &str,
         names: &[String],
         place: MarkerPlace,
+        vocab: &Vocabulary,
+    ) -> Vec<usize> {
+        self.markers_on(f, ptr, names, Some(place), place_name(place), vocab)
+    }
+
+    /// Resolves the markers written at `ptr` on a `here` (a tile, or a feature of that kind),
+    /// which takes the markers declared `on` a `place` (none: no marker kind goes there).
+    fn markers_on(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        names: &[String],
+        place: Option<MarkerPlace>,
+        here: &str,
         vocab: &Vocabulary,
     ) -> Vec<usize> {
         let mut out = Vec::new();
@@ -1805,9 +1438,8 @@ impl Checker<'_> {
                 .iter()
                 .find(|x| x.id == d.id)
                 .expect("declared markers come from their file");
-            if def.on != place {
-                let on = format!("{:?}", def.on).to_lowercase();
-                let here = format!("{place:?}").to_lowercase();
+            if Some(def.on) != place {
+                let on = place_name(def.on);
                 self.error(
                     f,
                     &mptr,
@@ -2141,14 +1773,6 @@ impl Checker<'_> {
     }
 }
 
-/// A tile's layout as checked: what a tile `like` it copies.
-struct Layout {
-    edges: [usize; 4],
-    features: Vec<Feature>,
-    marketplace: bool,
-    markers: Vec<usize>,
-}
-
 /// A checked tile: what it writes of its own (id, names, counts, start, art) with its layout.
 fn resolved_tile(
     def: &TileDef,
@@ -2186,7 +1810,7 @@ struct Barrier {
     name: String,
 }
 
-/// The roads, rivers and fields of a tile that reach its edge in two places or more. Cities do
+/// The lines, rivers and regions of a tile that reach its edge in two places or more. Areas do
 /// not divide: a field may reach a city beyond another city (Abbey & Mayor's `CCc+`).
 fn barriers(features: &[Feature], edges: &[usize; 4], tileset: &TileSet) -> Vec<Barrier> {
     let mut out = Vec::new();
@@ -2204,16 +1828,17 @@ fn barriers(features: &[Feature], edges: &[usize; 4], tileset: &TileSet) -> Vec<
     }
     for (i, x) in features.iter().enumerate() {
         let mut ports = mask_of(&x.ports);
-        if let Some(side) = x.end.and_then(RoadEnd::side) {
+        if let Some(LineEnd::Side(side)) = x.end {
             ports |= 1 << side.centre().index();
         }
         if ports.count_ones() < 2 {
             continue;
         }
-        let name = match x.kind {
-            FeatureKind::Road => format!("the road {}", ports_text(&x.ports)),
-            FeatureKind::Field => format!("the field at {}", ports_text(&x.ports)),
-            _ => continue,
+        let kind = tileset.kind_of(x);
+        let name = match kind.shape {
+            Shape::Line => format!("the {} {}", kind.id, ports_text(&x.ports)),
+            Shape::Region => format!("the {} at {}", kind.id, ports_text(&x.ports)),
+            Shape::Area | Shape::Site => continue,
         };
         out.push(Barrier {
             feature: Some(i),
@@ -2263,7 +1888,7 @@ fn ports_text(ports: &[Port]) -> String {
 }
 
 /// A tile's rule-relevant content after `quarter_turns`, as comparable numbers: edges, then each
-/// feature (kind, ports, pennants, end, bordered cities, flowers, markers) in a canonical order,
+/// feature (kind, ports, emblems, end, bordered features, flowers, markers) in a canonical order,
 /// then the tile's marketplace and markers. Numbers, not text: this runs four times per tile.
 fn shape_key(tile: &Tile, quarter_turns: u8) -> Vec<u32> {
     let mask = |ports: &[Port]| {
@@ -2282,19 +1907,20 @@ fn shape_key(tile: &Tile, quarter_turns: u8) -> Vec<u32> {
         .map(|f| {
             let end = match f.end {
                 None => 0,
-                Some(e) => match e.side() {
-                    Some(side) => 100 + side.rotated(quarter_turns).index() as u32,
-                    None => 1 + e as u32,
-                },
+                Some(LineEnd::Junction) => 1,
+                Some(LineEnd::Marker) => 2,
+                Some(LineEnd::Side(side)) => 100 + side.rotated(quarter_turns).index() as u32,
+                Some(LineEnd::Kind(k)) => 200 + u32::from(k.0),
+                Some(LineEnd::MarkerKind(m)) => 1000 + m as u32,
             };
-            let mut key = vec![f.kind as u32, mask(&f.ports), f.pennants, end];
-            let mut cities: Vec<u32> = f
-                .cities
+            let mut key = vec![u32::from(f.kind.0), mask(&f.ports), f.emblems, end];
+            let mut borders: Vec<u32> = f
+                .borders
                 .iter()
                 .map(|&c| mask(&tile.features[c].ports))
                 .collect();
-            cities.sort_unstable();
-            for list in [cities, sorted(&f.flowers), sorted(&f.markers)] {
+            borders.sort_unstable();
+            for list in [borders, sorted(&f.flowers), sorted(&f.markers)] {
                 key.push(list.len() as u32);
                 key.extend(list);
             }
@@ -2314,18 +1940,24 @@ fn shape_key(tile: &Tile, quarter_turns: u8) -> Vec<u32> {
     key
 }
 
-fn meeting_problem(a: &EdgeKind, b: &EdgeKind, meeting: Meeting) -> Option<String> {
+fn meeting_problem(
+    a: &EdgeKind,
+    b: &EdgeKind,
+    meeting: Meeting,
+    kinds: &[FeatureKindInfo],
+) -> Option<String> {
+    let name = |k: Option<FeatureKindId>| k.map_or("nothing", |k| kinds[k.index()].id.as_str());
     match meeting {
         Meeting::Forbidden => None,
-        Meeting::Connect if a.centre != b.centre => Some(format!(
+        Meeting::Connect if a.centre_kind != b.centre_kind => Some(format!(
             "their centres carry {} and {}",
-            carries_name(a.centre),
-            carries_name(b.centre)
+            name(a.centre_kind),
+            name(b.centre_kind)
         )),
-        Meeting::Connect | Meeting::Close if a.halves != b.halves => Some(format!(
+        Meeting::Connect | Meeting::Close if a.halves_kind != b.halves_kind => Some(format!(
             "their halves carry {} and {}",
-            carries_name(a.halves),
-            carries_name(b.halves)
+            name(a.halves_kind),
+            name(b.halves_kind)
         )),
         Meeting::Close
             if !matches!(
@@ -2333,7 +1965,7 @@ fn meeting_problem(a: &EdgeKind, b: &EdgeKind, meeting: Meeting) -> Option<Strin
                 (PortCarries::Road, PortCarries::None) | (PortCarries::None, PortCarries::Road)
             ) =>
         {
-            Some("`close` is for a road meeting an edge whose centre carries nothing".to_string())
+            Some("`close` is for a line meeting an edge whose centre carries nothing".to_string())
         }
         _ => None,
     }
@@ -2347,21 +1979,24 @@ fn verb(meeting: Meeting) -> &'static str {
     }
 }
 
-fn carries_kind(carries: PortCarries) -> Option<FeatureKind> {
-    match carries {
-        PortCarries::Road => Some(FeatureKind::Road),
-        PortCarries::City => Some(FeatureKind::City),
-        PortCarries::Field => Some(FeatureKind::Field),
-        PortCarries::None => None,
+/// What a port carrying a feature of this kind carries, by its shape (none: a site, which lies
+/// inside the tile).
+fn carries_of(kind: Option<&FeatureKindInfo>) -> PortCarries {
+    match kind.map(|k| k.shape) {
+        Some(Shape::Area) => PortCarries::City,
+        Some(Shape::Line) => PortCarries::Road,
+        Some(Shape::Region) => PortCarries::Field,
+        Some(Shape::Site) | None => PortCarries::None,
     }
 }
 
-fn carries_name(carries: PortCarries) -> &'static str {
-    match carries {
-        PortCarries::Road => "road",
-        PortCarries::City => "city",
-        PortCarries::Field => "field",
-        PortCarries::None => "nothing",
+/// Where a marker kind goes, as written (`city`, `tile`).
+fn place_name(place: MarkerPlace) -> &'static str {
+    match place {
+        MarkerPlace::City => "city",
+        MarkerPlace::Road => "road",
+        MarkerPlace::Field => "field",
+        MarkerPlace::Tile => "tile",
     }
 }
 

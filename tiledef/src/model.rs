@@ -5,6 +5,7 @@
 //! value at a time live in `check`, not here.
 
 use crate::port::{Port, Side};
+use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -39,9 +40,9 @@ pub const MAX_RANGE: u32 = 3;
 /// The largest `max_tiles` of a small feature's rates.
 pub const MAX_SMALL_TILES: u32 = 100;
 /// The keys of a `[[tile]]` table that no feature kind may take as its `key`: the tile's own
-/// keys. (`cities`, `roads`, `fields`, `monastery` and `garden` are the keys of base's kinds;
-/// `marketplace` stays a tile key until Village Life declares its kind.)
-pub const FIXED_TILE_KEYS: [&str; 14] = [
+/// keys. (`cities`, `roads`, `fields`, `monastery` and `garden` are the keys of base's kinds,
+/// `marketplace` Village Life's.)
+pub const FIXED_TILE_KEYS: [&str; 13] = [
     "id",
     "name",
     "aliases",
@@ -50,7 +51,6 @@ pub const FIXED_TILE_KEYS: [&str; 14] = [
     "like",
     "edges",
     "empty",
-    "marketplace",
     "markers",
     "reconstructed",
     "art",
@@ -523,15 +523,16 @@ pub struct EditionDef {
     pub name: String,
 }
 
-/// What the ports of an edge carry: a feature kind, or nothing (the edge kind owns them).
+/// What the ports of an edge carry, by the shape of the feature kind there: what the engine and
+/// the renderer still read (`City` an area, `Road` a line, `Field` a region).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PortCarries {
-    /// A road (only on the centre port).
+    /// A line (a road; only on the centre port).
     Road,
-    /// A city.
+    /// An area (a city).
     City,
-    /// A field.
+    /// A region (a field).
     Field,
     /// Nothing: the edge kind owns the port (a field edge's centre, a bushes edge's centre).
     None,
@@ -558,10 +559,14 @@ pub struct EdgeKindDef {
     pub id: String,
     /// A readable name.
     pub name: String,
-    /// What the centre port (`N`, `E`, `S`, `W`) carries.
-    pub centre: PortCarries,
-    /// What the two half-edge ports carry; `city` on a city edge means the centre's city.
-    pub halves: PortCarries,
+    /// The feature kind its centre port (`N`, `E`, `S`, `W`) carries, e.g. `"road"`, or `"none"`
+    /// (the edge kind owns the port: a field edge's centre, a bushes edge's centre).
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), example = &"road")]
+    pub centre: String,
+    /// The feature kind its two half-edge ports carry, or `"none"`; an area kind (`city`) on
+    /// both the centre and the halves means one area owns the whole edge.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), example = &"field")]
+    pub halves: String,
     /// How this kind meets each kind (including itself); a pair not named anywhere is forbidden.
     #[serde(default)]
     pub meets: BTreeMap<String, Meeting>,
@@ -919,23 +924,89 @@ pub struct Edges {
     pub w: String,
 }
 
-/// A city on a tile.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CityDef {
-    /// The centre ports of the city edges this city joins, e.g. `["N", "W"]`.
-    #[schemars(length(min = 1), example = vec![Port::N, Port::W])]
-    pub ports: Vec<Port>,
-    /// Pennants (coat-of-arms shields) in this city, at most 9.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    #[schemars(range(max = MAX_PENNANTS))]
-    pub pennants: u32,
-    /// Markers on this city.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub markers: Vec<String>,
+/// What a tile writes under a feature kind's key: `true` for a site (`monastery = true`), a list
+/// of features for any other shape (`cities = [{ ports = ["N"] }]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum TileFeatures {
+    /// A site: `true` puts one on the tile, `false` none.
+    Present(bool),
+    /// The features of an area, line or region kind, in the order written.
+    List(Vec<FeatureDef>),
 }
 
-/// Where a road ends inside its tile, when it has only one edge port.
+/// One feature on a tile: the keys its kind's shape takes (`ports` always; `end` on a line;
+/// `inner` and `flowers` on a region), its emblem count under the emblem's key (`pennants = 1`),
+/// and, on a region, the features it borders under their kind's key (`cities = ["N"]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FeatureDef {
+    /// The ports it leaves the tile by: centre ports (`N`, `E`, `S`, `W`) for an area or a line,
+    /// half-edge ports (`NNW`, `ENE`, …) for a region; empty for an inner region.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec![Port::W, Port::E])]
+    pub ports: Vec<Port>,
+    /// A region that touches no edge (it lies inside the tile).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub inner: bool,
+    /// Where a line with one port ends inside the tile: `junction`; a side (`N`, `E`, `S`, `W`)
+    /// of this tile whose edge carries no line (bushes, a river bank); the id of an area or site
+    /// kind on the tile (`city`: a gate; `monastery`; `marketplace`); `marker` (one of the tile's
+    /// markers); or the id of one of the tile's markers (`festival`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z][A-Za-z0-9-]*$"), example = &"junction")]
+    pub end: Option<String>,
+    /// The flower groups in a region, one colour id per group (at most 8).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = MAX_FLOWER_GROUPS), example = vec!["white", "violet"])]
+    pub flowers: Vec<String>,
+    /// Markers on this feature, e.g. `["well"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<String>,
+    /// The emblem count under its key (`pennants = 1`), and on a region the features it
+    /// borders under their kind's key, each named by one of its ports (`cities = ["N"]`).
+    #[serde(flatten)]
+    pub by_kind: BTreeMap<String, KindValue>,
+}
+
+/// A value a feature writes under a kind's key: an emblem count or the ports of bordered
+/// features.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum KindValue {
+    /// An emblem count, e.g. `pennants = 1` (0 to 9).
+    Count(#[schemars(range(max = MAX_PENNANTS))] u32),
+    /// The features of a kind a region borders, each named by one of its ports.
+    Ports(#[schemars(example = vec![Port::N])] Vec<Port>),
+}
+
+impl FeatureDef {
+    /// A feature leaving the tile by these ports.
+    pub fn at(ports: Vec<Port>) -> FeatureDef {
+        FeatureDef {
+            ports,
+            ..FeatureDef::default()
+        }
+    }
+
+    /// The count written under `key` (an emblem), 0 if none.
+    pub fn count(&self, key: &str) -> u32 {
+        match self.by_kind.get(key) {
+            Some(KindValue::Count(n)) => *n,
+            _ => 0,
+        }
+    }
+
+    /// The ports written under `key` (bordered features of that kind), empty if none.
+    pub fn ports_under(&self, key: &str) -> &[Port] {
+        match self.by_kind.get(key) {
+            Some(KindValue::Ports(ports)) => ports,
+            _ => &[],
+        }
+    }
+}
+
+/// Where a line ends inside its tile, as the engine and the renderer still read it (the written
+/// `end` resolved by shape; see `TileSet::legacy_end`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum RoadEnd {
     /// At a junction (crossroads, village).
@@ -967,6 +1038,36 @@ pub enum RoadEnd {
 }
 
 impl RoadEnd {
+    /// Every end.
+    pub const ALL: [RoadEnd; 10] = [
+        RoadEnd::Junction,
+        RoadEnd::Monastery,
+        RoadEnd::Marketplace,
+        RoadEnd::Festival,
+        RoadEnd::City,
+        RoadEnd::Marker,
+        RoadEnd::N,
+        RoadEnd::E,
+        RoadEnd::S,
+        RoadEnd::W,
+    ];
+
+    /// The end as written in a tile's `end`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RoadEnd::Junction => "junction",
+            RoadEnd::Monastery => "monastery",
+            RoadEnd::Marketplace => "marketplace",
+            RoadEnd::Festival => "festival",
+            RoadEnd::City => "city",
+            RoadEnd::Marker => "marker",
+            RoadEnd::N => "N",
+            RoadEnd::E => "E",
+            RoadEnd::S => "S",
+            RoadEnd::W => "W",
+        }
+    }
+
     /// The side of its own tile the road ends at, when its end is a side.
     pub fn side(self) -> Option<Side> {
         match self {
@@ -989,49 +1090,6 @@ impl RoadEnd {
     }
 }
 
-/// A road on a tile.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RoadDef {
-    /// The centre ports the road leaves the tile by: two for a road that runs through, one for a
-    /// road that ends inside the tile, three or four for one road that joins those sides with no
-    /// junction between them (a road that forks and stays one road).
-    #[schemars(length(min = 1, max = 4), example = vec![Port::W, Port::E])]
-    pub ports: Vec<Port>,
-    /// Where a one-port road ends: `junction`, `monastery`, `marketplace`, `festival`, `city` (a
-    /// city gate), `marker` (one of the tile's markers), or a side (`N`, `E`, `S`, `W`) of this
-    /// tile whose edge carries no road (bushes, a river bank).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub end: Option<RoadEnd>,
-    /// Markers on this road, e.g. `["well"]`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub markers: Vec<String>,
-}
-
-/// A field on a tile.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct FieldDef {
-    /// The half-edge ports the field touches, e.g. `["WSW", "WNW"]`; empty for an inner field.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(example = vec![Port::ESE, Port::SSE])]
-    pub ports: Vec<Port>,
-    /// A field that touches no edge (it lies inside the tile).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub inner: bool,
-    /// The cities this field borders, each named by one of its ports.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(example = vec![Port::N])]
-    pub cities: Vec<Port>,
-    /// The flower groups in this field, one colour id per group (at most 8).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(length(max = MAX_FLOWER_GROUPS), example = vec!["white", "violet"])]
-    pub flowers: Vec<String>,
-    /// Markers in this field.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub markers: Vec<String>,
-}
-
 /// Drawing hints: they place things in the picture and never change the rules.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -1049,9 +1107,9 @@ pub struct ArtHints {
     pub markers: BTreeMap<String, [f32; 2]>,
 }
 
-/// One tile type.
+/// One tile type. Its features are written under their kinds' keys, which the vocabulary
+/// declares: a key no kind in scope writes is the checker's `unknown-key`, not the schema's.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct TileDef {
     /// The tile's id, unique among all loaded sets, e.g. `"D"` or `"FE-CFR"`: letters, digits and
     /// `.` `_` `+` `-`, starting with a letter or digit, at most 64 characters. Ids become file
@@ -1084,29 +1142,16 @@ pub struct TileDef {
     /// The edge kind of each side (required unless the tile is `like` another).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edges: Option<Edges>,
-    /// The cities on the tile.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub cities: Vec<CityDef>,
-    /// The roads on the tile.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub roads: Vec<RoadDef>,
-    /// The fields on the tile.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub fields: Vec<FieldDef>,
+    /// The tile's features, under the key their kind declares: the base game's `cities`,
+    /// `roads`, `fields`, `monastery = true` and `garden = true`, Village Life's
+    /// `marketplace = true`, a set's own (`lakes = [...]`, `island = true`).
+    #[serde(flatten)]
+    pub features: IndexMap<String, TileFeatures>,
     /// Ports that belong to no feature, on purpose: the parts of an edge that lie against
     /// something that is not a feature (the walls of the City of Carcassonne in *The Count*).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(example = vec![Port::ESE, Port::SSE])]
     pub empty: Vec<Port>,
-    /// The tile has a monastery (a cloister) in its centre.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub monastery: bool,
-    /// The tile has a garden in its centre (second edition).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub garden: bool,
-    /// The tile has a marketplace (Village Life); its roads end at it with `end = "marketplace"`.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub marketplace: bool,
     /// Tile-level markers: the Festival place, illustrations, …
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(example = vec!["festival"])]
@@ -1127,6 +1172,42 @@ pub struct TileDef {
     pub held_back: bool,
 }
 
+impl TileDef {
+    /// The features written under `key` (empty if none, or if it is a site's `true`).
+    pub fn features_under(&self, key: &str) -> &[FeatureDef] {
+        match self.features.get(key) {
+            Some(TileFeatures::List(list)) => list,
+            _ => &[],
+        }
+    }
+
+    /// The features under `key`, to add to.
+    pub fn features_under_mut(&mut self, key: &str) -> &mut Vec<FeatureDef> {
+        let entry = self
+            .features
+            .entry(key.to_string())
+            .or_insert_with(|| TileFeatures::List(Vec::new()));
+        if !matches!(entry, TileFeatures::List(_)) {
+            *entry = TileFeatures::List(Vec::new());
+        }
+        match entry {
+            TileFeatures::List(list) => list,
+            TileFeatures::Present(_) => unreachable!("replaced by a list just above"),
+        }
+    }
+
+    /// Whether the tile has the site written under `key` (`monastery = true`).
+    pub fn has_site(&self, key: &str) -> bool {
+        matches!(self.features.get(key), Some(TileFeatures::Present(true)))
+    }
+
+    /// Puts the site written under `key` on the tile.
+    pub fn put_site(&mut self, key: &str) {
+        self.features
+            .insert(key.to_string(), TileFeatures::Present(true));
+    }
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -1143,20 +1224,9 @@ fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
 }
 
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-/// The JSON Schema of the format, as shipped in `definitions/schema/tileset.schema.json`.
-pub fn json_schema() -> serde_json::Value {
+/// The JSON Schema of the types alone: a tile's feature keys are any key (`additionalProperties`);
+/// `schema::json_schema` names the bundled kinds' keys in it.
+pub fn types_schema() -> serde_json::Value {
     let schema = schemars::schema_for!(TileSetFile);
     serde_json::to_value(schema).expect("a generated schema is always valid JSON")
-}
-
-/// The JSON Schema as the pretty-printed text that is committed (with a final newline).
-pub fn json_schema_text() -> String {
-    let mut text =
-        serde_json::to_string_pretty(&json_schema()).expect("a JSON value always serialises");
-    text.push('\n');
-    text
 }

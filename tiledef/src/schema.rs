@@ -11,6 +11,146 @@ use validator::{ErrorKind, ValidationError, Validator};
 
 mod validator;
 
+/// The JSON Schema of the format, as shipped in `definitions/schema/tileset.schema.json`: the
+/// types' schema with the bundled sets' feature kinds written out, so that editors complete and
+/// describe `cities`, `monastery` and `pennants` without the language server, and a typo in a
+/// bundled kind's feature is the schema's error. A set's own kinds are any other key of a tile,
+/// checked by `check`.
+pub fn json_schema() -> Value {
+    let mut schema = crate::model::types_schema();
+    let files: Vec<crate::model::TileSetFile> = (crate::bundled().iter())
+        .filter_map(|source| toml::from_str(&source.text).ok())
+        .collect();
+    let kinds = || {
+        files
+            .iter()
+            .flat_map(|f| f.features.iter().map(|k| (k, &f.set.id)))
+    };
+    let markers = || files.iter().flat_map(|f| f.markers.iter());
+    schema["$defs"]["FeatureDef"]["properties"]["end"] = line_end_schema(kinds(), markers());
+    let areas: Vec<(&crate::model::FeatureKindDef, &String)> = kinds()
+        .filter(|(k, _)| k.shape == crate::model::Shape::Area)
+        .collect();
+    for (kind, set) in kinds() {
+        name_kind(&mut schema, kind, set, &areas);
+    }
+    schema
+}
+
+/// The JSON Schema as the pretty-printed text that is committed (with a final newline).
+pub fn json_schema_text() -> String {
+    let mut text =
+        serde_json::to_string_pretty(&json_schema()).expect("a JSON value always serialises");
+    text.push('\n');
+    text
+}
+
+/// The schema of a line's `end`: the words every vocabulary has, the bundled areas, sites and
+/// tile markers by id (documented, for completion), or any other id (a set's own).
+fn line_end_schema<'k>(
+    kinds: impl Iterator<Item = (&'k crate::model::FeatureKindDef, &'k String)>,
+    markers: impl Iterator<Item = &'k crate::model::MarkerDef>,
+) -> Value {
+    use crate::model::{MarkerPlace, Shape};
+    use serde_json::json;
+    let mut choices = vec![
+        json!({ "const": "junction", "description": "At a junction (crossroads, village)." }),
+        json!({ "const": "marker", "description": "At one of the tile's markers (a jetty, a well, a spring, …)." }),
+    ];
+    for side in crate::port::Side::ALL {
+        let port = side.centre().name();
+        choices.push(json!({ "const": port, "description": format!("At this tile's own {port} edge, which carries no line (bushes, a river bank).") }));
+    }
+    for (kind, set) in kinds.filter(|(k, _)| matches!(k.shape, Shape::Area | Shape::Site)) {
+        let what = kind.name.to_lowercase();
+        choices.push(json!({ "const": kind.id, "description": format!("At the tile's {what} (set `{set}`).") }));
+    }
+    for marker in markers.filter(|m| m.on == MarkerPlace::Tile) {
+        choices.push(json!({ "const": marker.id, "description": format!("At the tile's {} (a marker).", marker.name.to_lowercase()) }));
+    }
+    choices.push(json!({
+        "type": "string",
+        "pattern": "^[a-z][a-z0-9-]*$",
+        "description": "The id of an area or site kind, or of a tile marker, of a set's own."
+    }));
+    json!({
+        "description": "Where a line with one port ends inside the tile: `junction`; a side (`N`, `E`, `S`, `W`) of this tile whose edge carries no line; the id of an area or site kind on the tile (`city`: a gate; `monastery`; `marketplace`); `marker`; or the id of one of the tile's markers (`festival`).",
+        "anyOf": choices,
+    })
+}
+
+/// Writes a bundled kind out: its tile key, and the table of one of its features with exactly
+/// the keys its shape takes (a region's left open: it also lists the areas of sets' own kinds).
+fn name_kind(
+    schema: &mut Value,
+    kind: &crate::model::FeatureKindDef,
+    set: &str,
+    areas: &[(&crate::model::FeatureKindDef, &String)],
+) {
+    use crate::model::Shape;
+    use serde_json::json;
+    let key = kind.tile_key();
+    let defs = &mut schema["$defs"];
+    let generic = defs["FeatureDef"]["properties"].clone();
+    let take = |names: &[&str]| -> serde_json::Map<String, Value> {
+        names
+            .iter()
+            .filter_map(|n| generic.get(*n).map(|v| (n.to_string(), v.clone())))
+            .collect()
+    };
+    let (shape, mut properties) = match kind.shape {
+        Shape::Site => {
+            defs["TileDef"]["properties"][&key] = json!({
+                "type": "boolean",
+                "description": format!("{} (a site of the set `{set}`): `{key} = true` puts one on the tile.", kind.name),
+            });
+            return;
+        }
+        Shape::Area => ("an area", take(&["ports", "markers"])),
+        Shape::Line => ("a line", take(&["ports", "end", "markers"])),
+        Shape::Region => ("a region", take(&["ports", "inner", "flowers", "markers"])),
+    };
+    if let Some(emblem) = &kind.emblem {
+        properties.insert(
+            emblem.count_key(),
+            json!({
+                "type": "integer",
+                "minimum": 0,
+                "maximum": emblem.max.unwrap_or(crate::model::MAX_PENNANTS),
+                "description": format!("{}s on this {} (at most {}).", emblem.name, kind.name.to_lowercase(), emblem.max.unwrap_or(crate::model::MAX_PENNANTS)),
+            }),
+        );
+    }
+    let mut table = json!({
+        "type": "object",
+        "description": format!("{} on a tile: {} of the set `{set}`.", kind.name, shape),
+        "additionalProperties": false,
+    });
+    if kind.shape == Shape::Region {
+        for (area, area_set) in areas {
+            let area_key = area.tile_key();
+            properties.insert(
+                area_key.clone(),
+                json!({
+                    "type": "array",
+                    "items": { "$ref": "#/$defs/Port" },
+                    "description": format!("The {area_key} (set `{area_set}`) this {} borders, each named by one of its ports.", kind.name.to_lowercase()),
+                }),
+            );
+        }
+        // The areas of a set's own kinds (`forests = ["E"]`), checked by `check`.
+        table["additionalProperties"] = json!({ "$ref": "#/$defs/KindValue" });
+    }
+    table["properties"] = Value::Object(properties);
+    let name = format!("feature-{}", kind.id);
+    defs[&name] = table;
+    defs["TileDef"]["properties"][&key] = json!({
+        "type": "array",
+        "items": { "$ref": format!("#/$defs/{name}") },
+        "description": format!("{} ({shape} of the set `{set}`): the tile's {key}, e.g. `{key} = [{{ ports = [\"N\"] }}]`.", kind.name),
+    });
+}
+
 /// A compiled validator for the format's schema, with the schema kept for hints.
 pub struct SchemaChecker {
     schema: Value,
@@ -23,7 +163,7 @@ impl SchemaChecker {
     pub fn new() -> SchemaChecker {
         let schema =
             serde_json::from_str(include_str!("../../definitions/schema/tileset.schema.json"))
-                .unwrap_or_else(|_| crate::model::json_schema());
+                .unwrap_or_else(|_| json_schema());
         let validator = Validator::new(&schema)
             .expect("the schema uses only keywords the validator implements (tested)");
         SchemaChecker { schema, validator }
@@ -138,10 +278,13 @@ impl SchemaChecker {
                     .iter()
                     .filter(|branch| !branch.is_empty())
                     .min_by_key(|branch| {
-                        branch
-                            .iter()
-                            .filter(|e| matches!(e.kind(), ErrorKind::Type { .. }))
-                            .count()
+                        let types = || {
+                            (branch.iter()).filter(|e| matches!(e.kind(), ErrorKind::Type { .. }))
+                        };
+                        // A branch of another type than the value's is the worst; among those
+                        // of its type, the one with the fewest wrong types inside.
+                        let own = types().filter(|e| e.instance_path() == pointer).count();
+                        (own, types().count())
                     });
                 match best {
                     Some(branch)

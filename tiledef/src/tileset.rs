@@ -212,9 +212,13 @@ pub struct EdgeKind {
     pub id: String,
     /// Its readable name.
     pub name: String,
-    /// What its centre port carries.
+    /// The feature kind its centre port carries, if any.
+    pub centre_kind: Option<FeatureKindId>,
+    /// The feature kind its half-edge ports carry, if any.
+    pub halves_kind: Option<FeatureKindId>,
+    /// What its centre port carries, by the shape of `centre_kind`.
     pub centre: PortCarries,
-    /// What its half-edge ports carry (`City` on a city edge: the centre's city).
+    /// What its half-edge ports carry, by shape (`City` on an area edge: the centre's area).
     pub halves: PortCarries,
     /// How it meets each edge kind, indexed like `TileSet::edge_kinds` (symmetric).
     pub meets: Vec<Meeting>,
@@ -227,6 +231,15 @@ pub struct EdgeKind {
 }
 
 impl EdgeKind {
+    /// The feature kind a port of this edge kind carries, if any.
+    pub fn kind_at(&self, port: Port) -> Option<FeatureKindId> {
+        if port.is_centre() {
+            self.centre_kind
+        } else {
+            self.halves_kind
+        }
+    }
+
     /// What a port of this edge kind carries, by whether the port is a centre port.
     pub fn carries(&self, port: Port) -> PortCarries {
         if port.is_centre() {
@@ -269,7 +282,20 @@ pub struct MarkerKind {
     pub token: Option<u32>,
 }
 
-/// The kinds of feature a follower can stand on (or that score).
+/// A feature kind: an index into `TileSet::feature_kinds` (at most 32 of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FeatureKindId(pub u8);
+
+impl FeatureKindId {
+    /// Its index into `TileSet::feature_kinds`.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The base game's feature kinds, as the engine, the renderer and the JCloisterZone tools still
+/// read a feature: `TileSet::legacy_kind` maps a declared kind to one by its shape, until they
+/// read the declarations themselves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FeatureKind {
     /// A city.
@@ -297,34 +323,58 @@ impl FeatureKind {
     }
 }
 
+/// Where a line with one port ends inside its tile, resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineEnd {
+    /// At a junction (crossroads, village).
+    Junction,
+    /// At this tile's own side, whose edge carries no line (bushes, a river bank).
+    Side(Side),
+    /// At the tile's feature of this area or site kind (a city gate, a monastery, a
+    /// marketplace).
+    Kind(FeatureKindId),
+    /// At one of the tile's markers.
+    Marker,
+    /// At the tile's marker of this kind (index into `TileSet::markers`: the Festival place).
+    MarkerKind(usize),
+}
+
 /// One feature of a tile type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Feature {
-    /// What it is.
-    pub kind: FeatureKind,
-    /// The ports it leaves the tile by (empty for monasteries, gardens and inner fields).
+    /// What it is: its declared kind.
+    pub kind: FeatureKindId,
+    /// Transitional: the base-game kind it is played and drawn as (`TileSet::legacy_kind`),
+    /// for the renderer and the JCloisterZone tools until they read the declarations.
+    pub legacy: FeatureKind,
+    /// The ports it leaves the tile by (empty for sites and inner regions).
     pub ports: Vec<Port>,
-    /// Pennants, for cities.
-    pub pennants: u32,
-    /// Where a one-port road ends inside the tile.
-    pub end: Option<RoadEnd>,
-    /// The indices (into `Tile::features`) of the cities a field borders.
-    pub cities: Vec<usize>,
-    /// The flower groups of a field, one colour index each.
+    /// Its kind's emblems on it (a city's pennants).
+    pub emblems: u32,
+    /// Where a one-port line ends inside the tile.
+    pub end: Option<LineEnd>,
+    /// Transitional: `end` as the engine and the renderer still read it (`TileSet::legacy_end`).
+    pub legacy_end: Option<RoadEnd>,
+    /// The indices (into `Tile::features`) of the features a region borders (a field's cities),
+    /// in the order written.
+    pub borders: Vec<usize>,
+    /// The flower groups of a region, one colour index each.
     pub flowers: Vec<usize>,
     /// Markers on this feature, as marker kind indices.
     pub markers: Vec<usize>,
 }
 
 impl Feature {
-    /// A feature of the given kind with nothing else set.
-    pub fn new(kind: FeatureKind) -> Feature {
+    /// A feature of the given kind (played and drawn as `legacy`) with nothing else set.
+    pub fn new(kind: FeatureKindId, legacy: FeatureKind) -> Feature {
         Feature {
             kind,
+            legacy,
             ports: Vec::new(),
-            pennants: 0,
+            emblems: 0,
             end: None,
-            cities: Vec::new(),
+            legacy_end: None,
+            borders: Vec::new(),
             flowers: Vec::new(),
             markers: Vec::new(),
         }
@@ -348,9 +398,11 @@ pub struct Tile {
     pub start: bool,
     /// Edge kind index of each side, indexed by `Side::index()`.
     pub edges: [usize; 4],
-    /// Its features: cities, roads and fields in written order, then monastery and garden.
+    /// Its features, kind by kind in vocabulary order (the base game's cities, roads, fields,
+    /// monastery, garden; then the sets' own kinds), each kind's in written order. Hub sites
+    /// (a marketplace) are not features: nobody stands on them and they score nothing.
     pub features: Vec<Feature>,
-    /// Whether it has a marketplace (Village Life).
+    /// Whether it has a hub site (Village Life's marketplace), where lines end apart.
     pub marketplace: bool,
     /// Tile-level markers, as marker kind indices.
     pub markers: Vec<usize>,
@@ -383,12 +435,69 @@ impl Tile {
     }
 
     /// Whether the tile has a feature of the given kind.
-    pub fn has(&self, kind: FeatureKind) -> bool {
+    pub fn has(&self, kind: FeatureKindId) -> bool {
         self.features.iter().any(|f| f.kind == kind)
+    }
+
+    /// Whether the tile has a feature played and drawn as the given base-game kind.
+    pub fn has_legacy(&self, kind: FeatureKind) -> bool {
+        self.features.iter().any(|f| f.legacy == kind)
     }
 }
 
 impl TileSet {
+    /// The declared kind of a feature.
+    pub fn kind_of(&self, feature: &Feature) -> &FeatureKindInfo {
+        &self.feature_kinds[feature.kind.index()]
+    }
+
+    /// The feature kind with this id, if declared.
+    pub fn kind_id(&self, id: &str) -> Option<FeatureKindId> {
+        self.feature_kinds
+            .iter()
+            .position(|k| k.id == id)
+            .map(|k| FeatureKindId(k as u8))
+    }
+
+    /// The base-game kind a declared kind is played and drawn as, by its shape: an area as a
+    /// city, a line as a road, a region as a field, a site as a monastery (a garden when only
+    /// named figures may stand there). Transitional: the engine refuses kinds whose id is not
+    /// this kind's, and the renderer and the JCloisterZone tools read kinds through it, until
+    /// they read the declarations.
+    pub fn legacy_kind(&self, kind: FeatureKindId) -> FeatureKind {
+        let info = &self.feature_kinds[kind.index()];
+        match info.shape {
+            Shape::Area => FeatureKind::City,
+            Shape::Line => FeatureKind::Road,
+            Shape::Region => FeatureKind::Field,
+            Shape::Site if info.claimable => FeatureKind::Monastery,
+            Shape::Site => FeatureKind::Garden,
+        }
+    }
+
+    /// A line's end as the engine and the renderer still read it: an area is a city gate, a hub
+    /// site a marketplace, another site a monastery, a marker kind with the Festival rule the
+    /// Festival place.
+    pub fn legacy_end(&self, end: LineEnd) -> RoadEnd {
+        match end {
+            LineEnd::Junction => RoadEnd::Junction,
+            LineEnd::Side(side) => RoadEnd::at(side),
+            LineEnd::Kind(kind) => {
+                let info = &self.feature_kinds[kind.index()];
+                match info.shape {
+                    Shape::Site if info.hub => RoadEnd::Marketplace,
+                    Shape::Site => RoadEnd::Monastery,
+                    _ => RoadEnd::City,
+                }
+            }
+            LineEnd::Marker => RoadEnd::Marker,
+            LineEnd::MarkerKind(m) if self.markers[m].rule == Some(MarkerRule::Festival) => {
+                RoadEnd::Festival
+            }
+            LineEnd::MarkerKind(_) => RoadEnd::Marker,
+        }
+    }
+
     /// How two edge kinds meet.
     pub fn meeting(&self, a: usize, b: usize) -> Meeting {
         self.edge_kinds[a].meets[b]

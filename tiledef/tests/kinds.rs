@@ -24,7 +24,10 @@ fn kind<'a>(ts: &'a TileSet, id: &str) -> &'a FeatureKindInfo {
 #[test]
 fn base_declares_its_five_kinds_in_the_order_of_a_tiles_features() {
     let ts = tiledef::load_bundled();
-    let ids: Vec<&str> = ts.feature_kinds.iter().map(|k| k.id.as_str()).collect();
+    let base: Vec<_> = (ts.feature_kinds.iter())
+        .take_while(|k| ts.sets[k.set].id == "base")
+        .collect();
+    let ids: Vec<&str> = base.iter().map(|k| k.id.as_str()).collect();
     let order = [
         FeatureKind::City,
         FeatureKind::Road,
@@ -33,9 +36,10 @@ fn base_declares_its_five_kinds_in_the_order_of_a_tiles_features() {
         FeatureKind::Garden,
     ];
     assert_eq!(ids, order.map(FeatureKind::name));
-    let keys: Vec<&str> = ts.feature_kinds.iter().map(|k| k.key.as_str()).collect();
+    let keys: Vec<&str> = base.iter().map(|k| k.key.as_str()).collect();
     assert_eq!(keys, ["cities", "roads", "fields", "monastery", "garden"]);
-    assert!(ts.feature_kinds.iter().all(|k| ts.sets[k.set].id == "base"));
+    let others = (ts.feature_kinds.iter()).filter(|k| ts.sets[k.set].id != "base");
+    assert!(others.map(|k| k.id.as_str()).eq(["marketplace"]));
 }
 
 #[test]
@@ -96,7 +100,10 @@ fn base_kinds_say_todays_scoring() {
     );
     let others = ["city", "road", "field"];
     assert!(others.iter().all(|id| kind(&ts, id).claimable));
-    let jcz: Vec<Option<&str>> = ts.feature_kinds.iter().map(|k| k.jcz.as_deref()).collect();
+    let jcz: Vec<Option<&str>> = (ts.feature_kinds.iter())
+        .filter(|k| ts.sets[k.set].id == "base")
+        .map(|k| k.jcz.as_deref())
+        .collect();
     assert_eq!(
         jcz,
         [
@@ -145,8 +152,8 @@ jcz = "road"
     assert_eq!(ts.feature_kinds.len(), 5);
 }
 
-/// The keys a kind may not take are exactly the keys tiles and features have besides base's
-/// kinds' and emblem's keys: so that the lists follow the model when it changes.
+/// The keys a kind may not take are exactly the keys tiles and features have besides the bundled
+/// kinds' keys: so that the lists follow the model when it changes.
 #[test]
 fn the_fixed_keys_are_the_models_keys_besides_base_kinds() {
     let schema = tiledef::json_schema();
@@ -157,9 +164,6 @@ fn the_fixed_keys_are_the_models_keys_besides_base_kinds() {
     };
     let ts = tiledef::load_bundled();
     let kind_keys: Vec<String> = ts.feature_kinds.iter().map(|k| k.key.clone()).collect();
-    let emblem_keys: Vec<String> = (ts.feature_kinds.iter())
-        .filter_map(|k| k.emblem.as_ref().map(|e| e.key.clone()))
-        .collect();
 
     let mut tile: Vec<String> = (tiledef::model::FIXED_TILE_KEYS.iter())
         .map(|k| k.to_string())
@@ -170,17 +174,69 @@ fn the_fixed_keys_are_the_models_keys_besides_base_kinds() {
     model.sort();
     assert_eq!(tile, model);
 
+    // A feature of a set's own kind takes the fixed keys, and any other key for its emblem
+    // and the areas a region borders (checked against the vocabulary, not the schema).
     let mut feature: Vec<String> = (tiledef::model::FIXED_FEATURE_KEYS.iter())
         .map(|k| k.to_string())
-        .chain(emblem_keys)
-        .chain(["cities".to_string()]) // a field lists the cities it borders
         .collect();
     feature.sort();
-    let mut model: Vec<String> = ["CityDef", "RoadDef", "FieldDef"]
-        .iter()
-        .flat_map(|d| keys(d))
-        .collect();
+    let mut model = keys("FeatureDef");
     model.sort();
-    model.dedup();
     assert_eq!(feature, model);
+    // A bundled kind's feature takes its shape's fixed keys, its emblem's, and on a region the
+    // bundled areas'.
+    let mut city = keys("feature-city");
+    city.sort();
+    assert_eq!(city, ["markers", "pennants", "ports"]);
+    let mut field = keys("feature-field");
+    field.sort();
+    assert_eq!(field, ["cities", "flowers", "inner", "markers", "ports"]);
+}
+
+/// The base game with `tests/fixtures/lakes.toml`, which must load without a diagnostic.
+fn with_lakes() -> TileSet {
+    let base = tiledef::bundled()
+        .into_iter()
+        .next()
+        .expect("base is bundled");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lakes.toml");
+    let lakes = Source {
+        name: "lakes.toml".to_string(),
+        text: std::fs::read_to_string(path).expect("the fixture"),
+    };
+    let report = tiledef::load(vec![base, lakes]);
+    assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    report.tileset.expect("no diagnostic, so a tile set")
+}
+
+/// A set's own kinds are written under their keys and resolved like base's: a tile's features
+/// come kind by kind in vocabulary order, a field borders a lake, a road ends at it.
+#[test]
+fn a_set_of_lakes_writes_its_kinds_under_their_keys() {
+    let ts = with_lakes();
+    let lake = ts.kind_id("lake").expect("the set declares `lake`");
+    let bay = ts.tile("LK-bay").expect("the bay");
+    let kinds: Vec<&str> = bay
+        .features
+        .iter()
+        .map(|f| ts.kind_of(f).id.as_str())
+        .collect();
+    assert_eq!(kinds, ["road", "field", "field", "lake"]);
+    assert_eq!(bay.features[0].end, Some(tiledef::LineEnd::Kind(lake)));
+    assert!(bay.features[1..3].iter().all(|f| f.borders == [3]));
+    let island = ts.tile("LK-island").expect("the island");
+    let kinds: Vec<&str> = island
+        .features
+        .iter()
+        .map(|f| ts.kind_of(f).id.as_str())
+        .collect();
+    assert_eq!(kinds, ["lake", "island"]);
+    assert!(island.features[1].ports.is_empty());
+    // The lake edge carries the lake on its centre and halves: an area, as a city edge is.
+    let edge = &ts.edge_kinds[bay.edges[0]];
+    assert_eq!(
+        (edge.centre_kind, edge.halves_kind),
+        (Some(lake), Some(lake))
+    );
+    assert_eq!(ts.legacy_kind(lake), FeatureKind::City);
 }

@@ -37,15 +37,15 @@ fn every_real_tile_validates() {
     let field = ccc
         .features
         .iter()
-        .find(|f| f.kind == FeatureKind::Field)
+        .find(|f| f.legacy == FeatureKind::Field)
         .expect("a field");
-    assert_eq!(field.cities.len(), 3);
+    assert_eq!(field.borders.len(), 3);
     // A road joining four sides is one feature.
     let roads = |id: &str| {
         tile(id)
             .features
             .iter()
-            .filter(|f| f.kind == FeatureKind::Road)
+            .filter(|f| f.legacy == FeatureKind::Road)
             .count()
     };
     assert_eq!(roads("LA/Rrrr"), 1);
@@ -100,7 +100,7 @@ fn a_marker_kind_declared_again_identically_is_one_kind() {
             .expect("River II's inn tile")
             .features
             .iter()
-            .find(|f| f.kind == FeatureKind::Road)
+            .find(|f| f.legacy == FeatureKind::Road)
             .expect("its road");
         assert_eq!(road.markers, inns);
     }
@@ -186,7 +186,7 @@ fn a_different_redeclaration_blames_the_authors_file_not_the_bundled_one() {
     assert_eq!(d.line_col(), (11, 6));
     let hint = d.hint.clone().unwrap_or_default();
     assert!(
-        hint.contains("`display`") && hint.contains("definitions/village-life.toml:43:6"),
+        hint.contains("`display`") && hint.contains("definitions/village-life.toml:56:6"),
         "{hint}"
     );
 }

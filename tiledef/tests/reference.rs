@@ -202,15 +202,15 @@ fn tile_shapes(set: &TileSet, tile: &Tile) -> Vec<Shape> {
         .features
         .iter()
         .enumerate()
-        .map(|(i, f)| match f.kind {
+        .map(|(i, f)| match f.legacy {
             FeatureKind::City => Shape::City {
                 ports: ports(i),
-                pennants: f.pennants,
+                pennants: f.emblems,
             },
             FeatureKind::Road => Shape::Road { ports: ports(i) },
             FeatureKind::Field => Shape::Field {
                 ports: ports(i),
-                cities: f.cities.iter().map(|&c| ports(c)).collect(),
+                cities: f.borders.iter().map(|&c| ports(c)).collect(),
             },
             FeatureKind::Monastery => Shape::Monastery,
             FeatureKind::Garden => Shape::Garden,
@@ -410,8 +410,8 @@ fn base_totals_and_start_tile_match_the_reference() {
             let n = tile.counts[e];
             *from_data.entry("tiles").or_default() += n;
             for f in &tile.features {
-                *from_data.entry("pennants").or_default() += n * f.pennants;
-                if f.kind == FeatureKind::Garden {
+                *from_data.entry("pennants").or_default() += n * f.emblems;
+                if f.legacy == FeatureKind::Garden {
                     *from_data.entry("gardens").or_default() += n;
                 }
             }
@@ -557,7 +557,7 @@ fn tile_carries(set: &TileSet, tile: &Tile) -> Carries {
     let roads: Vec<_> = tile
         .features
         .iter()
-        .filter(|f| f.kind == FeatureKind::Road)
+        .filter(|f| f.legacy == FeatureKind::Road)
         .collect();
     Carries {
         flowers,
@@ -572,12 +572,14 @@ fn tile_carries(set: &TileSet, tile: &Tile) -> Carries {
                     .count()
             })
             .sum(),
-        monastery: tile.has(FeatureKind::Monastery),
-        garden: tile.has(FeatureKind::Garden),
+        monastery: tile.has_legacy(FeatureKind::Monastery),
+        garden: tile.has_legacy(FeatureKind::Garden),
         marketplace: tile.marketplace,
         // A continuous road runs through the tile and no road stops at a junction.
         continuous_road: roads.iter().any(|r| r.ports.len() == 2)
-            && roads.iter().all(|r| r.end != Some(RoadEnd::Junction)),
+            && roads
+                .iter()
+                .all(|r| r.legacy_end != Some(RoadEnd::Junction)),
         illustrations: tile
             .markers
             .iter()
@@ -711,12 +713,12 @@ fn village_life_bushes_edges_have_their_halves_in_different_fields() {
                 problems.push(format!(
                     "{}: the bushes centre `{centre}` is in a {}",
                     tile.id,
-                    tile.features[f].kind.name()
+                    tile.features[f].legacy.name()
                 ));
             }
             let field = |port: Port| {
                 tile.feature_at(port)
-                    .filter(|&f| tile.features[f].kind == FeatureKind::Field)
+                    .filter(|&f| tile.features[f].legacy == FeatureKind::Field)
             };
             match (field(first), field(second)) {
                 (Some(a), Some(b)) if a != b => {}
@@ -1090,7 +1092,7 @@ fn fancz_of(set: &TileSet, tile: &Tile) -> FanczTile {
             .collect(),
         flowers: carries.flowers,
         wells: carries.wells,
-        pennants: tile.features.iter().map(|f| f.pennants).sum(),
+        pennants: tile.features.iter().map(|f| f.emblems).sum(),
         monastery: carries.monastery,
         garden: carries.garden,
         marketplace: carries.marketplace,

@@ -18,7 +18,7 @@ fn kind_def<'f>(files: &'f [Parsed], d: &Declared) -> Option<(usize, &'f Feature
 }
 
 /// How a shape is named in a sentence ("an area", "a line").
-fn a_shape(shape: Shape) -> &'static str {
+pub(super) fn a_shape(shape: Shape) -> &'static str {
     match shape {
         Shape::Area => "an area",
         Shape::Line => "a line",

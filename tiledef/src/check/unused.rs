@@ -23,16 +23,19 @@ impl<'a> Used<'a> {
             self.edge_kinds
                 .extend([&e.n, &e.e, &e.s, &e.w].map(String::as_str));
         }
-        for field in &tile.fields {
+        for feature in tile
+            .features
+            .keys()
+            .flat_map(|key| tile.features_under(key))
+        {
             self.colours
-                .extend(field.flowers.iter().map(String::as_str));
+                .extend(feature.flowers.iter().map(String::as_str));
             self.markers
-                .extend(field.markers.iter().map(String::as_str));
+                .extend(feature.markers.iter().map(String::as_str));
+            // A line ending at a marker kind (`end = "festival"`) uses it too.
+            self.markers.extend(feature.end.as_deref());
         }
-        let feature_markers = (tile.cities.iter().flat_map(|c| &c.markers))
-            .chain(tile.roads.iter().flat_map(|r| &r.markers));
-        self.markers
-            .extend(feature_markers.chain(&tile.markers).map(String::as_str));
+        self.markers.extend(tile.markers.iter().map(String::as_str));
         self.groups.extend(tile.group.as_deref());
     }
 }

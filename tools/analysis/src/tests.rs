@@ -162,7 +162,10 @@ fn key_docs_come_from_the_schema() {
     assert!(key_doc(&["tile", "cities", "pennants"]).is_some());
     assert!(key_doc(&["tile", "roads", "end"]).is_some());
     assert!(key_doc(&["set", "requires"]).is_some());
-    assert_eq!(key_doc(&["tile", "no-such-key"]), None);
+    assert_eq!(key_doc(&["set", "no-such-key"]), None);
+    // Any other key of a tile is a set's own kind.
+    let own = key_doc(&["tile", "lakes"]).unwrap_or_default();
+    assert!(own.contains("feature kind's key"), "{own}");
 }
 
 #[test]
@@ -204,7 +207,13 @@ fn the_schema_names_the_keys_of_a_road_and_the_ends_it_may_have() {
         .map(|(v, _)| v)
         .collect();
     assert!(meetings.contains(&"connect".to_string()), "{meetings:?}");
-    assert!(keys_of(&["tile", "nowhere"]).is_empty());
+    assert!(keys_of(&["set", "nowhere"]).is_empty());
+    // Any other key of a tile is a set's own kind (`lakes`): its features take the fixed keys.
+    let own: Vec<String> = keys_of(&["tile", "lakes"])
+        .into_iter()
+        .map(|k| k.name)
+        .collect();
+    assert_eq!(own, ["end", "flowers", "inner", "markers", "ports"]);
 }
 
 #[test]

@@ -16,12 +16,13 @@
 
 use crate::Note;
 use crate::export::{half_name, side_name};
+use crate::keys::{FIELDS, MARKETPLACE};
 use crate::vocab;
 use crate::xml::{Element, JczFile};
 use crate::zip::{self, Entry, Method, ZipError};
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
-use tiledef::model::{JczEdge, TileSetFile};
+use tiledef::model::{JczEdge, TileDef, TileSetFile};
 use tiledef::{FeatureKind, Port};
 
 /// The oldest client whose add-ons have expansions and this artwork format (the version JCZ's
@@ -119,10 +120,8 @@ fn implied(set: &TileSetFile) -> Vec<&'static str> {
     let mut markers: Vec<&str> = Vec::new();
     for tile in &set.tiles {
         markers.extend(tile.markers.iter().map(String::as_str));
-        let features = (tile.cities.iter().map(|c| &c.markers))
-            .chain(tile.roads.iter().map(|r| &r.markers))
-            .chain(tile.fields.iter().map(|f| &f.markers));
-        markers.extend(features.flatten().map(String::as_str));
+        let features = (tile.features.keys()).flat_map(|key| tile.features_under(key));
+        markers.extend(features.flat_map(|f| &f.markers).map(String::as_str));
     }
     let mut elements: Vec<&'static str> = markers
         .into_iter()
@@ -134,10 +133,11 @@ fn implied(set: &TileSetFile) -> Vec<&'static str> {
         )
         .collect();
     // FanCloisterZone's Village Life rules.
-    if (set.tiles.iter()).any(|t| t.fields.iter().any(|f| !f.flowers.is_empty())) {
+    let flowers = |t: &TileDef| (t.features_under(FIELDS).iter()).any(|f| !f.flowers.is_empty());
+    if set.tiles.iter().any(flowers) {
         elements.push("flowers");
     }
-    if set.tiles.iter().any(|t| t.marketplace) {
+    if set.tiles.iter().any(|t| t.has_site(MARKETPLACE)) {
         elements.push("marketplace");
     }
     elements.sort_unstable();

@@ -2,12 +2,11 @@
 
 use crate::Note;
 use crate::import::infer_end;
+use crate::keys::{BY_ELEMENT, CITIES, FIELDS, GARDEN, MARKETPLACE, MONASTERY, PENNANTS, ROADS};
 use crate::vocab::{self, Written};
 use crate::xml::{Element, JczFile, JczTile, JczTileSet};
 use std::collections::{BTreeMap, HashMap};
-use tiledef::model::{
-    Count, EdgeKindDef, JczEdge, MarkerDef, MarkerRule, PortCarries, RoadEnd, TileDef, TileSetFile,
-};
+use tiledef::model::{Count, EdgeKindDef, JczEdge, MarkerDef, MarkerRule, TileDef, TileSetFile};
 use tiledef::{Port, Side};
 
 /// The JCZ id of a tile: its first alias that looks like one (`BA/RCr`), else its own id.
@@ -133,7 +132,7 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
 }
 
 /// FanCloisterZone's token joining a marketplace and the roads that end at it.
-const MARKETPLACE: &str = "1";
+const MARKETPLACE_TOKEN: &str = "1";
 
 /// JCZ's `group` value for a tile of a tilekit group: the river group's spring, lake or plain
 /// tile, or the fork (the inverse of `vocab::TILE_GROUPS`).
@@ -230,7 +229,7 @@ fn tile_xml(
                 xml.attrs.push(("group".to_string(), g.to_string()));
             }
             Some(Written::Group(_)) => {}
-            Some(Written::MonasteryFlag) if tile.monastery => {
+            Some(Written::MonasteryFlag) if tile.has_site(MONASTERY) => {
                 monastery.attrs.push((m.clone(), "true".to_string()));
             }
             _ => {
@@ -251,20 +250,21 @@ fn tile_xml(
             ),
         }
     }
-    if tile.monastery {
+    if tile.has_site(MONASTERY) {
         xml.elements.push(monastery);
     }
-    if tile.garden {
+    if tile.has_site(GARDEN) {
         xml.elements.push(Element {
             name: "garden".to_string(),
             ..Element::default()
         });
     }
     xml.elements.extend(things);
-    for city in &tile.cities {
+    for city in tile.features_under(CITIES) {
         let mut attrs = Vec::new();
-        if city.pennants > 0 {
-            attrs.push(("pennants".to_string(), city.pennants.to_string()));
+        let pennants = city.count(PENNANTS);
+        if pennants > 0 {
+            attrs.push(("pennants".to_string(), pennants.to_string()));
         }
         attrs.extend(marker_attrs(&city.markers, markers, note));
         xml.elements.push(Element {
@@ -283,6 +283,7 @@ fn tile_xml(
             Side::W => e.w.as_str(),
         })
     };
+    let roads = tile.features_under(ROADS);
     let mut river = Vec::new();
     let mut bushes = Vec::new();
     for side in Side::ALL {
@@ -291,7 +292,7 @@ fn tile_xml(
         let jcz = def.and_then(|d| d.jcz);
         if jcz == Some(JczEdge::River) {
             river.push(side);
-        } else if jcz == Some(JczEdge::Bush) && !tile.roads.is_empty() {
+        } else if jcz == Some(JczEdge::Bush) && !roads.is_empty() {
             bushes.push(side);
             note(
                 "edge kind",
@@ -301,10 +302,9 @@ fn tile_xml(
                 ),
             );
         } else if !matches!(jcz, Some(JczEdge::Field | JczEdge::Road | JczEdge::City)) {
-            let carries = def.map_or("unknown", |d| match d.centre {
-                PortCarries::Road => "a road",
-                PortCarries::City => "a city",
-                PortCarries::Field | PortCarries::None => "no feature on its centre",
+            let carries = def.map_or("unknown".to_string(), |d| match d.centre.as_str() {
+                "none" => "no feature on its centre".to_string(),
+                kind => format!("a {kind}"),
             });
             note(
                 "edge kind",
@@ -319,30 +319,30 @@ fn tile_xml(
     let bush_road = |side: Side| {
         // The road that ends at the bushes, else the tile's first road: FanCloisterZone ties
         // every bush to a road.
-        let own = tile
-            .roads
+        let own = roads
             .iter()
-            .position(|r| r.ports.len() == 1 && r.end.and_then(RoadEnd::side) == Some(side));
+            .position(|r| r.ports.len() == 1 && r.end.as_deref() == Some(side.centre().name()));
         own.unwrap_or(0)
     };
-    for (r, road) in tile.roads.iter().enumerate() {
-        let to_marketplace = tile.marketplace && road.end == Some(RoadEnd::Marketplace);
+    for (r, road) in roads.iter().enumerate() {
+        let to_marketplace = tile.has_site(MARKETPLACE) && road.end.as_deref() == Some(MARKETPLACE);
         if road.ports.len() == 1
-            && let Some(end) = road.end
-            && end != inferred
+            && let Some(end) = road.end.as_deref()
+            && end != inferred.name()
             && !to_marketplace
         {
             note(
                 "road end",
                 format!(
-                    "the road at {} ends at `{end:?}`; JCZ does not say where a road ends, and it would be read back as `{inferred:?}`",
-                    sides_text(&road.ports)
+                    "the road at {} ends at `{end}`; JCZ does not say where a road ends, and it would be read back as `{}`",
+                    sides_text(&road.ports),
+                    inferred.name()
                 ),
             );
         }
         let mut attrs = marker_attrs(&road.markers, markers, note);
         if to_marketplace {
-            attrs.push(("marketplace".to_string(), MARKETPLACE.to_string()));
+            attrs.push(("marketplace".to_string(), MARKETPLACE_TOKEN.to_string()));
         }
         let tied: Vec<&str> = (bushes.iter())
             .filter(|&&side| bush_road(side) == r)
@@ -359,10 +359,11 @@ fn tile_xml(
         });
     }
     let mut inner = 0;
-    for field in &tile.fields {
+    for field in tile.features_under(FIELDS) {
         let mut attrs = Vec::new();
-        if !field.cities.is_empty() {
-            attrs.push(("city".to_string(), sides_text(&field.cities)));
+        let cities = field.ports_under(CITIES);
+        if !cities.is_empty() {
+            attrs.push(("city".to_string(), sides_text(cities)));
         }
         attrs.extend(marker_attrs(&field.markers, markers, note));
         let mut text: Vec<String> = field.ports.iter().map(|&p| half_name(p)).collect();
@@ -414,16 +415,26 @@ fn tile_xml(
     if let Some(name) = &tile.name {
         note("name", format!("`{name}` (JCZ tiles have no names)"));
     }
-    if tile.marketplace {
+    for key in tile.features.keys() {
+        if !BY_ELEMENT.iter().any(|(_, known)| known == key) {
+            note(
+                "feature kind",
+                format!(
+                    "its `{key}`: their kind has no JCloisterZone element; exported without them"
+                ),
+            );
+        }
+    }
+    if tile.has_site(MARKETPLACE) {
         xml.elements.push(Element {
             name: "marketplace".to_string(),
-            attrs: vec![("marketplace".to_string(), MARKETPLACE.to_string())],
+            attrs: vec![("marketplace".to_string(), MARKETPLACE_TOKEN.to_string())],
             ..Element::default()
         });
         note(
             "marketplace",
             format!(
-                "a marketplace (Village Life): written as FanCloisterZone reads it (`<marketplace>`, the roads ending there `marketplace=\"{MARKETPLACE}\"`); JCZ 5 has none"
+                "a marketplace (Village Life): written as FanCloisterZone reads it (`<marketplace>`, the roads ending there `marketplace=\"{MARKETPLACE_TOKEN}\"`); JCZ 5 has none"
             ),
         );
     }

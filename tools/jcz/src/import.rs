@@ -1,14 +1,14 @@
 //! JCZ XML → tilekit sets: one set per JCZ tile-set family, a shared `jcz` vocabulary set, and
 //! notes for everything that could not be carried over. Mapping decisions are in the crate doc.
 
+use crate::keys::{BY_ELEMENT, CITIES, FIELDS, GARDEN, MARKETPLACE, MONASTERY, PENNANTS, ROADS};
 use crate::vocab::{self, Written};
 use crate::xml::{Element, JczFile, JczTile};
 use crate::{Error, Note};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tiledef::model::{
-    CityDef, ColourDef, Count, EdgeKindDef, EdgeStyle, Edges, FieldDef, GroupDef, JczEdge,
-    MarkerDef, MarkerPlace, Meeting, PortCarries, RoadDef, RoadEnd, SetHeader, TileDef,
-    TileSetFile,
+    ColourDef, Count, EdgeKindDef, EdgeStyle, Edges, FeatureDef, FeatureKindDef, GroupDef, JczEdge,
+    KindValue, MarkerDef, MarkerPlace, Meeting, RoadEnd, SetHeader, TileDef, TileSetFile,
 };
 use tiledef::{Port, Side};
 
@@ -31,6 +31,9 @@ pub struct Bundled {
     /// The bundled marker kinds: an imported marker of the same id and place is declared as
     /// they are, so that the import loads beside the bundled sets.
     markers: Vec<MarkerDef>,
+    /// The bundled feature kinds, in load order: an imported `basic.xml` declares base's, and
+    /// an import with marketplaces FanCloisterZone's (`jcz = "marketplace"`), as they are.
+    features: Vec<(String, FeatureKindDef)>,
 }
 
 impl Bundled {
@@ -54,6 +57,8 @@ impl Bundled {
                     .cloned();
             }
             out.colours.extend(file.colours.iter().cloned());
+            let set = &file.set.id;
+            (out.features).extend(file.features.iter().map(|k| (set.clone(), k.clone())));
             out.markers.extend(file.markers.iter().cloned());
             for tile in &file.tiles {
                 for alias in &tile.aliases {
@@ -419,10 +424,8 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
     for set in &mut produced {
         let uses_vocab = set.set.tiles.iter().any(|t| {
             !t.markers.is_empty()
-                || t.cities.iter().any(|c| !c.markers.is_empty())
-                || t.roads.iter().any(|r| !r.markers.is_empty())
-                || t.fields
-                    .iter()
+                || (t.features.keys())
+                    .flat_map(|key| t.features_under(key))
                     .any(|f| !f.markers.is_empty() || !f.flowers.is_empty())
                 || edges_of(t).any(|e| e == "river" || Some(e) == bush_kind)
                 || t.group.is_some()
@@ -464,6 +467,21 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
 /// Keeps what an earlier import's vocabulary set declared (an import into the same folder
 /// rewrites `jcz.toml`; the sets imported before still use its markers).
 pub fn merge_vocabulary(new: &mut TileSetFile, old: &TileSetFile) {
+    for set in &old.set.requires {
+        if !new.set.requires.contains(set) {
+            new.set.requires.push(set.clone());
+        }
+    }
+    for kind in &old.features {
+        if !new.features.iter().any(|k| k.id == kind.id) {
+            new.features.push(kind.clone());
+        }
+    }
+    for colour in &old.colours {
+        if !new.colours.iter().any(|c| c.id == colour.id) {
+            new.colours.push(colour.clone());
+        }
+    }
     for kind in &old.edge_kinds {
         if !new.edge_kinds.iter().any(|k| k.id == kind.id) {
             new.edge_kinds.push(kind.clone());
@@ -503,6 +521,10 @@ fn family_set(
     bundled: &Bundled,
 ) -> ImportedSet {
     let is_base = id == "base";
+    let own_kinds: Vec<FeatureKindDef> = (bundled.features.iter())
+        .filter(|(set, _)| is_base && *set == id)
+        .map(|(_, kind)| kind.clone())
+        .collect();
     let name = bundled
         .names
         .get(&id)
@@ -534,7 +556,7 @@ fn family_set(
                 removes: Vec::new(),
             },
             editions: if is_base { base_editions() } else { Vec::new() },
-            features: Vec::new(),
+            features: own_kinds,
             edge_kinds: if is_base {
                 base_edge_kinds()
             } else {
@@ -559,18 +581,12 @@ fn base_editions() -> Vec<tiledef::model::EditionDef> {
         .collect()
 }
 
-fn edge_kind(
-    id: &str,
-    name: &str,
-    centre: PortCarries,
-    halves: PortCarries,
-    display: &str,
-) -> EdgeKindDef {
+fn edge_kind(id: &str, name: &str, centre: &str, halves: &str, display: &str) -> EdgeKindDef {
     EdgeKindDef {
         id: id.to_string(),
         name: name.to_string(),
-        centre,
-        halves,
+        centre: centre.to_string(),
+        halves: halves.to_string(),
         meets: BTreeMap::from([(id.to_string(), Meeting::Connect)]),
         display: Some(display.to_string()),
         style: None,
@@ -581,22 +597,22 @@ fn edge_kind(
 
 /// The base vocabulary, as `definitions/base.toml` declares it.
 fn base_edge_kinds() -> Vec<EdgeKindDef> {
-    use PortCarries::{City, Field, None, Road};
+    let (city, road, field, none) = ("city", "road", "field", "none");
     let jcz = |mut kind: EdgeKindDef, element| {
         kind.jcz = Some(element);
         kind
     };
     vec![
         jcz(
-            edge_kind("field", "Field", None, Field, "#7fb356"),
+            edge_kind("field", "Field", none, field, "#7fb356"),
             JczEdge::Field,
         ),
         jcz(
-            edge_kind("road", "Road", Road, Field, "#f1ead8"),
+            edge_kind("road", "Road", road, field, "#f1ead8"),
             JczEdge::Road,
         ),
         jcz(
-            edge_kind("city", "City", City, City, "#c8934f"),
+            edge_kind("city", "City", city, city, "#c8934f"),
             JczEdge::City,
         ),
     ]
@@ -627,13 +643,7 @@ fn vocabulary(
     }
     let mut edge_kinds = Vec::new();
     if used.river {
-        let mut river = edge_kind(
-            "river",
-            "River",
-            PortCarries::None,
-            PortCarries::Field,
-            "#2f7fd0",
-        );
+        let mut river = edge_kind("river", "River", "none", "field", "#2f7fd0");
         river.style = Some(EdgeStyle::River);
         river.path = Some(vocab::RIVER_PATH);
         river.jcz = Some(JczEdge::River);
@@ -649,14 +659,17 @@ fn vocabulary(
             set: SetHeader {
                 id: VOCABULARY_SET.to_string(),
                 name: "JCloisterZone vocabulary".to_string(),
-                // The bushes meet base's roads and fields.
-                requires: used.bush.iter().map(|_| "base".to_string()).collect(),
+                // Its edge kinds carry base's kinds (the bushes meet base's roads and fields).
+                requires: (!edge_kinds.is_empty() || used.marketplace.is_some())
+                    .then(|| "base".to_string())
+                    .into_iter()
+                    .collect(),
                 description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river, the markers named after JCZ's elements and attributes, the river's tile groups, and FanCloisterZone's bushes and flower colours (as Village Life declares them), shared by the sets that use them.".to_string()),
                 figures: Vec::new(),
                 removes: Vec::new(),
             },
             editions: Vec::new(),
-            features: Vec::new(),
+            features: used.marketplace.iter().cloned().collect(),
             edge_kinds,
             colours: used.colours.clone(),
             markers: markers.defs.into_values().collect(),
@@ -672,6 +685,8 @@ struct Used {
     river: bool,
     bush: Option<EdgeKindDef>,
     colours: Vec<ColourDef>,
+    /// FanCloisterZone's marketplace kind, declared as the bundled set declares it.
+    marketplace: Option<FeatureKindDef>,
 }
 
 impl Used {
@@ -681,7 +696,7 @@ impl Used {
             (bundled.bush.clone()).filter(|b| defs().any(|t| edges_of(t).any(|e| e == b.id)));
         let flowers: BTreeSet<&str> = defs()
             .flat_map(|t| {
-                t.fields
+                t.features_under(FIELDS)
                     .iter()
                     .flat_map(|f| f.flowers.iter().map(String::as_str))
             })
@@ -690,15 +705,21 @@ impl Used {
             .filter(|c| flowers.contains(c.id.as_str()))
             .cloned()
             .collect();
+        let marketplace = (bundled.features.iter())
+            .map(|(_, kind)| kind)
+            .find(|kind| kind.jcz.as_deref() == Some("marketplace"))
+            .filter(|_| defs().any(|t| t.has_site(MARKETPLACE)))
+            .cloned();
         Used {
             river,
             bush,
             colours,
+            marketplace,
         }
     }
 
     fn is_empty(&self) -> bool {
-        !self.river && self.bush.is_none() && self.colours.is_empty()
+        !self.river && self.bush.is_none() && self.colours.is_empty() && self.marketplace.is_none()
     }
 }
 
@@ -711,18 +732,13 @@ fn blank_tile() -> TileDef {
         start: false,
         like: None,
         edges: None,
-        cities: Vec::new(),
-        roads: Vec::new(),
-        fields: Vec::new(),
         empty: Vec::new(),
-        monastery: false,
-        garden: false,
-        marketplace: false,
         markers: Vec::new(),
         reconstructed: false,
         art: None,
         group: None,
         held_back: false,
+        features: Default::default(),
     }
 }
 
@@ -1041,11 +1057,13 @@ fn draft(
                         ),
                     })?,
                 };
-                def.cities.push(CityDef {
-                    ports: s.iter().map(|s| s.centre()).collect(),
-                    pennants,
-                    markers: feature_attrs(el, &["pennants"], MarkerPlace::City, markers, notes),
-                });
+                let mut city = FeatureDef::at(s.iter().map(|s| s.centre()).collect());
+                if pennants > 0 {
+                    city.by_kind
+                        .insert(PENNANTS.to_string(), KindValue::Count(pennants));
+                }
+                city.markers = feature_attrs(el, &["pennants"], MarkerPlace::City, markers, notes);
+                def.features_under_mut(CITIES).push(city);
             }
             "road" => {
                 let s = sides(file, tile, el)?;
@@ -1054,7 +1072,9 @@ fn draft(
                 }
                 road_sides.extend(&s);
                 // FanCloisterZone's road to a marketplace: it ends there.
-                let end = el.attr("marketplace").map(|_| RoadEnd::Marketplace);
+                let end = el
+                    .attr("marketplace")
+                    .map(|_| RoadEnd::Marketplace.name().to_string());
                 // FanCloisterZone's bush on a side of the tile, tied to this road.
                 if let Some(bush) = el.attr("bush") {
                     let side = |t: &str| side_of(t).ok_or_else(|| bad_port(file, tile, el, t));
@@ -1062,28 +1082,22 @@ fn draft(
                         bush_sides.push(side(t)?);
                     }
                 }
-                def.roads.push(RoadDef {
-                    ports: s.iter().map(|s| s.centre()).collect(),
-                    end,
-                    markers: feature_attrs(
-                        el,
-                        &["marketplace", "bush"],
-                        MarkerPlace::Road,
-                        markers,
-                        notes,
-                    ),
-                });
+                let mut road = FeatureDef::at(s.iter().map(|s| s.centre()).collect());
+                road.end = end;
+                road.markers = feature_attrs(
+                    el,
+                    &["marketplace", "bush"],
+                    MarkerPlace::Road,
+                    markers,
+                    notes,
+                );
+                def.features_under_mut(ROADS).push(road);
             }
-            "marketplace" => def.marketplace = true,
+            "marketplace" => def.put_site(MARKETPLACE),
             "river" => river_sides.extend(sides(file, tile, el)?),
             "field" => {
-                let mut field = FieldDef {
-                    ports: Vec::new(),
-                    inner: false,
-                    cities: Vec::new(),
-                    flowers: Vec::new(),
-                    markers: Vec::new(),
-                };
+                let mut field = FeatureDef::default();
+                let mut cities = Vec::new();
                 for t in el.text.split_whitespace() {
                     // `I` is an inner field; a tile with two writes the second `II`.
                     if t.chars().all(|c| c == 'I') {
@@ -1094,10 +1108,10 @@ fn draft(
                             .push(half_port(t).ok_or_else(|| bad_port(file, tile, el, t))?);
                     }
                 }
-                if let Some(cities) = el.attr("city") {
-                    for t in cities.split_whitespace() {
+                if let Some(written) = el.attr("city") {
+                    for t in written.split_whitespace() {
                         let side = side_of(t).ok_or_else(|| bad_port(file, tile, el, t))?;
-                        field.cities.push(side.centre());
+                        cities.push(side.centre());
                     }
                 }
                 // FanCloisterZone's flower tokens, named after the bundled colours.
@@ -1107,12 +1121,17 @@ fn draft(
                         None => notes.push(("field@flowers".into(), format!("\"{token}\""))),
                     }
                 }
+                if !cities.is_empty() {
+                    field
+                        .by_kind
+                        .insert(CITIES.to_string(), KindValue::Ports(cities));
+                }
                 field.markers =
                     feature_attrs(el, &["city", "flowers"], MarkerPlace::Field, markers, notes);
-                def.fields.push(field);
+                def.features_under_mut(FIELDS).push(field);
             }
             "monastery" => {
-                def.monastery = true;
+                def.put_site(MONASTERY);
                 for (k, v) in &el.attrs {
                     if vocab::REPORTED_ATTRS.contains(&k.as_str()) || is_true(v) != Some(true) {
                         notes.push((format!("monastery@{k}"), format!("\"{v}\"")));
@@ -1122,7 +1141,7 @@ fn draft(
                 }
             }
             "garden" => {
-                def.garden = true;
+                def.put_site(GARDEN);
                 for (k, v) in &el.attrs {
                     notes.push((format!("garden@{k}"), format!("\"{v}\"")));
                 }
@@ -1142,11 +1161,13 @@ fn draft(
     // The tile's only road, with one port, and one bush: the road runs into the bushes (as
     // `export jcz` writes a road ending at them). With more roads the bush is tied to one of
     // them whether it ends there or not, so nothing is read into it.
-    if let ([road], [bush]) = (&mut def.roads[..], &bush_sides[..])
+    if let [bush] = &bush_sides[..]
+        && def.features_under(ROADS).len() == 1
+        && let [road] = &mut def.features_under_mut(ROADS)[..]
         && road.ports.len() == 1
         && road.end.is_none()
     {
-        road.end = Some(RoadEnd::at(*bush));
+        road.end = Some(RoadEnd::at(*bush).name().to_string());
     }
     let bush_kind = bundled.bush.as_ref().map(|k| k.id.as_str());
     let kind_of = |side: Side| {
@@ -1167,7 +1188,9 @@ fn draft(
         w: kind_of(Side::W).to_string(),
     });
     // Half ports no field owns, on sides whose halves carry fields, are empty on purpose.
-    let owned: BTreeSet<Port> = def.fields.iter().flat_map(|f| f.ports.clone()).collect();
+    let owned: BTreeSet<Port> = (def.features_under(FIELDS).iter())
+        .flat_map(|f| f.ports.clone())
+        .collect();
     for side in Side::ALL {
         if kind_of(side) == "city" {
             continue;
@@ -1182,24 +1205,31 @@ fn draft(
     def.empty.sort_by_key(|p| p.index());
     // JCZ does not say where a one-port road ends: infer it from what else is on the tile.
     let end = infer_end(&def, festival, river_sides.first().copied());
-    for road in &mut def.roads {
-        if road.ports.len() == 1 && road.end.is_none() {
-            road.end = Some(end);
+    if def.features.contains_key(ROADS) {
+        for road in def.features_under_mut(ROADS) {
+            if road.ports.len() == 1 && road.end.is_none() {
+                road.end = Some(end.name().to_string());
+            }
         }
     }
+    // Written in the kinds' order (cities, roads, fields, monastery, …), as the bundled sets are.
+    let order = |key: &String| BY_ELEMENT.iter().position(|(_, k)| k == key);
+    def.features.sort_by_key(|key, _| order(key));
     Ok(def)
 }
 
 /// Where a one-port road ends, inferred from what else is on its tile (JCZ does not say).
 pub fn infer_end(tile: &TileDef, festival: bool, river: Option<Side>) -> RoadEnd {
-    let dead_ends = tile.roads.iter().filter(|r| r.ports.len() == 1).count();
-    if tile.monastery {
+    let roads = tile.features_under(ROADS);
+    let cities = tile.features_under(CITIES);
+    let dead_ends = roads.iter().filter(|r| r.ports.len() == 1).count();
+    if tile.has_site(MONASTERY) {
         RoadEnd::Monastery
     } else if festival {
         RoadEnd::Festival
-    } else if dead_ends >= 2 && (tile.cities.is_empty() || junction_fits(tile)) {
+    } else if dead_ends >= 2 && (cities.is_empty() || junction_fits(tile)) {
         RoadEnd::Junction
-    } else if !tile.cities.is_empty() {
+    } else if !cities.is_empty() {
         RoadEnd::City
     } else {
         river.map_or(RoadEnd::Junction, RoadEnd::at)
@@ -1212,20 +1242,18 @@ pub fn infer_end(tile: &TileDef, festival: bool, river: Option<Side>) -> RoadEnd
 /// encloses). Where a sector holds two fields, something else divides it: the roads end at the
 /// cities' gates (`AM/CCRR`, `TB/RRC`).
 fn junction_fits(tile: &TileDef) -> bool {
-    let arms: Vec<usize> = tile
-        .roads
+    let roads = tile.features_under(ROADS);
+    let arms: Vec<usize> = roads
         .iter()
         .filter(|r| r.ports.len() == 1)
         .map(|r| r.ports[0].index())
         .collect();
     let field_at = |port: usize| {
-        tile.fields
-            .iter()
-            .position(|f| f.ports.iter().any(|p| p.index() == port))
+        (tile.features_under(FIELDS).iter()).position(|f| f.ports.iter().any(|p| p.index() == port))
     };
     // Ports strictly inside the short arc of a two-port road (the ground it encloses).
     let enclosed = |port: usize| {
-        tile.roads.iter().filter(|r| r.ports.len() == 2).any(|r| {
+        roads.iter().filter(|r| r.ports.len() == 2).any(|r| {
             let (a, b) = (r.ports[0].index(), r.ports[1].index());
             let (from, len) = if (b + 12 - a) % 12 <= 6 {
                 (a, (b + 12 - a) % 12)

@@ -48,6 +48,7 @@
 pub mod addon;
 pub mod export;
 pub mod import;
+pub mod keys;
 pub mod vocab;
 pub mod write;
 pub mod xml;

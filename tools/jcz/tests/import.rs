@@ -96,9 +96,14 @@ fn edges_road_ends_and_fields() {
     let import = import_texts(&minis()).unwrap();
     let end = |alias: &str| {
         tile(&import, alias)
-            .roads
+            .features_under("roads")
             .iter()
-            .map(|r| r.end)
+            .map(|r| {
+                r.end
+                    .as_deref()
+                    .map(|e| tiledef::RoadEnd::ALL.into_iter().find(|x| x.name() == e))
+            })
+            .map(Option::flatten)
             .collect::<Vec<_>>()
     };
     assert_eq!(end("BA/LR"), [Some(RoadEnd::Monastery)]);
@@ -110,7 +115,12 @@ fn edges_road_ends_and_fields() {
     // … but not where a sector holds two: the roads end at the cities' gates.
     assert_eq!(end("MX/CCRR"), [Some(RoadEnd::City); 2]);
     assert_eq!(end("BA/RCr"), [None]);
-    assert_eq!(tile(&import, "MX/Rrr").roads[0].ports.len(), 3);
+    assert_eq!(
+        tile(&import, "MX/Rrr").features_under("roads")[0]
+            .ports
+            .len(),
+        3
+    );
     let spring = tile(&import, "MX/s");
     let edges = spring.edges.as_ref().unwrap();
     assert_eq!([&edges.n, &edges.e], ["field", "river"]);
@@ -120,11 +130,22 @@ fn edges_road_ends_and_fields() {
         ["road", "river", "road", "river"]
     );
     let d = tile(&import, "BA/RCr");
-    assert_eq!(d.fields[0].ports, [tiledef::Port::ENE, tiledef::Port::WNW]);
-    assert_eq!(d.fields[0].cities, [tiledef::Port::N]);
+    assert_eq!(
+        d.features_under("fields")[0].ports,
+        [tiledef::Port::ENE, tiledef::Port::WNW]
+    );
+    assert_eq!(
+        d.features_under("fields")[0].ports_under("cities"),
+        [tiledef::Port::N]
+    );
     let inner = tile(&import, "RP/CCcc");
-    assert!(inner.fields.iter().all(|f| f.inner && f.ports.is_empty()));
-    assert_eq!(inner.fields.len(), 2);
+    assert!(
+        inner
+            .features_under("fields")
+            .iter()
+            .all(|f| f.inner && f.ports.is_empty())
+    );
+    assert_eq!(inner.features_under("fields").len(), 2);
     // Half ports no field owns are empty, not dropped.
     use tiledef::Port::*;
     assert_eq!(tile(&import, "RP/Co").empty, [ESE, SSE, SSW, WSW]);
@@ -155,14 +176,20 @@ fn markers_by_their_jcz_names() {
     assert_eq!(marker("pig-herd").on, MarkerPlace::Field);
     assert_eq!(vocab.edge_kinds[0].id, "river");
     assert_eq!(tile(&import, "MX/Tw!").markers, ["tower", "gizmo"]);
-    assert_eq!(tile(&import, "MX/Tw!").roads[0].markers, ["inn"]);
-    assert_eq!(tile(&import, "MX/Tw!").fields[1].markers, ["pig-herd"]);
     assert_eq!(
-        tile(&import, "MX/Cw").cities[0].markers,
+        tile(&import, "MX/Tw!").features_under("roads")[0].markers,
+        ["inn"]
+    );
+    assert_eq!(
+        tile(&import, "MX/Tw!").features_under("fields")[1].markers,
+        ["pig-herd"]
+    );
+    assert_eq!(
+        tile(&import, "MX/Cw").features_under("cities")[0].markers,
         ["wine", "cathedral", "colour-red"]
     );
     assert_eq!(tile(&import, "MX/Sh").markers, ["shrine"]);
-    assert!(tile(&import, "MX/Sh").monastery);
+    assert!(tile(&import, "MX/Sh").has_site("monastery"));
     assert_eq!(tile(&import, "MX/s").markers, ["spring"]);
     assert_eq!(tile(&import, "MX/l").markers, ["lake"]);
     assert!(tile(&import, "MX/IRI").markers.is_empty());

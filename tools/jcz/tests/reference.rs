@@ -140,11 +140,12 @@ fn readme_table(inputs: &[(String, String)]) -> String {
         };
         let mut carried: BTreeMap<String, usize> = BTreeMap::new();
         for t in tiles.iter().filter(|t| t.like.is_none()) {
-            *carried.entry("cities".into()).or_default() += t.cities.len();
-            *carried.entry("roads".into()).or_default() += t.roads.len();
-            *carried.entry("fields".into()).or_default() += t.fields.len();
-            *carried.entry("monasteries".into()).or_default() += usize::from(t.monastery);
-            *carried.entry("gardens".into()).or_default() += usize::from(t.garden);
+            *carried.entry("cities".into()).or_default() += t.features_under("cities").len();
+            *carried.entry("roads".into()).or_default() += t.features_under("roads").len();
+            *carried.entry("fields".into()).or_default() += t.features_under("fields").len();
+            *carried.entry("monasteries".into()).or_default() +=
+                usize::from(t.has_site("monastery"));
+            *carried.entry("gardens".into()).or_default() += usize::from(t.has_site("garden"));
             *carried.entry("river edges".into()).or_default() += t
                 .edges
                 .iter()
@@ -152,12 +153,11 @@ fn readme_table(inputs: &[(String, String)]) -> String {
                 .filter(|k| *k == "river")
                 .count();
             *carried.entry("empty ports".into()).or_default() += t.empty.len();
-            let markers = t
-                .markers
-                .iter()
-                .chain(t.cities.iter().flat_map(|c| &c.markers))
-                .chain(t.roads.iter().flat_map(|r| &r.markers))
-                .chain(t.fields.iter().flat_map(|f| &f.markers));
+            let markers = t.markers.iter().chain(
+                (t.features.keys())
+                    .flat_map(|k| t.features_under(k))
+                    .flat_map(|f| &f.markers),
+            );
             for m in markers {
                 *carried.entry(format!("`{m}`")).or_default() += 1;
             }

@@ -29,7 +29,7 @@ pub fn feature_areas(set: &TileSet, tile: &Tile) -> Vec<FeatureArea> {
             let (mask, prefer) = cells_of(tile, &layout, i);
             // A follower on a field or a road keeps off the icons, pennants and flowers on it.
             let icon = matches!(
-                tile.features[i].kind,
+                tile.features[i].legacy,
                 FeatureKind::Monastery | FeatureKind::Garden
             );
             let clear = |p: Point| icon || layout.regions.is_clear(p, 0.0);
@@ -48,7 +48,7 @@ pub fn feature_areas(set: &TileSet, tile: &Tile) -> Vec<FeatureArea> {
 fn cells_of(tile: &Tile, layout: &Plan, i: usize) -> (Vec<bool>, Point) {
     let cells = layout.regions.cells();
     let centre = pt(0.5, 0.5);
-    match tile.features[i].kind {
+    match tile.features[i].legacy {
         FeatureKind::City | FeatureKind::Field => {
             let mask: Vec<bool> = cells.iter().map(|c| *c == Cell::Feature(i)).collect();
             (mask, layout.regions.centroid(i).unwrap_or(centre))
@@ -75,7 +75,7 @@ fn cells_of(tile: &Tile, layout: &Plan, i: usize) -> (Vec<bool>, Point) {
         }
         FeatureKind::Monastery | FeatureKind::Garden => {
             let (at, radius) = layout
-                .icon_of(tile.features[i].kind)
+                .icon_of(tile.features[i].legacy)
                 .unwrap_or((centre, 0.15));
             let mask = (0..N * N)
                 .map(|c| cell_centre(c).dist(at) < radius)

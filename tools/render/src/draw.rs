@@ -128,6 +128,10 @@ struct City {
     /// Drawn over a city it crosses, with a shadow along its walls.
     raised: bool,
     colour: Rgba,
+    /// Its walls' colour, when its kind's look gives its border one (a lake's shore).
+    border: Option<Rgba>,
+    /// Houses are drawn in it: its kind looks like a city.
+    roofs: bool,
     pennants: Vec<Point>,
 }
 
@@ -365,7 +369,7 @@ fn crossing_cities(tile: &Tile) -> Option<[CityOutline; 2]> {
     let cities: Vec<[bool; 4]> = tile
         .features
         .iter()
-        .filter(|f| f.kind == FeatureKind::City)
+        .filter(|f| f.legacy == FeatureKind::City)
         .map(sides)
         .collect();
     let north_south = [true, false, true, false];
@@ -378,7 +382,7 @@ fn crossing_cities(tile: &Tile) -> Option<[CityOutline; 2]> {
     let pockets = tile
         .features
         .iter()
-        .filter(|f| f.kind == FeatureKind::Field && f.ports.is_empty())
+        .filter(|f| f.legacy == FeatureKind::Field && f.ports.is_empty())
         .count();
     Some(geom::crossing_outlines(pockets).map(|o| CityOutline {
         area: geom::turn_path(&o.area, turns),
@@ -391,20 +395,24 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
     let city_count = tile
         .features
         .iter()
-        .filter(|f| f.kind == FeatureKind::City)
+        .filter(|f| f.legacy == FeatureKind::City)
         .count();
     let crossing_outlines = crossing_cities(tile);
     let raised_first = crossing_outlines.is_some();
     let mut crossed = crossing_outlines.into_iter().flatten();
     let mut cities = Vec::new();
     for (i, f) in tile.features.iter().enumerate() {
-        if f.kind != FeatureKind::City {
+        if f.legacy != FeatureKind::City {
             continue;
         }
         let sides: Vec<Side> = f.ports.iter().map(|p| p.side()).collect();
+        // An area is drawn as a city is, in its kind's look: its fill and border colours, and
+        // houses only in a city (other area styles are drawn as their own later).
+        let look = set.kind_of(f).look;
+        let fill = look.and_then(|l| l.fill).map_or(CITY, Rgba::from);
         let colour = sides
             .first()
-            .map_or(CITY, |s| edge_colour(set, tile, *s, CITY));
+            .map_or(fill, |s| edge_colour(set, tile, *s, fill));
         cities.push(City {
             feature: i,
             outline: crossed
@@ -412,6 +420,8 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                 .unwrap_or_else(|| city_outline(&sides, city_count > 1)),
             raised: raised_first && cities.is_empty(),
             colour,
+            border: look.and_then(|l| l.border_colour).map(Rgba::from),
+            roofs: look.is_none_or(|l| l.style == tiledef::LookStyle::City),
             pennants: Vec::new(),
         });
     }
@@ -479,14 +489,14 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
             kind.display.map_or(FESTIVAL, Rgba::from),
         )
     });
-    let monastery = tile.has(FeatureKind::Monastery).then_some(CENTRE);
+    let monastery = tile.has_legacy(FeatureKind::Monastery).then_some(CENTRE);
     let marketplace = tile.marketplace.then_some(CENTRE);
     // A road may end at a marker: the tile's first marker other than the Festival place (or
     // the road's own), placed where the art says or at the centre.
     let hub_marker: Option<usize> = tile
         .features
         .iter()
-        .any(|f| f.end == Some(RoadEnd::Marker))
+        .any(|f| f.legacy_end == Some(RoadEnd::Marker))
         .then(|| {
             tile.markers
                 .iter()
@@ -495,7 +505,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                 .or_else(|| {
                     tile.features
                         .iter()
-                        .find(|f| f.end == Some(RoadEnd::Marker))
+                        .find(|f| f.legacy_end == Some(RoadEnd::Marker))
                         .and_then(|f| f.markers.first().copied())
                 })
         })
@@ -504,7 +514,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
 
     let mut roads = Vec::new();
     for (i, f) in tile.features.iter().enumerate() {
-        if f.kind != FeatureKind::Road || f.ports.is_empty() {
+        if f.legacy != FeatureKind::Road || f.ports.is_empty() {
             continue;
         }
         let a = f.ports[0];
@@ -555,7 +565,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                 .collect();
             (path, Stop::Through)
         } else {
-            match f.end {
+            match f.legacy_end {
                 Some(end @ (RoadEnd::N | RoadEnd::E | RoadEnd::S | RoadEnd::W)) => {
                     let side = side_of(end).unwrap_or(Side::S);
                     let target = step(port_point(side.centre()), inward(side), 0.07);
@@ -768,14 +778,14 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         .features
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.kind == FeatureKind::Field && !f.ports.is_empty())
+        .filter(|(_, f)| f.legacy == FeatureKind::Field && !f.ports.is_empty())
         .map(|(i, f)| (i, f.ports.as_slice()))
         .collect();
     let inner: Vec<usize> = tile
         .features
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.kind == FeatureKind::Field && f.ports.is_empty())
+        .filter(|(_, f)| f.legacy == FeatureKind::Field && f.ports.is_empty())
         .map(|(i, _)| i)
         .collect();
     let unowned = unowned_ports(set, tile);
@@ -846,10 +856,10 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         regions.take(*p, *r);
     }
     let is_field =
-        |c: Cell| matches!(c, Cell::Feature(i) if tile.features[i].kind == FeatureKind::Field);
+        |c: Cell| matches!(c, Cell::Feature(i) if tile.features[i].legacy == FeatureKind::Field);
 
     // Garden, then tile-level markers, then wells, then flower groups: each keeps clear of the last.
-    let garden = tile.has(FeatureKind::Garden).then(|| {
+    let garden = tile.has_legacy(FeatureKind::Garden).then(|| {
         let p = regions.spot(is_field, 0.11, pt(0.5, 0.6)).unwrap_or(CENTRE);
         regions.take(p, GARDEN_ROOM);
         p
@@ -907,10 +917,10 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         }
     }
     for (i, f) in tile.features.iter().enumerate() {
-        if f.kind == FeatureKind::City {
+        if f.legacy == FeatureKind::City {
             continue;
         }
-        if matches!(f.kind, FeatureKind::Road) {
+        if matches!(f.legacy, FeatureKind::Road) {
             continue;
         }
         for &m in &f.markers {
@@ -946,7 +956,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
             regions.take(p, 0.08);
             markers.push((p, *m));
         }
-        for _ in 0..f.pennants {
+        for _ in 0..f.emblems {
             let id = city.feature;
             let prefer = regions.centroid(id).unwrap_or(CENTRE);
             if let Some(p) = regions.spot(|c| c == Cell::Feature(id), 0.06, prefer) {
@@ -965,7 +975,8 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         if x % 6 != staggered || y % 7 != 3 {
             continue;
         }
-        if !matches!(c, Cell::Feature(f) if tile.features[*f].kind == FeatureKind::City) {
+        let housed = |f: usize| cities.iter().any(|c| c.feature == f && c.roofs);
+        if !matches!(c, Cell::Feature(f) if housed(*f)) {
             continue;
         }
         let p = pt(x as f32 * size + size / 2.0, y as f32 * size + size / 2.0);
@@ -1042,14 +1053,14 @@ impl Plan {
 /// the way through, not across it.
 fn joined_fields(tile: &Tile, regions: &Regions) -> Vec<Point> {
     for (f, feature) in tile.features.iter().enumerate() {
-        if feature.kind != FeatureKind::Field {
+        if feature.legacy != FeatureKind::Field {
             continue;
         }
         for &p in &feature.ports {
             let Cell::Feature(g) = regions.at_port(p) else {
                 continue;
             };
-            if g == f || tile.features[g].kind != FeatureKind::Field {
+            if g == f || tile.features[g].legacy != FeatureKind::Field {
                 continue;
             }
             let owner = |x: Port| tile.feature_at(x);
@@ -1077,8 +1088,7 @@ fn joined_fields(tile: &Tile, regions: &Regions) -> Vec<Point> {
                 }
             }
             gaps.sort_by_key(|(_, b, _)| b.len());
-            let on_road =
-                |x: Port| matches!(owner(x), Some(h) if tile.features[h].kind == FeatureKind::Road);
+            let on_road = |x: Port| matches!(owner(x), Some(h) if tile.features[h].legacy == FeatureKind::Road);
             let mut candidates: Vec<(bool, usize, usize, Point)> = Vec::new();
             for (w, (from, way, to)) in gaps.iter().enumerate() {
                 if way.is_empty() {
@@ -1120,7 +1130,7 @@ fn unowned_ports(set: &TileSet, tile: &Tile) -> Vec<Port> {
 /// bound that port's stretch of unowned ports (where it meets the ports of features).
 fn joined_unowned(tile: &Tile, unowned: &[Port], regions: &Regions) -> Option<(Point, Point)> {
     let flooded = unowned.iter().copied().find(|&p| {
-        matches!(regions.at_port(p), Cell::Feature(f) if tile.features[f].kind == FeatureKind::Field)
+        matches!(regions.at_port(p), Cell::Feature(f) if tile.features[f].legacy == FeatureKind::Field)
     })?;
     let owned = |i: usize| tile.feature_at(Port::ALL[i % 12]).is_some();
     // Each way round the edge to the first port some feature owns.
@@ -1221,7 +1231,7 @@ fn separator_line(from: Point, covered: &dyn Fn(Point) -> bool) -> Option<Vec<Po
 fn one_field_beside(tile: &Tile, port: Port) -> bool {
     let left = tile.feature_at(Port::ALL[(port.index() + 11) % 12]);
     let right = tile.feature_at(Port::ALL[(port.index() + 1) % 12]);
-    matches!((left, right), (Some(l), Some(r)) if l == r && tile.features[l].kind == FeatureKind::Field)
+    matches!((left, right), (Some(l), Some(r)) if l == r && tile.features[l].legacy == FeatureKind::Field)
 }
 
 /// Whether two features' ports alternate around the edge (one of each, then one of each again),
@@ -1328,10 +1338,14 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
             continue;
         }
         let walls = Shape::Path(city.outline.walls.clone());
+        let (outer, inner) = match city.border {
+            Some(border) => (border.darker(0.3), border),
+            None => (city.colour.darker(0.55), city.colour.lighter(0.35)),
+        };
         scene.stroke(
             walls.clone(),
             Stroke {
-                colour: city.colour.darker(0.55),
+                colour: outer,
                 width: 0.045,
                 cap: Cap::Round,
             },
@@ -1339,7 +1353,7 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
         scene.stroke(
             walls,
             Stroke {
-                colour: city.colour.lighter(0.35),
+                colour: inner,
                 width: 0.018,
                 cap: Cap::Round,
             },
@@ -1829,12 +1843,12 @@ fn flower_group(scene: &mut Scene, c: Point, colour: Rgba) {
 
 /// The overlay's short name for a feature: kind and ordinal among its kind, in written order.
 pub fn feature_label(tile: &Tile, index: usize) -> String {
-    let kind = tile.features[index].kind;
+    let kind = tile.features[index].legacy;
     let n = tile.features[..=index]
         .iter()
-        .filter(|f| f.kind == kind)
+        .filter(|f| f.legacy == kind)
         .count();
-    let total = tile.features.iter().filter(|f| f.kind == kind).count();
+    let total = tile.features.iter().filter(|f| f.legacy == kind).count();
     if total == 1 {
         kind.name().to_string()
     } else {
@@ -1857,7 +1871,7 @@ fn overlay(scene: &mut Scene, tile: &Tile, plan: &Plan) {
                 end += 1;
             }
             if let Cell::Feature(i) = c
-                && tile.features[i].kind == FeatureKind::Field
+                && tile.features[i].legacy == FeatureKind::Field
             {
                 scene.fill(
                     rect(
@@ -1895,7 +1909,7 @@ fn overlay(scene: &mut Scene, tile: &Tile, plan: &Plan) {
     }
     let mut labels: Vec<(Point, String, Rgba)> = Vec::new();
     for (i, f) in tile.features.iter().enumerate() {
-        let at = match f.kind {
+        let at = match f.legacy {
             FeatureKind::Road => plan
                 .roads
                 .iter()
@@ -1911,8 +1925,8 @@ fn overlay(scene: &mut Scene, tile: &Tile, plan: &Plan) {
         if let Some(p) = at {
             labels.push((p, feature_label(tile, i), tint(i)));
         }
-        if matches!(f.kind, FeatureKind::Monastery | FeatureKind::Garden)
-            && let Some(p) = if f.kind == FeatureKind::Monastery {
+        if matches!(f.legacy, FeatureKind::Monastery | FeatureKind::Garden)
+            && let Some(p) = if f.legacy == FeatureKind::Monastery {
                 plan.monastery
             } else {
                 plan.garden
@@ -1983,7 +1997,7 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
     let cells = regions.cells();
     let name = |i: usize| feature_label(tile, i);
     for (i, f) in tile.features.iter().enumerate() {
-        match f.kind {
+        match f.legacy {
             FeatureKind::City | FeatureKind::Field => {}
             FeatureKind::Road => {
                 for &p in &f.ports {
@@ -2083,7 +2097,7 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
     // Ground by a port the data gives to no feature must not be drawn as a field's.
     for p in unowned_ports(set, tile) {
         if let Cell::Feature(g) = regions.at_port(p)
-            && tile.features[g].kind == FeatureKind::Field
+            && tile.features[g].legacy == FeatureKind::Field
         {
             return Err(format!(
                 "tile {}: the ground by {}, on no feature, is drawn as {}",
@@ -2102,8 +2116,8 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
         {
             if let (Cell::Feature(a), Cell::Feature(b)) = (cells[c], cells[d])
                 && a != b
-                && tile.features[a].kind == FeatureKind::Field
-                && tile.features[b].kind == FeatureKind::Field
+                && tile.features[a].legacy == FeatureKind::Field
+                && tile.features[b].legacy == FeatureKind::Field
             {
                 return Err(format!(
                     "tile {}: {} and {} touch with nothing between them",

@@ -123,7 +123,7 @@ fn with_new_vocabulary() -> (TileSet, usize) {
     let field = tile
         .features
         .iter()
-        .position(|f| f.kind == tiledef::FeatureKind::Field)
+        .position(|f| f.legacy == tiledef::FeatureKind::Field)
         .expect("E has a field");
     tile.features[field].flowers.push(colour);
     (set, i)
@@ -161,13 +161,13 @@ fn a_road_marker_keeps_clear_of_the_garden() {
     let marker = set.markers.len() - 1;
     set.markers[marker].on = MarkerPlace::Road;
     let i = index(&set, "U");
+    let garden = new_feature(&set, tiledef::FeatureKind::Garden);
     let tile = &mut set.tiles[i];
-    tile.features
-        .push(tiledef::Feature::new(tiledef::FeatureKind::Garden));
+    tile.features.push(garden);
     let road = tile
         .features
         .iter()
-        .position(|f| f.kind == tiledef::FeatureKind::Road)
+        .position(|f| f.legacy == tiledef::FeatureKind::Road)
         .expect("U has a road");
     tile.features[road].markers.push(marker);
     let scene = draw_tile(&set, &set.tiles[i], &DrawOptions::default());
@@ -617,21 +617,21 @@ fn fixtures() -> TileSet {
             .unwrap_or_else(|| panic!("no edge kind {id}"))
     };
     let i = index(&set, "RV-gate");
-    set.tiles[i].features[1].end = Some(tiledef::RoadEnd::City);
+    set.tiles[i].features[1].legacy_end = Some(tiledef::RoadEnd::City);
     let i = index(&set, "RV-bank");
-    set.tiles[i].features[0].end = Some(tiledef::RoadEnd::S);
+    set.tiles[i].features[0].legacy_end = Some(tiledef::RoadEnd::S);
     let i = index(&set, "RV-ferry");
     for f in &mut set.tiles[i].features {
-        if f.kind == FeatureKind::Road {
-            f.end = Some(tiledef::RoadEnd::Marker);
+        if f.legacy == FeatureKind::Road {
+            f.legacy_end = Some(tiledef::RoadEnd::Marker);
         }
     }
     // One road joining four sides, and one joining three (west is field).
     let mut four = set.tiles[i].clone();
     four.id = "RV-road4".into();
     four.markers.clear();
-    four.features.retain(|f| f.kind != FeatureKind::Road);
-    let mut road = tiledef::Feature::new(FeatureKind::Road);
+    four.features.retain(|f| f.legacy != FeatureKind::Road);
+    let mut road = new_feature(&set, FeatureKind::Road);
     road.ports = vec![Port::N, Port::E, Port::S, Port::W];
     four.features.insert(0, road.clone());
     let mut three = four.clone();
@@ -639,7 +639,7 @@ fn fixtures() -> TileSet {
     three.edges[Side::W.index()] = edge(&set, "field");
     three.features[0].ports = vec![Port::N, Port::E, Port::S];
     three.features.truncate(3);
-    let mut west = tiledef::Feature::new(FeatureKind::Field);
+    let mut west = new_feature(&set, FeatureKind::Field);
     west.ports = vec![Port::SSW, Port::WSW, Port::WNW, Port::NNW];
     three.features.push(west);
     // Ports on no feature: the wall tile's north edge as plain field edge.
@@ -1022,4 +1022,28 @@ fn a_road_ending_in_a_strip_of_one_field_leaves_it_whole() {
     // It still crosses the river on a bridge.
     let scene = draw_tile(&set, tile, &DrawOptions::default());
     assert!(scene.to_string().matches("w0.02 butt").count() >= 2);
+}
+
+/// A feature of the base game's kind `kind`, as the checker makes one.
+fn new_feature(set: &TileSet, kind: tiledef::FeatureKind) -> tiledef::Feature {
+    let id = set.kind_id(kind.name()).expect("base declares its kinds");
+    tiledef::Feature::new(id, kind)
+}
+
+/// An area of a set's own kind is drawn in its look's colours, without a city's houses: the
+/// fixture's lake is blue within a sandy shore.
+#[test]
+fn a_lake_is_drawn_in_its_looks_colours() {
+    let set = load_fixture(
+        &["/base.toml"],
+        "../../../../tiledef/tests/fixtures/lakes.toml",
+    );
+    let text = scene_text(&set, "LK-bay", DrawOptions::default());
+    let lake = scene_text(&set, "LK-strait", DrawOptions::default());
+    for scene in [&text, &lake] {
+        assert!(scene.contains("#4f8fd0"), "the lake's fill: {scene}");
+        assert!(scene.contains("#d9c48a"), "the shore: {scene}");
+    }
+    let city = scene_text(&set, "E", DrawOptions::default());
+    assert!(!city.contains("#4f8fd0"));
 }

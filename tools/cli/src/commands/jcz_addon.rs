@@ -266,7 +266,7 @@ fn features(tileset: &TileSet, tile: &tiledef::Tile) -> Vec<FeatureArt> {
     tilekit_render::feature_areas(tileset, tile)
         .into_iter()
         .map(|a| FeatureArt {
-            kind: tile.features[a.feature].kind,
+            kind: tile.features[a.feature].legacy,
             ports: tile.features[a.feature].ports.clone(),
             outline: (a.outline.iter())
                 .map(|ring| ring.iter().map(|p| [p.x, p.y]).collect())

@@ -4,7 +4,7 @@ use crate::inputs::{Check, Inputs, SetsArg, load_printed};
 use clap::Args;
 use std::fmt::Write;
 use std::process::ExitCode;
-use tiledef::{FeatureKind, TileSet};
+use tiledef::{Shape, TileSet};
 
 /// Arguments of `tilekit list`.
 #[derive(Args)]
@@ -109,21 +109,22 @@ fn features(tileset: &TileSet, tile: &tiledef::Tile) -> String {
     let mut parts = Vec::new();
     for f in &tile.features {
         let ports: Vec<&str> = f.ports.iter().map(|p| p.name()).collect();
-        let mut text = match f.kind {
-            FeatureKind::Monastery | FeatureKind::Garden => f.kind.name().to_string(),
-            _ if ports.is_empty() => format!("{}[inner]", f.kind.name()),
-            _ => format!("{}[{}]", f.kind.name(), ports.join(" ")),
+        let kind = tileset.kind_of(f);
+        let mut text = match kind.shape {
+            Shape::Site => kind.id.clone(),
+            _ if ports.is_empty() => format!("{}[inner]", kind.id),
+            _ => format!("{}[{}]", kind.id, ports.join(" ")),
         };
-        if !f.cities.is_empty() {
-            let cities: Vec<&str> = f
-                .cities
+        if !f.borders.is_empty() {
+            let borders: Vec<&str> = f
+                .borders
                 .iter()
                 .filter_map(|&c| tile.features[c].ports.first().map(|p| p.name()))
                 .collect();
-            let _ = write!(text, "→{}", cities.join(","));
+            let _ = write!(text, "→{}", borders.join(","));
         }
-        if f.pennants > 0 {
-            text.push_str(&"+".repeat(f.pennants as usize));
+        if f.emblems > 0 {
+            text.push_str(&"+".repeat(f.emblems as usize));
         }
         for &c in &f.flowers {
             let _ = write!(text, " ✿{}", tileset.colours[c].id);
@@ -133,8 +134,10 @@ fn features(tileset: &TileSet, tile: &tiledef::Tile) -> String {
         }
         parts.push(text);
     }
-    if tile.marketplace {
-        parts.push("marketplace".to_string());
+    if tile.marketplace
+        && let Some(hub) = tileset.feature_kinds.iter().find(|k| k.hub)
+    {
+        parts.push(hub.id.clone());
     }
     for &m in &tile.markers {
         parts.push(tileset.markers[m].id.clone());
