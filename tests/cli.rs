@@ -782,6 +782,41 @@ fn build_writes_what_it_can_and_reports_what_failed() {
     assert!(!stale.exists(), "the stale temp file is still there");
 }
 
+/// A set with a kind of its own is drawn and printed; only the engine's tables, which cannot
+/// play it yet, are not written, and the build says why and exits 1.
+#[test]
+fn build_of_a_set_the_engine_cannot_play_still_prints_it() {
+    let dir = scratch("build-lakes");
+    let lakes = "tiledef/tests/fixtures/lakes.toml";
+    let out = tilekit(&[
+        "build",
+        "definitions/base.toml",
+        lakes,
+        "--out",
+        &dir.to_string_lossy(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("tables.bin and tables.json not written: tile LK-bay has a lake"),
+        "{stderr}"
+    );
+    for written in [
+        "previews/LK-bay.png",
+        "contact-sheet.png",
+        "sheets-a4.pdf",
+        "sheets-letter.pdf",
+    ] {
+        assert!(dir.join(written).is_file(), "{written} missing");
+    }
+    assert!(!dir.join("tables.bin").exists());
+    let report = std::fs::read_to_string(dir.join("report.txt")).expect("report written");
+    assert!(
+        report.contains("NOT WRITTEN tables.bin and tables.json"),
+        "{report}"
+    );
+}
+
 /// The exit status table of the README, command by command: 1 for invalid input data, 2 for a
 /// usage or I/O error (an unknown id on the command line is a usage error).
 #[test]
@@ -794,6 +829,15 @@ fn every_command_follows_the_exit_status_table() {
     let cases: Vec<(Vec<&str>, i32)> = vec![
         (vec!["validate", "definitions/base.toml", bad], 1),
         (vec!["validate", "no/such.toml"], 2),
+        // Valid definitions the engine cannot play yet (a kind of the set's own) are input data.
+        (
+            vec![
+                "simulate",
+                "definitions/base.toml",
+                "tiledef/tests/fixtures/lakes.toml",
+            ],
+            1,
+        ),
         (vec!["list", "definitions/base.toml", bad], 1),
         (vec!["list", "no/such.toml"], 2),
         (

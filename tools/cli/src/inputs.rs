@@ -181,8 +181,16 @@ fn with_bundled_requirements(named: Vec<Source>) -> Vec<Source> {
 
 /// Compiles a checked tile set into the engine's tables (a failure here is a bug, reported).
 pub fn compile_tables(tileset: &tiledef::TileSet) -> miette::Result<engine::Tables> {
-    engine::compile(tileset).map_err(|e| miette::miette!("{e}"))
+    engine::compile(tileset).map_err(|e| miette::Report::new(Unplayable(e)))
 }
+
+/// Definitions that load but that the engine cannot compile (more tiles than its tables hold,
+/// a feature kind it cannot play yet): bad input data, exit status 1.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct Unplayable(pub engine::CompileError);
+
+impl miette::Diagnostic for Unplayable {}
 
 /// The `--sets` option of the commands that print: which loaded sets to print.
 #[derive(Args, Clone, Debug, Default)]

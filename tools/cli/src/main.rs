@@ -131,6 +131,10 @@ fn main() -> ExitCode {
         Err(report) => match report.downcast_ref::<output::StdoutError>() {
             // The reader stopped reading (`tilekit list | head`): nothing is wrong.
             Some(output::StdoutError::Closed) => ExitCode::SUCCESS,
+            _ if report.downcast_ref::<inputs::Unplayable>().is_some() => {
+                let _ = writeln!(std::io::stderr(), "{report:?}");
+                ExitCode::from(1)
+            }
             _ => {
                 // Nowhere left to report a failing stderr: the status says it.
                 let _ = writeln!(std::io::stderr(), "{report:?}");

@@ -94,14 +94,20 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
     let mut steps = Steps::default();
 
     progress.step("compiling tables");
-    let tables = crate::inputs::compile_tables(&tileset)?;
-    for (name, format) in [
-        ("tables.bin", TablesFormat::Bin),
-        ("tables.json", TablesFormat::Json),
-    ] {
-        let path = args.out.join(name);
-        let written = write_atomic(&path, &tables_bytes(&tables, format));
-        steps.record(path.display().to_string(), written.map_err(Failure::Other));
+    // Sets the engine cannot play yet (a kind of their own) are still drawn and printed: the
+    // tables are the one step that fails.
+    match crate::inputs::compile_tables(&tileset) {
+        Ok(tables) => {
+            for (name, format) in [
+                ("tables.bin", TablesFormat::Bin),
+                ("tables.json", TablesFormat::Json),
+            ] {
+                let path = args.out.join(name);
+                let written = write_atomic(&path, &tables_bytes(&tables, format));
+                steps.record(path.display().to_string(), written.map_err(Failure::Other));
+            }
+        }
+        Err(e) => steps.refuse("tables.bin and tables.json".to_string(), e.to_string()),
     }
 
     progress.step("drawing previews");
@@ -159,6 +165,10 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
         let _ = writeln!(text, "FAILED {what}: {why}");
         crate::errln!("error: could not write {what}: {why}");
     }
+    for (what, why) in &steps.refused {
+        let _ = writeln!(text, "NOT WRITTEN {what}: {why}");
+        crate::errln!("error: {what} not written: {why}");
+    }
     write_atomic(&report_path, text.as_bytes())?;
     Ok(steps.code)
 }
@@ -167,6 +177,8 @@ pub fn run(args: &BuildArgs) -> miette::Result<ExitCode> {
 struct Steps {
     written: Vec<String>,
     failed: Vec<(String, String)>,
+    /// Steps the definitions cannot take, with why.
+    refused: Vec<(String, String)>,
     code: ExitCode,
 }
 
@@ -175,12 +187,19 @@ impl Default for Steps {
         Steps {
             written: Vec::new(),
             failed: Vec::new(),
+            refused: Vec::new(),
             code: ExitCode::SUCCESS,
         }
     }
 }
 
 impl Steps {
+    /// A step the definitions cannot take (an input problem: exit status 1).
+    fn refuse(&mut self, what: String, why: String) {
+        self.refused.push((what, why));
+        self.code = ExitCode::from(1);
+    }
+
     fn record(&mut self, what: String, result: Result<(), Failure>) {
         self.record_with(what.clone(), result, |()| what);
     }
