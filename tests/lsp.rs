@@ -482,6 +482,65 @@ fn completion_offers_ports_vocabulary_and_keys() {
     client.stop();
 }
 
+/// A set's own kind is offered where tiles and edges name kinds, and its key's hover is its
+/// declaration.
+#[test]
+fn a_sets_own_kinds_are_completed_and_described() {
+    let dir = common::scratch("lsp-kinds");
+    let lakes = std::fs::read_to_string(common::root().join("tiledef/tests/fixtures/lakes.toml"))
+        .expect("the fixture");
+    std::fs::write(dir.join("lakes.toml"), &lakes).unwrap();
+    let head = "format = 1\n[set]\nid = \"shores\"\nname = \"Shores\"\nrequires = [\"lakes\"]\n";
+    let mine =
+        format!("{head}\n[[tile]]\nid = \"S1\"\ncount = 1\nlakes = [{{ ports = [\"N\"] }}]\n");
+    let uri = uri(&dir.join("shores.toml"));
+    let mut client = Client::start();
+    client.open(&uri, &mine);
+    let keys = labels(&client.complete(&uri, &format!("{head}[[tile]]\n|")));
+    assert!(
+        keys.contains(&"lakes".to_string()) && keys.contains(&"island".to_string()),
+        "{keys:?}"
+    );
+    assert!(keys.contains(&"cities".to_string()), "{keys:?}");
+    // An area's feature: its ports and markers, no `end`.
+    let keys = labels(&client.complete(&uri, &format!("{head}[[tile]]\nlakes = [{{ |")));
+    assert_eq!(keys, ["ports", "markers"]);
+    // A road may end at a lake; an edge may carry one, not a site.
+    let ends = labels(&client.complete(
+        &uri,
+        &format!("{head}[[tile]]\nroads = [{{ ports = [\"S\"], end = \"|"),
+    ));
+    assert!(
+        ends.contains(&"lake".to_string()) && ends.contains(&"junction".to_string()),
+        "{ends:?}"
+    );
+    let carried = labels(&client.complete(
+        &uri,
+        &format!("{head}[[edge_kind]]\nid = \"x\"\ncentre = \"|"),
+    ));
+    assert!(
+        carried.contains(&"lake".to_string()) && carried.contains(&"none".to_string()),
+        "{carried:?}"
+    );
+    assert!(
+        !carried.contains(&"island".to_string()),
+        "a site is on no edge: {carried:?}"
+    );
+    // Hover on the key of the set's own kind shows its declaration.
+    client.change(&uri, 200, &mine);
+    let line = mine
+        .lines()
+        .position(|l| l.starts_with("lakes = "))
+        .unwrap();
+    let hover = client.hover(&uri, line, 1);
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("[[feature]]") && text.contains("id = \"lake\""),
+        "{text}"
+    );
+    client.stop();
+}
+
 #[test]
 fn hover_shows_a_keys_schema_docs_inside_a_tile() {
     let dir = common::scratch("lsp-hover");

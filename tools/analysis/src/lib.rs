@@ -136,6 +136,58 @@ pub struct Symbols {
     pub tiles: Vec<String>,
     /// Edition ids (the keys of `count` tables).
     pub editions: Vec<String>,
+    /// The feature kinds in scope, in load order: what tiles write under their keys.
+    pub feature_kinds: Vec<KindSymbol>,
+}
+
+/// A feature kind as an editor offers it: the key tiles write, what its features take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KindSymbol {
+    /// Its id (`lake`), which edges, ends and `bordered` name.
+    pub id: String,
+    /// The key tiles write its features under (`lakes`).
+    pub key: String,
+    /// How it lies on a tile.
+    pub shape: tiledef::Shape,
+    /// The key its emblem count is written under, if it has one (`pennants`).
+    pub emblem: Option<String>,
+    /// The kind in a sentence, for hover and completion docs.
+    pub sentence: String,
+}
+
+impl KindSymbol {
+    fn of(def: &tiledef::FeatureKindDef, set: &str) -> KindSymbol {
+        use tiledef::{Completion, Shape};
+        let shape = match def.shape {
+            Shape::Area => "an area",
+            Shape::Line => "a line",
+            Shape::Region => "a region",
+            Shape::Site => "a site",
+        };
+        let complete = match def.complete {
+            Completion::Closed => "completed when closed",
+            Completion::Range => "completed when its range is placed",
+            Completion::Never => "scored at the end only",
+        };
+        let rate = |r: &Option<tiledef::KindRates>| r.as_ref().and_then(|r| r.tile).unwrap_or(0);
+        let written = match def.shape {
+            Shape::Site => format!("`{} = true`", def.tile_key()),
+            _ => format!("`{} = [{{ ports = [...] }}]`", def.tile_key()),
+        };
+        KindSymbol {
+            id: def.id.clone(),
+            key: def.tile_key(),
+            shape: def.shape,
+            emblem: def.emblem.as_ref().map(|e| e.count_key()),
+            sentence: format!(
+                "{} (`{}`, set `{set}`): {shape}, {complete}; {} a tile complete, {} unfinished. Written {written}.",
+                def.name,
+                def.id,
+                rate(&def.score.complete),
+                rate(&def.score.unfinished),
+            ),
+        }
+    }
 }
 
 /// The analysis host: the files, what was derived from them, and the caches.
@@ -529,6 +581,11 @@ impl AnalysisHost {
             s.markers.extend(m.markers.iter().map(|k| k.id.clone()));
             s.tiles.extend(m.tiles.iter().map(|t| t.id.clone()));
             s.editions.extend(m.editions.iter().map(|e| e.id.clone()));
+            for def in &m.features {
+                if !s.feature_kinds.iter().any(|k| k.id == def.id) {
+                    s.feature_kinds.push(KindSymbol::of(def, &m.set.id));
+                }
+            }
         }
         for list in [
             &mut s.edge_kinds,
@@ -566,6 +623,9 @@ impl AnalysisHost {
                 Vocabulary::Marker => toml_of("marker", m.markers.iter().find(|d| d.id == id)?),
                 Vocabulary::Set => (m.set.id == id).then(|| set_toml(&m.set))?,
                 Vocabulary::Tile => toml_of("tile", m.tiles.iter().find(|d| d.id == id)?),
+                Vocabulary::FeatureKind => {
+                    toml_of("feature", m.features.iter().find(|d| d.id == id)?)
+                }
             }?;
             Some((f.check.name().to_string(), text))
         })
@@ -585,6 +645,8 @@ pub enum Vocabulary {
     Set,
     /// `like`.
     Tile,
+    /// `centre`, `halves`, a line's `end`, `bordered`.
+    FeatureKind,
 }
 
 /// Per tile, a key of everything its picture depends on: the tile and the vocabulary it is

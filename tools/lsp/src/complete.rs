@@ -9,7 +9,7 @@ use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, Hover, HoverContents,
     MarkupContent, MarkupKind, Range, TextEdit,
 };
-use tiledef::Port;
+use tiledef::{Port, Shape};
 use tilekit_analysis::{KeyShape, Symbols, Vocabulary, key_doc, keys_of, values_of};
 
 /// One thing to offer.
@@ -121,6 +121,9 @@ fn keys(table: &[String], written: &[String], symbols: &Symbols, after: &str) ->
         ["tile", "count"] => Some(&symbols.editions),
         _ => None,
     };
+    if let Some(offers) = kind_keys(&strs(table), written, symbols, eq) {
+        return offers;
+    }
     if let Some(ids) = ids {
         return ids
             .iter()
@@ -145,6 +148,67 @@ fn keys(table: &[String], written: &[String], symbols: &Symbols, after: &str) ->
         .collect()
 }
 
+/// The keys the kinds in scope add: a tile's keys for the sets' own kinds (`lakes`), and in a
+/// feature of such a kind the keys its shape takes. `None` where the schema says it all.
+fn kind_keys(
+    table: &[&str],
+    written: &[String],
+    symbols: &Symbols,
+    eq: &str,
+) -> Option<Vec<Offer>> {
+    let in_schema = |path: &[&str], key: &str| keys_of(path).iter().any(|k| k.name == key);
+    let offer = |name: &str, doc: Option<String>| Offer {
+        label: name.to_string(),
+        insert: format!("{name}{eq}"),
+        kind: CompletionItemKind::PROPERTY,
+        doc,
+    };
+    match table {
+        ["tile"] => {
+            let mut offers = keys_of(table)
+                .into_iter()
+                .filter(|k| !written.contains(&k.name))
+                .map(|k| offer(&k.name, k.doc))
+                .collect::<Vec<_>>();
+            offers.extend(
+                (symbols.feature_kinds.iter())
+                    .filter(|k| !in_schema(table, &k.key) && !written.contains(&k.key))
+                    .map(|k| offer(&k.key, Some(k.sentence.clone()))),
+            );
+            Some(offers)
+        }
+        ["tile", key] if !in_schema(&["tile"], key) => {
+            let kind = symbols.feature_kinds.iter().find(|k| k.key == *key)?;
+            let mut names: Vec<String> = vec!["ports".into(), "markers".into()];
+            names.extend(kind.emblem.clone());
+            match kind.shape {
+                Shape::Line => names.push("end".into()),
+                Shape::Region => {
+                    names.extend(["inner".into(), "flowers".into()]);
+                    let areas = symbols
+                        .feature_kinds
+                        .iter()
+                        .filter(|k| k.shape == Shape::Area);
+                    names.extend(areas.map(|k| k.key.clone()));
+                }
+                Shape::Area | Shape::Site => {}
+            }
+            let offers = names
+                .iter()
+                .filter(|n| !written.contains(n))
+                .map(|n| {
+                    offer(
+                        n,
+                        key_doc(&["tile", "fields", n]).or_else(|| key_doc(&["tile", "roads", n])),
+                    )
+                })
+                .collect();
+            Some(offers)
+        }
+        _ => None,
+    }
+}
+
 /// A key as TOML writes it: bare when it can be.
 fn bare_or_quoted(key: &str) -> String {
     if !key.is_empty()
@@ -162,7 +226,8 @@ fn bare_or_quoted(key: &str) -> String {
 fn vocabulary_of(key: &[&str]) -> Option<Vocabulary> {
     match key {
         ["tile", "edges", "n" | "e" | "s" | "w"] => Some(Vocabulary::EdgeKind),
-        ["tile", "fields", "flowers"] => Some(Vocabulary::Colour),
+        ["tile", _, "flowers"] => Some(Vocabulary::Colour),
+        ["edge_kind", "centre" | "halves"] => Some(Vocabulary::FeatureKind),
         ["set", "requires"] => Some(Vocabulary::Set),
         ["tile", "like"] => Some(Vocabulary::Tile),
         [.., "markers"] if !key.contains(&"art") => Some(Vocabulary::Marker),
@@ -174,12 +239,21 @@ fn vocabulary_of(key: &[&str]) -> Option<Vocabulary> {
 /// names (ports narrowed to those the feature can have).
 fn values(key: &[String], quoted: bool, space: &str, symbols: &Symbols) -> Vec<Offer> {
     let k = strs(key);
+    // An edge carries an area, a line, a region or nothing.
+    let on_edges: Vec<String> = std::iter::once("none".to_string())
+        .chain(
+            (symbols.feature_kinds.iter())
+                .filter(|k| k.shape != Shape::Site)
+                .map(|k| k.id.clone()),
+        )
+        .collect();
     let ids = vocabulary_of(&k).map(|v| match v {
         Vocabulary::EdgeKind => &symbols.edge_kinds,
         Vocabulary::Colour => &symbols.colours,
         Vocabulary::Set => &symbols.sets,
         Vocabulary::Tile => &symbols.tiles,
         Vocabulary::Marker => &symbols.markers,
+        Vocabulary::FeatureKind => &on_edges,
     });
     let schema: Vec<(String, Option<String>)>;
     let (names, kind): (Vec<(&str, Option<&str>)>, _) = match ids {
@@ -188,7 +262,7 @@ fn values(key: &[String], quoted: bool, space: &str, symbols: &Symbols) -> Vec<O
             CompletionItemKind::REFERENCE,
         ),
         None => {
-            schema = values_of(&k);
+            schema = line_ends(&k, symbols).unwrap_or_else(|| values_of(&k));
             let ports = match k.as_slice() {
                 ["tile", "cities" | "roads", "ports"] => Some(true),
                 ["tile", "fields", "ports"] => Some(false),
@@ -227,6 +301,23 @@ fn values(key: &[String], quoted: bool, space: &str, symbols: &Symbols) -> Vec<O
         .collect()
 }
 
+/// Where a line of a tile ends: the schema's words and bundled ids, and the areas and sites of
+/// the kinds in scope; `None` off a line's `end`.
+fn line_ends(key: &[&str], symbols: &Symbols) -> Option<Vec<(String, Option<String>)>> {
+    let ["tile", _, "end"] = key else {
+        return None;
+    };
+    let mut ends = values_of(&["tile", "roads", "end"]);
+    for kind in
+        (symbols.feature_kinds.iter()).filter(|k| matches!(k.shape, Shape::Area | Shape::Site))
+    {
+        if !ends.iter().any(|(v, _)| *v == kind.id) {
+            ends.push((kind.id.clone(), Some(kind.sentence.clone())));
+        }
+    }
+    Some(ends)
+}
+
 /// On the id of a vocabulary entry where it is used (`"lake"` in `edges`), its declaration as
 /// written, from `definition` (file name, TOML); else the schema's docs of the key under a byte
 /// offset (or of the key whose value it is on).
@@ -235,12 +326,22 @@ pub fn hover(
     offset: usize,
     index: &LineIndex,
     definition: impl Fn(Vocabulary, &str) -> Option<(String, String)>,
+    symbols: &Symbols,
 ) -> Option<Hover> {
     let (path, word) = key_at(text, offset)?;
     let on_value = (crate::context::place_at(text, word.end)).is_value();
     let used = (vocabulary_of(&strs(&path)))
         .filter(|_| on_value && !word.is_empty())
         .and_then(|v| definition(v, &text[word.clone()]));
+    // On a tile's key of a set's own kind (`lakes`): the kind's declaration.
+    let kind_key = match strs(&path).as_slice() {
+        ["tile", key] if !on_value => symbols.feature_kinds.iter().find(|k| k.key == *key),
+        _ => None,
+    };
+    let used = used.or_else(|| {
+        let kind = kind_key.filter(|k| keys_of(&["tile"]).iter().all(|s| s.name != k.key))?;
+        definition(Vocabulary::FeatureKind, &kind.id)
+    });
     let value = match used {
         Some((file, toml)) => format!(
             "`{}`, declared in `{file}`:\n\n```toml\n{toml}```",

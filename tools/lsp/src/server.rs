@@ -347,7 +347,13 @@ impl<'c> Server<'c> {
         }
         let index = LineIndex::new(&doc.text, self.encoding);
         let definition = |vocabulary, id: &str| self.host.definition(vocabulary, id);
-        complete::hover(&doc.text, index.offset(at), &index, definition)
+        complete::hover(
+            &doc.text,
+            index.offset(at),
+            &index,
+            definition,
+            &self.symbols(&doc.text),
+        )
     }
 
     /// Runs the checks across the files and sends each file's diagnostics that changed.
