@@ -157,6 +157,8 @@ pub(crate) struct Plan {
     marketplace: Option<Point>,
     festival: Option<(Point, Rgba)>,
     garden: Option<Point>,
+    /// How the sites at `monastery` and `garden` look: their kinds' declared looks.
+    site_looks: [Option<tiledef::Look>; 2],
     /// Markers drawn as icons: position, marker kind index.
     markers: Vec<(Point, usize)>,
     /// Flower groups: position, colour.
@@ -1017,6 +1019,10 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         marketplace,
         festival,
         garden,
+        site_looks: [FeatureKind::Monastery, FeatureKind::Garden].map(|legacy| {
+            let site = tile.features.iter().find(|f| f.legacy == legacy)?;
+            set.kind_of(site).look
+        }),
         markers,
         flowers,
         roofs,
@@ -1403,13 +1409,13 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
         starburst(scene, p, colour);
     }
     if let Some(p) = plan.monastery {
-        monastery(scene, p);
+        site(scene, p, plan.site_looks[0], monastery);
     }
     if let Some(p) = plan.marketplace {
         marketplace(scene, p);
     }
     if let Some(p) = plan.garden {
-        garden(scene, p);
+        site(scene, p, plan.site_looks[1], garden);
     }
     for &(p, m) in &plan.markers {
         marker(scene, set, p, m);
@@ -1623,6 +1629,27 @@ fn starburst(scene: &mut Scene, c: Point, colour: Rgba) {
         },
         colour.lighter(0.4),
     );
+}
+
+/// A site in its kind's look: a cloister, a garden, a market or an icon of the library;
+/// `otherwise` without a look.
+fn site(
+    scene: &mut Scene,
+    c: Point,
+    look: Option<tiledef::Look>,
+    otherwise: fn(&mut Scene, Point),
+) {
+    use tiledef::LookStyle;
+    match look.map(|l| (l.style, l.icon, l.fill)) {
+        Some((LookStyle::Cloister, ..)) => monastery(scene, c),
+        Some((LookStyle::Garden, ..)) => garden(scene, c),
+        Some((LookStyle::Market, ..)) => marketplace(scene, c),
+        Some((LookStyle::Icon, Some(icon), fill)) => {
+            let colour = fill.map_or(INK, Rgba::from);
+            crate::icons::draw_icon(scene, icon, c, colour, "");
+        }
+        _ => otherwise(scene, c),
+    }
 }
 
 fn monastery(scene: &mut Scene, c: Point) {
