@@ -407,3 +407,47 @@ fn export_maps_edge_kinds_by_their_jcz_key_not_their_style() {
     let (xml, _) = export("jcz-river", set("jcz = \"river\""));
     assert!(xml.contains("<river>N</river>"), "{xml}");
 }
+
+/// Export writes each feature as its kind's JCZ element; a kind JCZ has not (the fixture's
+/// lakes and island) is left out and reported for each tile that has one.
+#[test]
+fn export_reports_a_kind_jcz_has_not_per_tile() {
+    let dir = scratch("jcz-export-kinds");
+    let xml = dir.join("lakes.xml");
+    let out = tilekit(&[
+        "export",
+        "jcz",
+        "definitions/base.toml",
+        "tiledef/tests/fixtures/lakes.toml",
+        "--out",
+        xml.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    for tile in ["LK-bay", "LK-strait", "LK-island"] {
+        let line = (stderr.lines())
+            .find(|l| l.starts_with(&format!("{tile}:")))
+            .unwrap_or_else(|| panic!("no note for {tile}: {stderr}"));
+        assert!(
+            line.contains("its `lakes`: their kind has no JCloisterZone element"),
+            "{line}"
+        );
+    }
+    let island = (stderr.lines())
+        .find(|l| l.starts_with("LK-island:"))
+        .unwrap_or_default();
+    assert!(island.contains("its `island`"), "{island}");
+    let written = std::fs::read_to_string(xml).unwrap();
+    assert!(
+        written.contains("<road>S</road>"),
+        "the bay's road is written: {written}"
+    );
+    assert!(!written.contains("<lake"), "{written}");
+    let bay = (stderr.lines())
+        .find(|l| l.starts_with("LK-bay:"))
+        .unwrap_or_default();
+    assert!(
+        bay.contains("it carries a lake, which is left out"),
+        "{bay}"
+    );
+}

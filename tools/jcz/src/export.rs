@@ -302,14 +302,19 @@ fn tile_xml(
                 ),
             );
         } else if !matches!(jcz, Some(JczEdge::Field | JczEdge::Road | JczEdge::City)) {
+            // A kind that is a JCZ element of its own (`city`) is written; another is not.
+            let written = |kind: &str| BY_ELEMENT.iter().any(|(element, _)| *element == kind);
             let carries = def.map_or("unknown".to_string(), |d| match d.centre.as_str() {
-                "none" => "no feature on its centre".to_string(),
-                kind => format!("a {kind}"),
+                "none" => {
+                    "its features are written as they are (no feature on its centre)".to_string()
+                }
+                kind if written(kind) => format!("its features are written as they are (a {kind})"),
+                kind => format!("it carries a {kind}, which is left out"),
             });
             note(
                 "edge kind",
                 format!(
-                    "side {} is `{kind}`, which JCZ has not; its features are written as they are ({carries})",
+                    "side {} is `{kind}`, which JCZ has not; {carries}",
                     side_name(side)
                 ),
             );
