@@ -467,36 +467,20 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
 /// Keeps what an earlier import's vocabulary set declared (an import into the same folder
 /// rewrites `jcz.toml`; the sets imported before still use its markers).
 pub fn merge_vocabulary(new: &mut TileSetFile, old: &TileSetFile) {
-    for set in &old.set.requires {
-        if !new.set.requires.contains(set) {
-            new.set.requires.push(set.clone());
+    /// Adds to `new` the entries of `old` whose id it lacks.
+    fn keep<T: Clone>(new: &mut Vec<T>, old: &[T], id: impl Fn(&T) -> &str) {
+        for entry in old {
+            if !new.iter().any(|n| id(n) == id(entry)) {
+                new.push(entry.clone());
+            }
         }
     }
-    for kind in &old.features {
-        if !new.features.iter().any(|k| k.id == kind.id) {
-            new.features.push(kind.clone());
-        }
-    }
-    for colour in &old.colours {
-        if !new.colours.iter().any(|c| c.id == colour.id) {
-            new.colours.push(colour.clone());
-        }
-    }
-    for kind in &old.edge_kinds {
-        if !new.edge_kinds.iter().any(|k| k.id == kind.id) {
-            new.edge_kinds.push(kind.clone());
-        }
-    }
-    for marker in &old.markers {
-        if !new.markers.iter().any(|m| m.id == marker.id) {
-            new.markers.push(marker.clone());
-        }
-    }
-    for group in &old.groups {
-        if !new.groups.iter().any(|g| g.id == group.id) {
-            new.groups.push(group.clone());
-        }
-    }
+    keep(&mut new.set.requires, &old.set.requires, |s| s.as_str());
+    keep(&mut new.features, &old.features, |k| &k.id);
+    keep(&mut new.colours, &old.colours, |c| &c.id);
+    keep(&mut new.edge_kinds, &old.edge_kinds, |k| &k.id);
+    keep(&mut new.markers, &old.markers, |m| &m.id);
+    keep(&mut new.groups, &old.groups, |g| &g.id);
     new.markers.sort_by(|a, b| a.id.cmp(&b.id));
 }
 
