@@ -847,3 +847,25 @@ fn a_burst_of_pictures_is_answered_while_an_event_stream_is_open() {
     assert!(kept.is_empty(), "every answer asks the client to close");
     drop(stream);
 }
+
+/// A set with a kind of its own is shown with its kinds by id, and the state says why it cannot
+/// be played yet instead of offering a board that fails.
+#[test]
+fn a_set_the_engine_cannot_play_is_shown_not_offered_for_play() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let base = root.join("definitions/base.toml");
+    let lakes = root.join("tiledef/tests/fixtures/lakes.toml");
+    let server = serve(&[base.to_str().unwrap(), lakes.to_str().unwrap()]);
+    let s = state(&server.addr);
+    assert_eq!(s["playable"], false, "{s}");
+    let why = s["unplayable"].as_str().unwrap_or_default();
+    assert!(why.contains("LK-bay has a lake"), "{why}");
+    let bay = (s["tiles"].as_array().unwrap().iter())
+        .find(|t| t["id"] == "LK-bay")
+        .expect("the bay is listed");
+    let kinds: Vec<&str> = (bay["features"].as_array().unwrap().iter())
+        .filter_map(|f| f["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["road", "field", "field", "lake"]);
+    assert_eq!(http(&server.addr, "GET", "/tile/LK-bay.png", "").0, 200);
+}

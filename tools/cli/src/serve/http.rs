@@ -328,7 +328,7 @@ fn state(shared: &Shared) -> Value {
                         "key": format!("{key:016x}"),
                         "edges": t.edges.iter().map(|&e| set.edge_kinds[e].id.clone()).collect::<Vec<_>>(),
                         "features": t.features.iter().map(|f| json!({
-                            "kind": format!("{:?}", f.kind).to_lowercase(),
+                            "kind": set.kind_of(f).id,
                             "ports": f.ports.iter().map(|p| p.name()).collect::<Vec<_>>(),
                         })).collect::<Vec<_>>(),
                         "start": t.start,
@@ -352,7 +352,12 @@ fn state(shared: &Shared) -> Value {
         })
         .collect();
     let pages = pages(None);
-    let playable = a.good.is_some();
+    // A set the engine cannot play yet (a kind of its own) is shown and printed, not played.
+    let unplayable = match host.tables() {
+        Ok(_) => None,
+        Err(e) => Some(e.to_string()),
+    };
+    let playable = a.good.is_some() && unplayable.is_none();
     let last_update_ms = lock(&shared.last_update).map(|(_, took)| took.as_millis() as u64);
     json!({
         "revision": a.revision,
@@ -369,6 +374,7 @@ fn state(shared: &Shared) -> Value {
         "pages": pages,
         "pages_by_set": pages_by_set,
         "playable": playable,
+        "unplayable": unplayable,
         "last_update_ms": last_update_ms,
     })
 }
