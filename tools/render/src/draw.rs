@@ -523,7 +523,13 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         let sa = a.side();
         let pa = port_point(a);
         let out_a = step(pa, inward(sa), -OUTSIDE);
-        let colour = edge_colour(set, tile, sa, ROAD);
+        // A line in its kind's fill (a road's is base's `#f1ead8`), unless its edge says.
+        let fill = set
+            .kind_of(f)
+            .look
+            .and_then(|l| l.fill)
+            .map_or(ROAD, Rgba::from);
+        let colour = edge_colour(set, tile, sa, fill);
         let curve_to = |sb: Side, end: Point| -> Vec<Seg> {
             if adjacent(sa, sb) {
                 let ctrl = CENTRE.lerp(corner(sa, sb), 0.2);

@@ -1047,3 +1047,12 @@ fn a_lake_is_drawn_in_its_looks_colours() {
     let city = scene_text(&set, "E", DrawOptions::default());
     assert!(!city.contains("#4f8fd0"));
 }
+
+/// A line of a set's own kind is drawn in its look's fill: the fixture's track is brown.
+#[test]
+fn a_track_is_drawn_in_its_looks_fill() {
+    let set = load_fixture(&["/base.toml"], "tracks.toml");
+    let scene = scene_text(&set, "TR-1", DrawOptions::default());
+    assert!(scene.contains("#8a5a2b"), "{scene}");
+    assert_eq!(pixel_at(&set, "TR-1", 0.5, 0.3), [0x8a, 0x5a, 0x2b]);
+}
