@@ -390,3 +390,22 @@ fn import_back(dir: &Path, name: &str, xml: &[u8]) -> PathBuf {
     assert_eq!(import.status.code(), Some(0), "{}", text(&import.stderr));
     back
 }
+
+/// A kind JCZ has not (the fixture's lakes and island) is left out of the XML and of the
+/// artwork alike: every follower place of the artwork is one of the XML.
+#[test]
+fn a_kind_jcz_has_not_gets_no_follower_place() {
+    let dir = scratch("jcz-addon-lakes");
+    let out = export(
+        &dir,
+        "lakes",
+        &["definitions/base.toml", "tiledef/tests/fixtures/lakes.toml"],
+    );
+    let files = unpack(&out);
+    let xml = check_package(&files, "lakes");
+    let bay = (xml.tiles.iter())
+        .find(|t| t.id == "LK-bay")
+        .expect("the bay");
+    let keys: Vec<String> = bay.elements.iter().filter_map(jcz_key).collect();
+    assert!(keys.iter().all(|k| !k.starts_with("City")), "{keys:?}");
+}

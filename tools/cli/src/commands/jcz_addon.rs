@@ -262,9 +262,12 @@ fn draw(tileset: &TileSet, chosen: &Chosen, px: u32) -> miette::Result<Vec<TileA
         .collect()
 }
 
+/// The clips and points of a tile's features that JCloisterZone has (a kind with a `jcz`
+/// element): a lake, which the XML leaves out, gets no art either.
 fn features(tileset: &TileSet, tile: &tiledef::Tile) -> Vec<FeatureArt> {
     tilekit_render::feature_areas(tileset, tile)
         .into_iter()
+        .filter(|a| tileset.kind_of(&tile.features[a.feature]).jcz.is_some())
         .map(|a| FeatureArt {
             kind: tile.features[a.feature].legacy,
             ports: tile.features[a.feature].ports.clone(),
