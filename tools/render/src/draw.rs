@@ -179,7 +179,7 @@ pub fn draw_tile(set: &TileSet, tile: &Tile, options: &DrawOptions) -> Scene {
         None => paint(&mut scene, set, &plan),
     }
     if options.overlay {
-        overlay(&mut scene, tile, &plan);
+        overlay(&mut scene, set, tile, &plan);
     }
     let labelled = match options.label {
         Label::None => false,
@@ -1875,21 +1875,22 @@ fn flower_group(scene: &mut Scene, c: Point, colour: Rgba) {
 }
 
 /// The overlay's short name for a feature: kind and ordinal among its kind, in written order.
-pub fn feature_label(tile: &Tile, index: usize) -> String {
-    let kind = tile.features[index].legacy;
+pub fn feature_label(set: &TileSet, tile: &Tile, index: usize) -> String {
+    let kind = tile.features[index].kind;
+    let name = &set.feature_kinds[kind.index()].id;
     let n = tile.features[..=index]
         .iter()
-        .filter(|f| f.legacy == kind)
+        .filter(|f| f.kind == kind)
         .count();
-    let total = tile.features.iter().filter(|f| f.legacy == kind).count();
+    let total = tile.features.iter().filter(|f| f.kind == kind).count();
     if total == 1 {
-        kind.name().to_string()
+        name.clone()
     } else {
-        format!("{} {n}", kind.name())
+        format!("{name} {n}")
     }
 }
 
-fn overlay(scene: &mut Scene, tile: &Tile, plan: &Plan) {
+fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
     let tint = |i: usize| PALETTE[i % PALETTE.len()];
     // Fields: the grid cells each field flooded, merged into runs.
     let size = Regions::cell_size();
@@ -1956,7 +1957,7 @@ fn overlay(scene: &mut Scene, tile: &Tile, plan: &Plan) {
             }
         };
         if let Some(p) = at {
-            labels.push((p, feature_label(tile, i), tint(i)));
+            labels.push((p, feature_label(set, tile, i), tint(i)));
         }
         if matches!(f.legacy, FeatureKind::Monastery | FeatureKind::Garden)
             && let Some(p) = if f.legacy == FeatureKind::Monastery {
@@ -2028,7 +2029,7 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
     let regions = &plan.regions;
     let n = crate::regions::N;
     let cells = regions.cells();
-    let name = |i: usize| feature_label(tile, i);
+    let name = |i: usize| feature_label(set, tile, i);
     for (i, f) in tile.features.iter().enumerate() {
         match f.legacy {
             FeatureKind::City | FeatureKind::Field => {}
