@@ -10,6 +10,7 @@
 //! (tiles that fit nowhere are set aside).
 
 use crate::board::{EMPTY, Open};
+use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::rules;
 pub use crate::setup::Setup;
 use crate::tables::{FeatureKind, Orient, Tables};
@@ -131,7 +132,7 @@ impl<'t> Game<'t> {
     }
 
     /// The tile kind the game started from (placed at (0, 0), unrotated).
-    pub fn start(&self) -> u16 {
+    pub fn start(&self) -> KindId {
         self.start
     }
 
@@ -171,7 +172,7 @@ impl<'t> Game<'t> {
 
     /// Whether a tile kind fits anywhere on the board, as the placement index says (edges, and
     /// a path continued): the room and donkey filters, which only the drawn tile gets, aside.
-    pub fn can_place(&self, kind: u16) -> bool {
+    pub fn can_place(&self, kind: KindId) -> bool {
         self.board
             .frontier
             .iter()
@@ -184,13 +185,13 @@ impl<'t> Game<'t> {
     /// Returns whether the kind can be placed somewhere. Nothing is listed: a random playout
     /// samples one placement (`sample_placement`), and the first fitting position usually comes
     /// after a few reads.
-    fn fill_masks(&mut self, kind: u16) -> bool {
+    fn fill_masks(&mut self, kind: KindId) -> bool {
         self.masks_kind = kind;
         self.masks_filled = false;
         self.few_slots = None;
         self.masks_count = None;
         self.donkey_sets.kept = None;
-        if self.play.kinds[kind as usize].no_u_turn {
+        if self.play.kind(kind).no_u_turn {
             crate::placement::filter(self, kind);
         }
         if let Some(donkey) = self.donkey {
@@ -301,7 +302,7 @@ impl<'t> Game<'t> {
             return None;
         };
         // A kind's distinct rotations are 0..n, n = 1, 2 or 4.
-        let shift = u32::from(self.play.kinds[kind as usize].rotations_shift);
+        let shift = u32::from(self.play.kind(kind).rotations_shift);
         let row = self.tables.index.row(kind);
         // The filters counted the placements: when a try would hit at most one time in four (a
         // river tile fits at the river's open ends alone), the n-th is picked at once.
@@ -400,7 +401,7 @@ impl<'t> Game<'t> {
                 self.legal_actions(placed, out);
                 if self.donkey.is_some() {
                     for (i, p) in self.board.placed.iter().enumerate() {
-                        if Some(i as u16) != self.donkey {
+                        if Some(PlacedId(i as u16)) != self.donkey {
                             out.push(Move::Donkey { x: p.x, y: p.y });
                         }
                     }
@@ -413,7 +414,7 @@ impl<'t> Game<'t> {
     /// Appends the second-step moves except the donkey's, in this order: deploys, windmills,
     /// Festival returns, pass; returns how many of each it appended.
     /// (Simulations choose the donkey separately, so its many targets do not swamp the rest.)
-    pub fn legal_actions(&self, placed: u16, out: &mut Vec<Move>) -> [usize; 4] {
+    pub fn legal_actions(&self, placed: PlacedId, out: &mut Vec<Move>) -> [usize; 4] {
         let start = out.len();
         self.legal_deploys(placed, out);
         let deploys = out.len() - start;
@@ -431,7 +432,7 @@ impl<'t> Game<'t> {
 
     /// How many windmill moves the current player has on the tile just placed: one per field,
     /// while their windmill is in their supply (Village Life).
-    pub fn windmill_count(&self, placed: u16) -> usize {
+    pub fn windmill_count(&self, placed: PlacedId) -> usize {
         if self.windmills[self.current as usize] > 0 {
             usize::from(self.core(placed).fields)
         } else {
@@ -440,7 +441,7 @@ impl<'t> Game<'t> {
     }
 
     /// The `n`-th windmill move, in the order of `legal_moves`.
-    pub fn nth_windmill(&self, placed: u16, n: usize) -> Option<Move> {
+    pub fn nth_windmill(&self, placed: PlacedId, n: usize) -> Option<Move> {
         let feature = *self.orient(placed).fields.get(n)?;
         Some(Move::Windmill { feature })
     }
@@ -448,7 +449,7 @@ impl<'t> Game<'t> {
     /// How many Festival returns the current player has: one per figure of theirs on the
     /// board, after placing a Festival tile.
     #[inline]
-    pub fn return_count(&self, placed: u16) -> usize {
+    pub fn return_count(&self, placed: PlacedId) -> usize {
         // Most tiles have no Festival place: asked first.
         if !rules::festival::may_return(self, placed) {
             return 0;
@@ -488,7 +489,7 @@ impl<'t> Game<'t> {
 
     /// The `n`-th donkey move, in the order of `legal_moves`.
     pub fn nth_donkey(&self, n: usize) -> Option<Move> {
-        let donkey = self.donkey? as usize;
+        let donkey = self.donkey?.index();
         let i = if n >= donkey { n + 1 } else { n };
         let p = self.board.placed.get(i)?;
         Some(Move::Donkey { x: p.x, y: p.y })
@@ -497,7 +498,7 @@ impl<'t> Game<'t> {
     /// Appends the placements of any tile kind on the current board as the placement index
     /// gives them (edges, and a path continued; distinct rotations only): the drawn tile's,
     /// after the room and donkey filters, are `legal_moves`.
-    pub fn legal_placements(&self, kind: u16, out: &mut Vec<Move>) {
+    pub fn legal_placements(&self, kind: KindId, out: &mut Vec<Move>) {
         for open in &self.board.frontier {
             let mask = self.tables.index.fits(open.pattern, kind);
             push_rotations(open.x, open.y, mask, out);
@@ -506,14 +507,14 @@ impl<'t> Game<'t> {
 
     /// Appends the deploy moves on the tile just placed.
     /// (Per feature: the base follower, then each of the set's follower kinds the player has.)
-    pub fn legal_deploys(&self, placed: u16, out: &mut Vec<Move>) {
+    pub fn legal_deploys(&self, placed: PlacedId, out: &mut Vec<Move>) {
         let deploys = self.deploys(placed);
         out.extend((0..deploys.count()).filter_map(|n| deploys.nth(n)));
     }
 
     /// The deploy moves on the tile just placed, counted but not listed (a random second step
     /// makes only the chosen one).
-    pub fn deploys(&self, placed: u16) -> Deploys {
+    pub fn deploys(&self, placed: PlacedId) -> Deploys {
         let followers = self.deployable();
         if followers == 0 {
             return Deploys::default();
@@ -527,11 +528,11 @@ impl<'t> Game<'t> {
 
     /// The local features of a tile just placed that a follower could claim: claimable, and
     /// no follower on their feature yet.
-    fn free_features(&self, placed: u16) -> impl Iterator<Item = usize> + '_ {
-        let base = self.board.placed[placed as usize].base;
+    fn free_features(&self, placed: PlacedId) -> impl Iterator<Item = usize> + '_ {
+        let p = self.board.placed[placed.index()];
         (self.tile_nodes(placed).iter().enumerate())
             .filter(move |&(i, n)| {
-                n.kind.claimable() && self.nodes[self.find(base + i as u32) as usize].followers == 0
+                n.kind.claimable() && self.nodes[self.find(p.node(i as u8)).index()].followers == 0
             })
             .map(|(i, _)| i)
     }
@@ -554,18 +555,18 @@ impl<'t> Game<'t> {
     }
 
     /// How many deploy moves `legal_deploys` appends.
-    pub fn deploy_count(&self, placed: u16) -> usize {
+    pub fn deploy_count(&self, placed: PlacedId) -> usize {
         self.deploys(placed).count()
     }
 
     /// The `n`-th deploy move, in the order of `legal_deploys`.
-    pub fn nth_deploy(&self, placed: u16, n: usize) -> Option<Move> {
+    pub fn nth_deploy(&self, placed: PlacedId, n: usize) -> Option<Move> {
         self.deploys(placed).nth(n)
     }
 
     /// Whether the current player may deploy a follower on the tile just placed (stops at the
     /// first free feature).
-    pub fn can_deploy(&self, placed: u16) -> bool {
+    pub fn can_deploy(&self, placed: PlacedId) -> bool {
         self.deployable() != 0 && self.free_features(placed).next().is_some()
     }
 
@@ -581,7 +582,7 @@ impl<'t> Game<'t> {
                     kind,
                     x,
                     y,
-                    rotation: self.play.orients[orient as usize].rotation,
+                    rotation: self.play.orient(orient).rotation,
                 });
                 self.phase = Phase::Act(id);
                 Ok(())
@@ -615,34 +616,38 @@ impl<'t> Game<'t> {
         }
     }
 
-    fn check_place(&self, kind: u16, x: i16, y: i16, rotation: u8) -> Result<u16, IllegalMove> {
+    fn check_place(
+        &self,
+        kind: KindId,
+        x: i16,
+        y: i16,
+        rotation: u8,
+    ) -> Result<OrientId, IllegalMove> {
         if rotation > 3 {
             return Err(IllegalMove::Rotation(rotation));
         }
         let cell = self.board.cell(i32::from(x), i32::from(y));
-        if cell.placed != EMPTY {
+        if cell.placed != PlacedId::NONE {
             return Err(IllegalMove::Occupied { x, y });
         }
         if cell.slot == EMPTY {
             return Err(IllegalMove::NotAdjacent { x, y });
         }
         let orient = self.play.orient_of(kind, rotation);
-        if self.mask_at(cell.slot as usize) & (1 << self.play.orients[orient as usize].rotation)
-            != 0
-        {
+        if self.mask_at(cell.slot as usize) & (1 << self.play.orient(orient).rotation) != 0 {
             return Ok(orient);
         }
-        let o = &self.tables.orients[orient as usize];
+        let o = self.tables.orient(orient);
         // The index refuses a detached path too, so why is read off the rules in their order:
         // the edges, then the path rules, then the donkey.
         for side in Side::ALL {
             let (dx, dy) = side.offset();
             if let Some(n) = self.board.at(i32::from(x) + dx, i32::from(y) + dy) {
-                let theirs = self.tables.orients[n.orient as usize].edges[side.opposite().index()];
+                let theirs = self.tables.orient(n.orient).edges[side.opposite().index()];
                 let ours = o.edges[side.index()];
                 if self.tables.meeting(ours, theirs) == Meeting::Forbidden {
                     return Err(IllegalMove::Mismatch {
-                        tile: self.tables.kinds[kind as usize].id.clone(),
+                        tile: self.tables.kind(kind).id.clone(),
                         rotation,
                         x,
                         y,
@@ -656,7 +661,7 @@ impl<'t> Game<'t> {
         if let Some(fault) =
             crate::placement::fault(self.tables, &self.board, o, x.into(), y.into())
         {
-            let tile = self.tables.kinds[kind as usize].id.clone();
+            let tile = self.tables.kind(kind).id.clone();
             let name = |edge: u8| self.tables.edge_kinds[edge as usize].clone();
             return Err(match fault {
                 crate::placement::PathFault::Detached { edge } => IllegalMove::PathDetached {
@@ -677,7 +682,7 @@ impl<'t> Game<'t> {
             });
         }
         if let Some(d) = self.donkey {
-            let p = self.board.placed[d as usize];
+            let p = self.board.placed[d.index()];
             return Err(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y });
         }
         // The edges meet and the rules allow it, so the masks should have: the tables are
@@ -705,13 +710,13 @@ impl<'t> Game<'t> {
 
     fn deploy(
         &mut self,
-        placed: u16,
+        placed: PlacedId,
         feature: u8,
         follower: u8,
         events: &mut Vec<Event>,
     ) -> Result<(), IllegalMove> {
         let o = self.orient(placed);
-        let tile = || self.tables.kinds[o.kind as usize].id.clone();
+        let tile = || self.tables.kind(KindId(o.kind)).id.clone();
         let Some(f) = o.features.get(feature as usize) else {
             return Err(IllegalMove::NoFeature {
                 tile: tile(),
@@ -721,9 +726,9 @@ impl<'t> Game<'t> {
         if !f.kind.claimable() {
             return Err(IllegalMove::Unclaimable(f.kind.name()));
         }
-        let node = self.board.placed[placed as usize].base + u32::from(feature);
+        let node = self.board.placed[placed.index()].node(feature);
         let root = self.find_mut(node);
-        if self.nodes[root as usize].followers > 0 {
+        if self.nodes[root.index()].followers > 0 {
             return Err(IllegalMove::FeatureTaken {
                 kind: f.kind.name(),
                 feature: describe_feature(o, feature),
@@ -748,7 +753,7 @@ impl<'t> Game<'t> {
                 self.follower_supply[player as usize * kinds + usize::from(k) - 1] -= 1;
             }
         }
-        self.nodes[root as usize].followers += 1;
+        self.nodes[root.index()].followers += 1;
         if f.kind == FeatureKind::Monastery {
             self.monastery_followers += 1;
         }
@@ -768,12 +773,12 @@ impl<'t> Game<'t> {
         Ok(())
     }
 
-    fn end_turn(&mut self, placed: u16, events: &mut Vec<Event>) {
-        let base = self.board.placed[placed as usize].base;
+    fn end_turn(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
+        let p = self.board.placed[placed.index()];
         let features = self.core(placed).features;
         let mut markets = Vec::new();
-        for i in 0..u32::from(features) {
-            self.check_closed(base + i, &mut markets, events);
+        for i in 0..features {
+            self.check_closed(p.node(i), &mut markets, events);
         }
         while let Some(n) = self.closed_by_edge.pop() {
             self.check_closed(n, &mut markets, events);
@@ -782,21 +787,20 @@ impl<'t> Game<'t> {
             rules::village_life::score_marketplaces(self, &markets, events);
         }
         if self.monastery_followers > 0 {
-            let p = self.board.placed[placed as usize];
             for cell in self.board.block(i32::from(p.x), i32::from(p.y)) {
-                if cell.placed == EMPTY {
+                if cell.placed == PlacedId::NONE {
                     continue;
                 }
-                let q = self.board.placed[cell.placed as usize];
-                let m = self.play.orients[q.orient as usize].monastery;
+                let q = self.board.placed[cell.placed.index()];
+                let m = self.play.orient(q.orient).monastery;
                 if m == crate::tables::NO_FEATURE {
                     continue;
                 }
-                let n = q.base + u32::from(m);
-                let node = self.nodes[n as usize];
+                let n = q.node(m);
+                let node = self.nodes[n.index()];
                 let (x, y) = (i32::from(q.x), i32::from(q.y));
                 if node.followers > 0 && !node.done && self.board.placed_around(x, y) == 9 {
-                    self.nodes[n as usize].done = true;
+                    self.nodes[n.index()].done = true;
                     self.score(n, true, events);
                 }
             }
@@ -810,13 +814,13 @@ impl<'t> Game<'t> {
 
     /// Scores a closed road or city if it was not yet; a road touching marketplaces waits
     /// for its marketplaces (collected in `markets`).
-    fn check_closed(&mut self, n: u32, markets: &mut Vec<u32>, events: &mut Vec<Event>) {
+    fn check_closed(&mut self, n: NodeId, markets: &mut Vec<NodeId>, events: &mut Vec<Event>) {
         // A member has its set's kind: fields and monasteries need no root.
-        if !self.nodes[n as usize].kind.closes() {
+        if !self.nodes[n.index()].kind.closes() {
             return;
         }
         let r = self.find_mut(n);
-        let node = self.nodes[r as usize];
+        let node = self.nodes[r.index()];
         if node.kind.closes() && node.open == 0 && !node.done {
             if node.markets > 0 {
                 if !markets.contains(&r) {
@@ -824,7 +828,7 @@ impl<'t> Game<'t> {
                 }
                 return;
             }
-            self.nodes[r as usize].done = true;
+            self.nodes[r.index()].done = true;
             self.award_tokens(r, events);
             if node.followers > 0 {
                 self.score(r, true, events);
@@ -840,7 +844,7 @@ impl<'t> Game<'t> {
             while i < self.figures.len() {
                 let root = self.find_mut(self.figures[i].node);
                 if self.figures[i].kind == FigureKind::Follower
-                    && (self.nodes[root as usize].kind == FeatureKind::Field) == fields
+                    && (self.nodes[root.index()].kind == FeatureKind::Field) == fields
                 {
                     // Scoring removes this figure (and any others on the feature) in place.
                     self.score(root, false, events);
@@ -858,9 +862,9 @@ impl<'t> Game<'t> {
         self.board.heap_bytes()
             + self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.figures.capacity() * std::mem::size_of::<Figure>()
-            + self.bag.capacity() * 2
+            + self.bag.capacity() * std::mem::size_of::<KindId>()
             + self.stamp.capacity() * 4
-            + self.ring.capacity() * 4
+            + self.ring.capacity() * std::mem::size_of::<NodeId>()
     }
 }
 

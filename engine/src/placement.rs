@@ -14,6 +14,7 @@
 //! agree. `fault` says which rule a refused placement breaks, for `apply`'s error.
 
 use crate::board::{Board, EMPTY};
+use crate::ids::{KindId, PlacedId};
 use crate::state::{FEW_SLOTS, Game};
 use crate::tables::{Orient, Tables};
 use tiledef::{PathRule, Side};
@@ -89,7 +90,8 @@ fn may_leave(board: &Board, x: i32, y: i32, side: Side) -> bool {
     let (dx, dy) = side.offset();
     let (ax, ay) = (x + dx, y + dy);
     let facing = board.cell(ax, ay);
-    facing.placed != EMPTY || (facing.slot == EMPTY && room_beyond(board, (ax, ay), (dx, dy)))
+    facing.placed != PlacedId::NONE
+        || (facing.slot == EMPTY && room_beyond(board, (ax, ay), (dx, dy)))
 }
 
 /// `has_room` past its facing cell `a`, empty and not open: the cell beyond it is empty (it is
@@ -109,7 +111,7 @@ fn room_beyond(board: &Board, a: (i32, i32), (dx, dy): (i32, i32)) -> bool {
 /// no room; returns how many it removed. Called only for a kind with such an edge: the index
 /// has already kept only the rotations that continue the path (`extend`), so most open
 /// positions are passed over with their mask read.
-pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
+pub(crate) fn filter(game: &mut Game<'_>, kind: KindId) -> u32 {
     let tables = game.tables;
     // The masks are filled here, in the same walk, unless an earlier filter filled them.
     let filled = game.masks_filled;
@@ -125,7 +127,10 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
     // Per rotation, the sides of its `no-u-turn` edges.
     let mut rooms = [0u8; 4];
     for (r, sides) in rooms.iter_mut().enumerate() {
-        *sides = game.play.orients[usize::from(game.play.orient_of(kind, r as u8))].room_sides;
+        *sides = game
+            .play
+            .orient(game.play.orient_of(kind, r as u8))
+            .room_sides;
     }
     for (slot, (open, mask)) in game.board.frontier.iter().zip(masks.iter_mut()).enumerate() {
         if !filled {
@@ -247,12 +252,12 @@ mod tests {
                         (i32::from(open.x), i32::from(open.y))
                     }
                 };
-                board.place(x, y, id, [1; 4]);
+                board.place(x, y, crate::ids::PlacedId(id), [1; 4]);
                 let placed = Placed {
                     x: x as i16,
                     y: y as i16,
-                    orient: 0,
-                    base: 0,
+                    orient: crate::ids::OrientId(0),
+                    base: crate::ids::NodeId(0),
                 };
                 board.placed.push(placed);
                 for open in board.frontier.clone() {
@@ -293,7 +298,7 @@ mod tests {
             let mut moves = Vec::new();
             while game.phase() != crate::game::Phase::Over {
                 if let crate::game::Phase::Place(kind) = game.phase()
-                    && tables.kinds[kind as usize].no_u_turn
+                    && tables.kind(kind).no_u_turn
                 {
                     // Every open position read from the index, the rule read placement by
                     // placement (as `apply` reads it).
@@ -304,7 +309,7 @@ mod tests {
                             let (x, y) = (i32::from(open.x), i32::from(open.y));
                             let mut mask = row.at(open.pattern);
                             for r in 0..4 {
-                                let o = &tables.orients[tables.orient_of(kind, r) as usize];
+                                let o = tables.orient(tables.orient_of(kind, r));
                                 if mask & (1 << r) != 0
                                     && fault(&tables, &game.board, o, x, y).is_some()
                                 {

@@ -1,6 +1,7 @@
 //! Scoring a feature: the base rules (tiles, pennants, majority), the flower bonus, and the
 //! wells; the score events that say who, what and why.
 
+use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::options::MAX_PLAYERS;
 use crate::state::{Event, FigureKind, Game};
 use crate::tables::{FeatureKind, Tables};
@@ -241,8 +242,8 @@ impl fmt::Display for Score {
 
 impl<'t> Game<'t> {
     /// Scores the set at `root` for its majority, then returns its followers.
-    pub(crate) fn score(&mut self, root: u32, complete: bool, events: &mut Vec<Event>) {
-        let node = self.nodes[root as usize];
+    pub(crate) fn score(&mut self, root: NodeId, complete: bool, events: &mut Vec<Event>) {
+        let node = self.nodes[root.index()];
         let tiles = self.members(root);
         let t = tiles.len() as u32;
         let pennants = u32::from(node.pennants);
@@ -277,7 +278,7 @@ impl<'t> Game<'t> {
             }
             (FeatureKind::Monastery, true) => (9, Reason::CompletedMonastery),
             (FeatureKind::Monastery, false) => {
-                let p = self.board.placed[node.tile as usize];
+                let p = self.board.placed[node.tile.index()];
                 (
                     self.board.placed_around(i32::from(p.x), i32::from(p.y)),
                     Reason::UnfinishedMonastery,
@@ -315,7 +316,7 @@ impl<'t> Game<'t> {
         }
         self.figures.copy_within(i..len, kept);
         self.figures.truncate(kept + len - i);
-        self.nodes[root as usize].followers = 0;
+        self.nodes[root.index()].followers = 0;
         let best = weight[..players].iter().copied().max().unwrap_or(0);
         let winners: Vec<u8> = (0..players as u8)
             .filter(|&p| best > 0 && weight[p as usize] == best)
@@ -365,22 +366,22 @@ impl<'t> Game<'t> {
 
     /// The member (of the last walked ring) on the earliest placed tile.
     fn lowest_member(&self) -> (i16, i16, u8) {
-        let n = &self.nodes[self.ring_lowest as usize];
-        let p = self.board.placed[n.tile as usize];
+        let n = &self.nodes[self.ring_lowest.index()];
+        let p = self.board.placed[n.tile.index()];
         (p.x, p.y, n.local)
     }
 
     /// The completed cities bordered by the field whose members are in `self.ring`.
     fn bordered_cities(&mut self) -> u32 {
-        let mut roots: Vec<u32> = Vec::new();
+        let mut roots: Vec<NodeId> = Vec::new();
         for k in 0..self.ring.len() {
             let m = self.ring[k];
-            let n = self.nodes[m as usize];
-            let p = self.board.placed[n.tile as usize];
-            let o = &self.tables.orients[p.orient as usize];
+            let n = self.nodes[m.index()];
+            let p = self.board.placed[n.tile.index()];
+            let o = self.tables.orient(p.orient);
             for &c in &o.features[n.local as usize].cities {
-                let r = self.find_mut(p.base + u32::from(c));
-                let city = self.nodes[r as usize];
+                let r = self.find_mut(p.node(c));
+                let city = self.nodes[r.index()];
                 if city.open == 0 && !roots.contains(&r) {
                     roots.push(r);
                 }
@@ -392,19 +393,19 @@ impl<'t> Game<'t> {
     /// Gives the current player one token per token-giving marker on the road or city `root`,
     /// just completed (whoever scores it, and even if nobody does).
     #[inline]
-    pub(crate) fn award_tokens(&mut self, root: u32, events: &mut Vec<Event>) {
+    pub(crate) fn award_tokens(&mut self, root: NodeId, events: &mut Vec<Event>) {
         if !self.tokens.is_empty() {
             self.take_tokens(root, events);
         }
     }
 
-    fn take_tokens(&mut self, root: u32, events: &mut Vec<Event>) {
+    fn take_tokens(&mut self, root: NodeId, events: &mut Vec<Event>) {
         self.walk(root);
         let tables = self.tables;
         let kinds = tables.markers.len();
         let mut got: Vec<(u8, u32)> = Vec::new();
         for &m in self.ring() {
-            let n = &self.nodes[m as usize];
+            let n = &self.nodes[m.index()];
             let Some(features) = self.marked_features(n) else {
                 continue;
             };
@@ -467,9 +468,9 @@ impl<'t> Game<'t> {
     /// `MarkersInPlay::marked`), else None without reading them.
     #[inline]
     fn marked_features(&self, n: &crate::state::Node) -> Option<&'t [crate::tables::FeatureRec]> {
-        let orient = self.board.placed[n.tile as usize].orient;
-        (self.markers.marked[usize::from(orient)] >> n.local & 1 != 0)
-            .then(|| &self.tables.orients[usize::from(orient)].features[..])
+        let orient = self.board.placed[n.tile.index()].orient;
+        (self.markers.marked[orient.index()] >> n.local & 1 != 0)
+            .then(|| &self.tables.orient(orient).features[..])
     }
 
     /// Applies the scoring modifiers of the markers on the last walked ring (a road or city)
@@ -486,7 +487,7 @@ impl<'t> Game<'t> {
         let tables = self.tables;
         let mut counts: Vec<(u8, u32)> = Vec::new();
         for &m in self.ring() {
-            let n = &self.nodes[m as usize];
+            let n = &self.nodes[m.index()];
             let Some(features) = self.marked_features(n) else {
                 continue;
             };
@@ -573,7 +574,12 @@ impl<'t> Game<'t> {
 
 /// The flower bonuses of a scoring whose ring (and distinct tiles) was just walked: every
 /// player with a follower on the feature (`count[p] > 0`) gets 3 per group of their colour.
-fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> Vec<FlowerBonus> {
+fn flower_bonus(
+    game: &Game<'_>,
+    kind: FeatureKind,
+    tile: PlacedId,
+    count: &[u8],
+) -> Vec<FlowerBonus> {
     let mut out = Vec::new();
     for (p, &c) in count.iter().enumerate() {
         if c == 0 {
@@ -583,13 +589,13 @@ fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> 
         let groups = match kind {
             FeatureKind::Field => (game.ring().iter())
                 .map(|&m| {
-                    let n = &game.nodes[m as usize];
-                    let orient = game.board.placed[n.tile as usize].orient;
+                    let n = &game.nodes[m.index()];
+                    let orient = game.board.placed[n.tile.index()].orient;
                     // Most fields have no flowers: their lists are not read.
                     if !game.play.flowered(orient, n.local) {
                         return 0;
                     }
-                    let f = &game.tables.orients[usize::from(orient)].features;
+                    let f = &game.tables.orient(orient).features;
                     f[n.local as usize]
                         .flowers
                         .iter()
@@ -598,9 +604,9 @@ fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> 
                 })
                 .sum(),
             FeatureKind::Monastery if game.rules.monastery_flowers_3x3 => {
-                let p = game.board.placed[tile as usize];
+                let p = game.board.placed[tile.index()];
                 let block = game.board.block(i32::from(p.x), i32::from(p.y));
-                (block.iter().filter(|c| c.placed != crate::board::EMPTY))
+                (block.iter().filter(|c| c.placed != PlacedId::NONE))
                     .map(|c| game.play.flower_groups(game.kind_of(c.placed), colour))
                     .sum()
             }
@@ -643,16 +649,16 @@ pub(crate) struct MarkersInPlay {
 pub(crate) fn markers_in_play(
     tables: &Tables,
     rules: &crate::options::Rules,
-    draw: impl Iterator<Item = u16>,
+    draw: impl Iterator<Item = KindId>,
 ) -> MarkersInPlay {
     let markers = &tables.markers;
     let mut seen = vec![false; tables.kinds.len()];
     let mut used = vec![false; markers.len()];
     for k in draw {
-        if std::mem::replace(&mut seen[usize::from(k)], true) {
+        if std::mem::replace(&mut seen[k.index()], true) {
             continue;
         }
-        let o = &tables.orients[usize::from(tables.kinds[usize::from(k)].orients[0])];
+        let o = tables.orient(OrientId(tables.kind(k).orients[0]));
         for f in &o.features {
             for &m in &f.markers {
                 used[usize::from(m)] = true;

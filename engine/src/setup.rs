@@ -7,6 +7,7 @@
 //! draw, not the part a `tiles` cut plays, so it is the same for every seed.
 
 use crate::draw::Prepared;
+use crate::ids::{KindId, NodeId, PlacedId};
 use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
 use crate::rules::village_life;
 use crate::scoring::{MarkersInPlay, markers_in_play};
@@ -67,9 +68,9 @@ impl<'t> Setup<'t> {
             })
             .collect();
         // Every orientation of a kind has its features; a cut plays at most its number of tiles.
-        let features = |k: u16| {
-            let first = tables.kinds[k as usize].orients[0];
-            tables.orients[first as usize].features.len()
+        let features = |k: KindId| {
+            let first = tables.kind(k).orients[0];
+            tables.orients[usize::from(first)].features.len()
         };
         let mut nodes: usize = whole().map(features).sum();
         if let Some(tiles) = options.tiles {
@@ -129,7 +130,7 @@ impl<'t> Setup<'t> {
             supply: vec![options.rules.followers; players],
             windmills: vec![self.rules.windmills; players],
             colours,
-            donkey: self.rules.donkey.then_some(0),
+            donkey: self.rules.donkey.then_some(PlacedId(0)),
             scores: vec![0; players],
             bag,
             next_draw: 0,
@@ -147,7 +148,7 @@ impl<'t> Setup<'t> {
             generation: 0,
             ring: Vec::with_capacity(64),
             ring_tiles: Vec::with_capacity(64),
-            ring_lowest: 0,
+            ring_lowest: NodeId(0),
             closed_by_edge: Vec::new(),
             donkey_sets: Default::default(),
             mills: Vec::new(),
@@ -155,7 +156,7 @@ impl<'t> Setup<'t> {
             masks_filled: false,
             few_slots: None,
             masks_count: None,
-            masks_kind: 0,
+            masks_kind: KindId(0),
             markers: Arc::clone(&self.markers),
             tokens: if self.markers.tokens {
                 vec![0; markers * players]

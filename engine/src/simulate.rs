@@ -227,7 +227,7 @@ impl SimStats {
         }
         add_stats(&mut self.sums, &game.stats);
         for &k in &game.set_aside {
-            self.set_aside_by_kind[k as usize] += 1;
+            self.set_aside_by_kind[k.index()] += 1;
         }
         self.scorings += scorings;
     }

@@ -15,7 +15,8 @@
 //! tile's rotation masks, for placement filters), `current` (whose turn), and the plain fields
 //! (board, nodes, figures, supplies, scores, stats, the resolved `rules` and `options`).
 
-use crate::board::{Board, EMPTY, Placed};
+use crate::board::{Board, Placed};
+use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::options::{GameOptions, Rules};
 use crate::scoring::Score;
 use crate::tables::{FeatureKind, Orient, Tables};
@@ -41,9 +42,9 @@ pub struct Figure {
     /// The owning player.
     pub owner: u8,
     /// The feature node it stands on.
-    pub node: u32,
-    /// Index into `Board::placed` of its tile.
-    pub tile: u16,
+    pub node: NodeId,
+    /// Its tile.
+    pub tile: PlacedId,
     /// Which follower kind a follower is: 0 the base follower, `k + 1` the set's follower kind
     /// `Tables::followers[k]` (the large follower); 0 for other figures.
     pub follower: u8,
@@ -53,9 +54,9 @@ pub struct Figure {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// The current player must place this tile kind.
-    Place(u16),
-    /// The tile is placed (index into `Board::placed`); deploy or pass.
-    Act(u16),
+    Place(KindId),
+    /// The tile is placed; deploy or pass.
+    Act(PlacedId),
     /// All tiles are drawn and the final scoring is done.
     Over,
 }
@@ -64,9 +65,9 @@ pub enum Phase {
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
     /// Union-find parent (itself at a root).
-    pub parent: u32,
+    pub parent: NodeId,
     /// The next member in the ring of the set.
-    pub next: u32,
+    pub next: NodeId,
     /// Union by rank: an upper bound of the tree's height (at the root).
     pub rank: u8,
     /// Open ends of a road or city (at the root).
@@ -82,8 +83,8 @@ pub struct Node {
     pub followers: u16,
     /// Road ends at marketplaces (at the root), for the marketplace rules.
     pub markets: u16,
-    /// Index into `Board::placed` of the tile.
-    pub tile: u16,
+    /// Its tile.
+    pub tile: PlacedId,
     /// The local feature index on that tile.
     pub local: u8,
     /// What it is.
@@ -131,10 +132,10 @@ pub(crate) struct PlayTables {
 }
 
 /// What a turn reads of a tile kind (`TileKind`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct KindCore {
     /// `TileKind::rotation_orient`: the orientation each rotation 0–3 equals.
-    pub rotation_orient: [u16; 4],
+    pub rotation_orient: [OrientId; 4],
     /// Its distinct rotations are `0..1 << rotations_shift` (1, 2 or 4).
     pub rotations_shift: u8,
     /// `TileKind::no_u_turn`: its placements are filtered for room.
@@ -142,7 +143,7 @@ pub(crate) struct KindCore {
 }
 
 /// What a turn reads of an orientation (`Orient`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct OrientCore {
     /// `Orient::edges`.
     pub edges: [u8; 4],
@@ -151,7 +152,7 @@ pub(crate) struct OrientCore {
     /// `Orient::links`.
     pub links: [u8; 4],
     /// `Orient::kind`.
-    pub kind: u16,
+    pub kind: KindId,
     /// `Orient::rotation`.
     pub rotation: u8,
     /// How many features it has.
@@ -175,15 +176,15 @@ impl PlayTables {
             let at = nodes.len();
             first.push(at as u32);
             nodes.extend(o.features.iter().enumerate().map(|(i, f)| Node {
-                parent: 0,
-                next: 0,
+                parent: NodeId(0),
+                next: NodeId(0),
                 rank: 0,
                 open: u32::from(f.open),
                 ends_at: (0, 0),
                 pennants: u16::from(f.pennants),
                 followers: 0,
                 markets: u16::from(f.end == Some(RoadEnd::Marketplace)),
-                tile: 0,
+                tile: PlacedId(0),
                 local: i as u8,
                 kind: f.kind,
                 done: false,
@@ -205,7 +206,7 @@ impl PlayTables {
         first.push(nodes.len() as u32);
         let kinds = (tables.kinds.iter())
             .map(|k| KindCore {
-                rotation_orient: k.rotation_orient,
+                rotation_orient: k.rotation_orient.map(OrientId),
                 rotations_shift: k.orients.len().trailing_zeros() as u8,
                 no_u_turn: k.no_u_turn,
             })
@@ -215,7 +216,7 @@ impl PlayTables {
                 edges: o.edges,
                 ports: o.ports,
                 links: o.links,
-                kind: o.kind,
+                kind: KindId(o.kind),
                 rotation: o.rotation,
                 features: o.features.len() as u8,
                 room_sides: crate::placement::room_sides(tables, o),
@@ -248,31 +249,43 @@ impl PlayTables {
 
     /// The flower groups of a colour on all the fields of a tile kind.
     #[inline]
-    pub(crate) fn flower_groups(&self, kind: u16, colour: u8) -> u32 {
+    pub(crate) fn flower_groups(&self, kind: KindId, colour: u8) -> u32 {
         let colour = usize::from(colour);
         if colour >= self.colours {
             return 0;
         }
-        u32::from(self.kind_flowers[usize::from(kind) * self.colours + colour])
+        u32::from(self.kind_flowers[kind.index() * self.colours + colour])
     }
 
     /// Whether local feature `local` of an orientation may have flower groups (false: it has
     /// none).
     #[inline]
-    pub(crate) fn flowered(&self, orient: u16, local: u8) -> bool {
-        self.flowered[usize::from(orient)] >> local.min(63) & 1 != 0
+    pub(crate) fn flowered(&self, orient: OrientId, local: u8) -> bool {
+        self.flowered[orient.index()] >> local.min(63) & 1 != 0
     }
 
     /// The orientation a rotation of a tile kind equals (`Tables::orient_of`).
     #[inline]
-    pub(crate) fn orient_of(&self, kind: u16, rotation: u8) -> u16 {
-        self.kinds[usize::from(kind)].rotation_orient[usize::from(rotation % 4)]
+    pub(crate) fn orient_of(&self, kind: KindId, rotation: u8) -> OrientId {
+        self.kinds[kind.index()].rotation_orient[usize::from(rotation % 4)]
+    }
+
+    /// What a turn reads of a tile kind.
+    #[inline]
+    pub(crate) fn kind(&self, kind: KindId) -> &KindCore {
+        &self.kinds[kind.index()]
+    }
+
+    /// What a turn reads of an orientation.
+    #[inline]
+    pub(crate) fn orient(&self, orient: OrientId) -> &OrientCore {
+        &self.orients[orient.index()]
     }
 
     /// The nodes of an orientation, by local index.
     #[inline]
-    fn of(&self, orient: u16) -> &[Node] {
-        let o = usize::from(orient);
+    fn of(&self, orient: OrientId) -> &[Node] {
+        let o = orient.index();
         &self.nodes[self.first[o] as usize..self.first[o + 1] as usize]
     }
 }
@@ -283,14 +296,14 @@ pub enum Event {
     /// A tile was drawn that fits nowhere and was set aside.
     SetAside {
         /// Its kind.
-        kind: u16,
+        kind: KindId,
     },
     /// A tile was placed.
     Placed {
         /// The player.
         player: u8,
         /// Its kind.
-        kind: u16,
+        kind: KindId,
         /// Column.
         x: i16,
         /// Row.
@@ -628,16 +641,16 @@ pub struct Game<'t> {
     pub windmills: Vec<u8>,
     /// Flower colour (index into `Tables::colours`) of each player (Village Life; else empty).
     pub colours: Vec<u8>,
-    /// The tile (index into `Board::placed`) the donkey stands on (Village Life).
-    pub donkey: Option<u16>,
+    /// The tile the donkey stands on (Village Life).
+    pub donkey: Option<PlacedId>,
     /// Scores by player.
     pub scores: Vec<u32>,
-    pub(crate) bag: Vec<u16>,
+    pub(crate) bag: Vec<KindId>,
     pub(crate) next_draw: usize,
     pub(crate) current: u8,
     pub(crate) phase: Phase,
     /// Tile kinds set aside, in order.
-    pub set_aside: Vec<u16>,
+    pub set_aside: Vec<KindId>,
     /// Running sums.
     pub stats: GameStats,
     /// The rules (shared by the games of a setup: a game never changes them).
@@ -645,13 +658,13 @@ pub struct Game<'t> {
     pub(crate) monastery_followers: u32,
     pub(crate) stamp: Vec<u32>,
     pub(crate) generation: u32,
-    pub(crate) ring: Vec<u32>,
-    /// Distinct tiles (indices into `Board::placed`) of the last walked ring.
-    pub(crate) ring_tiles: Vec<u16>,
+    pub(crate) ring: Vec<NodeId>,
+    /// Distinct tiles of the last walked ring.
+    pub(crate) ring_tiles: Vec<PlacedId>,
     /// The member of the last walked ring on the earliest placed tile (`members`).
-    pub(crate) ring_lowest: u32,
+    pub(crate) ring_lowest: NodeId,
     /// Roads whose open end was closed by a neighbour's edge that carries no road (bushes).
-    pub(crate) closed_by_edge: Vec<u32>,
+    pub(crate) closed_by_edge: Vec<NodeId>,
     /// The sets of the roads and cities on the donkey's tile, for its filter.
     pub(crate) donkey_sets: DonkeySets,
     /// The windmills on the board with their placed range tiles (an index of `figures`).
@@ -666,7 +679,7 @@ pub struct Game<'t> {
     /// the masks listed (None before, and once anything may have changed a mask since).
     pub(crate) masks_count: Option<u32>,
     /// The tile kind `masks` are for (the drawn tile).
-    pub(crate) masks_kind: u16,
+    pub(crate) masks_kind: KindId,
     /// When the listed masks are non-zero at no more than `FEW_SLOTS` slots (a river tile fits
     /// at the river's open ends alone): those slots, in frontier order, and how many; counting
     /// the placements and taking the `n`-th then read them only. Filters only clear rotations,
@@ -686,7 +699,7 @@ pub struct Game<'t> {
     /// follower only, without looking at the others).
     pub(crate) follower_kinds: bool,
     /// The tile kind the game started from.
-    pub(crate) start: u16,
+    pub(crate) start: KindId,
 }
 
 impl<'t> Game<'t> {
@@ -702,34 +715,34 @@ impl<'t> Game<'t> {
 
     /// The root node of a feature node's set.
     #[inline]
-    pub fn find(&self, mut n: u32) -> u32 {
-        while self.nodes[n as usize].parent != n {
-            n = self.nodes[n as usize].parent;
+    pub fn find(&self, mut n: NodeId) -> NodeId {
+        while self.nodes[n.index()].parent != n {
+            n = self.nodes[n.index()].parent;
         }
         n
     }
 
     #[inline]
-    pub(crate) fn find_mut(&mut self, mut n: u32) -> u32 {
-        while self.nodes[n as usize].parent != n {
-            let p = self.nodes[n as usize].parent;
-            let gp = self.nodes[p as usize].parent;
-            self.nodes[n as usize].parent = gp;
+    pub(crate) fn find_mut(&mut self, mut n: NodeId) -> NodeId {
+        while self.nodes[n.index()].parent != n {
+            let p = self.nodes[n.index()].parent;
+            let gp = self.nodes[p.index()].parent;
+            self.nodes[n.index()].parent = gp;
             n = gp;
         }
         n
     }
 
-    pub(crate) fn union(&mut self, a: u32, b: u32) {
+    pub(crate) fn union(&mut self, a: NodeId, b: NodeId) {
         let (mut ra, mut rb) = (self.find_mut(a), self.find_mut(b));
         if ra == rb {
             return;
         }
-        if self.nodes[ra as usize].rank < self.nodes[rb as usize].rank {
+        if self.nodes[ra.index()].rank < self.nodes[rb.index()].rank {
             std::mem::swap(&mut ra, &mut rb);
         }
-        let b = self.nodes[rb as usize];
-        let a = &mut self.nodes[ra as usize];
+        let b = self.nodes[rb.index()];
+        let a = &mut self.nodes[ra.index()];
         if a.rank == b.rank {
             a.rank += 1;
         }
@@ -742,41 +755,41 @@ impl<'t> Game<'t> {
         a.done |= b.done;
         let an = a.next;
         a.next = b.next;
-        self.nodes[rb as usize].next = an;
-        self.nodes[rb as usize].parent = ra;
+        self.nodes[rb.index()].next = an;
+        self.nodes[rb.index()].parent = ra;
     }
 
     /// The orientation of a placed tile.
     #[inline]
-    pub fn orient(&self, placed: u16) -> &'t Orient {
-        &self.tables.orients[self.board.placed[placed as usize].orient as usize]
+    pub fn orient(&self, placed: PlacedId) -> &'t Orient {
+        &self.tables.orients[self.board.placed[placed.index()].orient.index()]
     }
 
     /// What a turn reads of a placed tile's orientation (`PlayTables`).
     #[inline]
-    pub(crate) fn core(&self, placed: u16) -> &OrientCore {
-        &self.play.orients[self.board.placed[placed as usize].orient as usize]
+    pub(crate) fn core(&self, placed: PlacedId) -> &OrientCore {
+        self.play.orient(self.board.placed[placed.index()].orient)
     }
 
     /// The tile kind of a placed tile.
     #[inline]
-    pub(crate) fn kind_of(&self, placed: u16) -> u16 {
+    pub(crate) fn kind_of(&self, placed: PlacedId) -> KindId {
         self.core(placed).kind
     }
 
     /// Puts a tile on the board and joins its features to its neighbours'.
-    pub(crate) fn put(&mut self, x: i32, y: i32, orient: u16) -> u16 {
+    pub(crate) fn put(&mut self, x: i32, y: i32, orient: OrientId) -> PlacedId {
         let tables = self.tables;
-        let o = self.play.orients[orient as usize];
-        let id = self.board.placed.len() as u16;
-        let base = self.nodes.len() as u32;
+        let o = *self.play.orient(orient);
+        let id = PlacedId(self.board.placed.len() as u16);
+        let base = NodeId(self.nodes.len() as u32);
         self.nodes.extend_from_slice(self.play.of(orient));
         let village = self.donkey.is_some();
         // Each new node is its own set, a ring of one. With the donkey, the templates hold
         // where each end faces from the tile (see `PlayTables`): the tile's position is added
         // once per end; `join` takes off the ends that meet a tile.
-        for (i, node) in self.nodes[base as usize..].iter_mut().enumerate() {
-            let n = base + i as u32;
+        for (i, node) in self.nodes[base.index()..].iter_mut().enumerate() {
+            let n = NodeId(base.0 + i as u32);
             node.parent = n;
             node.next = n;
             node.tile = id;
@@ -800,7 +813,7 @@ impl<'t> Game<'t> {
         let cells = self.board.place(x, y, id, weights);
         for side in Side::ALL {
             let cell = cells[side.index()];
-            if cell.placed != EMPTY {
+            if cell.placed != PlacedId::NONE {
                 self.join(id, side, cell.placed);
             }
         }
@@ -808,33 +821,30 @@ impl<'t> Game<'t> {
     }
 
     /// Joins the features of tile `p` across its `side` to tile `q`.
-    pub(crate) fn join(&mut self, p: u16, side: Side, q: u16) {
+    pub(crate) fn join(&mut self, p: PlacedId, side: Side, q: PlacedId) {
         let tables = self.tables;
-        let (pp, qq) = (self.board.placed[p as usize], self.board.placed[q as usize]);
-        let (op, oq) = (
-            self.play.orients[pp.orient as usize],
-            self.play.orients[qq.orient as usize],
-        );
+        let (pp, qq) = (self.board.placed[p.index()], self.board.placed[q.index()]);
+        let (op, oq) = (*self.play.orient(pp.orient), *self.play.orient(qq.orient));
         let meeting = tables.meeting(op.edges[side.index()], oq.edges[side.opposite().index()]);
         let village = self.donkey.is_some();
-        let mut last = (u32::MAX, u32::MAX);
+        let mut last = (NodeId::NONE, NodeId::NONE);
         // The side's ports clockwise (half, centre, half: `Side::ports`) face the opposite
         // side's in reverse (`Port::facing`), by index.
         let (ours, theirs) = (3 * side.index(), 3 * side.opposite().index() + 2);
         for k in 0..3 {
             let f = op.ports[ours + k];
             let g = oq.ports[theirs - k];
-            let fa = (f != crate::tables::NO_FEATURE).then(|| pp.base + u32::from(f));
-            let ga = (g != crate::tables::NO_FEATURE).then(|| qq.base + u32::from(g));
+            let fa = (f != crate::tables::NO_FEATURE).then(|| pp.node(f));
+            let ga = (g != crate::tables::NO_FEATURE).then(|| qq.node(g));
             if k == 1 {
                 // Each side's end, if a road or city, closes here; ours faced q's position,
                 // q's faced ours.
                 if let Some(a) = fa
-                    && self.nodes[a as usize].kind.closes()
+                    && self.nodes[a.index()].kind.closes()
                 {
                     self.close_end(a, (qq.x, qq.y), village);
                 }
-                let theirs_closes = ga.is_some_and(|g| self.nodes[g as usize].kind.closes());
+                let theirs_closes = ga.is_some_and(|g| self.nodes[g.index()].kind.closes());
                 if let Some(g) = ga
                     && theirs_closes
                 {
@@ -854,7 +864,7 @@ impl<'t> Game<'t> {
             // A city's three ports, or a field's two halves, join the same pair once.
             if let (Some(a), Some(b)) = (fa, ga)
                 && last != (a, b)
-                && self.nodes[a as usize].kind == self.nodes[b as usize].kind
+                && self.nodes[a.index()].kind == self.nodes[b.index()].kind
             {
                 last = (a, b);
                 self.union(a, b);
@@ -864,9 +874,9 @@ impl<'t> Game<'t> {
 
     /// Takes one open end, facing the cell `faced`, off the set of node `n` (with the donkey in
     /// play, its position off `ends_at` too).
-    fn close_end(&mut self, n: u32, faced: (i16, i16), village: bool) {
+    fn close_end(&mut self, n: NodeId, faced: (i16, i16), village: bool) {
         let r = self.find_mut(n);
-        let root = &mut self.nodes[r as usize];
+        let root = &mut self.nodes[r.index()];
         root.open -= 1;
         if village {
             root.ends_at.0 -= i32::from(faced.0);
@@ -963,12 +973,18 @@ impl<'t> Game<'t> {
 
     /// The rotations among `mask` of tile kind `kind` placed at the open position `at` that
     /// would close the road or city `root` (a root), all of whose open ends must face `at`.
-    pub(crate) fn closing_rotations(&self, kind: u16, at: (i32, i32), mask: u8, root: u32) -> u8 {
+    pub(crate) fn closing_rotations(
+        &self,
+        kind: KindId,
+        at: (i32, i32),
+        mask: u8,
+        root: NodeId,
+    ) -> u8 {
         if mask == 0 {
             return 0;
         }
         let around = Around::new(self, at.0, at.1);
-        if around.ends_of(root) != self.nodes[root as usize].open {
+        if around.ends_of(root) != self.nodes[root.index()].open {
             return 0;
         }
         let mut closing = 0;
@@ -976,7 +992,7 @@ impl<'t> Game<'t> {
         while bits != 0 {
             let rotation = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            let o = &self.play.orients[usize::from(self.play.orient_of(kind, rotation))];
+            let o = self.play.orient(self.play.orient_of(kind, rotation));
             if around.completes(self, o, root) {
                 closing |= 1 << rotation;
             }
@@ -985,10 +1001,10 @@ impl<'t> Game<'t> {
     }
 
     /// The feature nodes of a placed tile, by local index.
-    pub(crate) fn tile_nodes(&self, placed: u16) -> &[Node] {
-        let p = self.board.placed[placed as usize];
-        let features = self.play.orients[p.orient as usize].features;
-        &self.nodes[p.base as usize..p.base as usize + usize::from(features)]
+    pub(crate) fn tile_nodes(&self, placed: PlacedId) -> &[Node] {
+        let p = self.board.placed[placed.index()];
+        let features = self.play.orient(p.orient).features;
+        &self.nodes[p.base.index()..p.base.index() + usize::from(features)]
     }
 
     /// Puts a follower back into its owner's supply of its kind.
@@ -1018,8 +1034,8 @@ impl<'t> Game<'t> {
         match fig.kind {
             FigureKind::Follower => {
                 let r = self.find_mut(fig.node);
-                self.nodes[r as usize].followers -= 1;
-                if self.nodes[fig.node as usize].kind == FeatureKind::Monastery {
+                self.nodes[r.index()].followers -= 1;
+                if self.nodes[fig.node.index()].kind == FeatureKind::Monastery {
                     self.monastery_followers -= 1;
                 }
                 self.return_to_supply(fig);
@@ -1034,18 +1050,18 @@ impl<'t> Game<'t> {
 
     /// Walks the ring of a set into `self.ring`, and returns its distinct tiles.
     #[inline]
-    pub(crate) fn members(&mut self, root: u32) -> Vec<(i16, i16)> {
+    pub(crate) fn members(&mut self, root: NodeId) -> Vec<(i16, i16)> {
         self.walk(root);
         // Allocated once, at its size.
         let placed = &self.board.placed;
         (self.ring_tiles.iter())
-            .map(|&t| (placed[t as usize].x, placed[t as usize].y))
+            .map(|&t| (placed[t.index()].x, placed[t.index()].y))
             .collect()
     }
 
     /// Walks the ring of a set into `self.ring` (and its distinct tiles into `ring_tiles`).
     #[inline]
-    pub(crate) fn walk(&mut self, root: u32) {
+    pub(crate) fn walk(&mut self, root: NodeId) {
         self.generation += 1;
         self.ring.clear();
         self.ring_tiles.clear();
@@ -1055,17 +1071,17 @@ impl<'t> Game<'t> {
         let mut lowest = (u32::MAX, root);
         loop {
             self.ring.push(m);
-            let node = &self.nodes[m as usize];
-            let key = u32::from(node.tile) << 8 | u32::from(node.local);
+            let node = &self.nodes[m.index()];
+            let key = u32::from(node.tile.0) << 8 | u32::from(node.local);
             if key < lowest.0 {
                 lowest = (key, m);
             }
-            let t = node.tile as usize;
-            if self.stamp[t] != self.generation {
-                self.stamp[t] = self.generation;
-                self.ring_tiles.push(t as u16);
+            let t = node.tile;
+            if self.stamp[t.index()] != self.generation {
+                self.stamp[t.index()] = self.generation;
+                self.ring_tiles.push(t);
             }
-            m = self.nodes[m as usize].next;
+            m = self.nodes[m.index()].next;
             if m == root {
                 break;
             }
@@ -1074,7 +1090,7 @@ impl<'t> Game<'t> {
     }
 
     /// The members of the last walked ring.
-    pub(crate) fn ring(&self) -> &[u32] {
+    pub(crate) fn ring(&self) -> &[NodeId] {
         &self.ring
     }
 }
@@ -1083,10 +1099,10 @@ impl<'t> Game<'t> {
 /// each draw: a root changes only when its set is joined to another).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DonkeySets {
-    /// The donkey's tile they were taken from (`EMPTY`: none yet).
-    pub(crate) tile: u16,
+    /// The donkey's tile they were taken from (`PlacedId::NONE`: none yet).
+    pub(crate) tile: PlacedId,
     /// The roots; a road or city with ends owns a centre port, so a tile has at most four.
-    pub(crate) roots: [u32; 4],
+    pub(crate) roots: [NodeId; 4],
     /// How many of `roots` are in use.
     pub(crate) len: u8,
     /// Where the tile is, if it has a monastery.
@@ -1111,8 +1127,8 @@ pub(crate) enum Kept {
 impl Default for DonkeySets {
     fn default() -> DonkeySets {
         DonkeySets {
-            tile: EMPTY,
-            roots: [0; 4],
+            tile: PlacedId::NONE,
+            roots: [NodeId(0); 4],
             len: 0,
             monastery: None,
             kept: None,
@@ -1124,37 +1140,38 @@ impl Default for DonkeySets {
 struct Around {
     /// Per side: the touching edge code of the neighbour, if there is one.
     edge: [Option<u8>; 4],
-    /// Per side: the set of the neighbour's road or city at its centre port (`u32::MAX`: none).
-    set: [u32; 4],
+    /// Per side: the set of the neighbour's road or city at its centre port (`NodeId::NONE`:
+    /// none).
+    set: [NodeId; 4],
 }
 
 impl Around {
     fn new(game: &Game<'_>, x: i32, y: i32) -> Around {
         let mut around = Around {
             edge: [None; 4],
-            set: [u32::MAX; 4],
+            set: [NodeId::NONE; 4],
         };
         let cells = game.board.neighbours(x, y);
         for side in Side::ALL {
             let q = cells[side.index()].placed;
-            if q == EMPTY {
+            if q == PlacedId::NONE {
                 continue;
             }
-            let q = game.board.placed[q as usize];
-            let oq = game.play.orients[q.orient as usize];
+            let q = game.board.placed[q.index()];
+            let oq = game.play.orient(q.orient);
             let s = side.index();
             around.edge[s] = Some(oq.edges[side.opposite().index()]);
             // Only a road or city has a set that can be completed.
             if oq.links[side.opposite().index()] != 0 {
                 let g = oq.ports[side.centre().facing().index()];
-                around.set[s] = game.find(q.base + u32::from(g));
+                around.set[s] = game.find(q.node(g));
             }
         }
         around
     }
 
     /// The sides where the set `root` has an end facing this position, as a mask.
-    fn sides_of(&self, root: u32) -> u8 {
+    fn sides_of(&self, root: NodeId) -> u8 {
         let s = &self.set;
         u8::from(s[0] == root)
             | u8::from(s[1] == root) << 1
@@ -1163,16 +1180,16 @@ impl Around {
     }
 
     /// How many ends of the set `root` face this position.
-    fn ends_of(&self, root: u32) -> u32 {
+    fn ends_of(&self, root: NodeId) -> u32 {
         self.sides_of(root).count_ones()
     }
 
     /// Whether placing `o` here closes the set `target`, all of whose ends face this position:
     /// walking from it through the tile's roads and cities, every side reached must have a
     /// neighbour, and every other set joined must have all its ends here too.
-    fn completes(&self, game: &Game<'_>, o: &OrientCore, target: u32) -> bool {
+    fn completes(&self, game: &Game<'_>, o: &OrientCore, target: NodeId) -> bool {
         let tables = game.tables;
-        let mut joined = [target, u32::MAX, u32::MAX, u32::MAX];
+        let mut joined = [target, NodeId::NONE, NodeId::NONE, NodeId::NONE];
         let mut todo = self.sides_of(target);
         let mut visited = todo;
         while todo != 0 {
@@ -1186,14 +1203,14 @@ impl Around {
                 continue;
             }
             let set = self.set[s];
-            if set != u32::MAX && !joined.contains(&set) {
+            if set != NodeId::NONE && !joined.contains(&set) {
                 // Another set joins: it too must have all its ends here.
-                let node = &game.nodes[set as usize];
+                let node = &game.nodes[set.index()];
                 let sides = self.sides_of(set);
                 if sides.count_ones() != node.open {
                     return false;
                 }
-                if let Some(free) = joined.iter_mut().find(|j| **j == u32::MAX) {
+                if let Some(free) = joined.iter_mut().find(|j| **j == NodeId::NONE) {
                     *free = set;
                 }
                 todo |= sides & !visited;
@@ -1212,9 +1229,8 @@ impl Around {
 /// placement checks it in constant time.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mill {
-    /// Index into `Board::placed` of its tile (one windmill per tile: it goes on the tile just
-    /// placed).
-    pub tile: u16,
+    /// Its tile (one windmill per tile: it goes on the tile just placed).
+    pub tile: PlacedId,
     /// Its tile's position.
     pub at: (i16, i16),
     /// Placed tiles of its range, its own included.
@@ -1224,6 +1240,7 @@ pub(crate) struct Mill {
 #[cfg(test)]
 mod tests {
     use super::PlayTables;
+    use crate::ids::{KindId, OrientId};
     use tiledef::Side;
 
     /// The compact copies a turn reads say what the tables say, for every kind and orientation
@@ -1234,12 +1251,15 @@ mod tests {
         let play = PlayTables::new(&tables);
         for (k, kind) in tables.kinds.iter().enumerate() {
             let core = play.kinds[k];
-            assert_eq!(core.rotation_orient, kind.rotation_orient);
+            assert_eq!(core.rotation_orient, kind.rotation_orient.map(OrientId));
             assert_eq!(1 << core.rotations_shift, kind.orients.len());
             assert_eq!(core.no_u_turn, kind.no_u_turn);
             for c in 0..=tables.colours.len() {
                 let groups = kind.flowers.get(c).copied().unwrap_or(0);
-                assert_eq!(play.flower_groups(k as u16, c as u8), u32::from(groups));
+                assert_eq!(
+                    play.flower_groups(KindId(k as u16), c as u8),
+                    u32::from(groups)
+                );
             }
         }
         // Village Life's fields have flowers, so the bits below are tested both ways.
@@ -1251,12 +1271,15 @@ mod tests {
         );
         for (i, o) in tables.orients.iter().enumerate() {
             for (local, f) in o.features.iter().enumerate() {
-                assert_eq!(play.flowered(i as u16, local as u8), !f.flowers.is_empty());
+                assert_eq!(
+                    play.flowered(OrientId(i as u16), local as u8),
+                    !f.flowers.is_empty()
+                );
             }
             let core = play.orients[i];
             assert_eq!(
                 (core.edges, core.ports, core.links, core.kind, core.rotation),
-                (o.edges, o.ports, o.links, o.kind, o.rotation)
+                (o.edges, o.ports, o.links, KindId(o.kind), o.rotation)
             );
             assert_eq!(usize::from(core.features), o.features.len());
             assert_eq!(core.room_sides, crate::placement::room_sides(&tables, o));
@@ -1264,7 +1287,7 @@ mod tests {
                 (core.monastery, usize::from(core.fields), core.festival),
                 (o.monastery.unwrap_or(u8::MAX), o.fields.len(), o.festival)
             );
-            assert_eq!(play.of(i as u16).len(), o.features.len());
+            assert_eq!(play.of(OrientId(i as u16)).len(), o.features.len());
         }
     }
 

@@ -10,6 +10,7 @@ use engine::record::{GameSpec, replay};
 use engine::rng::Rng;
 use engine::simulate::play_random_record;
 use engine::tables::{Orient, Tables};
+use engine::{KindId, NodeId, PlacedId};
 use proptest::prelude::*;
 use tiledef::{Port, Side};
 
@@ -113,10 +114,7 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
             );
         }
         if let Some(d) = game.donkey {
-            assert!(
-                (d as usize) < game.board.placed.len(),
-                "donkey off the board"
-            );
+            assert!(d.index() < game.board.placed.len(), "donkey off the board");
         }
         if seed.is_multiple_of(16) {
             check_frontier(&game);
@@ -156,17 +154,17 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
 /// Each open road's or city's `open` and `ends_at` are the count and the summed positions of
 /// the empty cells its members' ends face (the donkey's filter relies on them).
 fn check_open_ends(game: &Game<'_>) {
-    let mut brute: std::collections::BTreeMap<u32, (u32, (i32, i32))> = Default::default();
+    let mut brute: std::collections::BTreeMap<NodeId, (u32, (i32, i32))> = Default::default();
     for (t, p) in game.board.placed.iter().enumerate() {
-        let o = game.orient(t as u16);
+        let o = game.orient(PlacedId(t as u16));
         for side in Side::ALL {
             let Some(f) = o.feature_at(side.centre()) else {
                 continue;
             };
-            let node = p.base + u32::from(f);
+            let node = p.node(f);
             let (dx, dy) = side.offset();
             let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
-            if game.nodes()[node as usize].kind.closes() && game.board.at(x, y).is_none() {
+            if game.nodes()[node.index()].kind.closes() && game.board.at(x, y).is_none() {
                 let e = brute.entry(game.find(node)).or_default();
                 e.0 += 1;
                 e.1.0 += x;
@@ -175,8 +173,8 @@ fn check_open_ends(game: &Game<'_>) {
         }
     }
     for (r, n) in game.nodes().iter().enumerate() {
-        if n.parent == r as u32 && n.kind.closes() {
-            let (open, at) = brute.get(&(r as u32)).copied().unwrap_or_default();
+        if n.parent == NodeId(r as u32) && n.kind.closes() {
+            let (open, at) = brute.get(&NodeId(r as u32)).copied().unwrap_or_default();
             assert_eq!((n.open, n.ends_at), (open, at), "open ends of set {r}");
         }
     }
@@ -334,7 +332,7 @@ fn illegal_moves_are_refused_and_change_nothing() {
                     Move::Place {
                         x,
                         y,
-                        rotation: tables.orients[o as usize].rotation,
+                        rotation: tables.orient(o).rotation,
                     }
                 }
                 m => m,
@@ -380,7 +378,7 @@ fn placement_index_agrees_with_edge_checks() {
                 for open in &game.board.frontier {
                     let around = common::neighbours(&game, open.x, open.y);
                     for (k, kind) in tables.kinds.iter().enumerate() {
-                        let mask = tables.index.fits(open.pattern, k as u16);
+                        let mask = tables.index.fits(open.pattern, KindId(k as u16));
                         for &o in &kind.orients {
                             let orient = &tables.orients[o as usize];
                             let brute = tables.fits_brute_force(orient, around);
@@ -405,12 +403,12 @@ fn placement_index_agrees_with_edge_checks() {
 }
 
 /// The roots of the roads and cities with a member on a placed tile.
-fn sets_on(game: &Game<'_>, tile: u16) -> Vec<u32> {
-    let base = game.board.placed[tile as usize].base;
+fn sets_on(game: &Game<'_>, tile: PlacedId) -> Vec<NodeId> {
+    let p = game.board.placed[tile.index()];
     let o = game.orient(tile);
-    let mut roots: Vec<u32> = (0..o.features.len() as u32)
-        .map(|i| game.find(base + i))
-        .filter(|&r| game.nodes()[r as usize].kind.closes())
+    let mut roots: Vec<NodeId> = (0..o.features.len() as u8)
+        .map(|i| game.find(p.node(i)))
+        .filter(|&r| game.nodes()[r.index()].kind.closes())
         .collect();
     roots.dedup();
     roots
@@ -449,7 +447,7 @@ fn check_donkey_filter(blocks: DonkeyBlocks) {
                 free.legal_moves(&mut all);
                 game.legal_moves(&mut moves);
                 let monastery = game.orient(donkey).monastery.is_some() && {
-                    let p = game.board.placed[donkey as usize];
+                    let p = game.board.placed[donkey.index()];
                     game.board.placed_around(i32::from(p.x), i32::from(p.y)) == 8
                 };
                 let sets = sets_on(&free, donkey);
@@ -458,23 +456,23 @@ fn check_donkey_filter(blocks: DonkeyBlocks) {
                     trial.apply(*mv, &mut Vec::new()).unwrap();
                     let mut ended = trial.clone();
                     ended.apply(Move::Pass, &mut Vec::new()).unwrap();
-                    let completes_set = |r: u32| {
-                        let before = free.nodes()[r as usize];
+                    let completes_set = |r: NodeId| {
+                        let before = free.nodes()[r.index()];
                         if blocks == DonkeyBlocks::Network && before.markets > 0 {
                             // Scored (or, unclaimed, marked done) at the end of this turn.
-                            !before.done && ended.nodes()[ended.find(r) as usize].done
+                            !before.done && ended.nodes()[ended.find(r).index()].done
                         } else {
-                            before.open > 0 && trial.nodes()[trial.find(r) as usize].open == 0
+                            before.open > 0 && trial.nodes()[trial.find(r).index()].open == 0
                         }
                     };
                     let network = sets
                         .iter()
-                        .any(|&r| free.nodes()[r as usize].markets > 0 && completes_set(r));
+                        .any(|&r| free.nodes()[r.index()].markets > 0 && completes_set(r));
                     let closed = sets.iter().any(|&r| completes_set(r));
                     let Move::Place { x, y, .. } = *mv else {
                         unreachable!()
                     };
-                    let p = game.board.placed[donkey as usize];
+                    let p = game.board.placed[donkey.index()];
                     let near = (i32::from(x - p.x)).abs() <= 1 && (i32::from(y - p.y)).abs() <= 1;
                     let completes = closed || (monastery && near);
                     assert_eq!(

@@ -187,7 +187,7 @@ impl Player {
                 Some(turn.place)
             }
             Phase::Act(placed) => {
-                let p = game.board.placed[placed as usize];
+                let p = game.board.placed[placed.index()];
                 let plan = self
                     .plan
                     .take()
@@ -228,7 +228,7 @@ fn second_steps(game: &Game<'_>, buf: &mut Vec<Move>) -> Vec<Move> {
     game.legal_actions(placed, buf);
     let mut moves = buf.clone();
     if game.donkey_targets() > 0 {
-        let mut tiles: Vec<u16> = game
+        let mut tiles: Vec<crate::ids::PlacedId> = game
             .figures
             .iter()
             .map(|f| f.tile)
@@ -237,7 +237,7 @@ fn second_steps(game: &Game<'_>, buf: &mut Vec<Move>) -> Vec<Move> {
         tiles.sort_unstable();
         tiles.dedup();
         for t in tiles {
-            let p = game.board.placed[t as usize];
+            let p = game.board.placed[t.index()];
             moves.push(Move::Donkey { x: p.x, y: p.y });
         }
     }

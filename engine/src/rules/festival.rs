@@ -4,10 +4,11 @@
 //! neither. Never another player's figure, never the neutral donkey. The Festival place is not
 //! a feature, so nothing can be deployed on it.
 
+use crate::ids::PlacedId;
 use crate::state::{Event, Game, IllegalMove};
 
 /// Whether the tile just placed lets its player return a figure.
-pub(crate) fn may_return(game: &Game<'_>, placed: u16) -> bool {
+pub(crate) fn may_return(game: &Game<'_>, placed: PlacedId) -> bool {
     if !game.options.rules.festival {
         return false;
     }
@@ -17,7 +18,7 @@ pub(crate) fn may_return(game: &Game<'_>, placed: u16) -> bool {
 /// Returns figure `figure` (index into `Game::figures`) of the current player to their supply.
 pub(crate) fn return_figure(
     game: &mut Game<'_>,
-    placed: u16,
+    placed: PlacedId,
     figure: u16,
     events: &mut Vec<Event>,
 ) -> Result<(), IllegalMove> {
@@ -33,8 +34,8 @@ pub(crate) fn return_figure(
         _ => return Err(IllegalMove::NoSuchFigure(figure)),
     }
     let fig = game.lift(figure as usize);
-    let p = game.board.placed[fig.tile as usize];
-    let n = game.nodes[fig.node as usize];
+    let p = game.board.placed[fig.tile.index()];
+    let n = game.nodes[fig.node.index()];
     events.push(Event::Returned {
         player,
         figure: fig.kind,

@@ -19,6 +19,7 @@
 //!   the other roads of each of those marketplaces.
 
 use crate::board::EMPTY;
+use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::options::{DonkeyBlocks, GameOptions, Possible, Rules, SetupError};
 use crate::rng::Rng;
 use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score};
@@ -46,14 +47,14 @@ pub const WINDMILL_RANGE: [(i32, i32); 9] = [
 pub(crate) fn rules_in_play(
     tables: &Tables,
     options: &GameOptions,
-    start: u16,
-    bag: &[u16],
+    start: KindId,
+    bag: &[KindId],
 ) -> (Rules, Vec<u8>) {
     // One pass over the draw: the sets it holds and the colours on its tiles.
     let mut in_game = vec![false; tables.sets.len()];
     let mut colours = vec![false; tables.colours.len()];
     for &k in std::iter::once(&start).chain(bag) {
-        let kind = &tables.kinds[k as usize];
+        let kind = &tables.kind(k);
         in_game[usize::from(kind.set)] = true;
         for (c, &groups) in kind.flowers.iter().enumerate() {
             colours[c] |= groups > 0;
@@ -123,7 +124,7 @@ pub(crate) fn rules_in_play(
 
 /// Whether a tile kind of the draw has a Festival place, and whether one carries a marker whose
 /// modifier is the `wells` option's (each kind looked at once).
-fn festival_and_wells<'a>(tables: &Tables, draw: impl Iterator<Item = &'a u16>) -> (bool, bool) {
+fn festival_and_wells<'a>(tables: &Tables, draw: impl Iterator<Item = &'a KindId>) -> (bool, bool) {
     let mut seen = vec![false; tables.kinds.len()];
     let (mut festival, mut wells) = (false, false);
     let is_well = |m: &u8| {
@@ -131,10 +132,10 @@ fn festival_and_wells<'a>(tables: &Tables, draw: impl Iterator<Item = &'a u16>) 
         scoring.is_some_and(|s| s.option.as_deref() == Some("wells"))
     };
     for &k in draw {
-        if std::mem::replace(&mut seen[usize::from(k)], true) {
+        if std::mem::replace(&mut seen[k.index()], true) {
             continue;
         }
-        let orient = &tables.orients[usize::from(tables.kinds[usize::from(k)].orients[0])];
+        let orient = tables.orient(OrientId(tables.kind(k).orients[0]));
         festival |= orient.festival;
         wells |= orient
             .features
@@ -208,7 +209,7 @@ pub(crate) fn deal_colours(colours: &[u8], players: usize, seed: Option<u64>) ->
 /// root keeps (`Node::ends_at`). So each draw costs a few reads per set on the donkey's tile,
 /// and a closer look only where such a position can take the drawn tile. While the masks are
 /// not listed, that look waits until the position's mask is read (`Kept::Pending`).
-pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) {
+pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: KindId, donkey: PlacedId) {
     // Moving the donkey takes its sets; this catches a donkey put elsewhere by hand.
     if game.donkey_sets.tile != donkey {
         game.donkey_sets = DonkeySets::of(game, donkey);
@@ -225,7 +226,7 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) {
     for (i, &set) in roots[..usize::from(len)].iter().enumerate() {
         let root = game.find_mut(set);
         game.donkey_sets.roots[i] = root;
-        let node = &game.nodes[root as usize];
+        let node = &game.nodes[root.index()];
         let Some((x, y)) = mean_position(node.ends_at, node.open) else {
             if node.open == 0
                 && node.markets > 0
@@ -262,13 +263,13 @@ pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) {
 }
 
 impl DonkeySets {
-    fn of(game: &Game<'_>, tile: u16) -> DonkeySets {
+    fn of(game: &Game<'_>, tile: PlacedId) -> DonkeySets {
         let mut sets = DonkeySets {
             tile,
             ..DonkeySets::default()
         };
-        let p = game.board.placed[tile as usize];
-        let o = &game.play.orients[usize::from(p.orient)];
+        let p = game.board.placed[tile.index()];
+        let o = &game.play.orient(p.orient);
         sets.monastery = (o.monastery != crate::tables::NO_FEATURE).then_some((p.x, p.y));
         // A road or city with ends owns a centre port; `links` says which sides share one, and
         // each is taken at its first side. Branch-free: the links vary from tile to tile.
@@ -276,7 +277,7 @@ impl DonkeySets {
             let first = o.links[side.index()].trailing_zeros() as usize == side.index();
             let f = o.ports[side.centre().index()];
             // `len` ≤ this side's index: the write is in range, and kept only for a first side.
-            sets.roots[usize::from(sets.len)] = p.base + u32::from(f);
+            sets.roots[usize::from(sets.len)] = p.node(f);
             sets.len += u8::from(first);
         }
         sets
@@ -289,7 +290,7 @@ fn block_monastery(game: &mut Game<'_>, x: i16, y: i16) {
     let (x, y) = (i32::from(x), i32::from(y));
     // Two empty cells beside it leave two of the eight empty: one lookup says so for most draws.
     let beside = game.board.neighbours(x, y);
-    if beside.iter().filter(|c| c.placed == EMPTY).count() > 1
+    if beside.iter().filter(|c| c.placed == PlacedId::NONE).count() > 1
         || game.board.placed_around(x, y) != 8
     {
         return;
@@ -310,10 +311,10 @@ fn block_monastery(game: &mut Game<'_>, x: i16, y: i16) {
 #[inline(never)]
 fn block_completing(
     game: &mut Game<'_>,
-    kind: u16,
+    kind: KindId,
     at: (i32, i32),
     slot: u16,
-    root: u32,
+    root: NodeId,
     network: bool,
 ) {
     let mask = game.mask_at(slot as usize);
@@ -330,10 +331,10 @@ fn block_completing(
 /// also complete the network of the marketplace road `root`.
 fn only_completing_networks(
     game: &Game<'_>,
-    kind: u16,
+    kind: KindId,
     at: (i32, i32),
     closing: u8,
-    root: u32,
+    root: NodeId,
 ) -> u8 {
     let mut kept = 0;
     let mut bits = closing;
@@ -351,7 +352,7 @@ fn only_completing_networks(
 /// marketplaces: clears the placements that would close the last open roads of those
 /// marketplaces (completing its network).
 #[inline(never)]
-fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) {
+fn block_network(game: &mut Game<'_>, kind: KindId, waiting: NodeId) {
     let mut markets = Vec::new();
     markets_of(game, waiting, &mut markets);
     let mut open = Vec::new();
@@ -362,11 +363,11 @@ fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) {
             roads
                 .iter()
                 .copied()
-                .filter(|&r| game.nodes[r as usize].open > 0),
+                .filter(|&r| game.nodes[r.index()].open > 0),
         );
     }
     for r in open {
-        let node = &game.nodes[r as usize];
+        let node = &game.nodes[r.index()];
         let Some(at) = mean_position(node.ends_at, node.open) else {
             continue;
         };
@@ -389,13 +390,13 @@ fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) {
 /// the drawn tile could close a marketplace road on the donkey's tile, or the last roads of the
 /// marketplaces of one waiting there.
 #[inline(never)]
-fn completes_network(game: &Game<'_>, at: (i32, i32), orient: u16, root: u32) -> bool {
+fn completes_network(game: &Game<'_>, at: (i32, i32), orient: OrientId, root: NodeId) -> bool {
     let mut trial = game.clone();
     trial.put(at.0, at.1, orient);
     let road = trial.find_mut(root);
     let mut markets = Vec::new();
     markets_of(&trial, road, &mut markets);
-    trial.nodes[road as usize].open == 0 && markets.iter().all(|&m| market_complete(&mut trial, m))
+    trial.nodes[road.index()].open == 0 && markets.iter().all(|&m| market_complete(&mut trial, m))
 }
 
 /// The position all of a set's open ends face, if they can all face one: 1 to 4 ends (a tile
@@ -430,7 +431,7 @@ pub(crate) fn move_donkey(
         ));
     };
     let cell = game.board.cell(i32::from(x), i32::from(y));
-    if cell.placed == EMPTY {
+    if cell.placed == PlacedId::NONE {
         return Err(IllegalMove::DonkeyTarget {
             x,
             y,
@@ -462,7 +463,7 @@ pub(crate) fn move_donkey(
 /// Puts the current player's windmill on a field of the tile just placed.
 pub(crate) fn place_windmill(
     game: &mut Game<'_>,
-    placed: u16,
+    placed: PlacedId,
     feature: u8,
     events: &mut Vec<Event>,
 ) -> Result<(), IllegalMove> {
@@ -475,7 +476,7 @@ pub(crate) fn place_windmill(
     let o = game.orient(placed);
     let Some(f) = o.features.get(feature as usize) else {
         return Err(IllegalMove::NoFeature {
-            tile: game.tables.kinds[o.kind as usize].id.clone(),
+            tile: game.tables.kind(KindId(o.kind)).id.clone(),
             feature: feature.to_string(),
         });
     };
@@ -490,12 +491,12 @@ pub(crate) fn place_windmill(
     game.figures.push(Figure {
         kind: FigureKind::Windmill,
         owner: player,
-        node: game.board.placed[placed as usize].base + u32::from(feature),
+        node: game.board.placed[placed.index()].node(feature),
         tile: placed,
         follower: 0,
     });
     let in_range = range_tiles(game, placed).1 as u8;
-    let p = game.board.placed[placed as usize];
+    let p = game.board.placed[placed.index()];
     game.mills.push(Mill {
         tile: placed,
         at: (p.x, p.y),
@@ -508,8 +509,8 @@ pub(crate) fn place_windmill(
 
 /// Counts the tile just placed into the ranges of the windmills it is in, and scores those it
 /// completed.
-pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: u16, events: &mut Vec<Event>) {
-    let p = game.board.placed[placed as usize];
+pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: PlacedId, events: &mut Vec<Event>) {
+    let p = game.board.placed[placed.index()];
     let mut complete = false;
     for mill in &mut game.mills {
         // A windmill put on this very tile counted it when it was placed. (Branch-free: the
@@ -558,13 +559,13 @@ pub(crate) fn final_windmills(game: &mut Game<'_>, events: &mut Vec<Event>) {
 
 /// The placed tiles of a windmill's range, in `WINDMILL_RANGE` order (a list on the stack:
 /// it is read once and dropped), and how many there are.
-fn range_tiles(game: &Game<'_>, tile: u16) -> ([u16; WINDMILL_RANGE.len()], usize) {
-    let w = game.board.placed[tile as usize];
-    let mut tiles = [0; WINDMILL_RANGE.len()];
+fn range_tiles(game: &Game<'_>, tile: PlacedId) -> ([PlacedId; WINDMILL_RANGE.len()], usize) {
+    let w = game.board.placed[tile.index()];
+    let mut tiles = [PlacedId(0); WINDMILL_RANGE.len()];
     let mut n = 0;
     for &(dx, dy) in &WINDMILL_RANGE {
         let c = game.board.cell(i32::from(w.x) + dx, i32::from(w.y) + dy);
-        if c.placed != EMPTY {
+        if c.placed != PlacedId::NONE {
             tiles[n] = c.placed;
             n += 1;
         }
@@ -601,8 +602,8 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
         game.scores[owner as usize] += b.points;
         game.stats.flower_points += u64::from(b.points);
     }
-    let w = game.board.placed[fig.tile as usize];
-    let local = game.nodes[fig.node as usize].local;
+    let w = game.board.placed[fig.tile.index()];
+    let local = game.nodes[fig.node.index()].local;
     events.push(Event::Scored(Box::new(Score {
         players: vec![owner],
         kind: FeatureKind::Windmill,
@@ -610,7 +611,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
         tiles: tiles
             .iter()
             .map(|&t| {
-                let p = game.board.placed[t as usize];
+                let p = game.board.placed[t.index()];
                 (p.x, p.y)
             })
             .collect(),
@@ -633,10 +634,10 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
 // Marketplaces
 
 /// The marketplace tiles a road set touches (its members that end at a marketplace).
-fn markets_of(game: &Game<'_>, root: u32, out: &mut Vec<u16>) {
+fn markets_of(game: &Game<'_>, root: NodeId, out: &mut Vec<PlacedId>) {
     let mut m = root;
     loop {
-        let n = &game.nodes[m as usize];
+        let n = &game.nodes[m.index()];
         if game.orient(n.tile).features[n.local as usize].end == Some(RoadEnd::Marketplace)
             && !out.contains(&n.tile)
         {
@@ -650,13 +651,13 @@ fn markets_of(game: &Game<'_>, root: u32, out: &mut Vec<u16>) {
 }
 
 /// The roots of the roads of a marketplace tile, each once.
-fn market_roads(game: &mut Game<'_>, tile: u16, out: &mut Vec<u32>) {
+fn market_roads(game: &mut Game<'_>, tile: PlacedId, out: &mut Vec<NodeId>) {
     out.clear();
-    let p = game.board.placed[tile as usize];
+    let p = game.board.placed[tile.index()];
     let o = game.orient(tile);
     for (i, f) in o.features.iter().enumerate() {
         if f.kind == FeatureKind::Road && f.end == Some(RoadEnd::Marketplace) {
-            let r = game.find_mut(p.base + i as u32);
+            let r = game.find_mut(p.node(i as u8));
             if !out.contains(&r) {
                 out.push(r);
             }
@@ -664,15 +665,15 @@ fn market_roads(game: &mut Game<'_>, tile: u16, out: &mut Vec<u32>) {
     }
 }
 
-fn market_complete(game: &mut Game<'_>, tile: u16) -> bool {
+fn market_complete(game: &mut Game<'_>, tile: PlacedId) -> bool {
     let mut roads = Vec::new();
     market_roads(game, tile, &mut roads);
-    roads.iter().all(|&r| game.nodes[r as usize].open == 0)
+    roads.iter().all(|&r| game.nodes[r.index()].open == 0)
 }
 
 /// Scores the closed roads of every complete marketplace touched by the roads `closed` (closed
 /// this turn, waiting for their marketplaces), when all their marketplaces are complete.
-pub(crate) fn score_marketplaces(game: &mut Game<'_>, closed: &[u32], events: &mut Vec<Event>) {
+pub(crate) fn score_marketplaces(game: &mut Game<'_>, closed: &[NodeId], events: &mut Vec<Event>) {
     let mut markets = Vec::new();
     for &r in closed {
         markets_of(game, r, &mut markets);
@@ -685,14 +686,14 @@ pub(crate) fn score_marketplaces(game: &mut Game<'_>, closed: &[u32], events: &m
         }
         market_roads(game, m, &mut roads);
         for &r in &roads {
-            let node = game.nodes[r as usize];
+            let node = game.nodes[r.index()];
             if node.done || node.open > 0 {
                 continue;
             }
             theirs.clear();
             markets_of(game, r, &mut theirs);
             if theirs.iter().all(|&t| market_complete(game, t)) {
-                game.nodes[r as usize].done = true;
+                game.nodes[r.index()].done = true;
                 game.award_tokens(r, events);
                 if node.followers > 0 {
                     game.score(r, true, events);
@@ -704,7 +705,7 @@ pub(crate) fn score_marketplaces(game: &mut Game<'_>, closed: &[u32], events: &m
 }
 
 /// Adds the network bonus to the scoring of the road `root` just pushed: its majority gets it.
-fn add_network_bonus(game: &mut Game<'_>, root: u32, events: &mut [Event]) {
+fn add_network_bonus(game: &mut Game<'_>, root: NodeId, events: &mut [Event]) {
     let Some(Event::Scored(score)) = events.last_mut() else {
         return;
     };
@@ -720,15 +721,15 @@ fn add_network_bonus(game: &mut Game<'_>, root: u32, events: &mut [Event]) {
 }
 
 /// Distinct tiles of a set.
-fn tile_count(game: &mut Game<'_>, root: u32) -> u32 {
+fn tile_count(game: &mut Game<'_>, root: NodeId) -> u32 {
     game.generation += 1;
     let generation = game.generation;
     let mut count = 0;
     let mut m = root;
     loop {
-        let n = game.nodes[m as usize];
-        if game.stamp[n.tile as usize] != generation {
-            game.stamp[n.tile as usize] = generation;
+        let n = game.nodes[m.index()];
+        if game.stamp[n.tile.index()] != generation {
+            game.stamp[n.tile.index()] = generation;
             count += 1;
         }
         m = n.next;
@@ -741,7 +742,7 @@ fn tile_count(game: &mut Game<'_>, root: u32) -> u32 {
 
 /// The network bonus of a completed marketplace road: for each marketplace it touches, the
 /// tiles of that marketplace's other roads, to each of the road's owners.
-fn network_bonus(game: &mut Game<'_>, root: u32, owners: &[u8]) -> Vec<NetworkBonus> {
+fn network_bonus(game: &mut Game<'_>, root: NodeId, owners: &[u8]) -> Vec<NetworkBonus> {
     let mut markets = Vec::new();
     markets_of(game, root, &mut markets);
     let mut counts = Vec::new();

@@ -141,7 +141,7 @@ pub fn credit(game: &Game<'_>, events: &[Event]) -> Vec<PlacedCredit> {
         .placed
         .iter()
         .map(|p| PlacedCredit {
-            kind: tables.orients[p.orient as usize].kind,
+            kind: tables.orient(p.orient).kind,
             seat: None,
             at_once: 0.0,
             by_end: 0.0,
@@ -230,7 +230,7 @@ pub fn credit(game: &Game<'_>, events: &[Event]) -> Vec<PlacedCredit> {
 
 fn index_at(game: &Game<'_>, x: i16, y: i16) -> Option<usize> {
     let cell = game.board.cell(i32::from(x), i32::from(y));
-    (cell.placed != engine::board::EMPTY).then_some(cell.placed as usize)
+    (cell.placed != engine::PlacedId::NONE).then_some(cell.placed.index())
 }
 
 /// Each seat's share of the win: 1 / winners for each seat with the best score, else 0.
@@ -370,7 +370,7 @@ impl Collect for Tally {
             match e {
                 Event::Placed { player, .. } => next_seat = *player as usize,
                 Event::SetAside { kind } => {
-                    let k = &mut here[*kind as usize];
+                    let k = &mut here[kind.index()];
                     k.set_aside += 1.0;
                     k.drawn += 1.0;
                     k.by_seat[next_seat] += 1;
