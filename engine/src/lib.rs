@@ -25,6 +25,7 @@ pub mod game;
 pub mod ids;
 pub mod options;
 pub mod placement;
+pub mod placements;
 pub mod players;
 pub mod record;
 pub mod rng;

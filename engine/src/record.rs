@@ -360,13 +360,14 @@ fn resolve(game: &Game<'_>, placed: PlacedId, r: &FeatureRef) -> Result<u8, Stri
 /// Finds the current player's figure a `FigureRef` names (index into `Game::figures`).
 fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
     let [x, y] = r.at;
-    let cell = game.board.cell(i32::from(x), i32::from(y));
+    let cell = game.core.board.cell(i32::from(x), i32::from(y));
     if cell.placed == PlacedId::NONE {
         return Err(format!("no tile at ({x}, {y}) to return a figure from"));
     }
     let feature = resolve(game, cell.placed, &r.on)?;
-    let p = game.board.placed[cell.placed.index()];
+    let p = game.core.board.placed[cell.placed.index()];
     let found: Vec<usize> = game
+        .core
         .figures
         .iter()
         .enumerate()
@@ -390,8 +391,8 @@ fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
 
 /// How a replay names a figure: its tile, its feature by index, and its kind.
 pub fn figure_ref(game: &Game<'_>, figure: u16) -> Option<FigureRef> {
-    let f = game.figures.get(figure as usize)?;
-    let p = game.board.placed[f.tile.index()];
+    let f = game.core.figures.get(figure as usize)?;
+    let p = game.core.board.placed[f.tile.index()];
     Some(FigureRef {
         at: [p.x, p.y],
         on: FeatureRef::Index(game.nodes()[f.node.index()].local),
@@ -564,11 +565,11 @@ pub fn check_expectations(
         (Ok(r), None) => r,
     };
     if let Some(scores) = &expect.scores
-        && *scores != replay.game.scores
+        && *scores != replay.game.core.scores
     {
         wrong.push(format!(
             "scores: expected {scores:?}, got {:?}",
-            replay.game.scores
+            replay.game.core.scores
         ));
     }
     if let Some(over) = expect.over {
@@ -580,6 +581,7 @@ pub fn check_expectations(
     if let Some(ids) = &expect.set_aside {
         let got: Vec<String> = replay
             .game
+            .core
             .set_aside
             .iter()
             .map(|&k| tables.kind(k).id.clone())
@@ -589,7 +591,7 @@ pub fn check_expectations(
         }
     }
     if let Some(runs) = &expect.draw {
-        wrong.extend(check_draw(tables, runs, &replay.game.bag));
+        wrong.extend(check_draw(tables, runs, &replay.game.core.bag));
     }
     if let Some(scored) = &expect.scored {
         let mut got = Vec::new();

@@ -7,11 +7,12 @@
 //! draw, not the part a `tiles` cut plays, so it is the same for every seed.
 
 use crate::draw::Prepared;
-use crate::ids::{KindId, NodeId, PlacedId};
+use crate::ids::{KindId, PlacedId};
 use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
+use crate::placements::Placements;
 use crate::rules::village_life;
 use crate::scoring::{MarkersInPlay, markers_in_play};
-use crate::state::{Event, Game, GameStats, Phase, PlayTables};
+use crate::state::{Core, DonkeySets, Event, Game, GameStats, Modules, Phase, PlayTables, Scratch};
 use crate::tables::Tables;
 use std::sync::Arc;
 
@@ -121,16 +122,18 @@ impl<'t> Setup<'t> {
         };
         let markers = self.tables.markers.len();
         let follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
-        let mut game = Game {
+        let core = Core {
             tables,
             play: Arc::clone(&self.play),
             board: crate::board::Board::new(tiles),
             nodes: Vec::with_capacity(self.nodes),
             figures: Vec::with_capacity(players * options.rules.followers as usize),
             supply: vec![options.rules.followers; players],
-            windmills: vec![self.rules.windmills; players],
-            colours,
-            donkey: self.rules.donkey.then_some(PlacedId(0)),
+            follower_supply: (0..players)
+                .flat_map(|_| self.follower_counts.iter().copied())
+                .collect(),
+            follower_counts: self.follower_counts.clone(),
+            follower_kinds,
             scores: vec![0; players],
             bag,
             next_draw: 0,
@@ -144,32 +147,27 @@ impl<'t> Setup<'t> {
             },
             rules: Arc::clone(&self.rules),
             monastery_followers: 0,
-            stamp: vec![0; tiles],
-            generation: 0,
-            ring: Vec::with_capacity(64),
-            ring_tiles: Vec::with_capacity(64),
-            ring_lowest: NodeId(0),
-            closed_by_edge: Vec::new(),
-            donkey_sets: Default::default(),
-            mills: Vec::new(),
-            masks: Vec::with_capacity(64),
-            masks_filled: false,
-            few_slots: None,
-            masks_count: None,
-            masks_kind: KindId(0),
             markers: Arc::clone(&self.markers),
+            start: self.draw.start,
+            options,
+        };
+        let modules = Modules {
+            donkey: self.rules.donkey.then_some(PlacedId(0)),
+            donkey_sets: DonkeySets::default(),
+            windmills: vec![self.rules.windmills; players],
+            mills: Vec::new(),
+            colours,
             tokens: if self.markers.tokens {
                 vec![0; markers * players]
             } else {
                 Vec::new()
             },
-            follower_supply: (0..players)
-                .flat_map(|_| self.follower_counts.iter().copied())
-                .collect(),
-            follower_counts: self.follower_counts.clone(),
-            follower_kinds,
-            start: self.draw.start,
-            options,
+        };
+        let mut game = Game {
+            core,
+            scratch: Scratch::new(tiles),
+            place: Placements::new(),
+            modules,
         };
         game.put(0, 0, tables.orient_of(self.draw.start, 0));
         game.draw_next(events);

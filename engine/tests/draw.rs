@@ -157,13 +157,13 @@ fn a_fixed_draw_starts_from_the_sets_of_its_tiles() {
 /// kinds over a set of placed positions.
 fn brute_force(tables: &Tables, game: &Game<'_>, kind: KindId) -> HashSet<(i16, i16, u8)> {
     let placed: HashSet<(i32, i32)> = game
-        .board
+        .board()
         .placed
         .iter()
         .map(|p| (i32::from(p.x), i32::from(p.y)))
         .collect();
     let edge_at = |x: i32, y: i32, side: Side| {
-        let p = game.board.at(x, y)?;
+        let p = game.board().at(x, y)?;
         Some(tables.orient(p.orient).edges[side.index()])
     };
     let mut out = HashSet::new();
@@ -287,7 +287,7 @@ fn check_path_placements(tables: &Tables) -> Refused {
                 assert_eq!(listed, brute_force(tables, &game, kind), "seed {seed}");
                 // Every other rotation is refused by apply too, with the rule it breaks.
                 for &(x, y) in game
-                    .board
+                    .board()
                     .frontier
                     .iter()
                     .map(|o| (o.x, o.y))

@@ -239,7 +239,7 @@ fn a_search_copy_keeps_the_river_first_and_its_lake_last() {
         let mut rng = Rng::new(seed);
         // A few turns into the river, as a search would copy the game.
         let mut moves = Vec::new();
-        while game.board.placed.len() < 1 + (seed % 5) as usize {
+        while game.board().placed.len() < 1 + (seed % 5) as usize {
             game.legal_moves(&mut moves);
             game.apply(moves[0], &mut events).expect("legal");
         }

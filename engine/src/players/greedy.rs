@@ -32,7 +32,7 @@
 //!
 //! Placements with a deploy or pass are valued from the board without playing them: the
 //! features each placement would join are merged in a small union-find over the placed tile's
-//! features and its neighbours' sets, exactly as `Game::put` joins them, so closures, points
+//! features and its neighbours' sets, exactly as `Core::put` joins them, so closures, points
 //! and majorities are the engine's; flowers and marketplace bonuses are left out of the
 //! estimate. The other second steps (windmills, Festival returns, the donkey) are tried on a
 //! copy of the game and the whole board valued after each. Nothing here names a marker, a
@@ -130,12 +130,12 @@ struct Weights {
 impl Weights {
     fn of(game: &Game<'_>) -> Weights {
         let left = game.tiles_left() as f64;
-        let players = game.options.players as usize;
+        let players = game.core.options.players as usize;
         Weights {
             players,
             time: (left / 10.0).min(1.0),
             follower: 3.0 * (left / players as f64 / 10.0).min(1.0),
-            small_city: game.rules.first_edition_small_city,
+            small_city: game.core.rules.first_edition_small_city,
         }
     }
 }
@@ -235,9 +235,9 @@ fn token_worth(counts: &[u32; P], points: f64, w: &Weights, out: &mut [f64; P]) 
 /// The tokens of the marker kind `kind` each player holds.
 fn tokens_held(game: &Game<'_>, kind: u8) -> [u32; P] {
     let mut out = [0; P];
-    let kinds = game.tables.markers.len();
-    for p in 0..game.options.players as usize {
-        out[p] = game.tokens[p * kinds + usize::from(kind)];
+    let kinds = game.core.tables.markers.len();
+    for p in 0..game.core.options.players as usize {
+        out[p] = game.modules.tokens[p * kinds + usize::from(kind)];
     }
     out
 }
@@ -309,12 +309,12 @@ impl Board {
         self.token_kinds.clear();
         let rate = |r: Option<u32>| r.map_or(0, |r| r.min(u32::from(u16::MAX) - 1) as u16 + 1);
         let add = |r: Option<u32>| r.map_or(0, |r| r.min(u32::from(u16::MAX)) as u16);
-        for (k, m) in game.tables.markers.iter().enumerate() {
+        for (k, m) in game.core.tables.markers.iter().enumerate() {
             let mut mark = Mark {
                 token: u8::MAX,
                 ..Mark::default()
             };
-            if game.markers.scoring_on.get(k) == Some(&true)
+            if game.core.markers.scoring_on.get(k) == Some(&true)
                 && let Some(sc) = &m.scoring
             {
                 if let Some(c) = &sc.complete {
@@ -328,7 +328,7 @@ impl Board {
                     mark.mods.adds[1] = add(u.marker);
                 }
             }
-            if !game.tokens.is_empty()
+            if !game.modules.tokens.is_empty()
                 && let Some(points) = m.token
                 && self.token_kinds.len() < TOKENS
             {
@@ -364,7 +364,10 @@ impl Board {
             let mut m = root;
             loop {
                 let n = &nodes[m.index()];
-                let o = game.tables.orient(game.board.placed[n.tile.index()].orient);
+                let o = game
+                    .core
+                    .tables
+                    .orient(game.core.board.placed[n.tile.index()].orient);
                 self.add_marks(s, &o.features[n.local as usize].markers);
                 m = n.next;
                 if m == root {
@@ -376,7 +379,7 @@ impl Board {
 
     /// Distinct tiles of the sets with these roots (walking their rings).
     fn tiles(&mut self, game: &Game<'_>, roots: &[NodeId]) -> u32 {
-        let placed = game.board.placed.len();
+        let placed = game.core.board.placed.len();
         if self.tile_stamp.len() < placed {
             self.tile_stamp.resize(placed, 0);
         }
@@ -411,8 +414,8 @@ impl Board {
         let mut m = root;
         loop {
             let n = nodes[m.index()];
-            let p = game.board.placed[n.tile.index()];
-            let o = game.tables.orient(p.orient);
+            let p = game.core.board.placed[n.tile.index()];
+            let o = game.core.tables.orient(p.orient);
             for &c in &o.features[n.local as usize].cities {
                 let r = game.find(p.node(c));
                 if !self.cities.contains(&r) {
@@ -459,13 +462,16 @@ impl Board {
                 }
             }
             FeatureKind::Monastery => {
-                let p = game.board.placed[node.tile.index()];
-                s.around = game.board.placed_around(i32::from(p.x), i32::from(p.y));
+                let p = game.core.board.placed[node.tile.index()];
+                s.around = game
+                    .core
+                    .board
+                    .placed_around(i32::from(p.x), i32::from(p.y));
             }
             _ => self.walk(game, &[root], &mut s),
         }
         if node.kind.closes()
-            && let Some(d) = game.donkey
+            && let Some(d) = game.modules.donkey
             && node.open > 0
             && self.on_tile(game, root, d)
         {
@@ -495,12 +501,12 @@ impl Board {
         self.field_cache.clear();
         self.read_marks(game);
         let mut owners: Vec<(NodeId, [u8; P])> = Vec::new();
-        for f in &game.figures {
+        for f in &game.core.figures {
             if f.kind != FigureKind::Follower {
                 continue;
             }
             let r = game.find(f.node);
-            let strength = game.strength(f) as u8;
+            let strength = game.core.strength(f) as u8;
             match owners.iter_mut().find(|(root, _)| *root == r) {
                 Some((_, o)) => o[f.owner as usize] += strength,
                 None => {
@@ -513,7 +519,7 @@ impl Board {
         for (root, o) in owners {
             let standing = self.standing(game, root, o);
             let node = game.nodes()[root.index()];
-            let p = game.board.placed[node.tile.index()];
+            let p = game.core.board.placed[node.tile.index()];
             let cities = if node.kind == FeatureKind::Field {
                 self.cities.clone()
             } else {
@@ -578,21 +584,21 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
     let est = &mut scratch.greedy;
     est.survey(game);
     est.figures.clear();
-    if game.supply[me] > 0 {
+    if game.core.supply[me] > 0 {
         est.figures.push((0, 1, w.follower));
     }
-    let kinds = game.follower_counts.len();
+    let kinds = game.core.follower_counts.len();
     for k in 0..kinds {
-        if game.follower_supply[me * kinds + k] > 0 {
+        if game.core.follower_supply[me * kinds + k] > 0 {
             est.figures
-                .push((k as u8 + 1, game.tables.followers[k].strength, 0.0));
+                .push((k as u8 + 1, game.core.tables.followers[k].strength, 0.0));
         }
     }
     for f in &mut est.figures {
         f.2 = figure_worth(f.1, &w);
     }
     game.legal_moves(&mut scratch.moves);
-    let tables = game.tables;
+    let tables = game.core.tables;
     for &mv in &scratch.moves {
         let Move::Place { x, y, rotation } = mv else {
             continue;
@@ -610,13 +616,13 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                 claimed: NONE,
             });
         }
-        let cells = game.board.neighbours(x, y);
+        let cells = game.core.board.neighbours(x, y);
         for side in Side::ALL {
             let cell = cells[side.index()];
             if cell.placed == PlacedId::NONE {
                 continue;
             }
-            let q = game.board.placed[cell.placed.index()];
+            let q = game.core.board.placed[cell.placed.index()];
             let oq = tables.orient(q.orient);
             let meeting = tables.meeting(o.edges[side.index()], oq.edges[side.opposite().index()]);
             for port in side.ports() {
@@ -705,7 +711,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         est.members = members;
         // Monasteries: the tile's own, and claimed ones around it.
         if let Some(m) = o.monastery {
-            groups[gid(est, m as usize)].around = game.board.placed_around(x, y) + 1;
+            groups[gid(est, m as usize)].around = game.core.board.placed_around(x, y) + 1;
         }
         for c in &est.claimed {
             if c.standing.kind == Some(FeatureKind::Monastery)
@@ -866,16 +872,16 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
     let w = Weights::of(game);
     est.survey(game);
     let mut out = [0.0; P];
-    for (p, &s) in game.scores.iter().enumerate() {
+    for (p, &s) in game.core.scores.iter().enumerate() {
         out[p] += f64::from(s);
     }
-    let kinds = game.follower_counts.len();
+    let kinds = game.core.follower_counts.len();
     for p in 0..w.players {
-        out[p] += f64::from(game.supply[p]) * w.follower;
+        out[p] += f64::from(game.core.supply[p]) * w.follower;
         for k in 0..kinds {
-            let n = game.follower_supply[p * kinds + k];
+            let n = game.core.follower_supply[p * kinds + k];
             if n > 0 {
-                out[p] += f64::from(n) * figure_worth(game.tables.followers[k].strength, &w);
+                out[p] += f64::from(n) * figure_worth(game.core.tables.followers[k].strength, &w);
             }
         }
     }
@@ -885,8 +891,9 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
     for &(kind, points) in &est.token_kinds {
         token_worth(&tokens_held(game, kind), points, &w, &mut out);
     }
-    for m in &game.mills {
+    for m in &game.modules.mills {
         let Some(f) = game
+            .core
             .figures
             .iter()
             .find(|f| f.kind == FigureKind::Windmill && f.tile == m.tile)
@@ -907,12 +914,12 @@ pub(crate) fn rank_actions(game: &Game<'_>, moves: &[Move], scratch: &mut Scratc
         return;
     };
     let me = game.current() as usize;
-    let players = game.options.players as usize;
-    let p = game.board.placed[placed.index()];
+    let players = game.core.options.players as usize;
+    let p = game.core.board.placed[placed.index()];
     let place = Move::Place {
         x: p.x,
         y: p.y,
-        rotation: game.tables.orient(p.orient).rotation,
+        rotation: game.core.tables.orient(p.orient).rotation,
     };
     let base = standings(game, &mut scratch.greedy);
     for &mv in moves {

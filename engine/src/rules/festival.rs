@@ -9,10 +9,10 @@ use crate::state::{Event, Game, IllegalMove};
 
 /// Whether the tile just placed lets its player return a figure.
 pub(crate) fn may_return(game: &Game<'_>, placed: PlacedId) -> bool {
-    if !game.options.rules.festival {
+    if !game.core.options.rules.festival {
         return false;
     }
-    game.core(placed).festival
+    game.core.play_orient(placed).festival
 }
 
 /// Returns figure `figure` (index into `Game::figures`) of the current player to their supply.
@@ -29,13 +29,13 @@ pub(crate) fn return_figure(
         ));
     }
     let player = game.current();
-    match game.figures.get(figure as usize) {
+    match game.core.figures.get(figure as usize) {
         Some(f) if f.owner == player => {}
         _ => return Err(IllegalMove::NoSuchFigure(figure)),
     }
     let fig = game.lift(figure as usize);
-    let p = game.board.placed[fig.tile.index()];
-    let n = game.nodes[fig.node.index()];
+    let p = game.core.board.placed[fig.tile.index()];
+    let n = game.core.nodes[fig.node.index()];
     events.push(Event::Returned {
         player,
         figure: fig.kind,
@@ -44,6 +44,6 @@ pub(crate) fn return_figure(
         feature: n.local,
         kind: n.kind,
     });
-    game.stats.festival_returns += 1;
+    game.core.stats.festival_returns += 1;
     Ok(())
 }

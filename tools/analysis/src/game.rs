@@ -281,7 +281,7 @@ impl Session {
         let tables = self.tables.as_ref();
         let tile_id = |k: KindId| tables.kind(k).id.clone();
         let board = game
-            .board
+            .board()
             .placed
             .iter()
             .map(|p| {
@@ -295,10 +295,10 @@ impl Session {
             })
             .collect();
         let figures = game
-            .figures
+            .figures()
             .iter()
             .map(|f| {
-                let p = game.board.placed[f.tile.index()];
+                let p = game.board().placed[f.tile.index()];
                 let o = tables.orient(p.orient);
                 let (fx, fy) = feature_point(o, game.nodes()[f.node.index()].local);
                 FigureView {
@@ -311,8 +311,8 @@ impl Session {
                 }
             })
             .collect();
-        let donkey = game.donkey.map(|d| {
-            let p = game.board.placed[d.index()];
+        let donkey = game.donkey().map(|d| {
+            let p = game.board().placed[d.index()];
             [p.x, p.y]
         });
         let mut moves = Vec::new();
@@ -334,7 +334,7 @@ impl Session {
             },
             Phase::Act(placed) => {
                 let o = game.orient(placed);
-                let p = game.board.placed[placed.index()];
+                let p = game.board().placed[placed.index()];
                 let choices = (moves.iter().enumerate())
                     .map(|(index, m)| {
                         let (label, point) = choice_text(&game, o, *m);
@@ -362,11 +362,11 @@ impl Session {
             })
             .collect();
         Ok(View {
-            players: game.scores.len(),
+            players: game.scores().len(),
             seats: self.seats.iter().map(Seat::to_string).collect(),
             current: game.current(),
-            scores: game.scores.clone(),
-            supply: game.supply.clone(),
+            scores: game.scores().to_vec(),
+            supply: game.supply().to_vec(),
             tiles_left: game.tiles_left(),
             board,
             figures,
@@ -551,8 +551,8 @@ fn choice_text(
             Some(feature_point(o, feature)),
         ),
         Move::Return { figure } => {
-            let f = game.figures[figure as usize];
-            let t = game.board.placed[f.tile.index()];
+            let f = game.figures()[figure as usize];
+            let t = game.board().placed[f.tile.index()];
             (
                 format!(
                     "return your {} at ({}, {}) (Festival)",

@@ -158,7 +158,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                     "rules": rules,
                     "setup": r.setup.iter().map(|e| event_json(&tables, e)).collect::<Vec<_>>(),
                     "turns": turns,
-                    "scores": r.game.scores,
+                    "scores": r.game.scores(),
                     "over": over,
                     "tiles_left": r.game.tiles_left(),
                     "expectations": { "checked": record.expect.is_some(), "failed": wrong },
@@ -183,7 +183,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                 }
                 let scores: Vec<String> = r
                     .game
-                    .scores
+                    .scores()
                     .iter()
                     .enumerate()
                     .map(|(p, s)| format!("P{} {s}", p + 1))
