@@ -50,6 +50,10 @@ pub(crate) struct Placements {
     /// listed, and how: the donkey mostly blocks a single position, and listing every mask
     /// for it costs more than `mask_at`'s check.
     kept: Option<(u16, Kept)>,
+    /// The roots of the donkey's sets a `Kept::Pending` slot waits to check, by the donkey's
+    /// index of the set. Not in `Kept`: every mask read matches on `kept`, which stays four
+    /// bytes so (with the roots in it, a draw with the donkey cost 9 instructions more a tile).
+    pending_roots: [NodeId; 4],
 }
 
 /// How the slot `Placements::kept` names differs from the placement index.
@@ -57,28 +61,11 @@ pub(crate) struct Placements {
 pub(crate) enum Kept {
     /// A filter changed its mask to this (`Placements::set_mask`).
     Mask(u8),
-    /// The drawn tile may close some of the donkey's sets there, not yet checked: its mask is
-    /// worked out when read (`Placements::pending_mask`). A random draw reads a few slots,
-    /// seldom this one, so most draws never pay for the check.
-    Pending(Pending),
-}
-
-/// The donkey's sets a `Kept::Pending` slot waits to check, in the donkey's order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Pending {
-    /// Bit `i`: `roots[i]` is to be checked.
-    sets: u8,
-    /// The roots, by the donkey's index of the set.
-    roots: [NodeId; 4],
-}
-
-impl Pending {
-    /// The donkey's set `i`, whose root is `root`, also to be checked.
-    fn with(mut self, i: usize, root: NodeId) -> Pending {
-        self.sets |= 1 << i;
-        self.roots[i] = root;
-        self
-    }
+    /// The drawn tile may close some of the donkey's sets there (bit `i`:
+    /// `Placements::pending_roots[i]`), not yet checked: its mask is worked out when read
+    /// (`Placements::pending_mask`). A random draw reads a few slots, seldom this one, so most
+    /// draws never pay for the check.
+    Pending(u8),
 }
 
 impl Placements {
@@ -91,6 +78,7 @@ impl Placements {
             count: None,
             few: None,
             kept: None,
+            pending_roots: [NodeId(0); 4],
         }
     }
 
@@ -170,13 +158,13 @@ impl Placements {
     /// taken them.
     #[cold]
     #[inline(never)]
-    fn pending_mask(&self, core: &Core<'_>, slot: u16, pending: Pending) -> u8 {
+    fn pending_mask(&self, core: &Core<'_>, slot: u16, sets: u8) -> u8 {
         let open = core.board.frontier[usize::from(slot)];
         let at = (i32::from(open.x), i32::from(open.y));
         let mut mask = core.tables.index.fits(open.pattern, self.kind);
-        let mut rest = pending.sets;
+        let mut rest = sets;
         while rest != 0 {
-            let root = pending.roots[rest.trailing_zeros() as usize];
+            let root = self.pending_roots[rest.trailing_zeros() as usize];
             rest &= rest - 1;
             mask &= !core.closing_rotations(self.kind, at, mask, root);
         }
@@ -235,16 +223,14 @@ impl Placements {
     pub(crate) fn defer(&mut self, core: &Core<'_>, slot: u16, i: usize, root: NodeId) -> bool {
         match self.kept {
             Some((at, Kept::Pending(sets))) if at == slot => {
-                self.kept = Some((at, Kept::Pending(sets.with(i, root))));
+                self.pending_roots[i] = root;
+                self.kept = Some((at, Kept::Pending(sets | 1 << i)));
                 true
             }
             None if !self.listed => {
                 if self.mask_at(core, usize::from(slot)) != 0 {
-                    let none = Pending {
-                        sets: 0,
-                        roots: [NodeId(0); 4],
-                    };
-                    self.kept = Some((slot, Kept::Pending(none.with(i, root))));
+                    self.pending_roots[i] = root;
+                    self.kept = Some((slot, Kept::Pending(1 << i)));
                 }
                 true
             }

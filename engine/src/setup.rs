@@ -122,52 +122,51 @@ impl<'t> Setup<'t> {
         };
         let markers = self.tables.markers.len();
         let follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
-        let core = Core {
-            tables,
-            play: Arc::clone(&self.play),
-            board: crate::board::Board::new(tiles),
-            nodes: Vec::with_capacity(self.nodes),
-            figures: Vec::with_capacity(players * options.rules.followers as usize),
-            supply: vec![options.rules.followers; players],
-            follower_supply: (0..players)
-                .flat_map(|_| self.follower_counts.iter().copied())
-                .collect(),
-            follower_counts: self.follower_counts.clone(),
-            follower_kinds,
-            scores: vec![0; players],
-            bag,
-            next_draw: 0,
-            current: 0,
-            phase: Phase::Over,
-            set_aside: Vec::new(),
-            stats: GameStats {
-                marker_points: vec![0; markers],
-                token_points: vec![0; markers],
-                ..GameStats::default()
-            },
-            rules: Arc::clone(&self.rules),
-            monastery_followers: 0,
-            markers: Arc::clone(&self.markers),
-            start: self.draw.start,
-            options,
-        };
-        let modules = Modules {
-            donkey: self.rules.donkey.then_some(PlacedId(0)),
-            donkey_sets: DonkeySets::default(),
-            windmills: vec![self.rules.windmills; players],
-            mills: Vec::new(),
-            colours,
-            tokens: if self.markers.tokens {
-                vec![0; markers * players]
-            } else {
-                Vec::new()
-            },
-        };
+        // One expression, built in place: parts bound first would each be copied into it.
         let mut game = Game {
-            core,
+            core: Core {
+                tables,
+                play: Arc::clone(&self.play),
+                board: crate::board::Board::new(tiles),
+                nodes: Vec::with_capacity(self.nodes),
+                figures: Vec::with_capacity(players * options.rules.followers as usize),
+                supply: vec![options.rules.followers; players],
+                follower_supply: (0..players)
+                    .flat_map(|_| self.follower_counts.iter().copied())
+                    .collect(),
+                follower_counts: self.follower_counts.clone(),
+                follower_kinds,
+                scores: vec![0; players],
+                bag,
+                next_draw: 0,
+                current: 0,
+                phase: Phase::Over,
+                set_aside: Vec::new(),
+                stats: GameStats {
+                    marker_points: vec![0; markers],
+                    token_points: vec![0; markers],
+                    ..GameStats::default()
+                },
+                rules: Arc::clone(&self.rules),
+                monastery_followers: 0,
+                markers: Arc::clone(&self.markers),
+                start: self.draw.start,
+                options,
+            },
             scratch: Scratch::new(tiles),
             place: Placements::new(),
-            modules,
+            modules: Modules {
+                donkey: self.rules.donkey.then_some(PlacedId(0)),
+                donkey_sets: DonkeySets::default(),
+                windmills: vec![self.rules.windmills; players],
+                mills: Vec::new(),
+                colours,
+                tokens: if self.markers.tokens {
+                    vec![0; markers * players]
+                } else {
+                    Vec::new()
+                },
+            },
         };
         game.put(0, 0, tables.orient_of(self.draw.start, 0));
         game.draw_next(events);
