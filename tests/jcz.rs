@@ -284,7 +284,7 @@ fn draw(tables: &engine::Tables, sets: &[&str], seed: u64) -> (String, Vec<Strin
     let mut options = engine::game::GameOptions::seeded(2, seed);
     options.sets = sets.iter().map(|s| s.to_string()).collect();
     let plan = engine::draw::plan(tables, &options).expect("the sets are loaded");
-    let id = |k: &u16| tables.kinds[usize::from(*k)].id.clone();
+    let id = |k: &engine::KindId| tables.kind(*k).id.clone();
     (id(&plan.start), plan.bag.iter().map(id).collect())
 }
 

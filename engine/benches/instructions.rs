@@ -76,9 +76,9 @@ fn main() {
         let seed = rng.next_u64();
         let game = play_random(&setup, seed, &mut rng, &mut moves, &mut events)
             .expect("random games play");
-        placed += game.board.placed.len() as u64;
-        points += game.scores.iter().map(|&s| u64::from(s)).sum::<u64>();
-        black_box(&game.scores);
+        placed += game.board().placed.len() as u64;
+        points += game.scores().iter().map(|&s| u64::from(s)).sum::<u64>();
+        black_box(game.scores());
     }
     println!(
         "{games} games, {:.1} tiles/game, {:.2} points/game",

@@ -48,7 +48,7 @@ fn main() {
             let seed = rng.next_u64();
             let game = play_random(&setup, seed, &mut rng, &mut moves, &mut events)
                 .expect("random games play");
-            game.scores[0]
+            game.scores()[0]
         });
     }
     // A mid-game position: the legal placements of the drawn tile.
@@ -68,7 +68,7 @@ fn main() {
     let Phase::Place(kind) = game.phase() else {
         return;
     };
-    let open = game.board.frontier.len();
+    let open = game.board().frontier.len();
     stopwatch::time(
         &format!("legal placements, {open} open positions"),
         30,

@@ -6,20 +6,22 @@
 //! 16 × 16 area of the bounding box), not with the square of the span as a dense grid's would:
 //! a 16,400-tile straight road takes about 1 MiB, not gigabytes.
 
-/// A grid cell that holds no tile.
+use crate::ids::{NodeId, OrientId, PlacedId};
+
+/// A cell that is no open position (its `slot`).
 pub const EMPTY: u16 = u16::MAX;
 
 /// One cell of the grid.
 #[derive(Clone, Copy, Debug)]
 pub struct Cell {
-    /// Index into `Board::placed`, or `EMPTY`.
-    pub placed: u16,
+    /// The tile there, or `PlacedId::NONE`.
+    pub placed: PlacedId,
     /// Position in `Board::frontier` when the cell is open, else `EMPTY`.
     pub slot: u16,
 }
 
 const BLANK: Cell = Cell {
-    placed: EMPTY,
+    placed: PlacedId::NONE,
     slot: EMPTY,
 };
 
@@ -41,15 +43,23 @@ pub struct Placed {
     pub x: i16,
     /// Row (y grows southwards).
     pub y: i16,
-    /// Index into `Tables::orients`.
-    pub orient: u16,
-    /// The feature node of its local feature 0; local feature `i` is node `base + i`.
-    pub base: u32,
+    /// Its orientation.
+    pub orient: OrientId,
+    /// The feature node of its local feature 0; local feature `i` is node `base + i` (`node`).
+    pub base: NodeId,
+}
+
+impl Placed {
+    /// The feature node of its local feature `local`.
+    #[inline]
+    pub const fn node(&self, local: u8) -> NodeId {
+        self.base.plus(local)
+    }
 }
 
 /// The most tiles a game may have, the start tile included. Positions are `i16` and frontier
 /// slots `u16`: a straight line of n tiles reaches n cells from the start and has 2n + 2 open
-/// positions, so 32,000 keeps both in range (and tile indices under `EMPTY`).
+/// positions, so 32,000 keeps both in range (and tile indices under `PlacedId::NONE`).
 pub const MAX_TILES: usize = 32_000;
 
 /// Cells per chunk side, as a power of two.
@@ -171,7 +181,7 @@ impl Board {
     #[inline]
     pub fn at(&self, x: i32, y: i32) -> Option<&Placed> {
         let p = self.cell(x, y).placed;
-        (p != EMPTY).then(|| &self.placed[p as usize])
+        (p != PlacedId::NONE).then(|| &self.placed[p.index()])
     }
 
     /// Mutable access to a cell, allocating its chunk (and widening the directory) if needed.
@@ -253,7 +263,7 @@ impl Board {
     /// new), and returns the cells beside it (N, E, S, W). Away from chunk borders all of it is
     /// done in the position's own chunk, found once.
     #[inline]
-    pub fn place(&mut self, x: i32, y: i32, id: u16, weights: [u32; 4]) -> [Cell; 4] {
+    pub fn place(&mut self, x: i32, y: i32, id: PlacedId, weights: [u32; 4]) -> [Cell; 4] {
         let (u, v) = (x + SHIFT, y + SHIFT);
         let (lu, lv) = (u & (CHUNK - 1), v & (CHUNK - 1));
         let interior = lu >= 1 && lv >= 1 && lu < CHUNK - 1 && lv < CHUNK - 1;
@@ -265,7 +275,7 @@ impl Board {
             self.cell_mut(x, y).placed = id;
             let cells = self.neighbours(x, y);
             for (side, (dx, dy)) in [(0, -1), (1, 0), (0, 1), (-1, 0)].into_iter().enumerate() {
-                if cells[side].placed == EMPTY {
+                if cells[side].placed == PlacedId::NONE {
                     self.open(x + dx, y + dy, weights[side]);
                 }
             }
@@ -289,7 +299,7 @@ impl Board {
         let beside = [i - row, i + 1, i + row, i - 1];
         let cells = beside.map(|j| chunk[j]);
         for (side, (dx, dy)) in [(0, -1), (1, 0), (0, 1), (-1, 0)].into_iter().enumerate() {
-            if cells[side].placed != EMPTY {
+            if cells[side].placed != PlacedId::NONE {
                 continue;
             }
             let cell = &mut chunk[beside[side]];
@@ -324,7 +334,7 @@ impl Board {
     /// How many of the 3×3 cells centred on a position hold tiles.
     pub fn placed_around(&self, x: i32, y: i32) -> u32 {
         (self.block(x, y).iter())
-            .map(|c| u32::from(c.placed != EMPTY))
+            .map(|c| u32::from(c.placed != PlacedId::NONE))
             .sum()
     }
 
@@ -340,17 +350,18 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::PlacedId as P;
 
     #[test]
     fn growing_keeps_cells_and_frontier_slots() {
         let mut b = Board::new(4);
-        b.cell_mut(0, 0).placed = 0;
+        b.cell_mut(0, 0).placed = P(0);
         b.open(1, 0, 1);
         b.open(-1, 0, 2);
         b.open(-1, 0, 3);
-        b.cell_mut(40, -30).placed = 1;
-        assert_eq!(b.cell(0, 0).placed, 0);
-        assert_eq!(b.cell(40, -30).placed, 1);
+        b.cell_mut(40, -30).placed = P(1);
+        assert_eq!(b.cell(0, 0).placed, P(0));
+        assert_eq!(b.cell(40, -30).placed, P(1));
         assert_eq!(b.cell(1, 0).slot, 0);
         b.close(1, 0);
         assert_eq!(
@@ -362,20 +373,20 @@ mod tests {
             }]
         );
         assert_eq!(b.cell(-1, 0).slot, 0);
-        assert_eq!(b.cell(1000, 1000).placed, EMPTY);
+        assert_eq!(b.cell(1000, 1000).placed, P::NONE);
     }
 
     #[test]
     fn a_long_line_takes_memory_by_the_tile_not_by_the_square_of_its_span() {
         let mut b = Board::new(16_400);
         for x in 0..16_400 {
-            b.cell_mut(x, 0).placed = (x % 1000) as u16;
+            b.cell_mut(x, 0).placed = P((x % 1000) as u16);
             b.open(x, -1, 1);
         }
-        assert_eq!(b.cell(16_399, 0).placed, 399);
-        assert_eq!(b.neighbours(16_398, 0)[1].placed, 399);
-        assert_eq!(b.cell(16_400, 0).placed, EMPTY);
-        assert_eq!(b.cell(-40_000, 40_000).placed, EMPTY);
+        assert_eq!(b.cell(16_399, 0).placed, P(399));
+        assert_eq!(b.neighbours(16_398, 0)[1].placed, P(399));
+        assert_eq!(b.cell(16_400, 0).placed, P::NONE);
+        assert_eq!(b.cell(-40_000, 40_000).placed, P::NONE);
         assert_eq!(b.frontier.len(), 16_400);
         // A dense grid doubling around the start would be 32,768² cells; this is ~1,000 chunks.
         assert!(b.heap_bytes() < 4 << 20, "{} bytes", b.heap_bytes());
@@ -384,9 +395,9 @@ mod tests {
         // 16 × 16 cells, the chunks with the tiles.
         let mut b = Board::new(16_400);
         for i in 0..16_400 {
-            b.cell_mut(i / 2 + i % 2, -(i / 2)).placed = 1;
+            b.cell_mut(i / 2 + i % 2, -(i / 2)).placed = P(1);
         }
-        assert_eq!(b.cell(4_100, -4_099).placed, 1);
+        assert_eq!(b.cell(4_100, -4_099).placed, P(1));
         assert!(b.heap_bytes() < 8 << 20, "{} bytes", b.heap_bytes());
     }
 
@@ -398,7 +409,7 @@ mod tests {
             .enumerate()
         {
             if (x * 7 + y * 3) % 5 != 0 {
-                b.cell_mut(x, y).placed = i as u16;
+                b.cell_mut(x, y).placed = P(i as u16);
             }
         }
         for x in -22..22 {

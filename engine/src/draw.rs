@@ -6,6 +6,7 @@
 //! (the River's lake comes out last of the river). A fixed draw order (scenarios) is played as
 //! written. Nothing here names a set, a group or a tile: it all comes from the tables.
 
+use crate::ids::KindId;
 use crate::options::{Draw, GameOptions, SetupError};
 use crate::rng::Rng;
 use crate::tables::Tables;
@@ -15,9 +16,9 @@ use tiledef::{GroupDraw, SpareStarts};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     /// The tile kind placed at (0, 0), unrotated.
-    pub start: u16,
+    pub start: KindId,
     /// The tile kinds in draw order.
-    pub bag: Vec<u16>,
+    pub bag: Vec<KindId>,
 }
 
 /// The start tile of a game and its draw before the shuffle: all that a game's seed does not
@@ -25,10 +26,10 @@ pub struct Plan {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Prepared {
     /// The tile kind placed at (0, 0), unrotated.
-    pub start: u16,
+    pub start: KindId,
     /// The tile kinds: a seeded draw's segments in draw order, each in kind order; a fixed
     /// draw as written.
-    pub bag: Vec<u16>,
+    pub bag: Vec<KindId>,
     /// The sizes of the segments a seeded draw shuffles each on its own (none for a fixed draw).
     segments: Vec<usize>,
 }
@@ -37,7 +38,7 @@ impl Prepared {
     /// The draw for a seed: each segment shuffled on its own, in order, by one generator (a
     /// fixed draw is returned as written); only its first `cut` tiles when given (they are
     /// those of the whole shuffle: `Rng::shuffle_prefix`), the rest left out.
-    pub fn shuffled(&self, seed: u64, cut: Option<usize>) -> Vec<u16> {
+    pub fn shuffled(&self, seed: u64, cut: Option<usize>) -> Vec<KindId> {
         let cut = cut.unwrap_or(usize::MAX).min(self.bag.len());
         let mut bag = self.bag.clone();
         let mut rng = Rng::new(seed);
@@ -95,7 +96,7 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
         None => tables.editions.len().saturating_sub(1),
     };
     let phase_of = phases(tables);
-    let order: Option<Vec<u16>> = match &options.draw {
+    let order: Option<Vec<KindId>> = match &options.draw {
         Draw::Order(ids) => Some(
             ids.iter()
                 .map(|id| {
@@ -112,7 +113,7 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
     if let Some(kinds) = order.as_ref().filter(|_| sets.is_empty()) {
         starts_from.fill(false);
         for &k in kinds {
-            starts_from[usize::from(tables.kinds[k as usize].set)] = true;
+            starts_from[usize::from(tables.kind(k).set)] = true;
         }
     }
     let start = match &options.start {
@@ -121,17 +122,17 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
             .ok_or_else(|| SetupError::Start(id.clone()))?,
         None => {
             // The first by phase, then kind.
-            let mut first: Option<(usize, usize)> = None;
+            let mut first: Option<(usize, KindId)> = None;
             for (s, _) in starts_from.iter().enumerate().filter(|&(_, &from)| from) {
                 for &k in kinds_of(s) {
-                    let k = usize::from(k);
-                    if tables.kinds[k].start && first.is_none_or(|f| (phase_of(k as u16), k) < f) {
-                        first = Some((phase_of(k as u16), k));
+                    let k = KindId(k);
+                    if tables.kind(k).start && first.is_none_or(|f| (phase_of(k), k) < f) {
+                        first = Some((phase_of(k), k));
                     }
                 }
             }
             // Sets without a start tile start from the first set's (the base game's D).
-            first.map_or(tables.start, |(_, k)| k as u16)
+            first.map_or(KindId(tables.start), |(_, k)| k)
         }
     };
     // Copies of each kind in a seeded draw: the start tile's count includes it, and a spare
@@ -151,7 +152,7 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
             return 0;
         }
         let n = kind.counts.get(edition).copied().unwrap_or(0) as usize;
-        if k == start as usize {
+        if k == start.index() {
             return n.saturating_sub(1);
         }
         let left_out = kind.start
@@ -174,7 +175,7 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
     // the draw, in kind order; then the kinds written in place, each segment shuffled in order.
     let segment = segments(tables);
     let mut sizes = vec![0usize; 2 * (tables.groups.len() + 1)];
-    let mut drawn: Vec<(u16, usize, usize)> = Vec::with_capacity(
+    let mut drawn: Vec<(KindId, usize, usize)> = Vec::with_capacity(
         (game_sets.iter().enumerate())
             .filter(|&(_, &used)| used)
             .map(|(s, _)| kinds_of(s).len())
@@ -182,7 +183,8 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
     );
     for (s, _) in game_sets.iter().enumerate().filter(|&(_, &used)| used) {
         for &k in kinds_of(s) {
-            let n = copies(usize::from(k));
+            let k = KindId(k);
+            let n = copies(k.index());
             if n > 0 {
                 let seg = segment(k);
                 sizes[seg] += n;
@@ -206,7 +208,7 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
             Some(*end - n)
         })
         .collect();
-    let mut bag = vec![0u16; total];
+    let mut bag = vec![KindId(0); total];
     for (k, seg, n) in drawn {
         // Most kinds have one copy or a few: a plain loop, not a call to `fill`.
         for tile in &mut bag[at[seg]..at[seg] + n] {
@@ -223,13 +225,13 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
 
 /// The phase of the draw a tile kind is in: one per group and one for the tiles of no group,
 /// in draw order (groups drawn first, the tiles of no group, groups drawn last).
-fn phases(tables: &Tables) -> impl Fn(u16) -> usize + '_ {
+fn phases(tables: &Tables) -> impl Fn(KindId) -> usize + '_ {
     let firsts = tables
         .groups
         .iter()
         .take_while(|g| g.draw == GroupDraw::First)
         .count();
-    move |k| match tables.kinds[usize::from(k)].group {
+    move |k| match tables.kind(k).group {
         Some(g) if usize::from(g) < firsts => usize::from(g),
         Some(g) => usize::from(g) + 1,
         None => firsts,
@@ -239,7 +241,7 @@ fn phases(tables: &Tables) -> impl Fn(u16) -> usize + '_ {
 /// The segment of a seeded draw a tile kind is shuffled in: its phase's tiles, then its
 /// phase's held-back tiles. A seeded bag holds the segments in increasing order, so a segment
 /// is a run of tiles with the same number (what `Game::shuffle_undrawn` keeps apart).
-pub(crate) fn segments(tables: &Tables) -> impl Fn(u16) -> usize + '_ {
+pub(crate) fn segments(tables: &Tables) -> impl Fn(KindId) -> usize + '_ {
     let phase_of = phases(tables);
-    move |k| 2 * phase_of(k) + usize::from(tables.kinds[usize::from(k)].held_back)
+    move |k| 2 * phase_of(k) + usize::from(tables.kind(k).held_back)
 }

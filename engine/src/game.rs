@@ -1,15 +1,16 @@
 //! The turn flow of a game: setting it up, the legal moves, applying them, the end of a turn
 //! (completions, the rules' end-of-turn parts) and the draw. The state and its primitives live
-//! in `crate::state`, scoring in `crate::scoring`, the expansions' rules in `crate::rules`;
-//! this module calls them at fixed hooks (second-step moves, end of turn, the donkey's filter)
-//! and they never call back into it.
+//! in `crate::state`, the drawn tile's placements in `crate::placements`, scoring in
+//! `crate::scoring`, the expansions' rules in `crate::rules`; this module calls them at fixed
+//! hooks (placement filters, second-step moves, end of turn) and they never call back into it.
 //!
 //! A turn is two moves: `Move::Place` puts the drawn tile, then one of `Move::Deploy` (a follower
 //! on a feature of that tile), `Move::Windmill`, `Move::Return` (Festival), `Move::Donkey` or
 //! `Move::Pass` ends the turn; completed features are scored then, and the next tile is drawn
 //! (tiles that fit nowhere are set aside).
 
-use crate::board::{EMPTY, Open};
+use crate::board::EMPTY;
+use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::rules;
 pub use crate::setup::Setup;
 use crate::tables::{FeatureKind, Orient, Tables};
@@ -18,19 +19,11 @@ use tiledef::{Meeting, Port, Side};
 pub use crate::options::{
     DonkeyBlocks, Draw, GameOptions, MAX_PLAYERS, RuleOptions, Rules, SetupError,
 };
+use crate::placements::nth_bit;
 pub use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score};
-use crate::state::Kept;
-pub use crate::state::{Event, Figure, FigureKind, Game, GameStats, IllegalMove, Node, Phase};
-
-/// Random tries of `Game::sample_placement` before it counts the placements, at least: a drawn
-/// tile fits about one rotation per open position, so a try hits about one time in four, and 16
-/// misses in a row are rare on a small board.
-const SAMPLE_TRIES: u32 = 16;
-
-/// Open positions per further try: counting walks the whole frontier, and on a large board the
-/// holes that few tiles fit make misses likelier, so the tries grow with the frontier and the
-/// count stays rare.
-const POSITIONS_PER_TRY: usize = 4;
+pub use crate::state::{
+    Event, Figure, FigureKind, Game, GameStats, IllegalMove, Move, Node, Phase,
+};
 
 /// The deploy moves on a tile just placed: each free local feature (bit `i`: local feature
 /// `i`, unclaimed and claimable) with each follower kind the player has left (bit 0 the base
@@ -59,55 +52,6 @@ impl Deploys {
     }
 }
 
-/// The index of the `n`-th set bit of `mask` (it has more than `n`).
-fn nth_bit(mut mask: u64, n: usize) -> u8 {
-    for _ in 0..n {
-        mask &= mask - 1;
-    }
-    mask.trailing_zeros() as u8
-}
-
-/// A move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// Place the drawn tile at a position with clockwise quarter turns.
-    Place {
-        /// Column.
-        x: i16,
-        /// Row (south is +1).
-        y: i16,
-        /// Quarter turns clockwise, 0–3.
-        rotation: u8,
-    },
-    /// Deploy a follower on a local feature of the tile just placed.
-    Deploy {
-        /// Index into the placed orientation's features.
-        feature: u8,
-        /// Which follower: 0 the base follower, `k + 1` the set's follower kind
-        /// `Tables::followers[k]` (the large follower).
-        follower: u8,
-    },
-    /// Place a windmill on a field of the tile just placed (Village Life).
-    Windmill {
-        /// Index into the placed orientation's features (a field).
-        feature: u8,
-    },
-    /// Return one of the player's figures to their supply (after placing a Festival tile).
-    Return {
-        /// Index into `Game::figures`.
-        figure: u16,
-    },
-    /// Move the donkey to a placed tile (Village Life), deploying and returning nothing.
-    Donkey {
-        /// Column.
-        x: i16,
-        /// Row.
-        y: i16,
-    },
-    /// End the turn without deploying.
-    Pass,
-}
-
 impl<'t> Game<'t> {
     /// Sets up a game: the start tile at (0, 0) unrotated, and the first tile drawn
     /// (`Setup::new`, then `Setup::game` with the options' seed).
@@ -122,32 +66,32 @@ impl<'t> Game<'t> {
 
     /// The tables the game is played with.
     pub fn tables(&self) -> &'t Tables {
-        self.tables
+        self.core.tables
     }
 
     /// The options the game was set up with.
     pub fn options(&self) -> &GameOptions {
-        &self.options
+        &self.core.options
     }
 
     /// The tile kind the game started from (placed at (0, 0), unrotated).
-    pub fn start(&self) -> u16 {
-        self.start
+    pub fn start(&self) -> KindId {
+        self.core.start
     }
 
     /// Where the game is.
     pub fn phase(&self) -> Phase {
-        self.phase
+        self.core.phase
     }
 
     /// The rules the game plays (its options, defaults resolved from the sets in it).
     pub fn rules(&self) -> &Rules {
-        &self.rules
+        &self.core.rules
     }
 
     /// Tiles left to draw.
     pub fn tiles_left(&self) -> usize {
-        self.bag.len() - self.next_draw
+        self.core.bag.len() - self.core.next_draw
     }
 
     /// Shuffles the tiles not yet drawn: a search plays on copies that must not know the draw
@@ -155,8 +99,8 @@ impl<'t> Game<'t> {
     /// first, the tiles of no group, a group's held-back tiles, …) is shuffled on its own, so a
     /// copy still draws the River before the other tiles and its lake last.
     pub fn shuffle_undrawn(&mut self, rng: &mut crate::rng::Rng) {
-        let segment = crate::draw::segments(self.tables);
-        let rest = &mut self.bag[self.next_draw..];
+        let segment = crate::draw::segments(self.core.tables);
+        let rest = &mut self.core.bag[self.core.next_draw..];
         let mut from = 0;
         while from < rest.len() {
             let seg = segment(rest[from]);
@@ -171,236 +115,95 @@ impl<'t> Game<'t> {
 
     /// Whether a tile kind fits anywhere on the board, as the placement index says (edges, and
     /// a path continued): the room and donkey filters, which only the drawn tile gets, aside.
-    pub fn can_place(&self, kind: u16) -> bool {
-        self.board
+    pub fn can_place(&self, kind: KindId) -> bool {
+        self.core
+            .board
             .frontier
             .iter()
-            .any(|open| self.tables.index.fits(open.pattern, kind) != 0)
+            .any(|open| self.core.tables.index.fits(open.pattern, kind) != 0)
     }
 
     /// Prepares the drawn kind's placements: the placement index gives each open position's
     /// rotations (edges, and a path continued), the placement filters (a path's room, the
     /// donkey) clear those the rules forbid.
-    /// Returns whether the kind can be placed somewhere. Nothing is listed: a random playout
-    /// samples one placement (`sample_placement`), and the first fitting position usually comes
-    /// after a few reads.
-    fn fill_masks(&mut self, kind: u16) -> bool {
-        self.masks_kind = kind;
-        self.masks_filled = false;
-        self.few_slots = None;
-        self.masks_count = None;
-        self.donkey_sets.kept = None;
-        if self.play.kinds[kind as usize].no_u_turn {
-            crate::placement::filter(self, kind);
+    /// Returns whether the kind can be placed somewhere (`Placements::any`).
+    fn fill_masks(&mut self, kind: KindId) -> bool {
+        self.place.reset(kind);
+        if self.core.play.kind(kind).no_u_turn {
+            crate::placement::filter(&self.core, &mut self.place, kind);
         }
-        if let Some(donkey) = self.donkey {
-            rules::village_life::donkey_filter(self, kind, donkey);
+        if let Some(donkey) = self.modules.donkey {
+            let sets = &mut self.modules.donkey_sets;
+            rules::village_life::donkey_filter(&self.core, &mut self.place, sets, kind, donkey);
         }
-        if self.masks_filled {
-            // Counted, for sampling to choose how it samples.
-            let count = self.listed_count();
-            self.masks_count = Some(count);
-            count > 0
-        } else if !self.index_alone() {
-            (0..self.board.frontier.len()).any(|slot| self.mask_at(slot) != 0)
-        } else {
-            let row = self.tables.index.row(kind);
-            (self.board.frontier.iter()).any(|open| row.at(open.pattern) != 0)
-        }
-    }
-
-    /// Whether the placement index alone says the drawn tile's masks: no filter listed them,
-    /// changed one or left one to check.
-    #[inline]
-    fn index_alone(&self) -> bool {
-        !self.masks_filled && self.donkey_sets.kept.is_none()
+        self.place.any(&self.core)
     }
 
     /// Recomputes the drawn tile's legal placements (after changing `donkey` for analysis).
     pub fn recompute_placements(&mut self) {
-        if let Phase::Place(kind) = self.phase {
+        if let Phase::Place(kind) = self.core.phase {
             self.fill_masks(kind);
         }
     }
 
     /// How many placements the drawn tile has (0 outside the place phase).
     pub fn placement_count(&self) -> u32 {
-        match self.phase {
-            Phase::Place(_) if let Some(count) = self.masks_count => count,
-            Phase::Place(_) if self.masks_filled => self.listed_count(),
-            Phase::Place(kind) if self.index_alone() => {
-                let row = self.tables.index.row(kind);
-                (self.board.frontier.iter())
-                    .map(|open| row.at(open.pattern).count_ones())
-                    .sum()
-            }
-            Phase::Place(_) => (0..self.board.frontier.len())
-                .map(|slot| self.mask_at(slot).count_ones())
-                .sum(),
+        match self.core.phase {
+            Phase::Place(_) => self.place.count(&self.core),
             _ => 0,
         }
     }
 
-    /// The placements in the listed masks, eight masks at a time (the bits of eight bytes are
-    /// the bits of a u64).
-    fn listed_count(&self) -> u32 {
-        if let Some((slots, n)) = self.few_slots {
-            return (slots[..usize::from(n)].iter())
-                .map(|&s| self.masks[usize::from(s)].count_ones())
-                .sum();
-        }
-        let chunks = self.masks.chunks_exact(8);
-        let rest: u32 = chunks.remainder().iter().map(|m| m.count_ones()).sum();
-        rest + chunks.map(|c| eight(c).count_ones()).sum::<u32>()
-    }
-
     /// The `n`-th legal placement of the drawn tile, in the order of `legal_moves`.
-    pub fn nth_placement(&self, mut n: u32) -> Option<Move> {
-        let Phase::Place(kind) = self.phase else {
+    pub fn nth_placement(&self, n: u32) -> Option<Move> {
+        let Phase::Place(_) = self.core.phase else {
             return None;
         };
-        let frontier = &self.board.frontier;
-        if self.masks_filled
-            && let Some((slots, k)) = self.few_slots
-        {
-            // Only these slots hold placements.
-            let slots = slots[..usize::from(k)].iter().map(|&s| usize::from(s));
-            return nth_among(slots.map(|s| (&frontier[s], self.masks[s])), n);
-        }
-        // The index's row when it alone says the masks.
-        let row = self.index_alone().then(|| self.tables.index.row(kind));
-        let mut from = 0;
-        if self.masks_filled {
-            // Whole runs of eight masks before the n-th placement are passed over at once.
-            for c in self.masks.chunks_exact(8) {
-                let k = eight(c).count_ones();
-                if n < k {
-                    break;
-                }
-                n -= k;
-                from += 8;
-            }
-        }
-        let masks = (frontier.iter().enumerate().skip(from)).map(|(slot, open)| match row {
-            Some(row) => (open, row.at(open.pattern)),
-            None => (open, self.mask_at(slot)),
-        });
-        nth_among(masks, n)
+        self.place.nth(&self.core, n)
     }
 
     /// A legal placement of the drawn tile drawn uniformly at random (None outside the place
-    /// phase): a random open position and one of the kind's distinct rotations, kept if the tile
-    /// fits there so (each placement is equally likely to be hit), else tried again; after
-    /// `SAMPLE_TRIES` misses, or one per `POSITIONS_PER_TRY` open positions if more, the `n`-th
-    /// placement for a random `n` (also uniform, so the whole draw is). It reads a few
-    /// positions, not the whole frontier, so a playout's turn costs the same on a small board as
-    /// on a large one. When the placement filters have listed and counted the placements and a
-    /// try would mostly miss, it takes the `n`-th at once.
+    /// phase), reading a few open positions, not the whole frontier (`Placements::sample`).
     pub fn sample_placement(&self, rng: &mut crate::rng::Rng) -> Option<Move> {
-        let Phase::Place(kind) = self.phase else {
+        let Phase::Place(_) = self.core.phase else {
             return None;
         };
-        // A kind's distinct rotations are 0..n, n = 1, 2 or 4.
-        let shift = u32::from(self.play.kinds[kind as usize].rotations_shift);
-        let row = self.tables.index.row(kind);
-        // The filters counted the placements: when a try would hit at most one time in four (a
-        // river tile fits at the river's open ends alone), the n-th is picked at once.
-        if let Some(count) = self.masks_count
-            && count * 4 <= (self.board.frontier.len() << shift) as u32
-        {
-            return self.sample_by_count(rng);
-        }
-        // One loop per way of reading a slot's mask, each without the others' branches.
-        match self.donkey_sets.kept {
-            _ if self.masks_filled => self.sample_with(rng, shift, |slot, _| self.masks[slot]),
-            None => self.sample_with(rng, shift, |_, open| row.at(open.pattern)),
-            // A slot a filter changed while the masks are not listed (`set_mask`).
-            Some((at, Kept::Mask(kept))) => self.sample_with(rng, shift, |slot, open| {
-                if slot == usize::from(at) {
-                    kept
-                } else {
-                    row.at(open.pattern)
-                }
-            }),
-            // The slot the donkey's filter left to check when read.
-            Some((at, Kept::Pending(sets))) => self.sample_with(rng, shift, |slot, open| {
-                if slot == usize::from(at) {
-                    self.pending_mask(at, sets)
-                } else {
-                    row.at(open.pattern)
-                }
-            }),
-        }
-    }
-
-    /// `sample_placement` with `mask(slot, open position)` the drawn tile's mask there, over
-    /// rotations `0..1 << shift`.
-    #[inline(always)]
-    fn sample_with(
-        &self,
-        rng: &mut crate::rng::Rng,
-        shift: u32,
-        mask: impl Fn(usize, &Open) -> u8,
-    ) -> Option<Move> {
-        let frontier = &self.board.frontier;
-        let tries = SAMPLE_TRIES.max((frontier.len() / POSITIONS_PER_TRY) as u32);
-        for _ in 0..tries {
-            let v = rng.below(frontier.len() << shift);
-            let (slot, rotation) = (v >> shift, (v & ((1 << shift) - 1)) as u8);
-            let open = &frontier[slot];
-            if mask(slot, open) & (1 << rotation) != 0 {
-                return Some(Move::Place {
-                    x: open.x,
-                    y: open.y,
-                    rotation,
-                });
-            }
-        }
-        self.sample_by_count(rng)
-    }
-
-    /// `sample_placement` after its misses: the `n`-th placement for a random `n`. Kept out of
-    /// line, so the tries stay a small function.
-    #[cold]
-    #[inline(never)]
-    fn sample_by_count(&self, rng: &mut crate::rng::Rng) -> Option<Move> {
-        let count = self.placement_count();
-        (count > 0).then(|| self.nth_placement(rng.below(count as usize) as u32))?
+        self.place.sample(&self.core, rng)
     }
 
     pub(crate) fn draw_next(&mut self, events: &mut Vec<Event>) {
-        while self.next_draw < self.bag.len() {
-            let kind = self.bag[self.next_draw];
-            self.next_draw += 1;
+        while self.core.next_draw < self.core.bag.len() {
+            let kind = self.core.bag[self.core.next_draw];
+            self.core.next_draw += 1;
             if self.fill_masks(kind) {
-                self.phase = Phase::Place(kind);
+                self.core.phase = Phase::Place(kind);
                 return;
             }
-            self.set_aside.push(kind);
-            self.stats.set_aside += 1;
+            self.core.set_aside.push(kind);
+            self.core.stats.set_aside += 1;
             events.push(Event::SetAside { kind });
         }
         self.final_scoring(events);
-        self.phase = Phase::Over;
+        self.core.phase = Phase::Over;
         events.push(Event::GameOver {
-            scores: self.scores.clone(),
+            scores: self.core.scores.clone(),
         });
     }
 
     /// Appends the legal moves to `out` (which is cleared first).
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
-        match self.phase {
+        match self.core.phase {
             Phase::Place(_) => {
-                for (slot, open) in self.board.frontier.iter().enumerate() {
-                    push_rotations(open.x, open.y, self.mask_at(slot), out);
+                for (slot, open) in self.core.board.frontier.iter().enumerate() {
+                    push_rotations(open.x, open.y, self.place.mask_at(&self.core, slot), out);
                 }
             }
             Phase::Act(placed) => {
                 self.legal_actions(placed, out);
-                if self.donkey.is_some() {
-                    for (i, p) in self.board.placed.iter().enumerate() {
-                        if Some(i as u16) != self.donkey {
+                if self.modules.donkey.is_some() {
+                    for (i, p) in self.core.board.placed.iter().enumerate() {
+                        if Some(PlacedId(i as u16)) != self.modules.donkey {
                             out.push(Move::Donkey { x: p.x, y: p.y });
                         }
                     }
@@ -413,7 +216,7 @@ impl<'t> Game<'t> {
     /// Appends the second-step moves except the donkey's, in this order: deploys, windmills,
     /// Festival returns, pass; returns how many of each it appended.
     /// (Simulations choose the donkey separately, so its many targets do not swamp the rest.)
-    pub fn legal_actions(&self, placed: u16, out: &mut Vec<Move>) -> [usize; 4] {
+    pub fn legal_actions(&self, placed: PlacedId, out: &mut Vec<Move>) -> [usize; 4] {
         let start = out.len();
         self.legal_deploys(placed, out);
         let deploys = out.len() - start;
@@ -431,16 +234,16 @@ impl<'t> Game<'t> {
 
     /// How many windmill moves the current player has on the tile just placed: one per field,
     /// while their windmill is in their supply (Village Life).
-    pub fn windmill_count(&self, placed: u16) -> usize {
-        if self.windmills[self.current as usize] > 0 {
-            usize::from(self.core(placed).fields)
+    pub fn windmill_count(&self, placed: PlacedId) -> usize {
+        if self.modules.windmills[self.core.current as usize] > 0 {
+            usize::from(self.core.play_orient(placed).fields)
         } else {
             0
         }
     }
 
     /// The `n`-th windmill move, in the order of `legal_moves`.
-    pub fn nth_windmill(&self, placed: u16, n: usize) -> Option<Move> {
+    pub fn nth_windmill(&self, placed: PlacedId, n: usize) -> Option<Move> {
         let feature = *self.orient(placed).fields.get(n)?;
         Some(Move::Windmill { feature })
     }
@@ -448,20 +251,25 @@ impl<'t> Game<'t> {
     /// How many Festival returns the current player has: one per figure of theirs on the
     /// board, after placing a Festival tile.
     #[inline]
-    pub fn return_count(&self, placed: u16) -> usize {
+    pub fn return_count(&self, placed: PlacedId) -> usize {
         // Most tiles have no Festival place: asked first.
         if !rules::festival::may_return(self, placed) {
             return 0;
         }
         // Figures on the board are those out of the supply.
-        let p = self.current as usize;
-        let windmills = self.rules.windmills;
-        let mut out = usize::from(self.options.rules.followers.saturating_sub(self.supply[p]))
-            + usize::from(windmills.saturating_sub(self.windmills[p]));
-        if self.follower_kinds {
-            let kinds = self.follower_counts.len();
-            out += (self.follower_counts.iter().enumerate())
-                .map(|(k, &n)| usize::from(n - self.follower_supply[p * kinds + k]))
+        let p = self.core.current as usize;
+        let windmills = self.core.rules.windmills;
+        let mut out = usize::from(
+            self.core
+                .options
+                .rules
+                .followers
+                .saturating_sub(self.core.supply[p]),
+        ) + usize::from(windmills.saturating_sub(self.modules.windmills[p]));
+        if self.core.follower_kinds {
+            let kinds = self.core.follower_counts.len();
+            out += (self.core.follower_counts.iter().enumerate())
+                .map(|(k, &n)| usize::from(n - self.core.follower_supply[p * kinds + k]))
                 .sum::<usize>();
         }
         out
@@ -470,50 +278,51 @@ impl<'t> Game<'t> {
     /// The `n`-th Festival return, in the order of `legal_moves`.
     pub fn nth_return(&self, n: usize) -> Option<Move> {
         let (i, _) = self
+            .core
             .figures
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.owner == self.current)
+            .filter(|(_, f)| f.owner == self.core.current)
             .nth(n)?;
         Some(Move::Return { figure: i as u16 })
     }
 
     /// The number of tiles the donkey may move to now (0 without Village Life).
     pub fn donkey_targets(&self) -> usize {
-        match (self.phase, self.donkey) {
-            (Phase::Act(_), Some(_)) => self.board.placed.len() - 1,
+        match (self.core.phase, self.modules.donkey) {
+            (Phase::Act(_), Some(_)) => self.core.board.placed.len() - 1,
             _ => 0,
         }
     }
 
     /// The `n`-th donkey move, in the order of `legal_moves`.
     pub fn nth_donkey(&self, n: usize) -> Option<Move> {
-        let donkey = self.donkey? as usize;
+        let donkey = self.modules.donkey?.index();
         let i = if n >= donkey { n + 1 } else { n };
-        let p = self.board.placed.get(i)?;
+        let p = self.core.board.placed.get(i)?;
         Some(Move::Donkey { x: p.x, y: p.y })
     }
 
     /// Appends the placements of any tile kind on the current board as the placement index
     /// gives them (edges, and a path continued; distinct rotations only): the drawn tile's,
     /// after the room and donkey filters, are `legal_moves`.
-    pub fn legal_placements(&self, kind: u16, out: &mut Vec<Move>) {
-        for open in &self.board.frontier {
-            let mask = self.tables.index.fits(open.pattern, kind);
+    pub fn legal_placements(&self, kind: KindId, out: &mut Vec<Move>) {
+        for open in &self.core.board.frontier {
+            let mask = self.core.tables.index.fits(open.pattern, kind);
             push_rotations(open.x, open.y, mask, out);
         }
     }
 
     /// Appends the deploy moves on the tile just placed.
     /// (Per feature: the base follower, then each of the set's follower kinds the player has.)
-    pub fn legal_deploys(&self, placed: u16, out: &mut Vec<Move>) {
+    pub fn legal_deploys(&self, placed: PlacedId, out: &mut Vec<Move>) {
         let deploys = self.deploys(placed);
         out.extend((0..deploys.count()).filter_map(|n| deploys.nth(n)));
     }
 
     /// The deploy moves on the tile just placed, counted but not listed (a random second step
     /// makes only the chosen one).
-    pub fn deploys(&self, placed: u16) -> Deploys {
+    pub fn deploys(&self, placed: PlacedId) -> Deploys {
         let followers = self.deployable();
         if followers == 0 {
             return Deploys::default();
@@ -527,11 +336,12 @@ impl<'t> Game<'t> {
 
     /// The local features of a tile just placed that a follower could claim: claimable, and
     /// no follower on their feature yet.
-    fn free_features(&self, placed: u16) -> impl Iterator<Item = usize> + '_ {
-        let base = self.board.placed[placed as usize].base;
-        (self.tile_nodes(placed).iter().enumerate())
+    fn free_features(&self, placed: PlacedId) -> impl Iterator<Item = usize> + '_ {
+        let p = self.core.board.placed[placed.index()];
+        (self.core.tile_nodes(placed).iter().enumerate())
             .filter(move |&(i, n)| {
-                n.kind.claimable() && self.nodes[self.find(base + i as u32) as usize].followers == 0
+                n.kind.claimable()
+                    && self.core.nodes[self.find(p.node(i as u8)).index()].followers == 0
             })
             .map(|(i, _)| i)
     }
@@ -539,11 +349,11 @@ impl<'t> Game<'t> {
     /// The follower kinds (bit 0 the base follower, bit `k + 1` `Tables::followers[k]`) the
     /// current player has left to deploy.
     fn deployable(&self) -> u32 {
-        let p = self.current as usize;
-        let mut mask = u32::from(self.supply[p] > 0);
-        if self.follower_kinds {
-            let kinds = self.follower_counts.len();
-            for (k, &n) in self.follower_supply[p * kinds..(p + 1) * kinds]
+        let p = self.core.current as usize;
+        let mut mask = u32::from(self.core.supply[p] > 0);
+        if self.core.follower_kinds {
+            let kinds = self.core.follower_counts.len();
+            for (k, &n) in self.core.follower_supply[p * kinds..(p + 1) * kinds]
                 .iter()
                 .enumerate()
             {
@@ -554,36 +364,36 @@ impl<'t> Game<'t> {
     }
 
     /// How many deploy moves `legal_deploys` appends.
-    pub fn deploy_count(&self, placed: u16) -> usize {
+    pub fn deploy_count(&self, placed: PlacedId) -> usize {
         self.deploys(placed).count()
     }
 
     /// The `n`-th deploy move, in the order of `legal_deploys`.
-    pub fn nth_deploy(&self, placed: u16, n: usize) -> Option<Move> {
+    pub fn nth_deploy(&self, placed: PlacedId, n: usize) -> Option<Move> {
         self.deploys(placed).nth(n)
     }
 
     /// Whether the current player may deploy a follower on the tile just placed (stops at the
     /// first free feature).
-    pub fn can_deploy(&self, placed: u16) -> bool {
+    pub fn can_deploy(&self, placed: PlacedId) -> bool {
         self.deployable() != 0 && self.free_features(placed).next().is_some()
     }
 
     /// Applies a move, or says why it is illegal (the game is then unchanged).
     pub fn apply(&mut self, mv: Move, events: &mut Vec<Event>) -> Result<(), IllegalMove> {
-        match (self.phase, mv) {
+        match (self.core.phase, mv) {
             (Phase::Over, _) => Err(IllegalMove::Over),
             (Phase::Place(kind), Move::Place { x, y, rotation }) => {
                 let orient = self.check_place(kind, x, y, rotation)?;
                 let id = self.put(i32::from(x), i32::from(y), orient);
                 events.push(Event::Placed {
-                    player: self.current,
+                    player: self.core.current,
                     kind,
                     x,
                     y,
-                    rotation: self.play.orients[orient as usize].rotation,
+                    rotation: self.core.play.orient(orient).rotation,
                 });
-                self.phase = Phase::Act(id);
+                self.core.phase = Phase::Act(id);
                 Ok(())
             }
             (Phase::Place(_), _) => Err(IllegalMove::PlaceFirst),
@@ -615,49 +425,56 @@ impl<'t> Game<'t> {
         }
     }
 
-    fn check_place(&self, kind: u16, x: i16, y: i16, rotation: u8) -> Result<u16, IllegalMove> {
+    fn check_place(
+        &self,
+        kind: KindId,
+        x: i16,
+        y: i16,
+        rotation: u8,
+    ) -> Result<OrientId, IllegalMove> {
         if rotation > 3 {
             return Err(IllegalMove::Rotation(rotation));
         }
-        let cell = self.board.cell(i32::from(x), i32::from(y));
-        if cell.placed != EMPTY {
+        let cell = self.core.board.cell(i32::from(x), i32::from(y));
+        if cell.placed != PlacedId::NONE {
             return Err(IllegalMove::Occupied { x, y });
         }
         if cell.slot == EMPTY {
             return Err(IllegalMove::NotAdjacent { x, y });
         }
-        let orient = self.play.orient_of(kind, rotation);
-        if self.mask_at(cell.slot as usize) & (1 << self.play.orients[orient as usize].rotation)
+        let orient = self.core.play.orient_of(kind, rotation);
+        if self.place.mask_at(&self.core, cell.slot as usize)
+            & (1 << self.core.play.orient(orient).rotation)
             != 0
         {
             return Ok(orient);
         }
-        let o = &self.tables.orients[orient as usize];
+        let o = self.core.tables.orient(orient);
         // The index refuses a detached path too, so why is read off the rules in their order:
         // the edges, then the path rules, then the donkey.
         for side in Side::ALL {
             let (dx, dy) = side.offset();
-            if let Some(n) = self.board.at(i32::from(x) + dx, i32::from(y) + dy) {
-                let theirs = self.tables.orients[n.orient as usize].edges[side.opposite().index()];
+            if let Some(n) = self.core.board.at(i32::from(x) + dx, i32::from(y) + dy) {
+                let theirs = self.core.tables.orient(n.orient).edges[side.opposite().index()];
                 let ours = o.edges[side.index()];
-                if self.tables.meeting(ours, theirs) == Meeting::Forbidden {
+                if self.core.tables.meeting(ours, theirs) == Meeting::Forbidden {
                     return Err(IllegalMove::Mismatch {
-                        tile: self.tables.kinds[kind as usize].id.clone(),
+                        tile: self.core.tables.kind(kind).id.clone(),
                         rotation,
                         x,
                         y,
                         side: side.name().to_uppercase(),
-                        ours: self.tables.edge_kinds[ours as usize].clone(),
-                        theirs: self.tables.edge_kinds[theirs as usize].clone(),
+                        ours: self.core.tables.edge_kinds[ours as usize].clone(),
+                        theirs: self.core.tables.edge_kinds[theirs as usize].clone(),
                     });
                 }
             }
         }
         if let Some(fault) =
-            crate::placement::fault(self.tables, &self.board, o, x.into(), y.into())
+            crate::placement::fault(self.core.tables, &self.core.board, o, x.into(), y.into())
         {
-            let tile = self.tables.kinds[kind as usize].id.clone();
-            let name = |edge: u8| self.tables.edge_kinds[edge as usize].clone();
+            let tile = self.core.tables.kind(kind).id.clone();
+            let name = |edge: u8| self.core.tables.edge_kinds[edge as usize].clone();
             return Err(match fault {
                 crate::placement::PathFault::Detached { edge } => IllegalMove::PathDetached {
                     tile,
@@ -676,8 +493,8 @@ impl<'t> Game<'t> {
                 },
             });
         }
-        if let Some(d) = self.donkey {
-            let p = self.board.placed[d as usize];
+        if let Some(d) = self.modules.donkey {
+            let p = self.core.board.placed[d.index()];
             return Err(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y });
         }
         // The edges meet and the rules allow it, so the masks should have: the tables are
@@ -688,14 +505,14 @@ impl<'t> Game<'t> {
     /// How many followers of kind `follower` (0 the base follower) the current player has left.
     #[inline]
     fn left(&self, follower: u8) -> u8 {
-        let p = self.current as usize;
+        let p = self.core.current as usize;
         match follower {
-            0 => self.supply[p],
+            0 => self.core.supply[p],
             k => {
-                let kinds = self.follower_counts.len();
+                let kinds = self.core.follower_counts.len();
                 let k = usize::from(k) - 1;
                 if k < kinds {
-                    self.follower_supply[p * kinds + k]
+                    self.core.follower_supply[p * kinds + k]
                 } else {
                     0
                 }
@@ -705,13 +522,13 @@ impl<'t> Game<'t> {
 
     fn deploy(
         &mut self,
-        placed: u16,
+        placed: PlacedId,
         feature: u8,
         follower: u8,
         events: &mut Vec<Event>,
     ) -> Result<(), IllegalMove> {
         let o = self.orient(placed);
-        let tile = || self.tables.kinds[o.kind as usize].id.clone();
+        let tile = || self.core.tables.kind(KindId(o.kind)).id.clone();
         let Some(f) = o.features.get(feature as usize) else {
             return Err(IllegalMove::NoFeature {
                 tile: tile(),
@@ -721,20 +538,20 @@ impl<'t> Game<'t> {
         if !f.kind.claimable() {
             return Err(IllegalMove::Unclaimable(f.kind.name()));
         }
-        let node = self.board.placed[placed as usize].base + u32::from(feature);
-        let root = self.find_mut(node);
-        if self.nodes[root as usize].followers > 0 {
+        let node = self.core.board.placed[placed.index()].node(feature);
+        let root = self.core.find_mut(node);
+        if self.core.nodes[root.index()].followers > 0 {
             return Err(IllegalMove::FeatureTaken {
                 kind: f.kind.name(),
                 feature: describe_feature(o, feature),
             });
         }
-        let player = self.current;
+        let player = self.core.current;
         if self.left(follower) == 0 {
             if follower == 0 {
                 return Err(IllegalMove::NoFollower(player + 1));
             }
-            let name = (self.tables.followers.get(usize::from(follower) - 1))
+            let name = (self.core.tables.followers.get(usize::from(follower) - 1))
                 .map_or("such follower", |f| f.name.as_str());
             return Err(IllegalMove::NotOffered(format!(
                 "player {} has no {name} left",
@@ -742,17 +559,17 @@ impl<'t> Game<'t> {
             )));
         }
         match follower {
-            0 => self.supply[player as usize] -= 1,
+            0 => self.core.supply[player as usize] -= 1,
             k => {
-                let kinds = self.follower_counts.len();
-                self.follower_supply[player as usize * kinds + usize::from(k) - 1] -= 1;
+                let kinds = self.core.follower_counts.len();
+                self.core.follower_supply[player as usize * kinds + usize::from(k) - 1] -= 1;
             }
         }
-        self.nodes[root as usize].followers += 1;
+        self.core.nodes[root.index()].followers += 1;
         if f.kind == FeatureKind::Monastery {
-            self.monastery_followers += 1;
+            self.core.monastery_followers += 1;
         }
-        self.figures.push(Figure {
+        self.core.figures.push(Figure {
             kind: FigureKind::Follower,
             owner: player,
             node,
@@ -768,55 +585,54 @@ impl<'t> Game<'t> {
         Ok(())
     }
 
-    fn end_turn(&mut self, placed: u16, events: &mut Vec<Event>) {
-        let base = self.board.placed[placed as usize].base;
-        let features = self.core(placed).features;
+    fn end_turn(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
+        let p = self.core.board.placed[placed.index()];
+        let features = self.core.play_orient(placed).features;
         let mut markets = Vec::new();
-        for i in 0..u32::from(features) {
-            self.check_closed(base + i, &mut markets, events);
+        for i in 0..features {
+            self.check_closed(p.node(i), &mut markets, events);
         }
-        while let Some(n) = self.closed_by_edge.pop() {
+        while let Some(n) = self.scratch.closed_by_edge.pop() {
             self.check_closed(n, &mut markets, events);
         }
         if !markets.is_empty() {
             rules::village_life::score_marketplaces(self, &markets, events);
         }
-        if self.monastery_followers > 0 {
-            let p = self.board.placed[placed as usize];
-            for cell in self.board.block(i32::from(p.x), i32::from(p.y)) {
-                if cell.placed == EMPTY {
+        if self.core.monastery_followers > 0 {
+            for cell in self.core.board.block(i32::from(p.x), i32::from(p.y)) {
+                if cell.placed == PlacedId::NONE {
                     continue;
                 }
-                let q = self.board.placed[cell.placed as usize];
-                let m = self.play.orients[q.orient as usize].monastery;
+                let q = self.core.board.placed[cell.placed.index()];
+                let m = self.core.play.orient(q.orient).monastery;
                 if m == crate::tables::NO_FEATURE {
                     continue;
                 }
-                let n = q.base + u32::from(m);
-                let node = self.nodes[n as usize];
+                let n = q.node(m);
+                let node = self.core.nodes[n.index()];
                 let (x, y) = (i32::from(q.x), i32::from(q.y));
-                if node.followers > 0 && !node.done && self.board.placed_around(x, y) == 9 {
-                    self.nodes[n as usize].done = true;
+                if node.followers > 0 && !node.done && self.core.board.placed_around(x, y) == 9 {
+                    self.core.nodes[n.index()].done = true;
                     self.score(n, true, events);
                 }
             }
         }
-        if !self.mills.is_empty() {
+        if !self.modules.mills.is_empty() {
             rules::village_life::complete_windmills(self, placed, events);
         }
-        self.current = (self.current + 1) % self.options.players;
+        self.core.current = (self.core.current + 1) % self.core.options.players;
         self.draw_next(events);
     }
 
     /// Scores a closed road or city if it was not yet; a road touching marketplaces waits
     /// for its marketplaces (collected in `markets`).
-    fn check_closed(&mut self, n: u32, markets: &mut Vec<u32>, events: &mut Vec<Event>) {
+    fn check_closed(&mut self, n: NodeId, markets: &mut Vec<NodeId>, events: &mut Vec<Event>) {
         // A member has its set's kind: fields and monasteries need no root.
-        if !self.nodes[n as usize].kind.closes() {
+        if !self.core.nodes[n.index()].kind.closes() {
             return;
         }
-        let r = self.find_mut(n);
-        let node = self.nodes[r as usize];
+        let r = self.core.find_mut(n);
+        let node = self.core.nodes[r.index()];
         if node.kind.closes() && node.open == 0 && !node.done {
             if node.markets > 0 {
                 if !markets.contains(&r) {
@@ -824,7 +640,7 @@ impl<'t> Game<'t> {
                 }
                 return;
             }
-            self.nodes[r as usize].done = true;
+            self.core.nodes[r.index()].done = true;
             self.award_tokens(r, events);
             if node.followers > 0 {
                 self.score(r, true, events);
@@ -837,10 +653,10 @@ impl<'t> Game<'t> {
     fn final_scoring(&mut self, events: &mut Vec<Event>) {
         for fields in [false, true] {
             let mut i = 0;
-            while i < self.figures.len() {
-                let root = self.find_mut(self.figures[i].node);
-                if self.figures[i].kind == FigureKind::Follower
-                    && (self.nodes[root as usize].kind == FeatureKind::Field) == fields
+            while i < self.core.figures.len() {
+                let root = self.core.find_mut(self.core.figures[i].node);
+                if self.core.figures[i].kind == FigureKind::Follower
+                    && (self.core.nodes[root.index()].kind == FeatureKind::Field) == fields
                 {
                     // Scoring removes this figure (and any others on the feature) in place.
                     self.score(root, false, events);
@@ -855,38 +671,13 @@ impl<'t> Game<'t> {
 
     /// Approximate bytes held by the game state (for memory reports).
     pub fn heap_bytes(&self) -> usize {
-        self.board.heap_bytes()
-            + self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.figures.capacity() * std::mem::size_of::<Figure>()
-            + self.bag.capacity() * 2
-            + self.stamp.capacity() * 4
-            + self.ring.capacity() * 4
+        self.core.board.heap_bytes()
+            + self.core.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.core.figures.capacity() * std::mem::size_of::<Figure>()
+            + self.core.bag.capacity() * std::mem::size_of::<KindId>()
+            + self.scratch.stamp.capacity() * 4
+            + self.scratch.ring.capacity() * std::mem::size_of::<NodeId>()
     }
-}
-
-/// The `n`-th placement among open positions with their rotation masks, in their order.
-#[inline]
-fn nth_among<'a>(masks: impl Iterator<Item = (&'a Open, u8)>, mut n: u32) -> Option<Move> {
-    for (open, mask) in masks {
-        let c = mask.count_ones();
-        if n < c {
-            return Some(Move::Place {
-                x: open.x,
-                y: open.y,
-                rotation: nth_bit(u64::from(mask), n as usize),
-            });
-        }
-        n -= c;
-    }
-    None
-}
-
-/// Eight rotation masks as one word.
-#[inline]
-fn eight(masks: &[u8]) -> u64 {
-    let mut bytes = [0u8; 8];
-    bytes.copy_from_slice(masks);
-    u64::from_le_bytes(bytes)
 }
 
 #[inline]

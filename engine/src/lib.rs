@@ -5,6 +5,7 @@
 //! goods), records and replays them, and simulates random games at speed.
 //!
 //! - `tables`: `compile(&TileSet) -> Tables` (orientations, port maps, placement index);
+//! - `ids`: the typed indices (`KindId`, `OrientId`, `PlacedId`, `NodeId`);
 //! - `board`: the grid, placed tiles and the open positions with their neighbour patterns;
 //! - `draw`: the start tile and the draw order (tile groups, held-back tiles);
 //! - `placement`: placement constraints (paths a tile must continue, the U-turn rule);
@@ -21,8 +22,10 @@
 pub mod board;
 pub mod draw;
 pub mod game;
+pub mod ids;
 pub mod options;
 pub mod placement;
+pub mod placements;
 pub mod players;
 pub mod record;
 pub mod rng;
@@ -40,4 +43,5 @@ pub use game::{
     Reason, RuleOptions, Rules, Score, Setup, SetupError,
 };
 
+pub use ids::{KindId, NodeId, OrientId, PlacedId};
 pub use tables::{CompileError, FeatureKind, Tables, compile};

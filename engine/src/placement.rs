@@ -14,7 +14,9 @@
 //! agree. `fault` says which rule a refused placement breaks, for `apply`'s error.
 
 use crate::board::{Board, EMPTY};
-use crate::state::{FEW_SLOTS, Game};
+use crate::ids::{KindId, PlacedId};
+use crate::placements::Placements;
+use crate::state::Core;
 use crate::tables::{Orient, Tables};
 use tiledef::{PathRule, Side};
 
@@ -89,7 +91,8 @@ fn may_leave(board: &Board, x: i32, y: i32, side: Side) -> bool {
     let (dx, dy) = side.offset();
     let (ax, ay) = (x + dx, y + dy);
     let facing = board.cell(ax, ay);
-    facing.placed != EMPTY || (facing.slot == EMPTY && room_beyond(board, (ax, ay), (dx, dy)))
+    facing.placed != PlacedId::NONE
+        || (facing.slot == EMPTY && room_beyond(board, (ax, ay), (dx, dy)))
 }
 
 /// `has_room` past its facing cell `a`, empty and not open: the cell beyond it is empty (it is
@@ -108,37 +111,24 @@ fn room_beyond(board: &Board, a: (i32, i32), (dx, dy): (i32, i32)) -> bool {
 /// Removes from the drawn tile's rotation masks the placements that leave a `no-u-turn` path
 /// no room; returns how many it removed. Called only for a kind with such an edge: the index
 /// has already kept only the rotations that continue the path (`extend`), so most open
-/// positions are passed over with their mask read.
-pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
-    let tables = game.tables;
-    // The masks are filled here, in the same walk, unless an earlier filter filled them.
-    let filled = game.masks_filled;
-    let mut masks = std::mem::take(&mut game.masks);
-    if !filled {
-        masks.clear();
-        masks.resize(game.board.frontier.len(), 0);
-    }
-    let row = tables.index.row(kind);
+/// positions are passed over with their mask read. The masks are listed in the same walk
+/// (`Placements::narrow`).
+pub(crate) fn filter(core: &Core<'_>, place: &mut Placements, kind: KindId) -> u32 {
     let mut removed = 0;
-    // The slots left non-zero, while they are few.
-    let (mut few, mut count) = ([0u16; FEW_SLOTS], 0usize);
     // Per rotation, the sides of its `no-u-turn` edges.
     let mut rooms = [0u8; 4];
     for (r, sides) in rooms.iter_mut().enumerate() {
-        *sides = game.play.orients[usize::from(game.play.orient_of(kind, r as u8))].room_sides;
+        *sides = core
+            .play
+            .orient(core.play.orient_of(kind, r as u8))
+            .room_sides;
     }
-    for (slot, (open, mask)) in game.board.frontier.iter().zip(masks.iter_mut()).enumerate() {
-        if !filled {
-            *mask = row.at(open.pattern);
-        }
-        if *mask == 0 {
-            continue;
-        }
+    place.narrow(core, |open, mut mask| {
         let (x, y) = (i32::from(open.x), i32::from(open.y));
         // Per side, whether it was read, and whether a path leaving by it may: it meets the
         // tile there, or it has room (`may_leave`). Rotations share sides.
         let (mut read, mut may) = (0u8, 0u8);
-        let mut rest = *mask;
+        let mut rest = mask;
         while rest != 0 {
             let r = rest.trailing_zeros() as usize;
             rest &= rest - 1;
@@ -147,26 +137,15 @@ pub(crate) fn filter(game: &mut Game<'_>, kind: u16) -> u32 {
                 let side = Side::ALL[unread.trailing_zeros() as usize];
                 unread &= unread - 1;
                 read |= 1 << side.index();
-                may |= u8::from(may_leave(&game.board, x, y, side)) << side.index();
+                may |= u8::from(may_leave(&core.board, x, y, side)) << side.index();
             }
             if rooms[r] & !may != 0 {
-                *mask &= !(1 << r);
+                mask &= !(1 << r);
                 removed += 1;
             }
         }
-        if *mask != 0 {
-            if let Some(s) = few.get_mut(count) {
-                *s = slot as u16;
-            }
-            count += 1;
-        }
-    }
-    game.masks = masks;
-    game.masks_filled = true;
-    // Filled here (else an earlier filter's slots stand), and few enough to list.
-    if !filled {
-        game.few_slots = (count <= FEW_SLOTS).then_some((few, count as u8));
-    }
+        mask
+    });
     removed
 }
 
@@ -175,6 +154,7 @@ mod tests {
     use super::*;
     use crate::board::Placed;
     use crate::rng::Rng;
+    use crate::state::Game;
 
     /// The six cells read one by one, as the rule says.
     fn room_by_cells(board: &Board, x: i32, y: i32, side: Side) -> bool {
@@ -205,27 +185,35 @@ mod tests {
             Game::new(&tables, options, &mut Vec::new()).expect("valid options")
         };
         let fits_first_two = |game: &Game<'_>| {
-            game.board.frontier.len() >= 2 && game.mask_at(0) != 0 && game.mask_at(1) != 0
+            game.core.board.frontier.len() >= 2
+                && game.place.mask_at(&game.core, 0) != 0
+                && game.place.mask_at(&game.core, 1) != 0
         };
         let mut game = (0..100)
             .map(start)
             .find(fits_first_two)
             .expect("some first tile fits the first two open positions");
-        let slots = game.board.frontier.len();
-        let index: Vec<u8> = (0..slots).map(|s| game.mask_at(s)).collect();
-        let masks = |game: &Game<'_>| (0..slots).map(|s| game.mask_at(s)).collect::<Vec<_>>();
+        let slots = game.core.board.frontier.len();
+        let index: Vec<u8> = (0..slots)
+            .map(|s| game.place.mask_at(&game.core, s))
+            .collect();
+        let masks = |game: &Game<'_>| {
+            (0..slots)
+                .map(|s| game.place.mask_at(&game.core, s))
+                .collect::<Vec<_>>()
+        };
         let mut want = index.clone();
         want[0] = 0;
-        game.set_mask(0, 0);
-        assert!(!game.masks_filled, "one slot is kept aside");
+        game.place.set_mask(&game.core, 0, 0);
+        assert!(!game.place.listed(), "one slot is kept aside");
         assert_eq!(masks(&game), want);
         assert_eq!(
             game.placement_count(),
             want.iter().map(|m| m.count_ones()).sum::<u32>()
         );
         want[1] &= want[1] - 1;
-        game.set_mask(1, want[1]);
-        assert!(game.masks_filled, "a second slot lists the masks");
+        game.place.set_mask(&game.core, 1, want[1]);
+        assert!(game.place.listed(), "a second slot lists the masks");
         assert_eq!(masks(&game), want);
         assert_eq!(
             game.placement_count(),
@@ -247,12 +235,12 @@ mod tests {
                         (i32::from(open.x), i32::from(open.y))
                     }
                 };
-                board.place(x, y, id, [1; 4]);
+                board.place(x, y, crate::ids::PlacedId(id), [1; 4]);
                 let placed = Placed {
                     x: x as i16,
                     y: y as i16,
-                    orient: 0,
-                    base: 0,
+                    orient: crate::ids::OrientId(0),
+                    base: crate::ids::NodeId(0),
                 };
                 board.placed.push(placed);
                 for open in board.frontier.clone() {
@@ -293,20 +281,20 @@ mod tests {
             let mut moves = Vec::new();
             while game.phase() != crate::game::Phase::Over {
                 if let crate::game::Phase::Place(kind) = game.phase()
-                    && tables.kinds[kind as usize].no_u_turn
+                    && tables.kind(kind).no_u_turn
                 {
                     // Every open position read from the index, the rule read placement by
                     // placement (as `apply` reads it).
                     let row = tables.index.row(kind);
                     let mut want_removed = 0;
-                    let want: Vec<u8> = (game.board.frontier.iter())
+                    let want: Vec<u8> = (game.core.board.frontier.iter())
                         .map(|open| {
                             let (x, y) = (i32::from(open.x), i32::from(open.y));
                             let mut mask = row.at(open.pattern);
                             for r in 0..4 {
-                                let o = &tables.orients[tables.orient_of(kind, r) as usize];
+                                let o = tables.orient(tables.orient_of(kind, r));
                                 if mask & (1 << r) != 0
-                                    && fault(&tables, &game.board, o, x, y).is_some()
+                                    && fault(&tables, &game.core.board, o, x, y).is_some()
                                 {
                                     mask &= !(1 << r);
                                     want_removed += 1;
@@ -317,15 +305,15 @@ mod tests {
                         .collect();
                     // The draw listed the masks already: listed again from the index.
                     let mut again = game.clone();
-                    again.masks_filled = false;
-                    let removed = filter(&mut again, kind);
-                    assert_eq!(again.masks, want, "seed {seed}");
+                    again.place.unlist();
+                    let removed = filter(&again.core, &mut again.place, kind);
+                    assert_eq!(again.place.masks(), want, "seed {seed}");
                     assert_eq!(removed, want_removed, "seed {seed}");
                     draws += 1;
                     refused += want_removed;
                     // Counting and taking the n-th read only the few slots the filter kept,
                     // when it kept few: they agree with a walk of every slot.
-                    few += usize::from(game.few_slots.is_some());
+                    few += usize::from(game.place.few_known());
                     let mut all = Vec::new();
                     game.legal_moves(&mut all);
                     assert_eq!(game.placement_count() as usize, all.len(), "seed {seed}");

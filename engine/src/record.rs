@@ -5,6 +5,7 @@ use crate::game::{
     Draw, Event, FigureKind, Game, GameOptions, IllegalMove, Move, Phase, RuleOptions, SetupError,
     describe_feature,
 };
+use crate::ids::{KindId, PlacedId};
 use crate::tables::{FeatureKind, Tables};
 use serde::{Deserialize, Serialize};
 use tiledef::Port;
@@ -324,7 +325,7 @@ impl Replay<'_> {
 }
 
 /// Resolves a named feature on a placed orientation.
-fn resolve(game: &Game<'_>, placed: u16, r: &FeatureRef) -> Result<u8, String> {
+fn resolve(game: &Game<'_>, placed: PlacedId, r: &FeatureRef) -> Result<u8, String> {
     let o = game.orient(placed);
     match r {
         FeatureRef::Index(i) => Ok(*i),
@@ -359,19 +360,20 @@ fn resolve(game: &Game<'_>, placed: u16, r: &FeatureRef) -> Result<u8, String> {
 /// Finds the current player's figure a `FigureRef` names (index into `Game::figures`).
 fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
     let [x, y] = r.at;
-    let cell = game.board.cell(i32::from(x), i32::from(y));
-    if cell.placed == crate::board::EMPTY {
+    let cell = game.core.board.cell(i32::from(x), i32::from(y));
+    if cell.placed == PlacedId::NONE {
         return Err(format!("no tile at ({x}, {y}) to return a figure from"));
     }
     let feature = resolve(game, cell.placed, &r.on)?;
-    let base = game.board.placed[cell.placed as usize].base;
+    let p = game.core.board.placed[cell.placed.index()];
     let found: Vec<usize> = game
+        .core
         .figures
         .iter()
         .enumerate()
         .filter(|(_, f)| {
             f.owner == game.current()
-                && f.node == base + u32::from(feature)
+                && f.node == p.node(feature)
                 && r.figure.is_none_or(|k| k == f.kind)
         })
         .map(|(i, _)| i)
@@ -389,11 +391,11 @@ fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
 
 /// How a replay names a figure: its tile, its feature by index, and its kind.
 pub fn figure_ref(game: &Game<'_>, figure: u16) -> Option<FigureRef> {
-    let f = game.figures.get(figure as usize)?;
-    let p = game.board.placed[f.tile as usize];
+    let f = game.core.figures.get(figure as usize)?;
+    let p = game.core.board.placed[f.tile.index()];
     Some(FigureRef {
         at: [p.x, p.y],
-        on: FeatureRef::Index((f.node - p.base) as u8),
+        on: FeatureRef::Index(game.nodes()[f.node.index()].local),
         figure: Some(f.kind),
     })
 }
@@ -402,10 +404,15 @@ impl Turn {
     /// The record of a turn: tile `kind` placed at (x, y) turned `rotation`, then `second`
     /// (a deploy, windmill, Festival return, donkey move or pass). `game` is the game after the
     /// placement and before `second` (a returned figure is named by where it stands then).
-    pub fn of(game: &Game<'_>, kind: u16, (x, y, rotation): (i16, i16, u8), second: Move) -> Turn {
+    pub fn of(
+        game: &Game<'_>,
+        kind: KindId,
+        (x, y, rotation): (i16, i16, u8),
+        second: Move,
+    ) -> Turn {
         let tables = game.tables();
         let mut turn = Turn {
-            tile: Some(tables.kinds[kind as usize].id.clone()),
+            tile: Some(tables.kind(kind).id.clone()),
             at: [x, y],
             rotation,
             deploy: None,
@@ -443,7 +450,7 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
             Phase::Place(kind) => kind,
             _ => return Err(ReplayError::Over { turn }),
         };
-        let drawn = tables.kinds[kind as usize].id.clone();
+        let drawn = tables.kind(kind).id.clone();
         if let Some(recorded) = &t.tile
             && *recorded != drawn
         {
@@ -558,11 +565,11 @@ pub fn check_expectations(
         (Ok(r), None) => r,
     };
     if let Some(scores) = &expect.scores
-        && *scores != replay.game.scores
+        && *scores != replay.game.core.scores
     {
         wrong.push(format!(
             "scores: expected {scores:?}, got {:?}",
-            replay.game.scores
+            replay.game.core.scores
         ));
     }
     if let Some(over) = expect.over {
@@ -574,16 +581,17 @@ pub fn check_expectations(
     if let Some(ids) = &expect.set_aside {
         let got: Vec<String> = replay
             .game
+            .core
             .set_aside
             .iter()
-            .map(|&k| tables.kinds[k as usize].id.clone())
+            .map(|&k| tables.kind(k).id.clone())
             .collect();
         if *ids != got {
             wrong.push(format!("set aside: expected {ids:?}, got {got:?}"));
         }
     }
     if let Some(runs) = &expect.draw {
-        wrong.extend(check_draw(tables, runs, &replay.game.bag));
+        wrong.extend(check_draw(tables, runs, &replay.game.core.bag));
     }
     if let Some(scored) = &expect.scored {
         let mut got = Vec::new();
@@ -626,9 +634,9 @@ pub fn check_expectations(
 }
 
 /// Checks a draw against its expected runs: the first mismatch, or the tiles left uncovered.
-fn check_draw(tables: &Tables, runs: &[ExpectRun], bag: &[u16]) -> Option<String> {
-    let id = |k: u16| tables.kinds[usize::from(k)].id.as_str();
-    let set = |k: u16| tables.sets[usize::from(tables.kinds[usize::from(k)].set)].as_str();
+fn check_draw(tables: &Tables, runs: &[ExpectRun], bag: &[KindId]) -> Option<String> {
+    let id = |k: KindId| tables.kind(k).id.as_str();
+    let set = |k: KindId| tables.sets[usize::from(tables.kind(k).set)].as_str();
     let mut at = 0;
     for (i, run) in runs.iter().enumerate() {
         let n = run.tiles.unwrap_or(1);

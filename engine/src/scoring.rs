@@ -1,6 +1,7 @@
 //! Scoring a feature: the base rules (tiles, pennants, majority), the flower bonus, and the
 //! wells; the score events that say who, what and why.
 
+use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::options::MAX_PLAYERS;
 use crate::state::{Event, FigureKind, Game};
 use crate::tables::{FeatureKind, Tables};
@@ -241,8 +242,8 @@ impl fmt::Display for Score {
 
 impl<'t> Game<'t> {
     /// Scores the set at `root` for its majority, then returns its followers.
-    pub(crate) fn score(&mut self, root: u32, complete: bool, events: &mut Vec<Event>) {
-        let node = self.nodes[root as usize];
+    pub(crate) fn score(&mut self, root: NodeId, complete: bool, events: &mut Vec<Event>) {
+        let node = self.core.nodes[root.index()];
         let tiles = self.members(root);
         let t = tiles.len() as u32;
         let pennants = u32::from(node.pennants);
@@ -251,7 +252,7 @@ impl<'t> Game<'t> {
         let (tile_rate, pennant_rate, reason) = match (node.kind, complete) {
             (FeatureKind::Road, true) => (1, 0, Reason::CompletedRoad),
             (FeatureKind::Road, false) => (1, 0, Reason::UnfinishedRoad),
-            (FeatureKind::City, true) if t == 2 && self.rules.first_edition_small_city => {
+            (FeatureKind::City, true) if t == 2 && self.core.rules.first_edition_small_city => {
                 (1, 1, Reason::SmallCity)
             }
             (FeatureKind::City, true) => (2, 2, Reason::CompletedCity),
@@ -262,7 +263,7 @@ impl<'t> Game<'t> {
         let (points, reason) = match (node.kind, complete) {
             (FeatureKind::Road | FeatureKind::City, _) => {
                 let base = tile_rate * t + pennant_rate * pennants;
-                if self.markers.modifiers {
+                if self.core.markers.modifiers {
                     let points = self.modify(
                         complete,
                         t,
@@ -277,9 +278,11 @@ impl<'t> Game<'t> {
             }
             (FeatureKind::Monastery, true) => (9, Reason::CompletedMonastery),
             (FeatureKind::Monastery, false) => {
-                let p = self.board.placed[node.tile as usize];
+                let p = self.core.board.placed[node.tile.index()];
                 (
-                    self.board.placed_around(i32::from(p.x), i32::from(p.y)),
+                    self.core
+                        .board
+                        .placed_around(i32::from(p.x), i32::from(p.y)),
                     Reason::UnfinishedMonastery,
                 )
             }
@@ -289,58 +292,58 @@ impl<'t> Game<'t> {
             }
             (FeatureKind::Garden | FeatureKind::Windmill, _) => (0, Reason::UnfinishedMonastery),
         };
-        let players = self.options.players as usize;
+        let players = self.core.options.players as usize;
         // Majorities weigh each follower by its strength; `count` is the followers returned.
         let mut count = [0u8; MAX_PLAYERS as usize];
         let mut weight = [0u16; MAX_PLAYERS as usize];
         // Stable removal keeps the figures in deploy order (the order of the final scoring). The
         // root counts the set's followers, so the search stops at the last of them.
         let mut left = node.followers;
-        let (mut kept, mut i, len) = (0, 0, self.figures.len());
+        let (mut kept, mut i, len) = (0, 0, self.core.figures.len());
         while i < len && left > 0 {
-            let fig = self.figures[i];
-            if fig.kind == FigureKind::Follower && self.find_mut(fig.node) == root {
+            let fig = self.core.figures[i];
+            if fig.kind == FigureKind::Follower && self.core.find_mut(fig.node) == root {
                 count[fig.owner as usize] += 1;
-                weight[fig.owner as usize] += self.strength(&fig);
-                self.return_to_supply(fig);
+                weight[fig.owner as usize] += self.core.strength(&fig);
+                self.core.return_to_supply(fig);
                 if node.kind == FeatureKind::Monastery {
-                    self.monastery_followers -= 1;
+                    self.core.monastery_followers -= 1;
                 }
                 left -= 1;
             } else {
-                self.figures[kept] = fig;
+                self.core.figures[kept] = fig;
                 kept += 1;
             }
             i += 1;
         }
-        self.figures.copy_within(i..len, kept);
-        self.figures.truncate(kept + len - i);
-        self.nodes[root as usize].followers = 0;
+        self.core.figures.copy_within(i..len, kept);
+        self.core.figures.truncate(kept + len - i);
+        self.core.nodes[root.index()].followers = 0;
         let best = weight[..players].iter().copied().max().unwrap_or(0);
         let winners: Vec<u8> = (0..players as u8)
             .filter(|&p| best > 0 && weight[p as usize] == best)
             .collect();
         for &p in &winners {
-            self.scores[p as usize] += points;
-            self.stats.points_by_kind[node.kind.index()] += u64::from(points);
+            self.core.scores[p as usize] += points;
+            self.core.stats.points_by_kind[node.kind.index()] += u64::from(points);
             for m in &modifiers {
-                self.stats.modifier_points[node.kind.index()] += m.points;
+                self.core.stats.modifier_points[node.kind.index()] += m.points;
             }
         }
         if !winners.is_empty() {
             for m in &modifiers {
-                let k = self.tables.marker_index(&m.marker);
-                self.stats.marker_points[k] += m.points * winners.len() as i64;
+                let k = self.core.tables.marker_index(&m.marker);
+                self.core.stats.marker_points[k] += m.points * winners.len() as i64;
             }
         }
-        let flowers = if self.colours.is_empty() {
+        let flowers = if self.modules.colours.is_empty() {
             Vec::new()
         } else {
             flower_bonus(self, node.kind, node.tile, &count[..players])
         };
         for b in &flowers {
-            self.scores[b.player as usize] += b.points;
-            self.stats.flower_points += u64::from(b.points);
+            self.core.scores[b.player as usize] += b.points;
+            self.core.stats.flower_points += u64::from(b.points);
         }
         let at = self.lowest_member();
         events.push(Event::Scored(Box::new(Score {
@@ -365,22 +368,22 @@ impl<'t> Game<'t> {
 
     /// The member (of the last walked ring) on the earliest placed tile.
     fn lowest_member(&self) -> (i16, i16, u8) {
-        let n = &self.nodes[self.ring_lowest as usize];
-        let p = self.board.placed[n.tile as usize];
+        let n = &self.core.nodes[self.scratch.ring_lowest.index()];
+        let p = self.core.board.placed[n.tile.index()];
         (p.x, p.y, n.local)
     }
 
-    /// The completed cities bordered by the field whose members are in `self.ring`.
+    /// The completed cities bordered by the field whose members are in `self.scratch.ring`.
     fn bordered_cities(&mut self) -> u32 {
-        let mut roots: Vec<u32> = Vec::new();
-        for k in 0..self.ring.len() {
-            let m = self.ring[k];
-            let n = self.nodes[m as usize];
-            let p = self.board.placed[n.tile as usize];
-            let o = &self.tables.orients[p.orient as usize];
+        let mut roots: Vec<NodeId> = Vec::new();
+        for k in 0..self.scratch.ring.len() {
+            let m = self.scratch.ring[k];
+            let n = self.core.nodes[m.index()];
+            let p = self.core.board.placed[n.tile.index()];
+            let o = self.core.tables.orient(p.orient);
             for &c in &o.features[n.local as usize].cities {
-                let r = self.find_mut(p.base + u32::from(c));
-                let city = self.nodes[r as usize];
+                let r = self.core.find_mut(p.node(c));
+                let city = self.core.nodes[r.index()];
                 if city.open == 0 && !roots.contains(&r) {
                     roots.push(r);
                 }
@@ -392,19 +395,19 @@ impl<'t> Game<'t> {
     /// Gives the current player one token per token-giving marker on the road or city `root`,
     /// just completed (whoever scores it, and even if nobody does).
     #[inline]
-    pub(crate) fn award_tokens(&mut self, root: u32, events: &mut Vec<Event>) {
-        if !self.tokens.is_empty() {
+    pub(crate) fn award_tokens(&mut self, root: NodeId, events: &mut Vec<Event>) {
+        if !self.modules.tokens.is_empty() {
             self.take_tokens(root, events);
         }
     }
 
-    fn take_tokens(&mut self, root: u32, events: &mut Vec<Event>) {
+    fn take_tokens(&mut self, root: NodeId, events: &mut Vec<Event>) {
         self.walk(root);
-        let tables = self.tables;
+        let tables = self.core.tables;
         let kinds = tables.markers.len();
         let mut got: Vec<(u8, u32)> = Vec::new();
         for &m in self.ring() {
-            let n = &self.nodes[m as usize];
+            let n = &self.core.nodes[m.index()];
             let Some(features) = self.marked_features(n) else {
                 continue;
             };
@@ -418,9 +421,9 @@ impl<'t> Game<'t> {
             }
         }
         got.sort_unstable();
-        let player = self.current;
+        let player = self.core.current;
         for (k, count) in got {
-            self.tokens[usize::from(player) * kinds + usize::from(k)] += count;
+            self.modules.tokens[usize::from(player) * kinds + usize::from(k)] += count;
             events.push(Event::Tokens {
                 player,
                 marker: tables.markers[usize::from(k)].id.clone(),
@@ -432,17 +435,19 @@ impl<'t> Game<'t> {
     /// The final token scoring: for each token kind, the players with the most (at least one)
     /// each score its points.
     pub(crate) fn score_tokens(&mut self, events: &mut Vec<Event>) {
-        if self.tokens.is_empty() {
+        if self.modules.tokens.is_empty() {
             return;
         }
-        let tables = self.tables;
+        let tables = self.core.tables;
         let kinds = tables.markers.len();
-        let players = self.options.players as usize;
+        let players = self.core.options.players as usize;
         for (k, marker) in tables.markers.iter().enumerate() {
             let Some(points) = marker.token else {
                 continue;
             };
-            let tokens: Vec<u32> = (0..players).map(|p| self.tokens[p * kinds + k]).collect();
+            let tokens: Vec<u32> = (0..players)
+                .map(|p| self.modules.tokens[p * kinds + k])
+                .collect();
             let best = tokens.iter().copied().max().unwrap_or(0);
             if best == 0 {
                 continue;
@@ -451,8 +456,8 @@ impl<'t> Game<'t> {
                 .filter(|&p| tokens[usize::from(p)] == best)
                 .collect();
             for &p in &winners {
-                self.scores[usize::from(p)] += points;
-                self.stats.token_points[k] += u64::from(points);
+                self.core.scores[usize::from(p)] += points;
+                self.core.stats.token_points[k] += u64::from(points);
             }
             events.push(Event::TokenMajority {
                 marker: marker.id.clone(),
@@ -467,9 +472,9 @@ impl<'t> Game<'t> {
     /// `MarkersInPlay::marked`), else None without reading them.
     #[inline]
     fn marked_features(&self, n: &crate::state::Node) -> Option<&'t [crate::tables::FeatureRec]> {
-        let orient = self.board.placed[n.tile as usize].orient;
-        (self.markers.marked[usize::from(orient)] >> n.local & 1 != 0)
-            .then(|| &self.tables.orients[usize::from(orient)].features[..])
+        let orient = self.core.board.placed[n.tile.index()].orient;
+        (self.core.markers.marked[orient.index()] >> n.local & 1 != 0)
+            .then(|| &self.core.tables.orient(orient).features[..])
     }
 
     /// Applies the scoring modifiers of the markers on the last walked ring (a road or city)
@@ -483,15 +488,15 @@ impl<'t> Game<'t> {
         base_rates: (u32, u32),
         out: &mut Vec<ModifierPoints>,
     ) -> u32 {
-        let tables = self.tables;
+        let tables = self.core.tables;
         let mut counts: Vec<(u8, u32)> = Vec::new();
         for &m in self.ring() {
-            let n = &self.nodes[m as usize];
+            let n = &self.core.nodes[m.index()];
             let Some(features) = self.marked_features(n) else {
                 continue;
             };
             for &k in &features[n.local as usize].markers {
-                if !self.markers.scoring_on[usize::from(k)] {
+                if !self.core.markers.scoring_on[usize::from(k)] {
                     continue;
                 }
                 match counts.iter_mut().find(|(c, _)| *c == k) {
@@ -573,23 +578,28 @@ impl<'t> Game<'t> {
 
 /// The flower bonuses of a scoring whose ring (and distinct tiles) was just walked: every
 /// player with a follower on the feature (`count[p] > 0`) gets 3 per group of their colour.
-fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> Vec<FlowerBonus> {
+fn flower_bonus(
+    game: &Game<'_>,
+    kind: FeatureKind,
+    tile: PlacedId,
+    count: &[u8],
+) -> Vec<FlowerBonus> {
     let mut out = Vec::new();
     for (p, &c) in count.iter().enumerate() {
         if c == 0 {
             continue;
         }
-        let colour = game.colours[p];
+        let colour = game.modules.colours[p];
         let groups = match kind {
             FeatureKind::Field => (game.ring().iter())
                 .map(|&m| {
-                    let n = &game.nodes[m as usize];
-                    let orient = game.board.placed[n.tile as usize].orient;
+                    let n = &game.core.nodes[m.index()];
+                    let orient = game.core.board.placed[n.tile.index()].orient;
                     // Most fields have no flowers: their lists are not read.
-                    if !game.play.flowered(orient, n.local) {
+                    if !game.core.play.flowered(orient, n.local) {
                         return 0;
                     }
-                    let f = &game.tables.orients[usize::from(orient)].features;
+                    let f = &game.core.tables.orient(orient).features;
                     f[n.local as usize]
                         .flowers
                         .iter()
@@ -597,22 +607,29 @@ fn flower_bonus(game: &Game<'_>, kind: FeatureKind, tile: u16, count: &[u8]) -> 
                         .count() as u32
                 })
                 .sum(),
-            FeatureKind::Monastery if game.rules.monastery_flowers_3x3 => {
-                let p = game.board.placed[tile as usize];
-                let block = game.board.block(i32::from(p.x), i32::from(p.y));
-                (block.iter().filter(|c| c.placed != crate::board::EMPTY))
-                    .map(|c| game.play.flower_groups(game.kind_of(c.placed), colour))
+            FeatureKind::Monastery if game.core.rules.monastery_flowers_3x3 => {
+                let p = game.core.board.placed[tile.index()];
+                let block = game.core.board.block(i32::from(p.x), i32::from(p.y));
+                (block.iter().filter(|c| c.placed != PlacedId::NONE))
+                    .map(|c| {
+                        game.core
+                            .play
+                            .flower_groups(game.core.kind_of(c.placed), colour)
+                    })
                     .sum()
             }
-            FeatureKind::Monastery => game.play.flower_groups(game.kind_of(tile), colour),
-            _ => (game.ring_tiles.iter())
-                .map(|&t| game.play.flower_groups(game.kind_of(t), colour))
+            FeatureKind::Monastery => game
+                .core
+                .play
+                .flower_groups(game.core.kind_of(tile), colour),
+            _ => (game.scratch.ring_tiles.iter())
+                .map(|&t| game.core.play.flower_groups(game.core.kind_of(t), colour))
                 .sum(),
         };
         if groups > 0 {
             out.push(FlowerBonus {
                 player: p as u8,
-                colour: game.tables.colours[colour as usize].clone(),
+                colour: game.core.tables.colours[colour as usize].clone(),
                 groups,
                 points: 3 * groups,
             });
@@ -643,16 +660,16 @@ pub(crate) struct MarkersInPlay {
 pub(crate) fn markers_in_play(
     tables: &Tables,
     rules: &crate::options::Rules,
-    draw: impl Iterator<Item = u16>,
+    draw: impl Iterator<Item = KindId>,
 ) -> MarkersInPlay {
     let markers = &tables.markers;
     let mut seen = vec![false; tables.kinds.len()];
     let mut used = vec![false; markers.len()];
     for k in draw {
-        if std::mem::replace(&mut seen[usize::from(k)], true) {
+        if std::mem::replace(&mut seen[k.index()], true) {
             continue;
         }
-        let o = &tables.orients[usize::from(tables.kinds[usize::from(k)].orients[0])];
+        let o = tables.orient(OrientId(tables.kind(k).orients[0]));
         for f in &o.features {
             for &m in &f.markers {
                 used[usize::from(m)] = true;

@@ -7,10 +7,12 @@
 //! draw, not the part a `tiles` cut plays, so it is the same for every seed.
 
 use crate::draw::Prepared;
+use crate::ids::{KindId, PlacedId};
 use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
+use crate::placements::Placements;
 use crate::rules::village_life;
 use crate::scoring::{MarkersInPlay, markers_in_play};
-use crate::state::{Event, Game, GameStats, Phase, PlayTables};
+use crate::state::{Core, DonkeySets, Event, Game, GameStats, Modules, Phase, PlayTables, Scratch};
 use crate::tables::Tables;
 use std::sync::Arc;
 
@@ -67,9 +69,9 @@ impl<'t> Setup<'t> {
             })
             .collect();
         // Every orientation of a kind has its features; a cut plays at most its number of tiles.
-        let features = |k: u16| {
-            let first = tables.kinds[k as usize].orients[0];
-            tables.orients[first as usize].features.len()
+        let features = |k: KindId| {
+            let first = tables.kind(k).orients[0];
+            tables.orients[usize::from(first)].features.len()
         };
         let mut nodes: usize = whole().map(features).sum();
         if let Some(tiles) = options.tiles {
@@ -120,55 +122,51 @@ impl<'t> Setup<'t> {
         };
         let markers = self.tables.markers.len();
         let follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
+        // One expression, built in place: parts bound first would each be copied into it.
         let mut game = Game {
-            tables,
-            play: Arc::clone(&self.play),
-            board: crate::board::Board::new(tiles),
-            nodes: Vec::with_capacity(self.nodes),
-            figures: Vec::with_capacity(players * options.rules.followers as usize),
-            supply: vec![options.rules.followers; players],
-            windmills: vec![self.rules.windmills; players],
-            colours,
-            donkey: self.rules.donkey.then_some(0),
-            scores: vec![0; players],
-            bag,
-            next_draw: 0,
-            current: 0,
-            phase: Phase::Over,
-            set_aside: Vec::new(),
-            stats: GameStats {
-                marker_points: vec![0; markers],
-                token_points: vec![0; markers],
-                ..GameStats::default()
+            core: Core {
+                tables,
+                play: Arc::clone(&self.play),
+                board: crate::board::Board::new(tiles),
+                nodes: Vec::with_capacity(self.nodes),
+                figures: Vec::with_capacity(players * options.rules.followers as usize),
+                supply: vec![options.rules.followers; players],
+                follower_supply: (0..players)
+                    .flat_map(|_| self.follower_counts.iter().copied())
+                    .collect(),
+                follower_counts: self.follower_counts.clone(),
+                follower_kinds,
+                scores: vec![0; players],
+                bag,
+                next_draw: 0,
+                current: 0,
+                phase: Phase::Over,
+                set_aside: Vec::new(),
+                stats: GameStats {
+                    marker_points: vec![0; markers],
+                    token_points: vec![0; markers],
+                    ..GameStats::default()
+                },
+                rules: Arc::clone(&self.rules),
+                monastery_followers: 0,
+                markers: Arc::clone(&self.markers),
+                start: self.draw.start,
+                options,
             },
-            rules: Arc::clone(&self.rules),
-            monastery_followers: 0,
-            stamp: vec![0; tiles],
-            generation: 0,
-            ring: Vec::with_capacity(64),
-            ring_tiles: Vec::with_capacity(64),
-            ring_lowest: 0,
-            closed_by_edge: Vec::new(),
-            donkey_sets: Default::default(),
-            mills: Vec::new(),
-            masks: Vec::with_capacity(64),
-            masks_filled: false,
-            few_slots: None,
-            masks_count: None,
-            masks_kind: 0,
-            markers: Arc::clone(&self.markers),
-            tokens: if self.markers.tokens {
-                vec![0; markers * players]
-            } else {
-                Vec::new()
+            scratch: Scratch::new(tiles),
+            place: Placements::new(),
+            modules: Modules {
+                donkey: self.rules.donkey.then_some(PlacedId(0)),
+                donkey_sets: DonkeySets::default(),
+                windmills: vec![self.rules.windmills; players],
+                mills: Vec::new(),
+                colours,
+                tokens: if self.markers.tokens {
+                    vec![0; markers * players]
+                } else {
+                    Vec::new()
+                },
             },
-            follower_supply: (0..players)
-                .flat_map(|_| self.follower_counts.iter().copied())
-                .collect(),
-            follower_counts: self.follower_counts.clone(),
-            follower_kinds,
-            start: self.draw.start,
-            options,
         };
         game.put(0, 0, tables.orient_of(self.draw.start, 0));
         game.draw_next(events);

@@ -93,7 +93,7 @@ pub fn play_random_record(
         turns.push(Turn::of(&game, kind, (x, y, rotation), second));
         game.apply(second, &mut events).map_err(SimError::Refused)?;
     }
-    let scores = game.scores.clone();
+    let scores = game.core.scores.clone();
     Ok((Record { turns, ..record }, events, scores))
 }
 
@@ -209,13 +209,13 @@ impl SimStats {
 
     fn add_game(&mut self, game: &Game<'_>, scorings: u64) {
         self.games += 1;
-        self.tiles_placed += game.board.placed.len() as u64 - 1;
-        let best = game.scores.iter().copied().max().unwrap_or(0);
-        let winners = game.scores.iter().filter(|&&s| s == best).count();
+        self.tiles_placed += game.core.board.placed.len() as u64 - 1;
+        let best = game.core.scores.iter().copied().max().unwrap_or(0);
+        let winners = game.core.scores.iter().filter(|&&s| s == best).count();
         if winners > 1 {
             self.ties += 1;
         }
-        for (p, &s) in game.scores.iter().enumerate() {
+        for (p, &s) in game.core.scores.iter().enumerate() {
             self.score_sum[p] += u64::from(s);
             self.score_sq_sum[p] += u64::from(s) * u64::from(s);
             self.score_min = self.score_min.min(s);
@@ -225,9 +225,9 @@ impl SimStats {
                 self.win_shares[p] += WIN_SHARE / winners as u64;
             }
         }
-        add_stats(&mut self.sums, &game.stats);
-        for &k in &game.set_aside {
-            self.set_aside_by_kind[k as usize] += 1;
+        add_stats(&mut self.sums, &game.core.stats);
+        for &k in &game.core.set_aside {
+            self.set_aside_by_kind[k.index()] += 1;
         }
         self.scorings += scorings;
     }

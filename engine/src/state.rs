@@ -3,20 +3,28 @@
 //! share. Dependencies point one way: `state` ← `scoring` ← `rules` ← `game`; nothing here
 //! knows a rule.
 //!
+//! A `Game` is four parts: its `Core` (tables, rules, board, feature nodes, figures,
+//! supplies, scores, the draw, the phase), `Scratch` (the buffers of a ring walk and a turn's
+//! completions), `Placements` (the drawn tile's placement masks and their caches:
+//! `crate::placements`) and `Modules` (the state of the expansions' rules: the donkey,
+//! windmills, flower colours, tokens). A placement filter reads the `Core` and writes the
+//! `Placements`.
+//!
 //! Features are union-find sets over feature nodes (one node per feature of each placed tile)
 //! with running aggregates at the root: open ends (and, with the donkey in play, the summed
 //! positions they face), pennants, followers, marketplace ends. The members of a set are also
 //! linked in a ring, so a scoring can walk them (to count distinct tiles, cities bordering a
 //! field, flowers).
 //!
-//! The primitives rule code uses: `find_mut` (a node's set), `members`/`ring` (walk a set),
-//! `orient` (a placed tile's orientation), `put` (place a tile and join its features: trials on
-//! a copy use it), `lift` (a figure back to its supply), `masks_mut`/`set_mask` (the drawn
-//! tile's rotation masks, for placement filters), `current` (whose turn), and the plain fields
-//! (board, nodes, figures, supplies, scores, stats, the resolved `rules` and `options`).
+//! The primitives rule code uses: on `Core`, `find`/`find_mut` (a node's set), `orient` (a
+//! placed tile's orientation), `put` (place a tile and join its features: trials on a copy use
+//! it), `closing_rotations`; on `Game`, `members`/`ring` (walk a set), `lift` (a figure back to
+//! its supply), `current` (whose turn), and the parts' plain fields.
 
-use crate::board::{Board, EMPTY, Placed};
+use crate::board::{Board, Placed};
+use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::options::{GameOptions, Rules};
+use crate::placements::Placements;
 use crate::scoring::Score;
 use crate::tables::{FeatureKind, Orient, Tables};
 use serde::{Deserialize, Serialize};
@@ -41,9 +49,9 @@ pub struct Figure {
     /// The owning player.
     pub owner: u8,
     /// The feature node it stands on.
-    pub node: u32,
-    /// Index into `Board::placed` of its tile.
-    pub tile: u16,
+    pub node: NodeId,
+    /// Its tile.
+    pub tile: PlacedId,
     /// Which follower kind a follower is: 0 the base follower, `k + 1` the set's follower kind
     /// `Tables::followers[k]` (the large follower); 0 for other figures.
     pub follower: u8,
@@ -53,20 +61,61 @@ pub struct Figure {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// The current player must place this tile kind.
-    Place(u16),
-    /// The tile is placed (index into `Board::placed`); deploy or pass.
-    Act(u16),
+    Place(KindId),
+    /// The tile is placed; deploy or pass.
+    Act(PlacedId),
     /// All tiles are drawn and the final scoring is done.
     Over,
+}
+
+/// A move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Place the drawn tile at a position with clockwise quarter turns.
+    Place {
+        /// Column.
+        x: i16,
+        /// Row (south is +1).
+        y: i16,
+        /// Quarter turns clockwise, 0–3.
+        rotation: u8,
+    },
+    /// Deploy a follower on a local feature of the tile just placed.
+    Deploy {
+        /// Index into the placed orientation's features.
+        feature: u8,
+        /// Which follower: 0 the base follower, `k + 1` the set's follower kind
+        /// `Tables::followers[k]` (the large follower).
+        follower: u8,
+    },
+    /// Place a windmill on a field of the tile just placed (Village Life).
+    Windmill {
+        /// Index into the placed orientation's features (a field).
+        feature: u8,
+    },
+    /// Return one of the player's figures to their supply (after placing a Festival tile).
+    Return {
+        /// Index into `Game::figures`.
+        figure: u16,
+    },
+    /// Move the donkey to a placed tile (Village Life), deploying and returning nothing.
+    Donkey {
+        /// Column.
+        x: i16,
+        /// Row.
+        y: i16,
+    },
+    /// End the turn without deploying.
+    Pass,
 }
 
 /// A feature node: one feature of one placed tile, and the aggregates of its set at the root.
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
     /// Union-find parent (itself at a root).
-    pub parent: u32,
+    pub parent: NodeId,
     /// The next member in the ring of the set.
-    pub next: u32,
+    pub next: NodeId,
     /// Union by rank: an upper bound of the tree's height (at the root).
     pub rank: u8,
     /// Open ends of a road or city (at the root).
@@ -82,8 +131,8 @@ pub struct Node {
     pub followers: u16,
     /// Road ends at marketplaces (at the root), for the marketplace rules.
     pub markets: u16,
-    /// Index into `Board::placed` of the tile.
-    pub tile: u16,
+    /// Its tile.
+    pub tile: PlacedId,
     /// The local feature index on that tile.
     pub local: u8,
     /// What it is.
@@ -131,10 +180,10 @@ pub(crate) struct PlayTables {
 }
 
 /// What a turn reads of a tile kind (`TileKind`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct KindCore {
     /// `TileKind::rotation_orient`: the orientation each rotation 0–3 equals.
-    pub rotation_orient: [u16; 4],
+    pub rotation_orient: [OrientId; 4],
     /// Its distinct rotations are `0..1 << rotations_shift` (1, 2 or 4).
     pub rotations_shift: u8,
     /// `TileKind::no_u_turn`: its placements are filtered for room.
@@ -142,7 +191,7 @@ pub(crate) struct KindCore {
 }
 
 /// What a turn reads of an orientation (`Orient`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct OrientCore {
     /// `Orient::edges`.
     pub edges: [u8; 4],
@@ -151,7 +200,7 @@ pub(crate) struct OrientCore {
     /// `Orient::links`.
     pub links: [u8; 4],
     /// `Orient::kind`.
-    pub kind: u16,
+    pub kind: KindId,
     /// `Orient::rotation`.
     pub rotation: u8,
     /// How many features it has.
@@ -175,15 +224,15 @@ impl PlayTables {
             let at = nodes.len();
             first.push(at as u32);
             nodes.extend(o.features.iter().enumerate().map(|(i, f)| Node {
-                parent: 0,
-                next: 0,
+                parent: NodeId(0),
+                next: NodeId(0),
                 rank: 0,
                 open: u32::from(f.open),
                 ends_at: (0, 0),
                 pennants: u16::from(f.pennants),
                 followers: 0,
                 markets: u16::from(f.end == Some(RoadEnd::Marketplace)),
-                tile: 0,
+                tile: PlacedId(0),
                 local: i as u8,
                 kind: f.kind,
                 done: false,
@@ -205,7 +254,7 @@ impl PlayTables {
         first.push(nodes.len() as u32);
         let kinds = (tables.kinds.iter())
             .map(|k| KindCore {
-                rotation_orient: k.rotation_orient,
+                rotation_orient: k.rotation_orient.map(OrientId),
                 rotations_shift: k.orients.len().trailing_zeros() as u8,
                 no_u_turn: k.no_u_turn,
             })
@@ -215,7 +264,7 @@ impl PlayTables {
                 edges: o.edges,
                 ports: o.ports,
                 links: o.links,
-                kind: o.kind,
+                kind: KindId(o.kind),
                 rotation: o.rotation,
                 features: o.features.len() as u8,
                 room_sides: crate::placement::room_sides(tables, o),
@@ -248,31 +297,43 @@ impl PlayTables {
 
     /// The flower groups of a colour on all the fields of a tile kind.
     #[inline]
-    pub(crate) fn flower_groups(&self, kind: u16, colour: u8) -> u32 {
+    pub(crate) fn flower_groups(&self, kind: KindId, colour: u8) -> u32 {
         let colour = usize::from(colour);
         if colour >= self.colours {
             return 0;
         }
-        u32::from(self.kind_flowers[usize::from(kind) * self.colours + colour])
+        u32::from(self.kind_flowers[kind.index() * self.colours + colour])
     }
 
     /// Whether local feature `local` of an orientation may have flower groups (false: it has
     /// none).
     #[inline]
-    pub(crate) fn flowered(&self, orient: u16, local: u8) -> bool {
-        self.flowered[usize::from(orient)] >> local.min(63) & 1 != 0
+    pub(crate) fn flowered(&self, orient: OrientId, local: u8) -> bool {
+        self.flowered[orient.index()] >> local.min(63) & 1 != 0
     }
 
     /// The orientation a rotation of a tile kind equals (`Tables::orient_of`).
     #[inline]
-    pub(crate) fn orient_of(&self, kind: u16, rotation: u8) -> u16 {
-        self.kinds[usize::from(kind)].rotation_orient[usize::from(rotation % 4)]
+    pub(crate) fn orient_of(&self, kind: KindId, rotation: u8) -> OrientId {
+        self.kinds[kind.index()].rotation_orient[usize::from(rotation % 4)]
+    }
+
+    /// What a turn reads of a tile kind.
+    #[inline]
+    pub(crate) fn kind(&self, kind: KindId) -> &KindCore {
+        &self.kinds[kind.index()]
+    }
+
+    /// What a turn reads of an orientation.
+    #[inline]
+    pub(crate) fn orient(&self, orient: OrientId) -> &OrientCore {
+        &self.orients[orient.index()]
     }
 
     /// The nodes of an orientation, by local index.
     #[inline]
-    fn of(&self, orient: u16) -> &[Node] {
-        let o = usize::from(orient);
+    fn of(&self, orient: OrientId) -> &[Node] {
+        let o = orient.index();
         &self.nodes[self.first[o] as usize..self.first[o + 1] as usize]
     }
 }
@@ -283,14 +344,14 @@ pub enum Event {
     /// A tile was drawn that fits nowhere and was set aside.
     SetAside {
         /// Its kind.
-        kind: u16,
+        kind: KindId,
     },
     /// A tile was placed.
     Placed {
         /// The player.
         player: u8,
         /// Its kind.
-        kind: u16,
+        kind: KindId,
         /// Column.
         x: i16,
         /// Row.
@@ -607,129 +668,309 @@ impl std::fmt::Display for SourceName<'_> {
     }
 }
 
-/// The most slots `Game::few_slots` lists.
-pub(crate) const FEW_SLOTS: usize = 8;
-
-/// A game in progress.
+/// A game in progress: its core state, scratch buffers, the drawn tile's placements and the
+/// rule modules' state, apart so that a placement filter can read the core while it writes the
+/// placements.
 #[derive(Clone, Debug)]
 pub struct Game<'t> {
+    pub(crate) core: Core<'t>,
+    pub(crate) scratch: Scratch,
+    pub(crate) place: Placements,
+    pub(crate) modules: Modules,
+}
+
+/// What a game is: the tables and rules it plays, the board and its features, the figures,
+/// supplies and scores, the draw and whose turn it is.
+#[derive(Clone, Debug)]
+pub(crate) struct Core<'t> {
     pub(crate) tables: &'t Tables,
     /// What a turn reads of the tables, compact (shared by the games of a setup).
     pub(crate) play: Arc<PlayTables>,
     pub(crate) options: GameOptions,
-    /// The board.
-    pub board: Board,
+    /// The rules (shared by the games of a setup: a game never changes them).
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) board: Board,
     pub(crate) nodes: Vec<Node>,
     /// Figures on the board (followers and windmills), in deploy order.
-    pub figures: Vec<Figure>,
+    pub(crate) figures: Vec<Figure>,
     /// Followers in each player's supply.
-    pub supply: Vec<u8>,
-    /// Windmills in each player's supply (Village Life).
-    pub windmills: Vec<u8>,
-    /// Flower colour (index into `Tables::colours`) of each player (Village Life; else empty).
-    pub colours: Vec<u8>,
-    /// The tile (index into `Board::placed`) the donkey stands on (Village Life).
-    pub donkey: Option<u16>,
-    /// Scores by player.
-    pub scores: Vec<u32>,
-    pub(crate) bag: Vec<u16>,
+    pub(crate) supply: Vec<u8>,
+    /// Per follower kind of the tables: how many each player has in this game (0 when its set
+    /// has no tile in the game).
+    pub(crate) follower_counts: Vec<u8>,
+    /// The set's follower kinds in each player's supply (`player × kinds + kind`).
+    pub(crate) follower_supply: Vec<u8>,
+    /// Whether any of the sets' follower kinds is in this game (else deploys list the base
+    /// follower only, without looking at the others).
+    pub(crate) follower_kinds: bool,
+    pub(crate) scores: Vec<u32>,
+    pub(crate) bag: Vec<KindId>,
     pub(crate) next_draw: usize,
     pub(crate) current: u8,
     pub(crate) phase: Phase,
     /// Tile kinds set aside, in order.
-    pub set_aside: Vec<u16>,
-    /// Running sums.
-    pub stats: GameStats,
-    /// The rules (shared by the games of a setup: a game never changes them).
-    pub(crate) rules: Arc<Rules>,
+    pub(crate) set_aside: Vec<KindId>,
+    pub(crate) stats: GameStats,
     pub(crate) monastery_followers: u32,
-    pub(crate) stamp: Vec<u32>,
-    pub(crate) generation: u32,
-    pub(crate) ring: Vec<u32>,
-    /// Distinct tiles (indices into `Board::placed`) of the last walked ring.
-    pub(crate) ring_tiles: Vec<u16>,
-    /// The member of the last walked ring on the earliest placed tile (`members`).
-    pub(crate) ring_lowest: u32,
-    /// Roads whose open end was closed by a neighbour's edge that carries no road (bushes).
-    pub(crate) closed_by_edge: Vec<u32>,
-    /// The sets of the roads and cities on the donkey's tile, for its filter.
-    pub(crate) donkey_sets: DonkeySets,
-    /// The windmills on the board with their placed range tiles (an index of `figures`).
-    pub(crate) mills: Vec<Mill>,
-    /// The drawn tile's rotation masks by frontier slot, once a placement filter needed them
-    /// (`masks_mut`); until then a slot's mask is the placement index's, or the one a filter
-    /// set aside (`DonkeySets::kept`, read by `mask_at`).
-    pub(crate) masks: Vec<u8>,
-    /// Whether `masks` holds the drawn tile's masks (filled on a filter's first use in a draw).
-    pub(crate) masks_filled: bool,
-    /// The drawn tile's placements in `masks`, counted when the draw's filters are done and
-    /// the masks listed (None before, and once anything may have changed a mask since).
-    pub(crate) masks_count: Option<u32>,
-    /// The tile kind `masks` are for (the drawn tile).
-    pub(crate) masks_kind: u16,
-    /// When the listed masks are non-zero at no more than `FEW_SLOTS` slots (a river tile fits
-    /// at the river's open ends alone): those slots, in frontier order, and how many; counting
-    /// the placements and taking the `n`-th then read them only. Filters only clear rotations,
-    /// so every other slot stays empty. None when not known.
-    pub(crate) few_slots: Option<([u16; FEW_SLOTS], u8)>,
     /// The marker kinds whose modifiers and tokens the game plays (shared by a setup's games).
     pub(crate) markers: Arc<crate::scoring::MarkersInPlay>,
+    /// The tile kind the game started from.
+    pub(crate) start: KindId,
+}
+
+/// Buffers a turn reuses, holding nothing between turns that the game's state depends on.
+#[derive(Clone, Debug)]
+pub(crate) struct Scratch {
+    /// Per placed tile: the walk that last counted it (`generation`).
+    pub(crate) stamp: Vec<u32>,
+    pub(crate) generation: u32,
+    /// The members of the last walked ring.
+    pub(crate) ring: Vec<NodeId>,
+    /// Distinct tiles of the last walked ring.
+    pub(crate) ring_tiles: Vec<PlacedId>,
+    /// The member of the last walked ring on the earliest placed tile (`members`).
+    pub(crate) ring_lowest: NodeId,
+    /// Roads whose open end was closed by a neighbour's edge that carries no road (bushes).
+    pub(crate) closed_by_edge: Vec<NodeId>,
+}
+
+impl Scratch {
+    /// Empty buffers for a game of at most `tiles` tiles.
+    pub(crate) fn new(tiles: usize) -> Scratch {
+        Scratch {
+            stamp: vec![0; tiles],
+            generation: 0,
+            ring: Vec::with_capacity(64),
+            ring_tiles: Vec::with_capacity(64),
+            ring_lowest: NodeId(0),
+            closed_by_edge: Vec::new(),
+        }
+    }
+
+    /// Walks the ring of the set `root` into `ring` (and its distinct tiles into `ring_tiles`).
+    #[inline]
+    pub(crate) fn walk(&mut self, nodes: &[Node], root: NodeId) {
+        self.generation += 1;
+        self.ring.clear();
+        self.ring_tiles.clear();
+        let mut m = root;
+        // The member on the earliest placed tile (then lowest local index): where a scoring is
+        // reported. Keys are distinct, so it is the one a search of the ring would find.
+        let mut lowest = (u32::MAX, root);
+        loop {
+            self.ring.push(m);
+            let node = &nodes[m.index()];
+            let key = u32::from(node.tile.0) << 8 | u32::from(node.local);
+            if key < lowest.0 {
+                lowest = (key, m);
+            }
+            let t = node.tile;
+            if self.stamp[t.index()] != self.generation {
+                self.stamp[t.index()] = self.generation;
+                self.ring_tiles.push(t);
+            }
+            m = nodes[m.index()].next;
+            if m == root {
+                break;
+            }
+        }
+        self.ring_lowest = lowest.1;
+    }
+}
+
+/// The state of the rules of the expansions in play (Village Life's donkey, windmills and
+/// flowers, the goods' tokens), each empty when its rule is not.
+#[derive(Clone, Debug)]
+pub(crate) struct Modules {
+    /// The tile the donkey stands on (Village Life).
+    pub(crate) donkey: Option<PlacedId>,
+    /// The sets of the roads and cities on the donkey's tile, for its filter.
+    pub(crate) donkey_sets: DonkeySets,
+    /// Windmills in each player's supply (Village Life).
+    pub(crate) windmills: Vec<u8>,
+    /// The windmills on the board with their placed range tiles (an index of `figures`).
+    pub(crate) mills: Vec<Mill>,
+    /// Flower colour (index into `Tables::colours`) of each player (Village Life; else empty).
+    pub(crate) colours: Vec<u8>,
     /// Tokens by player and marker kind (`player × markers + kind`), for marker kinds that
     /// give a token (empty when none does).
-    pub tokens: Vec<u32>,
-    /// Per follower kind of the tables: how many each player has in this game (0 when its set
-    /// has no tile in the game).
-    pub follower_counts: Vec<u8>,
-    /// The set's follower kinds in each player's supply (`player × kinds + kind`).
-    pub follower_supply: Vec<u8>,
-    /// Whether any of the sets' follower kinds is in this game (else deploys list the base
-    /// follower only, without looking at the others).
-    pub(crate) follower_kinds: bool,
-    /// The tile kind the game started from.
-    pub(crate) start: u16,
+    pub(crate) tokens: Vec<u32>,
 }
 
 impl<'t> Game<'t> {
     /// The player whose turn it is.
     pub fn current(&self) -> u8 {
-        self.current
+        self.core.current
     }
 
     /// The feature nodes.
     pub fn nodes(&self) -> &[Node] {
-        &self.nodes
+        &self.core.nodes
     }
 
     /// The root node of a feature node's set.
     #[inline]
-    pub fn find(&self, mut n: u32) -> u32 {
-        while self.nodes[n as usize].parent != n {
-            n = self.nodes[n as usize].parent;
+    pub fn find(&self, n: NodeId) -> NodeId {
+        self.core.find(n)
+    }
+
+    /// The orientation of a placed tile.
+    #[inline]
+    pub fn orient(&self, placed: PlacedId) -> &'t Orient {
+        self.core.orient(placed)
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.core.board
+    }
+
+    /// Figures on the board (followers and windmills), in deploy order.
+    pub fn figures(&self) -> &[Figure] {
+        &self.core.figures
+    }
+
+    /// Followers in each player's supply.
+    pub fn supply(&self) -> &[u8] {
+        &self.core.supply
+    }
+
+    /// Per follower kind of the tables: how many each player has in this game (0 when its set
+    /// has no tile in the game).
+    pub fn follower_counts(&self) -> &[u8] {
+        &self.core.follower_counts
+    }
+
+    /// The set's follower kinds in each player's supply (`player × kinds + kind`).
+    pub fn follower_supply(&self) -> &[u8] {
+        &self.core.follower_supply
+    }
+
+    /// Scores by player.
+    pub fn scores(&self) -> &[u32] {
+        &self.core.scores
+    }
+
+    /// Tile kinds set aside, in order.
+    pub fn set_aside(&self) -> &[KindId] {
+        &self.core.set_aside
+    }
+
+    /// Running sums.
+    pub fn stats(&self) -> &GameStats {
+        &self.core.stats
+    }
+
+    /// The tile the donkey stands on (Village Life).
+    pub fn donkey(&self) -> Option<PlacedId> {
+        self.modules.donkey
+    }
+
+    /// Puts the donkey on a placed tile, or takes it out of the game (for analysis: then
+    /// `recompute_placements`).
+    pub fn set_donkey(&mut self, tile: Option<PlacedId>) {
+        self.modules.donkey = tile;
+    }
+
+    /// Windmills in each player's supply (Village Life).
+    pub fn windmills(&self) -> &[u8] {
+        &self.modules.windmills
+    }
+
+    /// Flower colour (index into `Tables::colours`) of each player (Village Life; else empty).
+    pub fn colours(&self) -> &[u8] {
+        &self.modules.colours
+    }
+
+    /// Tokens by player and marker kind (`player × markers + kind`), for marker kinds that
+    /// give a token (empty when none does).
+    pub fn tokens(&self) -> &[u32] {
+        &self.modules.tokens
+    }
+
+    /// Puts a tile on the board and joins its features to its neighbours'.
+    pub(crate) fn put(&mut self, x: i32, y: i32, orient: OrientId) -> PlacedId {
+        let ends = self.modules.donkey.is_some();
+        (self.core).put(x, y, orient, ends, &mut self.scratch.closed_by_edge)
+    }
+
+    /// Takes a figure off the board into its owner's supply (no scoring).
+    pub(crate) fn lift(&mut self, index: usize) -> Figure {
+        let core = &mut self.core;
+        let fig = core.figures.remove(index);
+        match fig.kind {
+            FigureKind::Follower => {
+                let r = core.find_mut(fig.node);
+                core.nodes[r.index()].followers -= 1;
+                if core.nodes[fig.node.index()].kind == FeatureKind::Monastery {
+                    core.monastery_followers -= 1;
+                }
+                core.return_to_supply(fig);
+            }
+            FigureKind::Windmill => {
+                self.modules.windmills[fig.owner as usize] += 1;
+                self.modules.mills.retain(|m| m.tile != fig.tile);
+            }
+        }
+        fig
+    }
+
+    /// Walks the ring of a set into `scratch.ring`, and returns its distinct tiles.
+    #[inline]
+    pub(crate) fn members(&mut self, root: NodeId) -> Vec<(i16, i16)> {
+        self.walk(root);
+        // Allocated once, at its size.
+        let placed = &self.core.board.placed;
+        (self.scratch.ring_tiles.iter())
+            .map(|&t| (placed[t.index()].x, placed[t.index()].y))
+            .collect()
+    }
+
+    /// Walks the ring of a set into `scratch.ring` (and its distinct tiles into `ring_tiles`).
+    #[inline]
+    pub(crate) fn walk(&mut self, root: NodeId) {
+        self.scratch.walk(&self.core.nodes, root);
+    }
+
+    /// The members of the last walked ring.
+    pub(crate) fn ring(&self) -> &[NodeId] {
+        &self.scratch.ring
+    }
+}
+
+impl<'t> Core<'t> {
+    /// The root node of a feature node's set.
+    #[inline]
+    pub(crate) fn find(&self, mut n: NodeId) -> NodeId {
+        while self.nodes[n.index()].parent != n {
+            n = self.nodes[n.index()].parent;
         }
         n
     }
 
+    /// The root node of a feature node's set, halving the path on the way.
     #[inline]
-    pub(crate) fn find_mut(&mut self, mut n: u32) -> u32 {
-        while self.nodes[n as usize].parent != n {
-            let p = self.nodes[n as usize].parent;
-            let gp = self.nodes[p as usize].parent;
-            self.nodes[n as usize].parent = gp;
+    pub(crate) fn find_mut(&mut self, mut n: NodeId) -> NodeId {
+        while self.nodes[n.index()].parent != n {
+            let p = self.nodes[n.index()].parent;
+            let gp = self.nodes[p.index()].parent;
+            self.nodes[n.index()].parent = gp;
             n = gp;
         }
         n
     }
 
-    pub(crate) fn union(&mut self, a: u32, b: u32) {
+    /// Joins two sets, their aggregates summed at the new root and their rings spliced.
+    pub(crate) fn union(&mut self, a: NodeId, b: NodeId) {
         let (mut ra, mut rb) = (self.find_mut(a), self.find_mut(b));
         if ra == rb {
             return;
         }
-        if self.nodes[ra as usize].rank < self.nodes[rb as usize].rank {
+        if self.nodes[ra.index()].rank < self.nodes[rb.index()].rank {
             std::mem::swap(&mut ra, &mut rb);
         }
-        let b = self.nodes[rb as usize];
-        let a = &mut self.nodes[ra as usize];
+        let b = self.nodes[rb.index()];
+        let a = &mut self.nodes[ra.index()];
         if a.rank == b.rank {
             a.rank += 1;
         }
@@ -742,45 +983,53 @@ impl<'t> Game<'t> {
         a.done |= b.done;
         let an = a.next;
         a.next = b.next;
-        self.nodes[rb as usize].next = an;
-        self.nodes[rb as usize].parent = ra;
+        self.nodes[rb.index()].next = an;
+        self.nodes[rb.index()].parent = ra;
     }
 
     /// The orientation of a placed tile.
     #[inline]
-    pub fn orient(&self, placed: u16) -> &'t Orient {
-        &self.tables.orients[self.board.placed[placed as usize].orient as usize]
+    pub(crate) fn orient(&self, placed: PlacedId) -> &'t Orient {
+        self.tables.orient(self.board.placed[placed.index()].orient)
     }
 
     /// What a turn reads of a placed tile's orientation (`PlayTables`).
     #[inline]
-    pub(crate) fn core(&self, placed: u16) -> &OrientCore {
-        &self.play.orients[self.board.placed[placed as usize].orient as usize]
+    pub(crate) fn play_orient(&self, placed: PlacedId) -> &OrientCore {
+        self.play.orient(self.board.placed[placed.index()].orient)
     }
 
     /// The tile kind of a placed tile.
     #[inline]
-    pub(crate) fn kind_of(&self, placed: u16) -> u16 {
-        self.core(placed).kind
+    pub(crate) fn kind_of(&self, placed: PlacedId) -> KindId {
+        self.play_orient(placed).kind
     }
 
-    /// Puts a tile on the board and joins its features to its neighbours'.
-    pub(crate) fn put(&mut self, x: i32, y: i32, orient: u16) -> u16 {
+    /// Puts a tile on the board and joins its features to its neighbours'; with `ends` (a
+    /// module reads them: the donkey), keeps `Node::ends_at`. A neighbour's road closed by our
+    /// edge goes to `closed` (see `join`).
+    pub(crate) fn put(
+        &mut self,
+        x: i32,
+        y: i32,
+        orient: OrientId,
+        ends: bool,
+        closed: &mut Vec<NodeId>,
+    ) -> PlacedId {
         let tables = self.tables;
-        let o = self.play.orients[orient as usize];
-        let id = self.board.placed.len() as u16;
-        let base = self.nodes.len() as u32;
+        let o = *self.play.orient(orient);
+        let id = PlacedId(self.board.placed.len() as u16);
+        let base = NodeId(self.nodes.len() as u32);
         self.nodes.extend_from_slice(self.play.of(orient));
-        let village = self.donkey.is_some();
         // Each new node is its own set, a ring of one. With the donkey, the templates hold
         // where each end faces from the tile (see `PlayTables`): the tile's position is added
         // once per end; `join` takes off the ends that meet a tile.
-        for (i, node) in self.nodes[base as usize..].iter_mut().enumerate() {
-            let n = base + i as u32;
+        for (i, node) in self.nodes[base.index()..].iter_mut().enumerate() {
+            let n = NodeId(base.0 + i as u32);
             node.parent = n;
             node.next = n;
             node.tile = id;
-            if village {
+            if ends {
                 let open = node.open as i32;
                 node.ends_at.0 += open * x;
                 node.ends_at.1 += open * y;
@@ -800,45 +1049,42 @@ impl<'t> Game<'t> {
         let cells = self.board.place(x, y, id, weights);
         for side in Side::ALL {
             let cell = cells[side.index()];
-            if cell.placed != EMPTY {
-                self.join(id, side, cell.placed);
+            if cell.placed != PlacedId::NONE {
+                self.join(id, side, cell.placed, ends, closed);
             }
         }
         id
     }
 
-    /// Joins the features of tile `p` across its `side` to tile `q`.
-    pub(crate) fn join(&mut self, p: u16, side: Side, q: u16) {
+    /// Joins the features of tile `p` across its `side` to tile `q` (`ends`, `closed`: as
+    /// `put`).
+    fn join(&mut self, p: PlacedId, side: Side, q: PlacedId, ends: bool, closed: &mut Vec<NodeId>) {
         let tables = self.tables;
-        let (pp, qq) = (self.board.placed[p as usize], self.board.placed[q as usize]);
-        let (op, oq) = (
-            self.play.orients[pp.orient as usize],
-            self.play.orients[qq.orient as usize],
-        );
+        let (pp, qq) = (self.board.placed[p.index()], self.board.placed[q.index()]);
+        let (op, oq) = (*self.play.orient(pp.orient), *self.play.orient(qq.orient));
         let meeting = tables.meeting(op.edges[side.index()], oq.edges[side.opposite().index()]);
-        let village = self.donkey.is_some();
-        let mut last = (u32::MAX, u32::MAX);
+        let mut last = (NodeId::NONE, NodeId::NONE);
         // The side's ports clockwise (half, centre, half: `Side::ports`) face the opposite
         // side's in reverse (`Port::facing`), by index.
         let (ours, theirs) = (3 * side.index(), 3 * side.opposite().index() + 2);
         for k in 0..3 {
             let f = op.ports[ours + k];
             let g = oq.ports[theirs - k];
-            let fa = (f != crate::tables::NO_FEATURE).then(|| pp.base + u32::from(f));
-            let ga = (g != crate::tables::NO_FEATURE).then(|| qq.base + u32::from(g));
+            let fa = (f != crate::tables::NO_FEATURE).then(|| pp.node(f));
+            let ga = (g != crate::tables::NO_FEATURE).then(|| qq.node(g));
             if k == 1 {
                 // Each side's end, if a road or city, closes here; ours faced q's position,
                 // q's faced ours.
                 if let Some(a) = fa
-                    && self.nodes[a as usize].kind.closes()
+                    && self.nodes[a.index()].kind.closes()
                 {
-                    self.close_end(a, (qq.x, qq.y), village);
+                    self.close_end(a, (qq.x, qq.y), ends);
                 }
-                let theirs_closes = ga.is_some_and(|g| self.nodes[g as usize].kind.closes());
+                let theirs_closes = ga.is_some_and(|g| self.nodes[g.index()].kind.closes());
                 if let Some(g) = ga
                     && theirs_closes
                 {
-                    self.close_end(g, (pp.x, pp.y), village);
+                    self.close_end(g, (pp.x, pp.y), ends);
                 }
                 if meeting != Meeting::Connect {
                     // A neighbour's road closed by our edge (bushes) is not a feature of the
@@ -846,7 +1092,7 @@ impl<'t> Game<'t> {
                     if let Some(g) = ga
                         && theirs_closes
                     {
-                        self.closed_by_edge.push(g);
+                        closed.push(g);
                     }
                     continue;
                 }
@@ -854,7 +1100,7 @@ impl<'t> Game<'t> {
             // A city's three ports, or a field's two halves, join the same pair once.
             if let (Some(a), Some(b)) = (fa, ga)
                 && last != (a, b)
-                && self.nodes[a as usize].kind == self.nodes[b as usize].kind
+                && self.nodes[a.index()].kind == self.nodes[b.index()].kind
             {
                 last = (a, b);
                 self.union(a, b);
@@ -862,113 +1108,32 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// Takes one open end, facing the cell `faced`, off the set of node `n` (with the donkey in
-    /// play, its position off `ends_at` too).
-    fn close_end(&mut self, n: u32, faced: (i16, i16), village: bool) {
+    /// Takes one open end, facing the cell `faced`, off the set of node `n` (with `ends`, its
+    /// position off `ends_at` too).
+    fn close_end(&mut self, n: NodeId, faced: (i16, i16), ends: bool) {
         let r = self.find_mut(n);
-        let root = &mut self.nodes[r as usize];
+        let root = &mut self.nodes[r.index()];
         root.open -= 1;
-        if village {
+        if ends {
             root.ends_at.0 -= i32::from(faced.0);
             root.ends_at.1 -= i32::from(faced.1);
         }
     }
 
-    /// The rotation masks of the drawn tile by frontier slot, for placement filters to clear
-    /// rotations in: filled from the placement index on first use in a draw (a draw no filter
-    /// touches never lists them).
-    pub(crate) fn masks_mut(&mut self) -> &mut Vec<u8> {
-        self.masks_count = None;
-        // A caller may write any mask.
-        self.few_slots = None;
-        if !self.masks_filled {
-            let row = self.tables.index.row(self.masks_kind);
-            self.masks.clear();
-            (self.masks).extend(self.board.frontier.iter().map(|o| row.at(o.pattern)));
-            if let Some((slot, kept)) = self.donkey_sets.kept.take() {
-                self.masks[usize::from(slot)] = self.kept_mask(slot, kept);
-            }
-            self.masks_filled = true;
-        }
-        &mut self.masks
-    }
-
-    /// Sets the drawn tile's rotation mask at a frontier slot (a filter clearing rotations):
-    /// the first slot changed while the masks are not listed is kept aside, a second one lists
-    /// them.
-    pub(crate) fn set_mask(&mut self, slot: u16, mask: u8) {
-        self.masks_count = None;
-        if let Some((slots, n)) = self.few_slots
-            && mask != 0
-            && !slots[..usize::from(n)].contains(&slot)
-        {
-            self.few_slots = None;
-        }
-        // A pending slot is checked first, and kept only if that changed it (else it would
-        // count as changed, and this slot list the masks).
-        if let Some((at, Kept::Pending(sets))) = self.donkey_sets.kept {
-            let kept = self.pending_mask(at, sets);
-            let pattern = self.board.frontier[usize::from(at)].pattern;
-            self.donkey_sets.kept = (kept != self.tables.index.fits(pattern, self.masks_kind))
-                .then_some((at, Kept::Mask(kept)));
-        }
-        match self.donkey_sets.kept {
-            _ if self.masks_filled => self.masks[usize::from(slot)] = mask,
-            Some((other, _)) if other != slot => self.masks_mut()[usize::from(slot)] = mask,
-            _ => self.donkey_sets.kept = Some((slot, Kept::Mask(mask))),
-        }
-    }
-
-    /// The drawn tile's rotation mask at a frontier slot (after the placement filters).
-    #[inline]
-    pub(crate) fn mask_at(&self, slot: usize) -> u8 {
-        if self.masks_filled {
-            return self.masks[slot];
-        }
-        match self.donkey_sets.kept {
-            Some((at, kept)) if usize::from(at) == slot => self.kept_mask(at, kept),
-            _ => {
-                let pattern = self.board.frontier[slot].pattern;
-                self.tables.index.fits(pattern, self.masks_kind)
-            }
-        }
-    }
-
-    /// The drawn tile's mask at the slot `DonkeySets::kept` names.
-    #[inline]
-    fn kept_mask(&self, slot: u16, kept: Kept) -> u8 {
-        match kept {
-            Kept::Mask(mask) => mask,
-            Kept::Pending(sets) => self.pending_mask(slot, sets),
-        }
-    }
-
-    /// The drawn tile's mask at a slot `Kept::Pending` names: the index's, less the
-    /// rotations that would close any of the donkey's sets in `sets` (bit `i`: `roots[i]`),
-    /// taken in their order as the filter would have taken them.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn pending_mask(&self, slot: u16, sets: u8) -> u8 {
-        let open = self.board.frontier[usize::from(slot)];
-        let at = (i32::from(open.x), i32::from(open.y));
-        let mut mask = self.tables.index.fits(open.pattern, self.masks_kind);
-        let mut rest = sets;
-        while rest != 0 {
-            let root = self.donkey_sets.roots[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-            mask &= !self.closing_rotations(self.masks_kind, at, mask, root);
-        }
-        mask
-    }
-
     /// The rotations among `mask` of tile kind `kind` placed at the open position `at` that
     /// would close the road or city `root` (a root), all of whose open ends must face `at`.
-    pub(crate) fn closing_rotations(&self, kind: u16, at: (i32, i32), mask: u8, root: u32) -> u8 {
+    pub(crate) fn closing_rotations(
+        &self,
+        kind: KindId,
+        at: (i32, i32),
+        mask: u8,
+        root: NodeId,
+    ) -> u8 {
         if mask == 0 {
             return 0;
         }
         let around = Around::new(self, at.0, at.1);
-        if around.ends_of(root) != self.nodes[root as usize].open {
+        if around.ends_of(root) != self.nodes[root.index()].open {
             return 0;
         }
         let mut closing = 0;
@@ -976,7 +1141,7 @@ impl<'t> Game<'t> {
         while bits != 0 {
             let rotation = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            let o = &self.play.orients[usize::from(self.play.orient_of(kind, rotation))];
+            let o = self.play.orient(self.play.orient_of(kind, rotation));
             if around.completes(self, o, root) {
                 closing |= 1 << rotation;
             }
@@ -985,10 +1150,10 @@ impl<'t> Game<'t> {
     }
 
     /// The feature nodes of a placed tile, by local index.
-    pub(crate) fn tile_nodes(&self, placed: u16) -> &[Node] {
-        let p = self.board.placed[placed as usize];
-        let features = self.play.orients[p.orient as usize].features;
-        &self.nodes[p.base as usize..p.base as usize + usize::from(features)]
+    pub(crate) fn tile_nodes(&self, placed: PlacedId) -> &[Node] {
+        let p = self.board.placed[placed.index()];
+        let features = self.play.orient(p.orient).features;
+        &self.nodes[p.base.index()..p.base.index() + usize::from(features)]
     }
 
     /// Puts a follower back into its owner's supply of its kind.
@@ -1011,111 +1176,29 @@ impl<'t> Game<'t> {
             k => u16::from(self.tables.followers[usize::from(k) - 1].strength),
         }
     }
-
-    /// Takes a figure off the board into its owner's supply (no scoring).
-    pub(crate) fn lift(&mut self, index: usize) -> Figure {
-        let fig = self.figures.remove(index);
-        match fig.kind {
-            FigureKind::Follower => {
-                let r = self.find_mut(fig.node);
-                self.nodes[r as usize].followers -= 1;
-                if self.nodes[fig.node as usize].kind == FeatureKind::Monastery {
-                    self.monastery_followers -= 1;
-                }
-                self.return_to_supply(fig);
-            }
-            FigureKind::Windmill => {
-                self.windmills[fig.owner as usize] += 1;
-                self.mills.retain(|m| m.tile != fig.tile);
-            }
-        }
-        fig
-    }
-
-    /// Walks the ring of a set into `self.ring`, and returns its distinct tiles.
-    #[inline]
-    pub(crate) fn members(&mut self, root: u32) -> Vec<(i16, i16)> {
-        self.walk(root);
-        // Allocated once, at its size.
-        let placed = &self.board.placed;
-        (self.ring_tiles.iter())
-            .map(|&t| (placed[t as usize].x, placed[t as usize].y))
-            .collect()
-    }
-
-    /// Walks the ring of a set into `self.ring` (and its distinct tiles into `ring_tiles`).
-    #[inline]
-    pub(crate) fn walk(&mut self, root: u32) {
-        self.generation += 1;
-        self.ring.clear();
-        self.ring_tiles.clear();
-        let mut m = root;
-        // The member on the earliest placed tile (then lowest local index): where a scoring is
-        // reported. Keys are distinct, so it is the one a search of the ring would find.
-        let mut lowest = (u32::MAX, root);
-        loop {
-            self.ring.push(m);
-            let node = &self.nodes[m as usize];
-            let key = u32::from(node.tile) << 8 | u32::from(node.local);
-            if key < lowest.0 {
-                lowest = (key, m);
-            }
-            let t = node.tile as usize;
-            if self.stamp[t] != self.generation {
-                self.stamp[t] = self.generation;
-                self.ring_tiles.push(t as u16);
-            }
-            m = self.nodes[m as usize].next;
-            if m == root {
-                break;
-            }
-        }
-        self.ring_lowest = lowest.1;
-    }
-
-    /// The members of the last walked ring.
-    pub(crate) fn ring(&self) -> &[u32] {
-        &self.ring
-    }
 }
 
 /// The sets of the roads and cities on the donkey's tile (roots as last found, refreshed at
 /// each draw: a root changes only when its set is joined to another).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DonkeySets {
-    /// The donkey's tile they were taken from (`EMPTY`: none yet).
-    pub(crate) tile: u16,
+    /// The donkey's tile they were taken from (`PlacedId::NONE`: none yet).
+    pub(crate) tile: PlacedId,
     /// The roots; a road or city with ends owns a centre port, so a tile has at most four.
-    pub(crate) roots: [u32; 4],
+    pub(crate) roots: [NodeId; 4],
     /// How many of `roots` are in use.
     pub(crate) len: u8,
     /// Where the tile is, if it has a monastery.
     pub(crate) monastery: Option<(i16, i16)>,
-    /// The one frontier slot whose mask may differ from the index's in this draw while the
-    /// masks are not listed, and how: the donkey mostly blocks a single position, and listing
-    /// every mask for it costs more than `mask_at`'s check.
-    pub(crate) kept: Option<(u16, Kept)>,
-}
-
-/// How the slot `DonkeySets::kept` names differs from the placement index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kept {
-    /// A filter changed its mask to this (`Game::set_mask`).
-    Mask(u8),
-    /// The drawn tile may close some of the donkey's sets there (bit `i`: `roots[i]`), not yet
-    /// checked: its mask is worked out when read (`Game::pending_mask`). A random draw reads a
-    /// few slots, seldom this one, so most draws never pay for the check.
-    Pending(u8),
 }
 
 impl Default for DonkeySets {
     fn default() -> DonkeySets {
         DonkeySets {
-            tile: EMPTY,
-            roots: [0; 4],
+            tile: PlacedId::NONE,
+            roots: [NodeId(0); 4],
             len: 0,
             monastery: None,
-            kept: None,
         }
     }
 }
@@ -1124,37 +1207,38 @@ impl Default for DonkeySets {
 struct Around {
     /// Per side: the touching edge code of the neighbour, if there is one.
     edge: [Option<u8>; 4],
-    /// Per side: the set of the neighbour's road or city at its centre port (`u32::MAX`: none).
-    set: [u32; 4],
+    /// Per side: the set of the neighbour's road or city at its centre port (`NodeId::NONE`:
+    /// none).
+    set: [NodeId; 4],
 }
 
 impl Around {
-    fn new(game: &Game<'_>, x: i32, y: i32) -> Around {
+    fn new(game: &Core<'_>, x: i32, y: i32) -> Around {
         let mut around = Around {
             edge: [None; 4],
-            set: [u32::MAX; 4],
+            set: [NodeId::NONE; 4],
         };
         let cells = game.board.neighbours(x, y);
         for side in Side::ALL {
             let q = cells[side.index()].placed;
-            if q == EMPTY {
+            if q == PlacedId::NONE {
                 continue;
             }
-            let q = game.board.placed[q as usize];
-            let oq = game.play.orients[q.orient as usize];
+            let q = game.board.placed[q.index()];
+            let oq = game.play.orient(q.orient);
             let s = side.index();
             around.edge[s] = Some(oq.edges[side.opposite().index()]);
             // Only a road or city has a set that can be completed.
             if oq.links[side.opposite().index()] != 0 {
                 let g = oq.ports[side.centre().facing().index()];
-                around.set[s] = game.find(q.base + u32::from(g));
+                around.set[s] = game.find(q.node(g));
             }
         }
         around
     }
 
     /// The sides where the set `root` has an end facing this position, as a mask.
-    fn sides_of(&self, root: u32) -> u8 {
+    fn sides_of(&self, root: NodeId) -> u8 {
         let s = &self.set;
         u8::from(s[0] == root)
             | u8::from(s[1] == root) << 1
@@ -1163,16 +1247,16 @@ impl Around {
     }
 
     /// How many ends of the set `root` face this position.
-    fn ends_of(&self, root: u32) -> u32 {
+    fn ends_of(&self, root: NodeId) -> u32 {
         self.sides_of(root).count_ones()
     }
 
     /// Whether placing `o` here closes the set `target`, all of whose ends face this position:
     /// walking from it through the tile's roads and cities, every side reached must have a
     /// neighbour, and every other set joined must have all its ends here too.
-    fn completes(&self, game: &Game<'_>, o: &OrientCore, target: u32) -> bool {
+    fn completes(&self, game: &Core<'_>, o: &OrientCore, target: NodeId) -> bool {
         let tables = game.tables;
-        let mut joined = [target, u32::MAX, u32::MAX, u32::MAX];
+        let mut joined = [target, NodeId::NONE, NodeId::NONE, NodeId::NONE];
         let mut todo = self.sides_of(target);
         let mut visited = todo;
         while todo != 0 {
@@ -1186,14 +1270,14 @@ impl Around {
                 continue;
             }
             let set = self.set[s];
-            if set != u32::MAX && !joined.contains(&set) {
+            if set != NodeId::NONE && !joined.contains(&set) {
                 // Another set joins: it too must have all its ends here.
-                let node = &game.nodes[set as usize];
+                let node = &game.nodes[set.index()];
                 let sides = self.sides_of(set);
                 if sides.count_ones() != node.open {
                     return false;
                 }
-                if let Some(free) = joined.iter_mut().find(|j| **j == u32::MAX) {
+                if let Some(free) = joined.iter_mut().find(|j| **j == NodeId::NONE) {
                     *free = set;
                 }
                 todo |= sides & !visited;
@@ -1212,9 +1296,8 @@ impl Around {
 /// placement checks it in constant time.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mill {
-    /// Index into `Board::placed` of its tile (one windmill per tile: it goes on the tile just
-    /// placed).
-    pub tile: u16,
+    /// Its tile (one windmill per tile: it goes on the tile just placed).
+    pub tile: PlacedId,
     /// Its tile's position.
     pub at: (i16, i16),
     /// Placed tiles of its range, its own included.
@@ -1224,6 +1307,7 @@ pub(crate) struct Mill {
 #[cfg(test)]
 mod tests {
     use super::PlayTables;
+    use crate::ids::{KindId, OrientId};
     use tiledef::Side;
 
     /// The compact copies a turn reads say what the tables say, for every kind and orientation
@@ -1234,12 +1318,15 @@ mod tests {
         let play = PlayTables::new(&tables);
         for (k, kind) in tables.kinds.iter().enumerate() {
             let core = play.kinds[k];
-            assert_eq!(core.rotation_orient, kind.rotation_orient);
+            assert_eq!(core.rotation_orient, kind.rotation_orient.map(OrientId));
             assert_eq!(1 << core.rotations_shift, kind.orients.len());
             assert_eq!(core.no_u_turn, kind.no_u_turn);
             for c in 0..=tables.colours.len() {
                 let groups = kind.flowers.get(c).copied().unwrap_or(0);
-                assert_eq!(play.flower_groups(k as u16, c as u8), u32::from(groups));
+                assert_eq!(
+                    play.flower_groups(KindId(k as u16), c as u8),
+                    u32::from(groups)
+                );
             }
         }
         // Village Life's fields have flowers, so the bits below are tested both ways.
@@ -1251,12 +1338,15 @@ mod tests {
         );
         for (i, o) in tables.orients.iter().enumerate() {
             for (local, f) in o.features.iter().enumerate() {
-                assert_eq!(play.flowered(i as u16, local as u8), !f.flowers.is_empty());
+                assert_eq!(
+                    play.flowered(OrientId(i as u16), local as u8),
+                    !f.flowers.is_empty()
+                );
             }
             let core = play.orients[i];
             assert_eq!(
                 (core.edges, core.ports, core.links, core.kind, core.rotation),
-                (o.edges, o.ports, o.links, o.kind, o.rotation)
+                (o.edges, o.ports, o.links, KindId(o.kind), o.rotation)
             );
             assert_eq!(usize::from(core.features), o.features.len());
             assert_eq!(core.room_sides, crate::placement::room_sides(&tables, o));
@@ -1264,11 +1354,11 @@ mod tests {
                 (core.monastery, usize::from(core.fields), core.festival),
                 (o.monastery.unwrap_or(u8::MAX), o.fields.len(), o.festival)
             );
-            assert_eq!(play.of(i as u16).len(), o.features.len());
+            assert_eq!(play.of(OrientId(i as u16)).len(), o.features.len());
         }
     }
 
-    /// `Game::join` reads a side's ports and the ports facing them by index.
+    /// `Core::join` reads a side's ports and the ports facing them by index.
     #[test]
     fn a_sides_ports_face_the_opposite_sides_in_reverse() {
         for side in Side::ALL {

@@ -8,6 +8,7 @@
 //! The index holds the path rule `extend` too (a river tile fits only where it continues the
 //! river), as that rule reads nothing but which neighbours are placed.
 
+use crate::ids::{KindId, OrientId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
@@ -287,8 +288,8 @@ pub struct PlacementIndex {
 impl PlacementIndex {
     /// The rotation mask of a tile kind at a neighbour pattern.
     #[inline]
-    pub fn fits(&self, pattern: u32, kind: u16) -> u8 {
-        self.fits[pattern as usize * self.kinds as usize + kind as usize]
+    pub fn fits(&self, pattern: u32, kind: KindId) -> u8 {
+        self.fits[pattern as usize * self.kinds as usize + kind.index()]
     }
 
     /// The number of patterns, `base⁴`.
@@ -300,9 +301,9 @@ impl PlacementIndex {
 
     /// The rotation masks of one tile kind, by pattern.
     #[inline]
-    pub fn row(&self, kind: u16) -> Row<'_> {
+    pub fn row(&self, kind: KindId) -> Row<'_> {
         Row {
-            fits: &self.fits[kind as usize..],
+            fits: &self.fits[kind.index()..],
             stride: self.kinds as usize,
         }
     }
@@ -420,14 +421,29 @@ impl Tables {
     }
 
     /// The tile kind with this id.
-    pub fn kind_by_id(&self, id: &str) -> Option<u16> {
-        self.kinds.iter().position(|k| k.id == id).map(|i| i as u16)
+    pub fn kind_by_id(&self, id: &str) -> Option<KindId> {
+        self.kinds
+            .iter()
+            .position(|k| k.id == id)
+            .map(|i| KindId(i as u16))
+    }
+
+    /// A tile kind.
+    #[inline]
+    pub fn kind(&self, kind: KindId) -> &TileKind {
+        &self.kinds[kind.index()]
+    }
+
+    /// An orientation.
+    #[inline]
+    pub fn orient(&self, orient: OrientId) -> &Orient {
+        &self.orients[orient.index()]
     }
 
     /// The orientation of a tile kind after `rotation` quarter turns (symmetric rotations
     /// resolve to the equal orientation with the smallest rotation).
-    pub fn orient_of(&self, kind: u16, rotation: u8) -> u16 {
-        self.kinds[kind as usize].rotation_orient[rotation as usize % 4]
+    pub fn orient_of(&self, kind: KindId, rotation: u8) -> OrientId {
+        OrientId(self.kind(kind).rotation_orient[rotation as usize % 4])
     }
 
     /// Per path edge kind on orientation `o` (at most four), the sides carrying it (bit
@@ -893,7 +909,7 @@ mod tests {
     #[test]
     fn symmetric_rotations_are_dropped() {
         let t = tables();
-        let count = |id: &str| t.kinds[t.kind_by_id(id).unwrap() as usize].orients.len();
+        let count = |id: &str| t.kind(t.kind_by_id(id).unwrap()).orients.len();
         assert_eq!(count("B"), 1, "monastery: all rotations equal");
         assert_eq!(count("C"), 1, "city on four sides");
         assert_eq!(count("X"), 1, "crossroads");
@@ -911,13 +927,13 @@ mod tests {
     fn city_half_ports_belong_to_the_city() {
         let t = tables();
         let e = t.kind_by_id("E").unwrap();
-        let o = &t.orients[t.orient_of(e, 0) as usize];
+        let o = t.orient(t.orient_of(e, 0));
         let city = o.feature_at(Port::N).unwrap();
         assert_eq!(o.feature_at(Port::NNW), Some(city));
         assert_eq!(o.feature_at(Port::NNE), Some(city));
         assert_eq!(o.features[city as usize].open, 1);
         // Rotated once, the city is on the east edge.
-        let r1 = &t.orients[t.orient_of(e, 1) as usize];
+        let r1 = t.orient(t.orient_of(e, 1));
         assert_eq!(r1.feature_at(Port::ESE), r1.feature_at(Port::E));
         assert_eq!(
             r1.edges[1] as usize,
@@ -930,7 +946,7 @@ mod tests {
         let t = tables();
         let links = |id: &str, rotation: u8| {
             let k = t.kind_by_id(id).unwrap();
-            t.orients[t.orient_of(k, rotation) as usize].links
+            t.orient(t.orient_of(k, rotation)).links
         };
         let (n, e, s, w) = (1, 2, 4, 8);
         // U: one road west–east; fields north and south.
@@ -958,7 +974,7 @@ mod tests {
         let t = compile(&report.tileset.expect("the real tiles validate")).expect("compiles");
         let orient = |id: &str, rotation: u8| {
             let k = t.kind_by_id(id).unwrap();
-            &t.orients[t.orient_of(k, rotation) as usize]
+            t.orient(t.orient_of(k, rotation))
         };
         let (n, e, s, w) = (1, 2, 4, 8);
         // One road joining three or four sides links them all, and has an open end at each.

@@ -31,7 +31,7 @@ fn placed_in_range(game: &Game<'_>, range: Option<RangeDef>, (x, y): (i16, i16))
             let r = r as i32;
             let cells = (-r..=r).flat_map(|dx| (-r..=r).map(move |dy| (dx, dy)));
             cells
-                .filter(|(dx, dy)| game.board.at(x + dx, y + dy).is_some())
+                .filter(|(dx, dy)| game.board().at(x + dx, y + dy).is_some())
                 .count() as u32
         }
         Some(RangeDef::Plus(r)) => {
@@ -40,7 +40,7 @@ fn placed_in_range(game: &Game<'_>, range: Option<RangeDef>, (x, y): (i16, i16))
                 .flat_map(|d| [(d, 0), (0, d)])
                 .filter(|&c| c != (0, 0));
             1 + cells
-                .filter(|(dx, dy)| game.board.at(x + dx, y + dy).is_some())
+                .filter(|(dx, dy)| game.board().at(x + dx, y + dy).is_some())
                 .count() as u32
         }
     }

@@ -5,6 +5,7 @@
 
 mod common;
 
+use engine::KindId;
 use engine::game::{Draw, Event, Game, GameOptions, IllegalMove, Move, Phase};
 use engine::rng::Rng;
 use engine::tables::Tables;
@@ -18,12 +19,12 @@ fn options(sets: &[&str], seed: u64) -> GameOptions {
     }
 }
 
-fn id(tables: &Tables, kind: u16) -> &str {
-    &tables.kinds[kind as usize].id
+fn id(tables: &Tables, kind: KindId) -> &str {
+    &tables.kind(kind).id
 }
 
-fn set_of(tables: &Tables, kind: u16) -> &str {
-    &tables.sets[tables.kinds[kind as usize].set as usize]
+fn set_of(tables: &Tables, kind: KindId) -> &str {
+    &tables.sets[tables.kind(kind).set as usize]
 }
 
 /// Plays a random game; returns the start tile and the tiles drawn, in order (placed or set
@@ -154,16 +155,16 @@ fn a_fixed_draw_starts_from_the_sets_of_its_tiles() {
 /// The legal placements of a kind by brute force: every empty cell next to a tile, every
 /// rotation, edges checked pair by pair and the path rules read off the definitions' edge
 /// kinds over a set of placed positions.
-fn brute_force(tables: &Tables, game: &Game<'_>, kind: u16) -> HashSet<(i16, i16, u8)> {
+fn brute_force(tables: &Tables, game: &Game<'_>, kind: KindId) -> HashSet<(i16, i16, u8)> {
     let placed: HashSet<(i32, i32)> = game
-        .board
+        .board()
         .placed
         .iter()
         .map(|p| (i32::from(p.x), i32::from(p.y)))
         .collect();
     let edge_at = |x: i32, y: i32, side: Side| {
-        let p = game.board.at(x, y)?;
-        Some(tables.orients[p.orient as usize].edges[side.index()])
+        let p = game.board().at(x, y)?;
+        Some(tables.orient(p.orient).edges[side.index()])
     };
     let mut out = HashSet::new();
     let cells: HashSet<(i32, i32)> = placed
@@ -172,7 +173,7 @@ fn brute_force(tables: &Tables, game: &Game<'_>, kind: u16) -> HashSet<(i16, i16
         .filter(|c| !placed.contains(c))
         .collect();
     for &(x, y) in &cells {
-        for &o in &tables.kinds[kind as usize].orients {
+        for &o in &tables.kind(kind).orients {
             let orient = &tables.orients[o as usize];
             let around = Side::ALL.map(|s| {
                 let (dx, dy) = s.offset();
@@ -275,7 +276,7 @@ fn check_path_placements(tables: &Tables) -> Refused {
         let mut moves = Vec::new();
         while let Phase::Place(kind) = game.phase() {
             game.legal_moves(&mut moves);
-            if tables.kinds[kind as usize].path {
+            if tables.kind(kind).path {
                 let listed: HashSet<(i16, i16, u8)> = moves
                     .iter()
                     .map(|m| match *m {
@@ -286,7 +287,7 @@ fn check_path_placements(tables: &Tables) -> Refused {
                 assert_eq!(listed, brute_force(tables, &game, kind), "seed {seed}");
                 // Every other rotation is refused by apply too, with the rule it breaks.
                 for &(x, y) in game
-                    .board
+                    .board()
                     .frontier
                     .iter()
                     .map(|o| (o.x, o.y))
@@ -295,7 +296,7 @@ fn check_path_placements(tables: &Tables) -> Refused {
                 {
                     for rotation in 0..4 {
                         let orient = tables.orient_of(kind, rotation);
-                        let o = &tables.orients[orient as usize];
+                        let o = tables.orient(orient);
                         if listed.contains(&(x, y, o.rotation)) {
                             continue;
                         }

@@ -3,6 +3,7 @@
 
 mod common;
 
+use engine::KindId;
 use engine::game::{Draw, Game, GameOptions, Move, Phase, RuleOptions};
 use engine::players::{Player, Strategy, parse_seats};
 use engine::rng::Rng;
@@ -206,7 +207,7 @@ fn seat_lists_parse_as_documented() {
 }
 
 /// Plays a game at random to the end; the tile kinds drawn, in order (placed or set aside).
-fn draw_order(game: &mut Game<'_>, rng: &mut Rng) -> Vec<u16> {
+fn draw_order(game: &mut Game<'_>, rng: &mut Rng) -> Vec<KindId> {
     let (mut moves, mut events) = (Vec::new(), Vec::new());
     while game.phase() != Phase::Over {
         game.legal_moves(&mut moves);
@@ -225,7 +226,7 @@ fn draw_order(game: &mut Game<'_>, rng: &mut Rng) -> Vec<u16> {
 #[test]
 fn a_search_copy_keeps_the_river_first_and_its_lake_last() {
     let tables = common::tables();
-    let river = |k: u16| tables.sets[tables.kinds[k as usize].set as usize] == "river";
+    let river = |k: KindId| tables.sets[tables.kind(k).set as usize] == "river";
     let lake = tables.kind_by_id("RI.1-I.e").expect("the River's lake");
     let mut reordered = 0;
     for seed in 0..30u64 {
@@ -238,7 +239,7 @@ fn a_search_copy_keeps_the_river_first_and_its_lake_last() {
         let mut rng = Rng::new(seed);
         // A few turns into the river, as a search would copy the game.
         let mut moves = Vec::new();
-        while game.board.placed.len() < 1 + (seed % 5) as usize {
+        while game.board().placed.len() < 1 + (seed % 5) as usize {
             game.legal_moves(&mut moves);
             game.apply(moves[0], &mut events).expect("legal");
         }

@@ -10,6 +10,7 @@ use engine::record::{GameSpec, replay};
 use engine::rng::Rng;
 use engine::simulate::play_random_record;
 use engine::tables::{Orient, Tables};
+use engine::{KindId, NodeId, PlacedId};
 use proptest::prelude::*;
 use tiledef::{Port, Side};
 
@@ -33,9 +34,9 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
     let mut events = Vec::new();
     let mut game = Game::new(tables, options(players, seed, base_only), &mut events).unwrap();
     let followers = game.options().rules.followers;
-    let windmills = game.windmills.clone();
+    let windmills = game.windmills().to_vec();
     let mut moves = Vec::new();
-    let mut last = game.scores.clone();
+    let mut last = game.scores().to_vec();
     while game.phase() != Phase::Over {
         game.legal_moves(&mut moves);
         assert!(
@@ -51,8 +52,8 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
             }
             // The playouts' sampler gives only listed placements, and (every 16th turn, on
             // 40 samples per placement: a placement missed with probability < e^-40) each.
-            let mut sampler = Rng::new(seed ^ game.board.placed.len() as u64);
-            let tries = if game.board.placed.len().is_multiple_of(16) {
+            let mut sampler = Rng::new(seed ^ game.board().placed.len() as u64);
+            let tries = if game.board().placed.len().is_multiple_of(16) {
                 40 * moves.len()
             } else {
                 4
@@ -82,55 +83,55 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
             .unwrap_or_else(|e| panic!("listed move {mv:?} refused: {e}"));
         for p in 0..players {
             let on_board = |kind| {
-                game.figures
+                game.figures()
                     .iter()
                     .filter(|f| f.owner == p && f.kind == kind && f.follower == 0)
                     .count()
             };
             assert_eq!(
-                game.supply[p as usize] as usize + on_board(FigureKind::Follower),
+                game.supply()[p as usize] as usize + on_board(FigureKind::Follower),
                 followers as usize,
                 "player {p} followers not conserved"
             );
             // Each of the sets' follower kinds (the large follower) is conserved too.
-            let kinds = game.follower_counts.len();
-            for (k, &count) in game.follower_counts.iter().enumerate() {
+            let kinds = game.follower_counts().len();
+            for (k, &count) in game.follower_counts().iter().enumerate() {
                 let out = game
-                    .figures
+                    .figures()
                     .iter()
                     .filter(|f| f.owner == p && usize::from(f.follower) == k + 1)
                     .count();
                 assert_eq!(
-                    game.follower_supply[p as usize * kinds + k] as usize + out,
+                    game.follower_supply()[p as usize * kinds + k] as usize + out,
                     count as usize,
                     "player {p} follower kind {k} not conserved"
                 );
             }
             assert_eq!(
-                game.windmills[p as usize] as usize + on_board(FigureKind::Windmill),
+                game.windmills()[p as usize] as usize + on_board(FigureKind::Windmill),
                 windmills[p as usize] as usize,
                 "player {p} windmills not conserved"
             );
         }
-        if let Some(d) = game.donkey {
+        if let Some(d) = game.donkey() {
             assert!(
-                (d as usize) < game.board.placed.len(),
+                d.index() < game.board().placed.len(),
                 "donkey off the board"
             );
         }
         if seed.is_multiple_of(16) {
             check_frontier(&game);
-            if game.donkey.is_some() {
+            if game.donkey().is_some() {
                 check_open_ends(&game);
             }
         }
-        for (a, b) in last.iter().zip(&game.scores) {
-            assert!(b >= a, "a score fell: {last:?} -> {:?}", game.scores);
+        for (a, b) in last.iter().zip(game.scores()) {
+            assert!(b >= a, "a score fell: {last:?} -> {:?}", game.scores());
         }
-        last.clone_from(&game.scores);
+        last.clone_from_slice(game.scores());
     }
     assert!(
-        game.figures.is_empty(),
+        game.figures().is_empty(),
         "figures left after the final scoring"
     );
     let from_events: Vec<u32> = (0..players)
@@ -148,7 +149,8 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
         })
         .collect();
     assert_eq!(
-        from_events, game.scores,
+        from_events,
+        game.scores(),
         "score events do not add up to the scores"
     );
 }
@@ -156,17 +158,17 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
 /// Each open road's or city's `open` and `ends_at` are the count and the summed positions of
 /// the empty cells its members' ends face (the donkey's filter relies on them).
 fn check_open_ends(game: &Game<'_>) {
-    let mut brute: std::collections::BTreeMap<u32, (u32, (i32, i32))> = Default::default();
-    for (t, p) in game.board.placed.iter().enumerate() {
-        let o = game.orient(t as u16);
+    let mut brute: std::collections::BTreeMap<NodeId, (u32, (i32, i32))> = Default::default();
+    for (t, p) in game.board().placed.iter().enumerate() {
+        let o = game.orient(PlacedId(t as u16));
         for side in Side::ALL {
             let Some(f) = o.feature_at(side.centre()) else {
                 continue;
             };
-            let node = p.base + u32::from(f);
+            let node = p.node(f);
             let (dx, dy) = side.offset();
             let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
-            if game.nodes()[node as usize].kind.closes() && game.board.at(x, y).is_none() {
+            if game.nodes()[node.index()].kind.closes() && game.board().at(x, y).is_none() {
                 let e = brute.entry(game.find(node)).or_default();
                 e.0 += 1;
                 e.1.0 += x;
@@ -175,8 +177,8 @@ fn check_open_ends(game: &Game<'_>) {
         }
     }
     for (r, n) in game.nodes().iter().enumerate() {
-        if n.parent == r as u32 && n.kind.closes() {
-            let (open, at) = brute.get(&(r as u32)).copied().unwrap_or_default();
+        if n.parent == NodeId(r as u32) && n.kind.closes() {
+            let (open, at) = brute.get(&NodeId(r as u32)).copied().unwrap_or_default();
             assert_eq!((n.open, n.ends_at), (open, at), "open ends of set {r}");
         }
     }
@@ -185,21 +187,21 @@ fn check_open_ends(game: &Game<'_>) {
 /// The frontier is exactly the empty cells next to a placed tile.
 fn check_frontier(game: &Game<'_>) {
     let mut expected = std::collections::BTreeSet::new();
-    for p in &game.board.placed {
+    for p in &game.board().placed {
         for side in Side::ALL {
             let (dx, dy) = side.offset();
             let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
-            if game.board.at(x, y).is_none() {
+            if game.board().at(x, y).is_none() {
                 expected.insert((x as i16, y as i16));
             }
         }
     }
     let got: std::collections::BTreeSet<_> =
-        game.board.frontier.iter().map(|o| (o.x, o.y)).collect();
+        game.board().frontier.iter().map(|o| (o.x, o.y)).collect();
     assert_eq!(got, expected, "frontier differs from the empty neighbours");
     assert_eq!(
         got.len(),
-        game.board.frontier.len(),
+        game.board().frontier.len(),
         "frontier has duplicates"
     );
 }
@@ -241,11 +243,11 @@ fn expansion_games_use_every_rule() {
             rules.donkey && rules.windmills == 1 && rules.flower_bonus,
             "Village Life's figures and flowers come with its set: {rules:?}"
         );
-        returns += game.stats.festival_returns;
-        donkey += game.stats.donkey_moves;
-        windmills += game.stats.windmills_placed;
-        flowers += game.stats.flower_points;
-        network += game.stats.network_points;
+        returns += game.stats().festival_returns;
+        donkey += game.stats().donkey_moves;
+        windmills += game.stats().windmills_placed;
+        flowers += game.stats().flower_points;
+        network += game.stats().network_points;
         for e in &events {
             match e {
                 Event::Deployed { follower, .. } if *follower > 0 => large += 1,
@@ -254,7 +256,12 @@ fn expansion_games_use_every_rule() {
                 _ => {}
             }
         }
-        modified += game.stats.marker_points.iter().filter(|&&p| p != 0).count();
+        modified += game
+            .stats()
+            .marker_points
+            .iter()
+            .filter(|&&p| p != 0)
+            .count();
     }
     assert!(returns > 0 && donkey > 0 && windmills > 0 && flowers > 0 && network > 0);
     // Inns & Cathedrals and Traders & Builders' rules happen too.
@@ -288,7 +295,7 @@ fn recorded_games_replay_to_identical_events() {
             let replayed = replay(tables, &parsed).unwrap();
             let again: Vec<Event> = replayed.events().cloned().collect();
             assert_eq!(again, events, "seed {seed}: replay differs");
-            assert_eq!(replayed.game.scores, scores);
+            assert_eq!(replayed.game.scores(), scores);
         }
     }
 }
@@ -334,29 +341,29 @@ fn illegal_moves_are_refused_and_change_nothing() {
                     Move::Place {
                         x,
                         y,
-                        rotation: tables.orients[o as usize].rotation,
+                        rotation: tables.orient(o).rotation,
                     }
                 }
                 m => m,
             };
             if !moves.contains(&canonical) {
                 let before = (
-                    game.scores.clone(),
-                    game.board.placed.len(),
-                    game.figures.len(),
-                    game.donkey,
-                    game.windmills.clone(),
+                    game.scores().to_vec(),
+                    game.board().placed.len(),
+                    game.figures().len(),
+                    game.donkey(),
+                    game.windmills().to_vec(),
                 );
                 let n = events.len();
                 assert!(game.apply(wild, &mut events).is_err(), "{wild:?} accepted");
                 assert_eq!(
                     before,
                     (
-                        game.scores.clone(),
-                        game.board.placed.len(),
-                        game.figures.len(),
-                        game.donkey,
-                        game.windmills.clone(),
+                        game.scores().to_vec(),
+                        game.board().placed.len(),
+                        game.figures().len(),
+                        game.donkey(),
+                        game.windmills().to_vec(),
                     )
                 );
                 assert_eq!(events.len(), n);
@@ -377,10 +384,10 @@ fn placement_index_agrees_with_edge_checks() {
         let mut moves = Vec::new();
         while game.phase() != Phase::Over {
             if let Phase::Place(_) = game.phase() {
-                for open in &game.board.frontier {
+                for open in &game.board().frontier {
                     let around = common::neighbours(&game, open.x, open.y);
                     for (k, kind) in tables.kinds.iter().enumerate() {
-                        let mask = tables.index.fits(open.pattern, k as u16);
+                        let mask = tables.index.fits(open.pattern, KindId(k as u16));
                         for &o in &kind.orients {
                             let orient = &tables.orients[o as usize];
                             let brute = tables.fits_brute_force(orient, around);
@@ -405,12 +412,12 @@ fn placement_index_agrees_with_edge_checks() {
 }
 
 /// The roots of the roads and cities with a member on a placed tile.
-fn sets_on(game: &Game<'_>, tile: u16) -> Vec<u32> {
-    let base = game.board.placed[tile as usize].base;
+fn sets_on(game: &Game<'_>, tile: PlacedId) -> Vec<NodeId> {
+    let p = game.board().placed[tile.index()];
     let o = game.orient(tile);
-    let mut roots: Vec<u32> = (0..o.features.len() as u32)
-        .map(|i| game.find(base + i))
-        .filter(|&r| game.nodes()[r as usize].kind.closes())
+    let mut roots: Vec<NodeId> = (0..o.features.len() as u8)
+        .map(|i| game.find(p.node(i)))
+        .filter(|&r| game.nodes()[r.index()].kind.closes())
         .collect();
     roots.dedup();
     roots
@@ -441,16 +448,16 @@ fn check_donkey_filter(blocks: DonkeyBlocks) {
         let mut game = Game::new(tables, options, &mut events).unwrap();
         let mut moves = Vec::new();
         while game.phase() != Phase::Over {
-            if let (Phase::Place(_), Some(donkey)) = (game.phase(), game.donkey) {
+            if let (Phase::Place(_), Some(donkey)) = (game.phase(), game.donkey()) {
                 let mut free = game.clone();
-                free.donkey = None;
+                free.set_donkey(None);
                 free.recompute_placements();
                 let mut all = Vec::new();
                 free.legal_moves(&mut all);
                 game.legal_moves(&mut moves);
                 let monastery = game.orient(donkey).monastery.is_some() && {
-                    let p = game.board.placed[donkey as usize];
-                    game.board.placed_around(i32::from(p.x), i32::from(p.y)) == 8
+                    let p = game.board().placed[donkey.index()];
+                    game.board().placed_around(i32::from(p.x), i32::from(p.y)) == 8
                 };
                 let sets = sets_on(&free, donkey);
                 for mv in &all {
@@ -458,23 +465,23 @@ fn check_donkey_filter(blocks: DonkeyBlocks) {
                     trial.apply(*mv, &mut Vec::new()).unwrap();
                     let mut ended = trial.clone();
                     ended.apply(Move::Pass, &mut Vec::new()).unwrap();
-                    let completes_set = |r: u32| {
-                        let before = free.nodes()[r as usize];
+                    let completes_set = |r: NodeId| {
+                        let before = free.nodes()[r.index()];
                         if blocks == DonkeyBlocks::Network && before.markets > 0 {
                             // Scored (or, unclaimed, marked done) at the end of this turn.
-                            !before.done && ended.nodes()[ended.find(r) as usize].done
+                            !before.done && ended.nodes()[ended.find(r).index()].done
                         } else {
-                            before.open > 0 && trial.nodes()[trial.find(r) as usize].open == 0
+                            before.open > 0 && trial.nodes()[trial.find(r).index()].open == 0
                         }
                     };
                     let network = sets
                         .iter()
-                        .any(|&r| free.nodes()[r as usize].markets > 0 && completes_set(r));
+                        .any(|&r| free.nodes()[r.index()].markets > 0 && completes_set(r));
                     let closed = sets.iter().any(|&r| completes_set(r));
                     let Move::Place { x, y, .. } = *mv else {
                         unreachable!()
                     };
-                    let p = game.board.placed[donkey as usize];
+                    let p = game.board().placed[donkey.index()];
                     let near = (i32::from(x - p.x)).abs() <= 1 && (i32::from(y - p.y)).abs() <= 1;
                     let completes = closed || (monastery && near);
                     assert_eq!(
@@ -637,6 +644,6 @@ fn a_game_cut_to_n_tiles_draws_the_first_n_minus_one_of_its_bag() {
         let (mut events, mut moves) = (Vec::new(), Vec::new());
         let mut game = Game::new(tables, cut, &mut events).unwrap();
         engine::simulate::play_out(&mut game, &mut rng, &mut moves, &mut events).unwrap();
-        assert_eq!(game.board.placed.len() + game.set_aside.len(), 20);
+        assert_eq!(game.board().placed.len() + game.set_aside().len(), 20);
     }
 }

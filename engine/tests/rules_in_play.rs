@@ -140,10 +140,10 @@ fn games_follow_their_rules() {
         )
         .expect("sets up");
         engine::simulate::play_out(&mut game, &mut rng, &mut moves, &mut events).expect("plays");
-        donkey += game.stats.donkey_moves;
-        flowers += game.stats.flower_points;
-        windmills += game.stats.windmills_placed;
-        assert!(game.donkey.is_none() && game.colours.is_empty());
+        donkey += game.stats().donkey_moves;
+        flowers += game.stats().flower_points;
+        windmills += game.stats().windmills_placed;
+        assert!(game.donkey().is_none() && game.colours().is_empty());
     }
     assert_eq!((donkey, flowers), (0, 0));
     assert!(windmills > 0, "windmills are still placed");
@@ -163,7 +163,7 @@ fn flower_tokens_are_the_colours_of_the_sets_in_the_game() {
             &mut Vec::new(),
         )
         .expect("the game sets up");
-        game.colours.clone()
+        game.colours().to_vec()
     };
     for seed in 0..20 {
         // The lake set is loaded but not in the game: its colour is no token.

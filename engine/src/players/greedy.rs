@@ -32,7 +32,7 @@
 //!
 //! Placements with a deploy or pass are valued from the board without playing them: the
 //! features each placement would join are merged in a small union-find over the placed tile's
-//! features and its neighbours' sets, exactly as `Game::put` joins them, so closures, points
+//! features and its neighbours' sets, exactly as `Core::put` joins them, so closures, points
 //! and majorities are the engine's; flowers and marketplace bonuses are left out of the
 //! estimate. The other second steps (windmills, Festival returns, the donkey) are tried on a
 //! copy of the game and the whole board valued after each. Nothing here names a marker, a
@@ -42,14 +42,14 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{Candidate, Scratch};
-use crate::board::EMPTY;
 use crate::game::{FigureKind, Game, MAX_PLAYERS, Move, Phase};
+use crate::ids::{NodeId, PlacedId};
 use crate::tables::{FeatureKind, NO_FEATURE};
 use tiledef::{Meeting, Side};
 
 const P: usize = MAX_PLAYERS as usize;
 /// An item that is a feature of the tile being placed, not a set already on the board.
-const LOCAL: u32 = u32::MAX;
+const LOCAL: NodeId = NodeId::NONE;
 
 /// Token kinds the estimate follows (the first ones of the tables; more are left out).
 const TOKENS: usize = 6;
@@ -130,12 +130,12 @@ struct Weights {
 impl Weights {
     fn of(game: &Game<'_>) -> Weights {
         let left = game.tiles_left() as f64;
-        let players = game.options.players as usize;
+        let players = game.core.options.players as usize;
         Weights {
             players,
             time: (left / 10.0).min(1.0),
             follower: 3.0 * (left / players as f64 / 10.0).min(1.0),
-            small_city: game.rules.first_edition_small_city,
+            small_city: game.core.rules.first_edition_small_city,
         }
     }
 }
@@ -235,9 +235,9 @@ fn token_worth(counts: &[u32; P], points: f64, w: &Weights, out: &mut [f64; P]) 
 /// The tokens of the marker kind `kind` each player holds.
 fn tokens_held(game: &Game<'_>, kind: u8) -> [u32; P] {
     let mut out = [0; P];
-    let kinds = game.tables.markers.len();
-    for p in 0..game.options.players as usize {
-        out[p] = game.tokens[p * kinds + usize::from(kind)];
+    let kinds = game.core.tables.markers.len();
+    for p in 0..game.core.options.players as usize {
+        out[p] = game.modules.tokens[p * kinds + usize::from(kind)];
     }
     out
 }
@@ -255,7 +255,7 @@ fn relative(delta: &[f64; P], me: usize, players: usize) -> f64 {
 #[derive(Clone, Copy, Debug)]
 struct Item {
     /// The set's root, or `LOCAL`.
-    root: u32,
+    root: NodeId,
     kind: FeatureKind,
     open: i32,
     pennants: u32,
@@ -270,10 +270,10 @@ const NONE: u16 = u16::MAX;
 /// A claimed set of the board (a follower on it), with what the estimate needs.
 #[derive(Clone, Debug)]
 struct Claimed {
-    root: u32,
+    root: NodeId,
     standing: Standing,
     /// Fields: the roots of the cities they border.
-    cities: Vec<u32>,
+    cities: Vec<NodeId>,
     /// Monasteries: where.
     at: (i32, i32),
 }
@@ -285,11 +285,11 @@ pub(crate) struct Board {
     items: Vec<Item>,
     tile_stamp: Vec<u32>,
     generation: u32,
-    cities: Vec<u32>,
+    cities: Vec<NodeId>,
     groups: Vec<Standing>,
-    members: Vec<u32>,
+    members: Vec<NodeId>,
     /// Unclaimed fields' bordered cities, by root (for this turn).
-    field_cache: Vec<(u32, Vec<u32>)>,
+    field_cache: Vec<(NodeId, Vec<NodeId>)>,
     /// Cities a field borders after a placement: (id, done).
     seen: Vec<(usize, bool)>,
     /// Per marker kind: its modifier and token slot in this game.
@@ -309,12 +309,12 @@ impl Board {
         self.token_kinds.clear();
         let rate = |r: Option<u32>| r.map_or(0, |r| r.min(u32::from(u16::MAX) - 1) as u16 + 1);
         let add = |r: Option<u32>| r.map_or(0, |r| r.min(u32::from(u16::MAX)) as u16);
-        for (k, m) in game.tables.markers.iter().enumerate() {
+        for (k, m) in game.core.tables.markers.iter().enumerate() {
             let mut mark = Mark {
                 token: u8::MAX,
                 ..Mark::default()
             };
-            if game.markers.scoring_on.get(k) == Some(&true)
+            if game.core.markers.scoring_on.get(k) == Some(&true)
                 && let Some(sc) = &m.scoring
             {
                 if let Some(c) = &sc.complete {
@@ -328,7 +328,7 @@ impl Board {
                     mark.mods.adds[1] = add(u.marker);
                 }
             }
-            if !game.tokens.is_empty()
+            if !game.modules.tokens.is_empty()
                 && let Some(points) = m.token
                 && self.token_kinds.len() < TOKENS
             {
@@ -354,7 +354,7 @@ impl Board {
 
     /// Adds the distinct tiles of the sets with these roots (walking their rings) and, when
     /// markers matter, their markers to a standing.
-    fn walk(&mut self, game: &Game<'_>, roots: &[u32], s: &mut Standing) {
+    fn walk(&mut self, game: &Game<'_>, roots: &[NodeId], s: &mut Standing) {
         s.tiles += self.tiles(game, roots);
         if !self.marks_on {
             return;
@@ -363,8 +363,11 @@ impl Board {
         for &root in roots {
             let mut m = root;
             loop {
-                let n = &nodes[m as usize];
-                let o = &game.tables.orients[game.board.placed[n.tile as usize].orient as usize];
+                let n = &nodes[m.index()];
+                let o = game
+                    .core
+                    .tables
+                    .orient(game.core.board.placed[n.tile.index()].orient);
                 self.add_marks(s, &o.features[n.local as usize].markers);
                 m = n.next;
                 if m == root {
@@ -375,8 +378,8 @@ impl Board {
     }
 
     /// Distinct tiles of the sets with these roots (walking their rings).
-    fn tiles(&mut self, game: &Game<'_>, roots: &[u32]) -> u32 {
-        let placed = game.board.placed.len();
+    fn tiles(&mut self, game: &Game<'_>, roots: &[NodeId]) -> u32 {
+        let placed = game.core.board.placed.len();
         if self.tile_stamp.len() < placed {
             self.tile_stamp.resize(placed, 0);
         }
@@ -390,12 +393,12 @@ impl Board {
         for &root in roots {
             let mut m = root;
             loop {
-                let t = nodes[m as usize].tile as usize;
+                let t = nodes[m.index()].tile.index();
                 if self.tile_stamp[t] != self.generation {
                     self.tile_stamp[t] = self.generation;
                     n += 1;
                 }
-                m = nodes[m as usize].next;
+                m = nodes[m.index()].next;
                 if m == root {
                     break;
                 }
@@ -405,16 +408,16 @@ impl Board {
     }
 
     /// The roots of the cities the field with this root borders, into `self.cities`.
-    fn field_cities(&mut self, game: &Game<'_>, root: u32) {
+    fn field_cities(&mut self, game: &Game<'_>, root: NodeId) {
         self.cities.clear();
         let nodes = game.nodes();
         let mut m = root;
         loop {
-            let n = nodes[m as usize];
-            let p = game.board.placed[n.tile as usize];
-            let o = &game.tables.orients[p.orient as usize];
+            let n = nodes[m.index()];
+            let p = game.core.board.placed[n.tile.index()];
+            let o = game.core.tables.orient(p.orient);
             for &c in &o.features[n.local as usize].cities {
-                let r = game.find(p.base + u32::from(c));
+                let r = game.find(p.node(c));
                 if !self.cities.contains(&r) {
                     self.cities.push(r);
                 }
@@ -427,7 +430,7 @@ impl Board {
     }
 
     /// The index in `field_cache` of an unclaimed field's bordered cities (walked once a turn).
-    fn cached_field(&mut self, game: &Game<'_>, root: u32) -> usize {
+    fn cached_field(&mut self, game: &Game<'_>, root: NodeId) -> usize {
         if let Some(j) = self.field_cache.iter().position(|(r, _)| *r == root) {
             return j;
         }
@@ -437,8 +440,8 @@ impl Board {
     }
 
     /// The standing of a set on the board.
-    fn standing(&mut self, game: &Game<'_>, root: u32, owners: [u8; P]) -> Standing {
-        let node = game.nodes()[root as usize];
+    fn standing(&mut self, game: &Game<'_>, root: NodeId, owners: [u8; P]) -> Standing {
+        let node = game.nodes()[root.index()];
         let mut s = Standing {
             kind: Some(node.kind),
             pennants: u32::from(node.pennants),
@@ -451,7 +454,7 @@ impl Board {
             FeatureKind::Field => {
                 self.field_cities(game, root);
                 for &c in &self.cities {
-                    if game.nodes()[c as usize].open == 0 {
+                    if game.nodes()[c.index()].open == 0 {
                         s.cities_done += 1;
                     } else {
                         s.cities_open += 1;
@@ -459,13 +462,16 @@ impl Board {
                 }
             }
             FeatureKind::Monastery => {
-                let p = game.board.placed[node.tile as usize];
-                s.around = game.board.placed_around(i32::from(p.x), i32::from(p.y));
+                let p = game.core.board.placed[node.tile.index()];
+                s.around = game
+                    .core
+                    .board
+                    .placed_around(i32::from(p.x), i32::from(p.y));
             }
             _ => self.walk(game, &[root], &mut s),
         }
         if node.kind.closes()
-            && let Some(d) = game.donkey
+            && let Some(d) = game.modules.donkey
             && node.open > 0
             && self.on_tile(game, root, d)
         {
@@ -475,14 +481,14 @@ impl Board {
     }
 
     /// Whether a set has a member on a tile.
-    fn on_tile(&self, game: &Game<'_>, root: u32, tile: u16) -> bool {
+    fn on_tile(&self, game: &Game<'_>, root: NodeId, tile: PlacedId) -> bool {
         let nodes = game.nodes();
         let mut m = root;
         loop {
-            if nodes[m as usize].tile == tile {
+            if nodes[m.index()].tile == tile {
                 return true;
             }
-            m = nodes[m as usize].next;
+            m = nodes[m.index()].next;
             if m == root {
                 return false;
             }
@@ -494,13 +500,13 @@ impl Board {
         self.claimed.clear();
         self.field_cache.clear();
         self.read_marks(game);
-        let mut owners: Vec<(u32, [u8; P])> = Vec::new();
-        for f in &game.figures {
+        let mut owners: Vec<(NodeId, [u8; P])> = Vec::new();
+        for f in &game.core.figures {
             if f.kind != FigureKind::Follower {
                 continue;
             }
             let r = game.find(f.node);
-            let strength = game.strength(f) as u8;
+            let strength = game.core.strength(f) as u8;
             match owners.iter_mut().find(|(root, _)| *root == r) {
                 Some((_, o)) => o[f.owner as usize] += strength,
                 None => {
@@ -512,8 +518,8 @@ impl Board {
         }
         for (root, o) in owners {
             let standing = self.standing(game, root, o);
-            let node = game.nodes()[root as usize];
-            let p = game.board.placed[node.tile as usize];
+            let node = game.nodes()[root.index()];
+            let p = game.core.board.placed[node.tile.index()];
             let cities = if node.kind == FeatureKind::Field {
                 self.cities.clone()
             } else {
@@ -528,11 +534,11 @@ impl Board {
         }
     }
 
-    fn item_of(&mut self, game: &Game<'_>, root: u32) -> usize {
+    fn item_of(&mut self, game: &Game<'_>, root: NodeId) -> usize {
         if let Some(i) = self.items.iter().position(|it| it.root == root) {
             return i;
         }
-        let n = game.nodes()[root as usize];
+        let n = game.nodes()[root.index()];
         let claimed = self
             .claimed
             .iter()
@@ -578,27 +584,27 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
     let est = &mut scratch.greedy;
     est.survey(game);
     est.figures.clear();
-    if game.supply[me] > 0 {
+    if game.core.supply[me] > 0 {
         est.figures.push((0, 1, w.follower));
     }
-    let kinds = game.follower_counts.len();
+    let kinds = game.core.follower_counts.len();
     for k in 0..kinds {
-        if game.follower_supply[me * kinds + k] > 0 {
+        if game.core.follower_supply[me * kinds + k] > 0 {
             est.figures
-                .push((k as u8 + 1, game.tables.followers[k].strength, 0.0));
+                .push((k as u8 + 1, game.core.tables.followers[k].strength, 0.0));
         }
     }
     for f in &mut est.figures {
         f.2 = figure_worth(f.1, &w);
     }
     game.legal_moves(&mut scratch.moves);
-    let tables = game.tables;
+    let tables = game.core.tables;
     for &mv in &scratch.moves {
         let Move::Place { x, y, rotation } = mv else {
             continue;
         };
         let (x, y) = (i32::from(x), i32::from(y));
-        let o = &tables.orients[tables.orient_of(kind, rotation) as usize];
+        let o = tables.orient(tables.orient_of(kind, rotation));
         est.items.clear();
         for (i, f) in o.features.iter().enumerate() {
             est.items.push(Item {
@@ -610,20 +616,19 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                 claimed: NONE,
             });
         }
-        let cells = game.board.neighbours(x, y);
+        let cells = game.core.board.neighbours(x, y);
         for side in Side::ALL {
             let cell = cells[side.index()];
-            if cell.placed == EMPTY {
+            if cell.placed == PlacedId::NONE {
                 continue;
             }
-            let q = game.board.placed[cell.placed as usize];
-            let oq = &tables.orients[q.orient as usize];
+            let q = game.core.board.placed[cell.placed.index()];
+            let oq = tables.orient(q.orient);
             let meeting = tables.meeting(o.edges[side.index()], oq.edges[side.opposite().index()]);
             for port in side.ports() {
                 let f = o.ports[port.index()];
                 let g = oq.ports[port.facing().index()];
-                let gi =
-                    (g != NO_FEATURE).then(|| est.item_of(game, game.find(q.base + u32::from(g))));
+                let gi = (g != NO_FEATURE).then(|| est.item_of(game, game.find(q.node(g))));
                 if port.is_centre() {
                     if f != NO_FEATURE && est.items[f as usize].kind.closes() {
                         est.items[f as usize].open -= 1;
@@ -706,7 +711,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         est.members = members;
         // Monasteries: the tile's own, and claimed ones around it.
         if let Some(m) = o.monastery {
-            groups[gid(est, m as usize)].around = game.board.placed_around(x, y) + 1;
+            groups[gid(est, m as usize)].around = game.core.board.placed_around(x, y) + 1;
         }
         for c in &est.claimed {
             if c.standing.kind == Some(FeatureKind::Monastery)
@@ -720,13 +725,13 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             }
         }
         // A city after the placement: whether it is done, and an id (its group, or its root).
-        let city = |est: &Board, groups: &[Standing], r: u32| -> (bool, usize) {
+        let city = |est: &Board, groups: &[Standing], r: NodeId| -> (bool, usize) {
             match est.items.iter().position(|it| it.root == r) {
                 Some(i) => {
                     let g = gid(est, i);
                     (groups[g].open <= 0, g)
                 }
-                None => (game.nodes()[r as usize].open == 0, (1 << 40) + r as usize),
+                None => (game.nodes()[r.index()].open == 0, (1 << 40) + r.index()),
             }
         };
         let mut seen = std::mem::take(&mut est.seen);
@@ -750,7 +755,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                     }
                     continue;
                 }
-                let list: &[u32] = if it.claimed != NONE {
+                let list: &[NodeId] = if it.claimed != NONE {
                     &est.claimed[it.claimed as usize].cities
                 } else {
                     let j = est.cached_field(game, it.root);
@@ -867,16 +872,16 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
     let w = Weights::of(game);
     est.survey(game);
     let mut out = [0.0; P];
-    for (p, &s) in game.scores.iter().enumerate() {
+    for (p, &s) in game.core.scores.iter().enumerate() {
         out[p] += f64::from(s);
     }
-    let kinds = game.follower_counts.len();
+    let kinds = game.core.follower_counts.len();
     for p in 0..w.players {
-        out[p] += f64::from(game.supply[p]) * w.follower;
+        out[p] += f64::from(game.core.supply[p]) * w.follower;
         for k in 0..kinds {
-            let n = game.follower_supply[p * kinds + k];
+            let n = game.core.follower_supply[p * kinds + k];
             if n > 0 {
-                out[p] += f64::from(n) * figure_worth(game.tables.followers[k].strength, &w);
+                out[p] += f64::from(n) * figure_worth(game.core.tables.followers[k].strength, &w);
             }
         }
     }
@@ -886,8 +891,9 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
     for &(kind, points) in &est.token_kinds {
         token_worth(&tokens_held(game, kind), points, &w, &mut out);
     }
-    for m in &game.mills {
+    for m in &game.modules.mills {
         let Some(f) = game
+            .core
             .figures
             .iter()
             .find(|f| f.kind == FigureKind::Windmill && f.tile == m.tile)
@@ -908,12 +914,12 @@ pub(crate) fn rank_actions(game: &Game<'_>, moves: &[Move], scratch: &mut Scratc
         return;
     };
     let me = game.current() as usize;
-    let players = game.options.players as usize;
-    let p = game.board.placed[placed as usize];
+    let players = game.core.options.players as usize;
+    let p = game.core.board.placed[placed.index()];
     let place = Move::Place {
         x: p.x,
         y: p.y,
-        rotation: game.tables.orients[p.orient as usize].rotation,
+        rotation: game.core.tables.orient(p.orient).rotation,
     };
     let base = standings(game, &mut scratch.greedy);
     for &mv in moves {

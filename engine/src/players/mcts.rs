@@ -92,7 +92,7 @@ pub(crate) fn choose_turn(
         let reward = if !made {
             0.0
         } else if copy.phase() == Phase::Over {
-            reward(&copy.scores, me)
+            reward(&copy.core.scores, me)
         } else {
             let standing = greedy::standings(&copy, &mut scratch.greedy);
             margin(&standing[..copy.options().players as usize], me)

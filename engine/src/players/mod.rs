@@ -179,7 +179,7 @@ impl Player {
                 let turn = turn?;
                 if let Move::Place { x, y, .. } = turn.place {
                     self.plan = Some(Plan {
-                        placed: game.board.placed.len() + 1,
+                        placed: game.core.board.placed.len() + 1,
                         at: (x, y),
                         action: turn.action,
                     });
@@ -187,11 +187,10 @@ impl Player {
                 Some(turn.place)
             }
             Phase::Act(placed) => {
-                let p = game.board.placed[placed as usize];
-                let plan = self
-                    .plan
-                    .take()
-                    .filter(|plan| plan.placed == game.board.placed.len() && plan.at == (p.x, p.y));
+                let p = game.core.board.placed[placed.index()];
+                let plan = self.plan.take().filter(|plan| {
+                    plan.placed == game.core.board.placed.len() && plan.at == (p.x, p.y)
+                });
                 let more = game.windmill_count(placed) > 0
                     || game.return_count(placed) > 0
                     || game.donkey_targets() > 0;
@@ -228,16 +227,17 @@ fn second_steps(game: &Game<'_>, buf: &mut Vec<Move>) -> Vec<Move> {
     game.legal_actions(placed, buf);
     let mut moves = buf.clone();
     if game.donkey_targets() > 0 {
-        let mut tiles: Vec<u16> = game
+        let mut tiles: Vec<crate::ids::PlacedId> = game
+            .core
             .figures
             .iter()
             .map(|f| f.tile)
-            .filter(|&t| Some(t) != game.donkey)
+            .filter(|&t| Some(t) != game.modules.donkey)
             .collect();
         tiles.sort_unstable();
         tiles.dedup();
         for t in tiles {
-            let p = game.board.placed[t as usize];
+            let p = game.core.board.placed[t.index()];
             moves.push(Move::Donkey { x: p.x, y: p.y });
         }
     }

@@ -4,20 +4,21 @@
 //! neither. Never another player's figure, never the neutral donkey. The Festival place is not
 //! a feature, so nothing can be deployed on it.
 
+use crate::ids::PlacedId;
 use crate::state::{Event, Game, IllegalMove};
 
 /// Whether the tile just placed lets its player return a figure.
-pub(crate) fn may_return(game: &Game<'_>, placed: u16) -> bool {
-    if !game.options.rules.festival {
+pub(crate) fn may_return(game: &Game<'_>, placed: PlacedId) -> bool {
+    if !game.core.options.rules.festival {
         return false;
     }
-    game.core(placed).festival
+    game.core.play_orient(placed).festival
 }
 
 /// Returns figure `figure` (index into `Game::figures`) of the current player to their supply.
 pub(crate) fn return_figure(
     game: &mut Game<'_>,
-    placed: u16,
+    placed: PlacedId,
     figure: u16,
     events: &mut Vec<Event>,
 ) -> Result<(), IllegalMove> {
@@ -28,13 +29,13 @@ pub(crate) fn return_figure(
         ));
     }
     let player = game.current();
-    match game.figures.get(figure as usize) {
+    match game.core.figures.get(figure as usize) {
         Some(f) if f.owner == player => {}
         _ => return Err(IllegalMove::NoSuchFigure(figure)),
     }
     let fig = game.lift(figure as usize);
-    let p = game.board.placed[fig.tile as usize];
-    let n = game.nodes[fig.node as usize];
+    let p = game.core.board.placed[fig.tile.index()];
+    let n = game.core.nodes[fig.node.index()];
     events.push(Event::Returned {
         player,
         figure: fig.kind,
@@ -43,6 +44,6 @@ pub(crate) fn return_figure(
         feature: n.local,
         kind: n.kind,
     });
-    game.stats.festival_returns += 1;
+    game.core.stats.festival_returns += 1;
     Ok(())
 }

@@ -5,7 +5,7 @@
 //!
 //! - `festival`: returning a figure after placing a Festival tile;
 //! - `village_life`: flower colours and bonuses, the donkey, windmills, marketplace networks
-//!   (bushes need no code: the `close` meeting of the vocabulary does it in `Game::join`);
+//!   (bushes need no code: the `close` meeting of the vocabulary does it in `Core::join`);
 
 pub mod festival;
 pub mod village_life;

@@ -1,6 +1,6 @@
 //! Village Life: flower colours and bonuses, the donkey, windmills and marketplace networks.
 //! Bushes need no code here: an edge kind that `close`s a road ends it, and its half ports
-//! join the facing fields pairwise (see `Game::join`).
+//! join the facing fields pairwise (see `Core::join`).
 //!
 //! - Flowers: each player gets a colour (one token set of all colours for up to as many
 //!   players as colours, two sets beyond). A scored non-field feature gives each player with a
@@ -19,10 +19,12 @@
 //!   the other roads of each of those marketplaces.
 
 use crate::board::EMPTY;
+use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::options::{DonkeyBlocks, GameOptions, Possible, Rules, SetupError};
+use crate::placements::Placements;
 use crate::rng::Rng;
 use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score};
-use crate::state::{DonkeySets, Event, Figure, FigureKind, Game, IllegalMove, Kept, Mill};
+use crate::state::{Core, DonkeySets, Event, Figure, FigureKind, Game, IllegalMove, Mill};
 use crate::tables::{FeatureKind, Tables};
 use tiledef::{RoadEnd, SetFigure, Side};
 
@@ -46,14 +48,14 @@ pub const WINDMILL_RANGE: [(i32, i32); 9] = [
 pub(crate) fn rules_in_play(
     tables: &Tables,
     options: &GameOptions,
-    start: u16,
-    bag: &[u16],
+    start: KindId,
+    bag: &[KindId],
 ) -> (Rules, Vec<u8>) {
     // One pass over the draw: the sets it holds and the colours on its tiles.
     let mut in_game = vec![false; tables.sets.len()];
     let mut colours = vec![false; tables.colours.len()];
     for &k in std::iter::once(&start).chain(bag) {
-        let kind = &tables.kinds[k as usize];
+        let kind = &tables.kind(k);
         in_game[usize::from(kind.set)] = true;
         for (c, &groups) in kind.flowers.iter().enumerate() {
             colours[c] |= groups > 0;
@@ -123,7 +125,7 @@ pub(crate) fn rules_in_play(
 
 /// Whether a tile kind of the draw has a Festival place, and whether one carries a marker whose
 /// modifier is the `wells` option's (each kind looked at once).
-fn festival_and_wells<'a>(tables: &Tables, draw: impl Iterator<Item = &'a u16>) -> (bool, bool) {
+fn festival_and_wells<'a>(tables: &Tables, draw: impl Iterator<Item = &'a KindId>) -> (bool, bool) {
     let mut seen = vec![false; tables.kinds.len()];
     let (mut festival, mut wells) = (false, false);
     let is_well = |m: &u8| {
@@ -131,10 +133,10 @@ fn festival_and_wells<'a>(tables: &Tables, draw: impl Iterator<Item = &'a u16>) 
         scoring.is_some_and(|s| s.option.as_deref() == Some("wells"))
     };
     for &k in draw {
-        if std::mem::replace(&mut seen[usize::from(k)], true) {
+        if std::mem::replace(&mut seen[k.index()], true) {
             continue;
         }
-        let orient = &tables.orients[usize::from(tables.kinds[usize::from(k)].orients[0])];
+        let orient = tables.orient(OrientId(tables.kind(k).orients[0]));
         festival |= orient.festival;
         wells |= orient
             .features
@@ -207,68 +209,61 @@ pub(crate) fn deal_colours(colours: &[u8], players: usize, seed: Option<u64>) ->
 /// can be completed only where all its open ends face one position: their mean, which its
 /// root keeps (`Node::ends_at`). So each draw costs a few reads per set on the donkey's tile,
 /// and a closer look only where such a position can take the drawn tile. While the masks are
-/// not listed, that look waits until the position's mask is read (`Kept::Pending`).
-pub(crate) fn donkey_filter(game: &mut Game<'_>, kind: u16, donkey: u16) {
+/// not listed, that look waits until the position's mask is read (`Placements::defer`).
+pub(crate) fn donkey_filter(
+    core: &Core<'_>,
+    place: &mut Placements,
+    sets: &mut DonkeySets,
+    kind: KindId,
+    donkey: PlacedId,
+) {
     // Moving the donkey takes its sets; this catches a donkey put elsewhere by hand.
-    if game.donkey_sets.tile != donkey {
-        game.donkey_sets = DonkeySets::of(game, donkey);
+    if sets.tile != donkey {
+        *sets = DonkeySets::of(core, donkey);
     }
     let DonkeySets {
         roots,
         len,
         monastery,
         ..
-    } = game.donkey_sets;
+    } = *sets;
     if let Some((x, y)) = monastery {
-        block_monastery(game, x, y);
+        block_monastery(core, place, x, y);
     }
+    let network_reading = core.rules.donkey_blocks == DonkeyBlocks::Network;
     for (i, &set) in roots[..usize::from(len)].iter().enumerate() {
-        let root = game.find_mut(set);
-        game.donkey_sets.roots[i] = root;
-        let node = &game.nodes[root as usize];
+        let root = core.find(set);
+        sets.roots[i] = root;
+        let node = &core.nodes[root.index()];
         let Some((x, y)) = mean_position(node.ends_at, node.open) else {
-            if node.open == 0
-                && node.markets > 0
-                && !node.done
-                && game.rules.donkey_blocks == DonkeyBlocks::Network
-            {
-                block_network(game, kind, root);
+            if node.open == 0 && node.markets > 0 && !node.done && network_reading {
+                block_network(core, place, kind, root);
             }
             continue;
         };
         // Placed cells have no slot: this is an open position.
-        let slot = game.board.cell(x, y).slot;
+        let slot = core.board.cell(x, y).slot;
         if slot == EMPTY {
             continue;
         }
         // A marketplace road under the `network` reading needs a trial game: checked now.
-        let network = game.rules.donkey_blocks == DonkeyBlocks::Network && node.markets > 0;
-        match game.donkey_sets.kept {
-            Some((at, Kept::Pending(sets))) if at == slot && !network => {
-                game.donkey_sets.kept = Some((at, Kept::Pending(sets | 1 << i)));
-            }
-            None if !network && !game.masks_filled => {
-                if game.mask_at(slot as usize) != 0 {
-                    game.donkey_sets.kept = Some((slot, Kept::Pending(1 << i)));
-                }
-            }
-            _ => {
-                if game.mask_at(slot as usize) != 0 {
-                    block_completing(game, kind, (x, y), slot, root, network);
-                }
-            }
+        let network = network_reading && node.markets > 0;
+        if (network || !place.defer(core, slot, i, root))
+            && place.mask_at(core, usize::from(slot)) != 0
+        {
+            block_completing(core, place, kind, (x, y), slot, root, network);
         }
     }
 }
 
 impl DonkeySets {
-    fn of(game: &Game<'_>, tile: u16) -> DonkeySets {
+    fn of(core: &Core<'_>, tile: PlacedId) -> DonkeySets {
         let mut sets = DonkeySets {
             tile,
             ..DonkeySets::default()
         };
-        let p = game.board.placed[tile as usize];
-        let o = &game.play.orients[usize::from(p.orient)];
+        let p = core.board.placed[tile.index()];
+        let o = core.play.orient(p.orient);
         sets.monastery = (o.monastery != crate::tables::NO_FEATURE).then_some((p.x, p.y));
         // A road or city with ends owns a centre port; `links` says which sides share one, and
         // each is taken at its first side. Branch-free: the links vary from tile to tile.
@@ -276,7 +271,7 @@ impl DonkeySets {
             let first = o.links[side.index()].trailing_zeros() as usize == side.index();
             let f = o.ports[side.centre().index()];
             // `len` ≤ this side's index: the write is in range, and kept only for a first side.
-            sets.roots[usize::from(sets.len)] = p.base + u32::from(f);
+            sets.roots[usize::from(sets.len)] = p.node(f);
             sets.len += u8::from(first);
         }
         sets
@@ -285,20 +280,20 @@ impl DonkeySets {
 
 /// A monastery on the donkey's tile with 8 of 9 placed: its last cell is blocked whole.
 #[inline(never)]
-fn block_monastery(game: &mut Game<'_>, x: i16, y: i16) {
+fn block_monastery(core: &Core<'_>, place: &mut Placements, x: i16, y: i16) {
     let (x, y) = (i32::from(x), i32::from(y));
     // Two empty cells beside it leave two of the eight empty: one lookup says so for most draws.
-    let beside = game.board.neighbours(x, y);
-    if beside.iter().filter(|c| c.placed == EMPTY).count() > 1
-        || game.board.placed_around(x, y) != 8
+    let beside = core.board.neighbours(x, y);
+    if beside.iter().filter(|c| c.placed == PlacedId::NONE).count() > 1
+        || core.board.placed_around(x, y) != 8
     {
         return;
     }
     for dy in -1..=1 {
         for dx in -1..=1 {
-            let slot = game.board.cell(x + dx, y + dy).slot;
-            if slot != EMPTY && game.mask_at(slot as usize) != 0 {
-                game.set_mask(slot, 0);
+            let slot = core.board.cell(x + dx, y + dy).slot;
+            if slot != EMPTY && place.mask_at(core, usize::from(slot)) != 0 {
+                place.set_mask(core, slot, 0);
             }
         }
     }
@@ -309,38 +304,39 @@ fn block_monastery(game: &mut Game<'_>, x: i16, y: i16) {
 /// reading: only those that complete its network).
 #[inline(never)]
 fn block_completing(
-    game: &mut Game<'_>,
-    kind: u16,
+    core: &Core<'_>,
+    place: &mut Placements,
+    kind: KindId,
     at: (i32, i32),
     slot: u16,
-    root: u32,
+    root: NodeId,
     network: bool,
 ) {
-    let mask = game.mask_at(slot as usize);
-    let mut closing = game.closing_rotations(kind, at, mask, root);
+    let mask = place.mask_at(core, usize::from(slot));
+    let mut closing = core.closing_rotations(kind, at, mask, root);
     if network {
-        closing = only_completing_networks(game, kind, at, closing, root);
+        closing = only_completing_networks(core, kind, at, closing, root);
     }
     if closing != 0 {
-        game.set_mask(slot, mask & !closing);
+        place.set_mask(core, slot, mask & !closing);
     }
 }
 
 /// The rotations among `closing` (placed at `at`, each closing a marketplace road) that would
 /// also complete the network of the marketplace road `root`.
 fn only_completing_networks(
-    game: &Game<'_>,
-    kind: u16,
+    core: &Core<'_>,
+    kind: KindId,
     at: (i32, i32),
     closing: u8,
-    root: u32,
+    root: NodeId,
 ) -> u8 {
     let mut kept = 0;
     let mut bits = closing;
     while bits != 0 {
         let rotation = bits.trailing_zeros() as u8;
         bits &= bits - 1;
-        if completes_network(game, at, game.play.orient_of(kind, rotation), root) {
+        if completes_network(core, at, core.play.orient_of(kind, rotation), root) {
             kept |= 1 << rotation;
         }
     }
@@ -351,51 +347,47 @@ fn only_completing_networks(
 /// marketplaces: clears the placements that would close the last open roads of those
 /// marketplaces (completing its network).
 #[inline(never)]
-fn block_network(game: &mut Game<'_>, kind: u16, waiting: u32) {
+fn block_network(core: &Core<'_>, place: &mut Placements, kind: KindId, waiting: NodeId) {
     let mut markets = Vec::new();
-    markets_of(game, waiting, &mut markets);
+    markets_of(core, waiting, &mut markets);
     let mut open = Vec::new();
     let mut roads = Vec::new();
     for &m in &markets {
-        market_roads(game, m, &mut roads);
-        open.extend(
-            roads
-                .iter()
-                .copied()
-                .filter(|&r| game.nodes[r as usize].open > 0),
-        );
+        market_roads(core, m, &mut roads);
+        open.extend((roads.iter().copied()).filter(|&r| core.nodes[r.index()].open > 0));
     }
     for r in open {
-        let node = &game.nodes[r as usize];
+        let node = &core.nodes[r.index()];
         let Some(at) = mean_position(node.ends_at, node.open) else {
             continue;
         };
-        let slot = game.board.cell(at.0, at.1).slot;
+        let slot = core.board.cell(at.0, at.1).slot;
         if slot == EMPTY {
             continue;
         }
-        let mask = game.mask_at(slot as usize);
-        let closing = game.closing_rotations(kind, at, mask, r);
-        let blocked = only_completing_networks(game, kind, at, closing, waiting);
+        let mask = place.mask_at(core, usize::from(slot));
+        let closing = core.closing_rotations(kind, at, mask, r);
+        let blocked = only_completing_networks(core, kind, at, closing, waiting);
         if blocked != 0 {
-            game.set_mask(slot, mask & !blocked);
+            place.set_mask(core, slot, mask & !blocked);
         }
     }
 }
 
 /// Whether putting `orient` at `at` completes the network of the marketplace road `root`: the
 /// road, closed, is then scored, as every marketplace it touches has all its roads closed.
-/// Tried on a copy of the game: only the `network` reading of the donkey asks, and only when
-/// the drawn tile could close a marketplace road on the donkey's tile, or the last roads of the
-/// marketplaces of one waiting there.
+/// Tried on a copy of the game's core: only the `network` reading of the donkey asks, and only
+/// when the drawn tile could close a marketplace road on the donkey's tile, or the last roads
+/// of the marketplaces of one waiting there.
 #[inline(never)]
-fn completes_network(game: &Game<'_>, at: (i32, i32), orient: u16, root: u32) -> bool {
-    let mut trial = game.clone();
-    trial.put(at.0, at.1, orient);
+fn completes_network(core: &Core<'_>, at: (i32, i32), orient: OrientId, root: NodeId) -> bool {
+    let mut trial = core.clone();
+    // (A road closed by an edge matters to the turn's scoring, not to this question.)
+    trial.put(at.0, at.1, orient, true, &mut Vec::new());
     let road = trial.find_mut(root);
     let mut markets = Vec::new();
     markets_of(&trial, road, &mut markets);
-    trial.nodes[road as usize].open == 0 && markets.iter().all(|&m| market_complete(&mut trial, m))
+    trial.nodes[road.index()].open == 0 && markets.iter().all(|&m| market_complete(&trial, m))
 }
 
 /// The position all of a set's open ends face, if they can all face one: 1 to 4 ends (a tile
@@ -423,14 +415,14 @@ pub(crate) fn move_donkey(
     y: i16,
     events: &mut Vec<Event>,
 ) -> Result<(), IllegalMove> {
-    let Some(current) = game.donkey else {
+    let Some(current) = game.modules.donkey else {
         return Err(IllegalMove::NotOffered(
             "there is no donkey in this game (no set in it brings one, or the option `donkey` is false)"
                 .into(),
         ));
     };
-    let cell = game.board.cell(i32::from(x), i32::from(y));
-    if cell.placed == EMPTY {
+    let cell = game.core.board.cell(i32::from(x), i32::from(y));
+    if cell.placed == PlacedId::NONE {
         return Err(IllegalMove::DonkeyTarget {
             x,
             y,
@@ -444,10 +436,10 @@ pub(crate) fn move_donkey(
             why: "it already stands there",
         });
     }
-    game.donkey = Some(cell.placed);
+    game.modules.donkey = Some(cell.placed);
     // Taken now rather than at the next draw, where the branch would be a coin toss.
-    game.donkey_sets = DonkeySets::of(game, cell.placed);
-    game.stats.donkey_moves += 1;
+    game.modules.donkey_sets = DonkeySets::of(&game.core, cell.placed);
+    game.core.stats.donkey_moves += 1;
     events.push(Event::DonkeyMoved {
         player: game.current(),
         x,
@@ -462,11 +454,11 @@ pub(crate) fn move_donkey(
 /// Puts the current player's windmill on a field of the tile just placed.
 pub(crate) fn place_windmill(
     game: &mut Game<'_>,
-    placed: u16,
+    placed: PlacedId,
     feature: u8,
     events: &mut Vec<Event>,
 ) -> Result<(), IllegalMove> {
-    if game.rules.windmills == 0 {
+    if game.core.rules.windmills == 0 {
         return Err(IllegalMove::NotOffered(
             "there are no windmills in this game (no set in it brings them, or the option `windmills` is 0)"
                 .into(),
@@ -475,7 +467,7 @@ pub(crate) fn place_windmill(
     let o = game.orient(placed);
     let Some(f) = o.features.get(feature as usize) else {
         return Err(IllegalMove::NoFeature {
-            tile: game.tables.kinds[o.kind as usize].id.clone(),
+            tile: game.core.tables.kind(KindId(o.kind)).id.clone(),
             feature: feature.to_string(),
         });
     };
@@ -483,35 +475,35 @@ pub(crate) fn place_windmill(
         return Err(IllegalMove::WindmillNotOnField(f.kind.name()));
     }
     let player = game.current();
-    if game.windmills[player as usize] == 0 {
+    if game.modules.windmills[player as usize] == 0 {
         return Err(IllegalMove::NoWindmill(player + 1));
     }
-    game.windmills[player as usize] -= 1;
-    game.figures.push(Figure {
+    game.modules.windmills[player as usize] -= 1;
+    game.core.figures.push(Figure {
         kind: FigureKind::Windmill,
         owner: player,
-        node: game.board.placed[placed as usize].base + u32::from(feature),
+        node: game.core.board.placed[placed.index()].node(feature),
         tile: placed,
         follower: 0,
     });
     let in_range = range_tiles(game, placed).1 as u8;
-    let p = game.board.placed[placed as usize];
-    game.mills.push(Mill {
+    let p = game.core.board.placed[placed.index()];
+    game.modules.mills.push(Mill {
         tile: placed,
         at: (p.x, p.y),
         placed: in_range,
     });
-    game.stats.windmills_placed += 1;
+    game.core.stats.windmills_placed += 1;
     events.push(Event::WindmillPlaced { player, feature });
     Ok(())
 }
 
 /// Counts the tile just placed into the ranges of the windmills it is in, and scores those it
 /// completed.
-pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: u16, events: &mut Vec<Event>) {
-    let p = game.board.placed[placed as usize];
+pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: PlacedId, events: &mut Vec<Event>) {
+    let p = game.core.board.placed[placed.index()];
     let mut complete = false;
-    for mill in &mut game.mills {
+    for mill in &mut game.modules.mills {
         // A windmill put on this very tile counted it when it was placed. (Branch-free: the
         // outcome is random, so branches here would mostly be mispredicted.)
         let (dx, dy) = (p.x.abs_diff(mill.at.0), p.y.abs_diff(mill.at.1));
@@ -531,10 +523,10 @@ pub(crate) fn complete_windmills(game: &mut Game<'_>, placed: u16, events: &mut 
 #[inline(never)]
 fn score_complete_windmills(game: &mut Game<'_>, events: &mut Vec<Event>) {
     let mut i = 0;
-    while i < game.mills.len() {
-        let mill = game.mills[i];
+    while i < game.modules.mills.len() {
+        let mill = game.modules.mills[i];
         if usize::from(mill.placed) == WINDMILL_RANGE.len()
-            && let Some(index) = (game.figures.iter())
+            && let Some(index) = (game.core.figures.iter())
                 .position(|f| f.kind == FigureKind::Windmill && f.tile == mill.tile)
         {
             // Scoring lifts the windmill, which drops it from `mills`.
@@ -548,6 +540,7 @@ fn score_complete_windmills(game: &mut Game<'_>, events: &mut Vec<Event>) {
 /// Scores every windmill still on the board (the final scoring).
 pub(crate) fn final_windmills(game: &mut Game<'_>, events: &mut Vec<Event>) {
     while let Some(i) = game
+        .core
         .figures
         .iter()
         .position(|f| f.kind == FigureKind::Windmill)
@@ -558,13 +551,16 @@ pub(crate) fn final_windmills(game: &mut Game<'_>, events: &mut Vec<Event>) {
 
 /// The placed tiles of a windmill's range, in `WINDMILL_RANGE` order (a list on the stack:
 /// it is read once and dropped), and how many there are.
-fn range_tiles(game: &Game<'_>, tile: u16) -> ([u16; WINDMILL_RANGE.len()], usize) {
-    let w = game.board.placed[tile as usize];
-    let mut tiles = [0; WINDMILL_RANGE.len()];
+fn range_tiles(game: &Game<'_>, tile: PlacedId) -> ([PlacedId; WINDMILL_RANGE.len()], usize) {
+    let w = game.core.board.placed[tile.index()];
+    let mut tiles = [PlacedId(0); WINDMILL_RANGE.len()];
     let mut n = 0;
     for &(dx, dy) in &WINDMILL_RANGE {
-        let c = game.board.cell(i32::from(w.x) + dx, i32::from(w.y) + dy);
-        if c.placed != EMPTY {
+        let c = game
+            .core
+            .board
+            .cell(i32::from(w.x) + dx, i32::from(w.y) + dy);
+        if c.placed != PlacedId::NONE {
             tiles[n] = c.placed;
             n += 1;
         }
@@ -581,28 +577,28 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
     let points = if complete { 9 } else { tiles.len() as u32 };
     let owner = fig.owner;
     let mut flowers = Vec::new();
-    if let Some(&colour) = game.colours.get(owner as usize) {
+    if let Some(&colour) = game.modules.colours.get(owner as usize) {
         let groups: u32 = tiles
             .iter()
-            .map(|&t| game.play.flower_groups(game.kind_of(t), colour))
+            .map(|&t| game.core.play.flower_groups(game.core.kind_of(t), colour))
             .sum();
         if groups > 0 {
             flowers.push(FlowerBonus {
                 player: owner,
-                colour: game.tables.colours[colour as usize].clone(),
+                colour: game.core.tables.colours[colour as usize].clone(),
                 groups,
                 points: 3 * groups,
             });
         }
     }
-    game.scores[owner as usize] += points;
-    game.stats.points_by_kind[FeatureKind::Windmill.index()] += u64::from(points);
+    game.core.scores[owner as usize] += points;
+    game.core.stats.points_by_kind[FeatureKind::Windmill.index()] += u64::from(points);
     for b in &flowers {
-        game.scores[owner as usize] += b.points;
-        game.stats.flower_points += u64::from(b.points);
+        game.core.scores[owner as usize] += b.points;
+        game.core.stats.flower_points += u64::from(b.points);
     }
-    let w = game.board.placed[fig.tile as usize];
-    let local = game.nodes[fig.node as usize].local;
+    let w = game.core.board.placed[fig.tile.index()];
+    let local = game.core.nodes[fig.node.index()].local;
     events.push(Event::Scored(Box::new(Score {
         players: vec![owner],
         kind: FeatureKind::Windmill,
@@ -610,7 +606,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
         tiles: tiles
             .iter()
             .map(|&t| {
-                let p = game.board.placed[t as usize];
+                let p = game.core.board.placed[t.index()];
                 (p.x, p.y)
             })
             .collect(),
@@ -622,7 +618,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
         } else {
             Reason::UnfinishedWindmill
         },
-        followers: vec![0; game.options.players as usize],
+        followers: vec![0; game.core.options.players as usize],
         modifiers: Vec::new(),
         flowers,
         network: Vec::new(),
@@ -633,11 +629,11 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
 // Marketplaces
 
 /// The marketplace tiles a road set touches (its members that end at a marketplace).
-fn markets_of(game: &Game<'_>, root: u32, out: &mut Vec<u16>) {
+fn markets_of(core: &Core<'_>, root: NodeId, out: &mut Vec<PlacedId>) {
     let mut m = root;
     loop {
-        let n = &game.nodes[m as usize];
-        if game.orient(n.tile).features[n.local as usize].end == Some(RoadEnd::Marketplace)
+        let n = &core.nodes[m.index()];
+        if core.orient(n.tile).features[n.local as usize].end == Some(RoadEnd::Marketplace)
             && !out.contains(&n.tile)
         {
             out.push(n.tile);
@@ -650,13 +646,13 @@ fn markets_of(game: &Game<'_>, root: u32, out: &mut Vec<u16>) {
 }
 
 /// The roots of the roads of a marketplace tile, each once.
-fn market_roads(game: &mut Game<'_>, tile: u16, out: &mut Vec<u32>) {
+fn market_roads(core: &Core<'_>, tile: PlacedId, out: &mut Vec<NodeId>) {
     out.clear();
-    let p = game.board.placed[tile as usize];
-    let o = game.orient(tile);
+    let p = core.board.placed[tile.index()];
+    let o = core.orient(tile);
     for (i, f) in o.features.iter().enumerate() {
         if f.kind == FeatureKind::Road && f.end == Some(RoadEnd::Marketplace) {
-            let r = game.find_mut(p.base + i as u32);
+            let r = core.find(p.node(i as u8));
             if !out.contains(&r) {
                 out.push(r);
             }
@@ -664,35 +660,35 @@ fn market_roads(game: &mut Game<'_>, tile: u16, out: &mut Vec<u32>) {
     }
 }
 
-fn market_complete(game: &mut Game<'_>, tile: u16) -> bool {
+fn market_complete(core: &Core<'_>, tile: PlacedId) -> bool {
     let mut roads = Vec::new();
-    market_roads(game, tile, &mut roads);
-    roads.iter().all(|&r| game.nodes[r as usize].open == 0)
+    market_roads(core, tile, &mut roads);
+    roads.iter().all(|&r| core.nodes[r.index()].open == 0)
 }
 
 /// Scores the closed roads of every complete marketplace touched by the roads `closed` (closed
 /// this turn, waiting for their marketplaces), when all their marketplaces are complete.
-pub(crate) fn score_marketplaces(game: &mut Game<'_>, closed: &[u32], events: &mut Vec<Event>) {
+pub(crate) fn score_marketplaces(game: &mut Game<'_>, closed: &[NodeId], events: &mut Vec<Event>) {
     let mut markets = Vec::new();
     for &r in closed {
-        markets_of(game, r, &mut markets);
+        markets_of(&game.core, r, &mut markets);
     }
     let mut roads = Vec::new();
     let mut theirs = Vec::new();
     for &m in &markets {
-        if !market_complete(game, m) {
+        if !market_complete(&game.core, m) {
             continue;
         }
-        market_roads(game, m, &mut roads);
+        market_roads(&game.core, m, &mut roads);
         for &r in &roads {
-            let node = game.nodes[r as usize];
+            let node = game.core.nodes[r.index()];
             if node.done || node.open > 0 {
                 continue;
             }
             theirs.clear();
-            markets_of(game, r, &mut theirs);
-            if theirs.iter().all(|&t| market_complete(game, t)) {
-                game.nodes[r as usize].done = true;
+            markets_of(&game.core, r, &mut theirs);
+            if theirs.iter().all(|&t| market_complete(&game.core, t)) {
+                game.core.nodes[r.index()].done = true;
                 game.award_tokens(r, events);
                 if node.followers > 0 {
                     game.score(r, true, events);
@@ -704,7 +700,7 @@ pub(crate) fn score_marketplaces(game: &mut Game<'_>, closed: &[u32], events: &m
 }
 
 /// Adds the network bonus to the scoring of the road `root` just pushed: its majority gets it.
-fn add_network_bonus(game: &mut Game<'_>, root: u32, events: &mut [Event]) {
+fn add_network_bonus(game: &mut Game<'_>, root: NodeId, events: &mut [Event]) {
     let Some(Event::Scored(score)) = events.last_mut() else {
         return;
     };
@@ -713,22 +709,22 @@ fn add_network_bonus(game: &mut Game<'_>, root: u32, events: &mut [Event]) {
     }
     let network = network_bonus(game, root, &score.players);
     for b in &network {
-        game.scores[b.player as usize] += b.points;
-        game.stats.network_points += u64::from(b.points);
+        game.core.scores[b.player as usize] += b.points;
+        game.core.stats.network_points += u64::from(b.points);
     }
     score.network = network;
 }
 
 /// Distinct tiles of a set.
-fn tile_count(game: &mut Game<'_>, root: u32) -> u32 {
-    game.generation += 1;
-    let generation = game.generation;
+fn tile_count(game: &mut Game<'_>, root: NodeId) -> u32 {
+    game.scratch.generation += 1;
+    let generation = game.scratch.generation;
     let mut count = 0;
     let mut m = root;
     loop {
-        let n = game.nodes[m as usize];
-        if game.stamp[n.tile as usize] != generation {
-            game.stamp[n.tile as usize] = generation;
+        let n = game.core.nodes[m.index()];
+        if game.scratch.stamp[n.tile.index()] != generation {
+            game.scratch.stamp[n.tile.index()] = generation;
             count += 1;
         }
         m = n.next;
@@ -741,13 +737,13 @@ fn tile_count(game: &mut Game<'_>, root: u32) -> u32 {
 
 /// The network bonus of a completed marketplace road: for each marketplace it touches, the
 /// tiles of that marketplace's other roads, to each of the road's owners.
-fn network_bonus(game: &mut Game<'_>, root: u32, owners: &[u8]) -> Vec<NetworkBonus> {
+fn network_bonus(game: &mut Game<'_>, root: NodeId, owners: &[u8]) -> Vec<NetworkBonus> {
     let mut markets = Vec::new();
-    markets_of(game, root, &mut markets);
+    markets_of(&game.core, root, &mut markets);
     let mut counts = Vec::new();
     let mut roads = Vec::new();
     for &m in &markets {
-        market_roads(game, m, &mut roads);
+        market_roads(&game.core, m, &mut roads);
         for &r in &roads {
             if r != root {
                 counts.push(tile_count(game, r));
@@ -772,9 +768,10 @@ fn network_bonus(game: &mut Game<'_>, root: u32, owners: &[u8]) -> Vec<NetworkBo
 mod tests {
     use super::mean_position;
     use crate::game::{GameOptions, Phase};
+    use crate::placements::Kept;
     use crate::players::random::choose_placement;
     use crate::rng::Rng;
-    use crate::state::{Game, Kept};
+    use crate::state::Game;
 
     /// A slot the donkey's filter leaves to check when read reads the same whether read on its
     /// own (`mask_at`, as sampling reads it), listed with the rest (`masks_mut`) or after
@@ -794,14 +791,14 @@ mod tests {
             let mut moves = Vec::new();
             while let Phase::Place(kind) = game.phase() {
                 draws += 1;
-                if let Some((slot, Kept::Pending(_))) = game.donkey_sets.kept {
+                if let Some((slot, Kept::Pending(_))) = game.place.kept() {
                     pending += 1;
-                    let read: Vec<u8> = (0..game.board.frontier.len())
-                        .map(|s| game.mask_at(s))
+                    let read: Vec<u8> = (0..game.core.board.frontier.len())
+                        .map(|s| game.place.mask_at(&game.core, s))
                         .collect();
                     let mut listed = game.clone();
-                    assert_eq!(*listed.masks_mut(), read, "seed {seed}");
-                    let open = game.board.frontier[usize::from(slot)];
+                    assert_eq!(*listed.place.masks_mut(&listed.core), read, "seed {seed}");
+                    let open = game.core.board.frontier[usize::from(slot)];
                     let blocks = read[usize::from(slot)] != tables.index.fits(open.pattern, kind);
                     blocking += usize::from(blocks);
                     // Another filter changing another slot checks the pending one first; only
@@ -812,14 +809,15 @@ mod tests {
                     if let Some(other) = other {
                         let mut changed = game.clone();
                         let mask = read[other] & (read[other] - 1);
-                        changed.set_mask(other as u16, mask);
-                        assert_eq!(changed.masks_filled, blocks, "seed {seed}");
-                        let pending =
-                            matches!(changed.donkey_sets.kept, Some((_, Kept::Pending(_))));
+                        changed.place.set_mask(&changed.core, other as u16, mask);
+                        assert_eq!(changed.place.listed(), blocks, "seed {seed}");
+                        let pending = matches!(changed.place.kept(), Some((_, Kept::Pending(_))));
                         assert!(!pending, "seed {seed}");
                         let mut want = read.clone();
                         want[other] = mask;
-                        let after: Vec<u8> = (0..read.len()).map(|s| changed.mask_at(s)).collect();
+                        let after: Vec<u8> = (0..read.len())
+                            .map(|s| changed.place.mask_at(&changed.core, s))
+                            .collect();
                         assert_eq!(after, want, "seed {seed}");
                         listed_by_a_second += usize::from(blocks);
                     }

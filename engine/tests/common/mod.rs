@@ -34,9 +34,8 @@ pub fn neighbours(game: &engine::Game<'_>, x: i16, y: i16) -> [Option<u8>; 4] {
     let mut out = [None; 4];
     for side in tiledef::Side::ALL {
         let (dx, dy) = side.offset();
-        if let Some(p) = game.board.at(i32::from(x) + dx, i32::from(y) + dy) {
-            out[side.index()] =
-                Some(tables.orients[p.orient as usize].edges[side.opposite().index()]);
+        if let Some(p) = game.board().at(i32::from(x) + dx, i32::from(y) + dy) {
+            out[side.index()] = Some(tables.orient(p.orient).edges[side.opposite().index()]);
         }
     }
     out

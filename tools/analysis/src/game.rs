@@ -12,7 +12,7 @@
 use engine::players::{Player, Strategy};
 use engine::record::{GameSpec, Record, Turn, replay};
 use engine::rng::Rng;
-use engine::{Event, FigureKind, Move, Phase, Tables};
+use engine::{Event, FigureKind, KindId, Move, Phase, Tables};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
@@ -108,7 +108,7 @@ pub struct Session {
     /// The engine's player of each bot seat (it keeps its plan from placement to second step).
     players: Vec<Option<Player>>,
     /// The placement made this turn, waiting for its second step.
-    pending: Option<(u16, Move)>,
+    pending: Option<(KindId, Move)>,
     rng: Rng,
 }
 
@@ -279,28 +279,28 @@ impl Session {
     pub fn view(&self) -> Result<View, GameError> {
         let (game, turns) = self.state()?;
         let tables = self.tables.as_ref();
-        let tile_id = |k: u16| tables.kinds[k as usize].id.clone();
+        let tile_id = |k: KindId| tables.kind(k).id.clone();
         let board = game
-            .board
+            .board()
             .placed
             .iter()
             .map(|p| {
-                let o = &tables.orients[p.orient as usize];
+                let o = tables.orient(p.orient);
                 PlacedTile {
                     x: p.x,
                     y: p.y,
-                    tile: tile_id(o.kind),
+                    tile: tile_id(KindId(o.kind)),
                     rotation: o.rotation,
                 }
             })
             .collect();
         let figures = game
-            .figures
+            .figures()
             .iter()
             .map(|f| {
-                let p = game.board.placed[f.tile as usize];
-                let o = &tables.orients[p.orient as usize];
-                let (fx, fy) = feature_point(o, (f.node - p.base) as u8);
+                let p = game.board().placed[f.tile.index()];
+                let o = tables.orient(p.orient);
+                let (fx, fy) = feature_point(o, game.nodes()[f.node.index()].local);
                 FigureView {
                     x: p.x,
                     y: p.y,
@@ -311,8 +311,8 @@ impl Session {
                 }
             })
             .collect();
-        let donkey = game.donkey.map(|d| {
-            let p = game.board.placed[d as usize];
+        let donkey = game.donkey().map(|d| {
+            let p = game.board().placed[d.index()];
             [p.x, p.y]
         });
         let mut moves = Vec::new();
@@ -334,7 +334,7 @@ impl Session {
             },
             Phase::Act(placed) => {
                 let o = game.orient(placed);
-                let p = game.board.placed[placed as usize];
+                let p = game.board().placed[placed.index()];
                 let choices = (moves.iter().enumerate())
                     .map(|(index, m)| {
                         let (label, point) = choice_text(&game, o, *m);
@@ -346,7 +346,7 @@ impl Session {
                     })
                     .collect();
                 PhaseView::Act {
-                    act: tile_id(o.kind),
+                    act: tile_id(KindId(o.kind)),
                     at: [p.x, p.y],
                     choices,
                 }
@@ -362,11 +362,11 @@ impl Session {
             })
             .collect();
         Ok(View {
-            players: game.scores.len(),
+            players: game.scores().len(),
             seats: self.seats.iter().map(Seat::to_string).collect(),
             current: game.current(),
-            scores: game.scores.clone(),
-            supply: game.supply.clone(),
+            scores: game.scores().to_vec(),
+            supply: game.supply().to_vec(),
             tiles_left: game.tiles_left(),
             board,
             figures,
@@ -551,8 +551,8 @@ fn choice_text(
             Some(feature_point(o, feature)),
         ),
         Move::Return { figure } => {
-            let f = game.figures[figure as usize];
-            let t = game.board.placed[f.tile as usize];
+            let f = game.figures()[figure as usize];
+            let t = game.board().placed[f.tile.index()];
             (
                 format!(
                     "return your {} at ({}, {}) (Festival)",
@@ -574,7 +574,7 @@ fn choice_text(
 fn state<'t>(
     tables: &'t Tables,
     record: &Record,
-    pending: Option<(u16, Move)>,
+    pending: Option<(KindId, Move)>,
 ) -> Result<(engine::Game<'t>, Vec<Vec<Event>>), GameError> {
     let r = replay(tables, record).map_err(engine_error)?;
     let mut game = r.game;
@@ -616,7 +616,7 @@ pub fn turn_text(tables: &Tables, events: &[Event]) -> Vec<String> {
     (events.iter())
         .filter_map(|e| {
             if let Event::Placed { kind, rotation, .. } = *e {
-                let kind = &tables.kinds[usize::from(kind)];
+                let kind = tables.kind(kind);
                 placed = (kind.orients.iter())
                     .map(|&o| &tables.orients[usize::from(o)])
                     .find(|o| o.rotation == rotation);
@@ -637,7 +637,7 @@ fn event_text(
         Some(o) => engine::game::describe_feature(o, feature),
         None => format!("{} (feature {feature})", kind.name()),
     };
-    let tile = |k: u16| tables.kinds[k as usize].id.clone();
+    let tile = |k: KindId| tables.kind(k).id.clone();
     match e {
         Event::SetAside { kind } => Some(format!("  {} fits nowhere: set aside", tile(*kind))),
         Event::Placed {

@@ -310,7 +310,7 @@ mod games {
         // The record is the game: replayed alone, it gives the same scores.
         let tables = game.tables().clone();
         let replayed = engine::replay(&tables, game.record()).expect("the record replays");
-        assert_eq!(replayed.game.scores, view.scores);
+        assert_eq!(replayed.game.scores(), view.scores);
         assert_eq!(game.play(0), Err(GameError::Over));
     }
 

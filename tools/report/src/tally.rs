@@ -137,11 +137,11 @@ pub struct PlacedCredit {
 pub fn credit(game: &Game<'_>, events: &[Event]) -> Vec<PlacedCredit> {
     let tables = game.tables();
     let mut placed: Vec<PlacedCredit> = game
-        .board
+        .board()
         .placed
         .iter()
         .map(|p| PlacedCredit {
-            kind: tables.orients[p.orient as usize].kind,
+            kind: tables.orient(p.orient).kind,
             seat: None,
             at_once: 0.0,
             by_end: 0.0,
@@ -229,8 +229,8 @@ pub fn credit(game: &Game<'_>, events: &[Event]) -> Vec<PlacedCredit> {
 }
 
 fn index_at(game: &Game<'_>, x: i16, y: i16) -> Option<usize> {
-    let cell = game.board.cell(i32::from(x), i32::from(y));
-    (cell.placed != engine::board::EMPTY).then_some(cell.placed as usize)
+    let cell = game.board().cell(i32::from(x), i32::from(y));
+    (cell.placed != engine::PlacedId::NONE).then_some(cell.placed.index())
 }
 
 /// Each seat's share of the win: 1 / winners for each seat with the best score, else 0.
@@ -357,7 +357,7 @@ impl Collect for Tally {
         let mut set_aside = 0u64;
         // A tile set aside was drawn by the seat whose turn it is: the next one to place a
         // tile (read backwards), or after the last placer when no tile follows.
-        let players = game.scores.len().max(1);
+        let players = game.scores().len().max(1);
         let mut next_seat = events
             .iter()
             .rev()
@@ -370,7 +370,7 @@ impl Collect for Tally {
             match e {
                 Event::Placed { player, .. } => next_seat = *player as usize,
                 Event::SetAside { kind } => {
-                    let k = &mut here[*kind as usize];
+                    let k = &mut here[kind.index()];
                     k.set_aside += 1.0;
                     k.drawn += 1.0;
                     k.by_seat[next_seat] += 1;
@@ -401,7 +401,7 @@ impl Collect for Tally {
             k.completed += f64::from(u8::from(p.completed));
             k.by_seat[seat as usize] += 1;
         }
-        let wins = win_shares(&game.scores);
+        let wins = win_shares(game.scores());
         for (t, k) in self.kinds.iter_mut().zip(&here) {
             let copies = k.drawn - k.set_aside;
             t.drawn += k.drawn as u64;
@@ -423,14 +423,15 @@ impl Collect for Tally {
                 t.lead_wins += wins[leaders[0]];
             }
         }
-        for (&colour, (&score, &win)) in game.colours.iter().zip(game.scores.iter().zip(&wins)) {
+        for (&colour, (&score, &win)) in game.colours().iter().zip(game.scores().iter().zip(&wins))
+        {
             if let Some(c) = self.colours.get_mut(usize::from(colour)) {
                 c.score.add(f64::from(score));
                 c.win.add(win);
             }
         }
         let mut total = 0u64;
-        for (p, &score) in game.scores.iter().enumerate() {
+        for (p, &score) in game.scores().iter().enumerate() {
             let seat = &mut self.seats[p];
             seat.score.add(f64::from(score));
             seat.win.add(wins[p]);
@@ -441,7 +442,7 @@ impl Collect for Tally {
             seat.histogram[s] += 1;
             total += u64::from(score);
         }
-        let by_source = game.stats.source_points(tables);
+        let by_source = game.stats().source_points(tables);
         for ((_, m), v) in self.source_points.iter_mut().zip(by_source) {
             m.add(v as f64);
         }

@@ -125,7 +125,7 @@ fn per_tile_credit_adds_up_to_each_games_points() {
         let mut game = engine::Game::new(t, options, &mut events).expect("sets up");
         play_out(&mut game, &mut rng, &mut moves, &mut events).expect("plays");
         let placed = credit(&game, &events);
-        let points: u32 = game.scores.iter().sum();
+        let points: u32 = game.scores().iter().sum();
         let by_end: f64 = placed.iter().map(|p| p.by_end).sum();
         let by_source: f64 = placed.iter().flat_map(|p| p.by_source).sum();
         assert!(
@@ -136,7 +136,7 @@ fn per_tile_credit_adds_up_to_each_games_points() {
         for p in &placed {
             assert!(p.at_once <= p.by_end + 1e-9 && p.at_once >= 0.0);
         }
-        assert_eq!(placed.len(), game.board.placed.len());
+        assert_eq!(placed.len(), game.board().placed.len());
         assert!(placed[0].seat.is_none() && placed[1..].iter().all(|p| p.seat.is_some()));
         // Every kind of points is met, so the sum is not met by leaving some out.
         for e in &events {

@@ -84,7 +84,7 @@ fn bench_bots(setup: &Setup<'_>, players: u8, playouts: u32) -> miette::Result<B
         let game =
             engine::simulate::play_seats(setup, greedy_games, &mut bots, &mut rng, &mut events)
                 .map_err(err)?;
-        black_box(&game.scores);
+        black_box(game.scores());
         greedy_games += 1;
     }
     let greedy_secs = start.elapsed().as_secs_f64();
@@ -105,7 +105,7 @@ fn bench_bots(setup: &Setup<'_>, players: u8, playouts: u32) -> miette::Result<B
                     black_box(mcts.choose(&game, &mut rng));
                     times.push(t.elapsed().as_secs_f64() * 1e3);
                 }
-                if game.tiles_left() <= game.board.placed.len() && mid.is_none() {
+                if game.tiles_left() <= game.board().placed.len() && mid.is_none() {
                     mid = Some(game.clone());
                 }
                 if game.tiles_left() < 4 && late.is_none() {
@@ -185,9 +185,9 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
         let seed = rng.next_u64();
         let game = play_random(&setup, seed, &mut rng, &mut moves, &mut events)
             .map_err(|e| miette::miette!("{e}"))?;
-        tiles += game.board.placed.len() as u64;
+        tiles += game.board().placed.len() as u64;
         bytes = bytes.max(game.heap_bytes() + std::mem::size_of::<Game<'_>>());
-        black_box(&game.scores);
+        black_box(game.scores());
     }
     let secs = start.elapsed().as_secs_f64();
     let rate = args.games as f64 / secs.max(1e-9);
@@ -210,7 +210,7 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
                 game.legal_placements(black_box(kind), &mut moves);
             }
             list_time += t.elapsed().as_secs_f64();
-            positions += 16 * game.board.frontier.len() as u64;
+            positions += 16 * game.board().frontier.len() as u64;
             lists += 16;
             // The index's list ignores the filters (a river's room, the donkey): play from the legal moves.
             game.legal_moves(&mut moves);

@@ -2,6 +2,7 @@
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
+use engine::KindId;
 use engine::tables::{NO_FEATURE, Tables};
 use std::fmt::Write;
 use std::process::ExitCode;
@@ -34,7 +35,7 @@ pub fn run(args: &InspectArgs) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     };
     if args.json {
-        let k = &tables.kinds[kind as usize];
+        let k = tables.kind(kind);
         let orients: Vec<_> = k
             .orients
             .iter()
@@ -49,8 +50,8 @@ pub fn run(args: &InspectArgs) -> miette::Result<ExitCode> {
 }
 
 /// The text `tilekit inspect` prints for a tile kind.
-pub fn describe(tables: &Tables, kind: u16) -> String {
-    let k = &tables.kinds[kind as usize];
+pub fn describe(tables: &Tables, kind: KindId) -> String {
+    let k = tables.kind(kind);
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -4,7 +4,7 @@
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
 use engine::record::{Record, check_expectations, replay};
-use engine::{Event, Phase, Tables};
+use engine::{Event, KindId, Phase, Tables};
 use miette::IntoDiagnostic;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,7 +42,7 @@ fn follower_id(tables: &Tables, follower: u8) -> String {
 
 /// One event as JSON.
 fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
-    let tile = |k: u16| tables.kinds[k as usize].id.clone();
+    let tile = |k: KindId| tables.kind(k).id.clone();
     match e {
         Event::SetAside { kind } => serde_json::json!({ "set_aside": tile(*kind) }),
         Event::Placed {
@@ -158,7 +158,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                     "rules": rules,
                     "setup": r.setup.iter().map(|e| event_json(&tables, e)).collect::<Vec<_>>(),
                     "turns": turns,
-                    "scores": r.game.scores,
+                    "scores": r.game.scores(),
                     "over": over,
                     "tiles_left": r.game.tiles_left(),
                     "expectations": { "checked": record.expect.is_some(), "failed": wrong },
@@ -183,7 +183,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                 }
                 let scores: Vec<String> = r
                     .game
-                    .scores
+                    .scores()
                     .iter()
                     .enumerate()
                     .map(|(p, s)| format!("P{} {s}", p + 1))
