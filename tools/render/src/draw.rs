@@ -130,8 +130,8 @@ struct City {
     colour: Rgba,
     /// Its walls' colour, when its kind's look gives its border one (a lake's shore).
     border: Option<Rgba>,
-    /// Houses are drawn in it: its kind looks like a city.
-    roofs: bool,
+    /// How its kind looks (`city` without a look): what is drawn in it, houses or trees.
+    style: tiledef::LookStyle,
     pennants: Vec<Point>,
 }
 
@@ -163,7 +163,9 @@ pub(crate) struct Plan {
     markers: Vec<(Point, usize)>,
     /// Flower groups: position, colour.
     flowers: Vec<(Point, Rgba)>,
-    roofs: Vec<Point>,
+    /// What is drawn inside areas, on a fixed lattice: houses in a city, tree crowns in a
+    /// forest, peaks on rock, ripples on water; with the area's colour.
+    roofs: Vec<(Point, tiledef::LookStyle, Rgba)>,
     /// Grid cells of ground that belongs to no feature, reached from the ports of none.
     unowned: Vec<usize>,
     pub(crate) regions: Regions,
@@ -423,7 +425,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
             raised: raised_first && cities.is_empty(),
             colour,
             border: look.and_then(|l| l.border_colour).map(Rgba::from),
-            roofs: look.is_none_or(|l| l.style == tiledef::LookStyle::City),
+            style: look.map_or(tiledef::LookStyle::City, |l| l.style),
             pennants: Vec::new(),
         });
     }
@@ -983,10 +985,16 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         if x % 6 != staggered || y % 7 != 3 {
             continue;
         }
-        let housed = |f: usize| cities.iter().any(|c| c.feature == f && c.roofs);
-        if !matches!(c, Cell::Feature(f) if housed(*f)) {
+        let textured = |f: usize| {
+            let area = cities.iter().find(|c| c.feature == f)?;
+            has_texture(area.style).then_some((area.style, area.colour))
+        };
+        let Some((style, colour)) = (match c {
+            Cell::Feature(f) => textured(*f),
+            _ => None,
+        }) else {
             continue;
-        }
+        };
         let p = pt(x as f32 * size + size / 2.0, y as f32 * size + size / 2.0);
         let clear = [
             pt(-0.045, -0.035),
@@ -1008,7 +1016,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
             .flat_map(|c| c.pennants.iter())
             .any(|q| q.dist(p) < 0.09);
         if clear && !near_pennant {
-            roofs.push(p);
+            roofs.push((p, style, colour));
         }
     }
 
@@ -1342,8 +1350,8 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
         );
         scene.fill(Shape::Path(city.outline.area.clone()), city.colour);
     }
-    for p in &plan.roofs {
-        house(scene, *p, 1.0);
+    for &(p, style, colour) in &plan.roofs {
+        texture(scene, p, style, colour);
     }
     for city in &plan.cities {
         if city.outline.walls.is_empty() {
@@ -1559,6 +1567,56 @@ fn hedge(scene: &mut Scene, line: &[Point], colour: Rgba) {
 }
 
 /// A small house; `scale` 1 is about 0.06 wide.
+/// Whether areas of a style have something drawn inside them.
+fn has_texture(style: tiledef::LookStyle) -> bool {
+    use tiledef::LookStyle::{City, Forest, Rock, Water};
+    matches!(style, City | Forest | Rock | Water)
+}
+
+/// One mark of an area's texture at `p`: a house, a tree crown, a peak or a ripple.
+fn texture(scene: &mut Scene, p: Point, style: tiledef::LookStyle, colour: Rgba) {
+    use tiledef::LookStyle;
+    let line = |colour: Rgba| Stroke {
+        colour,
+        width: 0.008,
+        cap: Cap::Round,
+    };
+    match style {
+        LookStyle::Forest => {
+            for (dx, dy, r) in [
+                (-0.018, 0.008, 0.022),
+                (0.018, 0.008, 0.022),
+                (0.0, -0.014, 0.026),
+            ] {
+                let crown = Shape::Circle {
+                    centre: pt(p.x + dx, p.y + dy),
+                    radius: r,
+                };
+                scene.fill_stroke(crown, colour.lighter(0.18), line(colour.darker(0.45)));
+            }
+        }
+        LookStyle::Rock => {
+            let peak = polygon(&[
+                pt(p.x - 0.035, p.y + 0.02),
+                pt(p.x, p.y - 0.03),
+                pt(p.x + 0.035, p.y + 0.02),
+            ]);
+            scene.fill_stroke(peak, colour.lighter(0.2), line(colour.darker(0.5)));
+        }
+        LookStyle::Water => {
+            for dy in [-0.01, 0.012] {
+                let ripple = Shape::Path(vec![
+                    Seg::Move(pt(p.x - 0.03, p.y + dy)),
+                    Seg::Quad(pt(p.x - 0.015, p.y + dy - 0.012), pt(p.x, p.y + dy)),
+                    Seg::Quad(pt(p.x + 0.015, p.y + dy + 0.012), pt(p.x + 0.03, p.y + dy)),
+                ]);
+                scene.stroke(ripple, line(colour.lighter(0.35)));
+            }
+        }
+        _ => house(scene, p, 1.0),
+    }
+}
+
 fn house(scene: &mut Scene, p: Point, scale: f32) {
     let w = 0.03 * scale;
     let h = 0.022 * scale;

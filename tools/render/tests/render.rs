@@ -1056,3 +1056,29 @@ fn a_track_is_drawn_in_its_looks_fill() {
     assert!(scene.contains("#8a5a2b"), "{scene}");
     assert_eq!(pixel_at(&set, "TR-1", 0.5, 0.3), [0x8a, 0x5a, 0x2b]);
 }
+
+/// An area's look draws its texture: tree crowns in a forest (three circles each), peaks on a
+/// mountain, and no houses in either.
+#[test]
+fn a_forest_has_trees_and_a_mountain_peaks() {
+    let set = load_fixture(&["/base.toml"], "forests.toml");
+    let scene = scene_text(&set, "FO-edge", DrawOptions::default());
+    let plain = {
+        let mut plain = set.clone();
+        let own = |k: &tiledef::FeatureKindInfo| k.id == "forest" || k.id == "mountain";
+        for kind in plain.feature_kinds.iter_mut().filter(|k| own(k)) {
+            if let Some(look) = &mut kind.look {
+                look.style = tiledef::LookStyle::Plain;
+            }
+        }
+        scene_text(&plain, "FO-edge", DrawOptions::default())
+    };
+    let circles = |s: &str| s.matches("circle").count();
+    assert!(circles(&scene) >= circles(&plain) + 3, "{scene}");
+    let peaks = |s: &str| {
+        s.lines()
+            .filter(|l| l.contains("polygon") || l.contains("path"))
+            .count()
+    };
+    assert!(peaks(&scene) > peaks(&plain), "{scene}");
+}
