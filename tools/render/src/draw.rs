@@ -636,7 +636,15 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                         .min_by(|x, y| x.dist(pa).total_cmp(&y.dist(pa)))
                         .unwrap_or(CENTRE);
                     let (hub, _) = walk(target, &in_city);
-                    (to(hub), Stop::Gate(hub))
+                    // At water (a lake's shore) a landing, at a wall a gate.
+                    let water = match f.end {
+                        Some(tiledef::LineEnd::Kind(k)) => set.feature_kinds[k.index()]
+                            .look
+                            .is_some_and(|l| l.style == tiledef::LookStyle::Water),
+                        _ => false,
+                    };
+                    let stop = if water { Stop::Bank(hub) } else { Stop::Gate(hub) };
+                    (to(hub), stop)
                 }
                 _ if one_field_beside(tile, a) => {
                     // The same field on both sides: a short stub with its house near the
