@@ -792,6 +792,8 @@ fn build_of_a_set_the_engine_cannot_play_still_prints_it() {
         "build",
         "definitions/base.toml",
         lakes,
+        "--sets",
+        "lakes",
         "--out",
         &dir.to_string_lossy(),
     ]);

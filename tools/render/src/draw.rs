@@ -643,7 +643,11 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                             .is_some_and(|l| l.style == tiledef::LookStyle::Water),
                         _ => false,
                     };
-                    let stop = if water { Stop::Bank(hub) } else { Stop::Gate(hub) };
+                    let stop = if water {
+                        Stop::Bank(hub)
+                    } else {
+                        Stop::Gate(hub)
+                    };
                     (to(hub), stop)
                 }
                 _ if one_field_beside(tile, a) => {

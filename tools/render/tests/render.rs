@@ -1047,7 +1047,10 @@ fn a_lake_is_drawn_in_its_looks_colours() {
     let city = scene_text(&set, "E", DrawOptions::default());
     assert!(!city.contains("#4f8fd0"));
     // The bay's road ends at a landing on the shore (#9c6b3c), not at a city gate (#3d2b1f).
-    assert!(text.contains("#9c6b3c") && !text.contains("#3d2b1f"), "{text}");
+    assert!(
+        text.contains("#9c6b3c") && !text.contains("#3d2b1f"),
+        "{text}"
+    );
 }
 
 /// A line of a set's own kind is drawn in its look's fill: the fixture's track is brown.
