@@ -144,6 +144,8 @@ pub fn check(
     files: &[Parsed],
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(TileSet, Vec<(usize, String)>)> {
+    let upgraded = inherit_bundled_kinds(files, diags);
+    let files = upgraded.as_deref().unwrap_or(files);
     let errors_before = count_errors(diags);
     let mut cx = Checker {
         files,
@@ -334,6 +336,49 @@ pub fn check(
     }
 
     (count_errors(cx.diags) == errors_before).then_some((tileset, tile_ptrs))
+}
+
+/// Files written before feature kinds were declared: a set with the id of a bundled set that
+/// declares kinds (an imported `base.toml`), declaring none itself, gets the bundled set's
+/// declarations, with a warning saying so and how to write them in. Its tiles' `cities` and its
+/// edge kinds' `centre = "city"` then mean what they meant. `None`: no such file.
+fn inherit_bundled_kinds(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<Vec<Parsed>> {
+    let older = |p: &Parsed| p.file.features.is_empty() && !p.file.tiles.is_empty();
+    if !files.iter().any(older) {
+        return None;
+    }
+    let bundled: Vec<(String, Vec<crate::model::FeatureKindDef>)> = crate::bundled()
+        .iter()
+        .filter_map(|source| toml::from_str::<TileSetFile>(&source.text).ok())
+        .filter(|file| !file.features.is_empty())
+        .map(|file| (file.set.id, file.features))
+        .collect();
+    let mut out = files.to_vec();
+    let mut changed = false;
+    for p in out.iter_mut().filter(|p| older(p)) {
+        let Some((set, kinds)) = bundled.iter().find(|(id, _)| *id == p.file.set.id) else {
+            continue;
+        };
+        let ids: Vec<&str> = kinds.iter().map(|k| k.id.as_str()).collect();
+        let span = p.spans.key_span("/set");
+        let mut d = Diagnostic::warning(
+            "tilekit::kinds-inherited",
+            &p.source,
+            span,
+            format!(
+                "the set `{set}` declares no feature kinds, as files written before them did: the bundled `{set}`'s are used ({})",
+                ids.join(", ")
+            ),
+        );
+        d.label = "no `[[feature]]` tables in this set".to_string();
+        d.hint = Some(format!(
+            "copy the `[[feature]]` tables of the bundled `{set}` into this file (`tilekit import jcz` writes them now)"
+        ));
+        diags.push(d);
+        p.file.features = kinds.clone();
+        changed = true;
+    }
+    changed.then_some(out)
 }
 
 fn count_errors(diags: &[Diagnostic]) -> usize {
@@ -1055,6 +1100,9 @@ impl Checker<'_> {
             return None;
         }
         let vptr = format!("{ptr}/{which}");
+        if let Some(k) = self.older_kind_name(f, name, vocab) {
+            return Some(FeatureKindId(k as u8));
+        }
         let k = self.resolve(
             (f, &vptr, false),
             "feature kind",
@@ -1080,6 +1128,40 @@ impl Checker<'_> {
             return None;
         }
         Some(FeatureKindId(k as u8))
+    }
+
+    /// A kind named by an edge kind of a file written before feature kinds were declared (it
+    /// declares none), from a set it does not require: before, `centre = "field"` needed no
+    /// requirement. Resolved, with one warning per file naming the requirement to add.
+    fn older_kind_name(&mut self, f: usize, name: &str, vocab: &Vocabulary) -> Option<usize> {
+        if !self.files[f].file.features.is_empty() {
+            return None;
+        }
+        let k = vocab.feature_kinds.iter().position(|d| d.id == name)?;
+        let declared = &vocab.feature_kinds[k];
+        if declared.seen(vocab.visible(f)) {
+            return None;
+        }
+        let owner = self.files[declared.file].file.set.id.clone();
+        let code = "tilekit::kind-not-required";
+        let file = self.files[f].source.name().to_string();
+        if !self
+            .diags
+            .iter()
+            .any(|d| d.code == code && d.file() == file)
+        {
+            let set = self.files[f].file.set.id.clone();
+            let d = self.warning(
+                f,
+                "/set",
+                code,
+                format!(
+                    "the set `{set}` names feature kinds of `{owner}` (`{name}`) in its edge kinds without requiring it, as files written before feature kinds did"
+                ),
+            );
+            d.hint = Some(format!("add \"{owner}\" to `requires`"));
+        }
+        Some(k)
     }
 
     /// Checks a tile that writes its own layout and resolves it.

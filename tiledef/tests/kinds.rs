@@ -240,3 +240,60 @@ fn a_set_of_lakes_writes_its_kinds_under_their_keys() {
     );
     assert_eq!(ts.legacy_kind(lake), FeatureKind::City);
 }
+
+/// A file written before feature kinds were declared keeps loading: a set with the id of a
+/// bundled set and no `[[feature]]` of its own (an older `import jcz`'s `base.toml`) gets the
+/// bundled set's kinds, and a vocabulary set naming `field` in an edge kind without requiring
+/// base resolves it; each says so once, as a warning.
+#[test]
+fn files_written_before_feature_kinds_still_load() {
+    let bundled = tiledef::bundled()
+        .into_iter()
+        .next()
+        .expect("base is bundled");
+    // Base as an older tilekit wrote it: no `[[feature]]` tables.
+    let mut text = String::new();
+    let mut skipping = false;
+    for line in bundled.text.lines() {
+        if line.starts_with("[[") {
+            skipping = line == "[[feature]]";
+        }
+        if !skipping {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    assert!(!text.contains("[[feature]]"));
+    let older = Source {
+        name: "older/base.toml".to_string(),
+        text,
+    };
+    let vocabulary = Source {
+        name: "older/jcz.toml".to_string(),
+        text: "format = 1\n[set]\nid = \"jcz\"\nname = \"JCZ\"\n\n[[edge_kind]]\nid = \"river\"\nname = \"River\"\ncentre = \"none\"\nhalves = \"field\"\nmeets = { river = \"connect\" }\n".to_string(),
+    };
+    let report = tiledef::load(vec![older, vocabulary]);
+    // (The river no tile uses is the author's own unused vocabulary.)
+    let codes: Vec<&str> = (report.diagnostics.iter())
+        .map(|d| d.code)
+        .filter(|&c| c != "tilekit::unused-vocabulary")
+        .collect();
+    assert_eq!(
+        codes,
+        ["tilekit::kinds-inherited", "tilekit::kind-not-required"]
+    );
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .all(|d| d.severity == tiledef::Severity::Warning)
+    );
+    let ts = report.tileset.expect("the older files load");
+    let d = ts.tile("D").expect("base's D");
+    let kinds: Vec<&str> = d
+        .features
+        .iter()
+        .map(|f| ts.kind_of(f).id.as_str())
+        .collect();
+    assert_eq!(kinds, ["city", "road", "field", "field"]);
+}
