@@ -353,12 +353,23 @@ fn inherit_bundled_kinds(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Optio
         .filter(|file| !file.features.is_empty())
         .map(|file| (file.set.id, file.features))
         .collect();
+    // Kinds another loaded file declares (an import's vocabulary set) are not inherited.
+    let declared: Vec<&str> = (files.iter())
+        .flat_map(|p| p.file.features.iter().map(|k| k.id.as_str()))
+        .collect();
     let mut out = files.to_vec();
     let mut changed = false;
     for p in out.iter_mut().filter(|p| older(p)) {
         let Some((set, kinds)) = bundled.iter().find(|(id, _)| *id == p.file.set.id) else {
             continue;
         };
+        let kinds: Vec<_> = (kinds.iter())
+            .filter(|k| !declared.contains(&k.id.as_str()))
+            .cloned()
+            .collect();
+        if kinds.is_empty() {
+            continue;
+        }
         let ids: Vec<&str> = kinds.iter().map(|k| k.id.as_str()).collect();
         let span = p.spans.key_span("/set");
         let mut d = Diagnostic::warning(
@@ -375,7 +386,7 @@ fn inherit_bundled_kinds(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Optio
             "copy the `[[feature]]` tables of the bundled `{set}` into this file (`tilekit import jcz` writes them now)"
         ));
         diags.push(d);
-        p.file.features = kinds.clone();
+        p.file.features = kinds;
         changed = true;
     }
     changed.then_some(out)
