@@ -42,6 +42,19 @@ fn shape_keys(shape: Shape) -> &'static [&'static str] {
     }
 }
 
+/// The line kinds of the vocabulary in a sentence ("road", "road or track").
+fn line_nouns(tileset: &TileSet) -> String {
+    let lines: Vec<String> = (tileset.feature_kinds.iter())
+        .filter(|k| k.shape == Shape::Line)
+        .map(noun)
+        .collect();
+    if lines.is_empty() {
+        "line".to_string()
+    } else {
+        lines.join(" or ")
+    }
+}
+
 /// How a feature of a kind is named in a sentence: its name in lower case ("a city").
 fn noun(kind: &FeatureKindInfo) -> String {
     kind.name.to_lowercase()
@@ -752,7 +765,7 @@ impl Checker<'_> {
                     {
                         let region = noun(tileset.kind_of(&b.features[fi]));
                         self.error(f, &bptr, false, "tilekit::region-not-touching", format!("tile `{id}`: the {region} at {} cannot border the {} at `{port}`: {} lies between them", super::ports_text(&written.ports), noun(bordered), barrier.name))
-                            .hint = Some(format!("a {region} borders any {} of its tile unless a line, a river or another {region} that crosses the tile lies between them; check the ports, or remove the {}", noun(bordered), noun(bordered)));
+                            .hint = Some(format!("a {region} borders any {} of its tile unless a {}, a river or another {region} that crosses the tile lies between them; check the ports, or remove the {}", noun(bordered), line_nouns(tileset), noun(bordered)));
                         continue;
                     }
                     b.features[fi].borders.push(target);
