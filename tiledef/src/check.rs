@@ -343,13 +343,17 @@ pub fn check(
 /// declarations, with a warning saying so and how to write them in. Its tiles' `cities` and its
 /// edge kinds' `centre = "city"` then mean what they meant. `None`: no such file.
 fn inherit_bundled_kinds(files: &[Parsed], diags: &mut Vec<Diagnostic>) -> Option<Vec<Parsed>> {
+    // Most files declare no kinds of their own: only a file with a bundled set's id has its
+    // bundled file parsed.
+    let bundled_text = |p: &Parsed| crate::load::bundled_text(&p.file.set.id);
     let older = |p: &Parsed| p.file.features.is_empty() && !p.file.tiles.is_empty();
-    if !files.iter().any(older) {
+    if !files.iter().any(|p| older(p) && bundled_text(p).is_some()) {
         return None;
     }
-    let bundled: Vec<(String, Vec<crate::model::FeatureKindDef>)> = crate::bundled()
-        .iter()
-        .filter_map(|source| toml::from_str::<TileSetFile>(&source.text).ok())
+    let bundled: Vec<(String, Vec<crate::model::FeatureKindDef>)> = (files.iter())
+        .filter(|p| older(p))
+        .filter_map(bundled_text)
+        .filter_map(|text| toml::from_str::<TileSetFile>(text).ok())
         .filter(|file| !file.features.is_empty())
         .map(|file| (file.set.id, file.features))
         .collect();

@@ -127,34 +127,46 @@ impl Report {
 /// `definitions/` folder (file names sorted): the same files give the same tables, kind numbers
 /// and games for a seed, bundled or read from disk.
 pub fn bundled() -> Vec<Source> {
-    let file = |name: &str, text: &str| Source {
-        name: format!("definitions/{name}"),
-        text: text.to_string(),
-    };
-    vec![
-        file("base.toml", include_str!("../../definitions/base.toml")),
-        file(
-            "festival.toml",
-            include_str!("../../definitions/festival.toml"),
-        ),
-        file(
-            "inns-and-cathedrals.toml",
-            include_str!("../../definitions/inns-and-cathedrals.toml"),
-        ),
-        file(
-            "river-2.toml",
-            include_str!("../../definitions/river-2.toml"),
-        ),
-        file("river.toml", include_str!("../../definitions/river.toml")),
-        file(
-            "traders-and-builders.toml",
-            include_str!("../../definitions/traders-and-builders.toml"),
-        ),
-        file(
-            "village-life.toml",
-            include_str!("../../definitions/village-life.toml"),
-        ),
-    ]
+    BUNDLED
+        .iter()
+        .map(|(name, text)| Source {
+            name: format!("definitions/{name}"),
+            text: text.to_string(),
+        })
+        .collect()
+}
+
+/// The bundled files by name; each file is named after the set it declares (tested).
+const BUNDLED: [(&str, &str); 7] = [
+    ("base.toml", include_str!("../../definitions/base.toml")),
+    (
+        "festival.toml",
+        include_str!("../../definitions/festival.toml"),
+    ),
+    (
+        "inns-and-cathedrals.toml",
+        include_str!("../../definitions/inns-and-cathedrals.toml"),
+    ),
+    (
+        "river-2.toml",
+        include_str!("../../definitions/river-2.toml"),
+    ),
+    ("river.toml", include_str!("../../definitions/river.toml")),
+    (
+        "traders-and-builders.toml",
+        include_str!("../../definitions/traders-and-builders.toml"),
+    ),
+    (
+        "village-life.toml",
+        include_str!("../../definitions/village-life.toml"),
+    ),
+];
+
+/// The text of the bundled file declaring set `id`, without copying or parsing any.
+pub(crate) fn bundled_text(id: &str) -> Option<&'static str> {
+    (BUNDLED.iter())
+        .find(|(name, _)| name.strip_suffix(".toml") == Some(id))
+        .map(|(_, text)| *text)
 }
 
 /// What follows the name of a bundled set loaded beside an author's files
@@ -774,6 +786,15 @@ mod tests {
         assert!(bundled_requirements(["[set\nid = \"x\"\nrequires = [\"base\"]"]).is_empty());
         assert!(bundled_requirements(["[set]\nid = \"x\"\nrequires = [\"nowhere\"]\n"]).is_empty());
         assert!(bundled_requirements(["[set]\nrequires = \"base\"\n"]).is_empty());
+    }
+
+    #[test]
+    fn each_bundled_file_is_named_after_its_set() {
+        for source in bundled() {
+            let id = declared_set(&source.text).0.expect("a set id");
+            assert_eq!(source.name, format!("definitions/{id}.toml"));
+            assert_eq!(bundled_text(&id), Some(source.text.as_str()));
+        }
     }
 
     #[test]

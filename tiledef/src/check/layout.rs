@@ -386,21 +386,16 @@ impl Checker<'_> {
         tileset: &TileSet,
         vocab: &Vocabulary,
     ) {
-        let mut allowed: Vec<String> = vec!["ports".to_string(), "markers".to_string()];
-        allowed.extend(shape_keys(kind.shape).iter().map(|k| k.to_string()));
-        allowed.extend(kind.emblem.as_ref().map(|e| e.key.clone()));
         let visible = vocab.visible(f);
-        let bordered_keys: Vec<String> = if kind.shape == Shape::Region {
-            (tileset.feature_kinds.iter().enumerate())
-                .filter(|&(k, other)| {
-                    other.shape == Shape::Area && vocab.feature_kinds[k].seen(visible)
+        // The areas a region may name what it borders by (their kinds' keys).
+        let bordered = |key: &str| {
+            kind.shape == Shape::Region
+                && (tileset.feature_kinds.iter().enumerate()).any(|(k, other)| {
+                    other.shape == Shape::Area
+                        && other.key == key
+                        && vocab.feature_kinds[k].seen(visible)
                 })
-                .map(|(_, other)| other.key.clone())
-                .collect()
-        } else {
-            Vec::new()
         };
-        allowed.extend(bordered_keys.iter().cloned());
         let mut extra: Vec<&str> = Vec::new();
         if written.end.is_some() && kind.shape != Shape::Line {
             extra.push("end");
@@ -414,12 +409,24 @@ impl Checker<'_> {
         for (k, value) in &written.by_kind {
             let fits = match value {
                 KindValue::Count(_) => kind.emblem.as_ref().is_some_and(|e| e.key == *k),
-                KindValue::Ports(_) => bordered_keys.contains(k),
+                KindValue::Ports(_) => bordered(k),
             };
             if !fits {
                 extra.push(k);
             }
         }
+        if extra.is_empty() {
+            return;
+        }
+        // The keys this feature takes, for the hint (only built when something is reported).
+        let mut allowed: Vec<String> = vec!["ports".to_string(), "markers".to_string()];
+        allowed.extend(shape_keys(kind.shape).iter().map(|k| k.to_string()));
+        allowed.extend(kind.emblem.as_ref().map(|e| e.key.clone()));
+        allowed.extend(
+            (tileset.feature_kinds.iter())
+                .filter(|other| bordered(&other.key))
+                .map(|other| other.key.clone()),
+        );
         for k in extra {
             let hint = match closest(k, &allowed) {
                 Some(best) if best != k => format!("did you mean `{best}`?"),
@@ -689,12 +696,12 @@ impl Checker<'_> {
         let id = &def.id;
         let barriers = super::barriers(&b.features, edges, tileset);
         for fi in 0..b.features.len() {
-            let (fptr, Some(written)) = b.written[fi].clone() else {
-                continue;
-            };
             if tileset.kind_of(&b.features[fi]).shape != Shape::Region {
                 continue;
             }
+            let (fptr, Some(written)) = b.written[fi].clone() else {
+                continue;
+            };
             for (key, value) in &written.by_kind {
                 let KindValue::Ports(ports) = value else {
                     continue;
@@ -789,16 +796,16 @@ impl Checker<'_> {
     ) {
         let id = &def.id;
         for fi in 0..b.features.len() {
-            let (fptr, Some(written)) = b.written[fi].clone() else {
-                continue;
-            };
-            let Some(text) = written.end.as_deref() else {
-                continue;
-            };
             let line = tileset.kind_of(&b.features[fi]);
-            if line.shape != Shape::Line || written.ports.len() != 1 {
+            let (_, Some(written)) = &b.written[fi] else {
                 continue;
-            }
+            };
+            let (Some(text), Shape::Line, 1) =
+                (written.end.as_deref(), line.shape, written.ports.len())
+            else {
+                continue;
+            };
+            let fptr = b.written[fi].0.clone();
             let eptr = format!("{fptr}/end");
             let Some(end) = self.line_end(f, &eptr, def, text, vocab, tileset) else {
                 continue;

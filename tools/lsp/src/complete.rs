@@ -156,7 +156,11 @@ fn kind_keys(
     symbols: &Symbols,
     eq: &str,
 ) -> Option<Vec<Offer>> {
-    let in_schema = |path: &[&str], key: &str| keys_of(path).iter().any(|k| k.name == key);
+    if !matches!(table, ["tile"] | ["tile", _]) {
+        return None;
+    }
+    let tile_keys = keys_of(&["tile"]);
+    let in_schema = |key: &str| tile_keys.iter().any(|k| k.name == key);
     let offer = |name: &str, doc: Option<String>| Offer {
         label: name.to_string(),
         insert: format!("{name}{eq}"),
@@ -165,19 +169,18 @@ fn kind_keys(
     };
     match table {
         ["tile"] => {
-            let mut offers = keys_of(table)
-                .into_iter()
+            let mut offers = (tile_keys.iter())
                 .filter(|k| !written.contains(&k.name))
-                .map(|k| offer(&k.name, k.doc))
+                .map(|k| offer(&k.name, k.doc.clone()))
                 .collect::<Vec<_>>();
             offers.extend(
                 (symbols.feature_kinds.iter())
-                    .filter(|k| !in_schema(table, &k.key) && !written.contains(&k.key))
+                    .filter(|k| !in_schema(&k.key) && !written.contains(&k.key))
                     .map(|k| offer(&k.key, Some(k.sentence.clone()))),
             );
             Some(offers)
         }
-        ["tile", key] if !in_schema(&["tile"], key) => {
+        ["tile", key] if !in_schema(key) => {
             let kind = symbols.feature_kinds.iter().find(|k| k.key == *key)?;
             let mut names: Vec<String> = vec!["ports".into(), "markers".into()];
             names.extend(kind.emblem.clone());
