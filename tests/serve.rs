@@ -848,18 +848,16 @@ fn a_burst_of_pictures_is_answered_while_an_event_stream_is_open() {
     drop(stream);
 }
 
-/// A set with a kind of its own is shown with its kinds by id, and the state says why it cannot
-/// be played yet instead of offering a board that fails.
+/// A set with a kind of its own is shown with its kinds by id, and offered for play.
 #[test]
-fn a_set_the_engine_cannot_play_is_shown_not_offered_for_play() {
+fn a_set_with_its_own_kinds_is_shown_and_offered_for_play() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let base = root.join("definitions/base.toml");
     let lakes = root.join("tiledef/tests/fixtures/lakes.toml");
     let server = serve(&[base.to_str().unwrap(), lakes.to_str().unwrap()]);
     let s = state(&server.addr);
-    assert_eq!(s["playable"], false, "{s}");
-    let why = s["unplayable"].as_str().unwrap_or_default();
-    assert!(why.contains("LK-bay has a lake"), "{why}");
+    assert_eq!(s["playable"], true, "{s}");
+    assert!(s["unplayable"].is_null(), "{s}");
     let bay = (s["tiles"].as_array().unwrap().iter())
         .find(|t| t["id"] == "LK-bay")
         .expect("the bay is listed");

@@ -338,6 +338,23 @@ impl Board {
             .sum()
     }
 
+    /// How many tiles of a site's range around a position are placed.
+    pub fn placed_in(&self, x: i32, y: i32, range: crate::tables::SiteRange) -> u32 {
+        if range == crate::tables::SiteRange::Square(1) {
+            return self.placed_around(x, y);
+        }
+        let r = i32::from(range.reach());
+        let mut placed = 0;
+        for dy in -r..=r {
+            for dx in -r..=r {
+                if range.contains(dx, dy) && self.cell(x + dx, y + dy).placed != PlacedId::NONE {
+                    placed += 1;
+                }
+            }
+        }
+        placed
+    }
+
     /// Bytes held by the grid and lists (for memory reports).
     pub fn heap_bytes(&self) -> usize {
         self.directory.capacity() * 4

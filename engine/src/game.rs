@@ -13,14 +13,14 @@ use crate::board::EMPTY;
 use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::rules;
 pub use crate::setup::Setup;
-use crate::tables::{FeatureKind, Orient, Tables};
+use crate::tables::{Orient, Tables};
 use tiledef::{Meeting, Port, Side};
 
 pub use crate::options::{
     DonkeyBlocks, Draw, GameOptions, MAX_PLAYERS, RuleOptions, Rules, SetupError,
 };
 use crate::placements::nth_bit;
-pub use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score};
+pub use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score, Scored};
 pub use crate::state::{
     Event, Figure, FigureKind, Game, GameStats, IllegalMove, Move, Node, Phase,
 };
@@ -340,7 +340,7 @@ impl<'t> Game<'t> {
         let p = self.core.board.placed[placed.index()];
         (self.core.tile_nodes(placed).iter().enumerate())
             .filter(move |&(i, n)| {
-                n.kind.claimable()
+                self.core.play.claimable(n.kind)
                     && self.core.nodes[self.find(p.node(i as u8)).index()].followers == 0
             })
             .map(|(i, _)| i)
@@ -535,15 +535,16 @@ impl<'t> Game<'t> {
                 feature: feature.to_string(),
             });
         };
-        if !f.kind.claimable() {
-            return Err(IllegalMove::Unclaimable(f.kind.name()));
+        let kind = self.core.tables.feature(f.kind);
+        if !kind.claimable {
+            return Err(IllegalMove::Unclaimable(kind.id.clone()));
         }
         let node = self.core.board.placed[placed.index()].node(feature);
         let root = self.core.find_mut(node);
         if self.core.nodes[root.index()].followers > 0 {
             return Err(IllegalMove::FeatureTaken {
-                kind: f.kind.name(),
-                feature: describe_feature(o, feature),
+                kind: kind.id.clone(),
+                feature: describe_feature(self.core.tables, o, feature),
             });
         }
         let player = self.core.current;
@@ -566,8 +567,8 @@ impl<'t> Game<'t> {
             }
         }
         self.core.nodes[root.index()].followers += 1;
-        if f.kind == FeatureKind::Monastery {
-            self.core.monastery_followers += 1;
+        if self.core.play.is_site(f.kind) {
+            self.core.site_followers += 1;
         }
         self.core.figures.push(Figure {
             kind: FigureKind::Follower,
@@ -598,24 +599,8 @@ impl<'t> Game<'t> {
         if !markets.is_empty() {
             rules::village_life::score_marketplaces(self, &markets, events);
         }
-        if self.core.monastery_followers > 0 {
-            for cell in self.core.board.block(i32::from(p.x), i32::from(p.y)) {
-                if cell.placed == PlacedId::NONE {
-                    continue;
-                }
-                let q = self.core.board.placed[cell.placed.index()];
-                let m = self.core.play.orient(q.orient).monastery;
-                if m == crate::tables::NO_FEATURE {
-                    continue;
-                }
-                let n = q.node(m);
-                let node = self.core.nodes[n.index()];
-                let (x, y) = (i32::from(q.x), i32::from(q.y));
-                if node.followers > 0 && !node.done && self.core.board.placed_around(x, y) == 9 {
-                    self.core.nodes[n.index()].done = true;
-                    self.score(n, true, events);
-                }
-            }
+        if self.core.site_followers > 0 {
+            self.complete_sites(p.x, p.y, events);
         }
         if !self.modules.mills.is_empty() {
             rules::village_life::complete_windmills(self, placed, events);
@@ -624,16 +609,68 @@ impl<'t> Game<'t> {
         self.draw_next(events);
     }
 
+    /// Scores the sites with followers whose range the tile just placed at `(x, y)` completed.
+    fn complete_sites(&mut self, x: i16, y: i16, events: &mut Vec<Event>) {
+        let (x, y) = (i32::from(x), i32::from(y));
+        let reach = i32::from(self.core.play.site_reach);
+        if reach == 1 {
+            // The monastery's range: one read of the block around the tile.
+            for (k, cell) in self.core.board.block(x, y).into_iter().enumerate() {
+                let (dx, dy) = ((k % 3) as i32 - 1, (k / 3) as i32 - 1);
+                self.complete_site(cell.placed, (x + dx, y + dy), (-dx, -dy), events);
+            }
+            return;
+        }
+        for dy in -reach..=reach {
+            for dx in -reach..=reach {
+                let placed = self.core.board.cell(x + dx, y + dy).placed;
+                self.complete_site(placed, (x + dx, y + dy), (-dx, -dy), events);
+            }
+        }
+    }
+
+    /// Scores the site of the tile `placed` at `at` when it has followers and its range, which
+    /// holds the tile `offset` away, is all placed.
+    fn complete_site(
+        &mut self,
+        placed: PlacedId,
+        at: (i32, i32),
+        offset: (i32, i32),
+        events: &mut Vec<Event>,
+    ) {
+        if placed == PlacedId::NONE {
+            return;
+        }
+        let q = self.core.board.placed[placed.index()];
+        let s = self.core.play.orient(q.orient).site;
+        if s == crate::tables::NO_FEATURE {
+            return;
+        }
+        let n = q.node(s);
+        let node = self.core.nodes[n.index()];
+        if node.followers == 0 || node.done {
+            return;
+        }
+        let range = self.core.tables.feature(node.kind).range;
+        let range = range.unwrap_or(crate::tables::SiteRange::Square(0));
+        if range.contains(offset.0, offset.1)
+            && self.core.board.placed_in(at.0, at.1, range) == range.tiles()
+        {
+            self.core.nodes[n.index()].done = true;
+            self.score(n, true, events);
+        }
+    }
+
     /// Scores a closed road or city if it was not yet; a road touching marketplaces waits
     /// for its marketplaces (collected in `markets`).
     fn check_closed(&mut self, n: NodeId, markets: &mut Vec<NodeId>, events: &mut Vec<Event>) {
-        // A member has its set's kind: fields and monasteries need no root.
-        if !self.core.nodes[n.index()].kind.closes() {
+        // A member has its set's kind: regions and sites need no root.
+        if !self.core.play.closes(self.core.nodes[n.index()].kind) {
             return;
         }
         let r = self.core.find_mut(n);
         let node = self.core.nodes[r.index()];
-        if node.kind.closes() && node.open == 0 && !node.done {
+        if node.open == 0 && !node.done {
             if node.markets > 0 {
                 if !markets.contains(&r) {
                     markets.push(r);
@@ -648,7 +685,7 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// Scores every feature with figures: roads, cities and monasteries first, then fields,
+    /// Scores every feature with figures: roads, cities and sites first, then regions (fields),
     /// each in the order their first follower was deployed (the order does not change points).
     fn final_scoring(&mut self, events: &mut Vec<Event>) {
         for fields in [false, true] {
@@ -656,7 +693,12 @@ impl<'t> Game<'t> {
             while i < self.core.figures.len() {
                 let root = self.core.find_mut(self.core.figures[i].node);
                 if self.core.figures[i].kind == FigureKind::Follower
-                    && (self.core.nodes[root.index()].kind == FeatureKind::Field) == fields
+                    && self
+                        .core
+                        .tables
+                        .feature(self.core.nodes[root.index()].kind)
+                        .is_region()
+                        == fields
                 {
                     // Scoring removes this figure (and any others on the feature) in place.
                     self.score(root, false, events);
@@ -692,7 +734,7 @@ fn push_rotations(x: i16, y: i16, mut mask: u8, out: &mut Vec<Move>) {
 /// A readable name for a local feature of a placed orientation: its kind and where it is, a
 /// side it covers by its letter (both halves, or the centre of a road or city) and a lone half
 /// port by its name: `field NNE E SSE`, `city N`, `road S`, `monastery`.
-pub fn describe_feature(o: &Orient, feature: u8) -> String {
+pub fn describe_feature(tables: &Tables, o: &Orient, feature: u8) -> String {
     let f = &o.features[feature as usize];
     let owns = |p: Port| f.ports & (1 << p.index()) != 0;
     let mut at: Vec<&str> = Vec::new();
@@ -709,9 +751,10 @@ pub fn describe_feature(o: &Orient, feature: u8) -> String {
             );
         }
     }
+    let kind = &tables.feature(f.kind).id;
     if at.is_empty() {
-        f.kind.name().to_string()
+        kind.clone()
     } else {
-        format!("{} {}", f.kind.name(), at.join(" "))
+        format!("{kind} {}", at.join(" "))
     }
 }

@@ -20,6 +20,27 @@ pub struct PlacedId(pub u16);
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct NodeId(pub u32);
 
+/// A feature kind: an index into `Tables::features` (at most 32 of them).
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct FeatureKindId(pub u8);
+
+impl FeatureKindId {
+    /// As an index into `Tables::features`.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// This kind's bit in a mask of kinds.
+    #[inline]
+    pub const fn bit(self) -> u32 {
+        1 << self.0
+    }
+}
+
 impl KindId {
     /// As an index into `Tables::kinds`.
     #[inline]

@@ -40,8 +40,8 @@ pub use record::{Record, Replay, ReplayError, Turn, replay};
 
 pub use game::{
     DonkeyBlocks, Draw, Event, Figure, FigureKind, Game, GameOptions, IllegalMove, Move, Phase,
-    Reason, RuleOptions, Rules, Score, Setup, SetupError,
+    Reason, RuleOptions, Rules, Score, Scored, Setup, SetupError,
 };
 
-pub use ids::{KindId, NodeId, OrientId, PlacedId};
-pub use tables::{CompileError, FeatureKind, Tables, compile};
+pub use ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
+pub use tables::{CompileError, FeatureRule, Tables, compile};

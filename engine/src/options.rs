@@ -11,12 +11,15 @@ pub const MAX_PLAYERS: u8 = 8;
 /// (`Tables::rule_options`): `on = ["first-edition-small-city"]` is `first_edition_small_city =
 /// true`, and so for the others.
 pub const BUILT_IN_OPTIONS: [&str; 3] =
-    ["first-edition-small-city", "monastery-flowers-3x3", "wells"];
+    [FIRST_EDITION_SMALL_CITY, "monastery-flowers-3x3", "wells"];
+
+/// The built-in option `first_edition_small_city = true` also switches on: base declares the
+/// city's small rates under it.
+pub const FIRST_EDITION_SMALL_CITY: &str = "first-edition-small-city";
 
 /// The rule options a game may switch on by name: the engine's own and each one the given
 /// scoring modifiers declare (a house rule), sorted, each once.
-pub fn rule_options<'a>(modifiers: impl Iterator<Item = &'a tiledef::ScoringDef>) -> Vec<&'a str> {
-    let declared = modifiers.filter_map(|m| m.option.as_deref());
+pub fn rule_options<'a>(declared: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut names: Vec<&str> = BUILT_IN_OPTIONS.iter().copied().chain(declared).collect();
     names.sort_unstable();
     names.dedup();
@@ -109,6 +112,10 @@ pub struct Rules {
     pub monastery_flowers_3x3: bool,
     /// The Wells.
     pub wells: bool,
+    /// Bit `k` when feature kind `k`'s small rates apply (`FeatureRule::small`: no option, or
+    /// its option on).
+    #[serde(skip)]
+    pub small_kinds: u32,
     /// The options switched on by name (declared in the definitions or built in; `wells`
     /// included when it is on), sorted.
     #[serde(skip_serializing_if = "Vec::is_empty")]

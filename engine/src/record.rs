@@ -6,7 +6,7 @@ use crate::game::{
     describe_feature,
 };
 use crate::ids::{KindId, PlacedId};
-use crate::tables::{FeatureKind, Tables};
+use crate::tables::Tables;
 use serde::{Deserialize, Serialize};
 use tiledef::Port;
 
@@ -155,8 +155,8 @@ pub struct ExpectScore {
     /// The turn (1-based) it happens in; absent for the final scoring.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<usize>,
-    /// Feature kind.
-    pub kind: FeatureKind,
+    /// What scored: a feature kind's id (`city`), or `windmill`.
+    pub kind: String,
     /// Scoring players (1-based).
     pub players: Vec<u8>,
     /// Points each (base points, scoring modifiers included).
@@ -335,9 +335,7 @@ fn resolve(game: &Game<'_>, placed: PlacedId, r: &FeatureRef) -> Result<u8, Stri
                     .feature_at(port)
                     .ok_or_else(|| format!("no feature at port {port}"));
             }
-            let kind = FeatureKind::ALL
-                .into_iter()
-                .find(|k| k.name() == name)
+            let kind = (game.core.tables.feature_kind(name))
                 .ok_or_else(|| format!("`{name}` is neither a port name nor a feature kind"))?;
             let mut found = o
                 .features
@@ -349,8 +347,8 @@ fn resolve(game: &Game<'_>, placed: PlacedId, r: &FeatureRef) -> Result<u8, Stri
                 (None, _) => Err(format!("no {name} on the tile")),
                 (Some((i, _)), Some((j, _))) => Err(format!(
                     "several {name}s on the tile ({} and {}): name one by a port",
-                    describe_feature(o, i as u8),
-                    describe_feature(o, j as u8)
+                    describe_feature(game.core.tables, o, i as u8),
+                    describe_feature(game.core.tables, o, j as u8)
                 )),
             }
         }
@@ -383,7 +381,7 @@ fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
         [] => Err(format!(
             "player {} has no figure on {} at ({x}, {y})",
             game.current() + 1,
-            describe_feature(game.orient(cell.placed), feature)
+            describe_feature(game.core.tables, game.orient(cell.placed), feature)
         )),
         _ => Err("a follower and a windmill stand there: say which with `figure`".into()),
     }
@@ -600,8 +598,8 @@ pub fn check_expectations(
                 if let Event::Scored(s) = e {
                     let want = scored.get(got.len());
                     got.push(ExpectScore {
-                        turn: (!is_final(s)).then_some(i + 1),
-                        kind: s.kind,
+                        turn: (!s.is_final()).then_some(i + 1),
+                        kind: s.kind.name(tables).to_string(),
                         players: s.players.iter().map(|p| p + 1).collect(),
                         points: s.points,
                         flowers: want.and_then(|w| w.flowers.as_ref()).map(|_| {
@@ -681,13 +679,4 @@ fn check_draw(tables: &Tables, runs: &[ExpectRun], bag: &[KindId]) -> Option<Str
             bag.len()
         )
     })
-}
-
-/// Whether a scoring belongs to the final scoring (unfinished features and fields).
-pub fn is_final(s: &crate::game::Score) -> bool {
-    use crate::game::Reason::*;
-    matches!(
-        s.reason,
-        UnfinishedRoad | UnfinishedCity | UnfinishedMonastery | Field | UnfinishedWindmill
-    )
 }

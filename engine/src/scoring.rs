@@ -1,37 +1,43 @@
 //! Scoring a feature: the base rules (tiles, pennants, majority), the flower bonus, and the
 //! wells; the score events that say who, what and why.
 
-use crate::ids::{KindId, NodeId, OrientId, PlacedId};
+use crate::ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
 use crate::options::MAX_PLAYERS;
 use crate::state::{Event, FigureKind, Game};
-use crate::tables::{FeatureKind, Tables};
+use crate::tables::{Rates, SiteRange, Tables};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use tiledef::Shape;
 
-/// Why a score was given.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "rule", rename_all = "kebab-case")]
+/// What scored: a feature of a declared kind, or a windmill's range (Village Life).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scored {
+    /// A feature of this kind (`Tables::features`).
+    Feature(FeatureKindId),
+    /// A windmill's range.
+    Windmill,
+}
+
+impl Scored {
+    /// Its name in records and reports: the kind's id, or `windmill`.
+    pub fn name(self, tables: &Tables) -> &str {
+        match self {
+            Scored::Feature(kind) => &tables.feature(kind).id,
+            Scored::Windmill => "windmill",
+        }
+    }
+}
+
+/// Why a score was given: the state of what scored, its kind saying the rates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
-    /// Completed road: 1 per tile.
-    CompletedRoad,
-    /// Completed city: 2 per tile and per pennant.
-    CompletedCity,
-    /// Completed city of two tiles under the first-edition rule: 1 per tile and pennant.
-    SmallCity,
-    /// Completed monastery: 9.
-    CompletedMonastery,
-    /// Unfinished road at the end: 1 per tile.
-    UnfinishedRoad,
-    /// Unfinished city at the end: 1 per tile and per pennant.
-    UnfinishedCity,
-    /// Unfinished monastery at the end: 1 + 1 per neighbour.
-    UnfinishedMonastery,
-    /// Field at the end: 3 per completed city it borders.
-    Field,
-    /// Windmill whose 9 range tiles are placed: 9.
-    CompletedWindmill,
-    /// Windmill at the end: 1 per placed tile of its range.
-    UnfinishedWindmill,
+    /// Completed in play: the kind's `complete` rates (a site: all its range placed).
+    Completed,
+    /// Completed, small: the kind's `small` rates (the first edition's city of two tiles).
+    Small,
+    /// Scored at the end of the game, unfinished: the kind's `unfinished` rates (a region:
+    /// what it borders).
+    Unfinished,
 }
 
 /// A flower bonus of one player in a scoring (Village Life).
@@ -59,34 +65,35 @@ pub struct NetworkBonus {
 }
 
 /// One scoring of one feature.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Score {
     /// The players who scored (the majority), each getting `points`.
     pub players: Vec<u8>,
-    /// The feature's kind.
-    pub kind: FeatureKind,
+    /// What scored.
+    pub kind: Scored,
     /// Where the feature was first placed: the tile position and local feature index.
     pub at: (i16, i16, u8),
-    /// Positions of its distinct tiles.
+    /// Positions of its distinct tiles (a windmill: the placed tiles of its range).
     pub tiles: Vec<(i16, i16)>,
-    /// Pennants (cities).
-    pub pennants: u32,
-    /// Completed cities bordered (fields).
-    pub cities: u32,
+    /// Its kind's emblems on it (a city's pennants).
+    pub emblems: u32,
+    /// The placed tiles of a site's range it scored (0 for other shapes).
+    pub range: u32,
+    /// A region's completed neighbours it scored for, by kind (a field's cities).
+    pub bordered: Vec<(FeatureKindId, u32)>,
     /// Points each scoring player gets.
     pub points: u32,
-    /// The rule applied.
+    /// The state it scored in.
     pub reason: Reason,
+    /// The rates it scored at before markers' modifiers (per tile, per emblem, per marker).
+    pub rates: Rates,
     /// Followers returned, per player (index = player).
     pub followers: Vec<u8>,
     /// What the markers' scoring modifiers paid (included in `points`), per marker kind.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modifiers: Vec<ModifierPoints>,
     /// Flower bonuses, per player with a figure on the feature.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flowers: Vec<FlowerBonus>,
     /// Marketplace network bonuses, per owner of the road.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub network: Vec<NetworkBonus>,
 }
 
@@ -140,82 +147,152 @@ fn count(n: impl Into<u64>, noun: &str, nouns: &str) -> String {
     format!("{n} {}", if n == 1 { noun } else { nouns })
 }
 
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let who: Vec<String> = self.players.iter().map(|p| format!("P{}", p + 1)).collect();
-        let t = self.tiles.len();
-        let p = self.pennants;
-        let tiles = count(t as u64, "tile", "tiles");
-        let pennants = count(p, "pennant", "pennants");
-        // The rates a modifier set, with the marker kinds that set them.
-        let rate = |pick: fn(&ModifierPoints) -> Option<u32>, base: u32| {
-            self.modifiers
-                .iter()
-                .find_map(|m| pick(m).map(|r| (r, format!(" ({})", m.marker))))
-                .unwrap_or((base, String::new()))
+impl Score {
+    /// The rule applied, as records and `--json` name it: `completed-road`, `small-city`,
+    /// `unfinished-monastery`; a region by its kind alone (`field`).
+    pub fn rule(&self, tables: &Tables) -> String {
+        let name = self.kind.name(tables);
+        match (self.kind, self.reason) {
+            (Scored::Feature(k), _) if tables.feature(k).is_region() => name.to_string(),
+            (_, Reason::Completed) => format!("completed-{name}"),
+            (_, Reason::Small) => format!("small-{name}"),
+            (_, Reason::Unfinished) => format!("unfinished-{name}"),
+        }
+    }
+
+    /// Whether this is a scoring of the end of the game (unfinished features, regions).
+    pub fn is_final(&self) -> bool {
+        self.reason == Reason::Unfinished
+    }
+
+    /// The scoring in words, its kind's names read from `tables`: who scores what, and why.
+    pub fn describe<'a>(&'a self, tables: &'a Tables) -> impl fmt::Display + 'a {
+        Described {
+            score: self,
+            tables,
+        }
+    }
+}
+
+/// A scoring in words (`Score::describe`).
+struct Described<'a> {
+    score: &'a Score,
+    tables: &'a Tables,
+}
+
+impl Described<'_> {
+    /// Why the points: the counts times the rates (`completed road of 4 tiles: 1 × 4`).
+    fn why(&self) -> String {
+        let (s, tables) = (self.score, self.tables);
+        let t = s.tiles.len() as u32;
+        let state = match s.reason {
+            Reason::Completed => "completed",
+            Reason::Small => "small",
+            Reason::Unfinished => "unfinished",
         };
-        let full = matches!(self.reason, Reason::CompletedCity);
-        let (tr, tm) = rate(|m| m.tile, if full { 2 } else { 1 });
-        let (pr, pm) = rate(|m| m.pennant, if full { 2 } else { 1 });
-        let why = match self.reason {
-            Reason::CompletedRoad => format!("completed road of {tiles}: {tr} × {t}{tm}"),
-            Reason::CompletedCity => {
-                format!("completed city of {tiles} and {pennants}: {tr} × {t}{tm} + {pr} × {p}{pm}")
-            }
-            Reason::SmallCity if tm.is_empty() && pm.is_empty() => {
-                "completed city of 2 tiles, first-edition rule: 1 × 2".to_string()
-            }
-            Reason::SmallCity => format!(
-                "completed city of 2 tiles, first-edition rule: {tr} × {t}{tm} + {pr} × {p}{pm}"
-            ),
-            Reason::CompletedMonastery => "completed monastery: 9".to_string(),
-            Reason::UnfinishedRoad => format!("unfinished road of {tiles}: {tr} × {t}{tm}"),
-            Reason::UnfinishedCity if tm.is_empty() && pm.is_empty() => {
-                format!("unfinished city of {tiles} and {pennants}: {t} + {p}")
-            }
-            Reason::UnfinishedCity => format!(
-                "unfinished city of {tiles} and {pennants}: {tr} × {t}{tm} + {pr} × {p}{pm}"
-            ),
-            Reason::UnfinishedMonastery => {
-                let neighbours = count(self.points.saturating_sub(1), "neighbour", "neighbours");
-                format!("unfinished monastery: 1 + {neighbours}")
-            }
-            Reason::Field => format!(
-                "field bordering {}: 3 × {}",
-                count(self.cities, "completed city", "completed cities"),
-                self.cities
-            ),
-            Reason::CompletedWindmill => "completed windmill: 9".to_string(),
-            Reason::UnfinishedWindmill => {
-                format!(
+        let Scored::Feature(kind) = s.kind else {
+            return match s.reason {
+                Reason::Unfinished => format!(
                     "unfinished windmill: 1 × {t} placed {} of its range",
                     if t == 1 { "tile" } else { "tiles" }
-                )
-            }
+                ),
+                _ => "completed windmill: 9".to_string(),
+            };
         };
-        let mut wells = String::new();
-        for m in &self.modifiers {
+        let rule = tables.feature(kind);
+        let id = &rule.id;
+        match rule.shape {
+            tiledef::Shape::Site => {
+                let placed = count(s.range, "placed tile", "placed tiles");
+                format!("{state} {id}: {} × {placed} of its range", s.rates.tile)
+            }
+            tiledef::Shape::Region => {
+                // The kinds it scored for; none: those that would pay it, at 0.
+                let paying = (tables.features.iter().enumerate())
+                    .filter(|(_, k)| k.bordered.iter().any(|(r, _)| *r == kind))
+                    .map(|(k, _)| (FeatureKindId(k as u8), 0));
+                let listed: Vec<(FeatureKindId, u32)> = if s.bordered.is_empty() {
+                    paying.collect()
+                } else {
+                    s.bordered.clone()
+                };
+                let parts: Vec<String> = (listed.iter())
+                    .map(|&(near, n)| {
+                        let k = tables.feature(near);
+                        let what = count(
+                            n,
+                            &format!("completed {}", k.id),
+                            &format!("completed {}", k.plural),
+                        );
+                        format!("{what}: {} × {n}", bordered_rate(tables, near, kind))
+                    })
+                    .collect();
+                let mut why = format!("{id} bordering {}", parts.join(", "));
+                if parts.is_empty() {
+                    why = format!("{id} bordering nothing that pays it");
+                }
+                if s.rates.tile > 0 {
+                    why.push_str(&format!(
+                        " + {} × {}",
+                        s.rates.tile,
+                        count(t, "tile", "tiles")
+                    ));
+                }
+                why
+            }
+            _ => {
+                let tiles = count(t, "tile", "tiles");
+                // The rates a modifier set, with the marker kinds that set them.
+                let rate = |pick: fn(&ModifierPoints) -> Option<u32>, base: u32| {
+                    (s.modifiers.iter())
+                        .find_map(|m| pick(m).map(|r| (r, format!(" ({})", m.marker))))
+                        .unwrap_or((base, String::new()))
+                };
+                let (tr, tm) = rate(|m| m.tile, s.rates.tile);
+                match &tables.feature(kind).emblem {
+                    Some(emblem) => {
+                        let (pr, pm) = rate(|m| m.pennant, s.rates.emblem);
+                        let p = s.emblems;
+                        let emblems = count(p, &emblem.id, &emblem.plural);
+                        format!(
+                            "{state} {id} of {tiles} and {emblems}: {tr} × {t}{tm} + {pr} × {p}{pm}"
+                        )
+                    }
+                    None => format!("{state} {id} of {tiles}: {tr} × {t}{tm}"),
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.score;
+        let who: Vec<String> = s.players.iter().map(|p| format!("P{}", p + 1)).collect();
+        let why = self.why();
+        let mut extra = String::new();
+        for m in &s.modifiers {
             if let Some(r) = m.per_marker {
-                wells.push_str(&format!(" + {r} × {} ({})", m.count, m.marker));
+                extra.push_str(&format!(" + {r} × {} ({})", m.count, m.marker));
             }
         }
         if who.is_empty() {
-            write!(f, "nobody scores the base points ({why}{wells})")?;
+            write!(f, "nobody scores the base points ({why}{extra})")?;
         } else {
             write!(
                 f,
-                "{} {} {} point{} ({why}{wells})",
+                "{} {} {} point{} ({why}{extra})",
                 who.join(", "),
                 if who.len() > 1 {
                     "each score"
                 } else {
                     "scores"
                 },
-                self.points,
-                if self.points == 1 { "" } else { "s" }
+                s.points,
+                if s.points == 1 { "" } else { "s" }
             )?;
         }
-        for b in &self.flowers {
+        for b in &s.flowers {
             write!(
                 f,
                 "; P{} +{} for flowers (3 × {} {} group{})",
@@ -226,7 +303,7 @@ impl fmt::Display for Score {
                 if b.groups == 1 { "" } else { "s" }
             )?;
         }
-        for b in &self.network {
+        for b in &s.network {
             let parts: Vec<String> = b.roads.iter().map(u32::to_string).collect();
             write!(
                 f,
@@ -241,93 +318,54 @@ impl fmt::Display for Score {
 }
 
 impl<'t> Game<'t> {
-    /// Scores the set at `root` for its majority, then returns its followers.
+    /// Scores the set at `root` for its majority at its kind's rates, then returns its
+    /// followers.
     pub(crate) fn score(&mut self, root: NodeId, complete: bool, events: &mut Vec<Event>) {
         let node = self.core.nodes[root.index()];
+        let tables = self.core.tables;
+        let rule = tables.feature(node.kind);
         let tiles = self.members(root);
         let t = tiles.len() as u32;
-        let pennants = u32::from(node.pennants);
-        let mut cities = 0;
-        // Roads and cities: per tile and per pennant, at the base rates or a modifier's.
-        let (tile_rate, pennant_rate, reason) = match (node.kind, complete) {
-            (FeatureKind::Road, true) => (1, 0, Reason::CompletedRoad),
-            (FeatureKind::Road, false) => (1, 0, Reason::UnfinishedRoad),
-            (FeatureKind::City, true) if t == 2 && self.core.rules.first_edition_small_city => {
-                (1, 1, Reason::SmallCity)
-            }
-            (FeatureKind::City, true) => (2, 2, Reason::CompletedCity),
-            (FeatureKind::City, false) => (1, 1, Reason::UnfinishedCity),
-            _ => (0, 0, Reason::Field),
-        };
+        let emblems = u32::from(node.emblems);
+        let (reason, rates) = self.rates(node.kind, complete, t);
         let mut modifiers = Vec::new();
-        let (points, reason) = match (node.kind, complete) {
-            (FeatureKind::Road | FeatureKind::City, _) => {
-                let base = tile_rate * t + pennant_rate * pennants;
-                if self.core.markers.modifiers {
-                    let points = self.modify(
-                        complete,
-                        t,
-                        pennants,
-                        (tile_rate, pennant_rate),
-                        &mut modifiers,
-                    );
-                    (points, reason)
-                } else {
-                    (base, reason)
-                }
+        let mut bordered = Vec::new();
+        let mut range = 0;
+        let mut points = match rule.shape {
+            Shape::Site => {
+                range = self.range_tiles(node.tile, rule.range, complete);
+                rates.tile * range
             }
-            (FeatureKind::Monastery, true) => (9, Reason::CompletedMonastery),
-            (FeatureKind::Monastery, false) => {
-                let p = self.core.board.placed[node.tile.index()];
-                (
-                    self.core
-                        .board
-                        .placed_around(i32::from(p.x), i32::from(p.y)),
-                    Reason::UnfinishedMonastery,
-                )
+            Shape::Region => {
+                bordered = self.bordered(node.kind);
+                let paid: u32 = (bordered.iter())
+                    .map(|&(k, n)| n * bordered_rate(tables, k, node.kind))
+                    .sum();
+                paid + rates.tile * t + rates.emblem * emblems
             }
-            (FeatureKind::Field, _) => {
-                cities = self.bordered_cities();
-                (3 * cities, Reason::Field)
+            Shape::Area | Shape::Line if self.core.markers.modifiers => {
+                let base = (rates.tile, rates.emblem);
+                self.modify(complete, t, emblems, base, &mut modifiers)
             }
-            (FeatureKind::Garden | FeatureKind::Windmill, _) => (0, Reason::UnfinishedMonastery),
+            Shape::Area | Shape::Line => rates.tile * t + rates.emblem * emblems,
         };
-        let players = self.core.options.players as usize;
-        // Majorities weigh each follower by its strength; `count` is the followers returned.
-        let mut count = [0u8; MAX_PLAYERS as usize];
-        let mut weight = [0u16; MAX_PLAYERS as usize];
-        // Stable removal keeps the figures in deploy order (the order of the final scoring). The
-        // root counts the set's followers, so the search stops at the last of them.
-        let mut left = node.followers;
-        let (mut kept, mut i, len) = (0, 0, self.core.figures.len());
-        while i < len && left > 0 {
-            let fig = self.core.figures[i];
-            if fig.kind == FigureKind::Follower && self.core.find_mut(fig.node) == root {
-                count[fig.owner as usize] += 1;
-                weight[fig.owner as usize] += self.core.strength(&fig);
-                self.core.return_to_supply(fig);
-                if node.kind == FeatureKind::Monastery {
-                    self.core.monastery_followers -= 1;
-                }
-                left -= 1;
-            } else {
-                self.core.figures[kept] = fig;
-                kept += 1;
-            }
-            i += 1;
+        if rates.marker > 0 {
+            points += rates.marker * self.ring_markers();
         }
-        self.core.figures.copy_within(i..len, kept);
-        self.core.figures.truncate(kept + len - i);
-        self.core.nodes[root.index()].followers = 0;
+        let count = self.return_followers(root, node.kind);
+        let players = self.core.options.players as usize;
+        let weight = count.1;
+        let count = count.0;
         let best = weight[..players].iter().copied().max().unwrap_or(0);
         let winners: Vec<u8> = (0..players as u8)
             .filter(|&p| best > 0 && weight[p as usize] == best)
             .collect();
+        let k = node.kind.index();
         for &p in &winners {
             self.core.scores[p as usize] += points;
-            self.core.stats.points_by_kind[node.kind.index()] += u64::from(points);
+            self.core.stats.points_by_kind[k] += u64::from(points);
             for m in &modifiers {
-                self.core.stats.modifier_points[node.kind.index()] += m.points;
+                self.core.stats.modifier_points[k] += m.points;
             }
         }
         if !winners.is_empty() {
@@ -339,7 +377,7 @@ impl<'t> Game<'t> {
         let flowers = if self.modules.colours.is_empty() {
             Vec::new()
         } else {
-            flower_bonus(self, node.kind, node.tile, &count[..players])
+            flower_bonus(self, rule.shape, node.tile, &count[..players])
         };
         for b in &flowers {
             self.core.scores[b.player as usize] += b.points;
@@ -348,22 +386,97 @@ impl<'t> Game<'t> {
         let at = self.lowest_member();
         events.push(Event::Scored(Box::new(Score {
             players: winners,
-            kind: node.kind,
+            kind: Scored::Feature(node.kind),
             at,
             tiles,
-            pennants: if node.kind == FeatureKind::City {
-                pennants
-            } else {
-                0
-            },
-            cities,
+            emblems,
+            range,
+            bordered,
             points,
             reason,
+            rates,
             followers: count[..players].to_vec(),
             modifiers,
             flowers,
             network: Vec::new(),
         })));
+    }
+
+    /// The rates a feature of `kind` of `tiles` tiles scores at: unfinished, small (its kind's
+    /// small rule on in this game) or completed.
+    fn rates(&self, kind: FeatureKindId, complete: bool, tiles: u32) -> (Reason, Rates) {
+        let rule = self.core.tables.feature(kind);
+        if !complete {
+            return (Reason::Unfinished, rule.unfinished_rates);
+        }
+        match &rule.small {
+            Some(small)
+                if tiles <= small.max_tiles && self.core.rules.small_kinds & kind.bit() != 0 =>
+            {
+                (Reason::Small, small.rates)
+            }
+            _ => (Reason::Completed, rule.complete_rates),
+        }
+    }
+
+    /// The tiles of a site's range a scoring counts: all of them when it is completed, else
+    /// those placed.
+    fn range_tiles(&self, tile: PlacedId, range: Option<SiteRange>, complete: bool) -> u32 {
+        let range = range.unwrap_or(SiteRange::Square(0));
+        if complete {
+            return range.tiles();
+        }
+        let p = self.core.board.placed[tile.index()];
+        self.core
+            .board
+            .placed_in(i32::from(p.x), i32::from(p.y), range)
+    }
+
+    /// Takes the followers off the set `root` (of `kind`) back to their supplies: how many
+    /// each player had there, and their strength in the majority.
+    fn return_followers(
+        &mut self,
+        root: NodeId,
+        kind: FeatureKindId,
+    ) -> ([u8; MAX_PLAYERS as usize], [u16; MAX_PLAYERS as usize]) {
+        let mut count = [0u8; MAX_PLAYERS as usize];
+        let mut weight = [0u16; MAX_PLAYERS as usize];
+        let site = self.core.play.is_site(kind);
+        // Stable removal keeps the figures in deploy order (the order of the final scoring). The
+        // root counts the set's followers, so the search stops at the last of them.
+        let mut left = self.core.nodes[root.index()].followers;
+        let (mut kept, mut i, len) = (0, 0, self.core.figures.len());
+        while i < len && left > 0 {
+            let fig = self.core.figures[i];
+            if fig.kind == FigureKind::Follower && self.core.find_mut(fig.node) == root {
+                count[fig.owner as usize] += 1;
+                weight[fig.owner as usize] += self.core.strength(&fig);
+                self.core.return_to_supply(fig);
+                if site {
+                    self.core.site_followers -= 1;
+                }
+                left -= 1;
+            } else {
+                self.core.figures[kept] = fig;
+                kept += 1;
+            }
+            i += 1;
+        }
+        self.core.figures.copy_within(i..len, kept);
+        self.core.figures.truncate(kept + len - i);
+        self.core.nodes[root.index()].followers = 0;
+        (count, weight)
+    }
+
+    /// The markers on the features of the last walked ring.
+    fn ring_markers(&self) -> u32 {
+        (self.ring().iter())
+            .map(|&m| {
+                let n = &self.core.nodes[m.index()];
+                let o = self.core.orient(n.tile);
+                o.features[n.local as usize].markers.len() as u32
+            })
+            .sum()
     }
 
     /// The member (of the last walked ring) on the earliest placed tile.
@@ -373,23 +486,31 @@ impl<'t> Game<'t> {
         (p.x, p.y, n.local)
     }
 
-    /// The completed cities bordered by the field whose members are in `self.scratch.ring`.
-    fn bordered_cities(&mut self) -> u32 {
+    /// The completed features the region of `kind` whose members are in `self.scratch.ring`
+    /// borders, counted by kind, each once: only kinds that pay such a region (`bordered`).
+    fn bordered(&mut self, kind: FeatureKindId) -> Vec<(FeatureKindId, u32)> {
+        let tables = self.core.tables;
         let mut roots: Vec<NodeId> = Vec::new();
+        let mut out: Vec<(FeatureKindId, u32)> = Vec::new();
         for k in 0..self.scratch.ring.len() {
             let m = self.scratch.ring[k];
             let n = self.core.nodes[m.index()];
             let p = self.core.board.placed[n.tile.index()];
-            let o = self.core.tables.orient(p.orient);
-            for &c in &o.features[n.local as usize].cities {
+            let o = tables.orient(p.orient);
+            for &c in &o.features[n.local as usize].borders {
                 let r = self.core.find_mut(p.node(c));
-                let city = self.core.nodes[r.index()];
-                if city.open == 0 && !roots.contains(&r) {
+                let near = self.core.nodes[r.index()];
+                let completed = self.core.play.closes(near.kind) && near.open == 0;
+                if completed && !roots.contains(&r) && pays(tables, near.kind, kind) {
                     roots.push(r);
+                    match out.iter_mut().find(|(k, _)| *k == near.kind) {
+                        Some((_, n)) => *n += 1,
+                        None => out.push((near.kind, 1)),
+                    }
                 }
             }
         }
-        roots.len() as u32
+        out
     }
 
     /// Gives the current player one token per token-giving marker on the road or city `root`,
@@ -578,20 +699,15 @@ impl<'t> Game<'t> {
 
 /// The flower bonuses of a scoring whose ring (and distinct tiles) was just walked: every
 /// player with a follower on the feature (`count[p] > 0`) gets 3 per group of their colour.
-fn flower_bonus(
-    game: &Game<'_>,
-    kind: FeatureKind,
-    tile: PlacedId,
-    count: &[u8],
-) -> Vec<FlowerBonus> {
+fn flower_bonus(game: &Game<'_>, shape: Shape, tile: PlacedId, count: &[u8]) -> Vec<FlowerBonus> {
     let mut out = Vec::new();
     for (p, &c) in count.iter().enumerate() {
         if c == 0 {
             continue;
         }
         let colour = game.modules.colours[p];
-        let groups = match kind {
-            FeatureKind::Field => (game.ring().iter())
+        let groups = match shape {
+            Shape::Region => (game.ring().iter())
                 .map(|&m| {
                     let n = &game.core.nodes[m.index()];
                     let orient = game.core.board.placed[n.tile.index()].orient;
@@ -607,7 +723,7 @@ fn flower_bonus(
                         .count() as u32
                 })
                 .sum(),
-            FeatureKind::Monastery if game.core.rules.monastery_flowers_3x3 => {
+            Shape::Site if game.core.rules.monastery_flowers_3x3 => {
                 let p = game.core.board.placed[tile.index()];
                 let block = game.core.board.block(i32::from(p.x), i32::from(p.y));
                 (block.iter().filter(|c| c.placed != PlacedId::NONE))
@@ -618,7 +734,7 @@ fn flower_bonus(
                     })
                     .sum()
             }
-            FeatureKind::Monastery => game
+            Shape::Site => game
                 .core
                 .play
                 .flower_groups(game.core.kind_of(tile), colour),
@@ -636,6 +752,17 @@ fn flower_bonus(
         }
     }
     out
+}
+
+/// What a region of kind `region` scores per completed feature of kind `kind` it borders.
+fn bordered_rate(tables: &Tables, kind: FeatureKindId, region: FeatureKindId) -> u32 {
+    let rates = &tables.feature(kind).bordered;
+    rates.iter().find(|(r, _)| *r == region).map_or(0, |r| r.1)
+}
+
+/// Whether a completed feature of kind `kind` pays a region of kind `region` it borders.
+fn pays(tables: &Tables, kind: FeatureKindId, region: FeatureKindId) -> bool {
+    bordered_rate(tables, kind, region) > 0
 }
 
 /// Which marker kinds' scoring modifiers and tokens a game plays.

@@ -143,12 +143,14 @@ impl<'t> Setup<'t> {
                 phase: Phase::Over,
                 set_aside: Vec::new(),
                 stats: GameStats {
+                    points_by_kind: vec![0; self.tables.features.len()],
+                    modifier_points: vec![0; self.tables.features.len()],
                     marker_points: vec![0; markers],
                     token_points: vec![0; markers],
                     ..GameStats::default()
                 },
                 rules: Arc::clone(&self.rules),
-                monastery_followers: 0,
+                site_followers: 0,
                 markers: Arc::clone(&self.markers),
                 start: self.draw.start,
                 options,

@@ -6,11 +6,12 @@
 use crate::game::{
     Draw, Event, Game, GameOptions, GameStats, IllegalMove, Move, Phase, Setup, SetupError,
 };
+use crate::ids::FeatureKindId;
 pub use crate::players::random::{choose_action, play_out};
 use crate::players::{Player, Strategy};
 use crate::record::{GameSpec, Record, Turn};
 use crate::rng::Rng;
-use crate::tables::{FeatureKind, Tables};
+use crate::tables::Tables;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -157,6 +158,7 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
     // Destructured, so that a field added to `GameStats` cannot be left out of the sum.
     let GameStats {
         points_by_kind,
+        windmill_points,
         flower_points,
         network_points,
         modifier_points,
@@ -167,14 +169,11 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
         windmills_placed,
         set_aside,
     } = game;
-    for (a, b) in sum.points_by_kind.iter_mut().zip(points_by_kind) {
-        *a += b;
-    }
+    add_all(&mut sum.points_by_kind, points_by_kind);
+    sum.windmill_points += windmill_points;
     sum.flower_points += flower_points;
     sum.network_points += network_points;
-    for (a, b) in sum.modifier_points.iter_mut().zip(modifier_points) {
-        *a += b;
-    }
+    add_all(&mut sum.modifier_points, modifier_points);
     add_all(&mut sum.marker_points, marker_points);
     add_all(&mut sum.token_points, token_points);
     sum.festival_returns += festival_returns;
@@ -250,8 +249,14 @@ impl SimStats {
     }
 
     /// Mean points per game of a feature kind (all players together).
-    pub fn points_per_game(&self, kind: FeatureKind) -> f64 {
-        self.sums.points_by_kind[kind.index()] as f64 / self.games.max(1) as f64
+    pub fn points_per_game(&self, kind: FeatureKindId) -> f64 {
+        let points = self.sums.points_by_kind.get(kind.index()).copied();
+        points.unwrap_or(0) as f64 / self.games.max(1) as f64
+    }
+
+    /// Mean points per game of the windmills (all players together).
+    pub fn windmill_points_per_game(&self) -> f64 {
+        self.sums.windmill_points as f64 / self.games.max(1) as f64
     }
 }
 

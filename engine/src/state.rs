@@ -22,11 +22,11 @@
 //! its supply), `current` (whose turn), and the parts' plain fields.
 
 use crate::board::{Board, Placed};
-use crate::ids::{KindId, NodeId, OrientId, PlacedId};
+use crate::ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
 use crate::options::{GameOptions, Rules};
 use crate::placements::Placements;
 use crate::scoring::Score;
-use crate::tables::{FeatureKind, Orient, Tables};
+use crate::tables::{Orient, Tables};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tiledef::{Meeting, RoadEnd, Side};
@@ -125,8 +125,9 @@ pub struct Node {
     /// is their mean, found without walking the set (the donkey's filter). It cannot overflow
     /// (the assertion below `Node`).
     pub ends_at: (i32, i32),
-    /// Pennants (at the root; saturating: kept small so a node fills half a cache line).
-    pub pennants: u16,
+    /// Emblems, a city's pennants (at the root; saturating: kept small so a node fills half a
+    /// cache line).
+    pub emblems: u16,
     /// Followers on the set (at the root).
     pub followers: u16,
     /// Road ends at marketplaces (at the root), for the marketplace rules.
@@ -135,8 +136,8 @@ pub struct Node {
     pub tile: PlacedId,
     /// The local feature index on that tile.
     pub local: u8,
-    /// What it is.
-    pub kind: FeatureKind,
+    /// What it is: an index into `Tables::features`.
+    pub kind: FeatureKindId,
     /// Whether the set has been scored as complete (at the root).
     pub done: bool,
 }
@@ -177,6 +178,17 @@ pub(crate) struct PlayTables {
     /// Per orientation: bit `i` when its local feature `i` has flower groups (every bit from 63
     /// on for a feature past 63). A field's flower bonus reads a member's flower list only then.
     flowered: Vec<u64>,
+    /// Bit `k` when feature kind `k` completes by closing (`FeatureRule::closes`): what `join`
+    /// and the completion check test.
+    pub closes: u32,
+    /// Bit `k` when a follower may stand on feature kind `k` (`FeatureRule::claimable`).
+    pub claimable: u32,
+    /// Bit `k` when feature kind `k` is a site with a range a follower may take
+    /// (`FeatureRule::range`, `claimable`): `Core::site_followers` counts the followers there.
+    pub sites: u32,
+    /// The farthest reach of a site's range (`SiteRange::reach`): how far from a placed tile
+    /// the end of a turn looks for sites it may have completed.
+    pub site_reach: u8,
 }
 
 /// What a turn reads of a tile kind (`TileKind`).
@@ -207,8 +219,8 @@ pub(crate) struct OrientCore {
     pub features: u8,
     /// The sides of its `no-u-turn` path edges (bit `Side::index`).
     pub room_sides: u8,
-    /// The local index of its monastery (`NO_FEATURE`: none).
-    pub monastery: u8,
+    /// The local index of its site (`Orient::site`; `NO_FEATURE`: none).
+    pub site: u8,
     /// How many fields it has (`Orient::fields`: where a windmill may go).
     pub fields: u8,
     /// `Orient::festival`: a tile marker is a Festival place.
@@ -229,7 +241,7 @@ impl PlayTables {
                 rank: 0,
                 open: u32::from(f.open),
                 ends_at: (0, 0),
-                pennants: u16::from(f.pennants),
+                emblems: u16::from(f.emblems),
                 followers: 0,
                 markets: u16::from(f.end == Some(RoadEnd::Marketplace)),
                 tile: PlacedId(0),
@@ -243,7 +255,7 @@ impl PlayTables {
                 let f = o.ports[side.centre().index()];
                 // (`NO_FEATURE` lies past the orientation's nodes.)
                 if let Some(node) = nodes.get_mut(at + usize::from(f))
-                    && node.kind.closes()
+                    && tables.feature(node.kind).closes()
                 {
                     let (dx, dy) = side.offset();
                     node.ends_at.0 += dx;
@@ -268,7 +280,7 @@ impl PlayTables {
                 rotation: o.rotation,
                 features: o.features.len() as u8,
                 room_sides: crate::placement::room_sides(tables, o),
-                monastery: o.monastery.unwrap_or(crate::tables::NO_FEATURE),
+                site: o.site.unwrap_or(crate::tables::NO_FEATURE),
                 fields: o.fields.len() as u8,
                 festival: o.festival,
             })
@@ -284,6 +296,11 @@ impl PlayTables {
                     .fold(0, |bits, (i, _)| bits | 1 << i.min(63))
             })
             .collect();
+        let kinds_where = |test: &dyn Fn(&crate::tables::FeatureRule) -> bool| {
+            (tables.features.iter().enumerate())
+                .filter(|(_, k)| test(k))
+                .fold(0u32, |bits, (k, _)| bits | 1 << k)
+        };
         PlayTables {
             first,
             nodes,
@@ -292,6 +309,13 @@ impl PlayTables {
             colours,
             kind_flowers,
             flowered,
+            closes: kinds_where(&|k| k.closes()),
+            claimable: kinds_where(&|k| k.claimable),
+            sites: kinds_where(&|k| k.range.is_some() && k.claimable),
+            site_reach: (tables.features.iter())
+                .filter_map(|k| k.range.map(|r| r.reach()))
+                .max()
+                .unwrap_or(0),
         }
     }
 
@@ -330,6 +354,24 @@ impl PlayTables {
         &self.orients[orient.index()]
     }
 
+    /// Whether features of this kind complete by closing.
+    #[inline]
+    pub(crate) fn closes(&self, kind: FeatureKindId) -> bool {
+        self.closes & kind.bit() != 0
+    }
+
+    /// Whether a follower may stand on this kind.
+    #[inline]
+    pub(crate) fn claimable(&self, kind: FeatureKindId) -> bool {
+        self.claimable & kind.bit() != 0
+    }
+
+    /// Whether this kind is a site with a range a follower may take.
+    #[inline]
+    pub(crate) fn is_site(&self, kind: FeatureKindId) -> bool {
+        self.sites & kind.bit() != 0
+    }
+
     /// The nodes of an orientation, by local index.
     #[inline]
     fn of(&self, orient: OrientId) -> &[Node] {
@@ -366,7 +408,7 @@ pub enum Event {
         /// Local feature index on the placed tile.
         feature: u8,
         /// Its kind.
-        kind: FeatureKind,
+        kind: FeatureKindId,
         /// Which follower (0 the base follower, `k + 1` `Tables::followers[k]`).
         follower: u8,
     },
@@ -390,7 +432,7 @@ pub enum Event {
         /// Its feature (local index on its tile).
         feature: u8,
         /// That feature's kind.
-        kind: FeatureKind,
+        kind: FeatureKindId,
     },
     /// The donkey was moved.
     DonkeyMoved {
@@ -492,12 +534,12 @@ pub enum IllegalMove {
     },
     /// No follower may stand on this kind.
     #[error("no follower may be deployed on a {0}")]
-    Unclaimable(&'static str),
+    Unclaimable(String),
     /// The connected feature already has a follower.
     #[error("the {kind} at {feature} is connected to a {kind} that already has a follower")]
     FeatureTaken {
         /// Kind name.
-        kind: &'static str,
+        kind: String,
         /// Which feature.
         feature: String,
     },
@@ -519,7 +561,7 @@ pub enum IllegalMove {
     NotOffered(String),
     /// A windmill must stand on a field.
     #[error("a windmill goes on a field, not on a {0}")]
-    WindmillNotOnField(&'static str),
+    WindmillNotOnField(String),
     /// The player has no windmill left.
     #[error("player {0} has no windmill left")]
     NoWindmill(u8),
@@ -576,14 +618,16 @@ pub enum IllegalMove {
 /// `simulate::SimStats`; counts are `u64` so that those sums cannot overflow).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct GameStats {
-    /// Base points scored by feature kind (indexed by `FeatureKind::index`; wells included).
-    pub points_by_kind: [u64; 6],
+    /// Base points scored by feature kind (indexed like `Tables::features`; wells included).
+    pub points_by_kind: Vec<u64>,
+    /// Points windmills scored (Village Life).
+    pub windmill_points: u64,
     /// Flower bonus points.
     pub flower_points: u64,
     /// Marketplace network bonus points.
     pub network_points: u64,
     /// What scoring modifiers changed, by feature kind (part of `points_by_kind`).
-    pub modifier_points: [i64; 6],
+    pub modifier_points: Vec<i64>,
     /// What each marker kind's scoring modifier changed, by marker kind (counted per scoring
     /// player, as `points_by_kind` is).
     pub marker_points: Vec<i64>,
@@ -620,16 +664,18 @@ impl GameStats {
 
     /// Calls `visit` with each source's name and points, in report order.
     fn each_source(&self, tables: &Tables, mut visit: impl FnMut(SourceName<'_>, i64)) {
-        let k = |kind: FeatureKind| {
-            self.points_by_kind[kind.index()] as i64 - self.modifier_points[kind.index()]
+        let kind = |k: usize| {
+            let points = self.points_by_kind.get(k).copied().unwrap_or(0) as i64;
+            points - self.modifier_points.get(k).copied().unwrap_or(0)
         };
+        for (k, rule) in tables.features.iter().enumerate() {
+            if rule.claimable {
+                visit(SourceName::Kind(&rule.plural), kind(k));
+            }
+        }
         for (name, points) in [
-            ("roads", k(FeatureKind::Road)),
-            ("cities", k(FeatureKind::City)),
-            ("monasteries", k(FeatureKind::Monastery)),
-            ("fields", k(FeatureKind::Field)),
             ("flowers", self.flower_points as i64),
-            ("windmills", k(FeatureKind::Windmill)),
+            ("windmills", self.windmill_points as i64),
             ("marketplace networks", self.network_points as i64),
         ] {
             visit(SourceName::Fixed(name), points);
@@ -650,7 +696,9 @@ impl GameStats {
 /// A source of points as reports name it.
 #[derive(Clone, Copy)]
 enum SourceName<'a> {
-    /// A feature kind or a bonus.
+    /// A feature kind, by its plural.
+    Kind(&'a str),
+    /// A bonus.
     Fixed(&'static str),
     /// A marker kind's scoring modifier.
     Modifier(&'a str),
@@ -661,7 +709,7 @@ enum SourceName<'a> {
 impl std::fmt::Display for SourceName<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SourceName::Fixed(name) => f.write_str(name),
+            SourceName::Kind(name) | SourceName::Fixed(name) => f.write_str(name),
             SourceName::Modifier(marker) => write!(f, "{marker} (modifier)"),
             SourceName::Tokens(marker) => write!(f, "{marker} (tokens)"),
         }
@@ -711,7 +759,9 @@ pub(crate) struct Core<'t> {
     /// Tile kinds set aside, in order.
     pub(crate) set_aside: Vec<KindId>,
     pub(crate) stats: GameStats,
-    pub(crate) monastery_followers: u32,
+    /// Followers standing on sites (a monastery): while there are none, the end of a turn
+    /// looks for no completed site.
+    pub(crate) site_followers: u32,
     /// The marker kinds whose modifiers and tokens the game plays (shared by a setup's games).
     pub(crate) markers: Arc<crate::scoring::MarkersInPlay>,
     /// The tile kind the game started from.
@@ -902,8 +952,8 @@ impl<'t> Game<'t> {
             FigureKind::Follower => {
                 let r = core.find_mut(fig.node);
                 core.nodes[r.index()].followers -= 1;
-                if core.nodes[fig.node.index()].kind == FeatureKind::Monastery {
-                    core.monastery_followers -= 1;
+                if core.play.is_site(core.nodes[fig.node.index()].kind) {
+                    core.site_followers -= 1;
                 }
                 core.return_to_supply(fig);
             }
@@ -977,7 +1027,7 @@ impl<'t> Core<'t> {
         a.open += b.open;
         a.ends_at.0 += b.ends_at.0;
         a.ends_at.1 += b.ends_at.1;
-        a.pennants = a.pennants.saturating_add(b.pennants);
+        a.emblems = a.emblems.saturating_add(b.emblems);
         a.followers += b.followers;
         a.markets += b.markets;
         a.done |= b.done;
@@ -1076,11 +1126,12 @@ impl<'t> Core<'t> {
                 // Each side's end, if a road or city, closes here; ours faced q's position,
                 // q's faced ours.
                 if let Some(a) = fa
-                    && self.nodes[a.index()].kind.closes()
+                    && self.play.closes(self.nodes[a.index()].kind)
                 {
                     self.close_end(a, (qq.x, qq.y), ends);
                 }
-                let theirs_closes = ga.is_some_and(|g| self.nodes[g.index()].kind.closes());
+                let theirs_closes =
+                    ga.is_some_and(|g| self.play.closes(self.nodes[g.index()].kind));
                 if let Some(g) = ga
                     && theirs_closes
                 {
@@ -1188,8 +1239,8 @@ pub(crate) struct DonkeySets {
     pub(crate) roots: [NodeId; 4],
     /// How many of `roots` are in use.
     pub(crate) len: u8,
-    /// Where the tile is, if it has a monastery.
-    pub(crate) monastery: Option<(i16, i16)>,
+    /// Where the tile is and its site's range, if it has a site (a monastery).
+    pub(crate) site: Option<(i16, i16, crate::tables::SiteRange)>,
 }
 
 impl Default for DonkeySets {
@@ -1198,7 +1249,7 @@ impl Default for DonkeySets {
             tile: PlacedId::NONE,
             roots: [NodeId(0); 4],
             len: 0,
-            monastery: None,
+            site: None,
         }
     }
 }
@@ -1351,8 +1402,8 @@ mod tests {
             assert_eq!(usize::from(core.features), o.features.len());
             assert_eq!(core.room_sides, crate::placement::room_sides(&tables, o));
             assert_eq!(
-                (core.monastery, usize::from(core.fields), core.festival),
-                (o.monastery.unwrap_or(u8::MAX), o.fields.len(), o.festival)
+                (core.site, usize::from(core.fields), core.festival),
+                (o.site.unwrap_or(u8::MAX), o.fields.len(), o.festival)
             );
             assert_eq!(play.of(OrientId(i as u16)).len(), o.features.len());
         }

@@ -8,13 +8,13 @@
 //! The index holds the path rule `extend` too (a river tile fits only where it continues the
 //! river), as that rule reads nothing but which neighbours are placed.
 
-use crate::ids::{KindId, OrientId};
+use crate::ids::{FeatureKindId, KindId, OrientId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
 
 /// The version of the compiled tables format (binary and JSON).
-pub const TABLES_VERSION: u32 = 7;
+pub const TABLES_VERSION: u32 = 8;
 
 /// The first bytes of the binary tables.
 pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
@@ -29,6 +29,9 @@ pub const MAX_FOLLOWER_KINDS: usize = 31;
 /// The most features a tile may have: the engine keeps a tile's free features in a 64-bit set
 /// (`game::Deploys`). A tile has 12 ports, so only features without ports could come near.
 pub const MAX_FEATURES: usize = 64;
+
+/// The most feature kinds a game may have: the engine keeps per-kind rules in 32-bit masks.
+pub const MAX_FEATURE_KINDS: usize = 32;
 
 /// The most placement-index entries compile accepts (edge kinds and tile kinds multiply).
 const MAX_INDEX_ENTRIES: usize = 1 << 26;
@@ -55,17 +58,9 @@ pub enum CompileError {
         "{0} follower kinds: the engine plays at most {MAX_FOLLOWER_KINDS} besides the base follower"
     )]
     TooManyFollowerKinds(usize),
-    /// A tile has a feature of a kind the engine cannot play yet: it plays the base game's
-    /// kinds, each by its shape, not yet a set's own from its declaration.
-    #[error(
-        "tile {tile} has a {kind}: the engine plays only the base game's feature kinds so far (a set's own kinds are checked and drawn, not yet played)"
-    )]
-    KindNotPlayable {
-        /// The tile's id.
-        tile: String,
-        /// The feature kind's id.
-        kind: String,
-    },
+    /// More feature kinds are declared than the compact ids and masks hold.
+    #[error("{0} feature kinds: the engine plays at most {MAX_FEATURE_KINDS}")]
+    TooManyFeatureKinds(usize),
     /// The placement index would be too large.
     #[error(
         "the placement index would need {0} entries ((edge kinds + 1)^4 × tile kinds); reduce the vocabulary"
@@ -73,71 +68,168 @@ pub enum CompileError {
     IndexTooLarge(usize),
 }
 
-/// The kind of a feature, as the engine and the tables name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FeatureKind {
-    /// A city.
-    City,
-    /// A road.
-    Road,
-    /// A field.
-    Field,
-    /// A monastery.
-    Monastery,
-    /// A garden (scores nothing without the abbot).
-    Garden,
-    /// A windmill's range (Village Life): not a tile feature, but a thing that scores.
-    Windmill,
+/// Points per tile, per emblem and per marker of a scored feature.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rates {
+    /// Per tile (a site: per tile of its range).
+    pub tile: u32,
+    /// Per emblem (a city's pennants).
+    pub emblem: u32,
+    /// Per marker on the feature.
+    pub marker: u32,
 }
 
-impl FeatureKind {
-    /// All kinds, in index order.
-    pub const ALL: [FeatureKind; 6] = [
-        FeatureKind::City,
-        FeatureKind::Road,
-        FeatureKind::Field,
-        FeatureKind::Monastery,
-        FeatureKind::Garden,
-        FeatureKind::Windmill,
-    ];
+impl From<tiledef::KindPoints> for Rates {
+    fn from(p: tiledef::KindPoints) -> Rates {
+        Rates {
+            tile: p.tile,
+            emblem: p.emblem,
+            marker: p.marker,
+        }
+    }
+}
 
-    /// The kind's name as used in definitions and reports.
-    pub const fn name(self) -> &'static str {
+/// The tiles around a site that complete it and that it scores: the 3 × 3 block is
+/// `Square(1)`, the tile alone `Square(0)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SiteRange {
+    /// The tiles up to this many steps away across and diagonally.
+    Square(u8),
+    /// The tiles up to this many steps away in a straight line.
+    Plus(u8),
+}
+
+impl SiteRange {
+    /// How many tiles the range has.
+    pub const fn tiles(self) -> u32 {
         match self {
-            FeatureKind::City => "city",
-            FeatureKind::Road => "road",
-            FeatureKind::Field => "field",
-            FeatureKind::Monastery => "monastery",
-            FeatureKind::Garden => "garden",
-            FeatureKind::Windmill => "windmill",
+            SiteRange::Square(r) => (2 * r as u32 + 1) * (2 * r as u32 + 1),
+            SiteRange::Plus(r) => 4 * r as u32 + 1,
         }
     }
 
-    /// The kind's position in `ALL`.
-    pub const fn index(self) -> usize {
-        self as usize
+    /// How far from the site its farthest tile is, across or down.
+    pub const fn reach(self) -> u8 {
+        match self {
+            SiteRange::Square(r) | SiteRange::Plus(r) => r,
+        }
     }
 
-    /// Whether a follower may be deployed on this kind in the base game.
-    pub const fn claimable(self) -> bool {
-        !matches!(self, FeatureKind::Garden | FeatureKind::Windmill)
-    }
-
-    /// Whether a feature of this kind completes by closing its open ends.
-    pub const fn closes(self) -> bool {
-        matches!(self, FeatureKind::City | FeatureKind::Road)
+    /// Whether the tile `(dx, dy)` away from the site is in the range.
+    pub fn contains(self, dx: i32, dy: i32) -> bool {
+        match self {
+            SiteRange::Square(r) => dx.abs().max(dy.abs()) <= i32::from(r),
+            SiteRange::Plus(r) => (dx == 0 || dy == 0) && dx.abs() + dy.abs() <= i32::from(r),
+        }
     }
 }
 
-impl From<tiledef::FeatureKind> for FeatureKind {
-    fn from(kind: tiledef::FeatureKind) -> FeatureKind {
-        match kind {
-            tiledef::FeatureKind::City => FeatureKind::City,
-            tiledef::FeatureKind::Road => FeatureKind::Road,
-            tiledef::FeatureKind::Field => FeatureKind::Field,
-            tiledef::FeatureKind::Monastery => FeatureKind::Monastery,
-            tiledef::FeatureKind::Garden => FeatureKind::Garden,
+/// A declared feature kind as play reads it (`TileSet::feature_kinds`, compiled): how it
+/// completes and what it scores. No code names a kind; everything it does is here.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeatureRule {
+    /// Its id (`city`, `lake`): records and reports name it.
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// The plural reports name its points by (`cities`, `monasteries`).
+    pub plural: String,
+    /// How it lies on a tile.
+    pub shape: tiledef::Shape,
+    /// When it is completed.
+    pub complete: tiledef::Completion,
+    /// Whether any follower may stand on it.
+    pub claimable: bool,
+    /// Its emblem's names (a city's pennant), if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emblem: Option<EmblemNames>,
+    /// A site's range (its own tile when the declaration has none); `None` for other shapes.
+    pub range: Option<SiteRange>,
+    /// Points when completed.
+    pub complete_rates: Rates,
+    /// Points when scored unfinished at the end.
+    pub unfinished_rates: Rates,
+    /// The rates of a small completed feature: at most this many tiles, these rates, under
+    /// this game option (`None`: always).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub small: Option<SmallRule>,
+    /// What a region of another kind scores at the end for each completed feature of this
+    /// kind it borders: (region kind, points).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bordered: Vec<(FeatureKindId, u32)>,
+}
+
+/// The names of an emblem, as scorings say them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmblemNames {
+    /// One: its id (`pennant`).
+    pub id: String,
+    /// More: the key features write their count under (`pennants`).
+    pub plural: String,
+}
+
+/// The rates of a small completed feature (the first edition's city of two tiles).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SmallRule {
+    /// The most tiles it has.
+    pub max_tiles: u32,
+    /// Its rates, in place of `complete_rates`.
+    pub rates: Rates,
+    /// The game option that switches them on; `None`: always.
+    pub option: Option<String>,
+}
+
+impl FeatureRule {
+    /// Whether a feature of this kind completes by closing its open ends.
+    pub fn closes(&self) -> bool {
+        self.complete == tiledef::Completion::Closed
+    }
+
+    /// Whether its declaration pays anything: rates, small rates, or what it pays regions.
+    pub fn scores(&self) -> bool {
+        let pays = |r: &Rates| r.tile > 0 || r.emblem > 0 || r.marker > 0;
+        pays(&self.complete_rates)
+            || pays(&self.unfinished_rates)
+            || self.small.as_ref().is_some_and(|s| pays(&s.rates))
+            || !self.bordered.is_empty()
+    }
+
+    /// Whether its features lie on half ports or inside a tile and score what they border (a
+    /// field): scored last at the end.
+    pub fn is_region(&self) -> bool {
+        self.shape == tiledef::Shape::Region
+    }
+
+    fn compile(ts: &TileSet, kind: &tiledef::FeatureKindInfo) -> FeatureRule {
+        let range = (kind.shape == tiledef::Shape::Site).then(|| match kind.range {
+            Some(tiledef::RangeDef::Square(r)) => SiteRange::Square(small(r as usize)),
+            Some(tiledef::RangeDef::Plus(r)) => SiteRange::Plus(small(r as usize)),
+            None => SiteRange::Square(0),
+        });
+        FeatureRule {
+            id: kind.id.clone(),
+            name: kind.name.clone(),
+            plural: kind.plural.clone(),
+            shape: kind.shape,
+            complete: kind.complete,
+            claimable: kind.claimable,
+            emblem: kind.emblem.as_ref().map(|e| EmblemNames {
+                id: e.id.clone(),
+                plural: e.key.clone(),
+            }),
+            range,
+            complete_rates: kind.complete_rates.into(),
+            unfinished_rates: kind.unfinished_rates.into(),
+            small: kind.small.as_ref().map(|s| SmallRule {
+                max_tiles: s.max_tiles,
+                rates: s.points.into(),
+                option: s.option.clone(),
+            }),
+            bordered: (kind.bordered.iter())
+                .filter(|(region, _)| ts.feature_kinds.get(*region).is_some())
+                .map(|&(region, points)| (FeatureKindId(small(region)), points))
+                .collect(),
         }
     }
 }
@@ -145,19 +237,19 @@ impl From<tiledef::FeatureKind> for FeatureKind {
 /// One feature of a tile in one orientation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FeatureRec {
-    /// What it is.
-    pub kind: FeatureKind,
+    /// What it is: an index into `Tables::features`.
+    pub kind: FeatureKindId,
     /// The ports it owns, as a bit mask over port indices (bit 0 = `NNW`); a city owns the half
     /// ports of its edges too.
     pub ports: u16,
-    /// How many open ends it starts with: the centre ports of a road or city (0 otherwise).
+    /// How many open ends it starts with: its centre ports when its kind closes (0 otherwise).
     pub open: u8,
-    /// Pennants, for cities.
-    pub pennants: u8,
+    /// Its kind's emblems on it (a city's pennants).
+    pub emblems: u8,
     /// Where a one-port road ends inside the tile (sides rotated with the tile).
     pub end: Option<RoadEnd>,
-    /// Local indices of the cities a field borders.
-    pub cities: Vec<u8>,
+    /// Local indices of the features a region borders (a field's cities).
+    pub borders: Vec<u8>,
     /// Flower groups of a field, one colour index each.
     pub flowers: Vec<u8>,
     /// Marker kind indices on this feature.
@@ -177,9 +269,10 @@ pub struct Orient {
     pub ports: [u8; 12],
     /// The features, in the order written in the tile definition.
     pub features: Vec<FeatureRec>,
-    /// The local index of its monastery, if it has one.
-    pub monastery: Option<u8>,
-    /// The local indices of its fields (where a windmill may go).
+    /// The local index of its site a follower may take (a monastery), if it has one: what
+    /// completes when its range is placed.
+    pub site: Option<u8>,
+    /// The local indices of its regions (where a windmill may go).
     pub fields: Vec<u8>,
     /// Per side (N, E, S, W): the sides (bit `Side::index`) whose centre ports belong to the
     /// road or city at this side's centre port, itself included; 0 when it carries none.
@@ -357,6 +450,9 @@ pub struct Tables {
     pub colours: Vec<String>,
     /// Marker kinds; markers index into it.
     pub markers: Vec<MarkerInfo>,
+    /// The feature kinds the sets declare, in load order (base's city, road, field, monastery
+    /// and garden first); `FeatureRec::kind` indexes it.
+    pub features: Vec<FeatureRule>,
     /// Tile kinds.
     pub kinds: Vec<TileKind>,
     /// All distinct orientations of all tile kinds.
@@ -402,11 +498,26 @@ pub struct FollowerInfo {
 }
 
 impl Tables {
+    /// The rule of a feature kind.
+    #[inline]
+    pub fn feature(&self, kind: FeatureKindId) -> &FeatureRule {
+        &self.features[kind.index()]
+    }
+
+    /// The feature kind with this id, if declared.
+    pub fn feature_kind(&self, id: &str) -> Option<FeatureKindId> {
+        (self.features.iter())
+            .position(|k| k.id == id)
+            .map(|k| FeatureKindId(k as u8))
+    }
+
     /// The rule options a game of these tables may switch on by name (`on`, `--option`): the
     /// engine's own (`BUILT_IN_OPTIONS`) and each one a marker's scoring modifier declares (a
     /// house rule), sorted, each once.
     pub fn rule_options(&self) -> Vec<&str> {
-        crate::options::rule_options(self.markers.iter().filter_map(|m| m.scoring.as_ref()))
+        let modifiers = (self.markers.iter()).filter_map(|m| m.scoring.as_ref()?.option.as_deref());
+        let small = (self.features.iter()).filter_map(|k| k.small.as_ref()?.option.as_deref());
+        crate::options::rule_options(modifiers.chain(small))
     }
 
     /// The index of a marker kind by id (0 when unknown).
@@ -573,33 +684,34 @@ fn base_features(ts: &TileSet, tile: &tiledef::Tile) -> Vec<FeatureRec> {
             for p in &f.ports {
                 ports |= 1 << p.index();
             }
-            let kind = FeatureKind::from(f.legacy);
+            let closes = ts.kind_of(f).complete == tiledef::Completion::Closed;
             FeatureRec {
-                kind,
+                kind: FeatureKindId(f.kind.0),
                 ports,
-                open: if kind.closes() {
+                open: if closes {
                     small(f.ports.iter().filter(|p| p.is_centre()).count())
                 } else {
                     0
                 },
-                pennants: small(f.emblems as usize),
+                emblems: small(f.emblems as usize),
                 end: f.legacy_end,
-                cities: f.borders.iter().map(|&c| small(c)).collect(),
+                borders: f.borders.iter().map(|&c| small(c)).collect(),
                 flowers: f.flowers.iter().map(|&c| small(c)).collect(),
                 markers: f.markers.iter().map(|&m| small(m)).collect(),
             }
         })
         .collect();
-    // A city edge's half ports belong to the city that owns its centre port.
+    // An area edge's half ports belong to the area that owns its centre port.
     for side in Side::ALL {
         let kind = &ts.edge_kinds[tile.edge(side)];
         let [a, centre, b] = side.ports();
         if kind.halves != PortCarries::City {
             continue;
         }
-        let owner = recs
-            .iter()
-            .position(|r| r.kind == FeatureKind::City && r.ports & (1 << centre.index()) != 0);
+        let owner = recs.iter().position(|r| {
+            ts.feature_kinds[usize::from(r.kind.0)].shape == tiledef::Shape::Area
+                && r.ports & (1 << centre.index()) != 0
+        });
         if let Some(owner) = owner {
             for half in [a, b] {
                 let taken = recs.iter().any(|r| r.ports & (1 << half.index()) != 0);
@@ -614,7 +726,15 @@ fn base_features(ts: &TileSet, tile: &tiledef::Tile) -> Vec<FeatureRec> {
 
 type Signature = (
     [u8; 4],
-    Vec<(FeatureKind, u16, u8, Option<u8>, Vec<u16>, Vec<u8>, Vec<u8>)>,
+    Vec<(
+        FeatureKindId,
+        u16,
+        u8,
+        Option<u8>,
+        Vec<u16>,
+        Vec<u8>,
+        Vec<u8>,
+    )>,
 );
 
 fn end_code(end: Option<RoadEnd>) -> Option<u8> {
@@ -625,8 +745,9 @@ fn signature(edges: [u8; 4], feats: &[FeatureRec]) -> Signature {
     let mut list: Vec<_> = feats
         .iter()
         .map(|f| {
-            let mut cities: Vec<u16> = f.cities.iter().map(|&c| feats[c as usize].ports).collect();
-            cities.sort_unstable();
+            let mut borders: Vec<u16> =
+                f.borders.iter().map(|&c| feats[c as usize].ports).collect();
+            borders.sort_unstable();
             let mut flowers = f.flowers.clone();
             flowers.sort_unstable();
             let mut markers = f.markers.clone();
@@ -634,9 +755,9 @@ fn signature(edges: [u8; 4], feats: &[FeatureRec]) -> Signature {
             (
                 f.kind,
                 f.ports,
-                f.pennants,
+                f.emblems,
                 end_code(f.end),
-                cities,
+                borders,
                 flowers,
                 markers,
             )
@@ -672,6 +793,12 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     if ts.tiles.len() > u16::MAX as usize {
         return Err(CompileError::TooManyTiles(ts.tiles.len()));
     }
+    if ts.feature_kinds.len() > MAX_FEATURE_KINDS {
+        return Err(CompileError::TooManyFeatureKinds(ts.feature_kinds.len()));
+    }
+    let rules: Vec<FeatureRule> = (ts.feature_kinds.iter())
+        .map(|k| FeatureRule::compile(ts, k))
+        .collect();
     let mut meets = Vec::with_capacity(n * n);
     for a in 0..n {
         for b in 0..n {
@@ -685,12 +812,6 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             return Err(CompileError::TooManyFeatures {
                 tile: tile.id.clone(),
                 count: tile.features.len(),
-            });
-        }
-        if let Some(f) = (tile.features.iter()).find(|f| ts.kind_of(f).id != f.legacy.name()) {
-            return Err(CompileError::KindNotPlayable {
-                tile: tile.id.clone(),
-                kind: ts.kind_of(f).id.clone(),
             });
         }
         let written = base_features(ts, tile);
@@ -728,18 +849,22 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 }
             }
             let id = orients.len() as u16;
-            let monastery = features
-                .iter()
-                .position(|f| f.kind == FeatureKind::Monastery)
+            // Only a site a follower may take completes with figures on it (a garden waits
+            // for the abbot).
+            let site = (features.iter())
+                .position(|f| {
+                    let rule = &rules[usize::from(f.kind.0)];
+                    rule.range.is_some() && rule.claimable
+                })
                 .map(small);
             let fields = (0..features.len())
-                .filter(|&i| features[i].kind == FeatureKind::Field)
+                .filter(|&i| rules[usize::from(features[i].kind.0)].is_region())
                 .map(small)
                 .collect();
             let mut links = [0u8; 4];
             for side in Side::ALL {
                 let f = ports[side.centre().index()];
-                if f != NO_FEATURE && features[f as usize].kind.closes() {
+                if f != NO_FEATURE && rules[usize::from(features[f as usize].kind.0)].closes() {
                     let own = features[f as usize].ports;
                     for other in Side::ALL {
                         if own & (1 << other.centre().index()) != 0 {
@@ -754,7 +879,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 edges,
                 ports,
                 features,
-                monastery,
+                site,
                 fields,
                 links,
                 festival,
@@ -810,6 +935,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 token: m.token,
             })
             .collect(),
+        features: rules,
         kinds,
         orients,
         start: ts.start_tile as u16,
@@ -1003,7 +1129,7 @@ mod tests {
         let ends: Vec<Option<RoadEnd>> = spring
             .features
             .iter()
-            .filter(|f| f.kind == FeatureKind::Road)
+            .filter(|f| t.feature(f.kind).id == "road")
             .map(|f| f.end)
             .collect();
         assert_eq!(ends, [Some(RoadEnd::Marker), Some(RoadEnd::City)]);

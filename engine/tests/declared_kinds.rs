@@ -1,7 +1,7 @@
-//! The feature kinds `definitions/base.toml` declares say what the engine does: every score of
-//! seeded base games and of the scenario records is the one the declarations compute, and the
-//! engine's kinds close and take followers as declared. The engine does not read the
-//! declarations yet; this holds them to it until it does.
+//! The engine scores as the feature kinds declare: every score of seeded base games, of the
+//! scenario records and of games with an author's own kinds (lakes, islands) is the one
+//! computed here from the declarations alone (`tiledef`'s resolved kinds, ranges counted on
+//! the board), not from the engine's compiled rules.
 
 mod common;
 
@@ -9,14 +9,8 @@ use engine::game::{Draw, Event, Game, GameOptions, Phase, RuleOptions};
 use engine::players::{Player, Strategy};
 use engine::record::{Record, replay};
 use engine::rng::Rng;
-use engine::{FeatureKind, Reason, Score};
-use tiledef::{Completion, FeatureKindInfo, KindPoints, RangeDef, TileSet};
-
-fn declared(ts: &TileSet, kind: FeatureKind) -> &FeatureKindInfo {
-    (ts.feature_kinds.iter())
-        .find(|k| k.id == kind.name())
-        .unwrap_or_else(|| panic!("base declares `{}`", kind.name()))
-}
+use engine::{Reason, Score, Scored};
+use tiledef::{KindPoints, RangeDef, Shape, TileSet};
 
 fn rate(p: KindPoints, tiles: u32, emblems: u32) -> u32 {
     p.tile * tiles + p.emblem * emblems
@@ -46,40 +40,50 @@ fn placed_in_range(game: &Game<'_>, range: Option<RangeDef>, (x, y): (i16, i16))
     }
 }
 
+/// The tiles of a site's range.
+fn range_tiles(range: Option<RangeDef>) -> u32 {
+    match range {
+        None => 1,
+        Some(RangeDef::Square(r)) => (2 * r + 1) * (2 * r + 1),
+        Some(RangeDef::Plus(r)) => 4 * r + 1,
+    }
+}
+
 /// The points the declarations give a score event, or `None` for what they do not cover yet
 /// (windmills, marker modifiers, marketplace networks).
 fn declared_points(ts: &TileSet, game: &Game<'_>, s: &Score) -> Option<u32> {
-    if s.kind == FeatureKind::Windmill || !s.modifiers.is_empty() || !s.network.is_empty() {
+    let Scored::Feature(kind) = s.kind else {
+        return None;
+    };
+    if !s.modifiers.is_empty() || !s.network.is_empty() {
         return None;
     }
-    let k = declared(ts, s.kind);
+    let k = &ts.feature_kinds[kind.index()];
     let t = s.tiles.len() as u32;
-    let site_tiles = |n: u32| rate(k.unfinished_rates, n, 0);
-    Some(match &s.reason {
-        Reason::SmallCity => {
-            let small = k.small.as_ref().expect("a small city is declared");
-            assert!(t <= small.max_tiles, "a small city of {t} tiles");
-            rate(small.points, t, s.pennants)
+    Some(match (k.shape, s.reason) {
+        (_, Reason::Small) => {
+            let small = k.small.as_ref().expect("a small feature is declared");
+            assert!(t <= small.max_tiles, "a small {} of {t} tiles", k.id);
+            rate(small.points, t, s.emblems)
         }
-        Reason::CompletedCity | Reason::CompletedRoad => rate(k.complete_rates, t, s.pennants),
-        Reason::UnfinishedCity | Reason::UnfinishedRoad => rate(k.unfinished_rates, t, s.pennants),
-        Reason::CompletedMonastery => {
-            let r = match k.range {
-                Some(RangeDef::Square(r)) => 2 * r + 1,
-                other => panic!("a monastery's range is a square, not {other:?}"),
-            };
-            rate(k.complete_rates, r * r, 0)
+        (Shape::Site, Reason::Completed) => rate(k.complete_rates, range_tiles(k.range), 0),
+        (Shape::Site, Reason::Unfinished) => {
+            let placed = placed_in_range(game, k.range, (s.at.0, s.at.1));
+            rate(k.unfinished_rates, placed, 0)
         }
-        Reason::UnfinishedMonastery => site_tiles(placed_in_range(game, k.range, (s.at.0, s.at.1))),
-        Reason::Field => {
-            let city = declared(ts, FeatureKind::City);
-            let field = ts.feature_kinds.iter().position(|f| f.id == "field");
-            let per_city = (city.bordered.iter())
-                .find(|(r, _)| Some(*r) == field)
-                .map_or(0, |(_, points)| *points);
-            per_city * s.cities + rate(k.unfinished_rates, t, 0)
+        (Shape::Region, _) => {
+            let region = kind.index();
+            let paid: u32 = (s.bordered.iter())
+                .map(|&(near, n)| {
+                    let near = &ts.feature_kinds[near.index()];
+                    let rate = near.bordered.iter().find(|(r, _)| *r == region);
+                    n * rate.map_or(0, |(_, points)| *points)
+                })
+                .sum();
+            paid + rate(k.unfinished_rates, t, 0)
         }
-        Reason::CompletedWindmill | Reason::UnfinishedWindmill => return None,
+        (_, Reason::Completed) => rate(k.complete_rates, t, s.emblems),
+        (_, Reason::Unfinished) => rate(k.unfinished_rates, t, s.emblems),
     })
 }
 
@@ -95,7 +99,7 @@ fn check_scores<'a>(
     for e in events {
         let Event::Scored(s) = e else { continue };
         // The small-city rates apply only with the option on, and only to small cities.
-        if s.reason == Reason::SmallCity {
+        if s.reason == Reason::Small {
             assert!(game.options().rules.first_edition_small_city, "{what}");
         }
         if let Some(points) = declared_points(ts, game, s) {
@@ -148,7 +152,7 @@ fn seeded_base_games_score_as_base_declares() {
         let what = format!("seed {seed}, {edition}");
         checked += check_scores(&ts, &game, events.iter(), &what);
         small += (events.iter())
-            .filter(|e| matches!(e, Event::Scored(s) if s.reason == Reason::SmallCity))
+            .filter(|e| matches!(e, Event::Scored(s) if s.reason == Reason::Small))
             .count();
     }
     assert!(checked > 500, "only {checked} scores checked");
@@ -183,20 +187,10 @@ fn the_scenario_records_score_as_base_declares() {
     assert!(checked >= 40, "only {checked} scores checked");
 }
 
+/// An author's own kinds play as they declare: lakes score per tile when closed and nothing
+/// unfinished, the island its range, farmers what the lakes pay them.
 #[test]
-fn the_engines_kinds_close_and_take_followers_as_declared() {
-    let ts = tiledef::load_bundled();
-    for kind in &FeatureKind::ALL[..5] {
-        let k = declared(&ts, *kind);
-        assert_eq!(k.complete == Completion::Closed, kind.closes(), "{k:?}");
-        assert_eq!(k.claimable, kind.claimable(), "{k:?}");
-    }
-}
-
-/// A set's own kind is checked and drawn but not yet played: compiling it is refused with the
-/// tile and the kind named, rather than playing a lake as a city.
-#[test]
-fn a_kind_the_engine_cannot_play_yet_is_refused_by_name() {
+fn an_authors_lakes_score_as_they_declare() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let source = |relative: &str| tiledef::Source {
         name: relative.to_string(),
@@ -207,9 +201,28 @@ fn a_kind_the_engine_cannot_play_yet_is_refused_by_name() {
         source("tiledef/tests/fixtures/lakes.toml"),
     ]);
     let ts = report.tileset.expect("the lakes load");
-    let err = engine::tables::compile(&ts).expect_err("a lake is not played yet");
-    assert!(
-        matches!(&err, engine::tables::CompileError::KindNotPlayable { tile, kind } if tile == "LK-bay" && kind == "lake"),
-        "{err}"
-    );
+    let tables = engine::tables::compile(&ts).expect("a lake set compiles");
+    let lake = tables.feature_kind("lake").expect("lakes are declared");
+    let (mut checked, mut lakes) = (0, 0);
+    for seed in 0..40 {
+        let options = GameOptions {
+            sets: vec!["base".to_string(), "lakes".to_string()],
+            ..GameOptions::seeded(2 + (seed % 3) as u8, seed)
+        };
+        let mut events = Vec::new();
+        let mut game = Game::new(&tables, options, &mut events).expect("a lake game sets up");
+        let mut players: Vec<Player> = (0..4).map(|_| Player::new(Strategy::Random)).collect();
+        let mut rng = Rng::new(seed);
+        while game.phase() != Phase::Over {
+            let seat = game.current() as usize;
+            let mv = players[seat].choose(&game, &mut rng).expect("a move");
+            game.apply(mv, &mut events).expect("a legal move");
+        }
+        checked += check_scores(&ts, &game, events.iter(), &format!("lakes, seed {seed}"));
+        lakes += (events.iter())
+            .filter(|e| matches!(e, Event::Scored(s) if s.kind == Scored::Feature(lake)))
+            .count();
+    }
+    assert!(checked > 500, "only {checked} scores checked");
+    assert!(lakes > 20, "only {lakes} lakes scored");
 }

@@ -168,7 +168,12 @@ fn check_open_ends(game: &Game<'_>) {
             let node = p.node(f);
             let (dx, dy) = side.offset();
             let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
-            if game.nodes()[node.index()].kind.closes() && game.board().at(x, y).is_none() {
+            if game
+                .tables()
+                .feature(game.nodes()[node.index()].kind)
+                .closes()
+                && game.board().at(x, y).is_none()
+            {
                 let e = brute.entry(game.find(node)).or_default();
                 e.0 += 1;
                 e.1.0 += x;
@@ -177,7 +182,7 @@ fn check_open_ends(game: &Game<'_>) {
         }
     }
     for (r, n) in game.nodes().iter().enumerate() {
-        if n.parent == NodeId(r as u32) && n.kind.closes() {
+        if n.parent == NodeId(r as u32) && game.tables().feature(n.kind).closes() {
             let (open, at) = brute.get(&NodeId(r as u32)).copied().unwrap_or_default();
             assert_eq!((n.open, n.ends_at), (open, at), "open ends of set {r}");
         }
@@ -417,7 +422,7 @@ fn sets_on(game: &Game<'_>, tile: PlacedId) -> Vec<NodeId> {
     let o = game.orient(tile);
     let mut roots: Vec<NodeId> = (0..o.features.len() as u8)
         .map(|i| game.find(p.node(i)))
-        .filter(|&r| game.nodes()[r.index()].kind.closes())
+        .filter(|&r| game.tables().feature(game.nodes()[r.index()].kind).closes())
         .collect();
     roots.dedup();
     roots
@@ -455,7 +460,7 @@ fn check_donkey_filter(blocks: DonkeyBlocks) {
                 let mut all = Vec::new();
                 free.legal_moves(&mut all);
                 game.legal_moves(&mut moves);
-                let monastery = game.orient(donkey).monastery.is_some() && {
+                let monastery = game.orient(donkey).site.is_some() && {
                     let p = game.board().placed[donkey.index()];
                     game.board().placed_around(i32::from(p.x), i32::from(p.y)) == 8
                 };

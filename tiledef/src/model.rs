@@ -123,6 +123,11 @@ pub struct FeatureKindDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = r"^[a-z][a-z0-9_-]*$"), length(max = MAX_ID_LEN), example = &"lakes")]
     pub key: Option<String>,
+    /// The plural reports name its points by, e.g. `"monasteries"`. Without it: the key of a
+    /// kind tiles list (`lakes`), else the id and an `s` (`islands`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = MAX_ID_LEN), example = &"monasteries")]
+    pub plural: Option<String>,
     /// When a feature of this kind is completed and scored before the end: `closed` (an area or
     /// line with no open end), `range` (a site whose range is all placed) or `never` (it scores
     /// at the end only, as a field).
@@ -168,6 +173,15 @@ impl FeatureKindDef {
     /// The key tiles list these features under: `key`, else the default.
     pub fn tile_key(&self) -> String {
         self.key.clone().unwrap_or_else(|| self.default_key())
+    }
+
+    /// The plural reports use: `plural`, else the key of a listed kind, else the id and an `s`.
+    pub fn plural(&self) -> String {
+        match (&self.plural, self.shape) {
+            (Some(plural), _) => plural.clone(),
+            (None, Shape::Site) => format!("{}s", self.id),
+            (None, _) => self.tile_key(),
+        }
     }
 
     fn bordered_example() -> BTreeMap<String, u32> {

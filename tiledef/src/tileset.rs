@@ -53,6 +53,8 @@ pub struct FeatureKindInfo {
     pub shape: Shape,
     /// The key tiles list its features under (declared, or the default: `cities`, `monastery`).
     pub key: String,
+    /// The plural reports name its points by (`cities`, `monasteries`).
+    pub plural: String,
     /// When it is completed.
     pub complete: Completion,
     /// Whether any follower may stand on it.

@@ -43,9 +43,9 @@
 
 use super::{Candidate, Scratch};
 use crate::game::{FigureKind, Game, MAX_PLAYERS, Move, Phase};
-use crate::ids::{NodeId, PlacedId};
-use crate::tables::{FeatureKind, NO_FEATURE};
-use tiledef::{Meeting, Side};
+use crate::ids::{FeatureKindId, NodeId, PlacedId};
+use crate::tables::{NO_FEATURE, Rates, SiteRange, Tables};
+use tiledef::{Meeting, Shape, Side};
 
 const P: usize = MAX_PLAYERS as usize;
 /// An item that is a feature of the tile being placed, not a set already on the board.
@@ -97,9 +97,9 @@ struct Mark {
 /// What the estimate knows about a feature (a set on the board, or one a placement would make).
 #[derive(Clone, Copy, Debug, Default)]
 struct Standing {
-    kind: Option<FeatureKind>,
+    kind: Option<FeatureKindId>,
     tiles: u32,
-    pennants: u32,
+    emblems: u32,
     open: i32,
     /// Majority weight by player: the strengths of their followers on it (what they are
     /// worth back in the supply, in followers, too).
@@ -107,10 +107,11 @@ struct Standing {
     /// Roads and cities: their markers' scoring modifiers, and the tokens they give.
     mods: Mods,
     tokens: [u8; TOKENS],
-    /// Fields: completed and open cities bordered.
-    cities_done: u32,
-    cities_open: u32,
-    /// Monasteries: placed tiles of the 3×3 range (its own included).
+    /// Regions: what the completed features they border pay them, and a third of what the
+    /// open ones would (a field: 3 a completed city, 1 an open one).
+    bordered_done: f64,
+    bordered_open: f64,
+    /// Sites: placed tiles of the range (its own included).
     around: u32,
     /// Completion chance scale (the donkey standing on it lowers it).
     hold: f64,
@@ -118,81 +119,36 @@ struct Standing {
 
 /// The constants of one turn's estimate.
 #[derive(Clone, Copy, Debug)]
-struct Weights {
+struct Weights<'t> {
+    /// The feature kinds' rules.
+    tables: &'t Tables,
     players: usize,
     /// Scale of every chance: tiles left / 10, at most 1.
     time: f64,
     /// A follower in the supply.
     follower: f64,
-    small_city: bool,
+    /// `Rules::small_kinds`: the kinds whose small rates apply.
+    small_kinds: u32,
 }
 
-impl Weights {
-    fn of(game: &Game<'_>) -> Weights {
+impl<'t> Weights<'t> {
+    fn of(game: &Game<'t>) -> Weights<'t> {
         let left = game.tiles_left() as f64;
         let players = game.core.options.players as usize;
         Weights {
+            tables: game.core.tables,
             players,
             time: (left / 10.0).min(1.0),
             follower: 3.0 * (left / players as f64 / 10.0).min(1.0),
-            small_city: game.core.rules.first_edition_small_city,
+            small_kinds: game.core.rules.small_kinds,
         }
     }
 }
 
 /// What a feature adds to each player's standing.
-fn worth(s: &Standing, w: &Weights, out: &mut [f64; P]) {
+fn worth(s: &Standing, w: &Weights<'_>, out: &mut [f64; P]) {
     let Some(kind) = s.kind else { return };
-    let t = f64::from(s.tiles);
-    let pn = f64::from(s.pennants);
-    let (value, chance) = match kind {
-        FeatureKind::Road | FeatureKind::City if s.mods != Mods::default() => {
-            // Unfinished points plus the completion bonus times its chance, at the rates the
-            // markers set: an inn's road is worth 2 per tile times its chance and nothing more.
-            let road = kind == FeatureKind::Road;
-            let full = if road { (1.0, 0.0) } else { (2.0, 2.0) };
-            if s.open <= 0 {
-                let base = if !road && w.small_city && s.tiles == 2 {
-                    (1.0, 1.0)
-                } else {
-                    full
-                };
-                (s.mods.points(true, t, pn, base), 1.0)
-            } else {
-                let p = 0.55f64.powi(s.open) * w.time * s.hold;
-                let unfinished = s
-                    .mods
-                    .points(false, t, pn, (1.0, if road { 0.0 } else { 1.0 }));
-                let complete = s.mods.points(true, t, pn, full);
-                (unfinished + (complete - unfinished) * p, p)
-            }
-        }
-        FeatureKind::City if s.open <= 0 => {
-            let v = if w.small_city && s.tiles == 2 {
-                t + pn
-            } else {
-                2.0 * (t + pn)
-            };
-            (v, 1.0)
-        }
-        FeatureKind::City => {
-            let p = 0.55f64.powi(s.open) * w.time * s.hold;
-            ((t + pn) * (1.0 + p), p)
-        }
-        FeatureKind::Road if s.open <= 0 => (t, 1.0),
-        FeatureKind::Road => (t, 0.55f64.powi(s.open) * w.time * s.hold),
-        FeatureKind::Monastery if s.around >= 9 => (9.0, 1.0),
-        FeatureKind::Monastery => {
-            let missing = 9 - s.around as i32;
-            let p = 0.8f64.powi(missing) * w.time * s.hold;
-            (f64::from(s.around) + f64::from(missing) * p, p)
-        }
-        FeatureKind::Field => (
-            3.0 * f64::from(s.cities_done) + f64::from(s.cities_open) * w.time,
-            0.0,
-        ),
-        FeatureKind::Garden | FeatureKind::Windmill => (0.0, 0.0),
-    };
+    let (value, chance) = value(s, kind, w);
     let best = s.owners[..w.players].iter().copied().max().unwrap_or(0);
     for p in 0..w.players {
         let n = s.owners[p];
@@ -206,8 +162,75 @@ fn worth(s: &Standing, w: &Weights, out: &mut [f64; P]) {
     }
 }
 
+/// What a feature is worth to its majority, by its kind's shape and rates, and the chance its
+/// followers come back before the end.
+fn value(s: &Standing, kind: FeatureKindId, w: &Weights<'_>) -> (f64, f64) {
+    let rule = w.tables.feature(kind);
+    let t = f64::from(s.tiles);
+    let pn = f64::from(s.emblems);
+    let rates = |r: Rates| (f64::from(r.tile), f64::from(r.emblem));
+    match rule.shape {
+        Shape::Area | Shape::Line if rule.closes() => {
+            // Unfinished points plus the completion bonus times its chance, at the rates the
+            // markers set: an inn's road is worth 2 per tile times its chance and nothing more.
+            let small = (rule.small.as_ref())
+                .filter(|small| s.tiles <= small.max_tiles && w.small_kinds & kind.bit() != 0);
+            let complete = rates(small.map_or(rule.complete_rates, |small| small.rates));
+            if s.open <= 0 {
+                return (s.mods.points(true, t, pn, complete), 1.0);
+            }
+            let p = 0.55f64.powi(s.open) * w.time * s.hold;
+            let unfinished = s.mods.points(false, t, pn, rates(rule.unfinished_rates));
+            let complete = s.mods.points(true, t, pn, rates(rule.complete_rates));
+            (unfinished + (complete - unfinished) * p, p)
+        }
+        Shape::Area | Shape::Line => (
+            s.mods.points(false, t, pn, rates(rule.unfinished_rates)),
+            0.0,
+        ),
+        Shape::Site => {
+            let range = rule.range.unwrap_or(SiteRange::Square(0)).tiles();
+            let complete = f64::from(rule.complete_rates.tile * range);
+            if s.around >= range {
+                return (complete, 1.0);
+            }
+            let missing = (range - s.around) as i32;
+            let p = 0.8f64.powi(missing) * w.time * s.hold;
+            let unfinished = f64::from(rule.unfinished_rates.tile * s.around);
+            (unfinished + (complete - unfinished) * p, p)
+        }
+        Shape::Region => {
+            let own = f64::from(rule.unfinished_rates.tile) * t;
+            (own + s.bordered_done + s.bordered_open * w.time, 0.0)
+        }
+    }
+}
+
+/// What a completed feature of kind `kind` pays a region of kind `region` bordering it.
+fn bordered_rate(tables: &Tables, kind: FeatureKindId, region: FeatureKindId) -> u32 {
+    let rates = &tables.feature(kind).bordered;
+    rates.iter().find(|(r, _)| *r == region).map_or(0, |r| r.1)
+}
+
+/// Adds a feature of kind `kind` bordering a region of kind `region` to the region's standing:
+/// its rate when it is completed, a third of it when it may still be.
+fn add_bordered(
+    s: &mut Standing,
+    tables: &Tables,
+    kind: FeatureKindId,
+    region: FeatureKindId,
+    done: bool,
+) {
+    let rate = f64::from(bordered_rate(tables, kind, region));
+    if done {
+        s.bordered_done += rate;
+    } else {
+        s.bordered_open += rate / 3.0;
+    }
+}
+
 /// What a figure of this strength is worth in the supply: as many followers.
-fn figure_worth(strength: u8, w: &Weights) -> f64 {
+fn figure_worth(strength: u8, w: &Weights<'_>) -> f64 {
     f64::from(strength) * w.follower
 }
 
@@ -215,7 +238,7 @@ fn figure_worth(strength: u8, w: &Weights) -> f64 {
 /// the most (at least one) once no tile is left; before, a share of them by the logistic of the
 /// player's lead over the best other, flatter while many tiles are left
 /// (`1 / (1 + e^(−lead / (0.5 + time)))`).
-fn token_worth(counts: &[u32; P], points: f64, w: &Weights, out: &mut [f64; P]) {
+fn token_worth(counts: &[u32; P], points: f64, w: &Weights<'_>, out: &mut [f64; P]) {
     for p in 0..w.players {
         let other = (0..w.players)
             .filter(|&q| q != p)
@@ -256,9 +279,9 @@ fn relative(delta: &[f64; P], me: usize, players: usize) -> f64 {
 struct Item {
     /// The set's root, or `LOCAL`.
     root: NodeId,
-    kind: FeatureKind,
+    kind: FeatureKindId,
     open: i32,
-    pennants: u32,
+    emblems: u32,
     parent: u16,
     /// Index into `Board::claimed`, or `NONE`.
     claimed: u16,
@@ -272,9 +295,9 @@ const NONE: u16 = u16::MAX;
 struct Claimed {
     root: NodeId,
     standing: Standing,
-    /// Fields: the roots of the cities they border.
+    /// Regions: the roots of the features they border that pay them (a field's cities).
     cities: Vec<NodeId>,
-    /// Monasteries: where.
+    /// Sites: where.
     at: (i32, i32),
 }
 
@@ -291,7 +314,7 @@ pub(crate) struct Board {
     /// Unclaimed fields' bordered cities, by root (for this turn).
     field_cache: Vec<(NodeId, Vec<NodeId>)>,
     /// Cities a field borders after a placement: (id, done).
-    seen: Vec<(usize, bool)>,
+    seen: Vec<(usize, bool, FeatureKindId)>,
     /// Per marker kind: its modifier and token slot in this game.
     marks: Vec<Mark>,
     /// Whether some marker kind has a modifier in play or a token (else walks skip markers).
@@ -407,18 +430,23 @@ impl Board {
         n
     }
 
-    /// The roots of the cities the field with this root borders, into `self.cities`.
+    /// The roots of the features the region with this root borders that pay it (a field's
+    /// cities), into `self.cities`.
     fn field_cities(&mut self, game: &Game<'_>, root: NodeId) {
         self.cities.clear();
         let nodes = game.nodes();
+        let tables = game.core.tables;
+        let region = nodes[root.index()].kind;
         let mut m = root;
         loop {
             let n = nodes[m.index()];
             let p = game.core.board.placed[n.tile.index()];
-            let o = game.core.tables.orient(p.orient);
-            for &c in &o.features[n.local as usize].cities {
+            let o = tables.orient(p.orient);
+            for &c in &o.features[n.local as usize].borders {
                 let r = game.find(p.node(c));
-                if !self.cities.contains(&r) {
+                if bordered_rate(tables, nodes[r.index()].kind, region) > 0
+                    && !self.cities.contains(&r)
+                {
                     self.cities.push(r);
                 }
             }
@@ -444,33 +472,33 @@ impl Board {
         let node = game.nodes()[root.index()];
         let mut s = Standing {
             kind: Some(node.kind),
-            pennants: u32::from(node.pennants),
+            emblems: u32::from(node.emblems),
             open: node.open as i32,
             owners,
             hold: 1.0,
             ..Standing::default()
         };
-        match node.kind {
-            FeatureKind::Field => {
+        let rule = game.core.tables.feature(node.kind);
+        match rule.shape {
+            Shape::Region => {
                 self.field_cities(game, root);
+                let tables = game.core.tables;
                 for &c in &self.cities {
-                    if game.nodes()[c.index()].open == 0 {
-                        s.cities_done += 1;
-                    } else {
-                        s.cities_open += 1;
-                    }
+                    let city = game.nodes()[c.index()];
+                    add_bordered(&mut s, tables, city.kind, node.kind, city.open == 0);
+                }
+                if rule.unfinished_rates.tile > 0 {
+                    s.tiles = self.tiles(game, &[root]);
                 }
             }
-            FeatureKind::Monastery => {
+            Shape::Site => {
                 let p = game.core.board.placed[node.tile.index()];
-                s.around = game
-                    .core
-                    .board
-                    .placed_around(i32::from(p.x), i32::from(p.y));
+                let range = rule.range.unwrap_or(SiteRange::Square(0));
+                s.around = (game.core.board).placed_in(i32::from(p.x), i32::from(p.y), range);
             }
             _ => self.walk(game, &[root], &mut s),
         }
-        if node.kind.closes()
+        if rule.closes()
             && let Some(d) = game.modules.donkey
             && node.open > 0
             && self.on_tile(game, root, d)
@@ -520,7 +548,7 @@ impl Board {
             let standing = self.standing(game, root, o);
             let node = game.nodes()[root.index()];
             let p = game.core.board.placed[node.tile.index()];
-            let cities = if node.kind == FeatureKind::Field {
+            let cities = if game.core.tables.feature(node.kind).is_region() {
                 self.cities.clone()
             } else {
                 Vec::new()
@@ -548,7 +576,7 @@ impl Board {
             root,
             kind: n.kind,
             open: n.open as i32,
-            pennants: u32::from(n.pennants),
+            emblems: u32::from(n.emblems),
             parent: self.items.len() as u16,
             claimed,
         });
@@ -611,7 +639,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                 root: LOCAL,
                 kind: f.kind,
                 open: i32::from(f.open),
-                pennants: u32::from(f.pennants),
+                emblems: u32::from(f.emblems),
                 parent: i as u16,
                 claimed: NONE,
             });
@@ -630,11 +658,11 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                 let g = oq.ports[port.facing().index()];
                 let gi = (g != NO_FEATURE).then(|| est.item_of(game, game.find(q.node(g))));
                 if port.is_centre() {
-                    if f != NO_FEATURE && est.items[f as usize].kind.closes() {
+                    if f != NO_FEATURE && tables.feature(est.items[f as usize].kind).closes() {
                         est.items[f as usize].open -= 1;
                     }
                     if let Some(gi) = gi
-                        && est.items[gi].kind.closes()
+                        && tables.feature(est.items[gi].kind).closes()
                     {
                         est.items[gi].open -= 1;
                     }
@@ -668,7 +696,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             let s = &mut groups[gid(est, i)];
             s.kind = Some(it.kind);
             s.open += it.open;
-            s.pennants += it.pennants;
+            s.emblems += it.emblems;
             s.hold = 1.0;
             if it.root == LOCAL {
                 s.tiles += 1;
@@ -695,7 +723,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         // Tiles of the merged roads and cities (distinct, walking the sets joined).
         let mut members = std::mem::take(&mut est.members);
         for g in 0..n {
-            if gid(est, g) != g || !est.items[g].kind.closes() {
+            if gid(est, g) != g || !tables.feature(est.items[g].kind).closes() {
                 continue;
             }
             members.clear();
@@ -709,35 +737,42 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             }
         }
         est.members = members;
-        // Monasteries: the tile's own, and claimed ones around it.
-        if let Some(m) = o.monastery {
-            groups[gid(est, m as usize)].around = game.core.board.placed_around(x, y) + 1;
+        // Sites: the tile's own, and claimed ones whose range it is in.
+        if let Some(m) = o.site {
+            let range = tables.feature(o.features[usize::from(m)].kind).range;
+            let range = range.unwrap_or(SiteRange::Square(0));
+            groups[gid(est, m as usize)].around = game.core.board.placed_in(x, y, range) + 1;
         }
         for c in &est.claimed {
-            if c.standing.kind == Some(FeatureKind::Monastery)
-                && (c.at.0 - x).abs() <= 1
-                && (c.at.1 - y).abs() <= 1
-            {
+            let range = c.standing.kind.and_then(|k| tables.feature(k).range);
+            if range.is_some_and(|r| r.contains(x - c.at.0, y - c.at.1)) {
                 worth(&c.standing, &w, &mut before);
                 let mut s = c.standing;
                 s.around += 1;
                 worth(&s, &w, &mut after);
             }
         }
-        // A city after the placement: whether it is done, and an id (its group, or its root).
-        let city = |est: &Board, groups: &[Standing], r: NodeId| -> (bool, usize) {
+        // A bordered feature after the placement: whether it is done, an id (its group, or its
+        // root), and its kind.
+        let city = |est: &Board, groups: &[Standing], r: NodeId| -> (bool, usize, FeatureKindId) {
+            let kind = game.nodes()[r.index()].kind;
             match est.items.iter().position(|it| it.root == r) {
                 Some(i) => {
                     let g = gid(est, i);
-                    (groups[g].open <= 0, g)
+                    (groups[g].open <= 0, g, kind)
                 }
-                None => (game.nodes()[r.index()].open == 0, (1 << 40) + r.index()),
+                None => (
+                    game.nodes()[r.index()].open == 0,
+                    (1 << 40) + r.index(),
+                    kind,
+                ),
             }
         };
         let mut seen = std::mem::take(&mut est.seen);
-        // Fields of the placed tile: the cities they border after the placement.
+        // Regions of the placed tile: the features paying them they border after the placement.
         for g in 0..n {
-            if gid(est, g) != g || est.items[g].kind != FeatureKind::Field {
+            let region = est.items[g].kind;
+            if gid(est, g) != g || !tables.feature(region).is_region() {
                 continue;
             }
             seen.clear();
@@ -747,10 +782,13 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                 }
                 let it = est.items[i];
                 if it.root == LOCAL {
-                    for &c in &o.features[i].cities {
+                    for &c in &o.features[i].borders {
                         let id = gid(est, c as usize);
-                        if !seen.iter().any(|&(s, _)| s == id) {
-                            seen.push((id, groups[id].open <= 0));
+                        let kind = est.items[id].kind;
+                        if bordered_rate(tables, kind, region) > 0
+                            && !seen.iter().any(|&(s, ..)| s == id)
+                        {
+                            seen.push((id, groups[id].open <= 0, kind));
                         }
                     }
                     continue;
@@ -762,39 +800,44 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                     &est.field_cache[j].1
                 };
                 for &r in list {
-                    let (d, id) = city(est, &groups, r);
-                    if !seen.iter().any(|&(s, _)| s == id) {
-                        seen.push((id, d));
+                    let (d, id, kind) = city(est, &groups, r);
+                    if !seen.iter().any(|&(s, ..)| s == id) {
+                        seen.push((id, d, kind));
                     }
                 }
             }
-            let done = seen.iter().filter(|&&(_, d)| d).count() as u32;
-            groups[g].cities_done = done;
-            groups[g].cities_open = seen.len() as u32 - done;
+            let s = &mut groups[g];
+            (s.bordered_done, s.bordered_open) = (0.0, 0.0);
+            for &(_, done, kind) in &seen {
+                add_bordered(s, tables, kind, region, done);
+            }
         }
-        // Claimed fields elsewhere whose cities this placement completes.
-        let completes_city = (0..n).any(|g| {
-            gid(est, g) == g && est.items[g].kind == FeatureKind::City && groups[g].open <= 0
+        // Claimed regions elsewhere whose bordered features this placement completes.
+        let completes_bordered = (0..n).any(|g| {
+            let rule = tables.feature(est.items[g].kind);
+            gid(est, g) == g && rule.closes() && !rule.bordered.is_empty() && groups[g].open <= 0
         });
-        for c in est.claimed.iter().filter(|_| completes_city) {
-            if c.standing.kind != Some(FeatureKind::Field)
-                || est.items.iter().any(|it| it.root == c.root)
-            {
+        for c in est.claimed.iter().filter(|_| completes_bordered) {
+            let Some(region) = c.standing.kind.filter(|&k| tables.feature(k).is_region()) else {
+                continue;
+            };
+            if est.items.iter().any(|it| it.root == c.root) {
                 continue;
             }
             seen.clear();
             for &r in &c.cities {
-                let (d, id) = city(est, &groups, r);
-                if !seen.iter().any(|&(s, _)| s == id) {
-                    seen.push((id, d));
+                let (d, id, kind) = city(est, &groups, r);
+                if !seen.iter().any(|&(s, ..)| s == id) {
+                    seen.push((id, d, kind));
                 }
             }
-            let done = seen.iter().filter(|&&(_, d)| d).count() as u32;
-            if done != c.standing.cities_done {
+            let mut s = c.standing;
+            (s.bordered_done, s.bordered_open) = (0.0, 0.0);
+            for &(_, done, kind) in &seen {
+                add_bordered(&mut s, tables, kind, region, done);
+            }
+            if s.bordered_done != c.standing.bordered_done {
                 worth(&c.standing, &w, &mut before);
-                let mut s = c.standing;
-                s.cities_done = done;
-                s.cities_open = seen.len() as u32 - done;
                 worth(&s, &w, &mut after);
             }
         }
@@ -808,7 +851,10 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         if !est.token_kinds.is_empty() {
             let mut gained = [0u32; TOKENS];
             for g in 0..n {
-                if gid(est, g) == g && groups[g].open <= 0 && est.items[g].kind.closes() {
+                if gid(est, g) == g
+                    && groups[g].open <= 0
+                    && tables.feature(est.items[g].kind).closes()
+                {
                     for j in 0..TOKENS {
                         gained[j] += u32::from(groups[g].tokens[j]);
                     }
@@ -835,7 +881,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         });
         for (i, f) in o.features.iter().enumerate() {
             let s = groups[gid(est, i)];
-            if !f.kind.claimable() || s.owners.iter().any(|&c| c > 0) {
+            if !tables.feature(f.kind).claimable || s.owners.iter().any(|&c| c > 0) {
                 continue;
             }
             for &(follower, strength, cost) in &est.figures {

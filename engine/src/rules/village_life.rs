@@ -20,12 +20,14 @@
 
 use crate::board::EMPTY;
 use crate::ids::{KindId, NodeId, OrientId, PlacedId};
-use crate::options::{DonkeyBlocks, GameOptions, Possible, Rules, SetupError};
+use crate::options::{
+    DonkeyBlocks, FIRST_EDITION_SMALL_CITY, GameOptions, Possible, Rules, SetupError,
+};
 use crate::placements::Placements;
 use crate::rng::Rng;
-use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score};
+use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score, Scored};
 use crate::state::{Core, DonkeySets, Event, Figure, FigureKind, Game, IllegalMove, Mill};
-use crate::tables::{FeatureKind, Tables};
+use crate::tables::{Rates, SiteRange, Tables};
 use tiledef::{RoadEnd, SetFigure, Side};
 
 /// The windmill's range: its tile and two tiles in each direction.
@@ -71,6 +73,16 @@ pub(crate) fn rules_in_play(
     };
     let o = &options.rules;
     let named = |name: &str| o.on.iter().any(|n| n == name);
+    let first_edition_small_city = o.first_edition_small_city || named(FIRST_EDITION_SMALL_CITY);
+    // The option switch `first_edition_small_city` names the built-in option too.
+    let small_on = |option: &str| {
+        named(option) || (option == FIRST_EDITION_SMALL_CITY && first_edition_small_city)
+    };
+    let small_kinds = (tables.features.iter().enumerate())
+        .filter(|(_, k)| {
+            (k.small.as_ref()).is_some_and(|s| s.option.as_deref().is_none_or(small_on))
+        })
+        .fold(0u32, |bits, (k, _)| bits | 1 << k);
     let rules = Rules {
         sets: tables
             .sets
@@ -80,7 +92,8 @@ pub(crate) fn rules_in_play(
             .map(|(id, _)| id.clone())
             .collect(),
         followers: o.followers,
-        first_edition_small_city: o.first_edition_small_city || named("first-edition-small-city"),
+        first_edition_small_city,
+        small_kinds,
         festival: o.festival,
         donkey: o.donkey.unwrap_or_else(|| brings(SetFigure::Donkey)),
         donkey_blocks: o.donkey_blocks,
@@ -222,13 +235,10 @@ pub(crate) fn donkey_filter(
         *sets = DonkeySets::of(core, donkey);
     }
     let DonkeySets {
-        roots,
-        len,
-        monastery,
-        ..
+        roots, len, site, ..
     } = *sets;
-    if let Some((x, y)) = monastery {
-        block_monastery(core, place, x, y);
+    if let Some((x, y, range)) = site {
+        block_site(core, place, x, y, range);
     }
     let network_reading = core.rules.donkey_blocks == DonkeyBlocks::Network;
     for (i, &set) in roots[..usize::from(len)].iter().enumerate() {
@@ -264,7 +274,11 @@ impl DonkeySets {
         };
         let p = core.board.placed[tile.index()];
         let o = core.play.orient(p.orient);
-        sets.monastery = (o.monastery != crate::tables::NO_FEATURE).then_some((p.x, p.y));
+        sets.site = (o.site != crate::tables::NO_FEATURE).then(|| {
+            let kind = core.tables.orient(p.orient).features[usize::from(o.site)].kind;
+            let range = core.tables.feature(kind).range;
+            (p.x, p.y, range.unwrap_or(SiteRange::Square(0)))
+        });
         // A road or city with ends owns a centre port; `links` says which sides share one, and
         // each is taken at its first side. Branch-free: the links vary from tile to tile.
         for side in Side::ALL {
@@ -278,21 +292,26 @@ impl DonkeySets {
     }
 }
 
-/// A monastery on the donkey's tile with 8 of 9 placed: its last cell is blocked whole.
+/// A site on the donkey's tile with all of its range placed but one tile (a monastery: 8 of
+/// 9): that last cell is blocked whole.
 #[inline(never)]
-fn block_monastery(core: &Core<'_>, place: &mut Placements, x: i16, y: i16) {
+fn block_site(core: &Core<'_>, place: &mut Placements, x: i16, y: i16, range: SiteRange) {
     let (x, y) = (i32::from(x), i32::from(y));
-    // Two empty cells beside it leave two of the eight empty: one lookup says so for most draws.
+    // Two empty cells beside it leave two of its range empty: one lookup says so for most draws.
     let beside = core.board.neighbours(x, y);
-    if beside.iter().filter(|c| c.placed == PlacedId::NONE).count() > 1
-        || core.board.placed_around(x, y) != 8
+    if (range.reach() > 0 && beside.iter().filter(|c| c.placed == PlacedId::NONE).count() > 1)
+        || core.board.placed_in(x, y, range) + 1 != range.tiles()
     {
         return;
     }
-    for dy in -1..=1 {
-        for dx in -1..=1 {
+    let r = i32::from(range.reach());
+    for dy in -r..=r {
+        for dx in -r..=r {
             let slot = core.board.cell(x + dx, y + dy).slot;
-            if slot != EMPTY && place.mask_at(core, usize::from(slot)) != 0 {
+            if range.contains(dx, dy)
+                && slot != EMPTY
+                && place.mask_at(core, usize::from(slot)) != 0
+            {
                 place.set_mask(core, slot, 0);
             }
         }
@@ -471,8 +490,9 @@ pub(crate) fn place_windmill(
             feature: feature.to_string(),
         });
     };
-    if f.kind != FeatureKind::Field {
-        return Err(IllegalMove::WindmillNotOnField(f.kind.name()));
+    let kind = game.core.tables.feature(f.kind);
+    if !kind.is_region() {
+        return Err(IllegalMove::WindmillNotOnField(kind.id.clone()));
     }
     let player = game.current();
     if game.modules.windmills[player as usize] == 0 {
@@ -592,7 +612,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
         }
     }
     game.core.scores[owner as usize] += points;
-    game.core.stats.points_by_kind[FeatureKind::Windmill.index()] += u64::from(points);
+    game.core.stats.windmill_points += u64::from(points);
     for b in &flowers {
         game.core.scores[owner as usize] += b.points;
         game.core.stats.flower_points += u64::from(b.points);
@@ -601,7 +621,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
     let local = game.core.nodes[fig.node.index()].local;
     events.push(Event::Scored(Box::new(Score {
         players: vec![owner],
-        kind: FeatureKind::Windmill,
+        kind: Scored::Windmill,
         at: (w.x, w.y, local),
         tiles: tiles
             .iter()
@@ -610,13 +630,18 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
                 (p.x, p.y)
             })
             .collect(),
-        pennants: 0,
-        cities: 0,
+        emblems: 0,
+        range: tiles.len() as u32,
+        bordered: Vec::new(),
         points,
         reason: if complete {
-            Reason::CompletedWindmill
+            Reason::Completed
         } else {
-            Reason::UnfinishedWindmill
+            Reason::Unfinished
+        },
+        rates: Rates {
+            tile: 1,
+            ..Rates::default()
         },
         followers: vec![0; game.core.options.players as usize],
         modifiers: Vec::new(),
@@ -651,7 +676,7 @@ fn market_roads(core: &Core<'_>, tile: PlacedId, out: &mut Vec<NodeId>) {
     let p = core.board.placed[tile.index()];
     let o = core.orient(tile);
     for (i, f) in o.features.iter().enumerate() {
-        if f.kind == FeatureKind::Road && f.end == Some(RoadEnd::Marketplace) {
+        if f.end == Some(RoadEnd::Marketplace) {
             let r = core.find(p.node(i as u8));
             if !out.contains(&r) {
                 out.push(r);

@@ -97,6 +97,7 @@ fn resolved(def: &FeatureKindDef, set: usize) -> FeatureKindInfo {
         set,
         shape: def.shape,
         key: def.tile_key(),
+        plural: def.plural(),
         complete: def.complete,
         claimable: def.claimable,
         emblem: emblem.map(|e| Emblem {

@@ -531,7 +531,7 @@ fn choice_text(
     o: &engine::tables::Orient,
     m: Move,
 ) -> (String, Option<(f32, f32)>) {
-    let on = |feature| engine::game::describe_feature(o, feature);
+    let on = |feature| engine::game::describe_feature(game.tables(), o, feature);
     match m {
         Move::Deploy { feature, follower } => {
             let who = match usize::from(follower)
@@ -633,9 +633,9 @@ fn event_text(
     e: &Event,
     placed: Option<&engine::tables::Orient>,
 ) -> Option<String> {
-    let on = |feature: u8, kind: engine::FeatureKind| match placed {
-        Some(o) => engine::game::describe_feature(o, feature),
-        None => format!("{} (feature {feature})", kind.name()),
+    let on = |feature: u8, kind: &str| match placed {
+        Some(o) => engine::game::describe_feature(tables, o, feature),
+        None => format!("{kind} (feature {feature})"),
     };
     let tile = |k: KindId| tables.kind(k).id.clone();
     match e {
@@ -663,23 +663,20 @@ fn event_text(
                 0 => "follower".to_string(),
                 k => tables.followers[usize::from(*k) - 1].name.to_lowercase(),
             },
-            on(*feature, *kind)
+            on(*feature, &tables.feature(*kind).id)
         )),
         Event::Scored(s) => Some(format!(
-            "  {} {} at ({}, {}): {s}",
-            if engine::record::is_final(s) {
-                "final"
-            } else {
-                "scored"
-            },
-            s.kind.name(),
+            "  {} {} at ({}, {}): {}",
+            if s.is_final() { "final" } else { "scored" },
+            s.kind.name(tables),
             s.at.0,
-            s.at.1
+            s.at.1,
+            s.describe(tables)
         )),
         Event::WindmillPlaced { player, feature } => Some(format!(
             "  P{} places their windmill on the {}",
             player + 1,
-            on(*feature, engine::FeatureKind::Field)
+            on(*feature, "feature")
         )),
         Event::Returned {
             player,
@@ -692,7 +689,7 @@ fn event_text(
             "  P{} returns their {} from the {} at ({x}, {y}) (Festival, no scoring)",
             player + 1,
             figure_name(*figure),
-            kind.name()
+            tables.feature(*kind).id
         )),
         Event::DonkeyMoved { player, x, y } => {
             Some(format!("  P{} moves the donkey to ({x}, {y})", player + 1))

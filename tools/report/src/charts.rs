@@ -5,7 +5,6 @@
 use crate::ChartError;
 use crate::compare::Comparison;
 use crate::report::Report;
-use crate::tally::Source;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -330,33 +329,27 @@ fn sources<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Dra
         .x_label_formatter(&tick)
         .label_style((FONT, 15))
         .draw()?;
-    let present: Vec<Source> = Source::ALL
-        .into_iter()
-        .filter(|s| {
-            r.sets
-                .iter()
-                .any(|set| set.points_per_game[*s as usize].1 > 0.0)
-        })
+    // Sources by their position in each set's `points_per_game` (the same list for every set).
+    let sources = r.sets.first().map_or(0, |set| set.points_per_game.len());
+    let present: Vec<usize> = (0..sources)
+        .filter(|&s| r.sets.iter().any(|set| set.points_per_game[s].1 > 0.0))
         .collect();
-    for (ci, src) in present.iter().enumerate() {
+    for (ci, &src) in present.iter().enumerate() {
         let c = colour(ci);
         let bars: Vec<Rectangle<(f64, f64)>> = r
             .sets
             .iter()
             .enumerate()
             .map(|(i, set)| {
-                let before: f64 = set.points_per_game[..*src as usize]
-                    .iter()
-                    .map(|p| p.1)
-                    .sum();
-                let here = set.points_per_game[*src as usize].1;
+                let before: f64 = set.points_per_game[..src].iter().map(|p| p.1).sum();
+                let here = set.points_per_game[src].1;
                 let y = i as f64;
                 Rectangle::new([(before, y - 0.35), (before + here, y + 0.35)], c.filled())
             })
             .collect();
         chart
             .draw_series(bars)?
-            .label(src.name())
+            .label(r.sets[0].points_per_game[src].0.clone())
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
     }
     chart

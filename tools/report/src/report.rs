@@ -66,7 +66,7 @@ pub struct TileRow {
 pub struct SetRow {
     /// Set id.
     pub id: String,
-    /// Credit per game of its tiles, by source (in `Source::ALL` order).
+    /// Credit per game of its tiles, by source (in `Source::all` order).
     pub points_per_game: Vec<(String, f64)>,
     /// Their sum.
     pub total_per_game: f64,
@@ -221,9 +221,8 @@ impl Report {
                 let sum: f64 = pts.iter().sum();
                 SetRow {
                     id: id.clone(),
-                    points_per_game: Source::ALL
-                        .iter()
-                        .map(|s| (s.name().to_string(), pts[*s as usize] / games))
+                    points_per_game: (Source::all(tables).into_iter())
+                        .map(|s| (s.name(tables).to_string(), pts[s.index()] / games))
                         .collect(),
                     total_per_game: sum / games,
                     share: if total_points > 0.0 {

@@ -16,23 +16,18 @@
 
 use crate::stats::{Moments, Ratio};
 use engine::simulate::Collect;
-use engine::{Event, FeatureKind, Game, Reason, Score, Tables};
+use engine::tables::MAX_FEATURE_KINDS;
+use engine::{Event, FeatureKindId, Game, Score, Scored, Tables};
 
-/// Where points come from.
+/// Where points come from: a feature kind's base points, or a bonus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
-    /// Road base points (wells taken out).
-    Roads,
-    /// City base points.
-    Cities,
-    /// Monastery base points.
-    Monasteries,
-    /// Field (farmer) points.
-    Fields,
-    /// Flower bonuses (Village Life).
-    Flowers,
+    /// The base points of a feature kind (wells taken out).
+    Kind(FeatureKindId),
     /// Windmill points (Village Life).
     Windmills,
+    /// Flower bonuses (Village Life).
+    Flowers,
     /// Marketplace network bonuses (Village Life).
     Networks,
     /// What markers' scoring modifiers added (wells, inns, cathedrals, an author's own).
@@ -41,46 +36,53 @@ pub enum Source {
     Tokens,
 }
 
-/// How many sources there are.
-pub const SOURCES: usize = Source::ALL.len();
+/// The bonuses, in report order after the feature kinds.
+const BONUSES: [Source; 5] = [
+    Source::Flowers,
+    Source::Windmills,
+    Source::Networks,
+    Source::Modifiers,
+    Source::Tokens,
+];
+
+/// How many sources a credit array holds: one per possible feature kind, then the bonuses.
+pub const SOURCES: usize = MAX_FEATURE_KINDS + BONUSES.len();
 
 impl Source {
-    /// Every source, in report order.
-    pub const ALL: [Source; 9] = [
-        Source::Roads,
-        Source::Cities,
-        Source::Monasteries,
-        Source::Fields,
-        Source::Flowers,
-        Source::Windmills,
-        Source::Networks,
-        Source::Modifiers,
-        Source::Tokens,
-    ];
+    /// Every source of these tables, in report order: the kinds a follower may stand on (in
+    /// declaration order), then the bonuses.
+    pub fn all(tables: &Tables) -> Vec<Source> {
+        (tables.features.iter().enumerate())
+            .filter(|(_, k)| k.claimable)
+            .map(|(k, _)| Source::Kind(FeatureKindId(k as u8)))
+            .chain(BONUSES)
+            .collect()
+    }
 
-    /// Its name in reports.
-    pub fn name(self) -> &'static str {
+    /// Its slot in a credit array (`[f64; SOURCES]`).
+    pub fn index(self) -> usize {
         match self {
-            Source::Roads => "roads",
-            Source::Cities => "cities",
-            Source::Monasteries => "monasteries",
-            Source::Fields => "fields",
-            Source::Flowers => "flowers",
+            Source::Kind(k) => k.index(),
+            bonus => MAX_FEATURE_KINDS + BONUSES.iter().position(|&b| b == bonus).unwrap_or(0),
+        }
+    }
+
+    /// Its name in reports: a kind's plural (`cities`), or the bonus.
+    pub fn name(self, tables: &Tables) -> &str {
+        match self {
+            Source::Kind(k) => &tables.feature(k).plural,
             Source::Windmills => "windmills",
+            Source::Flowers => "flowers",
             Source::Networks => "marketplace networks",
             Source::Modifiers => "marker modifiers",
             Source::Tokens => "token majorities",
         }
     }
 
-    fn of_kind(kind: FeatureKind) -> Option<Source> {
-        match kind {
-            FeatureKind::Road => Some(Source::Roads),
-            FeatureKind::City => Some(Source::Cities),
-            FeatureKind::Monastery => Some(Source::Monasteries),
-            FeatureKind::Field => Some(Source::Fields),
-            FeatureKind::Windmill => Some(Source::Windmills),
-            FeatureKind::Garden => None,
+    fn of(scored: Scored) -> Source {
+        match scored {
+            Scored::Feature(k) => Source::Kind(k),
+            Scored::Windmill => Source::Windmills,
         }
     }
 }
@@ -94,25 +96,11 @@ pub fn points_by_source(s: &Score) -> [u64; SOURCES] {
     let added: u64 = s.modifiers.iter().map(|m| m.points.max(0) as u64).sum();
     let added = added.min(u64::from(s.points)) * winners;
     let base = u64::from(s.points) * winners;
-    if let Some(src) = Source::of_kind(s.kind) {
-        out[src as usize] += base - added;
-    }
-    out[Source::Modifiers as usize] += added;
-    out[Source::Flowers as usize] += s.flowers.iter().map(|b| u64::from(b.points)).sum::<u64>();
-    out[Source::Networks as usize] += s.network.iter().map(|b| u64::from(b.points)).sum::<u64>();
+    out[Source::of(s.kind).index()] += base - added;
+    out[Source::Modifiers.index()] += added;
+    out[Source::Flowers.index()] += s.flowers.iter().map(|b| u64::from(b.points)).sum::<u64>();
+    out[Source::Networks.index()] += s.network.iter().map(|b| u64::from(b.points)).sum::<u64>();
     out
-}
-
-/// Whether a scoring is of a feature completed in play (not the final scoring).
-fn completes(reason: &Reason) -> bool {
-    matches!(
-        reason,
-        Reason::CompletedRoad
-            | Reason::CompletedCity
-            | Reason::SmallCity
-            | Reason::CompletedMonastery
-            | Reason::CompletedWindmill
-    )
 }
 
 /// One placed tile of a game, with its credit.
@@ -177,7 +165,7 @@ pub fn credit(game: &Game<'_>, events: &[Event]) -> Vec<PlacedCredit> {
                         if let Some(tile) = placed.get_mut(t) {
                             let got = f64::from(*points) * f64::from(c) / f64::from(n.max(1));
                             tile.by_end += got;
-                            tile.by_source[Source::Tokens as usize] += got;
+                            tile.by_source[Source::Tokens.index()] += got;
                         }
                     }
                 }
@@ -191,7 +179,7 @@ pub fn credit(game: &Game<'_>, events: &[Event]) -> Vec<PlacedCredit> {
             Event::Scored(s) => {
                 let parts = points_by_source(s);
                 let total: u64 = parts.iter().sum();
-                let in_play = completes(&s.reason);
+                let in_play = !s.is_final();
                 if in_play && let Some(p) = placed.get_mut(turn) {
                     p.completed = true;
                 }

@@ -103,21 +103,28 @@ pub fn describe(tables: &Tables, kind: KindId) -> String {
                 .filter(|p| f.ports & (1 << p.index()) != 0)
                 .map(|p| p.name())
                 .collect();
-            let mut line = format!("  {i}: {}", f.kind.name());
+            let mut line = format!("  {i}: {}", tables.feature(f.kind).id);
             if !ports.is_empty() {
                 let _ = write!(line, " [{}]", ports.join(" "));
             }
             if f.open > 0 {
                 let _ = write!(line, " open ends {}", f.open);
             }
-            if f.pennants > 0 {
-                let _ = write!(line, " pennants {}", f.pennants);
+            if let Some(emblem) = (tables.feature(f.kind).emblem.as_ref()).filter(|_| f.emblems > 0)
+            {
+                let _ = write!(line, " {} {}", emblem.plural, f.emblems);
             }
             if let Some(end) = f.end {
                 let _ = write!(line, " ends at {end:?}");
             }
-            if !f.cities.is_empty() {
-                let _ = write!(line, " borders cities {:?}", f.cities);
+            // What a region borders, by kind: `borders cities [0]`.
+            for (k, kind) in tables.features.iter().enumerate() {
+                let of_kind: Vec<u8> = (f.borders.iter().copied())
+                    .filter(|&b| usize::from(o.features[usize::from(b)].kind.0) == k)
+                    .collect();
+                if !of_kind.is_empty() {
+                    let _ = write!(line, " borders {} {of_kind:?}", kind.plural);
+                }
             }
             if !f.flowers.is_empty() {
                 let names: Vec<&str> = f

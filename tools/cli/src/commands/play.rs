@@ -60,22 +60,22 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             kind,
             follower,
         } => serde_json::json!({
-            "deployed": { "player": player + 1, "feature": feature, "kind": kind,
+            "deployed": { "player": player + 1, "feature": feature, "kind": tables.feature(*kind).id,
                 "figure": follower_id(tables, *follower) }
         }),
         Event::Scored(s) => serde_json::json!({ "scored": {
             "players": s.players.iter().map(|p| p + 1).collect::<Vec<_>>(),
-            "kind": s.kind, "at": [s.at.0, s.at.1], "feature": s.at.2,
+            "kind": s.kind.name(tables), "at": [s.at.0, s.at.1], "feature": s.at.2,
             "tiles": s.tiles.iter().map(|t| [t.0, t.1]).collect::<Vec<_>>(),
-            "pennants": s.pennants, "cities": s.cities, "points": s.points,
-            "reason": s.reason, "modifiers": s.modifiers,
+            "pennants": s.emblems, "cities": s.bordered.iter().map(|b| b.1).sum::<u32>(),
+            "points": s.points, "reason": { "rule": s.rule(tables) }, "modifiers": s.modifiers,
             "flowers": s.flowers.iter().map(|b| serde_json::json!({
                 "player": b.player + 1, "colour": b.colour, "groups": b.groups, "points": b.points,
             })).collect::<Vec<_>>(),
             "network": s.network.iter().map(|b| serde_json::json!({
                 "player": b.player + 1, "roads": b.roads, "points": b.points,
             })).collect::<Vec<_>>(),
-            "why": s.to_string(),
+            "why": s.describe(tables).to_string(),
         }}),
         Event::WindmillPlaced { player, feature } => serde_json::json!({
             "windmill": { "player": player + 1, "feature": feature }
@@ -88,7 +88,8 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             feature,
             kind,
         } => serde_json::json!({
-            "returned": { "player": player + 1, "figure": figure, "at": [x, y], "feature": feature, "kind": kind }
+            "returned": { "player": player + 1, "figure": figure, "at": [x, y], "feature": feature,
+                "kind": tables.feature(*kind).id }
         }),
         Event::DonkeyMoved { player, x, y } => serde_json::json!({
             "donkey": { "player": player + 1, "at": [x, y] }

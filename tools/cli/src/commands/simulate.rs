@@ -8,7 +8,6 @@
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
-use engine::FeatureKind;
 use engine::simulate::{SimOptions, SimStats};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write;
@@ -238,7 +237,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             "mean_score": (0..players as usize).map(|p| stats.mean(p)).collect::<Vec<_>>(),
             "win_rate": (0..players as usize).map(|p| stats.win_rate(p)).collect::<Vec<_>>(),
             "stddev_score": (0..players as usize).map(|p| stats.stddev(p)).collect::<Vec<_>>(),
-            "points_per_game": FeatureKind::ALL.iter().map(|k| (k.name(), stats.points_per_game(*k))).collect::<std::collections::BTreeMap<_, _>>(),
+            "points_per_game": points_per_game(&tables, &stats),
             "points_per_game_by_source": stats.sums.points_by_source(&tables).into_iter().map(|(k, v)| (k, v as f64 / stats.games.max(1) as f64)).collect::<std::collections::BTreeMap<_, _>>(),
             "festival_returns_per_game": stats.sums.festival_returns as f64 / stats.games.max(1) as f64,
             "donkey_moves_per_game": stats.sums.donkey_moves as f64 / stats.games.max(1) as f64,
@@ -500,4 +499,22 @@ fn report(
         let _ = writeln!(out, "  {id:<10} could not be placed {n} times");
     }
     out
+}
+
+/// Points per game by feature kind id (the kinds that score), and the windmills'.
+fn points_per_game(
+    tables: &engine::Tables,
+    stats: &SimStats,
+) -> std::collections::BTreeMap<String, f64> {
+    let kinds = (tables.features.iter().enumerate())
+        .filter(|(_, rule)| rule.scores())
+        .map(|(k, rule)| {
+            (
+                rule.id.clone(),
+                stats.points_per_game(engine::FeatureKindId(k as u8)),
+            )
+        });
+    kinds
+        .chain([("windmill".to_string(), stats.windmill_points_per_game())])
+        .collect()
 }

@@ -310,8 +310,11 @@ fn state(shared: &Shared) -> Value {
                 .iter()
                 .map(|s| json!({ "id": s.id, "name": s.name }))
                 .collect();
-            let modifiers = set.markers.iter().filter_map(|m| m.scoring.as_ref());
-            options = engine::options::rule_options(modifiers)
+            let modifiers =
+                (set.markers.iter()).filter_map(|m| m.scoring.as_ref()?.option.as_deref());
+            let small =
+                (set.feature_kinds.iter()).filter_map(|k| k.small.as_ref()?.option.as_deref());
+            options = engine::options::rule_options(modifiers.chain(small))
                 .into_iter()
                 .map(str::to_string)
                 .collect();
