@@ -616,45 +616,53 @@ impl<'t> Game<'t> {
         if reach == 1 {
             // The monastery's range: one read of the block around the tile.
             for (k, cell) in self.core.board.block(x, y).into_iter().enumerate() {
-                let (dx, dy) = ((k % 3) as i32 - 1, (k / 3) as i32 - 1);
-                self.complete_site(cell.placed, (x + dx, y + dy), (-dx, -dy), events);
+                if let Some((q, site)) = self.site_on(cell.placed) {
+                    let (dx, dy) = ((k % 3) as i32 - 1, (k / 3) as i32 - 1);
+                    self.complete_site(q, site, (-dx, -dy), events);
+                }
             }
             return;
         }
         for dy in -reach..=reach {
             for dx in -reach..=reach {
                 let placed = self.core.board.cell(x + dx, y + dy).placed;
-                self.complete_site(placed, (x + dx, y + dy), (-dx, -dy), events);
+                if let Some((q, site)) = self.site_on(placed) {
+                    self.complete_site(q, site, (-dx, -dy), events);
+                }
             }
         }
     }
 
-    /// Scores the site of the tile `placed` at `at` when it has followers and its range, which
-    /// holds the tile `offset` away, is all placed.
+    /// The tile `placed` and its site, if a tile is there and has one.
+    #[inline]
+    fn site_on(&self, placed: PlacedId) -> Option<(crate::board::Placed, u8)> {
+        if placed == PlacedId::NONE {
+            return None;
+        }
+        let q = self.core.board.placed[placed.index()];
+        let site = self.core.play.orient(q.orient).site;
+        (site != crate::tables::NO_FEATURE).then_some((q, site))
+    }
+
+    /// Scores the site `site` of the tile `q` when it has followers and its range, which holds
+    /// the tile `offset` away, is all placed.
     fn complete_site(
         &mut self,
-        placed: PlacedId,
-        at: (i32, i32),
+        q: crate::board::Placed,
+        site: u8,
         offset: (i32, i32),
         events: &mut Vec<Event>,
     ) {
-        if placed == PlacedId::NONE {
-            return;
-        }
-        let q = self.core.board.placed[placed.index()];
-        let s = self.core.play.orient(q.orient).site;
-        if s == crate::tables::NO_FEATURE {
-            return;
-        }
-        let n = q.node(s);
+        let n = q.node(site);
         let node = self.core.nodes[n.index()];
         if node.followers == 0 || node.done {
             return;
         }
         let range = self.core.tables.feature(node.kind).range;
         let range = range.unwrap_or(crate::tables::SiteRange::Square(0));
+        let (x, y) = (i32::from(q.x), i32::from(q.y));
         if range.contains(offset.0, offset.1)
-            && self.core.board.placed_in(at.0, at.1, range) == range.tiles()
+            && self.core.board.placed_in(x, y, range) == range.tiles()
         {
             self.core.nodes[n.index()].done = true;
             self.score(n, true, events);
@@ -665,7 +673,7 @@ impl<'t> Game<'t> {
     /// for its marketplaces (collected in `markets`).
     fn check_closed(&mut self, n: NodeId, markets: &mut Vec<NodeId>, events: &mut Vec<Event>) {
         // A member has its set's kind: regions and sites need no root.
-        if !self.core.play.closes(self.core.nodes[n.index()].kind) {
+        if !self.core.closes(self.core.nodes[n.index()].kind) {
             return;
         }
         let r = self.core.find_mut(n);

@@ -127,6 +127,7 @@ impl<'t> Setup<'t> {
             core: Core {
                 tables,
                 play: Arc::clone(&self.play),
+                closes: self.play.closes,
                 board: crate::board::Board::new(tiles),
                 nodes: Vec::with_capacity(self.nodes),
                 figures: Vec::with_capacity(players * options.rules.followers as usize),

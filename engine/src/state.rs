@@ -734,6 +734,8 @@ pub(crate) struct Core<'t> {
     pub(crate) tables: &'t Tables,
     /// What a turn reads of the tables, compact (shared by the games of a setup).
     pub(crate) play: Arc<PlayTables>,
+    /// `PlayTables::closes`, beside the nodes `join` and the completion check read it with.
+    pub(crate) closes: u32,
     pub(crate) options: GameOptions,
     /// The rules (shared by the games of a setup: a game never changes them).
     pub(crate) rules: Arc<Rules>,
@@ -989,6 +991,12 @@ impl<'t> Game<'t> {
 }
 
 impl<'t> Core<'t> {
+    /// Whether features of this kind complete by closing.
+    #[inline]
+    pub(crate) fn closes(&self, kind: FeatureKindId) -> bool {
+        self.closes & kind.bit() != 0
+    }
+
     /// The root node of a feature node's set.
     #[inline]
     pub(crate) fn find(&self, mut n: NodeId) -> NodeId {
@@ -1123,15 +1131,14 @@ impl<'t> Core<'t> {
             let fa = (f != crate::tables::NO_FEATURE).then(|| pp.node(f));
             let ga = (g != crate::tables::NO_FEATURE).then(|| qq.node(g));
             if k == 1 {
-                // Each side's end, if a road or city, closes here; ours faced q's position,
+                // Each side's end, if its kind closes, closes here; ours faced q's position,
                 // q's faced ours.
                 if let Some(a) = fa
-                    && self.play.closes(self.nodes[a.index()].kind)
+                    && self.closes(self.nodes[a.index()].kind)
                 {
                     self.close_end(a, (qq.x, qq.y), ends);
                 }
-                let theirs_closes =
-                    ga.is_some_and(|g| self.play.closes(self.nodes[g.index()].kind));
+                let theirs_closes = ga.is_some_and(|g| self.closes(self.nodes[g.index()].kind));
                 if let Some(g) = ga
                     && theirs_closes
                 {
