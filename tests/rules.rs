@@ -1,5 +1,6 @@
-//! End-to-end tests of the rule flags: Village Life's mechanics switch one by one, and the rules
-//! in play head the reports of `simulate` (text and JSON), `bench` and `play`.
+//! End-to-end tests of the rules: Village Life's mechanics switch one by one, the rules in play
+//! head the reports of `simulate` (text and JSON), `bench` and `play`, and the fan sets of
+//! `examples/` play as their records explain.
 
 mod common;
 
@@ -185,4 +186,62 @@ fn a_figure_declared_again_is_in_the_games_of_either_set() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("deploys a large follower"));
+}
+
+/// Each fan set in `examples/` validates without a warning, and each of its records
+/// (`examples/records/<set id>-*.toml`) replays with every expectation holding.
+#[test]
+fn the_example_sets_play_as_their_records_explain() {
+    let examples = common::root().join("examples");
+    let mut sets: Vec<std::path::PathBuf> = std::fs::read_dir(&examples)
+        .expect("examples/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    sets.sort();
+    assert!(sets.len() >= 2, "{sets:?}");
+    let mut replayed = 0;
+    for set in &sets {
+        let set = set.to_string_lossy().into_owned();
+        let out = tilekit(&["validate", &set]);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{set}: {stderr}{stdout}");
+        assert!(
+            !stdout.contains("warning") && !stderr.contains("warning"),
+            "{set}: {stdout}"
+        );
+        let id = std::path::Path::new(&set)
+            .file_stem()
+            .expect("a name")
+            .to_string_lossy();
+        let mut records: Vec<std::path::PathBuf> = std::fs::read_dir(examples.join("records"))
+            .expect("examples/records/")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                (p.file_name()).is_some_and(|n| n.to_string_lossy().starts_with(&format!("{id}-")))
+            })
+            .collect();
+        records.sort();
+        assert!(!records.is_empty(), "{set} has no record");
+        for record in records {
+            let record = record.to_string_lossy().into_owned();
+            let out = tilekit(&["play", &record, &set]);
+            let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{record}: {stdout}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                stdout.contains("all expectations of the record hold"),
+                "{record}: {stdout}"
+            );
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 4, "only {replayed} records replayed");
 }
