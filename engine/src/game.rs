@@ -132,10 +132,7 @@ impl<'t> Game<'t> {
         if self.core.play.kind(kind).no_u_turn {
             crate::placement::filter(&self.core, &mut self.place, kind);
         }
-        if let Some(donkey) = self.modules.donkey {
-            let sets = &mut self.modules.donkey_sets;
-            rules::village_life::donkey_filter(&self.core, &mut self.place, sets, kind, donkey);
-        }
+        self.modules.filter(&self.core, &mut self.place, kind);
         self.place.any(&self.core)
     }
 
@@ -201,9 +198,9 @@ impl<'t> Game<'t> {
             }
             Phase::Act(placed) => {
                 self.legal_actions(placed, out);
-                if self.modules.donkey.is_some() {
+                if let Some(donkey) = self.modules.donkey {
                     for (i, p) in self.core.board.placed.iter().enumerate() {
-                        if Some(PlacedId(i as u16)) != self.modules.donkey {
+                        if PlacedId(i as u16) != donkey.tile {
                             out.push(Move::Donkey { x: p.x, y: p.y });
                         }
                     }
@@ -235,7 +232,13 @@ impl<'t> Game<'t> {
     /// How many windmill moves the current player has on the tile just placed: one per field,
     /// while their windmill is in their supply (Village Life).
     pub fn windmill_count(&self, placed: PlacedId) -> usize {
-        if self.modules.windmills[self.core.current as usize] > 0 {
+        let p = usize::from(self.core.current);
+        if self
+            .modules
+            .windmills
+            .as_ref()
+            .is_some_and(|w| w.supply[p] > 0)
+        {
             usize::from(self.core.play_orient(placed).fields)
         } else {
             0
@@ -265,7 +268,9 @@ impl<'t> Game<'t> {
                 .rules
                 .followers
                 .saturating_sub(self.core.supply[p]),
-        ) + usize::from(windmills.saturating_sub(self.modules.windmills[p]));
+        ) + usize::from(
+            windmills.saturating_sub(self.windmills().get(p).copied().unwrap_or(0)),
+        );
         if self.core.follower_kinds {
             let kinds = self.core.follower_counts.len();
             out += (self.core.follower_counts.iter().enumerate())
@@ -297,7 +302,7 @@ impl<'t> Game<'t> {
 
     /// The `n`-th donkey move, in the order of `legal_moves`.
     pub fn nth_donkey(&self, n: usize) -> Option<Move> {
-        let donkey = self.modules.donkey?.index();
+        let donkey = self.modules.donkey?.tile.index();
         let i = if n >= donkey { n + 1 } else { n };
         let p = self.core.board.placed.get(i)?;
         Some(Move::Donkey { x: p.x, y: p.y })
@@ -408,7 +413,7 @@ impl<'t> Game<'t> {
                 Ok(())
             }
             (Phase::Act(placed), Move::Windmill { feature }) => {
-                rules::village_life::place_windmill(self, placed, feature, events)?;
+                rules::windmill::place_windmill(self, placed, feature, events)?;
                 self.end_turn(placed, events);
                 Ok(())
             }
@@ -418,7 +423,7 @@ impl<'t> Game<'t> {
                 Ok(())
             }
             (Phase::Act(placed), Move::Donkey { x, y }) => {
-                rules::village_life::move_donkey(self, x, y, events)?;
+                rules::donkey::move_donkey(self, x, y, events)?;
                 self.end_turn(placed, events);
                 Ok(())
             }
@@ -494,7 +499,7 @@ impl<'t> Game<'t> {
             });
         }
         if let Some(d) = self.modules.donkey {
-            let p = self.core.board.placed[d.index()];
+            let p = self.core.board.placed[d.tile.index()];
             return Err(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y });
         }
         // The edges meet and the rules allow it, so the masks should have: the tables are
@@ -597,14 +602,12 @@ impl<'t> Game<'t> {
             self.check_closed(n, &mut markets, events);
         }
         if !markets.is_empty() {
-            rules::village_life::score_marketplaces(self, &markets, events);
+            rules::network::score_marketplaces(self, &markets, events);
         }
         if self.core.site_followers > 0 {
             self.complete_sites(p.x, p.y, events);
         }
-        if !self.modules.mills.is_empty() {
-            rules::village_life::complete_windmills(self, placed, events);
-        }
+        self.end_turn_modules(placed, events);
         self.core.current = (self.core.current + 1) % self.core.options.players;
         self.draw_next(events);
     }
@@ -686,7 +689,7 @@ impl<'t> Game<'t> {
                 return;
             }
             self.core.nodes[r.index()].done = true;
-            self.award_tokens(r, events);
+            self.completed(r, events);
             if node.followers > 0 {
                 self.score(r, true, events);
             }
@@ -715,8 +718,7 @@ impl<'t> Game<'t> {
                 }
             }
         }
-        rules::village_life::final_windmills(self, events);
-        self.score_tokens(events);
+        self.final_scoring_modules(events);
     }
 
     /// Approximate bytes held by the game state (for memory reports).

@@ -14,7 +14,7 @@
 //! - `options`, `state`, `scoring`: setup data; the game's state and the primitives rules
 //!   use; scoring (base rules, markers' modifiers and tokens, flowers, follower strengths);
 //! - `players`: random, greedy and MCTS players behind one interface (`Player::choose`);
-//! - `rules`: the expansions' rule modules (`festival`, `village_life`), called from `game`;
+//! - `rules`: the mechanics needing code, one module each behind fixed hooks, called from `game`;
 //! - `record`: game records (TOML/JSON) and replay;
 //! - `simulate`: random playouts and their statistics;
 //! - `rng`: the seedable generator behind every random choice.

@@ -374,10 +374,9 @@ impl<'t> Game<'t> {
                 self.core.stats.marker_points[k] += m.points * winners.len() as i64;
             }
         }
-        let flowers = if self.modules.colours.is_empty() {
-            Vec::new()
-        } else {
-            flower_bonus(self, rule.shape, node.tile, &count[..players])
+        let flowers = match &self.modules.flowers {
+            Some(flowers) => flowers.bonus(self, rule.shape, node.tile, &count[..players]),
+            None => Vec::new(),
         };
         for b in &flowers {
             self.core.scores[b.player as usize] += b.points;
@@ -513,86 +512,13 @@ impl<'t> Game<'t> {
         out
     }
 
-    /// Gives the current player one token per token-giving marker on the road or city `root`,
-    /// just completed (whoever scores it, and even if nobody does).
-    #[inline]
-    pub(crate) fn award_tokens(&mut self, root: NodeId, events: &mut Vec<Event>) {
-        if !self.modules.tokens.is_empty() {
-            self.take_tokens(root, events);
-        }
-    }
-
-    fn take_tokens(&mut self, root: NodeId, events: &mut Vec<Event>) {
-        self.walk(root);
-        let tables = self.core.tables;
-        let kinds = tables.markers.len();
-        let mut got: Vec<(u8, u32)> = Vec::new();
-        for &m in self.ring() {
-            let n = &self.core.nodes[m.index()];
-            let Some(features) = self.marked_features(n) else {
-                continue;
-            };
-            for &k in &features[n.local as usize].markers {
-                if tables.markers[usize::from(k)].token.is_some() {
-                    match got.iter_mut().find(|(c, _)| *c == k) {
-                        Some((_, n)) => *n += 1,
-                        None => got.push((k, 1)),
-                    }
-                }
-            }
-        }
-        got.sort_unstable();
-        let player = self.core.current;
-        for (k, count) in got {
-            self.modules.tokens[usize::from(player) * kinds + usize::from(k)] += count;
-            events.push(Event::Tokens {
-                player,
-                marker: tables.markers[usize::from(k)].id.clone(),
-                count,
-            });
-        }
-    }
-
-    /// The final token scoring: for each token kind, the players with the most (at least one)
-    /// each score its points.
-    pub(crate) fn score_tokens(&mut self, events: &mut Vec<Event>) {
-        if self.modules.tokens.is_empty() {
-            return;
-        }
-        let tables = self.core.tables;
-        let kinds = tables.markers.len();
-        let players = self.core.options.players as usize;
-        for (k, marker) in tables.markers.iter().enumerate() {
-            let Some(points) = marker.token else {
-                continue;
-            };
-            let tokens: Vec<u32> = (0..players)
-                .map(|p| self.modules.tokens[p * kinds + k])
-                .collect();
-            let best = tokens.iter().copied().max().unwrap_or(0);
-            if best == 0 {
-                continue;
-            }
-            let winners: Vec<u8> = (0..players as u8)
-                .filter(|&p| tokens[usize::from(p)] == best)
-                .collect();
-            for &p in &winners {
-                self.core.scores[usize::from(p)] += points;
-                self.core.stats.token_points[k] += u64::from(points);
-            }
-            events.push(Event::TokenMajority {
-                marker: marker.id.clone(),
-                players: winners,
-                tokens,
-                points,
-            });
-        }
-    }
-
     /// The features of a member's tile when the member carries a marker in play (see
     /// `MarkersInPlay::marked`), else None without reading them.
     #[inline]
-    fn marked_features(&self, n: &crate::state::Node) -> Option<&'t [crate::tables::FeatureRec]> {
+    pub(crate) fn marked_features(
+        &self,
+        n: &crate::state::Node,
+    ) -> Option<&'t [crate::tables::FeatureRec]> {
         let orient = self.core.board.placed[n.tile.index()].orient;
         (self.core.markers.marked[orient.index()] >> n.local & 1 != 0)
             .then(|| &self.core.tables.orient(orient).features[..])
@@ -695,63 +621,6 @@ impl<'t> Game<'t> {
         }
         points
     }
-}
-
-/// The flower bonuses of a scoring whose ring (and distinct tiles) was just walked: every
-/// player with a follower on the feature (`count[p] > 0`) gets 3 per group of their colour.
-fn flower_bonus(game: &Game<'_>, shape: Shape, tile: PlacedId, count: &[u8]) -> Vec<FlowerBonus> {
-    let mut out = Vec::new();
-    for (p, &c) in count.iter().enumerate() {
-        if c == 0 {
-            continue;
-        }
-        let colour = game.modules.colours[p];
-        let groups = match shape {
-            Shape::Region => (game.ring().iter())
-                .map(|&m| {
-                    let n = &game.core.nodes[m.index()];
-                    let orient = game.core.board.placed[n.tile.index()].orient;
-                    // Most fields have no flowers: their lists are not read.
-                    if !game.core.play.flowered(orient, n.local) {
-                        return 0;
-                    }
-                    let f = &game.core.tables.orient(orient).features;
-                    f[n.local as usize]
-                        .flowers
-                        .iter()
-                        .filter(|&&c| c == colour)
-                        .count() as u32
-                })
-                .sum(),
-            Shape::Site if game.core.rules.monastery_flowers_3x3 => {
-                let p = game.core.board.placed[tile.index()];
-                let block = game.core.board.block(i32::from(p.x), i32::from(p.y));
-                (block.iter().filter(|c| c.placed != PlacedId::NONE))
-                    .map(|c| {
-                        game.core
-                            .play
-                            .flower_groups(game.core.kind_of(c.placed), colour)
-                    })
-                    .sum()
-            }
-            Shape::Site => game
-                .core
-                .play
-                .flower_groups(game.core.kind_of(tile), colour),
-            _ => (game.scratch.ring_tiles.iter())
-                .map(|&t| game.core.play.flower_groups(game.core.kind_of(t), colour))
-                .sum(),
-        };
-        if groups > 0 {
-            out.push(FlowerBonus {
-                player: p as u8,
-                colour: game.core.tables.colours[colour as usize].clone(),
-                groups,
-                points: 3 * groups,
-            });
-        }
-    }
-    out
 }
 
 /// What a region of kind `region` scores per completed feature of kind `kind` it borders.

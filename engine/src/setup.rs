@@ -7,12 +7,16 @@
 //! draw, not the part a `tiles` cut plays, so it is the same for every seed.
 
 use crate::draw::Prepared;
-use crate::ids::{KindId, PlacedId};
+use crate::ids::KindId;
 use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
 use crate::placements::Placements;
-use crate::rules::village_life;
+use crate::rules::donkey::Donkey;
+use crate::rules::flowers::Flowers;
+use crate::rules::tokens::Tokens;
+use crate::rules::windmill::Windmills;
+use crate::rules::{Modules, in_play};
 use crate::scoring::{MarkersInPlay, markers_in_play};
-use crate::state::{Core, DonkeySets, Event, Game, GameStats, Modules, Phase, PlayTables, Scratch};
+use crate::state::{Core, Event, Game, GameStats, Phase, PlayTables, Scratch};
 use crate::tables::Tables;
 use std::sync::Arc;
 
@@ -51,9 +55,9 @@ impl<'t> Setup<'t> {
         check_rule_options(tables, &options.rules)?;
         let draw = crate::draw::prepare(tables, &options)?;
         let whole = || std::iter::once(draw.start).chain(draw.bag.iter().copied());
-        let (rules, tokens) = village_life::rules_in_play(tables, &options, draw.start, &draw.bag);
+        let (rules, tokens) = in_play::rules_in_play(tables, &options, draw.start, &draw.bag);
         let colours = if rules.flower_bonus {
-            match village_life::named_colours(tables, &options)? {
+            match in_play::named_colours(tables, &options)? {
                 Some(named) => Colours::Named(named),
                 None => Colours::Dealt(tokens),
             }
@@ -118,7 +122,7 @@ impl<'t> Setup<'t> {
         let players = options.players as usize;
         let colours = match &self.colours {
             Colours::Named(named) => named.clone(),
-            Colours::Dealt(tokens) => village_life::deal_colours(tokens, players, seeded),
+            Colours::Dealt(tokens) => in_play::deal_colours(tokens, players, seeded),
         };
         let markers = self.tables.markers.len();
         let follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
@@ -159,16 +163,11 @@ impl<'t> Setup<'t> {
             scratch: Scratch::new(tiles),
             place: Placements::new(),
             modules: Modules {
-                donkey: self.rules.donkey.then_some(PlacedId(0)),
-                donkey_sets: DonkeySets::default(),
-                windmills: vec![self.rules.windmills; players],
-                mills: Vec::new(),
-                colours,
-                tokens: if self.markers.tokens {
-                    vec![0; markers * players]
-                } else {
-                    Vec::new()
-                },
+                donkey: self.rules.donkey.then(Donkey::new),
+                windmills: (self.rules.windmills > 0)
+                    .then(|| Windmills::new(self.rules.windmills, players)),
+                flowers: (!colours.is_empty()).then_some(Flowers { colours }),
+                tokens: self.markers.tokens.then(|| Tokens::new(players, markers)),
             },
         };
         game.put(0, 0, tables.orient_of(self.draw.start, 0));

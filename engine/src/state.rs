@@ -724,7 +724,7 @@ pub struct Game<'t> {
     pub(crate) core: Core<'t>,
     pub(crate) scratch: Scratch,
     pub(crate) place: Placements,
-    pub(crate) modules: Modules,
+    pub(crate) modules: crate::rules::Modules,
 }
 
 /// What a game is: the tables and rules it plays, the board and its features, the figures,
@@ -830,25 +830,6 @@ impl Scratch {
     }
 }
 
-/// The state of the rules of the expansions in play (Village Life's donkey, windmills and
-/// flowers, the goods' tokens), each empty when its rule is not.
-#[derive(Clone, Debug)]
-pub(crate) struct Modules {
-    /// The tile the donkey stands on (Village Life).
-    pub(crate) donkey: Option<PlacedId>,
-    /// The sets of the roads and cities on the donkey's tile, for its filter.
-    pub(crate) donkey_sets: DonkeySets,
-    /// Windmills in each player's supply (Village Life).
-    pub(crate) windmills: Vec<u8>,
-    /// The windmills on the board with their placed range tiles (an index of `figures`).
-    pub(crate) mills: Vec<Mill>,
-    /// Flower colour (index into `Tables::colours`) of each player (Village Life; else empty).
-    pub(crate) colours: Vec<u8>,
-    /// Tokens by player and marker kind (`player × markers + kind`), for marker kinds that
-    /// give a token (empty when none does).
-    pub(crate) tokens: Vec<u32>,
-}
-
 impl<'t> Game<'t> {
     /// The player whose turn it is.
     pub fn current(&self) -> u8 {
@@ -915,34 +896,37 @@ impl<'t> Game<'t> {
 
     /// The tile the donkey stands on (Village Life).
     pub fn donkey(&self) -> Option<PlacedId> {
-        self.modules.donkey
+        self.modules.donkey.map(|d| d.tile)
     }
 
     /// Puts the donkey on a placed tile, or takes it out of the game (for analysis: then
     /// `recompute_placements`).
     pub fn set_donkey(&mut self, tile: Option<PlacedId>) {
-        self.modules.donkey = tile;
+        self.modules.donkey = tile.map(|tile| crate::rules::donkey::Donkey {
+            tile,
+            ..crate::rules::donkey::Donkey::new()
+        });
     }
 
-    /// Windmills in each player's supply (Village Life).
+    /// Windmills in each player's supply (Village Life; empty when the game has none).
     pub fn windmills(&self) -> &[u8] {
-        &self.modules.windmills
+        self.modules.windmills.as_ref().map_or(&[], |w| &w.supply)
     }
 
     /// Flower colour (index into `Tables::colours`) of each player (Village Life; else empty).
     pub fn colours(&self) -> &[u8] {
-        &self.modules.colours
+        self.modules.flowers.as_ref().map_or(&[], |f| &f.colours)
     }
 
     /// Tokens by player and marker kind (`player × markers + kind`), for marker kinds that
     /// give a token (empty when none does).
     pub fn tokens(&self) -> &[u32] {
-        &self.modules.tokens
+        self.modules.tokens.as_ref().map_or(&[], |t| &t.held)
     }
 
     /// Puts a tile on the board and joins its features to its neighbours'.
     pub(crate) fn put(&mut self, x: i32, y: i32, orient: OrientId) -> PlacedId {
-        let ends = self.modules.donkey.is_some();
+        let ends = self.modules.wants_ends();
         (self.core).put(x, y, orient, ends, &mut self.scratch.closed_by_edge)
     }
 
@@ -960,8 +944,9 @@ impl<'t> Game<'t> {
                 core.return_to_supply(fig);
             }
             FigureKind::Windmill => {
-                self.modules.windmills[fig.owner as usize] += 1;
-                self.modules.mills.retain(|m| m.tile != fig.tile);
+                if let Some(windmills) = self.modules.windmills.as_mut() {
+                    windmills.lift(fig.owner, fig.tile);
+                }
             }
         }
         fig
@@ -1236,31 +1221,6 @@ impl<'t> Core<'t> {
     }
 }
 
-/// The sets of the roads and cities on the donkey's tile (roots as last found, refreshed at
-/// each draw: a root changes only when its set is joined to another).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct DonkeySets {
-    /// The donkey's tile they were taken from (`PlacedId::NONE`: none yet).
-    pub(crate) tile: PlacedId,
-    /// The roots; a road or city with ends owns a centre port, so a tile has at most four.
-    pub(crate) roots: [NodeId; 4],
-    /// How many of `roots` are in use.
-    pub(crate) len: u8,
-    /// Where the tile is and its site's range, if it has a site (a monastery).
-    pub(crate) site: Option<(i16, i16, crate::tables::SiteRange)>,
-}
-
-impl Default for DonkeySets {
-    fn default() -> DonkeySets {
-        DonkeySets {
-            tile: PlacedId::NONE,
-            roots: [NodeId(0); 4],
-            len: 0,
-            site: None,
-        }
-    }
-}
-
 /// The neighbours of an open position, as a placement there meets them.
 struct Around {
     /// Per side: the touching edge code of the neighbour, if there is one.
@@ -1348,18 +1308,6 @@ impl Around {
         }
         true
     }
-}
-
-/// A windmill on the board: where, and how many tiles of its range are placed, so that a
-/// placement checks it in constant time.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Mill {
-    /// Its tile (one windmill per tile: it goes on the tile just placed).
-    pub tile: PlacedId,
-    /// Its tile's position.
-    pub at: (i16, i16),
-    /// Placed tiles of its range, its own included.
-    pub placed: u8,
 }
 
 #[cfg(test)]

@@ -260,7 +260,7 @@ fn tokens_held(game: &Game<'_>, kind: u8) -> [u32; P] {
     let mut out = [0; P];
     let kinds = game.core.tables.markers.len();
     for p in 0..game.core.options.players as usize {
-        out[p] = game.modules.tokens[p * kinds + usize::from(kind)];
+        out[p] = game.tokens()[p * kinds + usize::from(kind)];
     }
     out
 }
@@ -351,7 +351,7 @@ impl Board {
                     mark.mods.adds[1] = add(u.marker);
                 }
             }
-            if !game.modules.tokens.is_empty()
+            if game.modules.tokens.is_some()
                 && let Some(points) = m.token
                 && self.token_kinds.len() < TOKENS
             {
@@ -499,7 +499,7 @@ impl Board {
             _ => self.walk(game, &[root], &mut s),
         }
         if rule.closes()
-            && let Some(d) = game.modules.donkey
+            && let Some(d) = game.donkey()
             && node.open > 0
             && self.on_tile(game, root, d)
         {
@@ -937,7 +937,12 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
     for &(kind, points) in &est.token_kinds {
         token_worth(&tokens_held(game, kind), points, &w, &mut out);
     }
-    for m in &game.modules.mills {
+    let mills = game
+        .modules
+        .windmills
+        .as_ref()
+        .map_or(&[][..], |w| &w.mills);
+    for m in mills {
         let Some(f) = game
             .core
             .figures

@@ -232,7 +232,7 @@ fn second_steps(game: &Game<'_>, buf: &mut Vec<Move>) -> Vec<Move> {
             .figures
             .iter()
             .map(|f| f.tile)
-            .filter(|&t| Some(t) != game.modules.donkey)
+            .filter(|&t| Some(t) != game.donkey())
             .collect();
         tiles.sort_unstable();
         tiles.dedup();
