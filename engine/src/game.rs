@@ -52,6 +52,40 @@ impl Deploys {
     }
 }
 
+/// A group of second-step moves: what a player may do after placing, each from the core or one
+/// rule module, listed in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ActionGroup {
+    /// Deploy a follower on a feature of the tile just placed (the core).
+    Deploy,
+    /// Place a windmill on a region of it (`rules::windmill`).
+    Windmill,
+    /// Return one of your figures to your supply (`rules::festival`).
+    Return,
+    /// Nothing more.
+    Pass,
+    /// Move the donkey to another placed tile (`rules::donkey`).
+    Donkey,
+}
+
+impl ActionGroup {
+    /// Every group, in the order of `legal_moves`.
+    pub const ALL: [ActionGroup; 5] = [
+        ActionGroup::Deploy,
+        ActionGroup::Windmill,
+        ActionGroup::Return,
+        ActionGroup::Pass,
+        ActionGroup::Donkey,
+    ];
+
+    /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
+    /// random player picks such a group first, then a move in it, so they do not swamp the
+    /// others.
+    pub const fn grouped(self) -> bool {
+        matches!(self, ActionGroup::Windmill | ActionGroup::Donkey)
+    }
+}
+
 impl<'t> Game<'t> {
     /// Sets up a game: the start tile at (0, 0) unrotated, and the first tile drawn
     /// (`Setup::new`, then `Setup::game` with the options' seed).
@@ -198,40 +232,64 @@ impl<'t> Game<'t> {
             }
             Phase::Act(placed) => {
                 self.legal_actions(placed, out);
-                if let Some(donkey) = self.modules.donkey {
-                    for (i, p) in self.core.board.placed.iter().enumerate() {
-                        if PlacedId(i as u16) != donkey.tile {
-                            out.push(Move::Donkey { x: p.x, y: p.y });
-                        }
-                    }
-                }
+                let donkey = self.action_count(placed, ActionGroup::Donkey);
+                out.extend(
+                    (0..donkey).filter_map(|n| self.nth_action(placed, ActionGroup::Donkey, n)),
+                );
             }
             Phase::Over => {}
         }
     }
 
-    /// Appends the second-step moves except the donkey's, in this order: deploys, windmills,
-    /// Festival returns, pass; returns how many of each it appended.
+    /// Appends the second-step moves except the donkey's, in the order of `ActionGroup::ALL`:
+    /// deploys, windmills, Festival returns, pass; returns how many of each it appended.
     /// (Simulations choose the donkey separately, so its many targets do not swamp the rest.)
     pub fn legal_actions(&self, placed: PlacedId, out: &mut Vec<Move>) -> [usize; 4] {
         let start = out.len();
         self.legal_deploys(placed, out);
-        let deploys = out.len() - start;
-        let windmills = self.windmill_count(placed);
-        for n in 0..windmills {
-            out.extend(self.nth_windmill(placed, n));
+        let mut counts = [out.len() - start, 0, 0, 0];
+        for (i, group) in ActionGroup::ALL[1..4].iter().enumerate() {
+            let n = self.action_count(placed, *group);
+            out.extend((0..n).filter_map(|k| self.nth_action(placed, *group, k)));
+            counts[i + 1] = n;
         }
-        let returns = self.return_count(placed);
-        for n in 0..returns {
-            out.extend(self.nth_return(n));
-        }
-        out.push(Move::Pass);
-        [deploys, windmills, returns, 1]
+        counts
     }
 
-    /// How many windmill moves the current player has on the tile just placed: one per field,
+    /// How many moves of a group the current player has after placing `placed` (deploys
+    /// counted as `deploys` does).
+    #[inline]
+    pub fn action_count(&self, placed: PlacedId, group: ActionGroup) -> usize {
+        match group {
+            ActionGroup::Deploy => self.deploys(placed).count(),
+            ActionGroup::Windmill => self.windmill_count(placed),
+            ActionGroup::Return => self.return_count(placed),
+            ActionGroup::Pass => 1,
+            ActionGroup::Donkey => self.donkey_targets(),
+        }
+    }
+
+    /// The `n`-th move of a group, in the order of `legal_moves`.
+    pub fn nth_action(&self, placed: PlacedId, group: ActionGroup, n: usize) -> Option<Move> {
+        match group {
+            ActionGroup::Deploy => self.deploys(placed).nth(n),
+            ActionGroup::Windmill => self.nth_windmill(placed, n),
+            ActionGroup::Return => self.nth_return(n),
+            ActionGroup::Pass => (n == 0).then_some(Move::Pass),
+            ActionGroup::Donkey => self.nth_donkey(n),
+        }
+    }
+
+    /// Whether the game has a group whose moves are many and alike (`ActionGroup::grouped`)
+    /// in play at all: without one, a random second step is flat over all moves.
+    #[inline]
+    pub fn has_grouped_actions(&self) -> bool {
+        self.modules.donkey.is_some() || self.modules.windmills.is_some()
+    }
+
+    /// How many windmill moves the current player has on the tile just placed: one per region,
     /// while their windmill is in their supply (Village Life).
-    pub fn windmill_count(&self, placed: PlacedId) -> usize {
+    fn windmill_count(&self, placed: PlacedId) -> usize {
         let p = usize::from(self.core.current);
         if self
             .modules
@@ -245,8 +303,7 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// The `n`-th windmill move, in the order of `legal_moves`.
-    pub fn nth_windmill(&self, placed: PlacedId, n: usize) -> Option<Move> {
+    fn nth_windmill(&self, placed: PlacedId, n: usize) -> Option<Move> {
         let feature = *self.orient(placed).fields.get(n)?;
         Some(Move::Windmill { feature })
     }
@@ -254,7 +311,7 @@ impl<'t> Game<'t> {
     /// How many Festival returns the current player has: one per figure of theirs on the
     /// board, after placing a Festival tile.
     #[inline]
-    pub fn return_count(&self, placed: PlacedId) -> usize {
+    fn return_count(&self, placed: PlacedId) -> usize {
         // Most tiles have no Festival place: asked first.
         if !rules::festival::may_return(self, placed) {
             return 0;
@@ -280,8 +337,7 @@ impl<'t> Game<'t> {
         out
     }
 
-    /// The `n`-th Festival return, in the order of `legal_moves`.
-    pub fn nth_return(&self, n: usize) -> Option<Move> {
+    fn nth_return(&self, n: usize) -> Option<Move> {
         let (i, _) = self
             .core
             .figures
@@ -293,15 +349,14 @@ impl<'t> Game<'t> {
     }
 
     /// The number of tiles the donkey may move to now (0 without Village Life).
-    pub fn donkey_targets(&self) -> usize {
+    fn donkey_targets(&self) -> usize {
         match (self.core.phase, self.modules.donkey) {
             (Phase::Act(_), Some(_)) => self.core.board.placed.len() - 1,
             _ => 0,
         }
     }
 
-    /// The `n`-th donkey move, in the order of `legal_moves`.
-    pub fn nth_donkey(&self, n: usize) -> Option<Move> {
+    fn nth_donkey(&self, n: usize) -> Option<Move> {
         let donkey = self.modules.donkey?.tile.index();
         let i = if n >= donkey { n + 1 } else { n };
         let p = self.core.board.placed.get(i)?;

@@ -39,8 +39,8 @@ pub mod tables;
 pub use record::{Record, Replay, ReplayError, Turn, replay};
 
 pub use game::{
-    DonkeyBlocks, Draw, Event, Figure, FigureKind, Game, GameOptions, IllegalMove, Move, Phase,
-    Reason, RuleOptions, Rules, Score, Scored, Setup, SetupError,
+    ActionGroup, DonkeyBlocks, Draw, Event, Figure, FigureKind, Game, GameOptions, IllegalMove,
+    Move, Phase, Reason, RuleOptions, Rules, Score, Scored, Setup, SetupError,
 };
 
 pub use ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};

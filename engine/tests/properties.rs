@@ -5,7 +5,7 @@
 
 mod common;
 
-use engine::game::{DonkeyBlocks, Event, FigureKind, Game, GameOptions, Move, Phase};
+use engine::game::{ActionGroup, DonkeyBlocks, Event, FigureKind, Game, GameOptions, Move, Phase};
 use engine::record::{GameSpec, replay};
 use engine::rng::Rng;
 use engine::simulate::play_random_record;
@@ -617,13 +617,17 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
                 let [deploys, windmills, returns, pass] = game.legal_actions(placed, &mut listed);
                 assert_eq!(deploys + windmills + returns + pass, listed.len());
                 assert_eq!(deploys > 0, game.can_deploy(placed));
-                assert_eq!(windmills, game.windmill_count(placed));
-                assert_eq!(returns, game.return_count(placed));
-                let made: Vec<Move> = (0..windmills)
-                    .filter_map(|n| game.nth_windmill(placed, n))
-                    .chain((0..returns).filter_map(|n| game.nth_return(n)))
+                assert_eq!(windmills, game.action_count(placed, ActionGroup::Windmill));
+                assert_eq!(returns, game.action_count(placed, ActionGroup::Return));
+                assert_eq!(pass, game.action_count(placed, ActionGroup::Pass));
+                let game = &game;
+                let made: Vec<Move> = (ActionGroup::ALL[..4].iter())
+                    .flat_map(|&g| {
+                        let n = game.action_count(placed, g);
+                        (0..n).filter_map(move |k| game.nth_action(placed, g, k))
+                    })
                     .collect();
-                assert_eq!(made, listed[deploys..deploys + windmills + returns]);
+                assert_eq!(made, listed);
             }
             game.legal_moves(&mut moves);
             let mv = moves[rng.below(moves.len())];

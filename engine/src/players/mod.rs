@@ -16,7 +16,7 @@ pub mod greedy;
 pub mod mcts;
 pub mod random;
 
-use crate::game::{Event, Game, Move, Phase};
+use crate::game::{ActionGroup, Event, Game, Move, Phase};
 use crate::rng::Rng;
 use std::fmt;
 use std::str::FromStr;
@@ -191,9 +191,9 @@ impl Player {
                 let plan = self.plan.take().filter(|plan| {
                     plan.placed == game.core.board.placed.len() && plan.at == (p.x, p.y)
                 });
-                let more = game.windmill_count(placed) > 0
-                    || game.return_count(placed) > 0
-                    || game.donkey_targets() > 0;
+                let more = (ActionGroup::ALL.into_iter())
+                    .filter(|&g| !matches!(g, ActionGroup::Deploy | ActionGroup::Pass))
+                    .any(|g| game.action_count(placed, g) > 0);
                 if let Some(plan) = plan
                     && !more
                 {
@@ -226,7 +226,7 @@ fn second_steps(game: &Game<'_>, buf: &mut Vec<Move>) -> Vec<Move> {
     buf.clear();
     game.legal_actions(placed, buf);
     let mut moves = buf.clone();
-    if game.donkey_targets() > 0 {
+    if game.action_count(placed, ActionGroup::Donkey) > 0 {
         let mut tiles: Vec<crate::ids::PlacedId> = game
             .core
             .figures

@@ -8,7 +8,7 @@
 //! | hook | when | modules |
 //! |---|---|---|
 //! | `filter` | a tile is drawn: its placements | donkey |
-//! | second-step moves | after placing (`Game::legal_actions`) | windmill, festival, donkey |
+//! | second-step moves | after placing: `ActionGroup`s, counted and made by `Game::action_count` and `nth_action` | windmill, festival, donkey |
 //! | `completed` | a feature is completed, scored or not | tokens |
 //! | `scored` | a feature is scored: bonuses beside its points | flowers |
 //! | completions | roads closed at a hub, waiting for their network (`Game::end_turn`) | network |
