@@ -1034,8 +1034,7 @@ fn kind(set: &TileSet, id: &str) -> tiledef::FeatureKindId {
 
 /// A feature of the base game's kind `id`, as the checker makes one.
 fn new_feature(set: &TileSet, id: &str) -> tiledef::Feature {
-    let kind = kind(set, id);
-    tiledef::Feature::new(kind, set.legacy_kind(kind))
+    tiledef::Feature::new(kind(set, id))
 }
 
 /// An area of a set's own kind is drawn in its look's colours, without a city's houses: the
