@@ -32,7 +32,6 @@ pub use port::{Port, Side};
 pub use schema::{json_schema, json_schema_text};
 pub use source::Source;
 pub use tileset::{
-    Colour, EdgeKind, Edition, Emblem, Feature, FeatureKind, FeatureKindId, FeatureKindInfo,
-    FollowerKind, Group, KindPoints, LineEnd, Look, MarkerKind, Rgb, SetInfo, SmallPoints, Tile,
-    TileSet,
+    Colour, EdgeKind, Edition, Emblem, Feature, FeatureKindId, FeatureKindInfo, FollowerKind,
+    Group, KindPoints, LineEnd, Look, MarkerKind, Rgb, SetInfo, SmallPoints, Tile, TileSet,
 };

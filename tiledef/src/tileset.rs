@@ -19,8 +19,7 @@ pub struct TileSet {
     /// Editions declared by the loaded sets.
     pub editions: Vec<Edition>,
     /// The feature kinds the loaded sets declare, in load order (base's city, road, field,
-    /// monastery and garden first). Checked and resolved; not yet read by the engine, the
-    /// renderer or the JCloisterZone tools, which still know the base kinds by `FeatureKind`.
+    /// monastery and garden first), checked and resolved; `Feature::kind` indexes into it.
     pub feature_kinds: Vec<FeatureKindInfo>,
     /// The edge kind vocabulary; `Tile::edges` index into it.
     pub edge_kinds: Vec<EdgeKind>,
@@ -295,36 +294,6 @@ impl FeatureKindId {
     }
 }
 
-/// The base game's feature kinds, as the engine, the renderer and the JCloisterZone tools still
-/// read a feature: `TileSet::legacy_kind` maps a declared kind to one by its shape, until they
-/// read the declarations themselves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum FeatureKind {
-    /// A city.
-    City,
-    /// A road.
-    Road,
-    /// A field.
-    Field,
-    /// A monastery (cloister).
-    Monastery,
-    /// A garden (second edition).
-    Garden,
-}
-
-impl FeatureKind {
-    /// The kind's name as used in definitions and reports.
-    pub const fn name(self) -> &'static str {
-        match self {
-            FeatureKind::City => "city",
-            FeatureKind::Road => "road",
-            FeatureKind::Field => "field",
-            FeatureKind::Monastery => "monastery",
-            FeatureKind::Garden => "garden",
-        }
-    }
-}
-
 /// Where a line with one port ends inside its tile, resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LineEnd {
@@ -346,9 +315,6 @@ pub enum LineEnd {
 pub struct Feature {
     /// What it is: its declared kind.
     pub kind: FeatureKindId,
-    /// Transitional: the base-game kind it is played and drawn as (`TileSet::legacy_kind`),
-    /// for the renderer and the JCloisterZone tools until they read the declarations.
-    pub legacy: FeatureKind,
     /// The ports it leaves the tile by (empty for sites and inner regions).
     pub ports: Vec<Port>,
     /// Its kind's emblems on it (a city's pennants).
@@ -367,11 +333,10 @@ pub struct Feature {
 }
 
 impl Feature {
-    /// A feature of the given kind (played and drawn as `legacy`) with nothing else set.
-    pub fn new(kind: FeatureKindId, legacy: FeatureKind) -> Feature {
+    /// A feature of the given kind with nothing else set.
+    pub fn new(kind: FeatureKindId) -> Feature {
         Feature {
             kind,
-            legacy,
             ports: Vec::new(),
             emblems: 0,
             end: None,
@@ -440,11 +405,6 @@ impl Tile {
     pub fn has(&self, kind: FeatureKindId) -> bool {
         self.features.iter().any(|f| f.kind == kind)
     }
-
-    /// Whether the tile has a feature played and drawn as the given base-game kind.
-    pub fn has_legacy(&self, kind: FeatureKind) -> bool {
-        self.features.iter().any(|f| f.legacy == kind)
-    }
 }
 
 impl TileSet {
@@ -459,22 +419,6 @@ impl TileSet {
             .iter()
             .position(|k| k.id == id)
             .map(|k| FeatureKindId(k as u8))
-    }
-
-    /// The base-game kind a declared kind is played and drawn as, by its shape: an area as a
-    /// city, a line as a road, a region as a field, a site as a monastery (a garden when only
-    /// named figures may stand there). Transitional: the engine refuses kinds whose id is not
-    /// this kind's, and the renderer and the JCloisterZone tools read kinds through it, until
-    /// they read the declarations.
-    pub fn legacy_kind(&self, kind: FeatureKindId) -> FeatureKind {
-        let info = &self.feature_kinds[kind.index()];
-        match info.shape {
-            Shape::Area => FeatureKind::City,
-            Shape::Line => FeatureKind::Road,
-            Shape::Region => FeatureKind::Field,
-            Shape::Site if info.claimable => FeatureKind::Monastery,
-            Shape::Site => FeatureKind::Garden,
-        }
     }
 
     /// A line's end as the engine and the renderer still read it: an area is a city gate, a hub

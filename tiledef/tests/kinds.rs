@@ -3,9 +3,7 @@
 //! order of a tile's features. A kind declared by two sets alike is one kind, and the keys a kind
 //! may not take follow the model's.
 
-use tiledef::{
-    Completion, FeatureKind, FeatureKindInfo, KindPoints, RangeDef, Shape, Source, TileSet,
-};
+use tiledef::{Completion, FeatureKindInfo, KindPoints, RangeDef, Shape, Source, TileSet};
 
 fn points(tile: u32, emblem: u32) -> KindPoints {
     KindPoints {
@@ -28,14 +26,7 @@ fn base_declares_its_five_kinds_in_the_order_of_a_tiles_features() {
         .take_while(|k| ts.sets[k.set].id == "base")
         .collect();
     let ids: Vec<&str> = base.iter().map(|k| k.id.as_str()).collect();
-    let order = [
-        FeatureKind::City,
-        FeatureKind::Road,
-        FeatureKind::Field,
-        FeatureKind::Monastery,
-        FeatureKind::Garden,
-    ];
-    assert_eq!(ids, order.map(FeatureKind::name));
+    assert_eq!(ids, ["city", "road", "field", "monastery", "garden"]);
     let keys: Vec<&str> = base.iter().map(|k| k.key.as_str()).collect();
     assert_eq!(keys, ["cities", "roads", "fields", "monastery", "garden"]);
     let others = (ts.feature_kinds.iter()).filter(|k| ts.sets[k.set].id != "base");
@@ -238,7 +229,7 @@ fn a_set_of_lakes_writes_its_kinds_under_their_keys() {
         (edge.centre_kind, edge.halves_kind),
         (Some(lake), Some(lake))
     );
-    assert_eq!(ts.legacy_kind(lake), FeatureKind::City);
+    assert_eq!(ts.feature_kinds[lake.index()].shape, Shape::Area);
 }
 
 /// A file written before feature kinds were declared keeps loading: a set with the id of a

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use tiledef::{FeatureKind, MarkerRule, Port, RoadEnd, Side, Tile, TileSet};
+use tiledef::{Feature, MarkerRule, Port, RoadEnd, Side, Tile, TileSet};
 
 const REFERENCE: &str = include_str!("fixtures/reference-tiles.md");
 
@@ -195,6 +195,16 @@ fn reference_shapes(cell: &str) -> Vec<Shape> {
     shapes
 }
 
+/// The id of a feature's kind: the reference speaks of the bundled kinds by name.
+fn kind<'a>(set: &'a TileSet, f: &Feature) -> &'a str {
+    &set.kind_of(f).id
+}
+
+/// Whether a tile has a feature of the kind `id`.
+fn has(set: &TileSet, tile: &Tile, id: &str) -> bool {
+    tile.features.iter().any(|f| kind(set, f) == id)
+}
+
 /// The features of a loaded tile, in the reference's terms.
 fn tile_shapes(set: &TileSet, tile: &Tile) -> Vec<Shape> {
     let ports = |i: usize| -> BTreeSet<Port> { tile.features[i].ports.iter().copied().collect() };
@@ -202,18 +212,19 @@ fn tile_shapes(set: &TileSet, tile: &Tile) -> Vec<Shape> {
         .features
         .iter()
         .enumerate()
-        .map(|(i, f)| match f.legacy {
-            FeatureKind::City => Shape::City {
+        .map(|(i, f)| match kind(set, f) {
+            "city" => Shape::City {
                 ports: ports(i),
                 pennants: f.emblems,
             },
-            FeatureKind::Road => Shape::Road { ports: ports(i) },
-            FeatureKind::Field => Shape::Field {
+            "road" => Shape::Road { ports: ports(i) },
+            "field" => Shape::Field {
                 ports: ports(i),
                 cities: f.borders.iter().map(|&c| ports(c)).collect(),
             },
-            FeatureKind::Monastery => Shape::Monastery,
-            FeatureKind::Garden => Shape::Garden,
+            "monastery" => Shape::Monastery,
+            "garden" => Shape::Garden,
+            other => panic!("{}: a `{other}`, which the reference has not", tile.id),
         })
         .collect();
     if set.has_rule(tile, MarkerRule::Festival) {
@@ -411,7 +422,7 @@ fn base_totals_and_start_tile_match_the_reference() {
             *from_data.entry("tiles").or_default() += n;
             for f in &tile.features {
                 *from_data.entry("pennants").or_default() += n * f.emblems;
-                if f.legacy == FeatureKind::Garden {
+                if kind(&set, f) == "garden" {
                     *from_data.entry("gardens").or_default() += n;
                 }
             }
@@ -557,7 +568,7 @@ fn tile_carries(set: &TileSet, tile: &Tile) -> Carries {
     let roads: Vec<_> = tile
         .features
         .iter()
-        .filter(|f| f.legacy == FeatureKind::Road)
+        .filter(|f| kind(set, f) == "road")
         .collect();
     Carries {
         flowers,
@@ -572,8 +583,8 @@ fn tile_carries(set: &TileSet, tile: &Tile) -> Carries {
                     .count()
             })
             .sum(),
-        monastery: tile.has_legacy(FeatureKind::Monastery),
-        garden: tile.has_legacy(FeatureKind::Garden),
+        monastery: has(set, tile, "monastery"),
+        garden: has(set, tile, "garden"),
         marketplace: tile.marketplace,
         // A continuous road runs through the tile and no road stops at a junction.
         continuous_road: roads.iter().any(|r| r.ports.len() == 2)
@@ -713,12 +724,12 @@ fn village_life_bushes_edges_have_their_halves_in_different_fields() {
                 problems.push(format!(
                     "{}: the bushes centre `{centre}` is in a {}",
                     tile.id,
-                    tile.features[f].legacy.name()
+                    kind(&set, &tile.features[f])
                 ));
             }
             let field = |port: Port| {
                 tile.feature_at(port)
-                    .filter(|&f| tile.features[f].legacy == FeatureKind::Field)
+                    .filter(|&f| kind(&set, &tile.features[f]) == "field")
             };
             match (field(first), field(second)) {
                 (Some(a), Some(b)) if a != b => {}

@@ -230,7 +230,7 @@ impl Checker<'_> {
             (Shape::Site, TileFeatures::Present(false)) => {}
             (Shape::Site, TileFeatures::Present(true)) if kind.hub => b.hubs.push(id),
             (Shape::Site, TileFeatures::Present(true)) => {
-                b.features.push(Feature::new(id, tileset.legacy_kind(id)));
+                b.features.push(Feature::new(id));
                 b.written.push((kptr, None));
             }
             (Shape::Site, TileFeatures::List(_)) => {
@@ -295,7 +295,7 @@ impl Checker<'_> {
     ) -> Feature {
         let kind = &tileset.feature_kinds[id.index()];
         let tile = &def.id;
-        let mut feature = Feature::new(id, tileset.legacy_kind(id));
+        let mut feature = Feature::new(id);
         for (p, &port) in written.ports.iter().enumerate() {
             if kind.shape == Shape::Region || port.is_centre() {
                 feature.ports.push(port);

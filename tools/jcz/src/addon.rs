@@ -23,7 +23,7 @@ use crate::zip::{self, Entry, Method, ZipError};
 use serde_json::{Map, Value, json};
 use std::fmt::Write as _;
 use tiledef::model::{JczEdge, TileDef, TileSetFile};
-use tiledef::{FeatureKind, Port};
+use tiledef::{Port, Shape};
 
 /// The oldest client whose add-ons have expansions and this artwork format (the version JCZ's
 /// own bundled add-on declares).
@@ -75,8 +75,10 @@ pub struct TileArt {
 /// Where a feature lies on its tile's picture, in tile units (0 to 1, y southwards).
 #[derive(Clone, Debug)]
 pub struct FeatureArt {
-    /// What it is.
-    pub kind: FeatureKind,
+    /// Its kind's JCloisterZone element (`city`, `monastery`): what the artwork key names.
+    pub element: String,
+    /// How its kind lies on a tile: what the artwork key's location is made of.
+    pub shape: Shape,
     /// The ports it leaves the tile by (none for a monastery, a garden or an inner field).
     pub ports: Vec<Port>,
     /// Closed outlines, filled by the nonzero rule.
@@ -250,7 +252,7 @@ fn tiles_json(art: &[TileArt], tile_size: u32) -> Map<String, Value> {
         let mut features = Map::new();
         let mut inner = 0;
         for f in &tile.features {
-            if f.kind == FeatureKind::Field && f.ports.is_empty() {
+            if f.shape == Shape::Region && f.ports.is_empty() {
                 inner += 1;
             }
             let point = f.point.map(|v| (v * scale).round() as i64);
@@ -304,17 +306,17 @@ fn number(v: f32) -> String {
 
 /// The artwork key of a feature drawn by tilekit; `inner` counts the inner fields so far.
 fn art_key(f: &FeatureArt, inner: usize) -> String {
-    let tokens: Vec<String> = match f.kind {
-        FeatureKind::Field if f.ports.is_empty() => vec!["I".repeat(inner)],
-        FeatureKind::Field => f.ports.iter().map(|&p| half_name(p)).collect(),
-        FeatureKind::City | FeatureKind::Road => f
+    let tokens: Vec<String> = match f.shape {
+        Shape::Region if f.ports.is_empty() => vec!["I".repeat(inner)],
+        Shape::Region => f.ports.iter().map(|&p| half_name(p)).collect(),
+        Shape::Area | Shape::Line => f
             .ports
             .iter()
             .map(|p| side_name(p.side()).to_string())
             .collect(),
-        FeatureKind::Monastery | FeatureKind::Garden => Vec::new(),
+        Shape::Site => Vec::new(),
     };
-    key(f.kind.name(), &tokens)
+    key(&f.element, &tokens)
 }
 
 /// The artwork key of a feature element of the XML, if followers can stand on it.

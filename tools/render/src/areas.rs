@@ -1,13 +1,13 @@
 //! Where each feature lies on its tile's picture, as another program needs it to let players
 //! pick a feature: an outline (for highlighting and clicking) and a point inside it (where a
 //! follower stands). Both come from the drawing's own layout, so they match the picture:
-//! cities and fields are their cells of the region grid (`regions`), a road the cells its line
-//! blocks there, a monastery or a garden the cells under its icon.
+//! an area (a city) or a region (a field) is its cells of the region grid (`regions`), a line
+//! (a road) the cells it blocks there, a site (a monastery, a garden) the cells under its icon.
 
-use crate::draw::{self, Plan};
+use crate::draw::{self, Plan, shape, site_spot};
 use crate::regions::{Cell, N, Regions};
 use crate::scene::{Point, pt};
-use tiledef::{FeatureKind, Tile, TileSet};
+use tiledef::{Shape, Tile, TileSet};
 
 /// One feature's area on the picture, in tile units (0 to 1, y southwards).
 #[derive(Clone, Debug, PartialEq)]
@@ -26,12 +26,9 @@ pub fn feature_areas(set: &TileSet, tile: &Tile) -> Vec<FeatureArea> {
     let layout = draw::plan(set, tile);
     (0..tile.features.len())
         .filter_map(|i| {
-            let (mask, prefer) = cells_of(tile, &layout, i);
+            let (mask, prefer) = cells_of(set, tile, &layout, i);
             // A follower on a field or a road keeps off the icons, pennants and flowers on it.
-            let icon = matches!(
-                tile.features[i].legacy,
-                FeatureKind::Monastery | FeatureKind::Garden
-            );
+            let icon = shape(set, &tile.features[i]) == Shape::Site;
             let clear = |p: Point| icon || layout.regions.is_clear(p, 0.0);
             let point = inner_point(&mask, prefer, &clear)
                 .or_else(|| inner_point(&mask, prefer, &|_| true))?;
@@ -45,15 +42,16 @@ pub fn feature_areas(set: &TileSet, tile: &Tile) -> Vec<FeatureArea> {
 }
 
 /// The grid cells of feature `i` and the point its follower should stand near.
-fn cells_of(tile: &Tile, layout: &Plan, i: usize) -> (Vec<bool>, Point) {
+fn cells_of(set: &TileSet, tile: &Tile, layout: &Plan, i: usize) -> (Vec<bool>, Point) {
     let cells = layout.regions.cells();
     let centre = pt(0.5, 0.5);
-    match tile.features[i].legacy {
-        FeatureKind::City | FeatureKind::Field => {
+    let feature = &tile.features[i];
+    match shape(set, feature) {
+        Shape::Area | Shape::Region => {
             let mask: Vec<bool> = cells.iter().map(|c| *c == Cell::Feature(i)).collect();
             (mask, layout.regions.centroid(i).unwrap_or(centre))
         }
-        FeatureKind::Road => {
+        Shape::Line => {
             let lines = layout.road_lines(i);
             let near = |p: Point| {
                 lines
@@ -73,9 +71,9 @@ fn cells_of(tile: &Tile, layout: &Plan, i: usize) -> (Vec<bool>, Point) {
             let prefer = lines.first().map_or(centre, |l| crate::geom::along(l, 0.5));
             (mask, prefer)
         }
-        FeatureKind::Monastery | FeatureKind::Garden => {
-            let (at, radius) = layout
-                .icon_of(tile.features[i].legacy)
+        Shape::Site => {
+            let (at, radius) = site_spot(set, feature)
+                .and_then(|spot| layout.icon_of(spot))
                 .unwrap_or((centre, 0.15));
             let mask = (0..N * N)
                 .map(|c| cell_centre(c).dist(at) < radius)

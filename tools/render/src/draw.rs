@@ -12,8 +12,8 @@ use crate::scene::{
     Align, Cap, Command, Point, Rgba, Scene, Seg, Shape, Stroke, polygon, polyline, pt, rect,
 };
 use tiledef::{
-    EdgeStyle, FeatureKind, MarkerIcon, MarkerKind, MarkerRule, Port, PortCarries, RoadEnd, Side,
-    Tile, TileSet,
+    EdgeStyle, Feature, MarkerIcon, MarkerKind, MarkerRule, Port, PortCarries, RoadEnd,
+    Shape as KindShape, Side, Tile, TileSet,
 };
 
 /// What to draw besides the picture.
@@ -37,6 +37,47 @@ pub enum Label {
     Drawn,
     /// Every tile, its artwork too.
     All,
+}
+
+/// How a feature lies on its tile, by its declared kind: what its layout follows.
+pub(crate) fn shape(set: &TileSet, f: &Feature) -> KindShape {
+    set.kind_of(f).shape
+}
+
+/// Whether feature `i` of a tile is a region (a field): ground the region grid floods.
+fn is_region(set: &TileSet, tile: &Tile, i: usize) -> bool {
+    shape(set, &tile.features[i]) == KindShape::Region
+}
+
+/// Where a site stands on its tile's picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Spot {
+    /// At the centre, in a cloister's room: a monastery, an island's hut.
+    Centre,
+    /// On open ground of a field, in a garden's smaller room.
+    Garden,
+}
+
+/// Where a feature stands if it is a site: on a field when it looks like a garden, else at the
+/// centre. A kind without a look is placed as base's would be: a garden when no follower may
+/// claim it.
+pub(crate) fn site_spot(set: &TileSet, f: &Feature) -> Option<Spot> {
+    let kind = set.kind_of(f);
+    let garden = kind
+        .look
+        .map_or(!kind.claimable, |l| l.style == tiledef::LookStyle::Garden);
+    match (kind.shape, garden) {
+        (KindShape::Site, true) => Some(Spot::Garden),
+        (KindShape::Site, false) => Some(Spot::Centre),
+        _ => None,
+    }
+}
+
+/// Whether a tile has a site standing at `spot`.
+fn has_site(set: &TileSet, tile: &Tile, spot: Spot) -> bool {
+    tile.features
+        .iter()
+        .any(|f| site_spot(set, f) == Some(spot))
 }
 
 const FIELD: Rgba = Rgba::rgb(0x7f, 0xb3, 0x56);
@@ -153,9 +194,11 @@ pub(crate) struct Plan {
     separators: Vec<Separator>,
     /// Where a road crosses water: the crossing and the road's direction there.
     bridges: Vec<(Point, Point)>,
+    /// Where a site at the centre (`Spot::Centre`: a monastery, an island's hut) is drawn.
     monastery: Option<Point>,
     marketplace: Option<Point>,
     festival: Option<(Point, Rgba)>,
+    /// Where a site drawn as a garden (`Spot::Garden`) stands, on a field.
     garden: Option<Point>,
     /// How the sites at `monastery` and `garden` look: their kinds' declared looks.
     site_looks: [Option<tiledef::Look>; 2],
@@ -362,7 +405,7 @@ fn polyline_path(points: &[Point]) -> Vec<Seg> {
 /// The outlines of a tile's two cities when they cross it, one N–S and one W–E, in the order
 /// the tile lists them: the first is drawn over the second, and the second's corners leave as
 /// many pockets of ground as the tile has inner fields.
-fn crossing_cities(tile: &Tile) -> Option<[CityOutline; 2]> {
+fn crossing_cities(set: &TileSet, tile: &Tile) -> Option<[CityOutline; 2]> {
     let sides = |f: &tiledef::Feature| {
         let mut has = [false; 4];
         for p in &f.ports {
@@ -373,7 +416,7 @@ fn crossing_cities(tile: &Tile) -> Option<[CityOutline; 2]> {
     let cities: Vec<[bool; 4]> = tile
         .features
         .iter()
-        .filter(|f| f.legacy == FeatureKind::City)
+        .filter(|f| shape(set, f) == KindShape::Area)
         .map(sides)
         .collect();
     let north_south = [true, false, true, false];
@@ -386,7 +429,7 @@ fn crossing_cities(tile: &Tile) -> Option<[CityOutline; 2]> {
     let pockets = tile
         .features
         .iter()
-        .filter(|f| f.legacy == FeatureKind::Field && f.ports.is_empty())
+        .filter(|f| shape(set, f) == KindShape::Region && f.ports.is_empty())
         .count();
     Some(geom::crossing_outlines(pockets).map(|o| CityOutline {
         area: geom::turn_path(&o.area, turns),
@@ -399,14 +442,14 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
     let city_count = tile
         .features
         .iter()
-        .filter(|f| f.legacy == FeatureKind::City)
+        .filter(|f| shape(set, f) == KindShape::Area)
         .count();
-    let crossing_outlines = crossing_cities(tile);
+    let crossing_outlines = crossing_cities(set, tile);
     let raised_first = crossing_outlines.is_some();
     let mut crossed = crossing_outlines.into_iter().flatten();
     let mut cities = Vec::new();
     for (i, f) in tile.features.iter().enumerate() {
-        if f.legacy != FeatureKind::City {
+        if shape(set, f) != KindShape::Area {
             continue;
         }
         let sides: Vec<Side> = f.ports.iter().map(|p| p.side()).collect();
@@ -493,7 +536,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
             kind.display.map_or(FESTIVAL, Rgba::from),
         )
     });
-    let monastery = tile.has_legacy(FeatureKind::Monastery).then_some(CENTRE);
+    let monastery = has_site(set, tile, Spot::Centre).then_some(CENTRE);
     let marketplace = tile.marketplace.then_some(CENTRE);
     // A road may end at a marker: the tile's first marker other than the Festival place (or
     // the road's own), placed where the art says or at the centre.
@@ -518,7 +561,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
 
     let mut roads = Vec::new();
     for (i, f) in tile.features.iter().enumerate() {
-        if f.legacy != FeatureKind::Road || f.ports.is_empty() {
+        if shape(set, f) != KindShape::Line || f.ports.is_empty() {
             continue;
         }
         let a = f.ports[0];
@@ -598,7 +641,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                         path.extend(kept.iter().map(|p| Seg::Line(*p)));
                         (path, Stop::Bank(at))
                     } else if edge_style(set, tile.edge(side)) != EdgeStyle::Hedge
-                        && one_field_beside(tile, side.centre())
+                        && one_field_beside(set, tile, side.centre())
                     {
                         // Open ground of one field by that side: the road stops short of it
                         // at a house, so the field passes between its end and the edge.
@@ -650,7 +693,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                     };
                     (to(hub), stop)
                 }
-                _ if one_field_beside(tile, a) => {
+                _ if one_field_beside(set, tile, a) => {
                     // The same field on both sides: a short stub with its house near the
                     // edge, so the field passes round its end.
                     let hub = step(pa, inward(sa), 0.2);
@@ -800,14 +843,14 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         .features
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.legacy == FeatureKind::Field && !f.ports.is_empty())
+        .filter(|(_, f)| shape(set, f) == KindShape::Region && !f.ports.is_empty())
         .map(|(i, f)| (i, f.ports.as_slice()))
         .collect();
     let inner: Vec<usize> = tile
         .features
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.legacy == FeatureKind::Field && f.ports.is_empty())
+        .filter(|(_, f)| shape(set, f) == KindShape::Region && f.ports.is_empty())
         .map(|(i, _)| i)
         .collect();
     let unowned = unowned_ports(set, tile);
@@ -837,12 +880,12 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                     .iter()
                     .any(|(l, half)| geom::distance_to_polyline(l, q) < *half)
         };
-        let next = joined_fields(tile, &regions)
+        let next = joined_fields(set, tile, &regions)
             .into_iter()
             .find(untried)
             .map(|p| (p, None))
             .or_else(|| {
-                let (a, b) = joined_unowned(tile, &unowned, &regions)?;
+                let (a, b) = joined_unowned(set, tile, &unowned, &regions)?;
                 [(a, Some(b)), (b, Some(a))]
                     .into_iter()
                     .find(|(p, _)| untried(p))
@@ -877,11 +920,10 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
     for (p, r) in &icons {
         regions.take(*p, *r);
     }
-    let is_field =
-        |c: Cell| matches!(c, Cell::Feature(i) if tile.features[i].legacy == FeatureKind::Field);
+    let is_field = |c: Cell| matches!(c, Cell::Feature(i) if is_region(set, tile, i));
 
     // Garden, then tile-level markers, then wells, then flower groups: each keeps clear of the last.
-    let garden = tile.has_legacy(FeatureKind::Garden).then(|| {
+    let garden = has_site(set, tile, Spot::Garden).then(|| {
         let p = regions.spot(is_field, 0.11, pt(0.5, 0.6)).unwrap_or(CENTRE);
         regions.take(p, GARDEN_ROOM);
         p
@@ -939,10 +981,8 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         }
     }
     for (i, f) in tile.features.iter().enumerate() {
-        if f.legacy == FeatureKind::City {
-            continue;
-        }
-        if matches!(f.legacy, FeatureKind::Road) {
+        // An area's markers are placed with its pennants, a line's along it.
+        if matches!(shape(set, f), KindShape::Area | KindShape::Line) {
             continue;
         }
         for &m in &f.markers {
@@ -1045,8 +1085,11 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         marketplace,
         festival,
         garden,
-        site_looks: [FeatureKind::Monastery, FeatureKind::Garden].map(|legacy| {
-            let site = tile.features.iter().find(|f| f.legacy == legacy)?;
+        site_looks: [Spot::Centre, Spot::Garden].map(|spot| {
+            let site = tile
+                .features
+                .iter()
+                .find(|f| site_spot(set, f) == Some(spot))?;
             set.kind_of(site).look
         }),
         markers,
@@ -1067,12 +1110,11 @@ impl Plan {
             .collect()
     }
 
-    /// Where the icon of a monastery or a garden stands, with the room it takes on the grid.
-    pub(crate) fn icon_of(&self, kind: FeatureKind) -> Option<(Point, f32)> {
-        match kind {
-            FeatureKind::Monastery => self.monastery.map(|p| (p, MONASTERY_ROOM)),
-            FeatureKind::Garden => self.garden.map(|p| (p, GARDEN_ROOM)),
-            _ => None,
+    /// Where the icon of the site at `spot` stands, with the room it takes on the grid.
+    pub(crate) fn icon_of(&self, spot: Spot) -> Option<(Point, f32)> {
+        match spot {
+            Spot::Centre => self.monastery.map(|p| (p, MONASTERY_ROOM)),
+            Spot::Garden => self.garden.map(|p| (p, GARDEN_ROOM)),
         }
     }
 }
@@ -1083,16 +1125,16 @@ impl Plan {
 /// where two of their ports meet when nothing does. The narrower gap first, its middle first,
 /// and a road's ports last: a road that lies between them and still lets them meet runs beside
 /// the way through, not across it.
-fn joined_fields(tile: &Tile, regions: &Regions) -> Vec<Point> {
+fn joined_fields(set: &TileSet, tile: &Tile, regions: &Regions) -> Vec<Point> {
     for (f, feature) in tile.features.iter().enumerate() {
-        if feature.legacy != FeatureKind::Field {
+        if !is_region(set, tile, f) {
             continue;
         }
         for &p in &feature.ports {
             let Cell::Feature(g) = regions.at_port(p) else {
                 continue;
             };
-            if g == f || tile.features[g].legacy != FeatureKind::Field {
+            if g == f || !is_region(set, tile, g) {
                 continue;
             }
             let owner = |x: Port| tile.feature_at(x);
@@ -1120,7 +1162,9 @@ fn joined_fields(tile: &Tile, regions: &Regions) -> Vec<Point> {
                 }
             }
             gaps.sort_by_key(|(_, b, _)| b.len());
-            let on_road = |x: Port| matches!(owner(x), Some(h) if tile.features[h].legacy == FeatureKind::Road);
+            let on_road = |x: Port| {
+                owner(x).is_some_and(|h| shape(set, &tile.features[h]) == KindShape::Line)
+            };
             let mut candidates: Vec<(bool, usize, usize, Point)> = Vec::new();
             for (w, (from, way, to)) in gaps.iter().enumerate() {
                 if way.is_empty() {
@@ -1160,10 +1204,16 @@ fn unowned_ports(set: &TileSet, tile: &Tile) -> Vec<Port> {
 
 /// Where a field floods the ground by a port of no feature: the two points on the edge that
 /// bound that port's stretch of unowned ports (where it meets the ports of features).
-fn joined_unowned(tile: &Tile, unowned: &[Port], regions: &Regions) -> Option<(Point, Point)> {
-    let flooded = unowned.iter().copied().find(|&p| {
-        matches!(regions.at_port(p), Cell::Feature(f) if tile.features[f].legacy == FeatureKind::Field)
-    })?;
+fn joined_unowned(
+    set: &TileSet,
+    tile: &Tile,
+    unowned: &[Port],
+    regions: &Regions,
+) -> Option<(Point, Point)> {
+    let flooded = unowned
+        .iter()
+        .copied()
+        .find(|&p| matches!(regions.at_port(p), Cell::Feature(f) if is_region(set, tile, f)))?;
     let owned = |i: usize| tile.feature_at(Port::ALL[i % 12]).is_some();
     // Each way round the edge to the first port some feature owns.
     let end = |dir: usize| {
@@ -1260,10 +1310,10 @@ fn separator_line(from: Point, covered: &dyn Fn(Point) -> bool) -> Option<Vec<Po
 
 /// Whether the ports either side of `port` belong to one field: a road ending there does not
 /// divide it.
-fn one_field_beside(tile: &Tile, port: Port) -> bool {
+fn one_field_beside(set: &TileSet, tile: &Tile, port: Port) -> bool {
     let left = tile.feature_at(Port::ALL[(port.index() + 11) % 12]);
     let right = tile.feature_at(Port::ALL[(port.index() + 1) % 12]);
-    matches!((left, right), (Some(l), Some(r)) if l == r && tile.features[l].legacy == FeatureKind::Field)
+    matches!((left, right), (Some(l), Some(r)) if l == r && is_region(set, tile, l))
 }
 
 /// Whether two features' ports alternate around the edge (one of each, then one of each again),
@@ -1975,7 +2025,7 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
                 end += 1;
             }
             if let Cell::Feature(i) = c
-                && tile.features[i].legacy == FeatureKind::Field
+                && is_region(set, tile, i)
             {
                 scene.fill(
                     rect(
@@ -2013,15 +2063,19 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
     }
     let mut labels: Vec<(Point, String, Rgba)> = Vec::new();
     for (i, f) in tile.features.iter().enumerate() {
-        let at = match f.legacy {
-            FeatureKind::Road => plan
+        let spot = site_spot(set, f);
+        let at = match shape(set, f) {
+            KindShape::Line => plan
                 .roads
                 .iter()
                 .find(|(r, _)| r.feature == i)
                 .map(|(r, _)| along(r.line(), 0.3)),
-            FeatureKind::Monastery => plan.monastery.map(|p| pt(p.x, p.y + 0.14)),
-            FeatureKind::Garden => plan.garden,
-            FeatureKind::City | FeatureKind::Field => {
+            // Below a centre site's tall icon; on a garden's small one.
+            KindShape::Site if spot == Some(Spot::Centre) => {
+                plan.monastery.map(|p| pt(p.x, p.y + 0.14))
+            }
+            KindShape::Site => plan.garden,
+            KindShape::Area | KindShape::Region => {
                 let prefer = plan.regions.centroid(i).unwrap_or(CENTRE);
                 plan.regions.spot(|c| c == Cell::Feature(i), 0.05, prefer)
             }
@@ -2029,13 +2083,7 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
         if let Some(p) = at {
             labels.push((p, feature_label(set, tile, i), tint(i)));
         }
-        if matches!(f.legacy, FeatureKind::Monastery | FeatureKind::Garden)
-            && let Some(p) = if f.legacy == FeatureKind::Monastery {
-                plan.monastery
-            } else {
-                plan.garden
-            }
-        {
+        if let Some((p, _)) = spot.and_then(|s| plan.icon_of(s)) {
             scene.fill(
                 Shape::Circle {
                     centre: p,
@@ -2101,9 +2149,9 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
     let cells = regions.cells();
     let name = |i: usize| feature_label(set, tile, i);
     for (i, f) in tile.features.iter().enumerate() {
-        match f.legacy {
-            FeatureKind::City | FeatureKind::Field => {}
-            FeatureKind::Road => {
+        match shape(set, f) {
+            KindShape::Area | KindShape::Region => {}
+            KindShape::Line => {
                 for &p in &f.ports {
                     let at = port_point(p);
                     let (road, _) = plan
@@ -2122,7 +2170,7 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
                 }
                 continue;
             }
-            FeatureKind::Monastery | FeatureKind::Garden => continue,
+            KindShape::Site => continue,
         }
         for &p in &f.ports {
             let at = regions.at_port(p);
@@ -2201,7 +2249,7 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
     // Ground by a port the data gives to no feature must not be drawn as a field's.
     for p in unowned_ports(set, tile) {
         if let Cell::Feature(g) = regions.at_port(p)
-            && tile.features[g].legacy == FeatureKind::Field
+            && is_region(set, tile, g)
         {
             return Err(format!(
                 "tile {}: the ground by {}, on no feature, is drawn as {}",
@@ -2220,8 +2268,8 @@ pub fn check_regions(set: &TileSet, tile: &Tile) -> Result<(), String> {
         {
             if let (Cell::Feature(a), Cell::Feature(b)) = (cells[c], cells[d])
                 && a != b
-                && tile.features[a].legacy == FeatureKind::Field
-                && tile.features[b].legacy == FeatureKind::Field
+                && is_region(set, tile, a)
+                && is_region(set, tile, b)
             {
                 return Err(format!(
                     "tile {}: {} and {} touch with nothing between them",

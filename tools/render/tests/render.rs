@@ -2,7 +2,7 @@
 //! generic forms of new vocabulary, artwork errors, and the PDF read back.
 
 use std::path::{Path, PathBuf};
-use tiledef::{Colour, FeatureKind, MarkerKind, MarkerPlace, Port, Rgb, Side, TileSet};
+use tiledef::{Colour, MarkerKind, MarkerPlace, Port, Rgb, Side, TileSet};
 use tilekit_render::scene::{Command, Shape};
 use tilekit_render::sheet::{Paper, SheetOptions, layout, write_pdf};
 use tilekit_render::{DrawOptions, Label, RenderError, draw_tile, render_tile, render_tile_png};
@@ -118,12 +118,13 @@ fn with_new_vocabulary() -> (TileSet, usize) {
     let colour = set.colours.len() - 1;
     let marker = set.markers.len() - 1;
     let i = index(&set, "E");
+    let field_kind = kind(&set, "field");
     let tile = &mut set.tiles[i];
     tile.markers.push(marker);
     let field = tile
         .features
         .iter()
-        .position(|f| f.legacy == tiledef::FeatureKind::Field)
+        .position(|f| f.kind == field_kind)
         .expect("E has a field");
     tile.features[field].flowers.push(colour);
     (set, i)
@@ -161,13 +162,14 @@ fn a_road_marker_keeps_clear_of_the_garden() {
     let marker = set.markers.len() - 1;
     set.markers[marker].on = MarkerPlace::Road;
     let i = index(&set, "U");
-    let garden = new_feature(&set, tiledef::FeatureKind::Garden);
+    let garden = new_feature(&set, "garden");
+    let road_kind = kind(&set, "road");
     let tile = &mut set.tiles[i];
     tile.features.push(garden);
     let road = tile
         .features
         .iter()
-        .position(|f| f.legacy == tiledef::FeatureKind::Road)
+        .position(|f| f.kind == road_kind)
         .expect("U has a road");
     tile.features[road].markers.push(marker);
     let scene = draw_tile(&set, &set.tiles[i], &DrawOptions::default());
@@ -621,8 +623,9 @@ fn fixtures() -> TileSet {
     let i = index(&set, "RV-bank");
     set.tiles[i].features[0].legacy_end = Some(tiledef::RoadEnd::S);
     let i = index(&set, "RV-ferry");
+    let road_kind = kind(&set, "road");
     for f in &mut set.tiles[i].features {
-        if f.legacy == FeatureKind::Road {
+        if f.kind == road_kind {
             f.legacy_end = Some(tiledef::RoadEnd::Marker);
         }
     }
@@ -630,8 +633,8 @@ fn fixtures() -> TileSet {
     let mut four = set.tiles[i].clone();
     four.id = "RV-road4".into();
     four.markers.clear();
-    four.features.retain(|f| f.legacy != FeatureKind::Road);
-    let mut road = new_feature(&set, FeatureKind::Road);
+    four.features.retain(|f| f.kind != road_kind);
+    let mut road = new_feature(&set, "road");
     road.ports = vec![Port::N, Port::E, Port::S, Port::W];
     four.features.insert(0, road.clone());
     let mut three = four.clone();
@@ -639,7 +642,7 @@ fn fixtures() -> TileSet {
     three.edges[Side::W.index()] = edge(&set, "field");
     three.features[0].ports = vec![Port::N, Port::E, Port::S];
     three.features.truncate(3);
-    let mut west = new_feature(&set, FeatureKind::Field);
+    let mut west = new_feature(&set, "field");
     west.ports = vec![Port::SSW, Port::WSW, Port::WNW, Port::NNW];
     three.features.push(west);
     // Ports on no feature: the wall tile's north edge as plain field edge.
@@ -1024,10 +1027,14 @@ fn a_road_ending_in_a_strip_of_one_field_leaves_it_whole() {
     assert!(scene.to_string().matches("w0.02 butt").count() >= 2);
 }
 
-/// A feature of the base game's kind `kind`, as the checker makes one.
-fn new_feature(set: &TileSet, kind: tiledef::FeatureKind) -> tiledef::Feature {
-    let id = set.kind_id(kind.name()).expect("base declares its kinds");
-    tiledef::Feature::new(id, kind)
+/// The base game's feature kind `id`.
+fn kind(set: &TileSet, id: &str) -> tiledef::FeatureKindId {
+    set.kind_id(id).expect("base declares its kinds")
+}
+
+/// A feature of the base game's kind `id`, as the checker makes one.
+fn new_feature(set: &TileSet, id: &str) -> tiledef::Feature {
+    tiledef::Feature::new(kind(set, id))
 }
 
 /// An area of a set's own kind is drawn in its look's colours, without a city's houses: the

@@ -267,14 +267,18 @@ fn draw(tileset: &TileSet, chosen: &Chosen, px: u32) -> miette::Result<Vec<TileA
 fn features(tileset: &TileSet, tile: &tiledef::Tile) -> Vec<FeatureArt> {
     tilekit_render::feature_areas(tileset, tile)
         .into_iter()
-        .filter(|a| tileset.kind_of(&tile.features[a.feature]).jcz.is_some())
-        .map(|a| FeatureArt {
-            kind: tile.features[a.feature].legacy,
-            ports: tile.features[a.feature].ports.clone(),
-            outline: (a.outline.iter())
-                .map(|ring| ring.iter().map(|p| [p.x, p.y]).collect())
-                .collect(),
-            point: [a.point.x, a.point.y],
+        .filter_map(|a| {
+            let feature = &tile.features[a.feature];
+            let kind = tileset.kind_of(feature);
+            Some(FeatureArt {
+                element: kind.jcz.clone()?,
+                shape: kind.shape,
+                ports: feature.ports.clone(),
+                outline: (a.outline.iter())
+                    .map(|ring| ring.iter().map(|p| [p.x, p.y]).collect())
+                    .collect(),
+                point: [a.point.x, a.point.y],
+            })
         })
         .collect()
 }
