@@ -408,6 +408,49 @@ fn export_maps_edge_kinds_by_their_jcz_key_not_their_style() {
     assert!(xml.contains("<river>N</river>"), "{xml}");
 }
 
+/// Export maps feature kinds by their declared `jcz`, not by their tile key: an author's own
+/// area with `jcz = "city"` (castles, written `castles = [...]`, with towers for pennants) is
+/// written as JCZ's `<city>`, its towers as `pennants`, and a field bordering it names it.
+#[test]
+fn export_maps_feature_kinds_by_their_jcz_key() {
+    let dir = scratch("jcz-export-feature-kinds");
+    let file = dir.join("castles.toml");
+    std::fs::write(
+        &file,
+        "format = 1\n[set]\nid = \"castles\"\nname = \"Castles\"\nrequires = [\"base\"]\n\n\
+         [[feature]]\nid = \"castle\"\nname = \"Castle\"\nshape = \"area\"\ncomplete = \"closed\"\n\
+         emblem = { id = \"tower\", name = \"Tower\", key = \"towers\" }\n\
+         score.complete = { tile = 3, tower = 1 }\nbordered = { field = 4 }\njcz = \"city\"\n\n\
+         [[edge_kind]]\nid = \"castle\"\nname = \"Castle\"\ncentre = \"castle\"\nhalves = \"castle\"\n\
+         meets = { castle = \"connect\" }\n\n\
+         [[tile]]\nid = \"CA-1\"\ncount = 1\n\
+         edges = { n = \"castle\", e = \"field\", s = \"field\", w = \"field\" }\n\
+         castles = [{ ports = [\"N\"], towers = 2 }]\n\
+         fields = [{ ports = [\"ENE\", \"ESE\", \"SSE\", \"SSW\", \"WSW\", \"WNW\"], castles = [\"N\"] }]\n",
+    )
+    .unwrap();
+    let xml = dir.join("castles.xml");
+    let out = tilekit(&[
+        "export",
+        "jcz",
+        file.to_str().unwrap(),
+        "--out",
+        xml.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(xml).unwrap();
+    assert!(
+        written.contains("<city pennants=\"2\">N</city>"),
+        "{written}"
+    );
+    assert!(written.contains("city=\"N\""), "{written}");
+    assert!(
+        !text(&out.stderr).contains("`castles`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 /// Export writes each feature as its kind's JCZ element; a kind JCZ has not (the fixture's
 /// lakes and island) is left out and reported for each tile that has one.
 #[test]

@@ -2,7 +2,7 @@
 
 use crate::Note;
 use crate::import::infer_end;
-use crate::keys::{BY_ELEMENT, CITIES, FIELDS, GARDEN, MARKETPLACE, MONASTERY, PENNANTS, ROADS};
+use crate::keys::{Elements, MARKETPLACE};
 use crate::vocab::{self, Written};
 use crate::xml::{Element, JczFile, JczTile, JczTileSet};
 use std::collections::{BTreeMap, HashMap};
@@ -40,6 +40,7 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
             names.insert(alias.as_str(), id.clone());
         }
     }
+    let elements = Elements::of(context.iter().chain(sets));
     let mut out = JczFile {
         name: name.to_string(),
         ..JczFile::default()
@@ -79,8 +80,16 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
                 Some(like) => names.get(like.as_str()).cloned().unwrap_or(like.clone()),
                 None => {
                     let id = jcz_id(tile);
-                    out.tiles
-                        .push(tile_xml(tile, &id, &kinds, &markers, &mut note));
+                    out.tiles.push(tile_xml(
+                        tile,
+                        &id,
+                        &Vocabulary {
+                            kinds: &kinds,
+                            markers: &markers,
+                            elements: &elements,
+                        },
+                        &mut note,
+                    ));
                     id
                 }
             };
@@ -203,13 +212,21 @@ fn unknown_marker(
     }
 }
 
+/// What a tile's XML is written with: the edge kinds and markers in scope by id, and which tile
+/// keys are which JCloisterZone elements.
+struct Vocabulary<'a> {
+    kinds: &'a HashMap<&'a str, &'a EdgeKindDef>,
+    markers: &'a HashMap<&'a str, &'a MarkerDef>,
+    elements: &'a Elements,
+}
+
 fn tile_xml(
     tile: &TileDef,
     id: &str,
-    kinds: &HashMap<&str, &EdgeKindDef>,
-    markers: &HashMap<&str, &MarkerDef>,
+    vocabulary: &Vocabulary<'_>,
     note: &mut dyn FnMut(&str, String),
 ) -> JczTile {
+    let (kinds, markers, elements) = (vocabulary.kinds, vocabulary.markers, vocabulary.elements);
     let mut xml = JczTile {
         id: id.to_string(),
         ..JczTile::default()
@@ -229,7 +246,7 @@ fn tile_xml(
                 xml.attrs.push(("group".to_string(), g.to_string()));
             }
             Some(Written::Group(_)) => {}
-            Some(Written::MonasteryFlag) if tile.has_site(MONASTERY) => {
+            Some(Written::MonasteryFlag) if elements.has_site(tile, "monastery") => {
                 monastery.attrs.push((m.clone(), "true".to_string()));
             }
             _ => {
@@ -250,19 +267,19 @@ fn tile_xml(
             ),
         }
     }
-    if tile.has_site(MONASTERY) {
+    if elements.has_site(tile, "monastery") {
         xml.elements.push(monastery);
     }
-    if tile.has_site(GARDEN) {
+    if elements.has_site(tile, "garden") {
         xml.elements.push(Element {
             name: "garden".to_string(),
             ..Element::default()
         });
     }
     xml.elements.extend(things);
-    for city in tile.features_under(CITIES) {
+    for (city, emblem) in elements.features(tile, "city") {
         let mut attrs = Vec::new();
-        let pennants = city.count(PENNANTS);
+        let pennants = emblem.map_or(0, |key| city.count(key));
         if pennants > 0 {
             attrs.push(("pennants".to_string(), pennants.to_string()));
         }
@@ -283,7 +300,9 @@ fn tile_xml(
             Side::W => e.w.as_str(),
         })
     };
-    let roads = tile.features_under(ROADS);
+    let roads: Vec<&tiledef::model::FeatureDef> = (elements.features(tile, "road").into_iter())
+        .map(|(road, _)| road)
+        .collect();
     let mut river = Vec::new();
     let mut bushes = Vec::new();
     for side in Side::ALL {
@@ -303,7 +322,7 @@ fn tile_xml(
             );
         } else if !matches!(jcz, Some(JczEdge::Field | JczEdge::Road | JczEdge::City)) {
             // A kind that is a JCZ element of its own (`city`) is written; another is not.
-            let written = |kind: &str| BY_ELEMENT.iter().any(|(element, _)| *element == kind);
+            let written = |kind: &str| elements.is_element(kind);
             let carries = def.map_or("unknown".to_string(), |d| match d.centre.as_str() {
                 "none" => {
                     "its features are written as they are (no feature on its centre)".to_string()
@@ -330,7 +349,8 @@ fn tile_xml(
         own.unwrap_or(0)
     };
     for (r, road) in roads.iter().enumerate() {
-        let to_marketplace = tile.has_site(MARKETPLACE) && road.end.as_deref() == Some(MARKETPLACE);
+        let to_marketplace =
+            elements.has_site(tile, "marketplace") && road.end.as_deref() == Some(MARKETPLACE);
         if road.ports.len() == 1
             && let Some(end) = road.end.as_deref()
             && end != inferred.name()
@@ -364,11 +384,11 @@ fn tile_xml(
         });
     }
     let mut inner = 0;
-    for field in tile.features_under(FIELDS) {
+    for (field, _) in elements.features(tile, "field") {
         let mut attrs = Vec::new();
-        let cities = field.ports_under(CITIES);
+        let cities = elements.ports_under(field, "city");
         if !cities.is_empty() {
-            attrs.push(("city".to_string(), sides_text(cities)));
+            attrs.push(("city".to_string(), sides_text(&cities)));
         }
         attrs.extend(marker_attrs(&field.markers, markers, note));
         let mut text: Vec<String> = field.ports.iter().map(|&p| half_name(p)).collect();
@@ -421,7 +441,7 @@ fn tile_xml(
         note("name", format!("`{name}` (JCZ tiles have no names)"));
     }
     for key in tile.features.keys() {
-        if !BY_ELEMENT.iter().any(|(_, known)| known == key) {
+        if !elements.writes(key) {
             note(
                 "feature kind",
                 format!(
@@ -430,7 +450,7 @@ fn tile_xml(
             );
         }
     }
-    if tile.has_site(MARKETPLACE) {
+    if elements.has_site(tile, "marketplace") {
         xml.elements.push(Element {
             name: "marketplace".to_string(),
             attrs: vec![("marketplace".to_string(), MARKETPLACE_TOKEN.to_string())],
