@@ -4,7 +4,9 @@
 use std::fmt::Write;
 use tiledef::Source;
 
-/// A valid expansion of `n` distinct tile types (base-game shapes with ever more pennants).
+/// A valid expansion of `n` distinct tile types: base-game shapes with 0 to 9 pennants (at
+/// most `MAX_PENNANTS`) and, beyond the 30 tiles those make, a tile marker of their own (one
+/// declared per 30 tiles), so no tile is another's twin.
 pub fn generated_set(n: usize) -> Source {
     const SHAPES: &[&str] = &[
         "edges = { n = \"city\", e = \"road\", s = \"field\", w = \"road\" }\ncities = [{ ports = [\"N\"], pennants = PEN }]\nroads = [{ ports = [\"W\", \"E\"] }]\nfields = [\n  { ports = [\"ENE\", \"WNW\"], cities = [\"N\"] },\n  { ports = [\"ESE\", \"SSE\", \"SSW\", \"WSW\"] },\n]\n",
@@ -14,12 +16,23 @@ pub fn generated_set(n: usize) -> Source {
     let mut text = String::from(
         "format = 1\n[set]\nid = \"generated\"\nname = \"Generated\"\nrequires = [\"base\"]\n",
     );
-    for i in 0..n {
-        // Distinct pennant counts keep the tiles distinct (no rotation-twin warnings).
-        let shape = SHAPES[i % SHAPES.len()].replace("PEN", &(i / SHAPES.len()).to_string());
+    let variants = SHAPES.len() * 10;
+    for m in 1..n.div_ceil(variants) {
         let _ = write!(
             text,
-            "\n[[tile]]\nid = \"GEN-{i}\"\ncount = {}\n{shape}",
+            "\n[[marker]]\nid = \"mark-{m}\"\nname = \"Mark {m}\"\non = \"tile\"\n"
+        );
+    }
+    for i in 0..n {
+        let pennants = (i / SHAPES.len()) % 10;
+        let shape = SHAPES[i % SHAPES.len()].replace("PEN", &pennants.to_string());
+        let marker = match i / variants {
+            0 => String::new(),
+            m => format!("markers = [\"mark-{m}\"]\n"),
+        };
+        let _ = write!(
+            text,
+            "\n[[tile]]\nid = \"GEN-{i}\"\ncount = {}\n{marker}{shape}",
             1 + i % 3
         );
     }
