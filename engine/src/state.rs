@@ -170,6 +170,11 @@ pub(crate) struct PlayTables {
     pub kinds: Vec<KindCore>,
     /// Per orientation.
     pub orients: Vec<OrientCore>,
+    /// `Tables::meets` as `meetings` reads it: whether edge kinds `a` and `b` connect, at
+    /// `a × edge_kinds + b`.
+    connects: Vec<bool>,
+    /// How many edge kinds the tables have.
+    edge_kinds: usize,
     /// Colours of flowers in the tables (`Tables::colours`).
     colours: usize,
     /// Per tile kind and colour (`kind × colours + colour`): its flower groups of that colour,
@@ -209,6 +214,9 @@ pub(crate) struct OrientCore {
     pub edges: [u8; 4],
     /// `Orient::ports`.
     pub ports: [u8; 12],
+    /// The kind of the feature at each port (kind 0 where `ports` has none): what
+    /// `PlayTables::meetings` compares, without reading the nodes.
+    pub port_kinds: [FeatureKindId; 12],
     /// `Orient::links`.
     pub links: [u8; 4],
     /// `Orient::kind`.
@@ -225,6 +233,60 @@ pub(crate) struct OrientCore {
     pub fields: u8,
     /// `Orient::festival`: a tile marker is a Festival place.
     pub festival: bool,
+}
+
+/// How the features of two placed orientations meet across a side (`PlayTables::meetings`):
+/// which ends close there and which facing features join. `Core::join` applies it to the
+/// feature nodes and greedy to its estimate, so the two cannot disagree.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Meetings {
+    /// Our features at the side's ports, clockwise (half, centre, half: `Side::ports`), by
+    /// local index (`NO_FEATURE`: none).
+    pub ours: [u8; 3],
+    /// Theirs at the ports facing ours (`Port::facing`), in the same order.
+    pub theirs: [u8; 3],
+    /// Bit `k`: the features at port `k` join.
+    joins: u8,
+    /// `Meetings::OURS_CLOSE`, `THEIRS_CLOSE`, `THEIRS_ENDED`: what happens to the centre
+    /// ports' ends.
+    ends: u8,
+}
+
+impl Meetings {
+    /// The centre port, in `ours` and `theirs`.
+    pub(crate) const CENTRE: usize = 1;
+    /// Our centre feature's kind closes: one of its ends closes here.
+    const OURS_CLOSE: u8 = 1;
+    /// Their centre feature's kind closes: one of its ends closes here.
+    const THEIRS_CLOSE: u8 = 2;
+    /// Our edge ends their centre feature without a feature of ours meeting it (bushes on a
+    /// road).
+    const THEIRS_ENDED: u8 = 4;
+
+    /// Our centre feature, if one of its ends closes here.
+    #[inline]
+    pub(crate) fn closes_ours(&self) -> Option<u8> {
+        (self.ends & Meetings::OURS_CLOSE != 0).then_some(self.ours[Meetings::CENTRE])
+    }
+
+    /// Their centre feature, if one of its ends closes here.
+    #[inline]
+    pub(crate) fn closes_theirs(&self) -> Option<u8> {
+        (self.ends & Meetings::THEIRS_CLOSE != 0).then_some(self.theirs[Meetings::CENTRE])
+    }
+
+    /// Their centre feature, if our edge ends it (it closes, and joins nothing here).
+    #[inline]
+    pub(crate) fn ended(&self) -> Option<u8> {
+        (self.ends & Meetings::THEIRS_ENDED != 0).then_some(self.theirs[Meetings::CENTRE])
+    }
+
+    /// The ports (0–2) whose facing features join, in order.
+    #[inline]
+    pub(crate) fn joins(&self) -> impl Iterator<Item = usize> + use<> {
+        let joins = self.joins;
+        (0..3).filter(move |k| joins >> k & 1 != 0)
+    }
 }
 
 impl PlayTables {
@@ -275,6 +337,9 @@ impl PlayTables {
             .map(|o| OrientCore {
                 edges: o.edges,
                 ports: o.ports,
+                port_kinds: o.ports.map(|f| {
+                    (o.features.get(usize::from(f))).map_or(FeatureKindId(0), |f| f.kind)
+                }),
                 links: o.links,
                 kind: KindId(o.kind),
                 rotation: o.rotation,
@@ -306,6 +371,8 @@ impl PlayTables {
             nodes,
             kinds,
             orients,
+            connects: (tables.meets.iter()).map(|&m| m == Meeting::Connect).collect(),
+            edge_kinds: tables.edge_kinds.len(),
             colours,
             kind_flowers,
             flowered,
@@ -358,6 +425,56 @@ impl PlayTables {
     #[inline]
     pub(crate) fn closes(&self, kind: FeatureKindId) -> bool {
         self.closes & kind.bit() != 0
+    }
+
+    /// How the features of orientation `ours` meet those of `theirs` placed beside its `side`:
+    /// each centre feature whose kind closes closes an end there; the centre ports join only
+    /// where the edges connect (else our edge ends their line); facing features of one kind
+    /// join, the same pair once (a city's three ports, a field's two halves).
+    #[inline]
+    pub(crate) fn meetings(&self, ours: OrientId, side: Side, theirs: OrientId) -> Meetings {
+        let (a, b) = (self.orient(ours), self.orient(theirs));
+        // The side's ports clockwise face the opposite side's in reverse (`Port::facing`).
+        let (at, facing) = (3 * side.index(), 3 * side.opposite().index() + 2);
+        let mut m = Meetings {
+            ours: [a.ports[at], a.ports[at + 1], a.ports[at + 2]],
+            theirs: [b.ports[facing], b.ports[facing - 1], b.ports[facing - 2]],
+            joins: 0,
+            ends: 0,
+        };
+        let closes = |o: &OrientCore, port: usize| {
+            o.ports[port] != crate::tables::NO_FEATURE && self.closes(o.port_kinds[port])
+        };
+        let connect = self.connects(a.edges[side.index()], b.edges[side.opposite().index()]);
+        if closes(a, at + 1) {
+            m.ends |= Meetings::OURS_CLOSE;
+        }
+        if closes(b, facing - 1) {
+            m.ends |= Meetings::THEIRS_CLOSE;
+            if !connect {
+                m.ends |= Meetings::THEIRS_ENDED;
+            }
+        }
+        let mut last = (crate::tables::NO_FEATURE, crate::tables::NO_FEATURE);
+        for k in 0..3 {
+            let pair = (m.ours[k], m.theirs[k]);
+            if (k != Meetings::CENTRE || connect)
+                && pair.0 != crate::tables::NO_FEATURE
+                && pair.1 != crate::tables::NO_FEATURE
+                && pair != last
+                && a.port_kinds[at + k] == b.port_kinds[facing - k]
+            {
+                last = pair;
+                m.joins |= 1 << k;
+            }
+        }
+        m
+    }
+
+    /// Whether edge kinds `a` and `b` connect when they touch (`Meeting::Connect`).
+    #[inline]
+    fn connects(&self, a: u8, b: u8) -> bool {
+        self.connects[usize::from(a) * self.edge_kinds + usize::from(b)]
     }
 
     /// Whether a follower may stand on this kind.
@@ -1114,55 +1231,25 @@ impl<'t> Core<'t> {
         id
     }
 
-    /// Joins the features of tile `p` across its `side` to tile `q` (`ends`, `closed`: as
-    /// `put`).
+    /// Joins the features of tile `p` across its `side` to tile `q` as their orientations meet
+    /// there (`PlayTables::meetings`; `ends`, `closed`: as `put`).
     fn join(&mut self, p: PlacedId, side: Side, q: PlacedId, ends: bool, closed: &mut Vec<NodeId>) {
-        let tables = self.tables;
         let (pp, qq) = (self.board.placed[p.index()], self.board.placed[q.index()]);
-        let (op, oq) = (*self.play.orient(pp.orient), *self.play.orient(qq.orient));
-        let meeting = tables.meeting(op.edges[side.index()], oq.edges[side.opposite().index()]);
-        let mut last = (NodeId::NONE, NodeId::NONE);
-        // The side's ports clockwise (half, centre, half: `Side::ports`) face the opposite
-        // side's in reverse (`Port::facing`), by index.
-        let (ours, theirs) = (3 * side.index(), 3 * side.opposite().index() + 2);
-        for k in 0..3 {
-            let f = op.ports[ours + k];
-            let g = oq.ports[theirs - k];
-            let fa = (f != crate::tables::NO_FEATURE).then(|| pp.node(f));
-            let ga = (g != crate::tables::NO_FEATURE).then(|| qq.node(g));
-            if k == 1 {
-                // Each side's end, if its kind closes, closes here; ours faced q's position,
-                // q's faced ours.
-                if let Some(a) = fa
-                    && self.closes(self.nodes[a.index()].kind)
-                {
-                    self.close_end(a, (qq.x, qq.y), ends);
-                }
-                let theirs_closes = ga.is_some_and(|g| self.closes(self.nodes[g.index()].kind));
-                if let Some(g) = ga
-                    && theirs_closes
-                {
-                    self.close_end(g, (pp.x, pp.y), ends);
-                }
-                if meeting != Meeting::Connect {
-                    // A neighbour's road closed by our edge (bushes) is not a feature of the
-                    // placed tile: remember it for the completion check of this turn.
-                    if let Some(g) = ga
-                        && theirs_closes
-                    {
-                        closed.push(g);
-                    }
-                    continue;
-                }
-            }
-            // A city's three ports, or a field's two halves, join the same pair once.
-            if let (Some(a), Some(b)) = (fa, ga)
-                && last != (a, b)
-                && self.nodes[a.index()].kind == self.nodes[b.index()].kind
-            {
-                last = (a, b);
-                self.union(a, b);
-            }
+        let m = self.play.meetings(pp.orient, side, qq.orient);
+        // Our end faced q's position, q's faced ours.
+        if let Some(f) = m.closes_ours() {
+            self.close_end(pp.node(f), (qq.x, qq.y), ends);
+        }
+        if let Some(g) = m.closes_theirs() {
+            self.close_end(qq.node(g), (pp.x, pp.y), ends);
+        }
+        // A neighbour's road closed by our edge (bushes) is not a feature of the placed tile:
+        // remember it for the completion check of this turn.
+        if let Some(g) = m.ended() {
+            closed.push(qq.node(g));
+        }
+        for k in m.joins() {
+            self.union(pp.node(m.ours[k]), qq.node(m.theirs[k]));
         }
     }
 
@@ -1416,7 +1503,7 @@ mod tests {
         }
     }
 
-    /// `Core::join` reads a side's ports and the ports facing them by index.
+    /// `PlayTables::meetings` reads a side's ports and the ports facing them by index.
     #[test]
     fn a_sides_ports_face_the_opposite_sides_in_reverse() {
         for side in Side::ALL {
