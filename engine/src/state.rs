@@ -333,13 +333,16 @@ impl PlayTables {
                 no_u_turn: k.no_u_turn,
             })
             .collect();
+        // The kind of local feature `f`; kind 0 for none (`NO_FEATURE`), which `meetings`
+        // never compares.
+        let kind_at = |o: &Orient, f: u8| {
+            (o.features.get(usize::from(f))).map_or(FeatureKindId(0), |f| f.kind)
+        };
         let orients = (tables.orients.iter())
             .map(|o| OrientCore {
                 edges: o.edges,
                 ports: o.ports,
-                port_kinds: o.ports.map(|f| {
-                    (o.features.get(usize::from(f))).map_or(FeatureKindId(0), |f| f.kind)
-                }),
+                port_kinds: o.ports.map(|f| kind_at(o, f)),
                 links: o.links,
                 kind: KindId(o.kind),
                 rotation: o.rotation,
@@ -371,7 +374,9 @@ impl PlayTables {
             nodes,
             kinds,
             orients,
-            connects: (tables.meets.iter()).map(|&m| m == Meeting::Connect).collect(),
+            connects: (tables.meets.iter())
+                .map(|&m| m == Meeting::Connect)
+                .collect(),
             edge_kinds: tables.edge_kinds.len(),
             colours,
             kind_flowers,
@@ -1451,7 +1456,7 @@ pub(crate) struct Mill {
 
 #[cfg(test)]
 mod tests {
-    use super::PlayTables;
+    use super::{Meetings, PlayTables};
     use crate::ids::{KindId, OrientId};
     use tiledef::Side;
 
@@ -1494,6 +1499,11 @@ mod tests {
                 (o.edges, o.ports, o.links, KindId(o.kind), o.rotation)
             );
             assert_eq!(usize::from(core.features), o.features.len());
+            for (port, &f) in o.ports.iter().enumerate() {
+                if let Some(f) = o.features.get(usize::from(f)) {
+                    assert_eq!(core.port_kinds[port], f.kind);
+                }
+            }
             assert_eq!(core.room_sides, crate::placement::room_sides(&tables, o));
             assert_eq!(
                 (core.site, usize::from(core.fields), core.festival),
@@ -1501,6 +1511,60 @@ mod tests {
             );
             assert_eq!(play.of(OrientId(i as u16)).len(), o.features.len());
         }
+    }
+
+    /// How edges of the bundled sets meet: a city's three ports are one pair, joined once; a
+    /// road edge joins its road and the fields on both sides of it; bushes end a road, joining
+    /// only the fields on their halves.
+    #[test]
+    fn meetings_join_a_pair_once_and_bushes_end_a_road() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let play = PlayTables::new(&tables);
+        // The first orientation whose `side` is of edge kind `id`.
+        let with = |id: &str, side: Side| {
+            let code = tables
+                .edge_kinds
+                .iter()
+                .position(|e| e == id)
+                .expect("edge kind");
+            let o = tables
+                .orients
+                .iter()
+                .position(|o| o.edges[side.index()] == code as u8);
+            OrientId(o.expect("an orientation with that edge") as u16)
+        };
+        let meet =
+            |ours, theirs| play.meetings(with(ours, Side::N), Side::N, with(theirs, Side::S));
+        let joins = |m: &Meetings| m.joins().collect::<Vec<_>>();
+        let m = meet("city", "city");
+        assert_eq!(joins(&m), [0]);
+        assert_eq!(
+            (m.closes_ours(), m.closes_theirs()),
+            (Some(m.ours[1]), Some(m.theirs[1]))
+        );
+        assert_eq!(m.ended(), None);
+        let m = meet("road", "road");
+        assert_eq!(joins(&m), [0, 1, 2]);
+        assert_eq!(
+            (m.closes_ours(), m.closes_theirs()),
+            (Some(m.ours[1]), Some(m.theirs[1]))
+        );
+        assert_eq!(m.ended(), None);
+        let m = meet("bushes", "road");
+        assert_eq!(joins(&m), [0, 2]);
+        assert_eq!(m.ours[1], crate::tables::NO_FEATURE);
+        assert_eq!(
+            (m.closes_ours(), m.closes_theirs()),
+            (None, Some(m.theirs[1]))
+        );
+        assert_eq!(m.ended(), Some(m.theirs[1]));
+        let m = meet("road", "bushes");
+        assert_eq!(joins(&m), [0, 2]);
+        assert_eq!(
+            (m.closes_ours(), m.closes_theirs()),
+            (Some(m.ours[1]), None)
+        );
+        assert_eq!(m.ended(), None);
     }
 
     /// `PlayTables::meetings` reads a side's ports and the ports facing them by index.
