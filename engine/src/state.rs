@@ -14,7 +14,9 @@
 //! with running aggregates at the root: open ends (and, with the donkey in play, the summed
 //! positions they face), pennants, followers, marketplace ends. The members of a set are also
 //! linked in a ring, so a scoring can walk them (to count distinct tiles, cities bordering a
-//! field, flowers).
+//! field, flowers). How the features of two orientations meet across a side (which ends close
+//! there, which facing features join) is one function, `PlayTables::meetings`: `join` applies
+//! it to the nodes, the greedy player to its estimate.
 //!
 //! The primitives rule code uses: on `Core`, `find`/`find_mut` (a node's set), `orient` (a
 //! placed tile's orientation), `put` (place a tile and join its features: trials on a copy use

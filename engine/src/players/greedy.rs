@@ -32,18 +32,19 @@
 //!
 //! Placements with a deploy or pass are valued from the board without playing them: the
 //! features each placement would join are merged in a small union-find over the placed tile's
-//! features and its neighbours' sets, exactly as `Core::put` joins them, so closures, points
-//! and majorities are the engine's; flowers and marketplace bonuses are left out of the
-//! estimate. The other second steps (windmills, Festival returns, the donkey) are tried on a
-//! copy of the game and the whole board valued after each. Nothing here names a marker, a
-//! figure or a set: modifiers, strengths and tokens come from the tables.
+//! features and its neighbours' sets, as the core's meetings across each side say
+//! (`PlayTables::meetings`, which `Core::join` applies to the nodes), so closures, points and
+//! majorities are the engine's; flowers and marketplace bonuses are left out of the estimate.
+//! The other second steps (windmills, Festival returns, the donkey) are tried on a copy of the
+//! game and the whole board valued after each. Nothing here names a marker, a figure or a set:
+//! modifiers, strengths and tokens come from the tables.
 
 // Standings are arrays by seat and groups by item: indexing them by number reads better here.
 #![allow(clippy::needless_range_loop)]
 
 use super::{Candidate, Scratch};
-use crate::game::{FigureKind, Game, MAX_PLAYERS, Move, Phase};
 use crate::board::Placed;
+use crate::game::{FigureKind, Game, MAX_PLAYERS, Move, Phase};
 use crate::ids::{FeatureKindId, NodeId, PlacedId};
 use crate::state::Meetings;
 use crate::tables::{NO_FEATURE, Rates, SiteRange, Tables};
