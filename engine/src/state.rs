@@ -438,7 +438,9 @@ impl PlayTables {
     /// each centre feature whose kind closes closes an end there; the centre ports join only
     /// where the edges connect (else our edge ends their line); facing features of one kind
     /// join, the same pair once (a city's three ports, a field's two halves).
-    #[inline]
+    // Always inlined: in `join`, a placement's hot path, the call and the struct packed into a
+    // register cost 1.5 % of a random playout's instructions.
+    #[inline(always)]
     pub(crate) fn meetings(&self, ours: OrientId, side: Side, theirs: OrientId) -> Meetings {
         let (a, b) = (self.orient(ours), self.orient(theirs));
         // The side's ports clockwise face the opposite side's in reverse (`Port::facing`).
