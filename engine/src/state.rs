@@ -28,7 +28,7 @@ use crate::ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
 use crate::options::{GameOptions, Rules};
 use crate::placements::Placements;
 use crate::scoring::Score;
-use crate::tables::{Orient, Tables};
+use crate::tables::{NO_FEATURE, Orient, Tables};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tiledef::{Meeting, RoadEnd, Side};
@@ -350,7 +350,7 @@ impl PlayTables {
                 rotation: o.rotation,
                 features: o.features.len() as u8,
                 room_sides: crate::placement::room_sides(tables, o),
-                site: o.site.unwrap_or(crate::tables::NO_FEATURE),
+                site: o.site.unwrap_or(NO_FEATURE),
                 fields: o.fields.len() as u8,
                 festival: o.festival,
             })
@@ -452,7 +452,7 @@ impl PlayTables {
             ends: 0,
         };
         let closes = |o: &OrientCore, port: usize| {
-            o.ports[port] != crate::tables::NO_FEATURE && self.closes(o.port_kinds[port])
+            o.ports[port] != NO_FEATURE && self.closes(o.port_kinds[port])
         };
         let connect = self.connects(a.edges[side.index()], b.edges[side.opposite().index()]);
         if closes(a, at + 1) {
@@ -464,12 +464,12 @@ impl PlayTables {
                 m.ends |= Meetings::THEIRS_ENDED;
             }
         }
-        let mut last = (crate::tables::NO_FEATURE, crate::tables::NO_FEATURE);
+        let mut last = (NO_FEATURE, NO_FEATURE);
         for k in 0..3 {
             let pair = (m.ours[k], m.theirs[k]);
             if (k != Meetings::CENTRE || connect)
-                && pair.0 != crate::tables::NO_FEATURE
-                && pair.1 != crate::tables::NO_FEATURE
+                && pair.0 != NO_FEATURE
+                && pair.1 != NO_FEATURE
                 && pair != last
                 && a.port_kinds[at + k] == b.port_kinds[facing - k]
             {
@@ -860,7 +860,7 @@ pub(crate) struct Core<'t> {
     pub(crate) tables: &'t Tables,
     /// What a turn reads of the tables, compact (shared by the games of a setup).
     pub(crate) play: Arc<PlayTables>,
-    /// `PlayTables::closes`, beside the nodes `join` and the completion check read it with.
+    /// `PlayTables::closes`, beside the nodes the completion check reads it with.
     pub(crate) closes: u32,
     pub(crate) options: GameOptions,
     /// The rules (shared by the games of a setup: a game never changes them).
@@ -1460,7 +1460,7 @@ pub(crate) struct Mill {
 
 #[cfg(test)]
 mod tests {
-    use super::{Meetings, PlayTables};
+    use super::{Meetings, NO_FEATURE, PlayTables};
     use crate::ids::{KindId, OrientId};
     use tiledef::Side;
 
@@ -1556,7 +1556,7 @@ mod tests {
         assert_eq!(m.ended(), None);
         let m = meet("bushes", "road");
         assert_eq!(joins(&m), [0, 2]);
-        assert_eq!(m.ours[1], crate::tables::NO_FEATURE);
+        assert_eq!(m.ours[1], NO_FEATURE);
         assert_eq!(
             (m.closes_ours(), m.closes_theirs()),
             (None, Some(m.theirs[1]))
