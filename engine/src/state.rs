@@ -162,7 +162,7 @@ const _: () = {
 /// record: a third of a placement's cost), and the few fields of each kind and orientation the
 /// turn reads (`KindCore`, `OrientCore`). A `TileKind` is 168 bytes and an `Orient` 80 with
 /// their lists beside them; with all the bundled sets in the bag (135 kinds, 473 orientations)
-/// the ones a turn reads are seldom in cache, where these 2 and 11 KiB stay there.
+/// the ones a turn reads are seldom in cache, where these 2 and 18 KiB stay there.
 #[derive(Debug)]
 pub(crate) struct PlayTables {
     /// Per orientation, and one past the last: the index of its first node in `nodes`.
