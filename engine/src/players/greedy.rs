@@ -32,20 +32,23 @@
 //!
 //! Placements with a deploy or pass are valued from the board without playing them: the
 //! features each placement would join are merged in a small union-find over the placed tile's
-//! features and its neighbours' sets, exactly as `Core::put` joins them, so closures, points
-//! and majorities are the engine's; flowers and marketplace bonuses are left out of the
-//! estimate. The other second steps (windmills, Festival returns, the donkey) are tried on a
-//! copy of the game and the whole board valued after each. Nothing here names a marker, a
-//! figure or a set: modifiers, strengths and tokens come from the tables.
+//! features and its neighbours' sets, as the core's meetings across each side say
+//! (`PlayTables::meetings`, which `Core::join` applies to the nodes), so closures, points and
+//! majorities are the engine's; flowers and marketplace bonuses are left out of the estimate.
+//! The other second steps (windmills, Festival returns, the donkey) are tried on a copy of the
+//! game and the whole board valued after each. Nothing here names a marker, a figure or a set:
+//! modifiers, strengths and tokens come from the tables.
 
 // Standings are arrays by seat and groups by item: indexing them by number reads better here.
 #![allow(clippy::needless_range_loop)]
 
 use super::{Candidate, Scratch};
+use crate::board::Placed;
 use crate::game::{FigureKind, Game, MAX_PLAYERS, Move, Phase};
 use crate::ids::{FeatureKindId, NodeId, PlacedId};
+use crate::state::Meetings;
 use crate::tables::{NO_FEATURE, Rates, SiteRange, Tables};
-use tiledef::{Meeting, Shape, Side};
+use tiledef::{Shape, Side};
 
 const P: usize = MAX_PLAYERS as usize;
 /// An item that is a feature of the tile being placed, not a set already on the board.
@@ -598,6 +601,26 @@ impl Board {
             self.items[b].parent = a as u16;
         }
     }
+
+    /// Applies the meetings across one side of the placed tile to the items, as `Core::join`
+    /// applies them to the nodes: the neighbour `q`'s features at the side become items (in
+    /// port order), the ends that close there are taken off, the facing features that join
+    /// are merged.
+    fn meet(&mut self, game: &Game<'_>, m: Meetings, q: Placed) {
+        let theirs = m.theirs.map(|g| match g {
+            NO_FEATURE => usize::MAX,
+            g => self.item_of(game, game.find(q.node(g))),
+        });
+        if let Some(f) = m.closes_ours() {
+            self.items[usize::from(f)].open -= 1;
+        }
+        if m.closes_theirs().is_some() {
+            self.items[theirs[Meetings::CENTRE]].open -= 1;
+        }
+        for k in m.joins() {
+            self.union(usize::from(m.ours[k]), theirs[k]);
+        }
+    }
 }
 
 /// Values every placement of the drawn tile with each of its deploys and the pass, into
@@ -632,7 +655,8 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             continue;
         };
         let (x, y) = (i32::from(x), i32::from(y));
-        let o = tables.orient(tables.orient_of(kind, rotation));
+        let orient = tables.orient_of(kind, rotation);
+        let o = tables.orient(orient);
         est.items.clear();
         for (i, f) in o.features.iter().enumerate() {
             est.items.push(Item {
@@ -647,35 +671,9 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         let cells = game.core.board.neighbours(x, y);
         for side in Side::ALL {
             let cell = cells[side.index()];
-            if cell.placed == PlacedId::NONE {
-                continue;
-            }
-            let q = game.core.board.placed[cell.placed.index()];
-            let oq = tables.orient(q.orient);
-            let meeting = tables.meeting(o.edges[side.index()], oq.edges[side.opposite().index()]);
-            for port in side.ports() {
-                let f = o.ports[port.index()];
-                let g = oq.ports[port.facing().index()];
-                let gi = (g != NO_FEATURE).then(|| est.item_of(game, game.find(q.node(g))));
-                if port.is_centre() {
-                    if f != NO_FEATURE && tables.feature(est.items[f as usize].kind).closes() {
-                        est.items[f as usize].open -= 1;
-                    }
-                    if let Some(gi) = gi
-                        && tables.feature(est.items[gi].kind).closes()
-                    {
-                        est.items[gi].open -= 1;
-                    }
-                    if meeting != Meeting::Connect {
-                        continue;
-                    }
-                }
-                if let Some(gi) = gi
-                    && f != NO_FEATURE
-                    && est.items[f as usize].kind == est.items[gi].kind
-                {
-                    est.union(f as usize, gi);
-                }
+            if cell.placed != PlacedId::NONE {
+                let q = game.core.board.placed[cell.placed.index()];
+                est.meet(game, game.core.play.meetings(orient, side, q.orient), q);
             }
         }
         // The groups the placement makes, by their union-find root item.
