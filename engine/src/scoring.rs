@@ -512,6 +512,30 @@ impl<'t> Game<'t> {
         out
     }
 
+    /// How many markers of each kind that `keep` keeps the last walked ring's features carry
+    /// (only the members marked in play are read: `marked_features`), by kind, in first-seen
+    /// order.
+    pub(crate) fn ring_marker_counts(&self, keep: impl Fn(u8) -> bool) -> Vec<(u8, u32)> {
+        let mut counts: Vec<(u8, u32)> = Vec::new();
+        for &m in self.ring() {
+            let n = &self.core.nodes[m.index()];
+            let Some(features) = self.marked_features(n) else {
+                continue;
+            };
+            for &k in features[n.local as usize]
+                .markers
+                .iter()
+                .filter(|&&k| keep(k))
+            {
+                match counts.iter_mut().find(|(c, _)| *c == k) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((k, 1)),
+                }
+            }
+        }
+        counts
+    }
+
     /// The features of a member's tile when the member carries a marker in play (see
     /// `MarkersInPlay::marked`), else None without reading them.
     #[inline]
@@ -536,22 +560,7 @@ impl<'t> Game<'t> {
         out: &mut Vec<ModifierPoints>,
     ) -> u32 {
         let tables = self.core.tables;
-        let mut counts: Vec<(u8, u32)> = Vec::new();
-        for &m in self.ring() {
-            let n = &self.core.nodes[m.index()];
-            let Some(features) = self.marked_features(n) else {
-                continue;
-            };
-            for &k in &features[n.local as usize].markers {
-                if !self.core.markers.scoring_on[usize::from(k)] {
-                    continue;
-                }
-                match counts.iter_mut().find(|(c, _)| *c == k) {
-                    Some((_, n)) => *n += 1,
-                    None => counts.push((k, 1)),
-                }
-            }
-        }
+        let mut counts = self.ring_marker_counts(|k| self.core.markers.scoring_on[usize::from(k)]);
         if counts.is_empty() {
             return base_rates.0 * tiles + base_rates.1 * pennants;
         }

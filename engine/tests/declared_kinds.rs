@@ -128,8 +128,13 @@ fn play<'t>(
         tiles: None,
         start: None,
     };
+    play_out(tables, options, seed)
+}
+
+/// A game with these options played to its end by random players seeded with `seed`.
+fn play_out(tables: &engine::Tables, options: GameOptions, seed: u64) -> (Game<'_>, Vec<Event>) {
     let mut events = Vec::new();
-    let mut game = Game::new(tables, options, &mut events).expect("a base game sets up");
+    let mut game = Game::new(tables, options, &mut events).expect("the game sets up");
     let mut players: Vec<Player> = (0..4).map(|_| Player::new(Strategy::Random)).collect();
     let mut rng = Rng::new(seed);
     while game.phase() != Phase::Over {
@@ -209,15 +214,7 @@ fn an_authors_lakes_score_as_they_declare() {
             sets: vec!["base".to_string(), "lakes".to_string()],
             ..GameOptions::seeded(2 + (seed % 3) as u8, seed)
         };
-        let mut events = Vec::new();
-        let mut game = Game::new(&tables, options, &mut events).expect("a lake game sets up");
-        let mut players: Vec<Player> = (0..4).map(|_| Player::new(Strategy::Random)).collect();
-        let mut rng = Rng::new(seed);
-        while game.phase() != Phase::Over {
-            let seat = game.current() as usize;
-            let mv = players[seat].choose(&game, &mut rng).expect("a move");
-            game.apply(mv, &mut events).expect("a legal move");
-        }
+        let (game, events) = play_out(&tables, options, seed);
         checked += check_scores(&ts, &game, events.iter(), &format!("lakes, seed {seed}"));
         lakes += (events.iter())
             .filter(|e| matches!(e, Event::Scored(s) if s.kind == Scored::Feature(lake)))

@@ -26,21 +26,7 @@ impl Tokens {
 pub(crate) fn award(game: &mut Game<'_>, root: NodeId, events: &mut Vec<Event>) {
     game.walk(root);
     let tables = game.core.tables;
-    let mut got: Vec<(u8, u32)> = Vec::new();
-    for &m in game.ring() {
-        let n = &game.core.nodes[m.index()];
-        let Some(features) = game.marked_features(n) else {
-            continue;
-        };
-        for &k in &features[n.local as usize].markers {
-            if tables.markers[usize::from(k)].token.is_some() {
-                match got.iter_mut().find(|(c, _)| *c == k) {
-                    Some((_, n)) => *n += 1,
-                    None => got.push((k, 1)),
-                }
-            }
-        }
-    }
+    let mut got = game.ring_marker_counts(|k| tables.markers[usize::from(k)].token.is_some());
     got.sort_unstable();
     let player = game.core.current;
     let kinds = tables.markers.len();
