@@ -131,26 +131,25 @@ fn import_refuses_bad_input_with_the_right_exit_code() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
 }
 
+/// Runs `tilekit export jcz PATHS --out XML`, which must succeed: the XML written and stderr
+/// (the notes of what JCZ cannot say).
+fn export_jcz(paths: &[&str], xml: &std::path::Path) -> (String, String) {
+    let out = tilekit(&[&["export", "jcz"], paths, &["--out", xml.to_str().unwrap()]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    (std::fs::read_to_string(xml).unwrap(), text(&out.stderr))
+}
+
 #[test]
 fn export_writes_jcz_xml_of_the_bundled_base_and_reports_what_it_cannot_say() {
     let dir = scratch("jcz-export");
     let xml = dir.join("basic.xml");
-    let out = tilekit(&[
-        "export",
-        "jcz",
-        "definitions/base.toml",
-        "--out",
-        xml.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let written = std::fs::read_to_string(&xml).unwrap();
+    let (written, stderr) = export_jcz(&["definitions/base.toml"], &xml);
     assert!(written.contains("<tile id=\"BA/RCr\">"), "{written}");
     assert!(written.contains("<tile-set id=\"basic:1\">"), "{written}");
     assert!(
         written.contains("<ref count=\"5\" tile=\"BA/C\" />"),
         "{written}"
     );
-    let stderr = text(&out.stderr);
     assert!(stderr.contains("start: this is the start tile"), "{stderr}");
     // The export imports back to the base game's 32 tile types.
     let back = dir.join("back");
@@ -260,16 +259,8 @@ fn export_writes_jczs_own_tile_set_ids() {
     // The River's families are `river/1` and `river/2` in JCZ, editions `:1` and `:2`.
     let dir = scratch("jcz-export-ids");
     let xml = dir.join("river.xml");
-    let out = tilekit(&[
-        "export",
-        "jcz",
-        "definitions/river.toml",
-        "definitions/river-2.toml",
-        "--out",
-        xml.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let written = std::fs::read_to_string(&xml).unwrap();
+    let paths = ["definitions/river.toml", "definitions/river-2.toml"];
+    let (written, _) = export_jcz(&paths, &xml);
     for id in ["river/1:1", "river/1:2", "river/2:1", "river/2:2"] {
         assert!(
             written.contains(&format!("<tile-set id=\"{id}\">")),
@@ -390,16 +381,7 @@ fn export_maps_edge_kinds_by_their_jcz_key_not_their_style() {
     let export = |name: &str, definitions: String| {
         let file = dir.join(format!("{name}.toml"));
         std::fs::write(&file, definitions).unwrap();
-        let xml = dir.join(format!("{name}.xml"));
-        let out = tilekit(&[
-            "export",
-            "jcz",
-            file.to_str().unwrap(),
-            "--out",
-            xml.to_str().unwrap(),
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-        (std::fs::read_to_string(xml).unwrap(), text(&out.stderr))
+        export_jcz(&[file.to_str().unwrap()], &dir.join(format!("{name}.xml")))
     };
     let (xml, stderr) = export("drawn-as-river", set(""));
     assert!(!xml.contains("<river"), "{xml}");
@@ -429,26 +411,13 @@ fn export_maps_feature_kinds_by_their_jcz_key() {
          fields = [{ ports = [\"ENE\", \"ESE\", \"SSE\", \"SSW\", \"WSW\", \"WNW\"], castles = [\"N\"] }]\n",
     )
     .unwrap();
-    let xml = dir.join("castles.xml");
-    let out = tilekit(&[
-        "export",
-        "jcz",
-        file.to_str().unwrap(),
-        "--out",
-        xml.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let written = std::fs::read_to_string(xml).unwrap();
+    let (written, stderr) = export_jcz(&[file.to_str().unwrap()], &dir.join("castles.xml"));
     assert!(
         written.contains("<city pennants=\"2\">N</city>"),
         "{written}"
     );
     assert!(written.contains("city=\"N\""), "{written}");
-    assert!(
-        !text(&out.stderr).contains("`castles`"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert!(!stderr.contains("`castles`"), "{stderr}");
 }
 
 /// Export writes each feature as its kind's JCZ element; a kind JCZ has not (the fixture's
@@ -456,17 +425,8 @@ fn export_maps_feature_kinds_by_their_jcz_key() {
 #[test]
 fn export_reports_a_kind_jcz_has_not_per_tile() {
     let dir = scratch("jcz-export-kinds");
-    let xml = dir.join("lakes.xml");
-    let out = tilekit(&[
-        "export",
-        "jcz",
-        "definitions/base.toml",
-        "tiledef/tests/fixtures/lakes.toml",
-        "--out",
-        xml.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let stderr = text(&out.stderr);
+    let paths = ["definitions/base.toml", "tiledef/tests/fixtures/lakes.toml"];
+    let (written, stderr) = export_jcz(&paths, &dir.join("lakes.xml"));
     for tile in ["LK-bay", "LK-strait", "LK-island"] {
         let line = (stderr.lines())
             .find(|l| l.starts_with(&format!("{tile}:")))
@@ -480,7 +440,6 @@ fn export_reports_a_kind_jcz_has_not_per_tile() {
         .find(|l| l.starts_with("LK-island:"))
         .unwrap_or_default();
     assert!(island.contains("its `island`"), "{island}");
-    let written = std::fs::read_to_string(xml).unwrap();
     assert!(
         written.contains("<road>S</road>"),
         "the bay's road is written: {written}"

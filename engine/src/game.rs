@@ -716,8 +716,7 @@ impl<'t> Game<'t> {
         if node.followers == 0 || node.done {
             return;
         }
-        let range = self.core.tables.feature(node.kind).range;
-        let range = range.unwrap_or(crate::tables::SiteRange::Square(0));
+        let range = self.core.tables.feature(node.kind).site_range();
         let (x, y) = (i32::from(q.x), i32::from(q.y));
         if range.contains(offset.0, offset.1)
             && self.core.board.placed_in(x, y, range) == range.tiles()

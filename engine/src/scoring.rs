@@ -224,7 +224,7 @@ impl Described<'_> {
                             &format!("completed {}", k.id),
                             &format!("completed {}", k.plural),
                         );
-                        format!("{what}: {} × {n}", bordered_rate(tables, near, kind))
+                        format!("{what}: {} × {n}", tables.feature(near).pays(kind))
                     })
                     .collect();
                 let mut why = format!("{id} bordering {}", parts.join(", "));
@@ -333,13 +333,13 @@ impl<'t> Game<'t> {
         let mut range = 0;
         let mut points = match rule.shape {
             Shape::Site => {
-                range = self.range_tiles(node.tile, rule.range, complete);
+                range = self.range_tiles(node.tile, rule.site_range(), complete);
                 rates.tile * range
             }
             Shape::Region => {
                 bordered = self.bordered(node.kind);
                 let paid: u32 = (bordered.iter())
-                    .map(|&(k, n)| n * bordered_rate(tables, k, node.kind))
+                    .map(|&(k, n)| n * tables.feature(k).pays(node.kind))
                     .sum();
                 paid + rates.tile * t + rates.emblem * emblems
             }
@@ -352,10 +352,8 @@ impl<'t> Game<'t> {
         if rates.marker > 0 {
             points += rates.marker * self.ring_markers();
         }
-        let count = self.return_followers(root, node.kind);
+        let (count, weight) = self.return_followers(root, node.kind);
         let players = self.core.options.players as usize;
-        let weight = count.1;
-        let count = count.0;
         let best = weight[..players].iter().copied().max().unwrap_or(0);
         let winners: Vec<u8> = (0..players as u8)
             .filter(|&p| best > 0 && weight[p as usize] == best)
@@ -420,8 +418,7 @@ impl<'t> Game<'t> {
 
     /// The tiles of a site's range a scoring counts: all of them when it is completed, else
     /// those placed.
-    fn range_tiles(&self, tile: PlacedId, range: Option<SiteRange>, complete: bool) -> u32 {
-        let range = range.unwrap_or(SiteRange::Square(0));
+    fn range_tiles(&self, tile: PlacedId, range: SiteRange, complete: bool) -> u32 {
         if complete {
             return range.tiles();
         }
@@ -500,7 +497,7 @@ impl<'t> Game<'t> {
                 let r = self.core.find_mut(p.node(c));
                 let near = self.core.nodes[r.index()];
                 let completed = self.core.play.closes(near.kind) && near.open == 0;
-                if completed && !roots.contains(&r) && pays(tables, near.kind, kind) {
+                if completed && !roots.contains(&r) && tables.feature(near.kind).pays(kind) > 0 {
                     roots.push(r);
                     match out.iter_mut().find(|(k, _)| *k == near.kind) {
                         Some((_, n)) => *n += 1,
@@ -630,17 +627,6 @@ impl<'t> Game<'t> {
         }
         points
     }
-}
-
-/// What a region of kind `region` scores per completed feature of kind `kind` it borders.
-fn bordered_rate(tables: &Tables, kind: FeatureKindId, region: FeatureKindId) -> u32 {
-    let rates = &tables.feature(kind).bordered;
-    rates.iter().find(|(r, _)| *r == region).map_or(0, |r| r.1)
-}
-
-/// Whether a completed feature of kind `kind` pays a region of kind `region` it borders.
-fn pays(tables: &Tables, kind: FeatureKindId, region: FeatureKindId) -> bool {
-    bordered_rate(tables, kind, region) > 0
 }
 
 /// Which marker kinds' scoring modifiers and tokens a game plays.

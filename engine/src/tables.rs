@@ -30,8 +30,9 @@ pub const MAX_FOLLOWER_KINDS: usize = 31;
 /// (`game::Deploys`). A tile has 12 ports, so only features without ports could come near.
 pub const MAX_FEATURES: usize = 64;
 
-/// The most feature kinds a game may have: the engine keeps per-kind rules in 32-bit masks.
-pub const MAX_FEATURE_KINDS: usize = 32;
+/// The most feature kinds a game may have (the checker's limit): the engine keeps per-kind
+/// rules in 32-bit masks.
+pub const MAX_FEATURE_KINDS: usize = tiledef::model::MAX_FEATURE_KINDS;
 
 /// The most placement-index entries compile accepts (edge kinds and tile kinds multiply).
 const MAX_INDEX_ENTRIES: usize = 1 << 26;
@@ -184,6 +185,20 @@ impl FeatureRule {
     /// Whether a feature of this kind completes by closing its open ends.
     pub fn closes(&self) -> bool {
         self.complete == tiledef::Completion::Closed
+    }
+
+    /// A site's range (its own tile for a site without one; other shapes have none and never
+    /// ask).
+    pub fn site_range(&self) -> SiteRange {
+        self.range.unwrap_or(SiteRange::Square(0))
+    }
+
+    /// What a region of kind `region` scores per completed feature of this kind it borders
+    /// (0: this kind pays it nothing).
+    pub fn pays(&self, region: FeatureKindId) -> u32 {
+        (self.bordered.iter())
+            .find(|(r, _)| *r == region)
+            .map_or(0, |r| r.1)
     }
 
     /// Whether its declaration pays anything: rates, small rates, or what it pays regions.

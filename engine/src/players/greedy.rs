@@ -47,7 +47,7 @@ use crate::board::Placed;
 use crate::game::{FigureKind, Game, MAX_PLAYERS, Move, Phase};
 use crate::ids::{FeatureKindId, NodeId, PlacedId};
 use crate::state::Meetings;
-use crate::tables::{NO_FEATURE, Rates, SiteRange, Tables};
+use crate::tables::{NO_FEATURE, Rates, Tables};
 use tiledef::{Shape, Side};
 
 const P: usize = MAX_PLAYERS as usize;
@@ -192,7 +192,7 @@ fn value(s: &Standing, kind: FeatureKindId, w: &Weights<'_>) -> (f64, f64) {
             0.0,
         ),
         Shape::Site => {
-            let range = rule.range.unwrap_or(SiteRange::Square(0)).tiles();
+            let range = rule.site_range().tiles();
             let complete = f64::from(rule.complete_rates.tile * range);
             if s.around >= range {
                 return (complete, 1.0);
@@ -209,12 +209,6 @@ fn value(s: &Standing, kind: FeatureKindId, w: &Weights<'_>) -> (f64, f64) {
     }
 }
 
-/// What a completed feature of kind `kind` pays a region of kind `region` bordering it.
-fn bordered_rate(tables: &Tables, kind: FeatureKindId, region: FeatureKindId) -> u32 {
-    let rates = &tables.feature(kind).bordered;
-    rates.iter().find(|(r, _)| *r == region).map_or(0, |r| r.1)
-}
-
 /// Adds a feature of kind `kind` bordering a region of kind `region` to the region's standing:
 /// its rate when it is completed, a third of it when it may still be.
 fn add_bordered(
@@ -224,7 +218,7 @@ fn add_bordered(
     region: FeatureKindId,
     done: bool,
 ) {
-    let rate = f64::from(bordered_rate(tables, kind, region));
+    let rate = f64::from(tables.feature(kind).pays(region));
     if done {
         s.bordered_done += rate;
     } else {
@@ -447,7 +441,7 @@ impl Board {
             let o = tables.orient(p.orient);
             for &c in &o.features[n.local as usize].borders {
                 let r = game.find(p.node(c));
-                if bordered_rate(tables, nodes[r.index()].kind, region) > 0
+                if tables.feature(nodes[r.index()].kind).pays(region) > 0
                     && !self.cities.contains(&r)
                 {
                     self.cities.push(r);
@@ -496,7 +490,7 @@ impl Board {
             }
             Shape::Site => {
                 let p = game.core.board.placed[node.tile.index()];
-                let range = rule.range.unwrap_or(SiteRange::Square(0));
+                let range = rule.site_range();
                 s.around = (game.core.board).placed_in(i32::from(p.x), i32::from(p.y), range);
             }
             _ => self.walk(game, &[root], &mut s),
@@ -737,8 +731,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         est.members = members;
         // Sites: the tile's own, and claimed ones whose range it is in.
         if let Some(m) = o.site {
-            let range = tables.feature(o.features[usize::from(m)].kind).range;
-            let range = range.unwrap_or(SiteRange::Square(0));
+            let range = tables.feature(o.features[usize::from(m)].kind).site_range();
             groups[gid(est, m as usize)].around = game.core.board.placed_in(x, y, range) + 1;
         }
         for c in &est.claimed {
@@ -783,7 +776,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                     for &c in &o.features[i].borders {
                         let id = gid(est, c as usize);
                         let kind = est.items[id].kind;
-                        if bordered_rate(tables, kind, region) > 0
+                        if tables.feature(kind).pays(region) > 0
                             && !seen.iter().any(|&(s, ..)| s == id)
                         {
                             seen.push((id, groups[id].open <= 0, kind));

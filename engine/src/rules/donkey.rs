@@ -123,8 +123,7 @@ impl DonkeySets {
         let o = core.play.orient(p.orient);
         sets.site = (o.site != crate::tables::NO_FEATURE).then(|| {
             let kind = core.tables.orient(p.orient).features[usize::from(o.site)].kind;
-            let range = core.tables.feature(kind).range;
-            (p.x, p.y, range.unwrap_or(SiteRange::Square(0)))
+            (p.x, p.y, core.tables.feature(kind).site_range())
         });
         // A road or city with ends owns a centre port; `links` says which sides share one, and
         // each is taken at its first side. Branch-free: the links vary from tile to tile.
