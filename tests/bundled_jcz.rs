@@ -78,7 +78,7 @@ fn set_rules(ts: &TileSet, id: &str) -> String {
     removes.sort();
     let followers: Vec<String> = (ts.followers.iter())
         .filter(|f| f.set == s)
-        .map(|f| format!("{} count {} strength {}", f.id, f.count, f.strength))
+        .map(|f| format!("{} count {} strength {:?}", f.id, f.count, f.strength))
         .collect();
     let used: Vec<usize> = of_set(ts, id).iter().filter_map(|t| t.group).collect();
     let groups: Vec<String> = (ts.groups.iter().enumerate())

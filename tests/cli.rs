@@ -963,14 +963,18 @@ fn simulate_json_stats_keep_their_fields() {
     assert_eq!(
         keys,
         [
+            "deployed",
             "donkey_moves",
+            "extra_tiles",
             "festival_returns",
+            "figure_points",
             "flower_points",
             "games",
             "marker_points",
             "modifier_points",
             "network_points",
             "points_by_kind",
+            "recalls",
             "score_max",
             "score_min",
             "score_sq_sum",

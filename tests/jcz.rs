@@ -331,7 +331,7 @@ fn imported_rivers_inns_and_goods_play_by_their_rules() {
     assert!(
         tileset.followers.iter().any(|f| f.id == "large-follower"
             && tileset.sets[f.set].id == "inns-and-cathedrals"
-            && f.strength == 2),
+            && f.strength == tiledef::Strength::Fixed(2)),
         "{:?}",
         tileset.followers
     );

@@ -71,10 +71,11 @@ fn simulate_text_and_play_start_with_the_rules() {
         .next()
         .unwrap_or_default()
         .to_string();
-    // Only rules a base game can meet: no Festival, donkey, windmills, flowers or wells.
+    // Only rules a base game can meet: no Festival, donkey, windmills, flowers or wells; the
+    // abbot, as the draw has gardens.
     assert_eq!(
         first,
-        "rules: sets base; 7 followers; first-edition small city off"
+        "rules: sets base; 7 followers; first-edition small city off; abbot 1 each"
     );
     let out = tilekit(&["simulate", "--games", "2", "--sets", "base,village-life"]);
     let first = String::from_utf8_lossy(&out.stdout)

@@ -13,6 +13,7 @@ use crate::board::EMPTY;
 use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::rules;
 pub use crate::setup::Setup;
+use crate::state::ExtraTurn;
 use crate::tables::{Orient, Tables};
 use tiledef::{Meeting, Port, Side};
 
@@ -20,30 +21,43 @@ pub use crate::options::{
     DonkeyBlocks, Draw, GameOptions, MAX_PLAYERS, RuleOptions, Rules, SetupError,
 };
 use crate::placements::nth_bit;
-pub use crate::scoring::{FlowerBonus, NetworkBonus, Reason, Score, Scored};
+pub use crate::scoring::{FigureBonus, FlowerBonus, NetworkBonus, Reason, Score, Scored};
 pub use crate::state::{
     Event, Figure, FigureKind, Game, GameStats, IllegalMove, Move, Node, Phase,
 };
 
-/// The deploy moves on a tile just placed: each free local feature (bit `i`: local feature
-/// `i`, unclaimed and claimable) with each follower kind the player has left (bit 0 the base
-/// follower, bit `k + 1` `Tables::followers[k]`), features first, in local order.
+/// The deploy moves on a tile just placed: first each free local feature (bit `i`: local
+/// feature `i`, unclaimed and claimable) with each follower kind the player has left that
+/// deploys as a follower (bit 0 the base follower, bit `k + 1` `Tables::followers[k]`),
+/// features first, in local order; then `special` moves of the set figures with their own
+/// `on`, `beside` or power (`Game::nth_deploy` makes those).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Deploys {
     features: u64,
     followers: u32,
+    special: u32,
 }
 
 impl Deploys {
     /// How many deploy moves there are.
     pub fn count(&self) -> usize {
+        self.plain() + self.special as usize
+    }
+
+    /// How many of them are the set figures' with their own `on`, `beside` or power.
+    pub fn special(&self) -> usize {
+        self.special as usize
+    }
+
+    /// How many of them deploy as a follower does.
+    fn plain(&self) -> usize {
         (self.features.count_ones() * self.followers.count_ones()) as usize
     }
 
-    /// The `n`-th deploy move (None from `count` on).
-    pub fn nth(&self, n: usize) -> Option<Move> {
+    /// The `n`-th deploy move of those deploying as a follower does (None from `plain` on).
+    fn nth_plain(&self, n: usize) -> Option<Move> {
         let kinds = self.followers.count_ones() as usize;
-        if n >= self.count() {
+        if n >= self.plain() {
             return None;
         }
         let feature = nth_bit(self.features, n / kinds);
@@ -62,6 +76,8 @@ pub enum ActionGroup {
     Windmill,
     /// Return one of your figures to your supply (`rules::festival`).
     Return,
+    /// Take back a figure with the power `recall` (the abbot), scoring its feature.
+    Recall,
     /// Nothing more.
     Pass,
     /// Move the donkey to another placed tile (`rules::donkey`).
@@ -70,10 +86,11 @@ pub enum ActionGroup {
 
 impl ActionGroup {
     /// Every group, in the order of `legal_moves`.
-    pub const ALL: [ActionGroup; 5] = [
+    pub const ALL: [ActionGroup; 6] = [
         ActionGroup::Deploy,
         ActionGroup::Windmill,
         ActionGroup::Return,
+        ActionGroup::Recall,
         ActionGroup::Pass,
         ActionGroup::Donkey,
     ];
@@ -242,13 +259,14 @@ impl<'t> Game<'t> {
     }
 
     /// Appends the second-step moves except the donkey's, in the order of `ActionGroup::ALL`:
-    /// deploys, windmills, Festival returns, pass; returns how many of each it appended.
-    /// (Simulations choose the donkey separately, so its many targets do not swamp the rest.)
-    pub fn legal_actions(&self, placed: PlacedId, out: &mut Vec<Move>) -> [usize; 4] {
+    /// deploys, windmills, Festival returns, recalls, pass; returns how many of each it
+    /// appended. (Simulations choose the donkey separately, so its many targets do not swamp
+    /// the rest.)
+    pub fn legal_actions(&self, placed: PlacedId, out: &mut Vec<Move>) -> [usize; 5] {
         let start = out.len();
         self.legal_deploys(placed, out);
-        let mut counts = [out.len() - start, 0, 0, 0];
-        for (i, group) in ActionGroup::ALL[1..4].iter().enumerate() {
+        let mut counts = [out.len() - start, 0, 0, 0, 0];
+        for (i, group) in ActionGroup::ALL[1..5].iter().enumerate() {
             let n = self.action_count(placed, *group);
             out.extend((0..n).filter_map(|k| self.nth_action(placed, *group, k)));
             counts[i + 1] = n;
@@ -264,6 +282,7 @@ impl<'t> Game<'t> {
             ActionGroup::Deploy => self.deploys(placed).count(),
             ActionGroup::Windmill => self.windmill_count(placed),
             ActionGroup::Return => self.return_count(placed),
+            ActionGroup::Recall => self.recall_count(),
             ActionGroup::Pass => 1,
             ActionGroup::Donkey => self.donkey_targets(),
         }
@@ -272,9 +291,10 @@ impl<'t> Game<'t> {
     /// The `n`-th move of a group, in the order of `legal_moves`.
     pub fn nth_action(&self, placed: PlacedId, group: ActionGroup, n: usize) -> Option<Move> {
         match group {
-            ActionGroup::Deploy => self.deploys(placed).nth(n),
+            ActionGroup::Deploy => self.nth_deploy(placed, n),
             ActionGroup::Windmill => self.nth_windmill(placed, n),
             ActionGroup::Return => self.nth_return(n),
+            ActionGroup::Recall => self.nth_recall(n),
             ActionGroup::Pass => (n == 0).then_some(Move::Pass),
             ActionGroup::Donkey => self.nth_donkey(n),
         }
@@ -348,6 +368,36 @@ impl<'t> Game<'t> {
         Some(Move::Return { figure: i as u16 })
     }
 
+    /// How many figures with the power `recall` (the abbot) the current player may take back:
+    /// theirs on the board.
+    #[inline]
+    fn recall_count(&self) -> usize {
+        if !self.core.powers.recall {
+            return 0;
+        }
+        self.recallable().count()
+    }
+
+    fn nth_recall(&self, n: usize) -> Option<Move> {
+        let figure = self.recallable().nth(n)?;
+        Some(Move::Recall {
+            figure: figure as u16,
+        })
+    }
+
+    /// The current player's figures with the power `recall`, by index into `figures`.
+    fn recallable(&self) -> impl Iterator<Item = usize> + '_ {
+        let core = &self.core;
+        (core.figures.iter().enumerate())
+            .filter(move |(_, f)| {
+                f.owner == core.current
+                    && core
+                        .set_figure(f)
+                        .is_some_and(|info| info.power == Some(crate::tables::Power::Recall))
+            })
+            .map(|(i, _)| i)
+    }
+
     /// The number of tiles the donkey may move to now (0 without Village Life).
     fn donkey_targets(&self) -> usize {
         match (self.core.phase, self.modules.donkey) {
@@ -377,20 +427,35 @@ impl<'t> Game<'t> {
     /// (Per feature: the base follower, then each of the set's follower kinds the player has.)
     pub fn legal_deploys(&self, placed: PlacedId, out: &mut Vec<Move>) {
         let deploys = self.deploys(placed);
-        out.extend((0..deploys.count()).filter_map(|n| deploys.nth(n)));
+        out.extend((0..deploys.plain()).filter_map(|n| deploys.nth_plain(n)));
+        if deploys.special > 0 {
+            out.extend(
+                (self.special_deploys(placed))
+                    .map(|(feature, follower)| Move::Deploy { feature, follower }),
+            );
+        }
     }
 
     /// The deploy moves on the tile just placed, counted but not listed (a random second step
-    /// makes only the chosen one).
+    /// makes only the chosen one, with `nth_deploy`).
     pub fn deploys(&self, placed: PlacedId) -> Deploys {
+        let special = if self.core.powers.special != 0 {
+            self.special_deploys(placed).count() as u32
+        } else {
+            0
+        };
         let followers = self.deployable();
         if followers == 0 {
-            return Deploys::default();
+            return Deploys {
+                special,
+                ..Deploys::default()
+            };
         }
         let features = (self.free_features(placed)).fold(0, |set, i| set | 1 << i);
         Deploys {
             features,
             followers,
+            special,
         }
     }
 
@@ -406,8 +471,8 @@ impl<'t> Game<'t> {
             .map(|(i, _)| i)
     }
 
-    /// The follower kinds (bit 0 the base follower, bit `k + 1` `Tables::followers[k]`) the
-    /// current player has left to deploy.
+    /// The follower kinds deployed as a follower is (bit 0 the base follower, bit `k + 1`
+    /// `Tables::followers[k]`) the current player has left to deploy.
     fn deployable(&self) -> u32 {
         let p = self.core.current as usize;
         let mut mask = u32::from(self.core.supply[p] > 0);
@@ -419,8 +484,58 @@ impl<'t> Game<'t> {
             {
                 mask |= u32::from(n > 0) << (k + 1);
             }
+            mask &= self.core.powers.plain;
         }
         mask
+    }
+
+    /// The deploys of the set figures with their own `on`, `beside` or power that the current
+    /// player has left, as `(feature, follower)`: by figure kind, then local feature.
+    fn special_deploys(&self, placed: PlacedId) -> impl Iterator<Item = (u8, u8)> + '_ {
+        let features = self.core.play_orient(placed).features;
+        let kinds = self.core.follower_counts.len();
+        let p = usize::from(self.core.current);
+        let supply = &self.core.follower_supply[p * kinds..(p + 1) * kinds];
+        (0..kinds)
+            .filter(move |&k| self.core.powers.special & 1 << (k + 1) != 0 && supply[k] > 0)
+            .flat_map(move |k| {
+                (0..features)
+                    .filter(move |&i| self.may_stand(placed, i, k).is_ok())
+                    .map(move |i| (i, k as u8 + 1))
+            })
+    }
+
+    /// Whether set figure `k` (`Tables::followers[k]`) of the current player may stand on
+    /// local feature `feature` of the tile just placed: a kind it names, and its feature free
+    /// (or, beside its owner's, claimed by them).
+    fn may_stand(&self, placed: PlacedId, feature: u8, k: usize) -> Result<(), IllegalMove> {
+        let core = &self.core;
+        let info = &core.tables.followers[k];
+        let node = core.board.placed[placed.index()].node(feature);
+        let kind = core.nodes[node.index()].kind;
+        let rule = core.tables.feature(kind);
+        if !info.stands_on(kind) {
+            return Err(IllegalMove::FigureNotOn {
+                figure: info.name.clone(),
+                kind: rule.id.clone(),
+            });
+        }
+        let root = core.find(node);
+        if info.beside_own {
+            if !core.has_claim(core.current, root) {
+                return Err(IllegalMove::NotBesideOwn {
+                    figure: info.name.clone(),
+                    kind: rule.id.clone(),
+                    player: core.current + 1,
+                });
+            }
+        } else if core.nodes[root.index()].followers > 0 {
+            return Err(IllegalMove::FeatureTaken {
+                kind: rule.id.clone(),
+                feature: describe_feature(core.tables, self.orient(placed), feature),
+            });
+        }
+        Ok(())
     }
 
     /// How many deploy moves `legal_deploys` appends.
@@ -430,13 +545,25 @@ impl<'t> Game<'t> {
 
     /// The `n`-th deploy move, in the order of `legal_deploys`.
     pub fn nth_deploy(&self, placed: PlacedId, n: usize) -> Option<Move> {
-        self.deploys(placed).nth(n)
+        self.nth_deploy_of(placed, &self.deploys(placed), n)
     }
 
-    /// Whether the current player may deploy a follower on the tile just placed (stops at the
+    /// The `n`-th of `deploys` (the deploy moves on `placed`, as `deploys` counted them).
+    pub fn nth_deploy_of(&self, placed: PlacedId, deploys: &Deploys, n: usize) -> Option<Move> {
+        match n.checked_sub(deploys.plain()) {
+            None => deploys.nth_plain(n),
+            Some(n) => {
+                let (feature, follower) = self.special_deploys(placed).nth(n)?;
+                Some(Move::Deploy { feature, follower })
+            }
+        }
+    }
+
+    /// Whether the current player may deploy a figure on the tile just placed (stops at the
     /// first free feature).
     pub fn can_deploy(&self, placed: PlacedId) -> bool {
-        self.deployable() != 0 && self.free_features(placed).next().is_some()
+        (self.deployable() != 0 && self.free_features(placed).next().is_some())
+            || (self.core.powers.special != 0 && self.special_deploys(placed).next().is_some())
     }
 
     /// Applies a move, or says why it is illegal (the game is then unchanged).
@@ -453,6 +580,9 @@ impl<'t> Game<'t> {
                     y,
                     rotation: self.core.play.orient(orient).rotation,
                 });
+                if self.core.powers.extra_tile && self.core.extra_turn == ExtraTurn::None {
+                    self.earn_extra_tile(id, events);
+                }
                 self.core.phase = Phase::Act(id);
                 Ok(())
             }
@@ -469,6 +599,11 @@ impl<'t> Game<'t> {
             }
             (Phase::Act(placed), Move::Windmill { feature }) => {
                 rules::windmill::place_windmill(self, placed, feature, events)?;
+                self.end_turn(placed, events);
+                Ok(())
+            }
+            (Phase::Act(placed), Move::Recall { figure }) => {
+                self.recall(figure, events)?;
                 self.end_turn(placed, events);
                 Ok(())
             }
@@ -596,28 +731,33 @@ impl<'t> Game<'t> {
             });
         };
         let kind = self.core.tables.feature(f.kind);
-        if !kind.claimable {
-            return Err(IllegalMove::Unclaimable(kind.id.clone()));
-        }
         let node = self.core.board.placed[placed.index()].node(feature);
         let root = self.core.find_mut(node);
-        if self.core.nodes[root.index()].followers > 0 {
-            return Err(IllegalMove::FeatureTaken {
-                kind: kind.id.clone(),
-                feature: describe_feature(self.core.tables, o, feature),
-            });
-        }
         let player = self.core.current;
-        if self.left(follower) == 0 {
-            if follower == 0 {
-                return Err(IllegalMove::NoFollower(player + 1));
-            }
+        // A set's figure not in this game (not dealt, or switched off) is named as such.
+        if follower > 0 && self.left(follower) == 0 {
             let name = (self.core.tables.followers.get(usize::from(follower) - 1))
                 .map_or("such follower", |f| f.name.as_str());
             return Err(IllegalMove::NotOffered(format!(
                 "player {} has no {name} left",
                 player + 1
             )));
+        }
+        if follower > 0 && self.core.powers.special & 1 << follower != 0 {
+            self.may_stand(placed, feature, usize::from(follower) - 1)?;
+        } else {
+            if !kind.claimable {
+                return Err(IllegalMove::Unclaimable(kind.id.clone()));
+            }
+            if self.core.nodes[root.index()].followers > 0 {
+                return Err(IllegalMove::FeatureTaken {
+                    kind: kind.id.clone(),
+                    feature: describe_feature(self.core.tables, o, feature),
+                });
+            }
+        }
+        if self.left(follower) == 0 {
+            return Err(IllegalMove::NoFollower(player + 1));
         }
         match follower {
             0 => self.core.supply[player as usize] -= 1,
@@ -637,6 +777,9 @@ impl<'t> Game<'t> {
             tile: placed,
             follower,
         });
+        if let Some(n) = self.core.stats.deployed.get_mut(usize::from(follower)) {
+            *n += 1;
+        }
         events.push(Event::Deployed {
             player,
             feature,
@@ -663,8 +806,59 @@ impl<'t> Game<'t> {
             self.complete_sites(p.x, p.y, events);
         }
         self.end_turn_modules(placed, events);
-        self.core.current = (self.core.current + 1) % self.core.options.players;
+        // An extra tile earned: the same player places the next tile.
+        self.core.extra_turn = match self.core.extra_turn {
+            ExtraTurn::Earned => ExtraTurn::Taking,
+            _ => {
+                self.core.current = (self.core.current + 1) % self.core.options.players;
+                ExtraTurn::None
+            }
+        };
         self.draw_next(events);
+    }
+
+    /// Takes back figure `figure` of the current player, of the power `recall` (the abbot),
+    /// and scores its feature as the end would, for them.
+    fn recall(&mut self, figure: u16, events: &mut Vec<Event>) -> Result<(), IllegalMove> {
+        let i = usize::from(figure);
+        if !self.recallable().any(|r| r == i) {
+            return Err(IllegalMove::NoRecall(figure));
+        }
+        let fig = self.core.figures[i];
+        let root = self.core.find_mut(fig.node);
+        if let Some(n) = self
+            .core
+            .stats
+            .recalls
+            .get_mut(usize::from(fig.follower) - 1)
+        {
+            *n += 1;
+        }
+        self.score_as(root, false, true, events);
+        Ok(())
+    }
+
+    /// Whether the tile just placed extends a feature where the current player has a figure
+    /// of power `extra-tile` (the builder): then they earn one more tile.
+    fn earn_extra_tile(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
+        let core = &self.core;
+        let p = core.board.placed[placed.index()];
+        let features = core.play_orient(placed).features;
+        let builder = core.figures.iter().find(|f| {
+            f.owner == core.current
+                && core
+                    .set_figure(f)
+                    .is_some_and(|info| info.power == Some(crate::tables::Power::ExtraTile))
+                && (0..features).any(|i| core.find(p.node(i)) == core.find(f.node))
+        });
+        if let Some(info) = builder.and_then(|f| core.set_figure(f)) {
+            events.push(Event::ExtraTile {
+                player: core.current,
+                figure: info.id.clone(),
+            });
+            self.core.extra_turn = ExtraTurn::Earned;
+            self.core.stats.extra_tiles += 1;
+        }
     }
 
     /// Scores the sites with followers whose range the tile just placed at `(x, y)` completed.

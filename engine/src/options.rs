@@ -57,6 +57,10 @@ pub struct RuleOptions {
     /// Flower colour ids by player (absent: drawn from the tokens, see `rules::flowers`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flowers: Vec<String>,
+    /// How many of a set's figures each player has, by figure id (`{ abbot = 0 }` takes the
+    /// abbot out of play); absent: the figure's declared `count`, when it is dealt.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub figures: std::collections::BTreeMap<String, u8>,
     /// Options switched on by name: those declared in the definitions (a scoring modifier's
     /// `option`: a house rule) and the engine's own (`BUILT_IN_OPTIONS`; `wells = true` is the
     /// same as naming `wells` here). A name no loaded set declares is refused at setup.
@@ -112,6 +116,10 @@ pub struct Rules {
     pub monastery_flowers_3x3: bool,
     /// The Wells.
     pub wells: bool,
+    /// The sets' figures each player has in this game (`[[figure]]`), by id, in declaration
+    /// order: those dealt (a figure dealt with gardens only when the draw has one).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<(String, u8)>,
     /// Bit `k` when feature kind `k`'s small rates apply (`FeatureRule::small`: no option, or
     /// its option on).
     #[serde(skip)]
@@ -187,6 +195,9 @@ impl fmt::Display for Rules {
         if self.wells || can.wells {
             write!(f, "; wells {}", on(self.wells))?;
         }
+        for (id, n) in &self.figures {
+            write!(f, "; {id} {n} each")?;
+        }
         let others: Vec<&str> = (self.on.iter())
             .filter(|o| !BUILT_IN_OPTIONS.contains(&o.as_str()))
             .map(String::as_str)
@@ -211,6 +222,7 @@ impl Default for RuleOptions {
             wells: false,
             monastery_flowers_3x3: false,
             flowers: Vec::new(),
+            figures: std::collections::BTreeMap::new(),
             on: Vec::new(),
         }
     }
@@ -298,6 +310,14 @@ pub enum SetupError {
         /// The name as given.
         name: String,
         /// Every option the loaded tables know, comma-separated.
+        known: String,
+    },
+    /// A figure count given for a figure no loaded set declares.
+    #[error("unknown figure `{name}` (known: {known})")]
+    UnknownFigure {
+        /// The id as given.
+        name: String,
+        /// Every figure the loaded sets declare, comma-separated.
         known: String,
     },
     /// More tiles than the board's positions and indices can hold.

@@ -84,6 +84,10 @@ pub struct Turn {
     /// The figure returned to the supply after placing a Festival tile.
     #[serde(default, rename = "return", skip_serializing_if = "Option::is_none")]
     pub return_figure: Option<FigureRef>,
+    /// The figure with the power `recall` (the abbot) taken back instead of deploying: its
+    /// feature scores at once, as at the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recall: Option<FigureRef>,
     /// Where the donkey moves: `[x, y]` of a placed tile (Village Life).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub donkey: Option<[i16; 2]>,
@@ -416,6 +420,7 @@ impl Turn {
             deploy: None,
             windmill: None,
             return_figure: None,
+            recall: None,
             donkey: None,
             figure: None,
         };
@@ -430,6 +435,7 @@ impl Turn {
             }
             Move::Windmill { feature } => turn.windmill = Some(FeatureRef::Index(feature)),
             Move::Return { figure } => turn.return_figure = figure_ref(game, figure),
+            Move::Recall { figure } => turn.recall = figure_ref(game, figure),
             Move::Donkey { x, y } => turn.donkey = Some([x, y]),
             Move::Place { .. } | Move::Pass => {}
         }
@@ -486,6 +492,23 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
                 "`figure` says which follower `deploy` puts down: give `deploy` too".into(),
             ));
         }
+        if let Some(f) = &t.recall {
+            if t.deploy.is_some()
+                || t.windmill.is_some()
+                || t.return_figure.is_some()
+                || t.donkey.is_some()
+            {
+                return Err(feature_error(
+                    "a turn has at most one of deploy, windmill, return, recall and donkey".into(),
+                ));
+            }
+            let recall = Move::Recall {
+                figure: resolve_figure(&game, f).map_err(feature_error)?,
+            };
+            game.apply(recall, &mut events).map_err(illegal)?;
+            turns.push(events);
+            continue;
+        }
         let second = match (&t.deploy, &t.windmill, &t.return_figure, &t.donkey) {
             (None, None, None, None) => Move::Pass,
             (Some(r), None, None, None) => Move::Deploy {
@@ -518,7 +541,7 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
             (None, None, None, Some([x, y])) => Move::Donkey { x: *x, y: *y },
             _ => {
                 return Err(feature_error(
-                    "a turn has at most one of deploy, windmill, return and donkey".into(),
+                    "a turn has at most one of deploy, windmill, return, recall and donkey".into(),
                 ));
             }
         };

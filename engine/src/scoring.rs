@@ -4,7 +4,7 @@
 use crate::ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
 use crate::options::MAX_PLAYERS;
 use crate::state::{Event, FigureKind, Game};
-use crate::tables::{Rates, SiteRange, Tables};
+use crate::tables::{Power, Rates, SiteRange, Tables};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use tiledef::Shape;
@@ -38,6 +38,9 @@ pub enum Reason {
     /// Scored at the end of the game, unfinished: the kind's `unfinished` rates (a region:
     /// what it borders).
     Unfinished,
+    /// Scored in play as at the end, its figure taken back (the abbot's recall): the kind's
+    /// `unfinished` rates.
+    Recalled,
 }
 
 /// A flower bonus of one player in a scoring (Village Life).
@@ -50,6 +53,19 @@ pub struct FlowerBonus {
     /// Matching flower groups on the scored feature's tiles.
     pub groups: u32,
     /// 3 × groups.
+    pub points: u32,
+}
+
+/// What a figure's bonus paid its owner in a scoring (the pig's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FigureBonus {
+    /// The player (0-based).
+    pub player: u8,
+    /// The figure kind's id.
+    pub figure: String,
+    /// What it counted: tiles, emblems and bordered features at its rates.
+    pub counted: u32,
+    /// The points it added.
     pub points: u32,
 }
 
@@ -95,6 +111,8 @@ pub struct Score {
     pub flowers: Vec<FlowerBonus>,
     /// Marketplace network bonuses, per owner of the road.
     pub network: Vec<NetworkBonus>,
+    /// Figures' bonuses (the pig's), per owner among the scorers.
+    pub bonuses: Vec<FigureBonus>,
 }
 
 /// What one marker kind's scoring modifier did to a scoring.
@@ -138,6 +156,10 @@ impl Score {
                 .filter(|b| b.player == player)
                 .map(|b| b.points)
                 .sum::<u32>()
+            + (self.bonuses.iter())
+                .filter(|b| b.player == player)
+                .map(|b| b.points)
+                .sum::<u32>()
     }
 }
 
@@ -157,6 +179,7 @@ impl Score {
             (_, Reason::Completed) => format!("completed-{name}"),
             (_, Reason::Small) => format!("small-{name}"),
             (_, Reason::Unfinished) => format!("unfinished-{name}"),
+            (_, Reason::Recalled) => format!("recalled-{name}"),
         }
     }
 
@@ -189,6 +212,7 @@ impl Described<'_> {
             Reason::Completed => "completed",
             Reason::Small => "small",
             Reason::Unfinished => "unfinished",
+            Reason::Recalled => "recalled",
         };
         let Scored::Feature(kind) = s.kind else {
             return match s.reason {
@@ -303,6 +327,16 @@ impl fmt::Display for Described<'_> {
                 if b.groups == 1 { "" } else { "s" }
             )?;
         }
+        for b in &s.bonuses {
+            write!(
+                f,
+                "; P{} +{} for the {} ({} counted)",
+                b.player + 1,
+                b.points,
+                b.figure,
+                b.counted
+            )?;
+        }
         for b in &s.network {
             let parts: Vec<String> = b.roads.iter().map(u32::to_string).collect();
             write!(
@@ -321,13 +355,28 @@ impl<'t> Game<'t> {
     /// Scores the set at `root` for its majority at its kind's rates, then returns its
     /// followers.
     pub(crate) fn score(&mut self, root: NodeId, complete: bool, events: &mut Vec<Event>) {
+        self.score_as(root, complete, false, events);
+    }
+
+    /// Scores the set at `root` as `score` does; `recalled`: unfinished, in play, its figure
+    /// taken back (the abbot's recall).
+    pub(crate) fn score_as(
+        &mut self,
+        root: NodeId,
+        complete: bool,
+        recalled: bool,
+        events: &mut Vec<Event>,
+    ) {
         let node = self.core.nodes[root.index()];
         let tables = self.core.tables;
         let rule = tables.feature(node.kind);
         let tiles = self.members(root);
         let t = tiles.len() as u32;
         let emblems = u32::from(node.emblems);
-        let (reason, rates) = self.rates(node.kind, complete, t);
+        let (mut reason, rates) = self.rates(node.kind, complete, t);
+        if recalled {
+            reason = Reason::Recalled;
+        }
         let mut modifiers = Vec::new();
         let mut bordered = Vec::new();
         let mut range = 0;
@@ -352,12 +401,21 @@ impl<'t> Game<'t> {
         if rates.marker > 0 {
             points += rates.marker * self.ring_markers();
         }
-        let (count, weight) = self.return_followers(root, node.kind);
+        let (count, weight, powered) = self.return_followers(root, node.kind, emblems);
         let players = self.core.options.players as usize;
         let best = weight[..players].iter().copied().max().unwrap_or(0);
         let winners: Vec<u8> = (0..players as u8)
             .filter(|&p| best > 0 && weight[p as usize] == best)
             .collect();
+        let counts = (
+            t,
+            emblems,
+            (bordered.iter())
+                .filter(|&&(k, _)| tables.feature(k).pays(node.kind) > 0)
+                .map(|&(_, n)| n)
+                .sum(),
+        );
+        let bonuses = self.pay_powers(&powered, &winners, counts, points);
         let k = node.kind.index();
         for &p in &winners {
             self.core.scores[p as usize] += points;
@@ -396,7 +454,48 @@ impl<'t> Game<'t> {
             modifiers,
             flowers,
             network: Vec::new(),
+            bonuses,
         })));
+    }
+
+    /// What the powers of the figures taken off a scored feature pay (`powered`: owner and
+    /// `Tables::followers` index): a bonus its owner adds when among the `winners`, at its
+    /// rates times the feature's `(tiles, emblems, bordered)`; a recall's `points`, counted.
+    fn pay_powers(
+        &mut self,
+        powered: &[(u8, usize)],
+        winners: &[u8],
+        (tiles, emblems, bordered): (u32, u32, u32),
+        points: u32,
+    ) -> Vec<FigureBonus> {
+        let mut bonuses = Vec::new();
+        for &(owner, k) in powered {
+            let info = &self.core.tables.followers[k];
+            match info.power {
+                Some(Power::Bonus(rates)) if winners.contains(&owner) => {
+                    let counted = [(rates.tile, tiles), (rates.emblem, emblems)];
+                    let counted = (counted.into_iter().chain([(rates.bordered, bordered)]))
+                        .filter(|&(rate, _)| rate > 0)
+                        .map(|(_, n)| n)
+                        .sum();
+                    let paid =
+                        rates.tile * tiles + rates.emblem * emblems + rates.bordered * bordered;
+                    self.core.scores[usize::from(owner)] += paid;
+                    self.core.stats.figure_points[k] += u64::from(paid);
+                    bonuses.push(FigureBonus {
+                        player: owner,
+                        figure: info.id.clone(),
+                        counted,
+                        points: paid,
+                    });
+                }
+                Some(Power::Recall) if winners.contains(&owner) => {
+                    self.core.stats.figure_points[k] += u64::from(points);
+                }
+                _ => {}
+            }
+        }
+        bonuses
     }
 
     /// The rates a feature of `kind` of `tiles` tiles scores at: unfinished, small (its kind's
@@ -428,15 +527,23 @@ impl<'t> Game<'t> {
             .placed_in(i32::from(p.x), i32::from(p.y), range)
     }
 
-    /// Takes the followers off the set `root` (of `kind`) back to their supplies: how many
-    /// each player had there, and their strength in the majority.
+    /// Takes the figures off the set `root` (of `kind`, with `emblems` emblems) back to their
+    /// supplies: how many each player had there, their strength in the majority, and the set
+    /// figures with a power among them (owner, `Tables::followers` index).
+    #[allow(clippy::type_complexity)]
     fn return_followers(
         &mut self,
         root: NodeId,
         kind: FeatureKindId,
-    ) -> ([u8; MAX_PLAYERS as usize], [u16; MAX_PLAYERS as usize]) {
+        emblems: u32,
+    ) -> (
+        [u8; MAX_PLAYERS as usize],
+        [u16; MAX_PLAYERS as usize],
+        Vec<(u8, usize)>,
+    ) {
         let mut count = [0u8; MAX_PLAYERS as usize];
         let mut weight = [0u16; MAX_PLAYERS as usize];
+        let mut powered = Vec::new();
         let site = self.core.play.is_site(kind);
         // Stable removal keeps the figures in deploy order (the order of the final scoring). The
         // root counts the set's followers, so the search stops at the last of them.
@@ -446,7 +553,10 @@ impl<'t> Game<'t> {
             let fig = self.core.figures[i];
             if fig.kind == FigureKind::Follower && self.core.find_mut(fig.node) == root {
                 count[fig.owner as usize] += 1;
-                weight[fig.owner as usize] += self.core.strength(&fig);
+                weight[fig.owner as usize] += self.core.strength(&fig, emblems);
+                if fig.follower > 0 && self.core.powers.special & 1 << fig.follower != 0 {
+                    powered.push((fig.owner, usize::from(fig.follower) - 1));
+                }
                 self.core.return_to_supply(fig);
                 if site {
                     self.core.site_followers -= 1;
@@ -461,7 +571,7 @@ impl<'t> Game<'t> {
         self.core.figures.copy_within(i..len, kept);
         self.core.figures.truncate(kept + len - i);
         self.core.nodes[root.index()].followers = 0;
-        (count, weight)
+        (count, weight, powered)
     }
 
     /// The markers on the features of the last walked ring.

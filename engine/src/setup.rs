@@ -16,7 +16,7 @@ use crate::rules::tokens::Tokens;
 use crate::rules::windmill::Windmills;
 use crate::rules::{Modules, in_play};
 use crate::scoring::{MarkersInPlay, markers_in_play};
-use crate::state::{Core, Event, Game, GameStats, Phase, PlayTables, Scratch};
+use crate::state::{Core, Event, ExtraTurn, Game, GameStats, Phase, PlayTables, Powers, Scratch};
 use crate::tables::Tables;
 use std::sync::Arc;
 
@@ -65,12 +65,11 @@ impl<'t> Setup<'t> {
             Colours::Dealt(Vec::new())
         };
         let markers = markers_in_play(tables, &rules, whole());
-        let follower_counts = (tables.followers.iter())
-            .map(|f| {
-                let in_game = |s: &u16| rules.sets.contains(&tables.sets[usize::from(*s)]);
-                let mut declared = std::iter::once(&f.set).chain(&f.also);
-                if declared.any(in_game) { f.count } else { 0 }
-            })
+        let follower_counts = figures_dealt(tables, &options, &rules, whole())?;
+        let mut rules = rules;
+        rules.figures = (tables.followers.iter().zip(&follower_counts))
+            .filter(|&(_, &n)| n > 0)
+            .map(|(f, &n)| (f.id.clone(), n))
             .collect();
         // Every orientation of a kind has its features; a cut plays at most its number of tiles.
         let features = |k: KindId| {
@@ -141,6 +140,8 @@ impl<'t> Setup<'t> {
                     .collect(),
                 follower_counts: self.follower_counts.clone(),
                 follower_kinds,
+                powers: Powers::new(tables, &self.follower_counts),
+                extra_turn: ExtraTurn::None,
                 scores: vec![0; players],
                 bag,
                 next_draw: 0,
@@ -152,6 +153,9 @@ impl<'t> Setup<'t> {
                     modifier_points: vec![0; self.tables.features.len()],
                     marker_points: vec![0; markers],
                     token_points: vec![0; markers],
+                    deployed: vec![0; self.tables.followers.len() + 1],
+                    figure_points: vec![0; self.tables.followers.len()],
+                    recalls: vec![0; self.tables.followers.len()],
                     ..GameStats::default()
                 },
                 rules: Arc::clone(&self.rules),
@@ -174,6 +178,52 @@ impl<'t> Setup<'t> {
         game.draw_next(events);
         game
     }
+}
+
+/// How many of each set figure every player has: the options' count for it if they give one;
+/// else its count when a set that declares it has a tile in the game and, for a figure dealt
+/// with a feature kind (the abbot with gardens), a tile of the draw has such a feature; else 0.
+fn figures_dealt(
+    tables: &Tables,
+    options: &GameOptions,
+    rules: &Rules,
+    draw: impl Iterator<Item = KindId>,
+) -> Result<Vec<u8>, SetupError> {
+    if let Some(name) =
+        (options.rules.figures.keys()).find(|name| !tables.followers.iter().any(|f| &f.id == *name))
+    {
+        let known: Vec<&str> = tables.followers.iter().map(|f| f.id.as_str()).collect();
+        return Err(SetupError::UnknownFigure {
+            name: name.clone(),
+            known: known.join(", "),
+        });
+    }
+    // The feature kinds on the draw's tiles (a kind's orientations share their features).
+    let mut kinds_drawn = 0u32;
+    if tables.followers.iter().any(|f| f.dealt_with.is_some()) {
+        for k in draw {
+            let first = tables.kind(k).orients[0];
+            for f in &tables.orients[usize::from(first)].features {
+                kinds_drawn |= f.kind.bit();
+            }
+        }
+    }
+    Ok((tables.followers.iter())
+        .map(|f| {
+            let in_game = |s: &u16| rules.sets.contains(&tables.sets[usize::from(*s)]);
+            let mut declared = std::iter::once(&f.set).chain(&f.also);
+            // A count the options give deals the figure whatever the draw holds.
+            if let Some(&n) = options.rules.figures.get(&f.id) {
+                return n;
+            }
+            let dealt = f.dealt_with.is_none_or(|k| kinds_drawn & k.bit() != 0);
+            if declared.any(in_game) && dealt {
+                f.count
+            } else {
+                0
+            }
+        })
+        .collect())
 }
 
 /// Refuses a rule option switched on by a name the tables do not know: a misspelt house rule

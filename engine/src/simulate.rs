@@ -164,6 +164,10 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
         modifier_points,
         marker_points,
         token_points,
+        deployed,
+        figure_points,
+        recalls,
+        extra_tiles,
         festival_returns,
         donkey_moves,
         windmills_placed,
@@ -176,6 +180,10 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
     add_all(&mut sum.modifier_points, modifier_points);
     add_all(&mut sum.marker_points, marker_points);
     add_all(&mut sum.token_points, token_points);
+    add_all(&mut sum.deployed, deployed);
+    add_all(&mut sum.figure_points, figure_points);
+    add_all(&mut sum.recalls, recalls);
+    sum.extra_tiles += extra_tiles;
     sum.festival_returns += festival_returns;
     sum.donkey_moves += donkey_moves;
     sum.windmills_placed += windmills_placed;

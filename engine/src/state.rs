@@ -100,6 +100,12 @@ pub enum Move {
         /// Index into `Game::figures`.
         figure: u16,
     },
+    /// Take back a figure with the power `recall` (the abbot) instead of deploying: its feature
+    /// scores at once, as at the end.
+    Recall {
+        /// Index into `Game::figures`.
+        figure: u16,
+    },
     /// Move the donkey to a placed tile (Village Life), deploying and returning nothing.
     Donkey {
         /// Column.
@@ -190,8 +196,9 @@ pub(crate) struct PlayTables {
     pub closes: u32,
     /// Bit `k` when a follower may stand on feature kind `k` (`FeatureRule::claimable`).
     pub claimable: u32,
-    /// Bit `k` when feature kind `k` is a site with a range a follower may take
-    /// (`FeatureRule::range`, `claimable`): `Core::site_followers` counts the followers there.
+    /// Bit `k` when feature kind `k` is a site with a range a figure may take
+    /// (`FeatureRule::range`, `Tables::takeable`): `Core::site_followers` counts the figures
+    /// there.
     pub sites: u32,
     /// The farthest reach of a site's range (`SiteRange::reach`): how far from a placed tile
     /// the end of a turn looks for sites it may have completed.
@@ -385,7 +392,7 @@ impl PlayTables {
             flowered,
             closes: kinds_where(&|k| k.closes()),
             claimable: kinds_where(&|k| k.claimable),
-            sites: kinds_where(&|k| k.range.is_some() && k.claimable),
+            sites: kinds_where(&|k| k.range.is_some()) & tables.takeable(),
             site_reach: (tables.features.iter())
                 .filter_map(|k| k.range.map(|r| r.reach()))
                 .max()
@@ -545,12 +552,15 @@ pub enum Event {
         /// Local feature index (a field) on the placed tile.
         feature: u8,
     },
-    /// A figure was returned to its owner's supply by the Festival (no scoring).
+    /// A figure was returned to its owner's supply by the Festival, or went home with it (a
+    /// builder, a pig: no scoring).
     Returned {
         /// The player.
         player: u8,
         /// What it was.
         figure: FigureKind,
+        /// Which follower kind, for a follower (`Figure::follower`).
+        follower: u8,
         /// Its tile's column.
         x: i16,
         /// Its tile's row.
@@ -559,6 +569,14 @@ pub enum Event {
         feature: u8,
         /// That feature's kind.
         kind: FeatureKindId,
+    },
+    /// The tile just placed extended a feature with the player's figure of power `extra-tile`
+    /// (the builder): they place one more tile.
+    ExtraTile {
+        /// The player.
+        player: u8,
+        /// The figure kind's id.
+        figure: String,
     },
     /// The donkey was moved.
     DonkeyMoved {
@@ -661,6 +679,27 @@ pub enum IllegalMove {
     /// No follower may stand on this kind.
     #[error("no follower may be deployed on a {0}")]
     Unclaimable(String),
+    /// The figure may not stand on this kind (its `on`).
+    #[error("a {figure} may not stand on a {kind}")]
+    FigureNotOn {
+        /// The figure's name.
+        figure: String,
+        /// The feature kind's id.
+        kind: String,
+    },
+    /// A figure beside its owner's needs a claiming figure of its owner on the feature.
+    #[error("a {figure} goes only on a {kind} where player {player} already has a follower")]
+    NotBesideOwn {
+        /// The figure's name.
+        figure: String,
+        /// The feature kind's id.
+        kind: String,
+        /// The player (1-based).
+        player: u8,
+    },
+    /// The figure to recall is not one of the player's figures with the power `recall`.
+    #[error("there is no figure {0} of the current player to recall")]
+    NoRecall(u16),
     /// The connected feature already has a follower.
     #[error("the {kind} at {feature} is connected to a {kind} that already has a follower")]
     FeatureTaken {
@@ -759,6 +798,15 @@ pub struct GameStats {
     pub marker_points: Vec<i64>,
     /// Points of token majorities at the end, by marker kind.
     pub token_points: Vec<u64>,
+    /// Figures deployed, by follower kind (0 the base follower, `k + 1` `Tables::followers[k]`).
+    pub deployed: Vec<u64>,
+    /// Points a set figure's power paid, by `Tables::followers` index: a bonus (the pig) and a
+    /// recall's scoring (the abbot; part of `points_by_kind` too).
+    pub figure_points: Vec<u64>,
+    /// Recalls (the abbot), by `Tables::followers` index.
+    pub recalls: Vec<u64>,
+    /// Extra tiles a figure gave (the builder).
+    pub extra_tiles: u64,
     /// Figures returned by the Festival.
     pub festival_returns: u64,
     /// Donkey moves.
@@ -794,9 +842,16 @@ impl GameStats {
             let points = self.points_by_kind.get(k).copied().unwrap_or(0) as i64;
             points - self.modifier_points.get(k).copied().unwrap_or(0)
         };
+        let takeable = tables.takeable();
         for (k, rule) in tables.features.iter().enumerate() {
-            if rule.claimable {
+            if takeable >> k & 1 != 0 {
                 visit(SourceName::Kind(&rule.plural), kind(k));
+            }
+        }
+        for (k, figure) in tables.followers.iter().enumerate() {
+            if let Some(crate::tables::Power::Bonus(_)) = figure.power {
+                let v = self.figure_points.get(k).copied().unwrap_or(0) as i64;
+                visit(SourceName::Bonus(&figure.id), v);
             }
         }
         for (name, points) in [
@@ -826,6 +881,8 @@ enum SourceName<'a> {
     Kind(&'a str),
     /// A bonus.
     Fixed(&'static str),
+    /// A figure's bonus (the pig's), by the figure's id.
+    Bonus(&'a str),
     /// A marker kind's scoring modifier.
     Modifier(&'a str),
     /// A marker kind's token majorities.
@@ -837,6 +894,7 @@ impl std::fmt::Display for SourceName<'_> {
         match self {
             SourceName::Kind(name) | SourceName::Fixed(name) => f.write_str(name),
             SourceName::Modifier(marker) => write!(f, "{marker} (modifier)"),
+            SourceName::Bonus(figure) => write!(f, "{figure} (bonus)"),
             SourceName::Tokens(marker) => write!(f, "{marker} (tokens)"),
         }
     }
@@ -879,6 +937,10 @@ pub(crate) struct Core<'t> {
     /// Whether any of the sets' follower kinds is in this game (else deploys list the base
     /// follower only, without looking at the others).
     pub(crate) follower_kinds: bool,
+    /// The set figures in this game by how they deploy and what powers they bring.
+    pub(crate) powers: Powers,
+    /// Whether the current player has earned, or is placing, a figure's extra tile.
+    pub(crate) extra_turn: ExtraTurn,
     pub(crate) scores: Vec<u32>,
     pub(crate) bag: Vec<KindId>,
     pub(crate) next_draw: usize,
@@ -894,6 +956,60 @@ pub(crate) struct Core<'t> {
     pub(crate) markers: Arc<crate::scoring::MarkersInPlay>,
     /// The tile kind the game started from.
     pub(crate) start: KindId,
+}
+
+/// The set figures of a game (`Tables::followers` with a count above 0), by how they deploy
+/// and what their powers need of a turn.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Powers {
+    /// Bit `k + 1` for set figure `k` deployed as a follower is (`FollowerInfo::is_plain`:
+    /// the large follower), bit 0 for the base follower.
+    pub(crate) plain: u32,
+    /// Bit `k + 1` for set figure `k` with its own `on`, `beside` or power.
+    pub(crate) special: u32,
+    /// A figure with the power `recall` is in play (the abbot).
+    pub(crate) recall: bool,
+    /// A figure with the power `extra-tile` is in play (the builder).
+    pub(crate) extra_tile: bool,
+}
+
+impl Powers {
+    /// The powers of the set figures a game deals `counts` of.
+    pub(crate) fn new(tables: &Tables, counts: &[u8]) -> Powers {
+        let claimable = tables.claimable();
+        let mut powers = Powers {
+            plain: 1,
+            ..Powers::default()
+        };
+        for (k, f) in tables.followers.iter().enumerate() {
+            if counts.get(k).copied().unwrap_or(0) == 0 {
+                continue;
+            }
+            if f.is_plain(claimable) {
+                powers.plain |= 1 << (k + 1);
+            } else {
+                powers.special |= 1 << (k + 1);
+            }
+            match f.power {
+                Some(crate::tables::Power::Recall) => powers.recall = true,
+                Some(crate::tables::Power::ExtraTile) => powers.extra_tile = true,
+                _ => {}
+            }
+        }
+        powers
+    }
+}
+
+/// A figure's extra tile (the builder's) in a turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum ExtraTurn {
+    /// None earned.
+    #[default]
+    None,
+    /// The tile just placed earned one: the same player places the next tile.
+    Earned,
+    /// This is the extra tile: it earns no other.
+    Taking,
 }
 
 /// Buffers a turn reuses, holding nothing between turns that the game's state depends on.
@@ -1076,6 +1192,30 @@ impl<'t> Game<'t> {
             }
         }
         fig
+    }
+
+    /// After a claiming figure left its feature unscored (`lift`), takes its owner's figures
+    /// beside theirs there (the builder, the pig) back too when no claiming figure of the owner
+    /// is left on it: those figures go where their owner is. Returns the figures taken back.
+    pub(crate) fn return_lonely(&mut self, left: Figure) -> Vec<Figure> {
+        let core = &self.core;
+        if core.powers.special == 0 || !core.claims(&left) {
+            return Vec::new();
+        }
+        let root = core.find(left.node);
+        if core.has_claim(left.owner, root) {
+            return Vec::new();
+        }
+        let mut lifted = Vec::new();
+        while let Some(i) = (self.core.figures.iter()).position(|f| {
+            f.owner == left.owner
+                && f.kind == FigureKind::Follower
+                && !self.core.claims(f)
+                && self.core.find(f.node) == root
+        }) {
+            lifted.push(self.lift(i));
+        }
+        lifted
     }
 
     /// Walks the ring of a set into `scratch.ring`, and returns its distinct tiles.
@@ -1307,13 +1447,36 @@ impl<'t> Core<'t> {
         }
     }
 
-    /// The strength of a figure in a majority: 1 for a follower, its kind's for a set's.
+    /// The strength of a figure in a majority on a feature with `emblems` emblems: 1 for a
+    /// follower, its kind's for a set's (per emblem: the mayor).
     #[inline]
-    pub(crate) fn strength(&self, fig: &Figure) -> u16 {
-        match fig.follower {
-            0 => 1,
-            k => u16::from(self.tables.followers[usize::from(k) - 1].strength),
+    pub(crate) fn strength(&self, fig: &Figure, emblems: u32) -> u16 {
+        match self.set_figure(fig) {
+            None => 1,
+            Some(info) => info.strength_with(emblems).min(u32::from(u16::MAX)) as u16,
         }
+    }
+
+    /// The set figure kind a figure is (`Tables::followers`), if it is one.
+    #[inline]
+    pub(crate) fn set_figure(&self, fig: &Figure) -> Option<&'t crate::tables::FollowerInfo> {
+        let tables = self.tables;
+        match fig.follower {
+            0 => None,
+            k => tables.followers.get(usize::from(k) - 1),
+        }
+    }
+
+    /// Whether a figure claims its feature (a follower; not a figure beside its owner's).
+    #[inline]
+    pub(crate) fn claims(&self, fig: &Figure) -> bool {
+        fig.kind == FigureKind::Follower && self.set_figure(fig).is_none_or(|f| !f.beside_own)
+    }
+
+    /// Whether `player` has a figure claiming the set `root` (a root).
+    pub(crate) fn has_claim(&self, player: u8, root: NodeId) -> bool {
+        (self.figures.iter())
+            .any(|f| f.owner == player && self.claims(f) && self.find(f.node) == root)
     }
 }
 

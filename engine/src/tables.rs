@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
 
 /// The version of the compiled tables format (binary and JSON).
-pub const TABLES_VERSION: u32 = 8;
+pub const TABLES_VERSION: u32 = 9;
 
 /// The first bytes of the binary tables.
 pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
@@ -493,7 +493,8 @@ pub struct Tables {
     pub followers: Vec<FollowerInfo>,
 }
 
-/// A follower kind a set adds.
+/// A figure a set adds (the large follower, the abbot, the builder, the pig): deployed like a
+/// follower, on the kinds `on`, with its strength and power.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FollowerInfo {
     /// Its id (records name it).
@@ -509,10 +510,127 @@ pub struct FollowerInfo {
     /// How many each player has.
     pub count: u8,
     /// How many followers it counts as in a majority.
-    pub strength: u8,
+    pub strength: FigureStrength,
+    /// Bit `k` when it may stand on feature kind `k`.
+    pub on: u32,
+    /// It goes only where its owner has a claiming figure, and claims nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub beside_own: bool,
+    /// What more it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<Power>,
+    /// Dealt only in games whose draw has a tile with a feature of this kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dealt_with: Option<FeatureKindId>,
+}
+
+impl FollowerInfo {
+    /// Whether it may stand on features of this kind.
+    #[inline]
+    pub fn stands_on(&self, kind: FeatureKindId) -> bool {
+        self.on & kind.bit() != 0
+    }
+
+    /// Its strength on a feature with `emblems` emblems.
+    #[inline]
+    pub fn strength_with(&self, emblems: u32) -> u32 {
+        match self.strength {
+            FigureStrength::Fixed(n) => u32::from(n),
+            FigureStrength::PerEmblem(n) => u32::from(n) * emblems,
+        }
+    }
+
+    /// Whether it claims like a follower: a free feature of any claimable kind, no power (the
+    /// large follower). A game deploys these with the base follower, features × kinds.
+    pub fn is_plain(&self, claimable: u32) -> bool {
+        self.on == claimable && !self.beside_own && self.power.is_none()
+    }
+}
+
+/// How many followers a figure counts as in a majority.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FigureStrength {
+    /// Always this many.
+    Fixed(u8),
+    /// This many per emblem of its feature when it is scored (the mayor).
+    PerEmblem(u8),
+}
+
+/// A figure's power (`tiledef::FigurePower`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Power {
+    /// Instead of deploying, its owner takes it back and its feature scores at once, as at the
+    /// end (the abbot).
+    Recall,
+    /// A tile extending its feature gives its owner one more tile (the builder).
+    ExtraTile,
+    /// Its owner adds these rates when its feature scores for them (the pig).
+    Bonus(BonusRates),
+}
+
+/// What a figure's bonus adds to its owner's points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BonusRates {
+    /// Per tile of the feature.
+    pub tile: u32,
+    /// Per emblem on it.
+    pub emblem: u32,
+    /// Per completed feature its region borders that pays the region.
+    pub bordered: u32,
+}
+
+/// A figure of the loaded sets as a game reads it.
+fn follower_info(f: &tiledef::FollowerKind, claimable: u32) -> FollowerInfo {
+    let small = |n: u32| n.min(u32::from(u8::MAX)) as u8;
+    FollowerInfo {
+        id: f.id.clone(),
+        name: f.name.clone(),
+        set: f.set as u16,
+        also: f.also.iter().map(|&s| s as u16).collect(),
+        count: small(f.count),
+        strength: match f.strength {
+            tiledef::Strength::Fixed(n) => FigureStrength::Fixed(small(n)),
+            tiledef::Strength::PerEmblem(n) => FigureStrength::PerEmblem(small(n)),
+        },
+        on: if f.on.is_empty() {
+            claimable
+        } else {
+            (f.on.iter()).fold(0, |bits, k| bits | FeatureKindId(k.0).bit())
+        },
+        beside_own: f.beside_own,
+        power: f.power.map(|p| match p {
+            tiledef::FigurePower::Recall => Power::Recall,
+            tiledef::FigurePower::ExtraTile => Power::ExtraTile,
+            tiledef::FigurePower::Bonus {
+                tile,
+                emblem,
+                bordered,
+            } => Power::Bonus(BonusRates {
+                tile,
+                emblem,
+                bordered,
+            }),
+        }),
+        dealt_with: f.dealt_with.map(|k| FeatureKindId(k.0)),
+    }
 }
 
 impl Tables {
+    /// Bit `k` when a follower may stand on feature kind `k` (`FeatureRule::claimable`).
+    pub fn claimable(&self) -> u32 {
+        (self.features.iter().enumerate())
+            .filter(|(_, k)| k.claimable)
+            .fold(0, |bits, (k, _)| bits | 1 << k)
+    }
+
+    /// Bit `k` when some figure may stand on feature kind `k`: a follower, or a set's figure
+    /// that names it (the abbot, a garden).
+    pub fn takeable(&self) -> u32 {
+        (self.followers.iter()).fold(self.claimable(), |bits, f| bits | f.on)
+    }
+
     /// The rule of a feature kind.
     #[inline]
     pub fn feature(&self, kind: FeatureKindId) -> &FeatureRule {
@@ -814,6 +932,15 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     let rules: Vec<FeatureRule> = (ts.feature_kinds.iter())
         .map(|k| FeatureRule::compile(ts, k))
         .collect();
+    let claimable = (rules.iter().enumerate())
+        .filter(|(_, k)| k.claimable)
+        .fold(0u32, |bits, (k, _)| bits | 1 << k);
+    let followers: Vec<FollowerInfo> = (ts.followers.iter())
+        .map(|f| follower_info(f, claimable))
+        .collect();
+    // The kinds some figure may stand on: a follower's, and those a set's figure names (a
+    // garden, the abbot's).
+    let takeable = (followers.iter()).fold(claimable, |bits, f| bits | f.on);
     let mut meets = Vec::with_capacity(n * n);
     for a in 0..n {
         for b in 0..n {
@@ -864,12 +991,11 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 }
             }
             let id = orients.len() as u16;
-            // Only a site a follower may take completes with figures on it (a garden waits
-            // for the abbot).
+            // Only a site a figure may take completes with figures on it (a garden, with the
+            // abbot).
             let site = (features.iter())
                 .position(|f| {
-                    let rule = &rules[usize::from(f.kind.0)];
-                    rule.range.is_some() && rule.claimable
+                    rules[usize::from(f.kind.0)].range.is_some() && takeable >> f.kind.0 & 1 != 0
                 })
                 .map(small);
             let fields = (0..features.len())
@@ -959,18 +1085,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             kinds: ts.tiles.len() as u32,
             fits: vec![0; entries],
         },
-        followers: ts
-            .followers
-            .iter()
-            .map(|f| FollowerInfo {
-                id: f.id.clone(),
-                name: f.name.clone(),
-                set: f.set as u16,
-                also: f.also.iter().map(|&s| s as u16).collect(),
-                count: f.count.min(u32::from(u8::MAX)) as u8,
-                strength: f.strength.min(u32::from(u8::MAX)) as u8,
-            })
-            .collect(),
+        followers,
         groups: ts
             .groups
             .iter()

@@ -71,6 +71,12 @@ fn declared_points(ts: &TileSet, game: &Game<'_>, s: &Score) -> Option<u32> {
             let placed = placed_in_range(game, k.range, (s.at.0, s.at.1));
             rate(k.unfinished_rates, placed, 0)
         }
+        // Recalled in play: the range as it was then, no more than the final board's.
+        (Shape::Site, Reason::Recalled) => {
+            let placed = placed_in_range(game, k.range, (s.at.0, s.at.1));
+            assert!(s.range <= placed && s.range >= 1, "a recall of {}", s.range);
+            rate(k.unfinished_rates, s.range, 0)
+        }
         (Shape::Region, _) => {
             let region = kind.index();
             let paid: u32 = (s.bordered.iter())
@@ -83,7 +89,7 @@ fn declared_points(ts: &TileSet, game: &Game<'_>, s: &Score) -> Option<u32> {
             paid + rate(k.unfinished_rates, t, 0)
         }
         (_, Reason::Completed) => rate(k.complete_rates, t, s.emblems),
-        (_, Reason::Unfinished) => rate(k.unfinished_rates, t, s.emblems),
+        (_, Reason::Unfinished | Reason::Recalled) => rate(k.unfinished_rates, t, s.emblems),
     })
 }
 

@@ -614,14 +614,16 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
         while game.phase() != Phase::Over {
             if let Phase::Act(placed) = game.phase() {
                 let mut listed = Vec::new();
-                let [deploys, windmills, returns, pass] = game.legal_actions(placed, &mut listed);
-                assert_eq!(deploys + windmills + returns + pass, listed.len());
+                let [deploys, windmills, returns, recalls, pass] =
+                    game.legal_actions(placed, &mut listed);
+                assert_eq!(deploys + windmills + returns + recalls + pass, listed.len());
                 assert_eq!(deploys > 0, game.can_deploy(placed));
                 assert_eq!(windmills, game.action_count(placed, ActionGroup::Windmill));
                 assert_eq!(returns, game.action_count(placed, ActionGroup::Return));
+                assert_eq!(recalls, game.action_count(placed, ActionGroup::Recall));
                 assert_eq!(pass, game.action_count(placed, ActionGroup::Pass));
                 let game = &game;
-                let made: Vec<Move> = (ActionGroup::ALL[..4].iter())
+                let made: Vec<Move> = (ActionGroup::ALL[..5].iter())
                     .flat_map(|&g| {
                         let n = game.action_count(placed, g);
                         (0..n).filter_map(move |k| game.nth_action(placed, g, k))

@@ -21,6 +21,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+mod figures;
 mod kinds;
 mod layout;
 mod start;
@@ -191,6 +192,7 @@ pub fn check(
 
     let feature_kinds = cx.feature_kinds(&vocab, &order);
     let edge_kinds = cx.edge_kinds(&vocab, &feature_kinds);
+    let followers = cx.figures(&figure_ids, &vocab, &order, &feature_kinds);
     let mut tileset = TileSet {
         sets: order
             .iter()
@@ -259,22 +261,7 @@ pub fn check(
             .collect(),
         tiles: Vec::new(),
         start_tile: 0,
-        followers: figure_ids
-            .iter()
-            .filter_map(|d| {
-                let g = files[d.file].file.figures.iter().find(|g| g.id == d.id)?;
-                Some(crate::tileset::FollowerKind {
-                    id: g.id.clone(),
-                    name: g.name.clone(),
-                    set: order.iter().position(|&f| f == d.file).unwrap_or(0),
-                    also: (d.also.iter())
-                        .filter_map(|&again| order.iter().position(|&f| f == again))
-                        .collect(),
-                    count: g.count,
-                    strength: g.strength,
-                })
-            })
-            .collect(),
+        followers,
         groups: Vec::new(),
     };
     if tileset.editions.is_empty() {

@@ -397,8 +397,9 @@ pub enum LookBorder {
     None,
 }
 
-/// A follower kind: deployed like a follower, returned like one, counting `strength` times in
-/// the majority of the road, city, monastery or field it stands on.
+/// A figure a set adds: deployed like a follower on a feature of the tile just placed, returned
+/// when its feature is scored. What it may stand on, how much it counts and what more it does
+/// are declared here (the large follower, the abbot, the builder, the pig, the mayor).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FigureDef {
@@ -407,12 +408,102 @@ pub struct FigureDef {
     pub id: String,
     /// A readable name.
     pub name: String,
-    /// How many each player has.
+    /// How many each player has (a game's `[rules] figures = { id = n }` may change it; 0 takes
+    /// it out of play).
     #[schemars(range(min = 1, max = MAX_FIGURES))]
     pub count: u32,
-    /// How many followers it counts as in a majority.
-    #[schemars(range(min = 1, max = MAX_STRENGTH))]
-    pub strength: u32,
+    /// How many followers it counts as in a majority: a number (0 to 9), or `{ emblem = n }`,
+    /// `n` per emblem of its feature when it is scored (the mayor: its city's pennants).
+    /// Absent: 1, or 0 for a figure `beside = "own"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<StrengthDef>,
+    /// The feature kinds it may stand on, e.g. `["monastery", "garden"]`; absent: every kind a
+    /// follower may stand on (`claimable`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec!["road", "city"])]
+    pub on: Vec<String>,
+    /// `none` (the default): it claims a feature no figure stands on yet. `own`: it goes only
+    /// where its owner already has a claiming figure, claims nothing, and goes home with that
+    /// figure's feature (the builder, the pig).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub beside: Beside,
+    /// What more it does: `recall` (instead of deploying, its owner takes it back and its
+    /// feature scores at once as at the end: the abbot), `extra-tile` (placing a tile that
+    /// extends its feature gives its owner one more tile: the builder), or `{ bonus = { … } }`
+    /// (when its feature scores for its owner, the owner adds these rates: the pig).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<PowerDef>,
+    /// When it is dealt: `{ with = "garden" }` only in games whose draw has a tile with a
+    /// feature of that kind (the abbot with gardens). Absent: in every game of its set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dealt: Option<DealtDef>,
+}
+
+/// How many followers a figure counts as in a majority.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum StrengthDef {
+    /// A fixed number (0: it occupies its feature but wins no majority alone).
+    Count(#[schemars(range(max = MAX_STRENGTH))] u32),
+    /// A number per emblem of its feature when it is scored (the mayor: 1 per pennant).
+    PerEmblem {
+        /// Followers it counts as per emblem.
+        #[schemars(range(min = 1, max = MAX_STRENGTH))]
+        emblem: u32,
+    },
+}
+
+/// Whether a figure claims a free feature or joins its owner's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Beside {
+    /// It claims a feature no figure stands on.
+    #[default]
+    None,
+    /// It goes only where its owner already has a claiming figure, and claims nothing.
+    Own,
+}
+
+/// A figure's power.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum PowerDef {
+    /// Instead of deploying, its owner may take it back: its feature scores at once as it would
+    /// at the end, for its owner (the abbot).
+    Recall,
+    /// Placing a tile that extends its feature gives its owner one more tile at once, which
+    /// never gives another (the builder).
+    ExtraTile,
+    /// When its feature scores and its owner is among the scorers, the owner adds these rates
+    /// (the pig: `{ bordered = 1 }`, 1 more per completed city its field borders).
+    Bonus(BonusDef),
+}
+
+/// The rates a figure's bonus adds to its owner's points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BonusDef {
+    /// Points per tile of the feature.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(max = MAX_RATE))]
+    pub tile: u32,
+    /// Points per emblem on it (a city's pennants).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(max = MAX_RATE))]
+    pub emblem: u32,
+    /// Points per completed feature a region borders that pays it (a field's cities).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(max = MAX_RATE))]
+    pub bordered: u32,
+}
+
+/// When a figure is dealt.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DealtDef {
+    /// A feature kind: the figure is dealt only when a tile of the draw has one.
+    #[schemars(example = &"garden")]
+    pub with: String,
 }
 
 /// A tile group: tiles that are drawn together, before or after the tiles of no group.
@@ -1232,6 +1323,10 @@ fn is_true(b: &bool) -> bool {
 
 fn yes() -> bool {
     true
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {

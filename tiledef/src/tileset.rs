@@ -129,7 +129,7 @@ pub struct Look {
     pub icon: Option<MarkerIcon>,
 }
 
-/// A follower kind a set adds: `count` per player, counting `strength` times in a majority.
+/// A figure a set adds (`FigureDef` resolved): `count` per player, standing on the kinds `on`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FollowerKind {
     /// Its id, e.g. `large-follower`.
@@ -144,7 +144,43 @@ pub struct FollowerKind {
     /// How many each player has.
     pub count: u32,
     /// How many followers it counts as in a majority.
-    pub strength: u32,
+    pub strength: Strength,
+    /// The feature kinds it may stand on; empty: every claimable kind.
+    pub on: Vec<FeatureKindId>,
+    /// It goes only where its owner has a claiming figure, and claims nothing.
+    pub beside_own: bool,
+    /// What more it does.
+    pub power: Option<FigurePower>,
+    /// Dealt only when a tile of the draw has a feature of this kind.
+    pub dealt_with: Option<FeatureKindId>,
+}
+
+/// How many followers a figure counts as in a majority.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// Always this many.
+    Fixed(u32),
+    /// This many per emblem of its feature when it is scored.
+    PerEmblem(u32),
+}
+
+/// A figure's power (`PowerDef`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FigurePower {
+    /// Taken back instead of deploying; its feature scores at once, as at the end.
+    Recall,
+    /// A tile extending its feature gives its owner one more tile.
+    ExtraTile,
+    /// Its owner adds these rates when its feature scores for them: per tile, per emblem, per
+    /// completed bordered feature.
+    Bonus {
+        /// Per tile.
+        tile: u32,
+        /// Per emblem.
+        emblem: u32,
+        /// Per completed feature a region borders.
+        bordered: u32,
+    },
 }
 
 /// A tile group: tiles drawn together, before or after the tiles of no group.

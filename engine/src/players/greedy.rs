@@ -227,6 +227,13 @@ fn add_bordered(
 }
 
 /// What a figure of this strength is worth in the supply: as many followers.
+/// The strength set figure `k` is valued at off the board: its own, or per emblem as if on
+/// one emblem.
+fn nominal_strength(game: &Game<'_>, k: usize) -> u8 {
+    let strength = game.core.tables.followers[k].strength_with(1);
+    strength.min(u32::from(u8::MAX)) as u8
+}
+
 fn figure_worth(strength: u8, w: &Weights<'_>) -> f64 {
     f64::from(strength) * w.follower
 }
@@ -531,7 +538,8 @@ impl Board {
                 continue;
             }
             let r = game.find(f.node);
-            let strength = game.core.strength(f) as u8;
+            let emblems = u32::from(game.core.nodes[r.index()].emblems);
+            let strength = game.core.strength(f, emblems).min(u16::from(u8::MAX)) as u8;
             match owners.iter_mut().find(|(root, _)| *root == r) {
                 Some((_, o)) => o[f.owner as usize] += strength,
                 None => {
@@ -632,11 +640,15 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
     if game.core.supply[me] > 0 {
         est.figures.push((0, 1, w.follower));
     }
+    // The set figures deployed as a follower is (the large follower); the others, with their
+    // own `on`, `beside` or power, are tried on a copy of the game (`rank_actions`).
     let kinds = game.core.follower_counts.len();
     for k in 0..kinds {
-        if game.core.follower_supply[me * kinds + k] > 0 {
+        if game.core.follower_supply[me * kinds + k] > 0
+            && game.core.powers.plain & 1 << (k + 1) != 0
+        {
             est.figures
-                .push((k as u8 + 1, game.core.tables.followers[k].strength, 0.0));
+                .push((k as u8 + 1, nominal_strength(game, k), 0.0));
         }
     }
     for f in &mut est.figures {
@@ -918,7 +930,7 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
         for k in 0..kinds {
             let n = game.core.follower_supply[p * kinds + k];
             if n > 0 {
-                out[p] += f64::from(n) * figure_worth(game.core.tables.followers[k].strength, &w);
+                out[p] += f64::from(n) * figure_worth(nominal_strength(game, k), &w);
             }
         }
     }

@@ -193,7 +193,8 @@ impl Player {
                 });
                 let more = (ActionGroup::ALL.into_iter())
                     .filter(|&g| !matches!(g, ActionGroup::Deploy | ActionGroup::Pass))
-                    .any(|g| game.action_count(placed, g) > 0);
+                    .any(|g| game.action_count(placed, g) > 0)
+                    || game.deploys(placed).special() > 0;
                 if let Some(plan) = plan
                     && !more
                 {

@@ -60,24 +60,27 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
         ActionGroup::Deploy => {
             // The n-th of `legal_deploys`, without listing them.
             let deploy = game.deploys(placed);
-            deploy.nth(rng.below(deploy.count()))
+            game.nth_deploy_of(placed, &deploy, rng.below(deploy.count()))
         }
         group => game.nth_action(placed, group, rng.below(count[chosen])),
     }
 }
 
-/// A second-step move uniformly over all of them (deploys, Festival returns, pass: a game
-/// without grouped groups), counted: only the chosen one is made.
+/// A second-step move uniformly over all of them (deploys, Festival returns, recalls, pass: a
+/// game without grouped groups), counted: only the chosen one is made.
 #[inline]
 fn flat_action(game: &Game<'_>, placed: PlacedId, rng: &mut Rng) -> Option<Move> {
     let deploy = game.deploys(placed);
     let deploys = deploy.count();
     let returns = game.action_count(placed, ActionGroup::Return);
-    let n = rng.below(deploys + returns + 1);
+    let recalls = game.action_count(placed, ActionGroup::Recall);
+    let n = rng.below(deploys + returns + recalls + 1);
     if n < deploys {
-        deploy.nth(n)
+        game.nth_deploy_of(placed, &deploy, n)
     } else if n - deploys < returns {
         game.nth_action(placed, ActionGroup::Return, n - deploys)
+    } else if n - deploys - returns < recalls {
+        game.nth_action(placed, ActionGroup::Recall, n - deploys - returns)
     } else {
         Some(Move::Pass)
     }

@@ -34,16 +34,21 @@ pub(crate) fn return_figure(
         _ => return Err(IllegalMove::NoSuchFigure(figure)),
     }
     let fig = game.lift(figure as usize);
-    let p = game.core.board.placed[fig.tile.index()];
-    let n = game.core.nodes[fig.node.index()];
-    events.push(Event::Returned {
-        player,
-        figure: fig.kind,
-        x: p.x,
-        y: p.y,
-        feature: n.local,
-        kind: n.kind,
-    });
+    // Its owner's figures beside it (a builder, a pig) go home with it.
+    let lonely = game.return_lonely(fig);
+    for fig in std::iter::once(fig).chain(lonely) {
+        let p = game.core.board.placed[fig.tile.index()];
+        let n = game.core.nodes[fig.node.index()];
+        events.push(Event::Returned {
+            player,
+            figure: fig.kind,
+            follower: fig.follower,
+            x: p.x,
+            y: p.y,
+            feature: n.local,
+            kind: n.kind,
+        });
+    }
     game.core.stats.festival_returns += 1;
     Ok(())
 }

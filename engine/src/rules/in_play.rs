@@ -67,6 +67,7 @@ pub(crate) fn rules_in_play(
         flower_bonus: o.flower_bonus.unwrap_or(flowers),
         monastery_flowers_3x3: o.monastery_flowers_3x3 || named("monastery-flowers-3x3"),
         wells: o.wells || named("wells"),
+        figures: Vec::new(),
         on: {
             let mut on = o.on.clone();
             if o.wells {

@@ -241,5 +241,6 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
         modifiers: Vec::new(),
         flowers,
         network: Vec::new(),
+        bonuses: Vec::new(),
     })));
 }

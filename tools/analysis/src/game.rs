@@ -518,6 +518,12 @@ fn engine_error(e: impl fmt::Display) -> GameError {
     GameError::Engine(e.to_string())
 }
 
+/// `a follower`, `an abbot`.
+fn with_article(noun: &str) -> String {
+    let vowel = noun.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {noun}", if vowel { "an" } else { "a" })
+}
+
 fn figure_name(kind: FigureKind) -> &'static str {
     match kind {
         FigureKind::Follower => "follower",
@@ -559,6 +565,21 @@ fn choice_text(
                     figure_name(f.kind),
                     t.x,
                     t.y
+                ),
+                None,
+            )
+        }
+        Move::Recall { figure } => {
+            let f = game.figures()[figure as usize];
+            let t = game.board().placed[f.tile.index()];
+            let name = usize::from(f.follower)
+                .checked_sub(1)
+                .and_then(|k| game.tables().followers.get(k))
+                .map_or("figure".to_string(), |k| k.name.to_lowercase());
+            (
+                format!(
+                    "take back your {name} at ({}, {}), scoring its feature now",
+                    t.x, t.y
                 ),
                 None,
             )
@@ -657,12 +678,12 @@ fn event_text(
             feature,
             follower,
         } => Some(format!(
-            "  P{} deploys a {} on the {}",
+            "  P{} deploys {} on the {}",
             player + 1,
-            match follower {
+            with_article(&match follower {
                 0 => "follower".to_string(),
                 k => tables.followers[usize::from(*k) - 1].name.to_lowercase(),
-            },
+            }),
             on(*feature, &tables.feature(*kind).id)
         )),
         Event::Scored(s) => Some(format!(
@@ -681,6 +702,7 @@ fn event_text(
         Event::Returned {
             player,
             figure,
+            follower,
             x,
             y,
             kind,
@@ -688,8 +710,18 @@ fn event_text(
         } => Some(format!(
             "  P{} returns their {} from the {} at ({x}, {y}) (Festival, no scoring)",
             player + 1,
-            figure_name(*figure),
+            match (figure, follower) {
+                (FigureKind::Follower, 1..) => tables.followers[usize::from(*follower) - 1]
+                    .name
+                    .to_lowercase(),
+                _ => figure_name(*figure).to_string(),
+            },
             tables.feature(*kind).id
+        )),
+        Event::ExtraTile { player, figure } => Some(format!(
+            "  P{}'s {figure}: the tile extends its feature, so P{} places one more tile",
+            player + 1,
+            player + 1
         )),
         Event::DonkeyMoved { player, x, y } => {
             Some(format!("  P{} moves the donkey to ({x}, {y})", player + 1))

@@ -129,8 +129,8 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
                 tile: None,
                 kind: "figure".to_string(),
                 detail: format!(
-                    "`{}` ({} per player, strength {}): JCZ's figures come with its expansions, not its XML",
-                    figure.id, figure.count, figure.strength
+                    "`{}` ({} per player): JCZ's figures come with its expansions, not its XML",
+                    figure.id, figure.count
                 ),
             });
         }

@@ -374,14 +374,6 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
         if let Some(title) = titles.get(jcz_family) {
             set.set.set.name = title.clone();
         }
-        for (_, what) in vocab::UNSAID_FIGURES.iter().filter(|f| f.0 == jcz_family) {
-            out.notes.push(set_note(
-                file,
-                &fam.tile_sets[0],
-                "figure",
-                format!("JCZ's rules add {what}; the format has no such figure"),
-            ));
-        }
         produced.push(set);
     }
 

@@ -233,40 +233,51 @@ pub fn group_def(id: &str) -> Option<GroupDef> {
 /// JCZ's `RiverCapability`: a river tile continues the river and may not turn back on itself.
 pub const RIVER_PATH: PathRule = PathRule::NoUTurn;
 
-/// Follower kinds JCZ's rules add with a tile-set family (JCZ's family id): Inns & Cathedrals'
-/// large follower (`BigFollower`), one per player, counting as two in every majority.
-const FIGURES: &[(&str, &str, &str, u32, u32)] = &[(
-    "inns-and-cathedrals",
-    "large-follower",
-    "Large follower",
-    1,
-    2,
-)];
-
-/// Figures JCZ's rules add with a family that the format cannot say (yet): reported.
-pub const UNSAID_FIGURES: &[(&str, &str)] = &[
-    (
-        "traders-and-builders",
-        "the builder (a second turn when its road or city is extended)",
-    ),
-    (
-        "traders-and-builders",
-        "the pig (+1 per completed city for its farm)",
-    ),
-];
-
-/// The follower kinds a tile-set family brings, as JCZ's rules give them.
+/// The figures JCZ's rules add with a tile-set family (JCZ's family id), as the format says
+/// them: Inns & Cathedrals' large follower (`BigFollower`, counting as two in every majority);
+/// Traders & Builders' builder (`Builder`: a second tile when its road or city is extended) and
+/// pig (`Pig`: +1 per completed city for its farm), both beside their owner's followers.
 pub fn figures(family: &str) -> Vec<FigureDef> {
-    FIGURES
-        .iter()
-        .filter(|f| f.0 == family)
-        .map(|&(_, id, name, count, strength)| FigureDef {
-            id: id.to_string(),
-            name: name.to_string(),
-            count,
-            strength,
-        })
-        .collect()
+    let figure = |id: &str, name: &str| FigureDef {
+        id: id.to_string(),
+        name: name.to_string(),
+        count: 1,
+        strength: None,
+        on: Vec::new(),
+        beside: tiledef::Beside::None,
+        power: None,
+        dealt: None,
+    };
+    let beside = |id: &str, name: &str, on: &[&str], power| FigureDef {
+        on: on.iter().map(|k| k.to_string()).collect(),
+        beside: tiledef::Beside::Own,
+        power: Some(power),
+        ..figure(id, name)
+    };
+    match family {
+        "inns-and-cathedrals" => vec![FigureDef {
+            strength: Some(tiledef::StrengthDef::Count(2)),
+            ..figure("large-follower", "Large follower")
+        }],
+        "traders-and-builders" => vec![
+            beside(
+                "builder",
+                "Builder",
+                &["road", "city"],
+                tiledef::PowerDef::ExtraTile,
+            ),
+            beside(
+                "pig",
+                "Pig",
+                &["field"],
+                tiledef::PowerDef::Bonus(tiledef::BonusDef {
+                    bordered: 1,
+                    ..tiledef::BonusDef::default()
+                }),
+            ),
+        ],
+        _ => Vec::new(),
+    }
 }
 
 /// The known entry for a marker id.

@@ -383,7 +383,7 @@ fn the_rules_jcz_knows_from_its_java_come_from_its_names() {
             .iter()
             .map(|f| (f.id.as_str(), f.count, f.strength))
             .collect::<Vec<_>>(),
-        [("large-follower", 1, 2)]
+        [("large-follower", 1, Some(tiledef::StrengthDef::Count(2)))]
     );
     assert!(set(&import, "goods").figures.is_empty());
     // Nothing of this is reported as not carried over.

@@ -34,10 +34,13 @@ pub enum Source {
     Modifiers,
     /// Token majorities at the end (Traders & Builders' goods).
     Tokens,
+    /// What figures' bonuses added (the pig's).
+    Figures,
 }
 
 /// The bonuses, in report order after the feature kinds.
-const BONUSES: [Source; 5] = [
+const BONUSES: [Source; 6] = [
+    Source::Figures,
     Source::Flowers,
     Source::Windmills,
     Source::Networks,
@@ -49,11 +52,12 @@ const BONUSES: [Source; 5] = [
 pub const SOURCES: usize = MAX_FEATURE_KINDS + BONUSES.len();
 
 impl Source {
-    /// Every source of these tables, in report order: the kinds a follower may stand on (in
+    /// Every source of these tables, in report order: the kinds a figure may stand on (in
     /// declaration order), then the bonuses.
     pub fn all(tables: &Tables) -> Vec<Source> {
+        let takeable = tables.takeable();
         (tables.features.iter().enumerate())
-            .filter(|(_, k)| k.claimable)
+            .filter(|(k, _)| takeable >> k & 1 != 0)
             .map(|(k, _)| Source::Kind(FeatureKindId(k as u8)))
             .chain(BONUSES)
             .collect()
@@ -76,6 +80,7 @@ impl Source {
             Source::Networks => "marketplace networks",
             Source::Modifiers => "marker modifiers",
             Source::Tokens => "token majorities",
+            Source::Figures => "figure bonuses",
         }
     }
 
@@ -100,6 +105,7 @@ pub fn points_by_source(s: &Score) -> [u64; SOURCES] {
     out[Source::Modifiers.index()] += added;
     out[Source::Flowers.index()] += s.flowers.iter().map(|b| u64::from(b.points)).sum::<u64>();
     out[Source::Networks.index()] += s.network.iter().map(|b| u64::from(b.points)).sum::<u64>();
+    out[Source::Figures.index()] += s.bonuses.iter().map(|b| u64::from(b.points)).sum::<u64>();
     out
 }
 

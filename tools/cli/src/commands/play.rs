@@ -75,6 +75,9 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             "network": s.network.iter().map(|b| serde_json::json!({
                 "player": b.player + 1, "roads": b.roads, "points": b.points,
             })).collect::<Vec<_>>(),
+            "bonuses": s.bonuses.iter().map(|b| serde_json::json!({
+                "player": b.player + 1, "figure": b.figure, "counted": b.counted, "points": b.points,
+            })).collect::<Vec<_>>(),
             "why": s.describe(tables).to_string(),
         }}),
         Event::WindmillPlaced { player, feature } => serde_json::json!({
@@ -83,13 +86,19 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
         Event::Returned {
             player,
             figure,
+            follower,
             x,
             y,
             feature,
             kind,
         } => serde_json::json!({
-            "returned": { "player": player + 1, "figure": figure, "at": [x, y], "feature": feature,
-                "kind": tables.feature(*kind).id }
+            "returned": { "player": player + 1, "figure": match figure {
+                    engine::game::FigureKind::Follower => follower_id(tables, *follower),
+                    engine::game::FigureKind::Windmill => "windmill".to_string(),
+                }, "at": [x, y], "feature": feature, "kind": tables.feature(*kind).id }
+        }),
+        Event::ExtraTile { player, figure } => serde_json::json!({
+            "extra_tile": { "player": player + 1, "figure": figure }
         }),
         Event::DonkeyMoved { player, x, y } => serde_json::json!({
             "donkey": { "player": player + 1, "at": [x, y] }

@@ -489,6 +489,10 @@ fn report(
         stats.sums.donkey_moves as f64 / g,
         stats.sums.windmills_placed as f64 / g
     );
+    let figures = figures_per_game(tables, stats);
+    if !figures.is_empty() {
+        let _ = writeln!(out, "figures per game: {}", figures.join("; "));
+    }
     let _ = writeln!(
         out,
         "tiles set aside: {} ({:.3} per game)",
@@ -499,6 +503,38 @@ fn report(
         let _ = writeln!(out, "  {id:<10} could not be placed {n} times");
     }
     out
+}
+
+/// What each of the sets' figures did per game, for those deployed at all: deployments, and
+/// what its power did (recalls, extra tiles, points it paid).
+fn figures_per_game(tables: &engine::Tables, stats: &SimStats) -> Vec<String> {
+    let g = stats.games.max(1) as f64;
+    let sums = &stats.sums;
+    let at = |v: &[u64], k: usize| v.get(k).copied().unwrap_or(0) as f64 / g;
+    (tables.followers.iter().enumerate())
+        .filter(|&(k, _)| at(&sums.deployed, k + 1) > 0.0)
+        .map(|(k, f)| {
+            let mut line = format!("{} {:.2} deployed", f.id, at(&sums.deployed, k + 1));
+            match f.power {
+                Some(engine::tables::Power::Recall) => {
+                    let _ = write!(
+                        line,
+                        ", {:.2} recalled ({:.2} points)",
+                        at(&sums.recalls, k),
+                        at(&sums.figure_points, k)
+                    );
+                }
+                Some(engine::tables::Power::ExtraTile) => {
+                    let _ = write!(line, ", {:.2} extra tiles", sums.extra_tiles as f64 / g);
+                }
+                Some(engine::tables::Power::Bonus(_)) => {
+                    let _ = write!(line, ", {:.2} bonus points", at(&sums.figure_points, k));
+                }
+                None => {}
+            }
+            line
+        })
+        .collect()
 }
 
 /// Points per game by feature kind id (the kinds that score), and the windmills'.

@@ -1,0 +1,216 @@
+//! Figures: the `[[figure]]` declarations checked and resolved — the kinds they stand on, their
+//! strength and their power (docs/figures.md).
+
+use super::{Checker, Declared, Vocabulary};
+use crate::model::{Beside, FigureDef, PowerDef, Shape, StrengthDef};
+use crate::tileset::{FeatureKindId, FeatureKindInfo, FigurePower, FollowerKind, Strength};
+
+impl Checker<'_> {
+    /// Checks every declared figure and resolves it against the feature kinds, in vocabulary
+    /// order (`order`: the files in set order).
+    pub(super) fn figures(
+        &mut self,
+        declared: &[Declared],
+        vocab: &Vocabulary,
+        order: &[usize],
+        kinds: &[FeatureKindInfo],
+    ) -> Vec<FollowerKind> {
+        let files = self.files;
+        let mut out = Vec::with_capacity(declared.len());
+        for d in declared {
+            let found = files[d.file].file.figures.iter().enumerate();
+            let Some((i, def)) = found.clone().find(|(_, g)| g.id == d.id) else {
+                continue;
+            };
+            let ptr = format!("/figure/{i}");
+            let on = self.figure_on(d.file, &ptr, def, vocab);
+            let dealt_with = def.dealt.as_ref().and_then(|dealt| {
+                let at = format!("{ptr}/dealt/with");
+                let visible = vocab.visible(d.file);
+                let r = self.resolve(
+                    (d.file, &at, false),
+                    "feature kind",
+                    &dealt.with,
+                    &vocab.feature_kinds,
+                    visible,
+                )?;
+                Some(FeatureKindId(r as u8))
+            });
+            let strength = self.figure_strength(d.file, &ptr, def, &on, kinds);
+            let power = self.figure_power(d.file, &ptr, def, &on, kinds);
+            out.push(FollowerKind {
+                id: def.id.clone(),
+                name: def.name.clone(),
+                set: order.iter().position(|&f| f == d.file).unwrap_or(0),
+                also: (d.also.iter())
+                    .filter_map(|&again| order.iter().position(|&f| f == again))
+                    .collect(),
+                count: def.count,
+                strength,
+                on,
+                beside_own: def.beside == Beside::Own,
+                power,
+                dealt_with,
+            });
+        }
+        out
+    }
+
+    /// `on` names feature kinds this file may use; resolved to their ids.
+    fn figure_on(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        def: &FigureDef,
+        vocab: &Vocabulary,
+    ) -> Vec<FeatureKindId> {
+        let visible = vocab.visible(f);
+        let mut on = Vec::with_capacity(def.on.len());
+        for (j, name) in def.on.iter().enumerate() {
+            let at = format!("{ptr}/on/{j}");
+            let declared = &vocab.feature_kinds;
+            if let Some(r) = self.resolve((f, &at, false), "feature kind", name, declared, visible)
+            {
+                on.push(FeatureKindId(r as u8));
+            }
+        }
+        on
+    }
+
+    /// The strength, its default taken from `beside`: a figure beside its owner's claims
+    /// nothing, so it counts 0; one per emblem needs kinds with an emblem.
+    fn figure_strength(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        def: &FigureDef,
+        on: &[FeatureKindId],
+        kinds: &[FeatureKindInfo],
+    ) -> Strength {
+        let own = def.beside == Beside::Own;
+        let strength = match def.strength {
+            None => Strength::Fixed(u32::from(!own)),
+            Some(StrengthDef::Count(n)) => Strength::Fixed(n),
+            Some(StrengthDef::PerEmblem { emblem }) => Strength::PerEmblem(emblem),
+        };
+        let at = format!("{ptr}/strength");
+        if own && strength != Strength::Fixed(0) {
+            let d = self.error(
+                f,
+                &at,
+                true,
+                "tilekit::figure-beside-strength",
+                format!(
+                    "figure `{}` goes beside its owner's figures (`beside = \"own\"`) and claims nothing, so it cannot count in a majority",
+                    def.id
+                ),
+            );
+            d.label = "counts in a majority".to_string();
+            d.hint = Some(
+                "remove `strength` (a figure beside its owner's counts 0), or remove `beside` so that it claims a free feature"
+                    .to_string(),
+            );
+        }
+        if let Strength::PerEmblem(_) = strength {
+            let without: Vec<&str> = (on.iter())
+                .filter_map(|k| kinds.get(k.index()))
+                .filter(|k| k.emblem.is_none())
+                .map(|k| k.id.as_str())
+                .collect();
+            if on.is_empty() || !without.is_empty() {
+                let with: Vec<String> = (kinds.iter())
+                    .filter(|k| k.emblem.is_some())
+                    .map(|k| format!("`{}`", k.id))
+                    .collect();
+                let what = if on.is_empty() {
+                    "it names no kind in `on`".to_string()
+                } else {
+                    format!("`{}` has no emblem", without.join("`, `"))
+                };
+                let d = self.error(
+                    f,
+                    &at,
+                    true,
+                    "tilekit::figure-strength-emblem",
+                    format!(
+                        "figure `{}` counts per emblem of its feature, but {what}",
+                        def.id
+                    ),
+                );
+                d.label = "per emblem".to_string();
+                d.hint = Some(if with.is_empty() {
+                    "give a fixed strength (`strength = 1`): no feature kind here declares an `emblem`".to_string()
+                } else {
+                    format!(
+                        "stand it only on kinds with an emblem: `on = [{}]`",
+                        with.join(", ").replace('`', "\"")
+                    )
+                });
+            }
+        }
+        strength
+    }
+
+    /// The power: `recall` scores its feature as at the end, so it needs a site it alone
+    /// claims (a monastery, a garden).
+    fn figure_power(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        def: &FigureDef,
+        on: &[FeatureKindId],
+        kinds: &[FeatureKindInfo],
+    ) -> Option<FigurePower> {
+        let power = def.power?;
+        let at = format!("{ptr}/power");
+        Some(match power {
+            PowerDef::Recall => {
+                let not_sites: Vec<&str> = (on.iter())
+                    .filter_map(|k| kinds.get(k.index()))
+                    .filter(|k| k.shape != Shape::Site || k.range.is_none())
+                    .map(|k| k.id.as_str())
+                    .collect();
+                if def.beside == Beside::Own || on.is_empty() || !not_sites.is_empty() {
+                    let why = if def.beside == Beside::Own {
+                        "it goes beside its owner's figures (`beside = \"own\"`): a recall would score a feature others claim".to_string()
+                    } else if on.is_empty() {
+                        "it names no kind in `on`, so it may stand on roads and cities that others share".to_string()
+                    } else {
+                        format!(
+                            "`{}` is not a site with a range, which alone scores for one figure",
+                            not_sites.join("`, `")
+                        )
+                    };
+                    let sites: Vec<String> = (kinds.iter())
+                        .filter(|k| k.shape == Shape::Site && k.range.is_some())
+                        .map(|k| format!("\"{}\"", k.id))
+                        .collect();
+                    let d = self.error(
+                        f,
+                        &at,
+                        false,
+                        "tilekit::figure-recall",
+                        format!("figure `{}` has the power `recall`, but {why}", def.id),
+                    );
+                    d.label = "recall".to_string();
+                    d.hint = Some(if sites.is_empty() {
+                        "declare a site kind with a `range` (as a monastery) for it to stand on"
+                            .to_string()
+                    } else {
+                        format!(
+                            "stand it only on sites, without `beside`: `on = [{}]`",
+                            sites.join(", ")
+                        )
+                    });
+                }
+                FigurePower::Recall
+            }
+            PowerDef::ExtraTile => FigurePower::ExtraTile,
+            PowerDef::Bonus(b) => FigurePower::Bonus {
+                tile: b.tile,
+                emblem: b.emblem,
+                bordered: b.bordered,
+            },
+        })
+    }
+}
