@@ -22,16 +22,17 @@ pub use load::{
     read_text,
 };
 pub use model::{
-    ArtHints, Completion, Count, EdgeStyle, EmblemDef, FORMAT_VERSION, FeatureDef, FeatureKindDef,
-    FigureDef, GroupDraw, JczEdge, KindRates, KindScoring, KindValue, LookBorder, LookDef,
-    LookStyle, MarkerIcon, MarkerPlace, MarkerRule, Meeting, PathRule, PortCarries, RangeDef,
-    Rates, RoadEnd, ScoringDef, SetFigure, Shape, SmallRates, SpareStarts, TileFeatures,
-    TileSetFile, TokenDef,
+    ArtHints, Completion, Count, EdgeStyle, EffectCount, EffectDef, EmblemDef, FORMAT_VERSION,
+    FeatureDef, FeatureKindDef, FigureDef, GroupDraw, JczEdge, KindRates, KindScoring, KindValue,
+    LookBorder, LookDef, LookStyle, MarkerIcon, MarkerPlace, MarkerRule, Meeting, PathRule,
+    PortCarries, RangeDef, Rates, RoadEnd, ScoringDef, SetFigure, Shape, SmallRates, SpareStarts,
+    TileFeatures, TileSetFile, TokenDef,
 };
 pub use port::{Port, Side};
 pub use schema::{json_schema, json_schema_text};
 pub use source::Source;
 pub use tileset::{
-    Colour, EdgeKind, Edition, Emblem, Feature, FeatureKindId, FeatureKindInfo, FollowerKind,
-    Group, KindPoints, LineEnd, Look, MarkerKind, Rgb, SetInfo, SmallPoints, Tile, TileSet,
+    Colour, EdgeKind, Edition, Effect, Emblem, Feature, FeatureKindId, FeatureKindInfo,
+    FollowerKind, Group, KindPoints, LineEnd, Look, MarkerKind, Rgb, SetInfo, SmallPoints, Tile,
+    TileSet,
 };

@@ -548,10 +548,8 @@ impl Checker<'_> {
         kind: &FeatureKindInfo,
         vocab: &Vocabulary,
     ) -> Vec<usize> {
-        let place = [MarkerPlace::City, MarkerPlace::Road, MarkerPlace::Field]
-            .into_iter()
-            .find(|p| super::place_name(*p) == kind.id);
-        self.markers_on(f, &format!("{mptr}/markers"), names, place, &kind.id, vocab)
+        let place = MarkerPlace::Kind(kind.id.clone());
+        self.markers_on(f, &format!("{mptr}/markers"), names, &place, vocab)
     }
 
     /// The ports listed in `empty`: on no feature, on purpose.
