@@ -1030,6 +1030,17 @@ pub enum TileFeatures {
     Present(bool),
     /// The features of an area, line or region kind, in the order written.
     List(Vec<FeatureDef>),
+    /// A site with markers on it: `monastery = { markers = ["shrine"] }`.
+    Site(SiteDef),
+}
+
+/// A site on a tile, written as a table to put markers on it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SiteDef {
+    /// Marker ids on the site (each declared `on` the site's kind, e.g. `on = "monastery"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<String>,
 }
 
 /// One feature on a tile: the keys its kind's shape takes (`ports` always; `end` on a line;
@@ -1289,13 +1300,24 @@ impl TileDef {
         }
         match entry {
             TileFeatures::List(list) => list,
-            TileFeatures::Present(_) => unreachable!("replaced by a list just above"),
+            _ => unreachable!("replaced by a list just above"),
         }
     }
 
-    /// Whether the tile has the site written under `key` (`monastery = true`).
+    /// Whether the tile has the site written under `key` (`monastery = true`, or a table).
     pub fn has_site(&self, key: &str) -> bool {
-        matches!(self.features.get(key), Some(TileFeatures::Present(true)))
+        matches!(
+            self.features.get(key),
+            Some(TileFeatures::Present(true) | TileFeatures::Site(_))
+        )
+    }
+
+    /// The markers on the site written under `key` (empty if none).
+    pub fn site_markers(&self, key: &str) -> &[String] {
+        match self.features.get(key) {
+            Some(TileFeatures::Site(site)) => &site.markers,
+            _ => &[],
+        }
     }
 
     /// Puts the site written under `key` on the tile.
