@@ -638,10 +638,11 @@ pub fn check_expectations(
                                 .collect()
                         }),
                         markers: want.and_then(|w| w.markers.as_ref()).map(|_| {
-                            s.modifiers
-                                .iter()
-                                .map(|m| (m.marker.clone(), m.points))
-                                .collect()
+                            let mut paid = std::collections::BTreeMap::new();
+                            for m in &s.modifiers {
+                                *paid.entry(m.marker.clone()).or_insert(0) += m.points;
+                            }
+                            paid
                         }),
                     });
                 }

@@ -7,6 +7,7 @@ use crate::state::{Event, FigureKind, Game};
 use crate::tables::{Power, Rates, SiteRange, Tables};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use tiledef::EffectCount;
 use tiledef::Shape;
 
 /// What scored: a feature of a declared kind, or a windmill's range (Village Life).
@@ -105,7 +106,8 @@ pub struct Score {
     pub rates: Rates,
     /// Followers returned, per player (index = player).
     pub followers: Vec<u8>,
-    /// What the markers' scoring modifiers paid (included in `points`), per marker kind.
+    /// What the markers' scoring modifiers and the effects paid (included in `points`), per
+    /// marker kind (an effect's entry names it).
     pub modifiers: Vec<ModifierPoints>,
     /// Flower bonuses, per player with a figure on the feature.
     pub flowers: Vec<FlowerBonus>,
@@ -115,12 +117,16 @@ pub struct Score {
     pub bonuses: Vec<FigureBonus>,
 }
 
-/// What one marker kind's scoring modifier did to a scoring.
+/// What one marker kind's scoring modifier, or one effect counting a marker kind, did to a
+/// scoring.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModifierPoints {
     /// The marker kind's id.
     pub marker: String,
-    /// Its markers on the feature.
+    /// The effect that counted it (`vineyards`); absent for a marker's own modifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// Its markers on the feature (an effect: the tiles it counted).
     pub count: u32,
     /// The tile rate it set, if it set the one used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -225,10 +231,17 @@ impl Described<'_> {
         };
         let rule = tables.feature(kind);
         let id = &rule.id;
+        // The rates a modifier set, with the marker kinds that set them.
+        let rate = |pick: fn(&ModifierPoints) -> Option<u32>, base: u32| {
+            (s.modifiers.iter())
+                .find_map(|m| pick(m).map(|r| (r, format!(" ({})", m.marker))))
+                .unwrap_or((base, String::new()))
+        };
+        let (tr, tm) = rate(|m| m.tile, s.rates.tile);
         match rule.shape {
             tiledef::Shape::Site => {
                 let placed = count(s.range, "placed tile", "placed tiles");
-                format!("{state} {id}: {} × {placed} of its range", s.rates.tile)
+                format!("{state} {id}: {tr} × {placed} of its range{tm}")
             }
             tiledef::Shape::Region => {
                 // The kinds it scored for; none: those that would pay it, at 0.
@@ -255,24 +268,13 @@ impl Described<'_> {
                 if parts.is_empty() {
                     why = format!("{id} bordering nothing that pays it");
                 }
-                if s.rates.tile > 0 {
-                    why.push_str(&format!(
-                        " + {} × {}",
-                        s.rates.tile,
-                        count(t, "tile", "tiles")
-                    ));
+                if tr > 0 {
+                    why.push_str(&format!(" + {tr} × {}{tm}", count(t, "tile", "tiles")));
                 }
                 why
             }
             _ => {
                 let tiles = count(t, "tile", "tiles");
-                // The rates a modifier set, with the marker kinds that set them.
-                let rate = |pick: fn(&ModifierPoints) -> Option<u32>, base: u32| {
-                    (s.modifiers.iter())
-                        .find_map(|m| pick(m).map(|r| (r, format!(" ({})", m.marker))))
-                        .unwrap_or((base, String::new()))
-                };
-                let (tr, tm) = rate(|m| m.tile, s.rates.tile);
                 match &tables.feature(kind).emblem {
                     Some(emblem) => {
                         let (pr, pm) = rate(|m| m.pennant, s.rates.emblem);
@@ -296,8 +298,17 @@ impl fmt::Display for Described<'_> {
         let why = self.why();
         let mut extra = String::new();
         for m in &s.modifiers {
-            if let Some(r) = m.per_marker {
-                extra.push_str(&format!(" + {r} × {} ({})", m.count, m.marker));
+            match (m.per_marker, &m.effect) {
+                (Some(r), Some(effect)) => extra.push_str(&format!(
+                    " + {r} × {} ({effect})",
+                    count(
+                        m.count,
+                        &format!("{} tile", m.marker),
+                        &format!("{} tiles", m.marker)
+                    )
+                )),
+                (Some(r), None) => extra.push_str(&format!(" + {r} × {} ({})", m.count, m.marker)),
+                (None, _) => {}
             }
         }
         if who.is_empty() {
@@ -380,26 +391,35 @@ impl<'t> Game<'t> {
         let mut modifiers = Vec::new();
         let mut bordered = Vec::new();
         let mut range = 0;
-        let mut points = match rule.shape {
+        // What the rates count: a site's range tiles (its emblems unscored), else its tiles and
+        // emblems; a region also scores the completed features it borders.
+        let mut paid = 0;
+        let (counted, counted_emblems) = match rule.shape {
             Shape::Site => {
                 range = self.range_tiles(node.tile, rule.site_range(), complete);
-                rates.tile * range
+                (range, 0)
             }
             Shape::Region => {
                 bordered = self.bordered(node.kind);
-                let paid: u32 = (bordered.iter())
+                paid = (bordered.iter())
                     .map(|&(k, n)| n * tables.feature(k).pays(node.kind))
                     .sum();
-                paid + rates.tile * t + rates.emblem * emblems
+                (t, emblems)
             }
-            Shape::Area | Shape::Line if self.core.markers.modifiers => {
-                let base = (rates.tile, rates.emblem);
-                self.modify(complete, t, emblems, base, &mut modifiers)
-            }
-            Shape::Area | Shape::Line => rates.tile * t + rates.emblem * emblems,
+            Shape::Area | Shape::Line => (t, emblems),
         };
+        let mut points = paid
+            + if self.core.markers.modifiers {
+                let base = (rates.tile, rates.emblem);
+                self.modify(complete, counted, counted_emblems, base, &mut modifiers)
+            } else {
+                rates.tile * counted + rates.emblem * counted_emblems
+            };
         if rates.marker > 0 {
             points += rates.marker * self.ring_markers();
+        }
+        if !tables.effects.is_empty() {
+            points += self.effects(node.kind, node.tile, &tiles, complete, &mut modifiers);
         }
         let (count, weight, powered) = self.return_followers(root, node.kind, emblems);
         let players = self.core.options.players as usize;
@@ -655,9 +675,65 @@ impl<'t> Game<'t> {
             .then(|| &self.core.tables.orient(orient).features[..])
     }
 
-    /// Applies the scoring modifiers of the markers on the last walked ring (a road or city)
-    /// whose base rates per tile and per pennant are `base_rates`; records what each paid in `out`. Rates replace
-    /// the base ones (the highest of each rate the kinds present give), per-marker points add.
+    /// Applies the effects on `kind` to a scoring of a feature of that kind (its site on
+    /// `site`, its tiles `tiles`): each pays its rate per tile carrying its marker, in the
+    /// site's range or among the feature's tiles; each that counted a tile is recorded in `out`
+    /// (at 0 points when its rate for the state is 0: a vineyard by an unfinished monastery).
+    fn effects(
+        &self,
+        kind: FeatureKindId,
+        site: PlacedId,
+        tiles: &[(i16, i16)],
+        complete: bool,
+        out: &mut Vec<ModifierPoints>,
+    ) -> u32 {
+        let tables = self.core.tables;
+        let board = &self.core.board;
+        let mut points = 0;
+        for e in tables.effects.iter().filter(|e| e.on.contains(&kind)) {
+            let marked = |x: i32, y: i32| {
+                board.at(x, y).is_some_and(|p| {
+                    let k = usize::from(tables.orient(p.orient).kind);
+                    tables.kinds[k].markers.contains(&e.marker)
+                })
+            };
+            let count = match e.count {
+                EffectCount::Range => {
+                    let p = board.placed[site.index()];
+                    let (x, y) = (i32::from(p.x), i32::from(p.y));
+                    let range = tables.feature(kind).site_range();
+                    let r = i32::from(range.reach());
+                    let around = (-r..=r).flat_map(|dy| (-r..=r).map(move |dx| (dx, dy)));
+                    around
+                        .filter(|&(dx, dy)| range.contains(dx, dy) && marked(x + dx, y + dy))
+                        .count() as u32
+                }
+                EffectCount::Tiles => (tiles.iter())
+                    .filter(|&&(x, y)| marked(i32::from(x), i32::from(y)))
+                    .count() as u32,
+            };
+            if count == 0 {
+                continue;
+            }
+            let rate = if complete { e.complete } else { e.unfinished };
+            points += rate * count;
+            out.push(ModifierPoints {
+                marker: tables.markers[usize::from(e.marker)].id.clone(),
+                effect: Some(e.id.clone()),
+                count,
+                tile: None,
+                pennant: None,
+                per_marker: Some(rate),
+                points: i64::from(rate * count),
+            });
+        }
+        points
+    }
+
+    /// Applies the scoring modifiers of the markers on the last walked ring (a feature of any
+    /// kind) whose base rates per counted tile (a site: per range tile) and per emblem are
+    /// `base_rates`; records what each paid in `out`. Rates replace the base ones (the highest
+    /// of each rate the kinds present give), per-marker points add.
     fn modify(
         &self,
         complete: bool,
@@ -700,6 +776,7 @@ impl<'t> Game<'t> {
                 if sets_tile.is_some() || sets_pennant.is_some() {
                     out.push(ModifierPoints {
                         marker: tables.markers[usize::from(k)].id.clone(),
+                        effect: None,
                         count,
                         tile: sets_tile,
                         pennant: sets_pennant,
@@ -718,7 +795,7 @@ impl<'t> Game<'t> {
                 points += r * count;
                 match out
                     .iter_mut()
-                    .find(|m| m.marker == tables.markers[usize::from(k)].id)
+                    .find(|m| m.marker == tables.markers[usize::from(k)].id && m.effect.is_none())
                 {
                     Some(m) => {
                         m.per_marker = Some(r);
@@ -726,6 +803,7 @@ impl<'t> Game<'t> {
                     }
                     None => out.push(ModifierPoints {
                         marker: tables.markers[usize::from(k)].id.clone(),
+                        effect: None,
                         count,
                         tile: None,
                         pennant: None,

@@ -862,7 +862,7 @@ impl GameStats {
             visit(SourceName::Fixed(name), points);
         }
         for (m, marker) in tables.markers.iter().enumerate() {
-            if marker.scoring.is_some() {
+            if tables.marker_pays(m) {
                 let v = self.marker_points.get(m).copied().unwrap_or(0);
                 visit(SourceName::Modifier(&marker.id), v);
             }

@@ -491,6 +491,28 @@ pub struct Tables {
     /// The follower kinds the sets add besides the base followers (the large follower).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub followers: Vec<FollowerInfo>,
+    /// The effects the sets declare (`[[effect]]`), in load order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<EffectRule>,
+}
+
+/// An effect as scoring reads it: a feature of a kind in `on` scores `complete` (or
+/// `unfinished`) more per tile carrying a tile marker of the kind `marker`, counted in its
+/// site's range or on its own tiles.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EffectRule {
+    /// Its id (`vineyards`).
+    pub id: String,
+    /// Index into `Tables::markers` of the tile marker kind it counts.
+    pub marker: u8,
+    /// The feature kinds it applies to.
+    pub on: Vec<FeatureKindId>,
+    /// Which tiles it counts: `range` (a site's range) or `tiles` (the feature's).
+    pub count: tiledef::EffectCount,
+    /// Points per counted tile when the feature is completed.
+    pub complete: u32,
+    /// Points per counted tile when it is scored unfinished.
+    pub unfinished: u32,
 }
 
 /// A figure a set adds (the large follower, the abbot, the builder, the pig): deployed like a
@@ -651,6 +673,15 @@ impl Tables {
         let modifiers = (self.markers.iter()).filter_map(|m| m.scoring.as_ref()?.option.as_deref());
         let small = (self.features.iter()).filter_map(|k| k.small.as_ref()?.option.as_deref());
         crate::options::rule_options(modifiers.chain(small))
+    }
+
+    /// Whether points are credited to the marker kind `marker` (index into `markers`): it has
+    /// a scoring modifier, or an effect counts it.
+    pub fn marker_pays(&self, marker: usize) -> bool {
+        self.markers
+            .get(marker)
+            .is_some_and(|m| m.scoring.is_some())
+            || self.effects.iter().any(|e| usize::from(e.marker) == marker)
     }
 
     /// The index of a marker kind by id (0 when unknown).
@@ -1097,6 +1128,16 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             })
             .collect(),
         paths: ts.edge_kinds.iter().map(|e| e.path).collect(),
+        effects: (ts.effects.iter())
+            .map(|e| EffectRule {
+                id: e.id.clone(),
+                marker: small(e.marker),
+                on: e.on.iter().map(|k| FeatureKindId(k.0)).collect(),
+                count: e.count,
+                complete: e.complete,
+                unfinished: e.unfinished,
+            })
+            .collect(),
         set_removes: ts
             .sets
             .iter()

@@ -21,6 +21,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+mod effects;
 mod figures;
 mod kinds;
 mod layout;
@@ -181,6 +182,9 @@ pub fn check(
         shareable(&f.figures, |g| &g.id, "figure", "figure")
     });
     let group_ids = cx.declare(&order, |f| ids(&f.groups, |g| &g.id, "group", "tile group"));
+    let effect_ids = cx.declare(&order, |f| {
+        shareable(&f.effects, |e| &e.id, "effect", "effect")
+    });
     let vocab = Vocabulary {
         editions,
         feature_kinds: kind_ids,
@@ -248,7 +252,7 @@ pub fn check(
                 MarkerKind {
                     id: m.id.clone(),
                     name: m.name.clone(),
-                    on: m.on,
+                    on: m.on.clone(),
                     rule: m.rule,
                     display: m.display.as_deref().and_then(Rgb::parse),
                     icon: m.icon,
@@ -263,6 +267,7 @@ pub fn check(
         start_tile: 0,
         followers,
         groups: Vec::new(),
+        effects: Vec::new(),
     };
     if tileset.editions.is_empty() {
         tileset.editions.push(Edition {
@@ -307,7 +312,8 @@ pub fn check(
             }
         }
     }
-    cx.marker_rules(&vocab);
+    cx.marker_rules(&vocab, &tileset.feature_kinds);
+    tileset.effects = cx.effects(&effect_ids, &vocab, &tileset);
     cx.groups(&order, &group_ids, &vocab, &mut tileset, &tile_defs);
     cx.removes(&order, &vocab, &mut tileset);
     cx.report_not_required();
@@ -567,9 +573,11 @@ impl Checker<'_> {
         }
     }
 
-    /// Scoring modifiers and tokens make sense on the features that complete (roads and
-    /// cities), a pennant rate only on a city, and a modifier must change something.
-    fn marker_rules(&mut self, vocab: &Vocabulary) {
+    /// Markers' rules: a marker's place is a declared feature kind (or the tile); tokens make
+    /// sense on the features that complete (roads and cities); a scoring modifier on a feature,
+    /// with only the rates its kind has (a pennant rate where the kind's emblem is the
+    /// pennant); and a modifier must change something.
+    fn marker_rules(&mut self, vocab: &Vocabulary, kinds: &[FeatureKindInfo]) {
         for d in &vocab.markers {
             let file = &self.files[d.file].file;
             let Some(i) = file.markers.iter().position(|m| m.id == d.id) else {
@@ -577,33 +585,48 @@ impl Checker<'_> {
             };
             let m = &file.markers[i];
             let ptr = format!("/marker/{i}");
-            let place = match m.on {
-                MarkerPlace::Road => "road",
-                MarkerPlace::City => "city",
-                MarkerPlace::Tile => "tile",
-                MarkerPlace::Field => "field",
-            };
-            for (key, present) in [
-                ("scoring", m.scoring.is_some()),
-                ("token", m.token.is_some()),
-            ] {
-                if present && !matches!(m.on, MarkerPlace::Road | MarkerPlace::City) {
-                    self.error(
-                        d.file,
-                        &format!("{ptr}/{key}"),
-                        true,
-                        "tilekit::marker-rule-place",
-                        format!(
-                            "the marker `{}` goes on a {place}, but only roads and cities are completed and scored: its `{key}` would never apply",
-                            m.id
-                        ),
-                    )
-                    .hint = Some("put the marker `on = \"road\"` or `on = \"city\"`".to_string());
-                }
+            let place = m.on.name();
+            if let MarkerPlace::Kind(kind) = &m.on {
+                self.resolve(
+                    (d.file, &format!("{ptr}/on"), false),
+                    "feature kind",
+                    kind,
+                    &vocab.feature_kinds,
+                    vocab.visible(d.file),
+                );
+            }
+            if m.token.is_some() && !matches!(m.on, MarkerPlace::Road | MarkerPlace::City) {
+                self.error(
+                    d.file,
+                    &format!("{ptr}/token"),
+                    true,
+                    "tilekit::marker-rule-place",
+                    format!(
+                        "the marker `{}` goes on a {place}, but only roads and cities are completed and scored: its `token` would never apply",
+                        m.id
+                    ),
+                )
+                .hint = Some("put the marker `on = \"road\"` or `on = \"city\"`".to_string());
             }
             let Some(scoring) = &m.scoring else {
                 continue;
             };
+            if m.on == MarkerPlace::Tile {
+                self.error(
+                    d.file,
+                    &format!("{ptr}/scoring"),
+                    true,
+                    "tilekit::scoring-on-tile-marker",
+                    format!(
+                        "the marker `{}` goes on a tile, on no feature: its `scoring` would change no feature's scoring",
+                        m.id
+                    ),
+                )
+                .hint = Some(
+                    "put the marker on the kind it changes (`on = \"monastery\"`), or count the tiles carrying it with an `[[effect]]`"
+                        .to_string(),
+                );
+            }
             let says = |r: &Option<crate::model::Rates>| {
                 r.is_some_and(|r| r.tile.is_some() || r.pennant.is_some() || r.marker.is_some())
             };
@@ -620,26 +643,61 @@ impl Checker<'_> {
                         .to_string(),
                 );
             }
-            if m.on == MarkerPlace::Road {
-                for (when, rates) in [
-                    ("complete", &scoring.complete),
-                    ("unfinished", &scoring.unfinished),
-                ] {
-                    if rates.is_some_and(|r| r.pennant.is_some()) {
-                        self.error(
-                            d.file,
-                            &format!("{ptr}/scoring/{when}/pennant"),
-                            true,
-                            "tilekit::pennant-rate-on-road",
-                            format!(
-                                "the marker `{}` goes on a road, and roads have no pennants",
-                                m.id
-                            ),
-                        )
-                        .hint =
-                            Some("remove `pennant`, or put the marker `on = \"city\"`".to_string());
-                    }
+            for (when, rates) in [
+                ("complete", &scoring.complete),
+                ("unfinished", &scoring.unfinished),
+            ] {
+                if !rates.is_some_and(|r| r.pennant.is_some()) {
+                    continue;
                 }
+                let rate_ptr = format!("{ptr}/scoring/{when}/pennant");
+                if m.on == MarkerPlace::Road {
+                    self.error(
+                        d.file,
+                        &rate_ptr,
+                        true,
+                        "tilekit::pennant-rate-on-road",
+                        format!(
+                            "the marker `{}` goes on a road, and roads have no pennants",
+                            m.id
+                        ),
+                    )
+                    .hint = Some("remove `pennant`, or put the marker `on = \"city\"`".to_string());
+                    continue;
+                }
+                let Some(kind) = kinds.iter().find(|k| m.on.is_on(&k.id)) else {
+                    continue;
+                };
+                let emblem = kind.emblem.as_ref().map(|e| e.id.as_str());
+                if emblem == Some("pennant") {
+                    continue;
+                }
+                let has = match &kind.emblem {
+                    Some(e) => format!("whose emblem is the {}", e.id),
+                    None => "which has no emblem".to_string(),
+                };
+                let with_pennants: Vec<String> = (kinds.iter())
+                    .filter(|k| k.emblem.as_ref().is_some_and(|e| e.id == "pennant"))
+                    .map(|k| format!("`on = \"{}\"`", k.id))
+                    .collect();
+                self.error(
+                    d.file,
+                    &rate_ptr,
+                    true,
+                    "tilekit::scoring-rate-not-emblem",
+                    format!(
+                        "the marker `{}` goes on a {}, {has}: a `pennant` rate would never apply",
+                        m.id, kind.id
+                    ),
+                )
+                .hint = Some(if with_pennants.is_empty() {
+                    "remove `pennant`".to_string()
+                } else {
+                    format!(
+                        "remove `pennant`, or put the marker on a kind with pennants ({})",
+                        with_pennants.join(", ")
+                    )
+                });
             }
         }
     }
@@ -1489,18 +1547,17 @@ impl Checker<'_> {
         place: MarkerPlace,
         vocab: &Vocabulary,
     ) -> Vec<usize> {
-        self.markers_on(f, ptr, names, Some(place), place_name(place), vocab)
+        self.markers_on(f, ptr, names, &place, vocab)
     }
 
-    /// Resolves the markers written at `ptr` on a `here` (a tile, or a feature of that kind),
-    /// which takes the markers declared `on` a `place` (none: no marker kind goes there).
+    /// Resolves the markers written at `ptr` on a `place` (a tile, or a feature of a kind),
+    /// which takes the markers declared `on` it.
     fn markers_on(
         &mut self,
         f: usize,
         ptr: &str,
         names: &[String],
-        place: Option<MarkerPlace>,
-        here: &str,
+        place: &MarkerPlace,
         vocab: &Vocabulary,
     ) -> Vec<usize> {
         let mut out = Vec::new();
@@ -1522,8 +1579,13 @@ impl Checker<'_> {
                 .iter()
                 .find(|x| x.id == d.id)
                 .expect("declared markers come from their file");
-            if Some(def.on) != place {
-                let on = place_name(def.on);
+            let fits = match place {
+                MarkerPlace::Tile => def.on == MarkerPlace::Tile,
+                kind => def.on.is_on(kind.name()),
+            };
+            if !fits {
+                let on = def.on.name();
+                let here = place.name();
                 self.error(
                     f,
                     &mptr,
@@ -2071,16 +2133,6 @@ fn carries_of(kind: Option<&FeatureKindInfo>) -> PortCarries {
         Some(Shape::Line) => PortCarries::Road,
         Some(Shape::Region) => PortCarries::Field,
         Some(Shape::Site) | None => PortCarries::None,
-    }
-}
-
-/// Where a marker kind goes, as written (`city`, `tile`).
-fn place_name(place: MarkerPlace) -> &'static str {
-    match place {
-        MarkerPlace::City => "city",
-        MarkerPlace::Road => "road",
-        MarkerPlace::Field => "field",
-        MarkerPlace::Tile => "tile",
     }
 }
 

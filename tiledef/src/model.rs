@@ -100,6 +100,67 @@ pub struct TileSetFile {
     /// own (the River's tiles first, its lake last of them).
     #[serde(default, rename = "group", skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<GroupDef>,
+    /// Effects: points a scored feature's scorers get for the tile markers counted around it
+    /// or on it (the vineyards of a monastery's range).
+    #[serde(default, rename = "effect", skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<EffectDef>,
+}
+
+/// An effect: when a feature of a kind in `on` is scored, its scorers get points for the tiles
+/// carrying a tile marker of the kind `marker`, counted in the feature's site range or on its
+/// tiles (Hills & Sheep's vineyards: 3 a vineyard tile around a completed monastery).
+///
+/// ```toml
+/// [[effect]]
+/// id = "vineyards"
+/// marker = "vineyard"
+/// on = ["monastery"]
+/// count = "range"
+/// complete = 3
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EffectDef {
+    /// The id reports and scorings name it by, e.g. `"vineyards"`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"vineyards")]
+    pub id: String,
+    /// The marker kind it counts: a tile marker (`on = "tile"`), e.g. `"vineyard"`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"vineyard")]
+    pub marker: String,
+    /// The feature kinds whose scorings it adds to, by id, e.g. `["monastery"]`.
+    #[schemars(length(min = 1), example = EffectDef::on_example())]
+    pub on: Vec<String>,
+    /// Which tiles it counts: `range` (the placed tiles of a site's range, the site's own tile
+    /// included; site kinds only) or `tiles` (the tiles of the feature).
+    pub count: EffectCount,
+    /// Points per counted tile to those who score the feature completed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(max = MAX_RATE))]
+    pub complete: u32,
+    /// Points per counted tile to those who score the feature unfinished at the end.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(max = MAX_RATE))]
+    pub unfinished: u32,
+}
+
+impl EffectDef {
+    fn on_example() -> Vec<String> {
+        vec!["monastery".to_string()]
+    }
+}
+
+/// Which tiles an effect counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EffectCount {
+    /// The placed tiles of a site's range, its own tile included (site kinds only).
+    Range,
+    /// The tiles of the feature.
+    Tiles,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A feature kind: something tiles carry that figures stand on and that scores (a city, a road,
@@ -744,8 +805,9 @@ pub struct ColourDef {
     pub display: String,
 }
 
-/// Where a marker kind may be put.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+/// Where a marker kind may be put: `tile`, or the id of a feature kind (`road`, `city`,
+/// `field`, `monastery`, a set's own `lake`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum MarkerPlace {
     /// On the tile as a whole (`markers` of a tile).
@@ -756,6 +818,27 @@ pub enum MarkerPlace {
     City,
     /// In a field (`markers` of a field).
     Field,
+    /// On a feature of another kind, by the kind's id (`markers` of a monastery).
+    #[serde(untagged)]
+    Kind(String),
+}
+
+impl MarkerPlace {
+    /// The place as written: `tile`, or the feature kind's id.
+    pub fn name(&self) -> &str {
+        match self {
+            MarkerPlace::Tile => "tile",
+            MarkerPlace::Road => "road",
+            MarkerPlace::City => "city",
+            MarkerPlace::Field => "field",
+            MarkerPlace::Kind(id) => id,
+        }
+    }
+
+    /// Whether markers of this place go on features of the kind `kind` (its id).
+    pub fn is_on(&self, kind: &str) -> bool {
+        *self != MarkerPlace::Tile && self.name() == kind
+    }
 }
 
 /// The rule module that gives a marker kind its meaning in play.
@@ -1038,6 +1121,17 @@ pub enum TileFeatures {
     Present(bool),
     /// The features of an area, line or region kind, in the order written.
     List(Vec<FeatureDef>),
+    /// A site with markers on it: `monastery = { markers = ["shrine"] }`.
+    Site(SiteDef),
+}
+
+/// A site on a tile, written as a table to put markers on it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SiteDef {
+    /// Marker ids on the site (each declared `on` the site's kind, e.g. `on = "monastery"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<String>,
 }
 
 /// One feature on a tile: the keys its kind's shape takes (`ports` always; `end` on a line;
@@ -1297,13 +1391,24 @@ impl TileDef {
         }
         match entry {
             TileFeatures::List(list) => list,
-            TileFeatures::Present(_) => unreachable!("replaced by a list just above"),
+            _ => unreachable!("replaced by a list just above"),
         }
     }
 
-    /// Whether the tile has the site written under `key` (`monastery = true`).
+    /// Whether the tile has the site written under `key` (`monastery = true`, or a table).
     pub fn has_site(&self, key: &str) -> bool {
-        matches!(self.features.get(key), Some(TileFeatures::Present(true)))
+        matches!(
+            self.features.get(key),
+            Some(TileFeatures::Present(true) | TileFeatures::Site(_))
+        )
+    }
+
+    /// The markers on the site written under `key` (empty if none).
+    pub fn site_markers(&self, key: &str) -> &[String] {
+        match self.features.get(key) {
+            Some(TileFeatures::Site(site)) => &site.markers,
+            _ => &[],
+        }
     }
 
     /// Puts the site written under `key` on the tile.
@@ -1323,10 +1428,6 @@ fn is_true(b: &bool) -> bool {
 
 fn yes() -> bool {
     true
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {

@@ -100,9 +100,17 @@ fn name_kind(
     };
     let (shape, mut properties) = match kind.shape {
         Shape::Site => {
+            let markers = generic.get("markers").cloned().unwrap_or(json!({}));
             defs["TileDef"]["properties"][&key] = json!({
-                "type": "boolean",
-                "description": format!("{} (a site of the set `{set}`): `{key} = true` puts one on the tile.", kind.name),
+                "anyOf": [
+                    { "type": "boolean" },
+                    {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "properties": { "markers": markers },
+                    },
+                ],
+                "description": format!("{} (a site of the set `{set}`): `{key} = true` puts one on the tile; `{key} = {{ markers = [\"…\"] }}` one with markers on it.", kind.name),
             });
             return;
         }

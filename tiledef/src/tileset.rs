@@ -5,8 +5,9 @@
 //! every check passed: its invariants are the semantic checks of `check`.
 
 use crate::model::{
-    ArtHints, Completion, EdgeStyle, GroupDraw, LookBorder, LookStyle, MarkerIcon, MarkerPlace,
-    MarkerRule, Meeting, PathRule, PortCarries, RangeDef, RoadEnd, ScoringDef, Shape, SpareStarts,
+    ArtHints, Completion, EdgeStyle, EffectCount, GroupDraw, LookBorder, LookStyle, MarkerIcon,
+    MarkerPlace, MarkerRule, Meeting, PathRule, PortCarries, RangeDef, RoadEnd, ScoringDef, Shape,
+    SpareStarts,
 };
 use crate::port::{Port, Side};
 use std::path::PathBuf;
@@ -37,6 +38,26 @@ pub struct TileSet {
     /// The tile groups, in draw order: the groups drawn first (ordered by their `after` and
     /// `before`, else by load order), then those drawn last.
     pub groups: Vec<Group>,
+    /// The effects the sets declare, in load order (`[[effect]]`).
+    pub effects: Vec<Effect>,
+}
+
+/// An effect, resolved: the scorers of a feature of a kind in `on` get points per tile with a
+/// marker of the kind `marker`, counted as `count` says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Effect {
+    /// Its id, e.g. `vineyards`.
+    pub id: String,
+    /// Index into `TileSet::markers` of the tile marker kind it counts.
+    pub marker: usize,
+    /// The feature kinds it applies to.
+    pub on: Vec<FeatureKindId>,
+    /// Which tiles it counts (`range`: only on site kinds).
+    pub count: EffectCount,
+    /// Points per counted tile when the feature is completed.
+    pub complete: u32,
+    /// Points per counted tile when it is scored unfinished.
+    pub unfinished: u32,
 }
 
 /// A declared feature kind, resolved: defaults filled in, `bordered` by kind index.

@@ -233,6 +233,31 @@ impl Checker<'_> {
                 b.features.push(Feature::new(id));
                 b.written.push((kptr, None));
             }
+            (Shape::Site, TileFeatures::Site(site)) if kind.hub => {
+                b.hubs.push(id);
+                if !site.markers.is_empty() {
+                    self.error(
+                        f,
+                        &format!("{kptr}/markers"),
+                        true,
+                        "tilekit::markers-on-hub",
+                        format!(
+                            "tile `{}`: `{key}` is a hub ({}), where lines meet: it is no feature, and no marker goes on it",
+                            def.id,
+                            noun(kind)
+                        ),
+                    )
+                    .hint = Some(format!(
+                        "write `{key} = true`, and put the markers in the tile's own `markers`"
+                    ));
+                }
+            }
+            (Shape::Site, TileFeatures::Site(site)) => {
+                let mut feature = Feature::new(id);
+                feature.markers = self.feature_markers(f, &kptr, &site.markers, kind, vocab);
+                b.features.push(feature);
+                b.written.push((kptr, None));
+            }
             (Shape::Site, TileFeatures::List(_)) => {
                 b.incomplete = true;
                 self.error(
@@ -248,7 +273,7 @@ impl Checker<'_> {
                 )
                 .hint = Some(format!("write `{key} = true`"));
             }
-            (_, TileFeatures::Present(_)) => {
+            (_, TileFeatures::Present(_) | TileFeatures::Site(_)) => {
                 b.incomplete = true;
                 self.error(
                     f,
@@ -548,10 +573,8 @@ impl Checker<'_> {
         kind: &FeatureKindInfo,
         vocab: &Vocabulary,
     ) -> Vec<usize> {
-        let place = [MarkerPlace::City, MarkerPlace::Road, MarkerPlace::Field]
-            .into_iter()
-            .find(|p| super::place_name(*p) == kind.id);
-        self.markers_on(f, &format!("{mptr}/markers"), names, place, &kind.id, vocab)
+        let place = MarkerPlace::Kind(kind.id.clone());
+        self.markers_on(f, &format!("{mptr}/markers"), names, &place, vocab)
     }
 
     /// The ports listed in `empty`: on no feature, on purpose.

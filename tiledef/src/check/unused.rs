@@ -36,6 +36,10 @@ impl<'a> Used<'a> {
             self.markers.extend(feature.end.as_deref());
         }
         self.markers.extend(tile.markers.iter().map(String::as_str));
+        for key in tile.features.keys() {
+            self.markers
+                .extend(tile.site_markers(key).iter().map(String::as_str));
+        }
         self.groups.extend(tile.group.as_deref());
     }
 }

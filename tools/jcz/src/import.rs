@@ -543,6 +543,7 @@ fn family_set(
             tiles,
             figures: Vec::new(),
             groups: Vec::new(),
+            effects: Vec::new(),
         },
     }
 }
@@ -652,6 +653,7 @@ fn vocabulary(
             tiles: Vec::new(),
             figures: Vec::new(),
             groups: group_defs,
+            effects: Vec::new(),
         },
     })
 }
@@ -827,20 +829,20 @@ struct Markers {
 
 impl Markers {
     /// The marker id for a JCZ name at a place, declaring it on first use.
-    fn get(&mut self, name: &str, on: MarkerPlace) -> String {
-        let known = vocab::by_marker(name).filter(|k| k.on == on);
+    fn get(&mut self, name: &str, on: &MarkerPlace) -> String {
+        let known = vocab::by_marker(name).filter(|k| k.on == *on);
         let base = known.map_or_else(|| vocab::marker_id(name), |k| k.marker.to_string());
         // A known name used at another place, or a name used at two places, gets the place added.
         let clash = |id: &str, defs: &BTreeMap<String, MarkerDef>| {
-            defs.get(id).is_some_and(|d| d.on != on)
-                || (known.is_none() && vocab::by_marker(id).is_some_and(|k| k.on != on))
+            defs.get(id).is_some_and(|d| d.on != *on)
+                || (known.is_none() && vocab::by_marker(id).is_some_and(|k| k.on != *on))
         };
         let id = if clash(&base, &self.defs) {
-            format!("{base}-{}", place_word(on))
+            format!("{base}-{}", on.name())
         } else {
             base
         };
-        let bundled = (self.bundled.iter()).find(|d| d.id == id && d.on == on);
+        let bundled = (self.bundled.iter()).find(|d| d.id == id && d.on == *on);
         if let Some(def) = bundled {
             self.defs.entry(id.clone()).or_insert_with(|| def.clone());
             return id;
@@ -848,7 +850,7 @@ impl Markers {
         self.defs.entry(id.clone()).or_insert_with(|| MarkerDef {
             id: id.clone(),
             name: vocab::readable(&id),
-            on,
+            on: on.clone(),
             rule: known.and_then(|k| k.rule),
             display: None,
             icon: known.and_then(|k| k.icon),
@@ -856,15 +858,6 @@ impl Markers {
             token: known.and_then(|k| vocab::token(k.marker)),
         });
         id
-    }
-}
-
-fn place_word(on: MarkerPlace) -> &'static str {
-    match on {
-        MarkerPlace::Tile => "tile",
-        MarkerPlace::Road => "road",
-        MarkerPlace::City => "city",
-        MarkerPlace::Field => "field",
     }
 }
 
@@ -962,10 +955,10 @@ fn feature_attrs(
             matches!(known.written, Written::Value(attr) if attr == k) && known.marker == v.as_str()
         });
         match (valued, is_true(v)) {
-            (Some(known), _) => out.push(markers.get(known.marker, on)),
-            (None, Some(true)) => out.push(markers.get(k, on)),
+            (Some(known), _) => out.push(markers.get(known.marker, &on)),
+            (None, Some(true)) => out.push(markers.get(k, &on)),
             (None, Some(false)) => notes.push((kind, format!("\"{v}\" (a flag that is off)"))),
-            (None, None) => out.push(markers.get(&format!("{k}-{v}"), on)),
+            (None, None) => out.push(markers.get(&format!("{k}-{v}"), &on)),
         }
     }
     out
@@ -1014,7 +1007,7 @@ fn draft(
             .find(|known| matches!(known.written, Written::Group(g) if g == v))
         {
             def.markers
-                .push(markers.get(known.marker, MarkerPlace::Tile));
+                .push(markers.get(known.marker, &MarkerPlace::Tile));
         }
     }
     for el in &tile.elements {
@@ -1112,7 +1105,7 @@ fn draft(
                     if vocab::REPORTED_ATTRS.contains(&k.as_str()) || is_true(v) != Some(true) {
                         notes.push((format!("monastery@{k}"), format!("\"{v}\"")));
                     } else {
-                        def.markers.push(markers.get(k, MarkerPlace::Tile));
+                        def.markers.push(markers.get(k, &MarkerPlace::Tile));
                     }
                 }
             }
@@ -1124,7 +1117,7 @@ fn draft(
             }
             name => {
                 festival |= name == "festival";
-                def.markers.push(markers.get(name, MarkerPlace::Tile));
+                def.markers.push(markers.get(name, &MarkerPlace::Tile));
                 for (k, v) in &el.attrs {
                     notes.push((format!("{name}@{k}"), format!("\"{v}\"")));
                 }

@@ -29,7 +29,7 @@ pub enum Written {
 }
 
 /// One known JCZ name.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Known {
     /// The tilekit marker id.
     pub marker: &'static str,

@@ -39,6 +39,9 @@ pub fn to_toml(file: &TileSetFile, schema: &str, header: &[String]) -> Result<St
     for g in &file.groups {
         section(&mut out, "group", g)?;
     }
+    for e in &file.effects {
+        section(&mut out, "effect", e)?;
+    }
     for t in &file.tiles {
         section(&mut out, "tile", t)?;
     }
