@@ -47,7 +47,7 @@ use crate::board::Placed;
 use crate::game::{FigureKind, Game, MAX_PLAYERS, Move, Phase};
 use crate::ids::{FeatureKindId, NodeId, PlacedId};
 use crate::state::Meetings;
-use crate::tables::{NO_FEATURE, Rates, Tables};
+use crate::tables::{NO_FEATURE, Power, Rates, Tables};
 use tiledef::{Shape, Side};
 
 const P: usize = MAX_PLAYERS as usize;
@@ -226,7 +226,53 @@ fn add_bordered(
     }
 }
 
-/// What a figure of this strength is worth in the supply: as many followers.
+/// What an extra tile is worth to its player while tiles are left: about what a placement
+/// earns (a base game pays some 0.8 points a placed tile) plus the tempo of a second figure.
+const EXTRA_TILE: f64 = 2.0;
+
+/// What the powers of the figures on the board add to their owners' standings: a bonus (the
+/// pig) its rates on what its feature counts now, a completed bordered feature in full and an
+/// open one at a third times the time left, while its owner is among the majority; a figure
+/// of power `extra-tile` (the builder) an extra tile while its feature is open. A recall (the
+/// abbot) needs nothing here: a copy of the game values taking it back (`rank_actions`).
+fn powers_worth(game: &Game<'_>, est: &Board, w: &Weights<'_>, out: &mut [f64; P]) {
+    for f in &game.core.figures {
+        let Some(info) = game.core.set_figure(f) else {
+            continue;
+        };
+        let root = game.find(f.node);
+        let owner = usize::from(f.owner);
+        match info.power {
+            Some(Power::Bonus(rates)) => {
+                let Some(c) = est.claimed.iter().find(|c| c.root == root) else {
+                    continue;
+                };
+                let best = c.standing.owners[..w.players]
+                    .iter()
+                    .max()
+                    .copied()
+                    .unwrap_or(0);
+                if c.standing.owners[owner] < best {
+                    continue;
+                }
+                let nodes = game.nodes();
+                let (done, open) =
+                    (c.cities.iter()).fold((0.0, 0.0), |(d, o), r| match nodes[r.index()].open {
+                        0 => (d + 1.0, o),
+                        _ => (d, o + 1.0),
+                    });
+                out[owner] += f64::from(rates.bordered) * (done + open * w.time / 3.0)
+                    + f64::from(rates.tile) * f64::from(c.standing.tiles)
+                    + f64::from(rates.emblem) * f64::from(c.standing.emblems);
+            }
+            Some(Power::ExtraTile) if game.nodes()[root.index()].open > 0 => {
+                out[owner] += EXTRA_TILE * w.time;
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The strength set figure `k` is valued at off the board: its own, or per emblem as if on
 /// one emblem.
 fn nominal_strength(game: &Game<'_>, k: usize) -> u8 {
@@ -234,6 +280,7 @@ fn nominal_strength(game: &Game<'_>, k: usize) -> u8 {
     strength.min(u32::from(u8::MAX)) as u8
 }
 
+/// What a figure of this strength is worth in the supply: as many followers.
 fn figure_worth(strength: u8, w: &Weights<'_>) -> f64 {
     f64::from(strength) * w.follower
 }
@@ -939,6 +986,9 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
     }
     for &(kind, points) in &est.token_kinds {
         token_worth(&tokens_held(game, kind), points, &w, &mut out);
+    }
+    if game.core.powers.special != 0 {
+        powers_worth(game, est, &w, &mut out);
     }
     let mills = game
         .modules

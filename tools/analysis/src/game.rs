@@ -307,7 +307,10 @@ impl Session {
                     fx,
                     fy,
                     player: f.owner,
-                    kind: figure_name(f.kind),
+                    kind: match usize::from(f.follower).checked_sub(1) {
+                        Some(k) if f.kind == FigureKind::Follower => tables.followers[k].id.clone(),
+                        _ => figure_name(f.kind).to_string(),
+                    },
                 }
             })
             .collect();
@@ -433,8 +436,8 @@ pub struct FigureView {
     pub fy: f32,
     /// Its owner's seat.
     pub player: u8,
-    /// `follower` or `windmill`.
-    pub kind: &'static str,
+    /// `follower`, `windmill`, or a set's figure by its id (`abbot`, `builder`, `pig`).
+    pub kind: String,
 }
 
 /// What is to be done now.

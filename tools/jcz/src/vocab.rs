@@ -236,7 +236,9 @@ pub const RIVER_PATH: PathRule = PathRule::NoUTurn;
 /// The figures JCZ's rules add with a tile-set family (JCZ's family id), as the format says
 /// them: Inns & Cathedrals' large follower (`BigFollower`, counting as two in every majority);
 /// Traders & Builders' builder (`Builder`: a second tile when its road or city is extended) and
-/// pig (`Pig`: +1 per completed city for its farm), both beside their owner's followers.
+/// pig (`Pig`: +1 per completed city for its farm), both beside their owner's followers; the
+/// base game's abbot (`Abbot`, with its gardens: taken back to score its monastery or garden)
+/// and Abbey & Mayor's mayor (`Mayor`: as many followers as its city's pennants).
 pub fn figures(family: &str) -> Vec<FigureDef> {
     let figure = |id: &str, name: &str| FigureDef {
         id: id.to_string(),
@@ -255,6 +257,19 @@ pub fn figures(family: &str) -> Vec<FigureDef> {
         ..figure(id, name)
     };
     match family {
+        "basic" => vec![FigureDef {
+            on: vec!["monastery".to_string(), "garden".to_string()],
+            power: Some(tiledef::PowerDef::Recall),
+            dealt: Some(tiledef::DealtDef {
+                with: "garden".to_string(),
+            }),
+            ..figure("abbot", "Abbot")
+        }],
+        "abbey-and-mayor" => vec![FigureDef {
+            on: vec!["city".to_string()],
+            strength: Some(tiledef::StrengthDef::PerEmblem { emblem: 1 }),
+            ..figure("mayor", "Mayor")
+        }],
         "inns-and-cathedrals" => vec![FigureDef {
             strength: Some(tiledef::StrengthDef::Count(2)),
             ..figure("large-follower", "Large follower")
