@@ -12,7 +12,8 @@
 # games in the two runs, and on a large board its difference outweighed the playouts' (the
 # 576-tile and whole all-sets figures of those builds were off by hundreds). Not counted: the
 # bench loop dropping each game and its events. Four figures:
-#   base 72      the base game (`--sets base`)
+#   base C1 72   the first edition's base game: no garden, so no abbot (`--edition C1`)
+#   base 72      the base game (`--sets base`): the newest edition, its gardens and the abbot
 #   base 576     the base game with every count × 8 (a folder written here from
 #                definitions/base.toml), the games of 576 tiles; 150 − 25 games
 #   all 72       all seven bundled sets, every rule on, cut to 72 tiles
@@ -44,6 +45,7 @@ figure() { # name many few args…
     echo "$name: $(echo "($b - $a) / (($many - $few) * $t)" | bc -l | xargs printf '%.0f') instructions per placed tile ($t tiles/game)"
 }
 
+figure "base C1 72" 1200 200 --sets base --edition C1
 figure "base 72" 1200 200 --sets base
 figure "base 576" 150 25 "$TMP/x8" --sets base
 figure "all 72" 1200 200 --sets base,festival,village-life,inns-and-cathedrals,traders-and-builders,river,river-2 --tiles 72 --wells

@@ -66,6 +66,17 @@ impl Deploys {
     }
 }
 
+/// Why a set's figure may not stand on a feature (`Game::stand_fault`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StandFault {
+    /// Its kind is not among the figure's `on`.
+    NotOn,
+    /// The figure goes beside its owner's, who has no claiming figure there.
+    NotBesideOwn,
+    /// The feature already has a figure.
+    Taken,
+}
+
 /// A group of second-step moves: what a player may do after placing, each from the core or one
 /// rule module, listed in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -375,7 +386,10 @@ impl<'t> Game<'t> {
         if !self.core.powers.recall {
             return 0;
         }
-        self.recallable().count()
+        usize::from(
+            self.core
+                .on_board(self.core.current, self.core.powers.recall_kinds),
+        )
     }
 
     fn nth_recall(&self, n: usize) -> Option<Move> {
@@ -440,7 +454,7 @@ impl<'t> Game<'t> {
     /// makes only the chosen one, with `nth_deploy`).
     pub fn deploys(&self, placed: PlacedId) -> Deploys {
         let special = if self.core.powers.special != 0 {
-            self.special_deploys(placed).count() as u32
+            self.special_count(placed)
         } else {
             0
         };
@@ -476,7 +490,8 @@ impl<'t> Game<'t> {
     fn deployable(&self) -> u32 {
         let p = self.core.current as usize;
         let mut mask = u32::from(self.core.supply[p] > 0);
-        if self.core.follower_kinds {
+        // Bit 0 alone: no set figure in play deploys as a follower does.
+        if self.core.powers.plain > 1 {
             let kinds = self.core.follower_counts.len();
             for (k, &n) in self.core.follower_supply[p * kinds..(p + 1) * kinds]
                 .iter()
@@ -493,49 +508,112 @@ impl<'t> Game<'t> {
     /// player has left, as `(feature, follower)`: by figure kind, then local feature.
     fn special_deploys(&self, placed: PlacedId) -> impl Iterator<Item = (u8, u8)> + '_ {
         let features = self.core.play_orient(placed).features;
-        let kinds = self.core.follower_counts.len();
-        let p = usize::from(self.core.current);
-        let supply = &self.core.follower_supply[p * kinds..(p + 1) * kinds];
-        (0..kinds)
-            .filter(move |&k| self.core.powers.special & 1 << (k + 1) != 0 && supply[k] > 0)
-            .flat_map(move |k| {
-                (0..features)
-                    .filter(move |&i| self.may_stand(placed, i, k).is_ok())
-                    .map(move |i| (i, k as u8 + 1))
-            })
+        let mut kinds = self.special_kinds(placed);
+        let mut kind = kinds.next();
+        let mut feature = 0;
+        // A loop rather than `flat_map`: asked every turn (`can_deploy`), it is hot.
+        std::iter::from_fn(move || {
+            while let Some(k) = kind {
+                while feature < features {
+                    let i = feature;
+                    feature += 1;
+                    if self.stand_fault(placed, i, k).is_none() {
+                        return Some((i, k as u8 + 1));
+                    }
+                }
+                kind = kinds.next();
+                feature = 0;
+            }
+            None
+        })
     }
 
-    /// Whether set figure `k` (`Tables::followers[k]`) of the current player may stand on
-    /// local feature `feature` of the tile just placed: a kind it names, and its feature free
-    /// (or, beside its owner's, claimed by them).
-    fn may_stand(&self, placed: PlacedId, feature: u8, k: usize) -> Result<(), IllegalMove> {
+    /// How many `special_deploys` there are (counted every turn: a loop, not the iterator).
+    fn special_count(&self, placed: PlacedId) -> u32 {
+        let orient = self.core.board.placed[placed.index()].orient;
+        if self.core.play.kinds_on(orient) & self.core.powers.special_on == 0 {
+            return 0;
+        }
+        let features = self.core.play_orient(placed).features;
+        let mut n = 0;
+        for k in self.special_kinds(placed) {
+            for i in 0..features {
+                n += u32::from(self.stand_fault(placed, i, k).is_none());
+            }
+        }
+        n
+    }
+
+    /// The set figures with their own `on`, `beside` or power the current player has left
+    /// that stand on a kind the tile just placed has (`Tables::followers` indices).
+    #[inline]
+    fn special_kinds(&self, placed: PlacedId) -> impl Iterator<Item = usize> + '_ {
+        let core = &self.core;
+        let kinds = core.follower_counts.len();
+        let p = usize::from(core.current);
+        let on_tile = core.play.kinds_on(core.board.placed[placed.index()].orient);
+        let mut bits = core.powers.special;
+        std::iter::from_fn(move || {
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize - 1;
+                bits &= bits - 1;
+                if core.follower_supply[p * kinds + k] > 0
+                    && core.tables.followers[k].on & on_tile != 0
+                {
+                    return Some(k);
+                }
+            }
+            None
+        })
+    }
+
+    /// Why set figure `k` (`Tables::followers[k]`) of the current player may not stand on
+    /// local feature `feature` of the tile just placed (None: it may): a kind it does not
+    /// name, or its feature taken (or, beside its owner's, not claimed by them). Counting
+    /// deploys asks this of every feature, so it builds no message.
+    #[inline]
+    fn stand_fault(&self, placed: PlacedId, feature: u8, k: usize) -> Option<StandFault> {
         let core = &self.core;
         let info = &core.tables.followers[k];
         let node = core.board.placed[placed.index()].node(feature);
-        let kind = core.nodes[node.index()].kind;
-        let rule = core.tables.feature(kind);
-        if !info.stands_on(kind) {
-            return Err(IllegalMove::FigureNotOn {
-                figure: info.name.clone(),
-                kind: rule.id.clone(),
-            });
+        if !info.stands_on(core.nodes[node.index()].kind) {
+            return Some(StandFault::NotOn);
         }
         let root = core.find(node);
         if info.beside_own {
-            if !core.has_claim(core.current, root) {
-                return Err(IllegalMove::NotBesideOwn {
-                    figure: info.name.clone(),
-                    kind: rule.id.clone(),
-                    player: core.current + 1,
-                });
-            }
-        } else if core.nodes[root.index()].followers > 0 {
-            return Err(IllegalMove::FeatureTaken {
-                kind: rule.id.clone(),
-                feature: describe_feature(core.tables, self.orient(placed), feature),
-            });
+            // A feature without followers has no claim of anyone's: no walk of the figures.
+            let unclaimed = core.nodes[root.index()].followers == 0;
+            (unclaimed || !core.has_claim(core.current, root)).then_some(StandFault::NotBesideOwn)
+        } else {
+            (core.nodes[root.index()].followers > 0).then_some(StandFault::Taken)
         }
-        Ok(())
+    }
+
+    /// `stand_fault` as the move's error.
+    fn may_stand(&self, placed: PlacedId, feature: u8, k: usize) -> Result<(), IllegalMove> {
+        let Some(fault) = self.stand_fault(placed, feature, k) else {
+            return Ok(());
+        };
+        let core = &self.core;
+        let figure = core.tables.followers[k].name.clone();
+        let node = core.board.placed[placed.index()].node(feature);
+        let kind = core
+            .tables
+            .feature(core.nodes[node.index()].kind)
+            .id
+            .clone();
+        Err(match fault {
+            StandFault::NotOn => IllegalMove::FigureNotOn { figure, kind },
+            StandFault::NotBesideOwn => IllegalMove::NotBesideOwn {
+                figure,
+                kind,
+                player: core.current + 1,
+            },
+            StandFault::Taken => IllegalMove::FeatureTaken {
+                kind,
+                feature: describe_feature(core.tables, self.orient(placed), feature),
+            },
+        })
     }
 
     /// How many deploy moves `legal_deploys` appends.
@@ -842,6 +920,9 @@ impl<'t> Game<'t> {
     /// of power `extra-tile` (the builder): then they earn one more tile.
     fn earn_extra_tile(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
         let core = &self.core;
+        if core.on_board(core.current, core.powers.extra_tile_kinds) == 0 {
+            return;
+        }
         let p = core.board.placed[placed.index()];
         let features = core.play_orient(placed).features;
         let builder = core.figures.iter().find(|f| {
@@ -849,7 +930,10 @@ impl<'t> Game<'t> {
                 && core
                     .set_figure(f)
                     .is_some_and(|info| info.power == Some(crate::tables::Power::ExtraTile))
-                && (0..features).any(|i| core.find(p.node(i)) == core.find(f.node))
+                && {
+                    let root = core.find(f.node);
+                    (0..features).any(|i| core.find(p.node(i)) == root)
+                }
         });
         if let Some(info) = builder.and_then(|f| core.set_figure(f)) {
             events.push(Event::ExtraTile {

@@ -178,6 +178,9 @@ pub(crate) struct PlayTables {
     pub kinds: Vec<KindCore>,
     /// Per orientation.
     pub orients: Vec<OrientCore>,
+    /// Per orientation: bit `k` when it has a feature of kind `k` (a set figure's deploys look
+    /// at a tile only when it has a kind the figure stands on).
+    kinds_on: Vec<u32>,
     /// `Tables::meets` as `meetings` reads it: whether edge kinds `a` and `b` connect, at
     /// `a × edge_kinds + b`.
     connects: Vec<bool>,
@@ -378,9 +381,13 @@ impl PlayTables {
                 .filter(|(_, k)| test(k))
                 .fold(0u32, |bits, (k, _)| bits | 1 << k)
         };
+        let kinds_on = (tables.orients.iter())
+            .map(|o| (o.features.iter()).fold(0, |bits, f| bits | f.kind.bit()))
+            .collect();
         PlayTables {
             first,
             nodes,
+            kinds_on,
             kinds,
             orients,
             connects: (tables.meets.iter())
@@ -415,6 +422,12 @@ impl PlayTables {
     #[inline]
     pub(crate) fn flowered(&self, orient: OrientId, local: u8) -> bool {
         self.flowered[orient.index()] >> local.min(63) & 1 != 0
+    }
+
+    /// Bit `k` when an orientation has a feature of kind `k`.
+    #[inline]
+    pub(crate) fn kinds_on(&self, orient: OrientId) -> u32 {
+        self.kinds_on[orient.index()]
     }
 
     /// The orientation a rotation of a tile kind equals (`Tables::orient_of`).
@@ -967,10 +980,17 @@ pub(crate) struct Powers {
     pub(crate) plain: u32,
     /// Bit `k + 1` for set figure `k` with its own `on`, `beside` or power.
     pub(crate) special: u32,
+    /// The kinds the special ones stand on, together (`FollowerInfo::on`): a tile without
+    /// any has no special deploy.
+    pub(crate) special_on: u32,
     /// A figure with the power `recall` is in play (the abbot).
     pub(crate) recall: bool,
+    /// Bit `k + 1` for set figure `k` in play with the power `recall`.
+    pub(crate) recall_kinds: u32,
     /// A figure with the power `extra-tile` is in play (the builder).
     pub(crate) extra_tile: bool,
+    /// Bit `k + 1` for set figure `k` in play with the power `extra-tile`.
+    pub(crate) extra_tile_kinds: u32,
 }
 
 impl Powers {
@@ -989,10 +1009,17 @@ impl Powers {
                 powers.plain |= 1 << (k + 1);
             } else {
                 powers.special |= 1 << (k + 1);
+                powers.special_on |= f.on;
             }
             match f.power {
-                Some(crate::tables::Power::Recall) => powers.recall = true,
-                Some(crate::tables::Power::ExtraTile) => powers.extra_tile = true,
+                Some(crate::tables::Power::Recall) => {
+                    powers.recall = true;
+                    powers.recall_kinds |= 1 << (k + 1);
+                }
+                Some(crate::tables::Power::ExtraTile) => {
+                    powers.extra_tile = true;
+                    powers.extra_tile_kinds |= 1 << (k + 1);
+                }
                 _ => {}
             }
         }
@@ -1471,6 +1498,22 @@ impl<'t> Core<'t> {
     #[inline]
     pub(crate) fn claims(&self, fig: &Figure) -> bool {
         fig.kind == FigureKind::Follower && self.set_figure(fig).is_none_or(|f| !f.beside_own)
+    }
+
+    /// How many of `player`'s set figures of the kinds in `kinds` (bit `k + 1` for
+    /// `Tables::followers[k]`) are on the board: those out of their supply.
+    #[inline]
+    pub(crate) fn on_board(&self, player: u8, kinds: u32) -> u16 {
+        let per_player = self.follower_counts.len();
+        let supply = &self.follower_supply[usize::from(player) * per_player..];
+        let mut bits = kinds;
+        let mut out = 0;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize - 1;
+            bits &= bits - 1;
+            out += u16::from(self.follower_counts[k] - supply[k]);
+        }
+        out
     }
 
     /// Whether `player` has a figure claiming the set `root` (a root).

@@ -54,15 +54,34 @@ pub struct OptionArgs {
     /// with the list of those that exist.
     #[arg(long = "option", value_name = "NAME", value_delimiter = ',')]
     options: Vec<String>,
+    /// How many of a set's figures each player has, as `ID=N` (`--figure abbot=0` plays without
+    /// the abbot; `--figure builder=1` deals the builder whatever the draw). Repeat it, or
+    /// separate them with commas; an id no loaded set declares is refused.
+    #[arg(long = "figure", value_name = "ID=N", value_delimiter = ',', value_parser = figure_count)]
+    figures: Vec<(String, u8)>,
+}
+
+/// `abbot=0` as a figure id and a count.
+fn figure_count(text: &str) -> Result<(String, u8), String> {
+    let (id, n) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}`: write a figure id and a count, as `abbot=0`"))?;
+    let n = n.trim().parse::<u8>().map_err(|_| {
+        format!("`{text}`: the count of `{id}` must be a whole number from 0 to 255")
+    })?;
+    Ok((id.trim().to_string(), n))
 }
 
 impl OptionArgs {
-    /// Adds the named options to `on`, each once.
-    pub fn apply(&self, on: &mut Vec<String>) {
+    /// Adds the named options to the rules' `on`, each once, and the figure counts.
+    pub fn apply(&self, rules: &mut engine::RuleOptions) {
         for name in &self.options {
-            if !on.contains(name) {
-                on.push(name.clone());
+            if !rules.on.contains(name) {
+                rules.on.push(name.clone());
             }
+        }
+        for (id, n) in &self.figures {
+            rules.figures.insert(id.clone(), *n);
         }
     }
 }

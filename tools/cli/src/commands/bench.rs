@@ -29,6 +29,10 @@ pub struct BenchArgs {
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Edition id for the counts (default: the newest; `--edition C1` plays the base game
+    /// without its gardens).
+    #[arg(long)]
+    edition: Option<String>,
     /// The Wells on (the Festival and Village Life rules follow the sets unless flags say
     /// otherwise).
     #[arg(long)]
@@ -154,10 +158,10 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
         ..Default::default()
     };
     args.village_life.apply(&mut rules);
-    args.options.apply(&mut rules.on);
+    args.options.apply(&mut rules);
     let options = |seed: u64| GameOptions {
         sets: args.sets.clone(),
-        edition: None,
+        edition: args.edition.clone(),
         players: args.players,
         rules: rules.clone(),
         draw: Draw::Seed(seed),

@@ -140,7 +140,7 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let tables = crate::inputs::compile_tables(&tileset)?;
-    args.options.apply(&mut record.game.rules.on);
+    args.options.apply(&mut record.game.rules);
     // The rules the record plays, said first (also when a later turn is illegal).
     let rules = record
         .options()

@@ -120,7 +120,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         ..Default::default()
     };
     args.village_life.apply(&mut rules);
-    args.options.apply(&mut rules.on);
+    args.options.apply(&mut rules);
     let seats = &args.players.0;
     let players = seats.len() as u8;
     let (with, without) = match compare_sets(&tables, &args.sets, &args.compare) {
