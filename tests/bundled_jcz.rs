@@ -37,7 +37,7 @@ fn layout(ts: &TileSet, t: &Tile) -> String {
                 "{} {ports:?} pennants {} end {:?} cities {cities:?} flowers {flowers:?} markers {markers:?}",
                 ts.kind_of(f).id,
                 f.emblems,
-                f.legacy_end
+                f.end.map(|e| ts.end_name(e))
             )
         })
         .collect();

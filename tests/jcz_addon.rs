@@ -249,7 +249,7 @@ fn layouts(ts: &tiledef::TileSet, set: &str) -> BTreeMap<String, String> {
                     "{} {ports:?} pennants {} end {:?} cities {cities:?} markers {markers:?}",
                     ts.kind_of(f).id,
                     f.emblems,
-                    f.legacy_end
+                    f.end.map(|e| ts.end_name(e))
                 )
             })
             .collect();

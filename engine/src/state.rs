@@ -31,7 +31,7 @@ use crate::scoring::Score;
 use crate::tables::{NO_FEATURE, Orient, Tables};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use tiledef::{Meeting, RoadEnd, Side};
+use tiledef::{Meeting, Side};
 
 /// The kinds of figure; expansions add theirs (windmill, donkey) here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -317,7 +317,7 @@ impl PlayTables {
                 ends_at: (0, 0),
                 emblems: u16::from(f.emblems),
                 followers: 0,
-                markets: u16::from(f.end == Some(RoadEnd::Marketplace)),
+                markets: u16::from(tables.ends_at_hub(f)),
                 tile: PlacedId(0),
                 local: i as u8,
                 kind: f.kind,

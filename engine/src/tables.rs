@@ -11,10 +11,10 @@
 use crate::ids::{FeatureKindId, KindId, OrientId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use tiledef::{Meeting, Port, PortCarries, RoadEnd, Side, TileSet};
+use tiledef::{Meeting, Port, Shape, Side, TileSet};
 
 /// The version of the compiled tables format (binary and JSON).
-pub const TABLES_VERSION: u32 = 9;
+pub const TABLES_VERSION: u32 = 10;
 
 /// The first bytes of the binary tables.
 pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
@@ -159,6 +159,10 @@ pub struct FeatureRule {
     /// kind it borders: (region kind, points).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bordered: Vec<(FeatureKindId, u32)>,
+    /// A hub site (Village Life's marketplace): the lines ending at it stay apart and form a
+    /// network (`rules/network.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hub: bool,
 }
 
 /// The names of an emblem, as scorings say them.
@@ -245,6 +249,7 @@ impl FeatureRule {
                 .filter(|(region, _)| ts.feature_kinds.get(*region).is_some())
                 .map(|&(region, points)| (FeatureKindId(small(region)), points))
                 .collect(),
+            hub: kind.hub,
         }
     }
 }
@@ -261,14 +266,50 @@ pub struct FeatureRec {
     pub open: u8,
     /// Its kind's emblems on it (a city's pennants).
     pub emblems: u8,
-    /// Where a one-port road ends inside the tile (sides rotated with the tile).
-    pub end: Option<RoadEnd>,
+    /// Where a one-port line ends inside the tile (sides rotated with the tile).
+    pub end: Option<LineEnd>,
     /// Local indices of the features a region borders (a field's cities).
     pub borders: Vec<u8>,
     /// Flower groups of a field, one colour index each.
     pub flowers: Vec<u8>,
     /// Marker kind indices on this feature.
     pub markers: Vec<u8>,
+}
+
+/// Where a one-port line ends inside its tile (`tiledef::LineEnd`, resolved to indices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineEnd {
+    /// At a junction (crossroads, village).
+    Junction,
+    /// At this side of its own tile, whose edge carries no line (bushes, a river bank).
+    Side(Side),
+    /// At the tile's feature of this area or site kind (a city gate, a monastery, a
+    /// marketplace: `FeatureRule::hub`).
+    Kind(FeatureKindId),
+    /// At one of the tile's markers.
+    Marker,
+    /// At the tile's marker of this kind (an index into `Tables::markers`).
+    MarkerKind(u8),
+}
+
+impl LineEnd {
+    fn of(end: tiledef::LineEnd) -> LineEnd {
+        match end {
+            tiledef::LineEnd::Junction => LineEnd::Junction,
+            tiledef::LineEnd::Side(side) => LineEnd::Side(side),
+            tiledef::LineEnd::Kind(k) => LineEnd::Kind(FeatureKindId(k.0)),
+            tiledef::LineEnd::Marker => LineEnd::Marker,
+            tiledef::LineEnd::MarkerKind(m) => LineEnd::MarkerKind(small(m)),
+        }
+    }
+
+    fn rotated(self, r: u8) -> LineEnd {
+        match self {
+            LineEnd::Side(side) => LineEnd::Side(side.rotated(r)),
+            end => end,
+        }
+    }
 }
 
 /// One distinct orientation of a tile kind.
@@ -653,6 +694,24 @@ impl Tables {
         (self.followers.iter()).fold(self.claimable(), |bits, f| bits | f.on)
     }
 
+    /// A line's end in the words a tile writes it: `junction`, a side (`N`), a kind's id
+    /// (`city`), `marker`, a marker kind's id (`festival`).
+    pub fn end_name(&self, end: LineEnd) -> String {
+        match end {
+            LineEnd::Junction => "junction".to_string(),
+            LineEnd::Side(side) => side.centre().to_string(),
+            LineEnd::Kind(kind) => self.feature(kind).id.clone(),
+            LineEnd::Marker => "marker".to_string(),
+            LineEnd::MarkerKind(m) => (self.markers.get(usize::from(m)))
+                .map_or_else(|| format!("marker {m}"), |k| k.id.clone()),
+        }
+    }
+
+    /// Whether a feature is a line ending at a hub site (a road to a marketplace).
+    pub fn ends_at_hub(&self, feature: &FeatureRec) -> bool {
+        matches!(feature.end, Some(LineEnd::Kind(k)) if self.feature(k).hub)
+    }
+
     /// The rule of a feature kind.
     #[inline]
     pub fn feature(&self, kind: FeatureKindId) -> &FeatureRule {
@@ -820,10 +879,6 @@ pub enum TablesReadError {
     Version(u32),
 }
 
-fn rotate_end(end: Option<RoadEnd>, r: u8) -> Option<RoadEnd> {
-    end.map(|e| e.side().map_or(e, |side| RoadEnd::at(side.rotated(r))))
-}
-
 fn rotate_mask(mask: u16, r: u8) -> u16 {
     let mut out = 0u16;
     for p in Port::ALL {
@@ -858,7 +913,7 @@ fn base_features(ts: &TileSet, tile: &tiledef::Tile) -> Vec<FeatureRec> {
                     0
                 },
                 emblems: small(f.emblems as usize),
-                end: f.legacy_end,
+                end: f.end.map(LineEnd::of),
                 borders: f.borders.iter().map(|&c| small(c)).collect(),
                 flowers: f.flowers.iter().map(|&c| small(c)).collect(),
                 markers: f.markers.iter().map(|&m| small(m)).collect(),
@@ -869,7 +924,7 @@ fn base_features(ts: &TileSet, tile: &tiledef::Tile) -> Vec<FeatureRec> {
     for side in Side::ALL {
         let kind = &ts.edge_kinds[tile.edge(side)];
         let [a, centre, b] = side.ports();
-        if kind.halves != PortCarries::City {
+        if kind.halves != Some(Shape::Area) {
             continue;
         }
         let owner = recs.iter().position(|r| {
@@ -894,16 +949,12 @@ type Signature = (
         FeatureKindId,
         u16,
         u8,
-        Option<u8>,
+        Option<LineEnd>,
         Vec<u16>,
         Vec<u8>,
         Vec<u8>,
     )>,
 );
-
-fn end_code(end: Option<RoadEnd>) -> Option<u8> {
-    end.map(|e| e as u8)
-}
 
 fn signature(edges: [u8; 4], feats: &[FeatureRec]) -> Signature {
     let mut list: Vec<_> = feats
@@ -916,15 +967,7 @@ fn signature(edges: [u8; 4], feats: &[FeatureRec]) -> Signature {
             flowers.sort_unstable();
             let mut markers = f.markers.clone();
             markers.sort_unstable();
-            (
-                f.kind,
-                f.ports,
-                f.emblems,
-                end_code(f.end),
-                borders,
-                flowers,
-                markers,
-            )
+            (f.kind, f.ports, f.emblems, f.end, borders, flowers, markers)
         })
         .collect();
     list.sort();
@@ -1004,7 +1047,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 .iter()
                 .map(|f| FeatureRec {
                     ports: rotate_mask(f.ports, r),
-                    end: rotate_end(f.end, r),
+                    end: f.end.map(|e| e.rotated(r)),
                     ..f.clone()
                 })
                 .collect();
@@ -1297,16 +1340,21 @@ mod tests {
         }
         // City and marker ends stay as they are; a side end turns with the tile.
         let spring = orient("RI-s", 1);
-        let ends: Vec<Option<RoadEnd>> = spring
+        let ends: Vec<Option<LineEnd>> = spring
             .features
             .iter()
             .filter(|f| t.feature(f.kind).id == "road")
             .map(|f| f.end)
             .collect();
-        assert_eq!(ends, [Some(RoadEnd::Marker), Some(RoadEnd::City)]);
+        let city = t.features.iter().position(|k| k.id == "city").unwrap();
+        let city = FeatureKindId(city as u8);
+        assert_eq!(ends, [Some(LineEnd::Marker), Some(LineEnd::Kind(city))]);
         let bank = orient("RI-bank", 1);
         let road = bank.feature_at(Port::E).unwrap();
-        assert_eq!(bank.features[road as usize].end, Some(RoadEnd::S));
+        assert_eq!(
+            bank.features[road as usize].end,
+            Some(LineEnd::Side(Side::S))
+        );
     }
 
     #[test]

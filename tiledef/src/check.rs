@@ -7,8 +7,8 @@
 
 use crate::diagnostic::{Diagnostic, SharedSource};
 use crate::model::{
-    ArtHints, Count, EdgeStyle, MAX_ARTWORK_BYTES, MAX_COUNT, MarkerPlace, Meeting, PortCarries,
-    ScoringDef, Shape, TileDef, TileSetFile,
+    ArtHints, Count, EdgeStyle, MAX_ARTWORK_BYTES, MAX_COUNT, MarkerPlace, Meeting, ScoringDef,
+    Shape, TileDef, TileSetFile,
 };
 use crate::port::{Port, Side};
 use crate::schema::closest;
@@ -1133,12 +1133,12 @@ impl Checker<'_> {
         }
         for a in (0..n).filter(|&a| !declared_style[a]) {
             let closes_roads = (0..n).any(|r| {
-                kinds[r].centre == PortCarries::Road && kinds[a].meets[r] == Meeting::Close
+                kinds[r].centre == Some(Shape::Line) && kinds[a].meets[r] == Meeting::Close
             });
             kinds[a].style = match kinds[a].centre {
-                PortCarries::Road => EdgeStyle::Band,
-                PortCarries::City => EdgeStyle::City,
-                PortCarries::None if closes_roads => EdgeStyle::Hedge,
+                Some(Shape::Line) => EdgeStyle::Band,
+                Some(Shape::Area) => EdgeStyle::City,
+                None if closes_roads => EdgeStyle::Hedge,
                 _ => EdgeStyle::Plain,
             };
         }
@@ -2108,7 +2108,7 @@ fn meeting_problem(
         Meeting::Close
             if !matches!(
                 (a.centre, b.centre),
-                (PortCarries::Road, PortCarries::None) | (PortCarries::None, PortCarries::Road)
+                (Some(Shape::Line), None) | (None, Some(Shape::Line))
             ) =>
         {
             Some("`close` is for a line meeting an edge whose centre carries nothing".to_string())
@@ -2125,15 +2125,10 @@ fn verb(meeting: Meeting) -> &'static str {
     }
 }
 
-/// What a port carrying a feature of this kind carries, by its shape (none: a site, which lies
-/// inside the tile).
-fn carries_of(kind: Option<&FeatureKindInfo>) -> PortCarries {
-    match kind.map(|k| k.shape) {
-        Some(Shape::Area) => PortCarries::City,
-        Some(Shape::Line) => PortCarries::Road,
-        Some(Shape::Region) => PortCarries::Field,
-        Some(Shape::Site) | None => PortCarries::None,
-    }
+/// The shape a port carrying a feature of this kind carries (none: a site, which lies inside
+/// the tile).
+fn carries_of(kind: Option<&FeatureKindInfo>) -> Option<Shape> {
+    kind.map(|k| k.shape).filter(|&shape| shape != Shape::Site)
 }
 
 fn side_word(side: Side) -> &'static str {

@@ -4,7 +4,7 @@
 //! become the schema's descriptions, which editors show on hover. Checks that need more than one
 //! value at a time live in `check`, not here.
 
-use crate::port::{Port, Side};
+use crate::port::Port;
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -689,21 +689,6 @@ pub struct EditionDef {
     pub name: String,
 }
 
-/// What the ports of an edge carry, by the shape of the feature kind there: what the engine and
-/// the renderer still read (`City` an area, `Road` a line, `Field` a region).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum PortCarries {
-    /// A line (a road; only on the centre port).
-    Road,
-    /// An area (a city).
-    City,
-    /// A region (a field).
-    Field,
-    /// Nothing: the edge kind owns the port (a field edge's centre, a bushes edge's centre).
-    None,
-}
-
 /// How two edge kinds meet when their edges touch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -1200,91 +1185,6 @@ impl FeatureDef {
         match self.by_kind.get(key) {
             Some(KindValue::Ports(ports)) => ports,
             _ => &[],
-        }
-    }
-}
-
-/// Where a line ends inside its tile, as the engine and the renderer still read it (the written
-/// `end` resolved by shape; see `TileSet::legacy_end`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-pub enum RoadEnd {
-    /// At a junction (crossroads, village).
-    #[serde(rename = "junction")]
-    Junction,
-    /// At the tile's monastery.
-    #[serde(rename = "monastery")]
-    Monastery,
-    /// At the tile's marketplace (Village Life): a separate road of the marketplace network.
-    #[serde(rename = "marketplace")]
-    Marketplace,
-    /// At the Festival place.
-    #[serde(rename = "festival")]
-    Festival,
-    /// At a gate of one of this tile's cities.
-    #[serde(rename = "city")]
-    City,
-    /// At one of this tile's own markers (a jetty, a well, a spring, …).
-    #[serde(rename = "marker")]
-    Marker,
-    /// At this tile's own north edge, which carries no road (bushes, a river bank).
-    N,
-    /// At this tile's own east edge, which carries no road (bushes, a river bank).
-    E,
-    /// At this tile's own south edge, which carries no road (bushes, a river bank).
-    S,
-    /// At this tile's own west edge, which carries no road (bushes, a river bank).
-    W,
-}
-
-impl RoadEnd {
-    /// Every end.
-    pub const ALL: [RoadEnd; 10] = [
-        RoadEnd::Junction,
-        RoadEnd::Monastery,
-        RoadEnd::Marketplace,
-        RoadEnd::Festival,
-        RoadEnd::City,
-        RoadEnd::Marker,
-        RoadEnd::N,
-        RoadEnd::E,
-        RoadEnd::S,
-        RoadEnd::W,
-    ];
-
-    /// The end as written in a tile's `end`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RoadEnd::Junction => "junction",
-            RoadEnd::Monastery => "monastery",
-            RoadEnd::Marketplace => "marketplace",
-            RoadEnd::Festival => "festival",
-            RoadEnd::City => "city",
-            RoadEnd::Marker => "marker",
-            RoadEnd::N => "N",
-            RoadEnd::E => "E",
-            RoadEnd::S => "S",
-            RoadEnd::W => "W",
-        }
-    }
-
-    /// The side of its own tile the road ends at, when its end is a side.
-    pub fn side(self) -> Option<Side> {
-        match self {
-            RoadEnd::N => Some(Side::N),
-            RoadEnd::E => Some(Side::E),
-            RoadEnd::S => Some(Side::S),
-            RoadEnd::W => Some(Side::W),
-            _ => None,
-        }
-    }
-
-    /// The end at a side of the tile.
-    pub fn at(side: Side) -> RoadEnd {
-        match side {
-            Side::N => RoadEnd::N,
-            Side::E => RoadEnd::E,
-            Side::S => RoadEnd::S,
-            Side::W => RoadEnd::W,
         }
     }
 }

@@ -6,8 +6,7 @@
 
 use crate::model::{
     ArtHints, Completion, EdgeStyle, EffectCount, GroupDraw, LookBorder, LookStyle, MarkerIcon,
-    MarkerPlace, MarkerRule, Meeting, PathRule, PortCarries, RangeDef, RoadEnd, ScoringDef, Shape,
-    SpareStarts,
+    MarkerPlace, MarkerRule, Meeting, PathRule, RangeDef, ScoringDef, Shape, SpareStarts,
 };
 use crate::port::{Port, Side};
 use std::path::PathBuf;
@@ -274,10 +273,10 @@ pub struct EdgeKind {
     pub centre_kind: Option<FeatureKindId>,
     /// The feature kind its half-edge ports carry, if any.
     pub halves_kind: Option<FeatureKindId>,
-    /// What its centre port carries, by the shape of `centre_kind`.
-    pub centre: PortCarries,
-    /// What its half-edge ports carry, by shape (`City` on an area edge: the centre's area).
-    pub halves: PortCarries,
+    /// The shape of what its centre port carries (`centre_kind`'s; never a site).
+    pub centre: Option<Shape>,
+    /// The shape of what its half-edge ports carry (an area edge's: the centre's area).
+    pub halves: Option<Shape>,
     /// How it meets each edge kind, indexed like `TileSet::edge_kinds` (symmetric).
     pub meets: Vec<Meeting>,
     /// Drawing colour, if declared.
@@ -298,8 +297,8 @@ impl EdgeKind {
         }
     }
 
-    /// What a port of this edge kind carries, by whether the port is a centre port.
-    pub fn carries(&self, port: Port) -> PortCarries {
+    /// The shape of what a port of this edge kind carries, by whether it is a centre port.
+    pub fn carries(&self, port: Port) -> Option<Shape> {
         if port.is_centre() {
             self.centre
         } else {
@@ -378,8 +377,6 @@ pub struct Feature {
     pub emblems: u32,
     /// Where a one-port line ends inside the tile.
     pub end: Option<LineEnd>,
-    /// Transitional: `end` as the engine and the renderer still read it (`TileSet::legacy_end`).
-    pub legacy_end: Option<RoadEnd>,
     /// The indices (into `Tile::features`) of the features a region borders (a field's cities),
     /// in the order written.
     pub borders: Vec<usize>,
@@ -397,7 +394,6 @@ impl Feature {
             ports: Vec::new(),
             emblems: 0,
             end: None,
-            legacy_end: None,
             borders: Vec::new(),
             flowers: Vec::new(),
             markers: Vec::new(),
@@ -478,26 +474,15 @@ impl TileSet {
             .map(|k| FeatureKindId(k as u8))
     }
 
-    /// A line's end as the engine and the renderer still read it: an area is a city gate, a hub
-    /// site a marketplace, another site a monastery, a marker kind with the Festival rule the
-    /// Festival place.
-    pub fn legacy_end(&self, end: LineEnd) -> RoadEnd {
+    /// A line's end as a tile writes it: `junction`, a side (`N`), a kind's id (`city`),
+    /// `marker`, a marker kind's id (`festival`).
+    pub fn end_name(&self, end: LineEnd) -> String {
         match end {
-            LineEnd::Junction => RoadEnd::Junction,
-            LineEnd::Side(side) => RoadEnd::at(side),
-            LineEnd::Kind(kind) => {
-                let info = &self.feature_kinds[kind.index()];
-                match info.shape {
-                    Shape::Site if info.hub => RoadEnd::Marketplace,
-                    Shape::Site => RoadEnd::Monastery,
-                    _ => RoadEnd::City,
-                }
-            }
-            LineEnd::Marker => RoadEnd::Marker,
-            LineEnd::MarkerKind(m) if self.markers[m].rule == Some(MarkerRule::Festival) => {
-                RoadEnd::Festival
-            }
-            LineEnd::MarkerKind(_) => RoadEnd::Marker,
+            LineEnd::Junction => "junction".to_string(),
+            LineEnd::Side(side) => side.centre().to_string(),
+            LineEnd::Kind(kind) => self.feature_kinds[kind.index()].id.clone(),
+            LineEnd::Marker => "marker".to_string(),
+            LineEnd::MarkerKind(m) => self.markers[m].id.clone(),
         }
     }
 

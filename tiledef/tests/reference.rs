@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use tiledef::{Feature, MarkerRule, Port, RoadEnd, Side, Tile, TileSet};
+use tiledef::{Feature, LineEnd, MarkerRule, Port, Side, Tile, TileSet};
 
 const REFERENCE: &str = include_str!("fixtures/reference-tiles.md");
 
@@ -588,9 +588,7 @@ fn tile_carries(set: &TileSet, tile: &Tile) -> Carries {
         marketplace: tile.marketplace,
         // A continuous road runs through the tile and no road stops at a junction.
         continuous_road: roads.iter().any(|r| r.ports.len() == 2)
-            && roads
-                .iter()
-                .all(|r| r.legacy_end != Some(RoadEnd::Junction)),
+            && roads.iter().all(|r| r.end != Some(LineEnd::Junction)),
         illustrations: tile
             .markers
             .iter()

@@ -5,14 +5,15 @@
 use crate::ids::{NodeId, PlacedId};
 use crate::scoring::NetworkBonus;
 use crate::state::{Core, Event, Game};
-use tiledef::RoadEnd;
 
 /// The marketplace tiles a road set touches (its members that end at a marketplace).
 pub(crate) fn markets_of(core: &Core<'_>, root: NodeId, out: &mut Vec<PlacedId>) {
     let mut m = root;
     loop {
         let n = &core.nodes[m.index()];
-        if core.orient(n.tile).features[n.local as usize].end == Some(RoadEnd::Marketplace)
+        if core
+            .tables
+            .ends_at_hub(&core.orient(n.tile).features[n.local as usize])
             && !out.contains(&n.tile)
         {
             out.push(n.tile);
@@ -30,7 +31,7 @@ pub(crate) fn market_roads(core: &Core<'_>, tile: PlacedId, out: &mut Vec<NodeId
     let p = core.board.placed[tile.index()];
     let o = core.orient(tile);
     for (i, f) in o.features.iter().enumerate() {
-        if f.end == Some(RoadEnd::Marketplace) {
+        if core.tables.ends_at_hub(f) {
             let r = core.find(p.node(i as u8));
             if !out.contains(&r) {
                 out.push(r);

@@ -880,7 +880,6 @@ impl Checker<'_> {
                 .hint = Some(format!("add {add} to the tile, or change `end`"));
             }
             b.features[fi].end = Some(end);
-            b.features[fi].legacy_end = Some(tileset.legacy_end(end));
         }
         for &hub in &b.hubs {
             let reached = b.features.iter().any(|x| x.end == Some(LineEnd::Kind(hub)));

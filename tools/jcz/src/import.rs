@@ -8,7 +8,7 @@ use crate::{Error, Note};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tiledef::model::{
     ColourDef, Count, EdgeKindDef, EdgeStyle, Edges, FeatureDef, FeatureKindDef, GroupDef, JczEdge,
-    KindValue, MarkerDef, MarkerPlace, Meeting, RoadEnd, SetHeader, TileDef, TileSetFile,
+    KindValue, MarkerDef, MarkerPlace, Meeting, SetHeader, TileDef, TileSetFile,
 };
 use tiledef::{Port, Side};
 
@@ -1185,6 +1185,85 @@ fn draft(
     let order = |key: &String| BY_ELEMENT.iter().position(|(_, k)| k == key);
     def.features.sort_by_key(|key, _| order(key));
     Ok(def)
+}
+
+/// Where a one-port road of a JCZ tile ends, as the import infers it (JCZ's XML does not say)
+/// and writes it in a tile's `end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoadEnd {
+    /// At a junction (crossroads, village).
+    Junction,
+    /// At the tile's monastery.
+    Monastery,
+    /// At the tile's marketplace (Village Life): a separate road of the marketplace network.
+    Marketplace,
+    /// At the Festival place.
+    Festival,
+    /// At a gate of one of this tile's cities.
+    City,
+    /// At one of this tile's own markers (a jetty, a well, a spring, …).
+    Marker,
+    /// At this tile's own north edge, which carries no road (bushes, a river bank).
+    N,
+    /// At this tile's own east edge, which carries no road (bushes, a river bank).
+    E,
+    /// At this tile's own south edge, which carries no road (bushes, a river bank).
+    S,
+    /// At this tile's own west edge, which carries no road (bushes, a river bank).
+    W,
+}
+
+impl RoadEnd {
+    /// Every end.
+    pub const ALL: [RoadEnd; 10] = [
+        RoadEnd::Junction,
+        RoadEnd::Monastery,
+        RoadEnd::Marketplace,
+        RoadEnd::Festival,
+        RoadEnd::City,
+        RoadEnd::Marker,
+        RoadEnd::N,
+        RoadEnd::E,
+        RoadEnd::S,
+        RoadEnd::W,
+    ];
+
+    /// The end as written in a tile's `end`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RoadEnd::Junction => "junction",
+            RoadEnd::Monastery => "monastery",
+            RoadEnd::Marketplace => "marketplace",
+            RoadEnd::Festival => "festival",
+            RoadEnd::City => "city",
+            RoadEnd::Marker => "marker",
+            RoadEnd::N => "N",
+            RoadEnd::E => "E",
+            RoadEnd::S => "S",
+            RoadEnd::W => "W",
+        }
+    }
+
+    /// The side of its own tile the road ends at, when its end is a side.
+    pub fn side(self) -> Option<Side> {
+        match self {
+            RoadEnd::N => Some(Side::N),
+            RoadEnd::E => Some(Side::E),
+            RoadEnd::S => Some(Side::S),
+            RoadEnd::W => Some(Side::W),
+            _ => None,
+        }
+    }
+
+    /// The end at a side of the tile.
+    pub fn at(side: Side) -> RoadEnd {
+        match side {
+            Side::N => RoadEnd::N,
+            Side::E => RoadEnd::E,
+            Side::S => RoadEnd::S,
+            Side::W => RoadEnd::W,
+        }
+    }
 }
 
 /// Where a one-port road ends, inferred from what else is on its tile (JCZ does not say).

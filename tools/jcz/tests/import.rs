@@ -4,8 +4,9 @@
 mod common;
 
 use std::collections::BTreeMap;
-use tiledef::model::{Count, MarkerIcon, MarkerPlace, MarkerRule, RoadEnd, TileDef, TileSetFile};
+use tiledef::model::{Count, MarkerIcon, MarkerPlace, MarkerRule, TileDef, TileSetFile};
 use tilekit_jcz::import::Import;
+use tilekit_jcz::import::RoadEnd;
 use tilekit_jcz::{Error, import_texts};
 
 fn fixture(name: &str) -> (String, String) {
@@ -101,7 +102,7 @@ fn edges_road_ends_and_fields() {
             .map(|r| {
                 r.end
                     .as_deref()
-                    .map(|e| tiledef::RoadEnd::ALL.into_iter().find(|x| x.name() == e))
+                    .map(|e| RoadEnd::ALL.into_iter().find(|x| x.name() == e))
             })
             .map(Option::flatten)
             .collect::<Vec<_>>()

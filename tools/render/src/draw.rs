@@ -12,8 +12,8 @@ use crate::scene::{
     Align, Cap, Command, Point, Rgba, Scene, Seg, Shape, Stroke, polygon, polyline, pt, rect,
 };
 use tiledef::{
-    EdgeStyle, Feature, MarkerIcon, MarkerKind, MarkerRule, Port, PortCarries, RoadEnd,
-    Shape as KindShape, Side, Tile, TileSet,
+    EdgeStyle, Feature, LineEnd, MarkerIcon, MarkerKind, MarkerRule, Port, Shape as KindShape,
+    Side, Tile, TileSet,
 };
 
 /// What to draw besides the picture.
@@ -266,7 +266,7 @@ pub fn edge_style(set: &TileSet, kind: usize) -> EdgeStyle {
 fn is_channel(set: &TileSet, kind: usize) -> bool {
     match edge_style(set, kind) {
         EdgeStyle::River => true,
-        EdgeStyle::Band => set.edge_kinds[kind].centre != PortCarries::Road,
+        EdgeStyle::Band => set.edge_kinds[kind].centre != Some(KindShape::Line),
         _ => false,
     }
 }
@@ -274,8 +274,8 @@ fn is_channel(set: &TileSet, kind: usize) -> bool {
 /// The edge kind that is the ground itself: the first plain kind whose halves carry field.
 fn ground_kind(set: &TileSet) -> Option<usize> {
     set.edge_kinds.iter().enumerate().position(|(i, k)| {
-        k.centre == PortCarries::None
-            && k.halves == PortCarries::Field
+        k.centre.is_none()
+            && k.halves == Some(KindShape::Region)
             && edge_style(set, i) == EdgeStyle::Plain
     })
 }
@@ -294,7 +294,7 @@ fn divides(set: &TileSet, tile: &Tile, side: Side) -> bool {
     let [left, _, right] = side.ports().map(|p| tile.feature_at(p));
     edge_style(set, k) == EdgeStyle::Plain
         && Some(k) != ground_kind(set)
-        && set.edge_kinds[k].centre == PortCarries::None
+        && set.edge_kinds[k].centre.is_none()
         && left.is_some()
         && right.is_some()
         && left != right
@@ -318,14 +318,30 @@ pub fn marker_icon(kind: &MarkerKind) -> MarkerIcon {
     })
 }
 
-fn side_of(end: RoadEnd) -> Option<Side> {
-    match end {
-        RoadEnd::N => Some(Side::N),
-        RoadEnd::E => Some(Side::E),
-        RoadEnd::S => Some(Side::S),
-        RoadEnd::W => Some(Side::W),
-        _ => None,
-    }
+/// What a one-port line runs to, by what its `end` names: a side of its tile, a site, an area
+/// (its kind), the Festival place, another marker, or a junction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EndAt {
+    Side(Side),
+    Site,
+    Area(tiledef::FeatureKindId),
+    Festival,
+    Marker,
+    Junction,
+}
+
+fn end_at(set: &TileSet, end: Option<LineEnd>) -> Option<EndAt> {
+    Some(match end? {
+        LineEnd::Junction => EndAt::Junction,
+        LineEnd::Side(side) => EndAt::Side(side),
+        LineEnd::Kind(k) if set.feature_kinds[k.index()].shape == KindShape::Site => EndAt::Site,
+        LineEnd::Kind(k) => EndAt::Area(k),
+        LineEnd::Marker => EndAt::Marker,
+        LineEnd::MarkerKind(m) if set.markers[m].rule == Some(MarkerRule::Festival) => {
+            EndAt::Festival
+        }
+        LineEnd::MarkerKind(_) => EndAt::Marker,
+    })
 }
 
 /// The outside point, the port point and the path of a channel or road arm between sides.
@@ -536,14 +552,12 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
             kind.display.map_or(FESTIVAL, Rgba::from),
         )
     });
-    let monastery = has_site(set, tile, Spot::Centre).then_some(CENTRE);
-    let marketplace = tile.marketplace.then_some(CENTRE);
     // A road may end at a marker: the tile's first marker other than the Festival place (or
     // the road's own), placed where the art says or at the centre.
     let hub_marker: Option<usize> = tile
         .features
         .iter()
-        .any(|f| f.legacy_end == Some(RoadEnd::Marker))
+        .any(|f| end_at(set, f.end) == Some(EndAt::Marker))
         .then(|| {
             tile.markers
                 .iter()
@@ -552,12 +566,15 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                 .or_else(|| {
                     tile.features
                         .iter()
-                        .find(|f| f.legacy_end == Some(RoadEnd::Marker))
+                        .find(|f| end_at(set, f.end) == Some(EndAt::Marker))
                         .and_then(|f| f.markers.first().copied())
                 })
         })
         .flatten();
     let hub_at = hub_marker.map(|m| marker_position(tile, &set.markers[m].id).unwrap_or(CENTRE));
+
+    let monastery = has_site(set, tile, Spot::Centre).then_some(CENTRE);
+    let marketplace = tile.marketplace.then_some(CENTRE);
 
     let mut roads = Vec::new();
     for (i, f) in tile.features.iter().enumerate() {
@@ -618,9 +635,8 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                 .collect();
             (path, Stop::Through)
         } else {
-            match f.legacy_end {
-                Some(end @ (RoadEnd::N | RoadEnd::E | RoadEnd::S | RoadEnd::W)) => {
-                    let side = side_of(end).unwrap_or(Side::S);
+            match end_at(set, f.end) {
+                Some(EndAt::Side(side)) => {
                     let target = step(port_point(side.centre()), inward(side), 0.07);
                     if channel_side(set, tile, side) {
                         // A river bank: the road runs to the water and stops there. The line
@@ -651,19 +667,24 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                         (curve_to(side, target), Stop::Hedge)
                     }
                 }
-                Some(RoadEnd::Monastery) => (to(CENTRE), Stop::Icon),
-                Some(RoadEnd::Marketplace) => (to(marketplace.unwrap_or(CENTRE)), Stop::Icon),
-                Some(RoadEnd::Festival) if festival.is_some() => {
+                // A site (a monastery, a marketplace) stands at the centre.
+                Some(EndAt::Site) => (to(CENTRE), Stop::Icon),
+                Some(EndAt::Festival) if festival.is_some() => {
                     (to(festival.map_or(CENTRE, |(p, _)| p)), Stop::Icon)
                 }
-                Some(RoadEnd::Marker) if hub_at.is_some() => {
+                Some(EndAt::Marker) if hub_at.is_some() => {
                     let at = hub_at.unwrap_or(CENTRE);
                     (to(at), Stop::Icon)
                 }
-                Some(RoadEnd::City) if !city_polys.is_empty() => {
-                    // To the wall of the nearest city: a gate.
+                Some(EndAt::Area(kind)) if !city_polys.is_empty() => {
+                    // To the edge of the nearest area of that kind (any area when the tile has
+                    // none of it): a gate in a city wall, a landing on a lake's shore.
+                    let of_kind =
+                        |&&(i, _): &&(usize, Vec<Vec<Point>>)| tile.features[i].kind == kind;
+                    let any_of_kind = city_polys.iter().any(|c| of_kind(&c));
                     let target = city_polys
                         .iter()
+                        .filter(|c| !any_of_kind || of_kind(c))
                         .filter_map(|(_, polys)| polys.first())
                         .map(|poly| {
                             let inside: Vec<Point> = poly
@@ -680,12 +701,8 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                         .unwrap_or(CENTRE);
                     let (hub, _) = walk(target, &in_city);
                     // At water (a lake's shore) a landing, at a wall a gate.
-                    let water = match f.end {
-                        Some(tiledef::LineEnd::Kind(k)) => set.feature_kinds[k.index()]
-                            .look
-                            .is_some_and(|l| l.style == tiledef::LookStyle::Water),
-                        _ => false,
-                    };
+                    let water = (set.feature_kinds[kind.index()].look)
+                        .is_some_and(|l| l.style == tiledef::LookStyle::Water);
                     let stop = if water {
                         Stop::Bank(hub)
                     } else {
@@ -1196,7 +1213,7 @@ fn unowned_ports(set: &TileSet, tile: &Tile) -> Vec<Port> {
     Port::ALL
         .into_iter()
         .filter(|&p| {
-            set.edge_kinds[tile.edge(p.side())].carries(p) == PortCarries::Field
+            set.edge_kinds[tile.edge(p.side())].carries(p) == Some(KindShape::Region)
                 && tile.feature_at(p).is_none()
         })
         .collect()

@@ -619,14 +619,15 @@ fn fixtures() -> TileSet {
             .unwrap_or_else(|| panic!("no edge kind {id}"))
     };
     let i = index(&set, "RV-gate");
-    set.tiles[i].features[1].legacy_end = Some(tiledef::RoadEnd::City);
+    let city = kind(&set, "city");
+    set.tiles[i].features[1].end = Some(tiledef::LineEnd::Kind(city));
     let i = index(&set, "RV-bank");
-    set.tiles[i].features[0].legacy_end = Some(tiledef::RoadEnd::S);
+    set.tiles[i].features[0].end = Some(tiledef::LineEnd::Side(Side::S));
     let i = index(&set, "RV-ferry");
     let road_kind = kind(&set, "road");
     for f in &mut set.tiles[i].features {
         if f.kind == road_kind {
-            f.legacy_end = Some(tiledef::RoadEnd::Marker);
+            f.end = Some(tiledef::LineEnd::Marker);
         }
     }
     // One road joining four sides, and one joining three (west is field).

@@ -115,7 +115,7 @@ pub fn describe(tables: &Tables, kind: KindId) -> String {
                 let _ = write!(line, " {} {}", emblem.plural, f.emblems);
             }
             if let Some(end) = f.end {
-                let _ = write!(line, " ends at {end:?}");
+                let _ = write!(line, " ends at {}", tables.end_name(end));
             }
             // What a region borders, by kind: `borders cities [0]`.
             for (k, kind) in tables.features.iter().enumerate() {
