@@ -526,6 +526,28 @@ fn a_sets_own_kinds_are_completed_and_described() {
         !carried.contains(&"island".to_string()),
         "a site is on no edge: {carried:?}"
     );
+    // A lake's ports are centre ports, as an area's are.
+    let ports =
+        labels(&client.complete(&uri, &format!("{head}[[tile]]\nlakes = [{{ ports = [\"|")));
+    assert!(ports.contains(&"N".to_string()), "{ports:?}");
+    assert!(!ports.contains(&"NNW".to_string()), "{ports:?}");
+    // A marker goes on the tile or on any kind; a figure stands on kinds.
+    let places =
+        labels(&client.complete(&uri, &format!("{head}[[marker]]\nid = \"fish\"\non = \"|")));
+    assert!(
+        ["tile", "lake", "island", "road"]
+            .iter()
+            .all(|p| places.contains(&p.to_string())),
+        "{places:?}"
+    );
+    let on = labels(&client.complete(
+        &uri,
+        &format!("{head}[[figure]]\nid = \"fisher\"\non = [\"|"),
+    ));
+    assert!(
+        on.contains(&"lake".to_string()) && !on.contains(&"tile".to_string()),
+        "{on:?}"
+    );
     // Hover on the key of the set's own kind shows its declaration.
     client.change(&uri, 200, &mine);
     let line = mine

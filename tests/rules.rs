@@ -189,6 +189,50 @@ fn a_figure_declared_again_is_in_the_games_of_either_set() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("deploys a large follower"));
 }
 
+/// A token on a set's own kind that closes (a lake) is awarded to whoever closes it, as goods
+/// are for a city: the checker no longer limits tokens to roads and cities by name.
+#[test]
+fn a_token_on_a_lake_goes_to_whoever_closes_it() {
+    let dir = common::scratch("lake-token");
+    let fish = dir.join("fish.toml");
+    std::fs::write(
+        &fish,
+        "format = 1\n[set]\nid = \"fish\"\nname = \"Fish\"\nrequires = [\"lakes\"]\n\n\
+         [[marker]]\nid = \"fish\"\nname = \"Fish\"\non = \"lake\"\ntoken = { points = 5 }\n\n\
+         [[tile]]\nid = \"FI-bay\"\ncount = 1\nedges = { n = \"lake\", e = \"field\", s = \"road\", w = \"field\" }\n\
+         lakes = [{ ports = [\"N\"], markers = [\"fish\"] }]\nroads = [{ ports = [\"S\"], end = \"lake\" }]\n\
+         fields = [\n  { ports = [\"WNW\", \"WSW\", \"SSW\"], lakes = [\"N\"] },\n  \
+         { ports = [\"SSE\", \"ESE\", \"ENE\"], lakes = [\"N\"] },\n]\n",
+    )
+    .unwrap();
+    // P1 stands on the fish bay's lake; P2 closes it with a plain bay: 2 × 2 = 4 for P1, and
+    // P2 takes the fish, the only one: 5 at the end.
+    let record = dir.join("game.toml");
+    std::fs::write(
+        &record,
+        "[game]\nplayers = 2\nsets = [\"base\", \"lakes\", \"fish\"]\n\n\
+         [[turn]]\ntile = \"FI-bay\"\nat = [1, 0]\nrotation = 1\ndeploy = \"lake\"\n\n\
+         [[turn]]\ntile = \"LK-bay\"\nat = [2, 0]\nrotation = 3\n\n\
+         [expect]\nscores = [4, 5]\nover = true\n",
+    )
+    .unwrap();
+    let lakes = common::root().join("examples/lakes.toml");
+    let out = tilekit(&[
+        "play",
+        record.to_str().unwrap(),
+        lakes.to_str().unwrap(),
+        fish.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("fish"), "{text}");
+}
+
 /// Each fan set in `examples/` validates without a warning, and each of its records
 /// (`examples/records/<set id>-*.toml`) replays with every expectation holding.
 #[test]

@@ -7,8 +7,8 @@
 
 use crate::diagnostic::{Diagnostic, SharedSource};
 use crate::model::{
-    ArtHints, Count, EdgeStyle, MAX_ARTWORK_BYTES, MAX_COUNT, MarkerPlace, Meeting, ScoringDef,
-    Shape, TileDef, TileSetFile,
+    ArtHints, Completion, Count, EdgeStyle, MAX_ARTWORK_BYTES, MAX_COUNT, MarkerPlace, Meeting,
+    ScoringDef, Shape, TileDef, TileSetFile,
 };
 use crate::port::{Port, Side};
 use crate::schema::closest;
@@ -586,7 +586,10 @@ impl Checker<'_> {
             let m = &file.markers[i];
             let ptr = format!("/marker/{i}");
             let place = m.on.name();
-            if let MarkerPlace::Kind(kind) = &m.on {
+            let older = |this: &mut Self, kind: &str| this.older_kind_name(d.file, kind, vocab);
+            if let MarkerPlace::Kind(kind) = &m.on
+                && older(self, kind).is_none()
+            {
                 self.resolve(
                     (d.file, &format!("{ptr}/on"), false),
                     "feature kind",
@@ -595,18 +598,27 @@ impl Checker<'_> {
                     vocab.visible(d.file),
                 );
             }
-            if m.token.is_some() && !matches!(m.on, MarkerPlace::Road | MarkerPlace::City) {
+            // A token is awarded when its feature closes (the engine's `completed` hook).
+            let closes = |k: &FeatureKindInfo| k.complete == Completion::Closed;
+            let on_closing = kinds.iter().any(|k| m.on.is_on(&k.id) && closes(k));
+            if m.token.is_some() && !on_closing {
+                let closing: Vec<String> = (kinds.iter().filter(|k| closes(k)))
+                    .map(|k| format!("`on = \"{}\"`", k.id))
+                    .collect();
                 self.error(
                     d.file,
                     &format!("{ptr}/token"),
                     true,
                     "tilekit::marker-rule-place",
                     format!(
-                        "the marker `{}` goes on a {place}, but only roads and cities are completed and scored: its `token` would never apply",
+                        "the marker `{}` goes on a {place}, but only features completed when closed award tokens: its `token` would never apply",
                         m.id
                     ),
                 )
-                .hint = Some("put the marker `on = \"road\"` or `on = \"city\"`".to_string());
+                .hint = Some(format!(
+                    "put the marker on a kind completed when closed: {}",
+                    closing.join(", ")
+                ));
             }
             let Some(scoring) = &m.scoring else {
                 continue;
@@ -651,20 +663,6 @@ impl Checker<'_> {
                     continue;
                 }
                 let rate_ptr = format!("{ptr}/scoring/{when}/pennant");
-                if m.on == MarkerPlace::Road {
-                    self.error(
-                        d.file,
-                        &rate_ptr,
-                        true,
-                        "tilekit::pennant-rate-on-road",
-                        format!(
-                            "the marker `{}` goes on a road, and roads have no pennants",
-                            m.id
-                        ),
-                    )
-                    .hint = Some("remove `pennant`, or put the marker `on = \"city\"`".to_string());
-                    continue;
-                }
                 let Some(kind) = kinds.iter().find(|k| m.on.is_on(&k.id)) else {
                     continue;
                 };
@@ -1190,9 +1188,10 @@ impl Checker<'_> {
         Some(FeatureKindId(k as u8))
     }
 
-    /// A kind named by an edge kind of a file written before feature kinds were declared (it
-    /// declares none), from a set it does not require: before, `centre = "field"` needed no
-    /// requirement. Resolved, with one warning per file naming the requirement to add.
+    /// A kind named by an edge kind or a marker's `on` in a file written before feature kinds
+    /// were declared (it declares none), from a set it does not require: before, `centre =
+    /// "field"` and `on = "road"` needed no requirement. Resolved, with one warning per file
+    /// naming the requirement to add.
     fn older_kind_name(&mut self, f: usize, name: &str, vocab: &Vocabulary) -> Option<usize> {
         if !self.files[f].file.features.is_empty() {
             return None;
@@ -1216,7 +1215,7 @@ impl Checker<'_> {
                 "/set",
                 code,
                 format!(
-                    "the set `{set}` names feature kinds of `{owner}` (`{name}`) in its edge kinds without requiring it, as files written before feature kinds did"
+                    "the set `{set}` names feature kinds of `{owner}` (`{name}`) without requiring it, as files written before feature kinds did"
                 ),
             );
             d.hint = Some(format!("add \"{owner}\" to `requires`"));

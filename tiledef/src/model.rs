@@ -797,13 +797,7 @@ pub struct ColourDef {
 pub enum MarkerPlace {
     /// On the tile as a whole (`markers` of a tile).
     Tile,
-    /// On a road (`markers` of a road).
-    Road,
-    /// On a city (`markers` of a city).
-    City,
-    /// In a field (`markers` of a field).
-    Field,
-    /// On a feature of another kind, by the kind's id (`markers` of a monastery).
+    /// On the features of a kind, by the kind's id (`markers` of a road, of a monastery).
     #[serde(untagged)]
     Kind(String),
 }
@@ -813,10 +807,15 @@ impl MarkerPlace {
     pub fn name(&self) -> &str {
         match self {
             MarkerPlace::Tile => "tile",
-            MarkerPlace::Road => "road",
-            MarkerPlace::City => "city",
-            MarkerPlace::Field => "field",
             MarkerPlace::Kind(id) => id,
+        }
+    }
+
+    /// The place written `name`: `tile`, else the feature kind of that id.
+    pub fn named(name: &str) -> MarkerPlace {
+        match name {
+            "tile" => MarkerPlace::Tile,
+            kind => MarkerPlace::Kind(kind.to_string()),
         }
     }
 

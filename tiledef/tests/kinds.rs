@@ -261,7 +261,8 @@ fn files_written_before_feature_kinds_still_load() {
     };
     let vocabulary = Source {
         name: "older/jcz.toml".to_string(),
-        text: "format = 1\n[set]\nid = \"jcz\"\nname = \"JCZ\"\n\n[[edge_kind]]\nid = \"river\"\nname = \"River\"\ncentre = \"none\"\nhalves = \"field\"\nmeets = { river = \"connect\" }\n".to_string(),
+        text: "format = 1\n[set]\nid = \"jcz\"\nname = \"JCZ\"\n\n[[edge_kind]]\nid = \"river\"\nname = \"River\"\ncentre = \"none\"\nhalves = \"field\"\nmeets = { river = \"connect\" }\n\n\
+               [[marker]]\nid = \"inn\"\nname = \"Inn\"\non = \"road\"\n".to_string(),
     };
     let report = tiledef::load(vec![older, vocabulary]);
     // (The river no tile uses is the author's own unused vocabulary.)

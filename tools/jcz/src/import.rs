@@ -636,9 +636,12 @@ fn vocabulary(
             set: SetHeader {
                 id: VOCABULARY_SET.to_string(),
                 name: "JCloisterZone vocabulary".to_string(),
-                // Its edge kinds carry base's kinds (the bushes meet base's roads and fields).
-                requires: (!edge_kinds.is_empty() || used.marketplace.is_some())
-                    .then(|| "base".to_string())
+                // Its edge kinds carry base's kinds (the bushes meet base's roads and fields), and
+                // its markers go on base's kinds (an inn on a road).
+                requires: (!edge_kinds.is_empty()
+                    || used.marketplace.is_some()
+                    || markers.defs.values().any(|m| m.on != MarkerPlace::Tile))
+                .then(|| "base".to_string())
                     .into_iter()
                     .collect(),
                 description: Some("What the imported JCloisterZone sets add to the base game's vocabulary: the river, the markers named after JCZ's elements and attributes, the river's tile groups, and FanCloisterZone's bushes and flower colours (as Village Life declares them), shared by the sets that use them.".to_string()),
@@ -830,12 +833,12 @@ struct Markers {
 impl Markers {
     /// The marker id for a JCZ name at a place, declaring it on first use.
     fn get(&mut self, name: &str, on: &MarkerPlace) -> String {
-        let known = vocab::by_marker(name).filter(|k| k.on == *on);
+        let known = vocab::by_marker(name).filter(|k| k.on == on.name());
         let base = known.map_or_else(|| vocab::marker_id(name), |k| k.marker.to_string());
         // A known name used at another place, or a name used at two places, gets the place added.
         let clash = |id: &str, defs: &BTreeMap<String, MarkerDef>| {
             defs.get(id).is_some_and(|d| d.on != *on)
-                || (known.is_none() && vocab::by_marker(id).is_some_and(|k| k.on != *on))
+                || (known.is_none() && vocab::by_marker(id).is_some_and(|k| k.on != on.name()))
         };
         let id = if clash(&base, &self.defs) {
             format!("{base}-{}", on.name())
@@ -1031,7 +1034,13 @@ fn draft(
                     city.by_kind
                         .insert(PENNANTS.to_string(), KindValue::Count(pennants));
                 }
-                city.markers = feature_attrs(el, &["pennants"], MarkerPlace::City, markers, notes);
+                city.markers = feature_attrs(
+                    el,
+                    &["pennants"],
+                    MarkerPlace::named("city"),
+                    markers,
+                    notes,
+                );
                 def.features_under_mut(CITIES).push(city);
             }
             "road" => {
@@ -1056,7 +1065,7 @@ fn draft(
                 road.markers = feature_attrs(
                     el,
                     &["marketplace", "bush"],
-                    MarkerPlace::Road,
+                    MarkerPlace::named("road"),
                     markers,
                     notes,
                 );
@@ -1095,8 +1104,13 @@ fn draft(
                         .by_kind
                         .insert(CITIES.to_string(), KindValue::Ports(cities));
                 }
-                field.markers =
-                    feature_attrs(el, &["city", "flowers"], MarkerPlace::Field, markers, notes);
+                field.markers = feature_attrs(
+                    el,
+                    &["city", "flowers"],
+                    MarkerPlace::named("field"),
+                    markers,
+                    notes,
+                );
                 def.features_under_mut(FIELDS).push(field);
             }
             "monastery" => {

@@ -9,8 +9,8 @@
 //! tile of another JCZ file with `inn="true"` or `group="river"` plays by the same rules.
 
 use tiledef::model::{
-    FigureDef, GroupDef, GroupDraw, MarkerIcon, MarkerPlace, MarkerRule, PathRule, Rates,
-    ScoringDef, SpareStarts, TokenDef,
+    FigureDef, GroupDef, GroupDraw, MarkerIcon, MarkerRule, PathRule, Rates, ScoringDef,
+    SpareStarts, TokenDef,
 };
 
 /// Where a JCZ name is written.
@@ -33,8 +33,8 @@ pub enum Written {
 pub struct Known {
     /// The tilekit marker id.
     pub marker: &'static str,
-    /// Where tilekit puts the marker.
-    pub on: MarkerPlace,
+    /// Where tilekit puts the marker, as `on` writes it (`tile`, a base kind's id).
+    pub on: &'static str,
     /// Where JCZ writes it.
     pub written: Written,
     /// The icon, where the renderer's library has one.
@@ -45,7 +45,7 @@ pub struct Known {
 
 const fn k(
     marker: &'static str,
-    on: MarkerPlace,
+    on: &'static str,
     written: Written,
     icon: Option<MarkerIcon>,
 ) -> Known {
@@ -59,54 +59,58 @@ const fn k(
 }
 
 use MarkerIcon as I;
-use MarkerPlace::{City, Field, Road, Tile};
+// Where JCZ's names go: its `<city>`, `<road>` and `<field>` are base's kinds of those ids.
+const TILE: &str = "tile";
+const ROAD: &str = "road";
+const CITY: &str = "city";
+const FIELD: &str = "field";
 use Written::{Element, Flag, Group, MonasteryFlag, Value};
 
 /// Every JCZ name this importer knows, with its marker.
 pub const KNOWN: &[Known] = &[
     Known {
         marker: "festival",
-        on: Tile,
+        on: TILE,
         written: Element,
         icon: Some(I::Festival),
         rule: Some(MarkerRule::Festival),
     },
-    k("spring", Tile, Group("river-spring"), Some(I::Spring)),
-    k("lake", Tile, Group("river-lake"), Some(I::Lake)),
-    k("tower", Tile, Element, Some(I::Tower)),
-    k("bazaar", Tile, Element, Some(I::Bazaar)),
-    k("volcano", Tile, Element, Some(I::Volcano)),
-    k("portal", Tile, Element, Some(I::Portal)),
-    k("dragon", Tile, Element, Some(I::Dragon)),
-    k("circus", Tile, Element, Some(I::Circus)),
-    k("acrobats", Tile, Element, Some(I::Acrobats)),
-    k("watchtower", Tile, Element, Some(I::Watchtower)),
-    k("flying-machine", Tile, Element, Some(I::FlyingMachine)),
-    k("hill", Tile, Element, Some(I::Hill)),
-    k("vineyard", Tile, Element, Some(I::Vineyard)),
-    k("goldmine", Tile, Element, Some(I::Gold)),
-    k("mage", Tile, Element, Some(I::Mage)),
-    k("ferry", Tile, Element, Some(I::Ferry)),
-    k("corn-circle", Tile, Element, Some(I::CornCircle)),
-    k("quarter", Tile, Element, Some(I::Quarter)),
-    k("yaga-hut", Tile, Element, Some(I::Hut)),
-    k("razboynik", Tile, Element, Some(I::Robber)),
-    k("vodyanoy", Tile, Element, Some(I::Creature)),
-    k("shrine", Tile, MonasteryFlag, Some(I::Shrine)),
-    k("church", Tile, MonasteryFlag, None),
-    k("special", Tile, MonasteryFlag, None),
-    k("inn", Road, Flag, Some(I::Inn)),
-    k("tunnel", Road, Flag, Some(I::Tunnel)),
-    k("labyrinth", Road, Flag, None),
-    k("wells", Road, Flag, Some(I::Well)),
-    k("cathedral", City, Flag, Some(I::Cathedral)),
-    k("besieged", City, Flag, Some(I::Siege)),
-    k("princess", City, Flag, Some(I::Princess)),
-    k("darmstadtium", City, Flag, None),
-    k("wine", City, Value("resource"), Some(I::Wine)),
-    k("grain", City, Value("resource"), Some(I::Grain)),
-    k("cloth", City, Value("resource"), Some(I::Cloth)),
-    k("pig-herd", Field, Flag, Some(I::PigHerd)),
+    k("spring", TILE, Group("river-spring"), Some(I::Spring)),
+    k("lake", TILE, Group("river-lake"), Some(I::Lake)),
+    k("tower", TILE, Element, Some(I::Tower)),
+    k("bazaar", TILE, Element, Some(I::Bazaar)),
+    k("volcano", TILE, Element, Some(I::Volcano)),
+    k("portal", TILE, Element, Some(I::Portal)),
+    k("dragon", TILE, Element, Some(I::Dragon)),
+    k("circus", TILE, Element, Some(I::Circus)),
+    k("acrobats", TILE, Element, Some(I::Acrobats)),
+    k("watchtower", TILE, Element, Some(I::Watchtower)),
+    k("flying-machine", TILE, Element, Some(I::FlyingMachine)),
+    k("hill", TILE, Element, Some(I::Hill)),
+    k("vineyard", TILE, Element, Some(I::Vineyard)),
+    k("goldmine", TILE, Element, Some(I::Gold)),
+    k("mage", TILE, Element, Some(I::Mage)),
+    k("ferry", TILE, Element, Some(I::Ferry)),
+    k("corn-circle", TILE, Element, Some(I::CornCircle)),
+    k("quarter", TILE, Element, Some(I::Quarter)),
+    k("yaga-hut", TILE, Element, Some(I::Hut)),
+    k("razboynik", TILE, Element, Some(I::Robber)),
+    k("vodyanoy", TILE, Element, Some(I::Creature)),
+    k("shrine", TILE, MonasteryFlag, Some(I::Shrine)),
+    k("church", TILE, MonasteryFlag, None),
+    k("special", TILE, MonasteryFlag, None),
+    k("inn", ROAD, Flag, Some(I::Inn)),
+    k("tunnel", ROAD, Flag, Some(I::Tunnel)),
+    k("labyrinth", ROAD, Flag, None),
+    k("wells", ROAD, Flag, Some(I::Well)),
+    k("cathedral", CITY, Flag, Some(I::Cathedral)),
+    k("besieged", CITY, Flag, Some(I::Siege)),
+    k("princess", CITY, Flag, Some(I::Princess)),
+    k("darmstadtium", CITY, Flag, None),
+    k("wine", CITY, Value("resource"), Some(I::Wine)),
+    k("grain", CITY, Value("resource"), Some(I::Grain)),
+    k("cloth", CITY, Value("resource"), Some(I::Cloth)),
+    k("pig-herd", FIELD, Flag, Some(I::PigHerd)),
 ];
 
 /// A marker's scoring modifier as JCZ's rules give it (`docs/rules-scoring.md`).

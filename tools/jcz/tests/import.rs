@@ -168,13 +168,13 @@ fn markers_by_their_jcz_names() {
     // A marker a bundled set declares is declared as that set does (The Festival's place), so
     // that the import loads beside it.
     assert_eq!(marker("festival").display.as_deref(), Some("#e0403a"));
-    assert_eq!(marker("inn").on, MarkerPlace::Road);
+    assert_eq!(marker("inn").on, MarkerPlace::named("road"));
     assert_eq!(marker("wine").icon, Some(MarkerIcon::Wine));
-    assert_eq!(marker("colour-red").on, MarkerPlace::City);
+    assert_eq!(marker("colour-red").on, MarkerPlace::named("city"));
     assert_eq!(marker("colour-red").icon, None);
     assert_eq!(marker("gizmo").on, MarkerPlace::Tile);
     assert_eq!(marker("spring").icon, Some(MarkerIcon::Spring));
-    assert_eq!(marker("pig-herd").on, MarkerPlace::Field);
+    assert_eq!(marker("pig-herd").on, MarkerPlace::named("field"));
     assert_eq!(vocab.edge_kinds[0].id, "river");
     assert_eq!(tile(&import, "MX/Tw!").markers, ["tower", "gizmo"]);
     assert_eq!(

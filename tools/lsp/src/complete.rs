@@ -250,14 +250,25 @@ fn values(key: &[String], quoted: bool, space: &str, symbols: &Symbols) -> Vec<O
                 .map(|k| k.id.clone()),
         )
         .collect();
-    let ids = vocabulary_of(&k).map(|v| match v {
-        Vocabulary::EdgeKind => &symbols.edge_kinds,
-        Vocabulary::Colour => &symbols.colours,
-        Vocabulary::Set => &symbols.sets,
-        Vocabulary::Tile => &symbols.tiles,
-        Vocabulary::Marker => &symbols.markers,
-        Vocabulary::FeatureKind => &on_edges,
-    });
+    // Where a marker goes (`tile`, or a kind), where a figure stands, what an effect counts on.
+    let kinds: Vec<String> = (symbols.feature_kinds.iter())
+        .map(|k| k.id.clone())
+        .collect();
+    let places: Vec<String> = std::iter::once("tile".to_string())
+        .chain(kinds.iter().cloned())
+        .collect();
+    let ids = match k.as_slice() {
+        ["marker", "on"] => Some(&places),
+        ["figure", "on"] | ["figure", "dealt", "with"] | ["effect", "on"] => Some(&kinds),
+        _ => vocabulary_of(&k).map(|v| match v {
+            Vocabulary::EdgeKind => &symbols.edge_kinds,
+            Vocabulary::Colour => &symbols.colours,
+            Vocabulary::Set => &symbols.sets,
+            Vocabulary::Tile => &symbols.tiles,
+            Vocabulary::Marker => &symbols.markers,
+            Vocabulary::FeatureKind => &on_edges,
+        }),
+    };
     let schema: Vec<(String, Option<String>)>;
     let (names, kind): (Vec<(&str, Option<&str>)>, _) = match ids {
         Some(ids) => (
@@ -266,9 +277,15 @@ fn values(key: &[String], quoted: bool, space: &str, symbols: &Symbols) -> Vec<O
         ),
         None => {
             schema = line_ends(&k, symbols).unwrap_or_else(|| values_of(&k));
+            // An area's or a line's ports are centre ports, a region's half ports.
             let ports = match k.as_slice() {
-                ["tile", "cities" | "roads", "ports"] => Some(true),
-                ["tile", "fields", "ports"] => Some(false),
+                ["tile", key, "ports"] => (symbols.feature_kinds.iter())
+                    .find(|kind| kind.key == *key)
+                    .and_then(|kind| match kind.shape {
+                        Shape::Area | Shape::Line => Some(true),
+                        Shape::Region => Some(false),
+                        Shape::Site => None,
+                    }),
                 _ => None,
             };
             let fits = |v: &str| match (ports, Port::parse(v)) {

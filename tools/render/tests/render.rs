@@ -160,7 +160,7 @@ fn unknown_marker_and_colour_render_in_their_generic_form() {
 fn a_road_marker_keeps_clear_of_the_garden() {
     let (mut set, _) = with_new_vocabulary();
     let marker = set.markers.len() - 1;
-    set.markers[marker].on = MarkerPlace::Road;
+    set.markers[marker].on = MarkerPlace::named("road");
     let i = index(&set, "U");
     let garden = new_feature(&set, "garden");
     let road_kind = kind(&set, "road");
