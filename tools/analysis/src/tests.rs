@@ -314,6 +314,44 @@ mod games {
         assert_eq!(game.play(0), Err(GameError::Over));
     }
 
+    /// The page offers a set's figures by name: the base game's abbot on a monastery or a
+    /// garden, and, while it is out, taking it back.
+    #[test]
+    fn the_abbot_is_offered_and_taken_back() {
+        let mut host = host_with_base();
+        let mut game = person_against_greedy(&mut host);
+        let (mut deployed, mut recalled) = (false, false);
+        for _ in 0..200 {
+            if game.bot_to_move().unwrap().is_some() {
+                game.bot_turn().unwrap();
+                continue;
+            }
+            let view = game.view().unwrap();
+            match &view.phase {
+                crate::game::PhaseView::Over { .. } => break,
+                crate::game::PhaseView::Place { .. } => game.play(0).unwrap(),
+                crate::game::PhaseView::Act { choices, .. } => {
+                    let pick = |prefix: &str| choices.iter().find(|c| c.label.starts_with(prefix));
+                    let choice = if let Some(c) = pick("take back your abbot") {
+                        recalled = true;
+                        c
+                    } else if let Some(c) = pick("abbot on the") {
+                        assert!(c.point.is_some(), "the abbot stands somewhere: {c:?}");
+                        deployed = true;
+                        c
+                    } else {
+                        choices.last().expect("a pass at least")
+                    };
+                    game.play(choice.index).unwrap();
+                }
+            }
+        }
+        assert!(
+            deployed && recalled,
+            "deployed {deployed}, recalled {recalled}"
+        );
+    }
+
     #[test]
     fn a_game_keeps_the_tables_it_started_with() {
         let mut host = host_with_base();
