@@ -237,66 +237,31 @@ pub fn group_def(id: &str) -> Option<GroupDef> {
 /// JCZ's `RiverCapability`: a river tile continues the river and may not turn back on itself.
 pub const RIVER_PATH: PathRule = PathRule::NoUTurn;
 
-/// The figures JCZ's rules add with a tile-set family (JCZ's family id), as the format says
-/// them: Inns & Cathedrals' large follower (`BigFollower`, counting as two in every majority);
-/// Traders & Builders' builder (`Builder`: a second tile when its road or city is extended) and
-/// pig (`Pig`: +1 per completed city for its farm), both beside their owner's followers; the
-/// base game's abbot (`Abbot`, with its gardens: taken back to score its monastery or garden)
-/// and Abbey & Mayor's mayor (`Mayor`: as many followers as its city's pennants).
+/// The figures JCZ's rules add with a tile-set family, as `figures.toml` declares them.
+const FIGURES: &str = include_str!("figures.toml");
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Figures {
+    family: Vec<FamilyFigures>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FamilyFigures {
+    id: String,
+    figure: Vec<FigureDef>,
+}
+
+/// The figures JCZ's rules add with a tile-set family (JCZ's family id): the abbot, the large
+/// follower, the builder and pig, the mayor (`figures.toml`).
 pub fn figures(family: &str) -> Vec<FigureDef> {
-    let figure = |id: &str, name: &str| FigureDef {
-        id: id.to_string(),
-        name: name.to_string(),
-        count: 1,
-        strength: None,
-        on: Vec::new(),
-        beside: tiledef::Beside::None,
-        power: None,
-        dealt: None,
-    };
-    let beside = |id: &str, name: &str, on: &[&str], power| FigureDef {
-        on: on.iter().map(|k| k.to_string()).collect(),
-        beside: tiledef::Beside::Own,
-        power: Some(power),
-        ..figure(id, name)
-    };
-    match family {
-        "basic" => vec![FigureDef {
-            on: vec!["monastery".to_string(), "garden".to_string()],
-            power: Some(tiledef::PowerDef::Recall),
-            dealt: Some(tiledef::DealtDef {
-                with: "garden".to_string(),
-            }),
-            ..figure("abbot", "Abbot")
-        }],
-        "abbey-and-mayor" => vec![FigureDef {
-            on: vec!["city".to_string()],
-            strength: Some(tiledef::StrengthDef::PerEmblem { emblem: 1 }),
-            ..figure("mayor", "Mayor")
-        }],
-        "inns-and-cathedrals" => vec![FigureDef {
-            strength: Some(tiledef::StrengthDef::Count(2)),
-            ..figure("large-follower", "Large follower")
-        }],
-        "traders-and-builders" => vec![
-            beside(
-                "builder",
-                "Builder",
-                &["road", "city"],
-                tiledef::PowerDef::ExtraTile,
-            ),
-            beside(
-                "pig",
-                "Pig",
-                &["field"],
-                tiledef::PowerDef::Bonus(tiledef::BonusDef {
-                    bordered: 1,
-                    ..tiledef::BonusDef::default()
-                }),
-            ),
-        ],
-        _ => Vec::new(),
-    }
+    // Compiled in and parsed by a test (`the_figures_file_parses…`): it cannot fail here.
+    let figures: Figures = toml::from_str(FIGURES).expect("figures.toml is valid");
+    (figures.family.into_iter())
+        .find(|f| f.id == family)
+        .map(|f| f.figure)
+        .unwrap_or_default()
 }
 
 /// The known entry for a marker id.
@@ -503,5 +468,39 @@ pub fn fancz_flowers(colour: &str) -> Option<&'static str> {
         "violet" => Some("violet"),
         "yellow" | "orange" => Some("yellow"),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compiled-in figures parse, and where tilekit bundles the family's set (JCZ's
+    /// `basic` is base), they are that set's declarations exactly.
+    #[test]
+    fn the_figures_file_parses_and_agrees_with_the_bundled_sets() {
+        let file: Figures = toml::from_str(FIGURES).expect("figures.toml parses");
+        let mut compared = 0;
+        for family in &file.family {
+            assert!(!family.figure.is_empty(), "{} declares figures", family.id);
+            let set = if family.id == "basic" {
+                "base"
+            } else {
+                &family.id
+            };
+            let Some(source) = tiledef::bundled()
+                .into_iter()
+                .find(|s| s.name == format!("definitions/{set}.toml"))
+            else {
+                continue;
+            };
+            let file: tiledef::model::TileSetFile =
+                toml::from_str(&source.text).expect("a bundled file parses");
+            assert_eq!(family.figure, file.figures, "the figures of {set}");
+            compared += 1;
+        }
+        assert_eq!(compared, 3, "base, Inns & Cathedrals, Traders & Builders");
+        assert_eq!(super::figures("abbey-and-mayor")[0].id, "mayor");
+        assert!(super::figures("cult").is_empty());
     }
 }
