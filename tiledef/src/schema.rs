@@ -276,7 +276,11 @@ impl SchemaChecker {
             {
                 // An enum with documented values is a `oneOf` of constants: name them all, not
                 // the first branch's "`festival` was expected".
-                let choices = constants(context).unwrap_or_default();
+                let mut choices = constants(context).unwrap_or_default();
+                // A table alternative (the pig's `{ bonus = { … } }`) is named too.
+                if takes_table(context) {
+                    choices.push("a table (see the key's description)".to_string());
+                }
                 not_one_of(d, error.instance(), &place, &choices)
             }
             ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => {
@@ -485,6 +489,15 @@ fn constants(branches: &[Vec<ValidationError<'_>>]) -> Option<Vec<String>> {
         }
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// Whether one of an enum's branches takes a table (its value failed it as no table).
+fn takes_table(branches: &[Vec<ValidationError<'_>>]) -> bool {
+    (branches.iter().flatten()).any(|e| match e.kind() {
+        ErrorKind::Type { expected } => expected.names().any(|n| n == "object"),
+        ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => takes_table(context),
+        _ => false,
+    })
 }
 
 /// What an author who wrote a port name of another convention meant: JCloisterZone's half
