@@ -64,7 +64,8 @@ impl FigureId {
         FigureId(k as u8 + 1)
     }
 
-    /// The figure of index `index` among all figures (the inverse of `index`).
+    /// The figure of index `index` among all figures: the inverse of `index`, and of the
+    /// position of `bit`.
     #[inline]
     pub const fn from_index(index: usize) -> FigureId {
         debug_assert!(index <= crate::tables::MAX_FOLLOWER_KINDS);
