@@ -10,7 +10,7 @@
 //! (tiles that fit nowhere are set aside).
 
 use crate::board::EMPTY;
-use crate::ids::{KindId, NodeId, OrientId, PlacedId};
+use crate::ids::{FigureId, KindId, NodeId, OrientId, PlacedId};
 use crate::rules;
 pub use crate::setup::Setup;
 use crate::state::ExtraTurn;
@@ -27,14 +27,13 @@ pub use crate::state::{
 };
 
 /// The deploy moves on a tile just placed: first each free local feature (bit `i`: local
-/// feature `i`, unclaimed and claimable) with each follower kind the player has left that
-/// deploys as a follower (bit 0 the base follower, bit `k + 1` `Tables::followers[k]`),
-/// features first, in local order; then `special` moves of the set figures with their own
-/// `on`, `beside` or power (`Game::nth_deploy` makes those).
+/// feature `i`, unclaimed and claimable) with each figure the player has left that deploys
+/// as a follower does (`FigureId::bit`), features first, in local order; then `special` moves
+/// of the set figures with their own `on`, `beside` or power (`Game::nth_deploy` makes those).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Deploys {
     features: u64,
-    followers: u32,
+    figures: u32,
     special: u32,
 }
 
@@ -51,18 +50,18 @@ impl Deploys {
 
     /// How many of them deploy as a follower does.
     fn plain(&self) -> usize {
-        (self.features.count_ones() * self.followers.count_ones()) as usize
+        (self.features.count_ones() * self.figures.count_ones()) as usize
     }
 
     /// The `n`-th deploy move of those deploying as a follower does (None from `plain` on).
     fn nth_plain(&self, n: usize) -> Option<Move> {
-        let kinds = self.followers.count_ones() as usize;
+        let kinds = self.figures.count_ones() as usize;
         if n >= self.plain() {
             return None;
         }
         let feature = nth_bit(self.features, n / kinds);
-        let follower = nth_bit(u64::from(self.followers), n % kinds);
-        Some(Move::Deploy { feature, follower })
+        let figure = FigureId::from_index(usize::from(nth_bit(u64::from(self.figures), n % kinds)));
+        Some(Move::Deploy { feature, figure })
     }
 }
 
@@ -445,7 +444,7 @@ impl<'t> Game<'t> {
         if deploys.special > 0 {
             out.extend(
                 (self.special_deploys(placed))
-                    .map(|(feature, follower)| Move::Deploy { feature, follower }),
+                    .map(|(feature, figure)| Move::Deploy { feature, figure }),
             );
         }
     }
@@ -458,8 +457,8 @@ impl<'t> Game<'t> {
         } else {
             0
         };
-        let followers = self.deployable();
-        if followers == 0 {
+        let figures = self.deployable();
+        if figures == 0 {
             return Deploys {
                 special,
                 ..Deploys::default()
@@ -468,7 +467,7 @@ impl<'t> Game<'t> {
         let features = (self.free_features(placed)).fold(0, |set, i| set | 1 << i);
         Deploys {
             features,
-            followers,
+            figures,
             special,
         }
     }
@@ -485,19 +484,19 @@ impl<'t> Game<'t> {
             .map(|(i, _)| i)
     }
 
-    /// The follower kinds deployed as a follower is (bit 0 the base follower, bit `k + 1`
-    /// `Tables::followers[k]`) the current player has left to deploy.
+    /// The figures deployed as a follower is (a mask of `FigureId::bit`) the current player
+    /// has left to deploy.
     fn deployable(&self) -> u32 {
         let p = self.core.current as usize;
-        let mut mask = u32::from(self.core.supply[p] > 0);
-        // Bit 0 alone: no set figure in play deploys as a follower does.
-        if self.core.powers.plain > 1 {
+        let mut mask = u32::from(self.core.supply[p] > 0) << FigureId::FOLLOWER.index();
+        // The base follower alone: no set figure in play deploys as a follower does.
+        if self.core.powers.plain != FigureId::FOLLOWER.bit() {
             let kinds = self.core.follower_counts.len();
             for (k, &n) in self.core.follower_supply[p * kinds..(p + 1) * kinds]
                 .iter()
                 .enumerate()
             {
-                mask |= u32::from(n > 0) << (k + 1);
+                mask |= u32::from(n > 0) << FigureId::set(k).index();
             }
             mask &= self.core.powers.plain;
         }
@@ -505,8 +504,8 @@ impl<'t> Game<'t> {
     }
 
     /// The deploys of the set figures with their own `on`, `beside` or power that the current
-    /// player has left, as `(feature, follower)`: by figure kind, then local feature.
-    fn special_deploys(&self, placed: PlacedId) -> impl Iterator<Item = (u8, u8)> + '_ {
+    /// player has left, as `(feature, figure)`: by figure, then local feature.
+    fn special_deploys(&self, placed: PlacedId) -> impl Iterator<Item = (u8, FigureId)> + '_ {
         let features = self.core.play_orient(placed).features;
         let mut kinds = self.special_kinds(placed);
         let mut kind = kinds.next();
@@ -518,7 +517,7 @@ impl<'t> Game<'t> {
                     let i = feature;
                     feature += 1;
                     if self.stand_fault(placed, i, k).is_none() {
-                        return Some((i, k as u8 + 1));
+                        return Some((i, FigureId::set(k)));
                     }
                 }
                 kind = kinds.next();
@@ -552,10 +551,11 @@ impl<'t> Game<'t> {
         let kinds = core.follower_counts.len();
         let p = usize::from(core.current);
         let on_tile = core.play.kinds_on(core.board.placed[placed.index()].orient);
-        let mut bits = core.powers.special;
+        // Bit `k` for set figure `k`: shifted once here, not per figure (a turn asks this).
+        let mut bits = core.powers.special >> FigureId::set(0).index();
         std::iter::from_fn(move || {
             while bits != 0 {
-                let k = bits.trailing_zeros() as usize - 1;
+                let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 if core.follower_supply[p * kinds + k] > 0
                     && core.tables.followers[k].on & on_tile != 0
@@ -631,8 +631,8 @@ impl<'t> Game<'t> {
         match n.checked_sub(deploys.plain()) {
             None => deploys.nth_plain(n),
             Some(n) => {
-                let (feature, follower) = self.special_deploys(placed).nth(n)?;
-                Some(Move::Deploy { feature, follower })
+                let (feature, figure) = self.special_deploys(placed).nth(n)?;
+                Some(Move::Deploy { feature, figure })
             }
         }
     }
@@ -666,8 +666,8 @@ impl<'t> Game<'t> {
             }
             (Phase::Place(_), _) => Err(IllegalMove::PlaceFirst),
             (Phase::Act(_), Move::Place { .. }) => Err(IllegalMove::AlreadyPlaced),
-            (Phase::Act(placed), Move::Deploy { feature, follower }) => {
-                self.deploy(placed, feature, follower, events)?;
+            (Phase::Act(placed), Move::Deploy { feature, figure }) => {
+                self.deploy(placed, feature, figure, events)?;
                 self.end_turn(placed, events);
                 Ok(())
             }
@@ -775,15 +775,14 @@ impl<'t> Game<'t> {
         Err(IllegalMove::NotAdjacent { x, y })
     }
 
-    /// How many followers of kind `follower` (0 the base follower) the current player has left.
+    /// How many of `figure` the current player has left.
     #[inline]
-    fn left(&self, follower: u8) -> u8 {
+    fn left(&self, figure: FigureId) -> u8 {
         let p = self.core.current as usize;
-        match follower {
-            0 => self.core.supply[p],
-            k => {
+        match figure.set_index() {
+            None => self.core.supply[p],
+            Some(k) => {
                 let kinds = self.core.follower_counts.len();
-                let k = usize::from(k) - 1;
                 if k < kinds {
                     self.core.follower_supply[p * kinds + k]
                 } else {
@@ -797,7 +796,7 @@ impl<'t> Game<'t> {
         &mut self,
         placed: PlacedId,
         feature: u8,
-        follower: u8,
+        figure: FigureId,
         events: &mut Vec<Event>,
     ) -> Result<(), IllegalMove> {
         let o = self.orient(placed);
@@ -813,16 +812,20 @@ impl<'t> Game<'t> {
         let root = self.core.find_mut(node);
         let player = self.core.current;
         // A set's figure not in this game (not dealt, or switched off) is named as such.
-        if follower > 0 && self.left(follower) == 0 {
-            let name = (self.core.tables.followers.get(usize::from(follower) - 1))
-                .map_or("such follower", |f| f.name.as_str());
+        if let Some(k) = figure.set_index()
+            && self.left(figure) == 0
+        {
+            let name =
+                (self.core.tables.followers.get(k)).map_or("such follower", |f| f.name.as_str());
             return Err(IllegalMove::NotOffered(format!(
                 "player {} has no {name} left",
                 player + 1
             )));
         }
-        if follower > 0 && self.core.powers.special & 1 << follower != 0 {
-            self.may_stand(placed, feature, usize::from(follower) - 1)?;
+        if let Some(k) = figure.set_index()
+            && self.core.powers.special & figure.bit() != 0
+        {
+            self.may_stand(placed, feature, k)?;
         } else {
             if !kind.claimable {
                 return Err(IllegalMove::Unclaimable(kind.id.clone()));
@@ -834,14 +837,14 @@ impl<'t> Game<'t> {
                 });
             }
         }
-        if self.left(follower) == 0 {
+        if self.left(figure) == 0 {
             return Err(IllegalMove::NoFollower(player + 1));
         }
-        match follower {
-            0 => self.core.supply[player as usize] -= 1,
-            k => {
+        match figure.set_index() {
+            None => self.core.supply[player as usize] -= 1,
+            Some(k) => {
                 let kinds = self.core.follower_counts.len();
-                self.core.follower_supply[player as usize * kinds + usize::from(k) - 1] -= 1;
+                self.core.follower_supply[player as usize * kinds + k] -= 1;
             }
         }
         self.core.nodes[root.index()].followers += 1;
@@ -853,16 +856,16 @@ impl<'t> Game<'t> {
             owner: player,
             node,
             tile: placed,
-            follower,
+            figure,
         });
-        if let Some(n) = self.core.stats.deployed.get_mut(usize::from(follower)) {
+        if let Some(n) = self.core.stats.deployed.get_mut(figure.index()) {
             *n += 1;
         }
         events.push(Event::Deployed {
             player,
             feature,
             kind: f.kind,
-            follower,
+            figure,
         });
         Ok(())
     }
@@ -904,12 +907,7 @@ impl<'t> Game<'t> {
         }
         let fig = self.core.figures[i];
         let root = self.core.find_mut(fig.node);
-        if let Some(n) = self
-            .core
-            .stats
-            .recalls
-            .get_mut(usize::from(fig.follower) - 1)
-        {
+        if let Some(n) = (fig.figure.set_index()).and_then(|k| self.core.stats.recalls.get_mut(k)) {
             *n += 1;
         }
         self.score_as(root, false, true, events);

@@ -1,8 +1,10 @@
 //! The engine's ids: each index into one list has its own type, so a tile kind cannot be
 //! passed where an orientation or a placed tile is meant. They are the integers the lists
-//! were indexed by before (`u16`, or `u32` for nodes), so a game's layout and its serialized
-//! forms are unchanged: where the compiled tables keep plain integers, code converts at the
-//! boundary (`Tables::orient_of`, `PlayTables`).
+//! were indexed by before (`u16`, `u32` for nodes, `u8` for feature kinds and figures), so a
+//! game's layout and its serialized forms are unchanged: where the compiled tables keep plain
+//! integers, code converts at the boundary (`Tables::orient_of`, `PlayTables`).
+
+use serde::{Deserialize, Serialize};
 
 /// A tile kind: an index into `Tables::kinds`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -27,6 +29,16 @@ pub struct NodeId(pub u32);
 #[serde(transparent)]
 pub struct FeatureKindId(pub u8);
 
+/// Which figure a player deploys: the base game's follower, or a set's figure
+/// (`Tables::followers[k]`: the large follower, the abbot, the builder, …).
+// The bare `u8` it replaces, 0 the base follower and `k + 1` set figure `k`: figures and moves
+// stay as small, and deploys listed in bit order keep their order, so seeded games replay.
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct FigureId(u8);
+
 impl FeatureKindId {
     /// As an index into `Tables::features`.
     #[inline]
@@ -35,6 +47,45 @@ impl FeatureKindId {
     }
 
     /// This kind's bit in a mask of kinds.
+    #[inline]
+    pub const fn bit(self) -> u32 {
+        1 << self.0
+    }
+}
+
+impl FigureId {
+    /// The base game's follower.
+    pub const FOLLOWER: FigureId = FigureId(0);
+
+    /// Set figure `k` (`Tables::followers[k]`).
+    #[inline]
+    pub const fn set(k: usize) -> FigureId {
+        debug_assert!(k < crate::tables::MAX_FOLLOWER_KINDS);
+        FigureId(k as u8 + 1)
+    }
+
+    /// The figure of index `index` among all figures: the inverse of `index`, and of the
+    /// position of `bit`.
+    #[inline]
+    pub const fn from_index(index: usize) -> FigureId {
+        debug_assert!(index <= crate::tables::MAX_FOLLOWER_KINDS);
+        FigureId(index as u8)
+    }
+
+    /// Its index into `Tables::followers`, None for the base follower.
+    #[inline]
+    pub const fn set_index(self) -> Option<usize> {
+        (self.0 as usize).checked_sub(1)
+    }
+
+    /// Its index among all figures (0 the base follower, `k + 1` set figure `k`), for
+    /// per-figure vectors (`GameStats::deployed`).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Its bit in a mask of figures (bit 0 the base follower, bit `k + 1` set figure `k`).
     #[inline]
     pub const fn bit(self) -> u32 {
         1 << self.0

@@ -5,7 +5,8 @@
 //! goods), records and replays them, and simulates random games at speed.
 //!
 //! - `tables`: `compile(&TileSet) -> Tables` (orientations, port maps, placement index);
-//! - `ids`: the typed indices (`KindId`, `OrientId`, `PlacedId`, `NodeId`);
+//! - `ids`: the typed indices (`KindId`, `OrientId`, `PlacedId`, `NodeId`, `FeatureKindId`,
+//!   `FigureId`);
 //! - `board`: the grid, placed tiles and the open positions with their neighbour patterns;
 //! - `draw`: the start tile and the draw order (tile groups, held-back tiles);
 //! - `placement`: placement constraints (paths a tile must continue, the U-turn rule);
@@ -43,5 +44,5 @@ pub use game::{
     Move, Phase, Reason, RuleOptions, Rules, Score, Scored, Setup, SetupError,
 };
 
-pub use ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
+pub use ids::{FeatureKindId, FigureId, KindId, NodeId, OrientId, PlacedId};
 pub use tables::{CompileError, FeatureRule, Tables, compile};

@@ -5,7 +5,7 @@ use crate::game::{
     Draw, Event, FigureKind, Game, GameOptions, IllegalMove, Move, Phase, RuleOptions, SetupError,
     describe_feature,
 };
-use crate::ids::{KindId, PlacedId};
+use crate::ids::{FigureId, KindId, PlacedId};
 use crate::tables::Tables;
 use serde::{Deserialize, Serialize};
 use tiledef::Port;
@@ -425,12 +425,10 @@ impl Turn {
             figure: None,
         };
         match second {
-            Move::Deploy { feature, follower } => {
+            Move::Deploy { feature, figure } => {
                 turn.deploy = Some(FeatureRef::Index(feature));
-                // Follower 0 is the base follower; `k + 1` the set's follower kind `k`.
-                turn.figure = (follower > 0)
-                    .then(|| tables.followers.get(usize::from(follower) - 1))
-                    .flatten()
+                turn.figure = (figure.set_index())
+                    .and_then(|k| tables.followers.get(k))
                     .map(|f| f.id.clone());
             }
             Move::Windmill { feature } => turn.windmill = Some(FeatureRef::Index(feature)),
@@ -513,10 +511,10 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
             (None, None, None, None) => Move::Pass,
             (Some(r), None, None, None) => Move::Deploy {
                 feature: resolve(&game, placed, r).map_err(feature_error)?,
-                follower: match &t.figure {
-                    None => 0,
+                figure: match &t.figure {
+                    None => FigureId::FOLLOWER,
                     Some(id) => match tables.followers.iter().position(|f| &f.id == id) {
-                        Some(k) => k as u8 + 1,
+                        Some(k) => FigureId::set(k),
                         None => {
                             let known: Vec<&str> =
                                 tables.followers.iter().map(|f| f.id.as_str()).collect();

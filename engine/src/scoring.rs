@@ -574,8 +574,10 @@ impl<'t> Game<'t> {
             if fig.kind == FigureKind::Follower && self.core.find_mut(fig.node) == root {
                 count[fig.owner as usize] += 1;
                 weight[fig.owner as usize] += self.core.strength(&fig, emblems);
-                if fig.follower > 0 && self.core.powers.special & 1 << fig.follower != 0 {
-                    powered.push((fig.owner, usize::from(fig.follower) - 1));
+                if let Some(k) = fig.figure.set_index()
+                    && self.core.powers.special & fig.figure.bit() != 0
+                {
+                    powered.push((fig.owner, k));
                 }
                 self.core.return_to_supply(fig);
                 if site {

@@ -153,6 +153,7 @@ impl<'t> Setup<'t> {
                     modifier_points: vec![0; self.tables.features.len()],
                     marker_points: vec![0; markers],
                     token_points: vec![0; markers],
+                    // By `FigureId::index`: the base follower, then each set figure.
                     deployed: vec![0; self.tables.followers.len() + 1],
                     figure_points: vec![0; self.tables.followers.len()],
                     recalls: vec![0; self.tables.followers.len()],

@@ -24,7 +24,7 @@
 //! its supply), `current` (whose turn), and the parts' plain fields.
 
 use crate::board::{Board, Placed};
-use crate::ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
+use crate::ids::{FeatureKindId, FigureId, KindId, NodeId, OrientId, PlacedId};
 use crate::options::{GameOptions, Rules};
 use crate::placements::Placements;
 use crate::scoring::Score;
@@ -54,9 +54,9 @@ pub struct Figure {
     pub node: NodeId,
     /// Its tile.
     pub tile: PlacedId,
-    /// Which follower kind a follower is: 0 the base follower, `k + 1` the set's follower kind
-    /// `Tables::followers[k]` (the large follower); 0 for other figures.
-    pub follower: u8,
+    /// Which figure a follower is (the base follower, or a set's: the large follower, the
+    /// abbot…); the base follower for other figures.
+    pub figure: FigureId,
 }
 
 /// Where the game is.
@@ -86,9 +86,8 @@ pub enum Move {
     Deploy {
         /// Index into the placed orientation's features.
         feature: u8,
-        /// Which follower: 0 the base follower, `k + 1` the set's follower kind
-        /// `Tables::followers[k]` (the large follower).
-        follower: u8,
+        /// Which figure.
+        figure: FigureId,
     },
     /// Place a windmill on a field of the tile just placed (Village Life).
     Windmill {
@@ -555,8 +554,8 @@ pub enum Event {
         feature: u8,
         /// Its kind.
         kind: FeatureKindId,
-        /// Which follower (0 the base follower, `k + 1` `Tables::followers[k]`).
-        follower: u8,
+        /// Which figure.
+        figure: FigureId,
     },
     /// A windmill was placed on a field of the tile just placed.
     WindmillPlaced {
@@ -572,8 +571,8 @@ pub enum Event {
         player: u8,
         /// What it was.
         figure: FigureKind,
-        /// Which follower kind, for a follower (`Figure::follower`).
-        follower: u8,
+        /// Which figure, for a follower (`Figure::figure`).
+        follower: FigureId,
         /// Its tile's column.
         x: i16,
         /// Its tile's row.
@@ -811,7 +810,7 @@ pub struct GameStats {
     pub marker_points: Vec<i64>,
     /// Points of token majorities at the end, by marker kind.
     pub token_points: Vec<u64>,
-    /// Figures deployed, by follower kind (0 the base follower, `k + 1` `Tables::followers[k]`).
+    /// Figures deployed, by figure (`FigureId::index`).
     pub deployed: Vec<u64>,
     /// Points a set figure's power paid, by `Tables::followers` index: a bonus (the pig) and a
     /// recall's scoring (the abbot; part of `points_by_kind` too).
@@ -975,21 +974,21 @@ pub(crate) struct Core<'t> {
 /// and what their powers need of a turn.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Powers {
-    /// Bit `k + 1` for set figure `k` deployed as a follower is (`FollowerInfo::is_plain`:
-    /// the large follower), bit 0 for the base follower.
+    /// The figures deployed as a follower is (`FigureId::bit`): the base follower and the set
+    /// figures that are `FollowerInfo::is_plain` (the large follower).
     pub(crate) plain: u32,
-    /// Bit `k + 1` for set figure `k` with its own `on`, `beside` or power.
+    /// The set figures with their own `on`, `beside` or power (`FigureId::bit`).
     pub(crate) special: u32,
     /// The kinds the special ones stand on, together (`FollowerInfo::on`): a tile without
     /// any has no special deploy.
     pub(crate) special_on: u32,
     /// A figure with the power `recall` is in play (the abbot).
     pub(crate) recall: bool,
-    /// Bit `k + 1` for set figure `k` in play with the power `recall`.
+    /// The set figures in play with the power `recall` (`FigureId::bit`).
     pub(crate) recall_kinds: u32,
     /// A figure with the power `extra-tile` is in play (the builder).
     pub(crate) extra_tile: bool,
-    /// Bit `k + 1` for set figure `k` in play with the power `extra-tile`.
+    /// The set figures in play with the power `extra-tile` (`FigureId::bit`).
     pub(crate) extra_tile_kinds: u32,
 }
 
@@ -998,27 +997,28 @@ impl Powers {
     pub(crate) fn new(tables: &Tables, counts: &[u8]) -> Powers {
         let claimable = tables.claimable();
         let mut powers = Powers {
-            plain: 1,
+            plain: FigureId::FOLLOWER.bit(),
             ..Powers::default()
         };
         for (k, f) in tables.followers.iter().enumerate() {
             if counts.get(k).copied().unwrap_or(0) == 0 {
                 continue;
             }
+            let bit = FigureId::set(k).bit();
             if f.is_plain(claimable) {
-                powers.plain |= 1 << (k + 1);
+                powers.plain |= bit;
             } else {
-                powers.special |= 1 << (k + 1);
+                powers.special |= bit;
                 powers.special_on |= f.on;
             }
             match f.power {
                 Some(crate::tables::Power::Recall) => {
                     powers.recall = true;
-                    powers.recall_kinds |= 1 << (k + 1);
+                    powers.recall_kinds |= bit;
                 }
                 Some(crate::tables::Power::ExtraTile) => {
                     powers.extra_tile = true;
-                    powers.extra_tile_kinds |= 1 << (k + 1);
+                    powers.extra_tile_kinds |= bit;
                 }
                 _ => {}
             }
@@ -1465,11 +1465,11 @@ impl<'t> Core<'t> {
     /// Puts a follower back into its owner's supply of its kind.
     #[inline]
     pub(crate) fn return_to_supply(&mut self, fig: Figure) {
-        match fig.follower {
-            0 => self.supply[fig.owner as usize] += 1,
-            k => {
+        match fig.figure.set_index() {
+            None => self.supply[fig.owner as usize] += 1,
+            Some(k) => {
                 let kinds = self.follower_counts.len();
-                self.follower_supply[fig.owner as usize * kinds + usize::from(k) - 1] += 1;
+                self.follower_supply[fig.owner as usize * kinds + k] += 1;
             }
         }
     }
@@ -1488,10 +1488,7 @@ impl<'t> Core<'t> {
     #[inline]
     pub(crate) fn set_figure(&self, fig: &Figure) -> Option<&'t crate::tables::FollowerInfo> {
         let tables = self.tables;
-        match fig.follower {
-            0 => None,
-            k => tables.followers.get(usize::from(k) - 1),
-        }
+        fig.figure.set_index().and_then(|k| tables.followers.get(k))
     }
 
     /// Whether a figure claims its feature (a follower; not a figure beside its owner's).
@@ -1500,16 +1497,17 @@ impl<'t> Core<'t> {
         fig.kind == FigureKind::Follower && self.set_figure(fig).is_none_or(|f| !f.beside_own)
     }
 
-    /// How many of `player`'s set figures of the kinds in `kinds` (bit `k + 1` for
-    /// `Tables::followers[k]`) are on the board: those out of their supply.
+    /// How many of `player`'s set figures in the mask `kinds` (`FigureId::bit`) are on the
+    /// board: those out of their supply.
     #[inline]
     pub(crate) fn on_board(&self, player: u8, kinds: u32) -> u16 {
         let per_player = self.follower_counts.len();
         let supply = &self.follower_supply[usize::from(player) * per_player..];
-        let mut bits = kinds;
+        // Bit `k` for set figure `k`: shifted once here, not per figure (a turn asks this).
+        let mut bits = kinds >> FigureId::set(0).index();
         let mut out = 0;
         while bits != 0 {
-            let k = bits.trailing_zeros() as usize - 1;
+            let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             out += u16::from(self.follower_counts[k] - supply[k]);
         }

@@ -3,11 +3,11 @@
 
 mod common;
 
-use engine::KindId;
 use engine::game::{Draw, Game, GameOptions, Move, Phase, RuleOptions};
 use engine::players::{Player, Strategy, parse_seats};
 use engine::rng::Rng;
 use engine::simulate::{SimOptions, run};
+use engine::{FigureId, KindId};
 
 /// All bundled sets with every rule on (Festival, donkey, windmills, flowers, wells).
 fn all_rules(players: u8, seed: u64, tiles: Option<usize>) -> GameOptions {
@@ -59,7 +59,9 @@ fn play_checked<'t>(
             Move::Windmill { .. } => used[0] += 1,
             Move::Return { .. } => used[1] += 1,
             Move::Donkey { .. } => used[2] += 1,
-            Move::Deploy { follower, .. } if follower > 0 && seats[seat] == Strategy::Greedy => {
+            Move::Deploy { figure, .. }
+                if figure != FigureId::FOLLOWER && seats[seat] == Strategy::Greedy =>
+            {
                 used[3] += 1
             }
             _ => {}

@@ -10,7 +10,7 @@ use engine::record::{GameSpec, replay};
 use engine::rng::Rng;
 use engine::simulate::play_random_record;
 use engine::tables::{Orient, Tables};
-use engine::{KindId, NodeId, PlacedId};
+use engine::{FigureId, KindId, NodeId, PlacedId};
 use proptest::prelude::*;
 use tiledef::{Port, Side};
 
@@ -85,7 +85,7 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
             let on_board = |kind| {
                 game.figures()
                     .iter()
-                    .filter(|f| f.owner == p && f.kind == kind && f.follower == 0)
+                    .filter(|f| f.owner == p && f.kind == kind && f.figure == FigureId::FOLLOWER)
                     .count()
             };
             assert_eq!(
@@ -99,7 +99,7 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
                 let out = game
                     .figures()
                     .iter()
-                    .filter(|f| f.owner == p && usize::from(f.follower) == k + 1)
+                    .filter(|f| f.owner == p && f.figure == FigureId::set(k))
                     .count();
                 assert_eq!(
                     game.follower_supply()[p as usize * kinds + k] as usize + out,
@@ -256,7 +256,7 @@ fn expansion_games_use_every_rule() {
         network += game.stats().network_points;
         for e in &events {
             match e {
-                Event::Deployed { follower, .. } if *follower > 0 => large += 1,
+                Event::Deployed { figure, .. } if *figure != FigureId::FOLLOWER => large += 1,
                 Event::Tokens { .. } => tokens += 1,
                 Event::TokenMajority { .. } => majorities += 1,
                 _ => {}
@@ -325,7 +325,7 @@ fn illegal_moves_are_refused_and_change_nothing() {
                 },
                 (_, 0) => Move::Deploy {
                     feature: rng.below(10) as u8,
-                    follower: rng.below(3) as u8,
+                    figure: FigureId::from_index(rng.below(3)),
                 },
                 (_, 1) => Move::Windmill {
                     feature: rng.below(10) as u8,

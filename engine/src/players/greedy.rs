@@ -45,7 +45,7 @@
 use super::{Candidate, Scratch};
 use crate::board::Placed;
 use crate::game::{FigureKind, Game, MAX_PLAYERS, Move, Phase};
-use crate::ids::{FeatureKindId, NodeId, PlacedId};
+use crate::ids::{FeatureKindId, FigureId, NodeId, PlacedId};
 use crate::state::Meetings;
 use crate::tables::{NO_FEATURE, Power, Rates, Tables};
 use tiledef::{Shape, Side};
@@ -372,8 +372,8 @@ pub(crate) struct Board {
     marks_on: bool,
     /// Per token slot: its marker kind and points.
     token_kinds: Vec<(u8, f64)>,
-    /// The current player's figure kinds in supply: (follower, strength, worth in supply).
-    figures: Vec<(u8, u8, f64)>,
+    /// The current player's figures in supply: (figure, strength, worth in supply).
+    figures: Vec<(FigureId, u8, f64)>,
 }
 
 impl Board {
@@ -685,17 +685,17 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
     est.survey(game);
     est.figures.clear();
     if game.core.supply[me] > 0 {
-        est.figures.push((0, 1, w.follower));
+        est.figures.push((FigureId::FOLLOWER, 1, w.follower));
     }
     // The set figures deployed as a follower is (the large follower); the others, with their
     // own `on`, `beside` or power, are tried on a copy of the game (`rank_actions`).
     let kinds = game.core.follower_counts.len();
     for k in 0..kinds {
+        let figure = FigureId::set(k);
         if game.core.follower_supply[me * kinds + k] > 0
-            && game.core.powers.plain & 1 << (k + 1) != 0
+            && game.core.powers.plain & figure.bit() != 0
         {
-            est.figures
-                .push((k as u8 + 1, nominal_strength(game, k), 0.0));
+            est.figures.push((figure, nominal_strength(game, k), 0.0));
         }
     }
     for f in &mut est.figures {
@@ -934,7 +934,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             if !tables.feature(f.kind).claimable || s.owners.iter().any(|&c| c > 0) {
                 continue;
             }
-            for &(follower, strength, cost) in &est.figures {
+            for &(figure, strength, cost) in &est.figures {
                 let mut with = [0.0; P];
                 let mut mine = s;
                 mine.owners[me] = strength;
@@ -945,7 +945,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                     place: mv,
                     action: Move::Deploy {
                         feature: i as u8,
-                        follower,
+                        figure,
                     },
                     value: pass + relative(&d, me, w.players),
                 });

@@ -42,7 +42,7 @@ pub(crate) fn return_figure(
         events.push(Event::Returned {
             player,
             figure: fig.kind,
-            follower: fig.follower,
+            follower: fig.figure,
             x: p.x,
             y: p.y,
             feature: n.local,

@@ -2,7 +2,7 @@
 //! not; its range is the plus of its tile and two tiles each way; 9 + flowers when all 9 are
 //! placed, else 1 per placed tile at the end.
 
-use crate::ids::{KindId, PlacedId};
+use crate::ids::{FigureId, KindId, PlacedId};
 use crate::scoring::{FlowerBonus, Reason, Score, Scored};
 use crate::state::{Event, Figure, FigureKind, Game, IllegalMove};
 use crate::tables::Rates;
@@ -101,7 +101,7 @@ pub(crate) fn place_windmill(
         owner: player,
         node: game.core.board.placed[placed.index()].node(feature),
         tile: placed,
-        follower: 0,
+        figure: FigureId::FOLLOWER,
     });
     game.core.stats.windmills_placed += 1;
     events.push(Event::WindmillPlaced { player, feature });

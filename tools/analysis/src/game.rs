@@ -307,7 +307,7 @@ impl Session {
                     fx,
                     fy,
                     player: f.owner,
-                    kind: match usize::from(f.follower).checked_sub(1) {
+                    kind: match f.figure.set_index() {
                         Some(k) if f.kind == FigureKind::Follower => tables.followers[k].id.clone(),
                         _ => figure_name(f.kind).to_string(),
                     },
@@ -542,9 +542,9 @@ fn choice_text(
 ) -> (String, Option<(f32, f32)>) {
     let on = |feature| engine::game::describe_feature(game.tables(), o, feature);
     match m {
-        Move::Deploy { feature, follower } => {
-            let who = match usize::from(follower)
-                .checked_sub(1)
+        Move::Deploy { feature, figure } => {
+            let who = match figure
+                .set_index()
                 .and_then(|k| game.tables().followers.get(k))
             {
                 Some(kind) => kind.name.to_lowercase(),
@@ -575,8 +575,7 @@ fn choice_text(
         Move::Recall { figure } => {
             let f = game.figures()[figure as usize];
             let t = game.board().placed[f.tile.index()];
-            let name = usize::from(f.follower)
-                .checked_sub(1)
+            let name = (f.figure.set_index())
                 .and_then(|k| game.tables().followers.get(k))
                 .map_or("figure".to_string(), |k| k.name.to_lowercase());
             (
@@ -679,13 +678,13 @@ fn event_text(
             player,
             kind,
             feature,
-            follower,
+            figure,
         } => Some(format!(
             "  P{} deploys {} on the {}",
             player + 1,
-            with_article(&match follower {
-                0 => "follower".to_string(),
-                k => tables.followers[usize::from(*k) - 1].name.to_lowercase(),
+            with_article(&match figure.set_index() {
+                None => "follower".to_string(),
+                Some(k) => tables.followers[k].name.to_lowercase(),
             }),
             on(*feature, &tables.feature(*kind).id)
         )),
@@ -713,10 +712,8 @@ fn event_text(
         } => Some(format!(
             "  P{} returns their {} from the {} at ({x}, {y}) (Festival, no scoring)",
             player + 1,
-            match (figure, follower) {
-                (FigureKind::Follower, 1..) => tables.followers[usize::from(*follower) - 1]
-                    .name
-                    .to_lowercase(),
+            match (figure, follower.set_index()) {
+                (FigureKind::Follower, Some(k)) => tables.followers[k].name.to_lowercase(),
                 _ => figure_name(*figure).to_string(),
             },
             tables.feature(*kind).id

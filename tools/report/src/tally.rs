@@ -291,7 +291,8 @@ pub struct Tally {
     /// Points per game by source (all sets), named and reckoned as `simulate` prints them
     /// (`engine::GameStats::points_by_source`): each marker kind's modifier and tokens apart.
     pub source_points: Vec<(String, Moments)>,
-    /// Figures deployed per game, by follower kind (`follower`, then the sets' kinds).
+    /// Figures deployed per game, by figure (`engine::FigureId::index`: `follower`, then the
+    /// sets' figures).
     pub deployments: Vec<(String, Moments)>,
     /// Per flower colour (indexed like `Tables::colours`): the final score and win share of
     /// the player dealt it, per game it was dealt in (Village Life's flower bonus).
@@ -442,8 +443,8 @@ impl Collect for Tally {
         }
         let mut deployed = vec![0u32; self.deployments.len()];
         for e in events {
-            if let Event::Deployed { follower, .. } = e
-                && let Some(n) = deployed.get_mut(usize::from(*follower))
+            if let Event::Deployed { figure, .. } = e
+                && let Some(n) = deployed.get_mut(figure.index())
             {
                 *n += 1;
             }

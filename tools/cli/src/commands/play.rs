@@ -4,7 +4,7 @@
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
 use engine::record::{Record, check_expectations, replay};
-use engine::{Event, KindId, Phase, Tables};
+use engine::{Event, FigureId, KindId, Phase, Tables};
 use miette::IntoDiagnostic;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,11 +32,11 @@ pub struct PlayArgs {
     json: bool,
 }
 
-/// The id of a deployed follower's kind (`follower` for the base follower).
-fn follower_id(tables: &Tables, follower: u8) -> String {
-    match follower {
-        0 => "follower".to_string(),
-        k => tables.followers[usize::from(k) - 1].id.clone(),
+/// The id of a deployed figure (`follower` for the base follower).
+fn figure_id(tables: &Tables, figure: FigureId) -> String {
+    match figure.set_index() {
+        None => "follower".to_string(),
+        Some(k) => tables.followers[k].id.clone(),
     }
 }
 
@@ -58,10 +58,10 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             player,
             feature,
             kind,
-            follower,
+            figure,
         } => serde_json::json!({
             "deployed": { "player": player + 1, "feature": feature, "kind": tables.feature(*kind).id,
-                "figure": follower_id(tables, *follower) }
+                "figure": figure_id(tables, *figure) }
         }),
         Event::Scored(s) => serde_json::json!({ "scored": {
             "players": s.players.iter().map(|p| p + 1).collect::<Vec<_>>(),
@@ -93,7 +93,7 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             kind,
         } => serde_json::json!({
             "returned": { "player": player + 1, "figure": match figure {
-                    engine::game::FigureKind::Follower => follower_id(tables, *follower),
+                    engine::game::FigureKind::Follower => figure_id(tables, *follower),
                     engine::game::FigureKind::Windmill => "windmill".to_string(),
                 }, "at": [x, y], "feature": feature, "kind": tables.feature(*kind).id }
         }),

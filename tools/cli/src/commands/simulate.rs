@@ -8,6 +8,7 @@
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
+use engine::FigureId;
 use engine::simulate::{SimOptions, SimStats};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write;
@@ -512,9 +513,10 @@ fn figures_per_game(tables: &engine::Tables, stats: &SimStats) -> Vec<String> {
     let sums = &stats.sums;
     let at = |v: &[u64], k: usize| v.get(k).copied().unwrap_or(0) as f64 / g;
     (tables.followers.iter().enumerate())
-        .filter(|&(k, _)| at(&sums.deployed, k + 1) > 0.0)
+        .filter(|&(k, _)| at(&sums.deployed, FigureId::set(k).index()) > 0.0)
         .map(|(k, f)| {
-            let mut line = format!("{} {:.2} deployed", f.id, at(&sums.deployed, k + 1));
+            let deployed = at(&sums.deployed, FigureId::set(k).index());
+            let mut line = format!("{} {deployed:.2} deployed", f.id);
             match f.power {
                 Some(engine::tables::Power::Recall) => {
                     let _ = write!(
