@@ -503,8 +503,12 @@ fn a_sets_own_kinds_are_completed_and_described() {
     );
     assert!(keys.contains(&"cities".to_string()), "{keys:?}");
     // An area's feature: its ports and markers, no `end`.
-    let keys = labels(&client.complete(&uri, &format!("{head}[[tile]]\nlakes = [{{ |")));
-    assert_eq!(keys, ["ports", "markers"]);
+    let items = client.complete(&uri, &format!("{head}[[tile]]\nlakes = [{{ |"));
+    assert_eq!(labels(&items), ["ports", "markers"]);
+    // Each documented from the schema's feature keys, as a city's are.
+    for item in &items {
+        assert!(!item["documentation"].is_null(), "{item}");
+    }
     // A road may end at a lake; an edge may carry one, not a site.
     let ends = labels(&client.complete(
         &uri,

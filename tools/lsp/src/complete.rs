@@ -199,12 +199,8 @@ fn kind_keys(
             let offers = names
                 .iter()
                 .filter(|n| !written.contains(n))
-                .map(|n| {
-                    offer(
-                        n,
-                        key_doc(&["tile", "fields", n]).or_else(|| key_doc(&["tile", "roads", n])),
-                    )
-                })
+                // A set's own kind's keys are the schema's `FeatureDef` (any tile key).
+                .map(|n| offer(n, key_doc(&["tile", key, n])))
                 .collect();
             Some(offers)
         }
@@ -327,7 +323,7 @@ fn line_ends(key: &[&str], symbols: &Symbols) -> Option<Vec<(String, Option<Stri
     let ["tile", _, "end"] = key else {
         return None;
     };
-    let mut ends = values_of(&["tile", "roads", "end"]);
+    let mut ends = values_of(key);
     for kind in
         (symbols.feature_kinds.iter()).filter(|k| matches!(k.shape, Shape::Area | Shape::Site))
     {
