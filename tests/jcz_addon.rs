@@ -409,3 +409,19 @@ fn a_kind_jcz_has_not_gets_no_follower_place() {
     let keys: Vec<String> = bay.elements.iter().filter_map(jcz_key).collect();
     assert!(keys.iter().all(|k| !k.starts_with("City")), "{keys:?}");
 }
+
+/// A fan set's figure that JCZ's rules know (the mayor) is switched on by its expansion, as
+/// JCZ's own Abbey & Mayor implies it.
+#[test]
+fn a_known_figure_is_implied_by_the_expansion() {
+    let dir = scratch("jcz-addon-mayor");
+    let mayor = root().join("examples/mayor.toml");
+    let out = export(&dir, "mayor", &[mayor.to_str().unwrap()]);
+    let files = unpack(&out);
+    let xml = check_package(&files, "mayor");
+    let implied: Vec<Option<&str>> = (xml.others[0].0.children.iter())
+        .filter(|c| c.name == "implies")
+        .map(|c| c.attr("element"))
+        .collect();
+    assert_eq!(implied, [Some("mayor")]);
+}

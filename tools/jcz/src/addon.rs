@@ -103,7 +103,7 @@ pub fn expansion(set: &TileSetFile, tile_sets: &[String]) -> Element {
     }];
     children.extend(tile_sets.iter().map(|id| child("ref", "tile-set", id)));
     for element in implied(set) {
-        children.push(child("implies", "element", element));
+        children.push(child("implies", "element", &element));
     }
     let river = set.edge_kinds.iter().any(|k| k.jcz == Some(JczEdge::River));
     if river {
@@ -118,16 +118,17 @@ pub fn expansion(set: &TileSetFile, tile_sets: &[String]) -> Element {
 }
 
 /// The game elements a set's markers and figures need switched on, each once, sorted.
-fn implied(set: &TileSetFile) -> Vec<&'static str> {
+fn implied(set: &TileSetFile) -> Vec<String> {
     let mut markers: Vec<&str> = Vec::new();
     for tile in &set.tiles {
         markers.extend(tile.markers.iter().map(String::as_str));
         let features = (tile.features.keys()).flat_map(|key| tile.features_under(key));
         markers.extend(features.flat_map(|f| &f.markers).map(String::as_str));
     }
-    let mut elements: Vec<&'static str> = markers
+    let mut elements: Vec<String> = markers
         .into_iter()
         .filter_map(vocab::element_of_marker)
+        .map(str::to_string)
         .chain(
             set.figures
                 .iter()
@@ -137,10 +138,10 @@ fn implied(set: &TileSetFile) -> Vec<&'static str> {
     // FanCloisterZone's Village Life rules.
     let flowers = |t: &TileDef| (t.features_under(FIELDS).iter()).any(|f| !f.flowers.is_empty());
     if set.tiles.iter().any(flowers) {
-        elements.push("flowers");
+        elements.push("flowers".to_string());
     }
     if set.tiles.iter().any(|t| t.has_site(MARKETPLACE)) {
-        elements.push("marketplace");
+        elements.push("marketplace".to_string());
     }
     elements.sort_unstable();
     elements.dedup();

@@ -243,7 +243,14 @@ const FIGURES: &str = include_str!("figures.toml");
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Figures {
+    elements: std::collections::BTreeMap<String, String>,
     family: Vec<FamilyFigures>,
+}
+
+/// `figures.toml`, parsed.
+fn figures_file() -> Figures {
+    // Compiled in and parsed by a test (`the_figures_file_parses…`): it cannot fail here.
+    toml::from_str(FIGURES).expect("figures.toml is valid")
 }
 
 #[derive(serde::Deserialize)]
@@ -256,9 +263,7 @@ struct FamilyFigures {
 /// The figures JCZ's rules add with a tile-set family (JCZ's family id): the abbot, the large
 /// follower, the builder and pig, the mayor (`figures.toml`).
 pub fn figures(family: &str) -> Vec<FigureDef> {
-    // Compiled in and parsed by a test (`the_figures_file_parses…`): it cannot fail here.
-    let figures: Figures = toml::from_str(FIGURES).expect("figures.toml is valid");
-    (figures.family.into_iter())
+    (figures_file().family.into_iter())
         .find(|f| f.id == family)
         .map(|f| f.figure)
         .unwrap_or_default()
@@ -394,12 +399,10 @@ pub fn element_of_marker(marker: &str) -> Option<&'static str> {
     ELEMENTS.iter().find(|(m, _)| *m == marker).map(|(_, e)| *e)
 }
 
-/// The game element of a follower kind JCZ's rules know (`large-follower` → `big-follower`).
-pub fn element_of_figure(figure: &str) -> Option<&'static str> {
-    match figure {
-        "large-follower" => Some("big-follower"),
-        _ => None,
-    }
+/// The game element of a figure JCZ's rules know (`large-follower` → `big-follower`), as
+/// `figures.toml` names them.
+pub fn element_of_figure(figure: &str) -> Option<String> {
+    figures_file().elements.remove(figure)
 }
 
 /// The expansions JCZ 5 defines itself (the client's `models/expansions.js`): a fan expansion
@@ -501,6 +504,10 @@ mod tests {
         }
         assert_eq!(compared, 3, "base, Inns & Cathedrals, Traders & Builders");
         assert_eq!(super::figures("abbey-and-mayor")[0].id, "mayor");
+        // Every figure the file declares has its JCZ element.
+        for figure in file.family.iter().flat_map(|f| &f.figure) {
+            assert!(file.elements.contains_key(&figure.id), "{}", figure.id);
+        }
         assert!(super::figures("cult").is_empty());
     }
 }
