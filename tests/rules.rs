@@ -290,3 +290,33 @@ fn the_example_sets_play_as_their_records_explain() {
     }
     assert!(replayed >= 4, "only {replayed} records replayed");
 }
+
+/// Where figures count otherwise than one each (the mayor's pennants), a scoring says the
+/// majority by strength, in words and in `--json`; where they do not, it says nothing more.
+#[test]
+fn a_scoring_says_the_majority_by_strength_when_figures_count_otherwise() {
+    let mayor = common::root().join("examples/mayor.toml");
+    let record = |name: &str| common::root().join(format!("examples/records/{name}.toml"));
+    let three = record("mayor-three-pennants-beat-two-followers");
+    let out = tilekit(&["play", three.to_str().unwrap(), mayor.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("; majority by strength: P1 3, P2 2"),
+        "{text}"
+    );
+    let out = json(&tilekit(&[
+        "play",
+        three.to_str().unwrap(),
+        mayor.to_str().unwrap(),
+        "--json",
+    ]));
+    let scored: Vec<&serde_json::Value> = (out["turns"].as_array().unwrap().iter())
+        .flat_map(|t| t.as_array().unwrap())
+        .filter_map(|e| e.get("scored"))
+        .collect();
+    assert_eq!(scored[0]["strength"], serde_json::json!([3, 2]));
+    // One pennant: the mayor counts 1, as a follower does.
+    let tie = record("mayor-one-pennant-ties");
+    let out = tilekit(&["play", tie.to_str().unwrap(), mayor.to_str().unwrap()]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("by strength"));
+}

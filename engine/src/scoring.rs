@@ -106,6 +106,9 @@ pub struct Score {
     pub rates: Rates,
     /// Followers returned, per player (index = player).
     pub followers: Vec<u8>,
+    /// The majority by strength, per player, when it is not the follower count (a large
+    /// follower, a mayor, a builder beside its owner's follower); empty when it is.
+    pub strength: Vec<u16>,
     /// What the markers' scoring modifiers and the effects paid (included in `points`), per
     /// marker kind (an effect's entry names it).
     pub modifiers: Vec<ModifierPoints>,
@@ -327,6 +330,14 @@ impl fmt::Display for Described<'_> {
                 if s.points == 1 { "" } else { "s" }
             )?;
         }
+        if !s.strength.is_empty() {
+            // Why these players won the majority, when figures counted otherwise than one each.
+            let by: Vec<String> = (s.strength.iter().enumerate())
+                .filter(|&(p, &w)| w > 0 || s.followers.get(p).is_some_and(|&n| n > 0))
+                .map(|(p, w)| format!("P{} {w}", p + 1))
+                .collect();
+            write!(f, "; majority by strength: {}", by.join(", "))?;
+        }
         for b in &s.flowers {
             write!(
                 f,
@@ -471,6 +482,15 @@ impl<'t> Game<'t> {
             reason,
             rates,
             followers: count[..players].to_vec(),
+            strength: if weight[..players]
+                .iter()
+                .zip(&count[..players])
+                .any(|(&w, &c)| w != u16::from(c))
+            {
+                weight[..players].to_vec()
+            } else {
+                Vec::new()
+            },
             modifiers,
             flowers,
             network: Vec::new(),

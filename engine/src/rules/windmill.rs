@@ -238,6 +238,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
             ..Rates::default()
         },
         followers: vec![0; game.core.options.players as usize],
+        strength: Vec::new(),
         modifiers: Vec::new(),
         flowers,
         network: Vec::new(),

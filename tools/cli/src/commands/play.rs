@@ -63,23 +63,26 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             "deployed": { "player": player + 1, "feature": feature, "kind": tables.feature(*kind).id,
                 "figure": figure_id(tables, *figure) }
         }),
-        Event::Scored(s) => serde_json::json!({ "scored": {
-            "players": s.players.iter().map(|p| p + 1).collect::<Vec<_>>(),
-            "kind": s.kind.name(tables), "at": [s.at.0, s.at.1], "feature": s.at.2,
-            "tiles": s.tiles.iter().map(|t| [t.0, t.1]).collect::<Vec<_>>(),
-            "pennants": s.emblems, "cities": s.bordered.iter().map(|b| b.1).sum::<u32>(),
-            "points": s.points, "reason": { "rule": s.rule(tables) }, "modifiers": s.modifiers,
-            "flowers": s.flowers.iter().map(|b| serde_json::json!({
-                "player": b.player + 1, "colour": b.colour, "groups": b.groups, "points": b.points,
-            })).collect::<Vec<_>>(),
-            "network": s.network.iter().map(|b| serde_json::json!({
-                "player": b.player + 1, "roads": b.roads, "points": b.points,
-            })).collect::<Vec<_>>(),
-            "bonuses": s.bonuses.iter().map(|b| serde_json::json!({
-                "player": b.player + 1, "figure": b.figure, "counted": b.counted, "points": b.points,
-            })).collect::<Vec<_>>(),
-            "why": s.describe(tables).to_string(),
-        }}),
+        Event::Scored(s) => scored_json(
+            s,
+            serde_json::json!({ "scored": {
+                "players": s.players.iter().map(|p| p + 1).collect::<Vec<_>>(),
+                "kind": s.kind.name(tables), "at": [s.at.0, s.at.1], "feature": s.at.2,
+                "tiles": s.tiles.iter().map(|t| [t.0, t.1]).collect::<Vec<_>>(),
+                "pennants": s.emblems, "cities": s.bordered.iter().map(|b| b.1).sum::<u32>(),
+                "points": s.points, "reason": { "rule": s.rule(tables) }, "modifiers": s.modifiers,
+                "flowers": s.flowers.iter().map(|b| serde_json::json!({
+                    "player": b.player + 1, "colour": b.colour, "groups": b.groups, "points": b.points,
+                })).collect::<Vec<_>>(),
+                "network": s.network.iter().map(|b| serde_json::json!({
+                    "player": b.player + 1, "roads": b.roads, "points": b.points,
+                })).collect::<Vec<_>>(),
+                "bonuses": s.bonuses.iter().map(|b| serde_json::json!({
+                    "player": b.player + 1, "figure": b.figure, "counted": b.counted, "points": b.points,
+                })).collect::<Vec<_>>(),
+                "why": s.describe(tables).to_string(),
+            }}),
+        ),
         Event::WindmillPlaced { player, feature } => serde_json::json!({
             "windmill": { "player": player + 1, "feature": feature }
         }),
@@ -236,4 +239,13 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
         crate::outln!("all expectations of the record hold")?;
     }
     Ok(code)
+}
+
+/// A scoring's JSON with the majority by strength, per player, where figures counted otherwise
+/// than one each (absent otherwise, as before figures had strengths).
+fn scored_json(s: &engine::Score, mut json: serde_json::Value) -> serde_json::Value {
+    if !s.strength.is_empty() {
+        json["scored"]["strength"] = serde_json::json!(s.strength);
+    }
+    json
 }
