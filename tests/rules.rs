@@ -320,3 +320,40 @@ fn a_scoring_says_the_majority_by_strength_when_figures_count_otherwise() {
     let out = tilekit(&["play", tie.to_str().unwrap(), mayor.to_str().unwrap()]);
     assert!(!String::from_utf8_lossy(&out.stdout).contains("by strength"));
 }
+
+/// A marker's `bordered` rate on a field (River II's pig farm, here a fan set's pigsty) adds to
+/// its farmers per completed city the field borders: 3 + 1 for one city.
+#[test]
+fn a_pigsty_adds_to_its_farmers_per_completed_city() {
+    let dir = common::scratch("pigsty");
+    let set = dir.join("pigsty.toml");
+    std::fs::write(
+        &set,
+        "format = 1\n[set]\nid = \"pigsty\"\nname = \"Pigsty\"\nrequires = [\"base\"]\n\n\
+         [[marker]]\nid = \"pigsty\"\nname = \"Pigsty\"\non = \"field\"\n\
+         scoring = { unfinished = { bordered = 1 } }\n\n\
+         [[tile]]\nid = \"PS-cap\"\ncount = 1\nedges = { n = \"city\", e = \"field\", s = \"field\", w = \"field\" }\n\
+         cities = [{ ports = [\"N\"] }]\n\
+         fields = [{ ports = [\"WSW\", \"WNW\", \"SSE\", \"SSW\", \"ENE\", \"ESE\"], cities = [\"N\"], markers = [\"pigsty\"] }]\n",
+    )
+    .unwrap();
+    // The cap closes D's city from the north (nobody on it); P1's farmer on its field scores
+    // at the end 3 for the city and 1 for the pigsty.
+    let record = dir.join("game.toml");
+    std::fs::write(
+        &record,
+        "[game]\nplayers = 2\nsets = [\"base\", \"pigsty\"]\n\n\
+         [[turn]]\ntile = \"PS-cap\"\nat = [0, -1]\nrotation = 2\ndeploy = \"field\"\n\n\
+         [expect]\nscores = [4, 0]\nover = true\n",
+    )
+    .unwrap();
+    let out = tilekit(&["play", record.to_str().unwrap(), set.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("3 × 1 + 1 × 1 bordered (pigsty)"), "{text}");
+}

@@ -140,6 +140,9 @@ pub struct ModifierPoints {
     /// Points per marker it adds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_marker: Option<u32>,
+    /// Points per marker and completed bordered feature it adds to a region (a pig farm's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_bordered: Option<u32>,
     /// What it changed the points by (negative: an inn's road left unfinished).
     pub points: i64,
 }
@@ -300,7 +303,23 @@ impl fmt::Display for Described<'_> {
         let who: Vec<String> = s.players.iter().map(|p| format!("P{}", p + 1)).collect();
         let why = self.why();
         let mut extra = String::new();
+        // The completed bordered features that paid a region (a pig farm's count).
+        let paying: u32 = match s.kind {
+            Scored::Feature(kind) => (s.bordered.iter())
+                .filter(|&&(k, _)| self.tables.feature(k).pays(kind) > 0)
+                .map(|&(_, n)| n)
+                .sum(),
+            Scored::Windmill => 0,
+        };
         for m in &s.modifiers {
+            if let Some(r) = m.per_bordered {
+                let per = if m.count > 1 {
+                    format!("{} × ", m.count)
+                } else {
+                    String::new()
+                };
+                extra.push_str(&format!(" + {r} × {per}{paying} bordered ({})", m.marker));
+            }
             match (m.per_marker, &m.effect) {
                 (Some(r), Some(effect)) => extra.push_str(&format!(
                     " + {r} × {} ({effect})",
@@ -419,10 +438,16 @@ impl<'t> Game<'t> {
             }
             Shape::Area | Shape::Line => (t, emblems),
         };
+        // The completed bordered features that pay the region (what a pig's bonus counts).
+        let paying: u32 = (bordered.iter())
+            .filter(|&&(k, _)| tables.feature(k).pays(node.kind) > 0)
+            .map(|&(_, n)| n)
+            .sum();
         let mut points = paid
             + if self.core.markers.modifiers {
                 let base = (rates.tile, rates.emblem);
-                self.modify(complete, counted, counted_emblems, base, &mut modifiers)
+                let counted = (counted, counted_emblems, paying);
+                self.modify(complete, counted, base, &mut modifiers)
             } else {
                 rates.tile * counted + rates.emblem * counted_emblems
             };
@@ -438,15 +463,7 @@ impl<'t> Game<'t> {
         let winners: Vec<u8> = (0..players as u8)
             .filter(|&p| best > 0 && weight[p as usize] == best)
             .collect();
-        let counts = (
-            t,
-            emblems,
-            (bordered.iter())
-                .filter(|&&(k, _)| tables.feature(k).pays(node.kind) > 0)
-                .map(|&(_, n)| n)
-                .sum(),
-        );
-        let bonuses = self.pay_powers(&powered, &winners, counts, points);
+        let bonuses = self.pay_powers(&powered, &winners, (t, emblems, paying), points);
         let k = node.kind.index();
         for &p in &winners {
             self.core.scores[p as usize] += points;
@@ -746,6 +763,7 @@ impl<'t> Game<'t> {
                 tile: None,
                 pennant: None,
                 per_marker: Some(rate),
+                per_bordered: None,
                 points: i64::from(rate * count),
             });
         }
@@ -759,8 +777,7 @@ impl<'t> Game<'t> {
     fn modify(
         &self,
         complete: bool,
-        tiles: u32,
-        pennants: u32,
+        (tiles, pennants, bordered): (u32, u32, u32),
         base_rates: (u32, u32),
         out: &mut Vec<ModifierPoints>,
     ) -> u32 {
@@ -803,6 +820,7 @@ impl<'t> Game<'t> {
                         tile: sets_tile,
                         pennant: sets_pennant,
                         per_marker: None,
+                        per_bordered: None,
                         points: if credited == Some(k) {
                             i64::from(points) - i64::from(base)
                         } else {
@@ -812,28 +830,36 @@ impl<'t> Game<'t> {
                 }
             }
         }
+        // Added points: per marker, and on a region per marker and paying bordered feature.
         for &(k, count) in &counts {
-            if let Some(r) = rates(k).marker {
-                points += r * count;
-                match out
-                    .iter_mut()
-                    .find(|m| m.marker == tables.markers[usize::from(k)].id && m.effect.is_none())
-                {
-                    Some(m) => {
-                        m.per_marker = Some(r);
-                        m.points += i64::from(r * count);
-                    }
-                    None => out.push(ModifierPoints {
-                        marker: tables.markers[usize::from(k)].id.clone(),
+            let r = rates(k);
+            if r.marker.is_none() && r.bordered.is_none() {
+                continue;
+            }
+            let added =
+                r.marker.map_or(0, |r| r * count) + r.bordered.map_or(0, |r| r * count * bordered);
+            points += added;
+            let id = &tables.markers[usize::from(k)].id;
+            let at = match (out.iter()).position(|m| m.marker == *id && m.effect.is_none()) {
+                Some(at) => at,
+                None => {
+                    out.push(ModifierPoints {
+                        marker: id.clone(),
                         effect: None,
                         count,
                         tile: None,
                         pennant: None,
-                        per_marker: Some(r),
-                        points: i64::from(r * count),
-                    }),
+                        per_marker: None,
+                        per_bordered: None,
+                        points: 0,
+                    });
+                    out.len() - 1
                 }
-            }
+            };
+            let m = &mut out[at];
+            m.per_marker = m.per_marker.or(r.marker);
+            m.per_bordered = r.bordered;
+            m.points += i64::from(added);
         }
         points
     }

@@ -640,7 +640,12 @@ impl Checker<'_> {
                 );
             }
             let says = |r: &Option<crate::model::Rates>| {
-                r.is_some_and(|r| r.tile.is_some() || r.pennant.is_some() || r.marker.is_some())
+                r.is_some_and(|r| {
+                    r.tile.is_some()
+                        || r.pennant.is_some()
+                        || r.marker.is_some()
+                        || r.bordered.is_some()
+                })
             };
             if !says(&scoring.complete) && !says(&scoring.unfinished) {
                 self.error(
@@ -654,6 +659,33 @@ impl Checker<'_> {
                     "give `complete` or `unfinished` a `tile`, `pennant` or `marker` rate, e.g. `complete = { tile = 2 }`"
                         .to_string(),
                 );
+            }
+            // A `bordered` rate counts what a region borders: on any other shape it never pays.
+            let region = (kinds.iter()).any(|k| m.on.is_on(&k.id) && k.shape == Shape::Region);
+            for (when, rates) in [
+                ("complete", &scoring.complete),
+                ("unfinished", &scoring.unfinished),
+            ] {
+                if !region && rates.is_some_and(|r| r.bordered.is_some()) {
+                    let regions: Vec<String> = (kinds.iter())
+                        .filter(|k| k.shape == Shape::Region)
+                        .map(|k| format!("`on = \"{}\"`", k.id))
+                        .collect();
+                    self.error(
+                        d.file,
+                        &format!("{ptr}/scoring/{when}/bordered"),
+                        true,
+                        "tilekit::scoring-bordered-not-region",
+                        format!(
+                            "the marker `{}` goes on a {place}, which borders nothing: a `bordered` rate would never apply",
+                            m.id
+                        ),
+                    )
+                    .hint = Some(format!(
+                        "remove `bordered`, or put the marker on a region: {}",
+                        regions.join(", ")
+                    ));
+                }
             }
             for (when, rates) in [
                 ("complete", &scoring.complete),

@@ -937,6 +937,11 @@ pub struct Rates {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(max = MAX_RATE))]
     pub marker: Option<u32>,
+    /// On a region: points added, per marker of this kind on it, per completed feature it
+    /// borders that pays it (River II's pig farm: +1 a completed city to its farmers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = MAX_RATE))]
+    pub bordered: Option<u32>,
 }
 
 /// A token kind given by a marker, scored by majority at the end.

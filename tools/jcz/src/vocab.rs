@@ -126,6 +126,7 @@ const fn rates(tile: u32, pennant: Option<u32>) -> Rates {
         tile: Some(tile),
         pennant,
         marker: None,
+        bordered: None,
     }
 }
 

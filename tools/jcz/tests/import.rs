@@ -365,6 +365,7 @@ fn the_rules_jcz_knows_from_its_java_come_from_its_names() {
         tile: Some(tile),
         pennant,
         marker: None,
+        bordered: None,
     };
     let inn = marker("inn").scoring.clone().unwrap();
     assert_eq!(
