@@ -219,6 +219,30 @@ fn the_readme_first_tile_example_is_true() {
     }
 }
 
+/// The README's mayor example shows what `tilekit play` prints for that record: each line it
+/// shows (the elided turns aside) is a line of the output, in order.
+#[test]
+fn the_readme_mayor_example_is_true() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let command = "$ tilekit play examples/records/mayor-three-pennants-beat-two-followers.toml examples/mayor.toml\n";
+    let start = readme.find(command).expect("the mayor example") + command.len();
+    let shown = &readme[start..start + readme[start..].find("```").expect("block end")];
+    let out = tilekit(&[
+        "play",
+        "examples/records/mayor-three-pennants-beat-two-followers.toml",
+        "examples/mayor.toml",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    let mut lines = printed.lines();
+    for want in shown.lines().filter(|l| *l != "…") {
+        assert!(
+            lines.any(|l| l == want),
+            "the README shows `{want}`, which play does not print (in that order):\n{printed}"
+        );
+    }
+}
+
 /// The compiled form of a tile, as `tilekit inspect` prints it, is pinned: a change to the
 /// tables shows up here as a reviewable diff.
 #[test]
