@@ -357,3 +357,26 @@ fn a_pigsty_adds_to_its_farmers_per_completed_city() {
     );
     assert!(text.contains("3 × 1 + 1 × 1 bordered (pigsty)"), "{text}");
 }
+
+/// A figure's count given by a game is held to what a set may declare (20): on the command line
+/// a usage error, in a record an error naming the figure.
+#[test]
+fn a_figure_count_above_the_formats_limit_is_refused() {
+    let out = tilekit(&["simulate", "--games", "1", "--figure", "abbot=21"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("from 0 to 20"));
+    let dir = common::scratch("figure-count");
+    let record = dir.join("game.toml");
+    std::fs::write(
+        &record,
+        "[game]\nplayers = 2\nrules = { figures = { abbot = 99 } }\n",
+    )
+    .unwrap();
+    let out = tilekit(&["play", record.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("figure `abbot`: 99 each is more than 20"),
+        "{err}"
+    );
+}

@@ -320,6 +320,14 @@ pub enum SetupError {
         /// Every figure the loaded sets declare, comma-separated.
         known: String,
     },
+    /// A figure count above what a set may declare.
+    #[error("figure `{name}`: {count} each is more than {max}, the most a set may declare", max = tiledef::model::MAX_FIGURES)]
+    FigureCount {
+        /// The id as given.
+        name: String,
+        /// The count as given.
+        count: u8,
+    },
     /// More tiles than the board's positions and indices can hold.
     #[error("{0} tiles (the start tile included): a game has at most {max}", max = crate::board::MAX_TILES)]
     TooManyTiles(u64),

@@ -199,6 +199,14 @@ fn figures_dealt(
             known: known.join(", "),
         });
     }
+    if let Some((name, &count)) =
+        (options.rules.figures.iter()).find(|&(_, &n)| u32::from(n) > tiledef::model::MAX_FIGURES)
+    {
+        return Err(SetupError::FigureCount {
+            name: name.clone(),
+            count,
+        });
+    }
     // The feature kinds on the draw's tiles (a kind's orientations share their features).
     let mut kinds_drawn = 0u32;
     if tables.followers.iter().any(|f| f.dealt_with.is_some()) {

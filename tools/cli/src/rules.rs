@@ -66,9 +66,12 @@ fn figure_count(text: &str) -> Result<(String, u8), String> {
     let (id, n) = text
         .split_once('=')
         .ok_or_else(|| format!("`{text}`: write a figure id and a count, as `abbot=0`"))?;
-    let n = n.trim().parse::<u8>().map_err(|_| {
-        format!("`{text}`: the count of `{id}` must be a whole number from 0 to 255")
-    })?;
+    let max = tiledef::model::MAX_FIGURES;
+    let n = (n.trim().parse::<u8>().ok())
+        .filter(|&n| u32::from(n) <= max)
+        .ok_or_else(|| {
+            format!("`{text}`: the count of `{id}` must be a whole number from 0 to {max}")
+        })?;
     Ok((id.trim().to_string(), n))
 }
 
