@@ -7,6 +7,17 @@ mod common;
 use common::tilekit;
 use std::process::Output;
 
+/// `tilekit play` of a record and definition files, which must succeed: what it printed.
+fn played(paths: &[&std::path::Path]) -> String {
+    let mut args = vec!["play"];
+    args.extend(paths.iter().map(|p| p.to_str().expect("a UTF-8 path")));
+    let out = tilekit(&args);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}{err}");
+    text
+}
+
 fn json(out: &Output) -> serde_json::Value {
     assert_eq!(
         out.status.code(),
@@ -217,19 +228,7 @@ fn a_token_on_a_lake_goes_to_whoever_closes_it() {
     )
     .unwrap();
     let lakes = common::root().join("examples/lakes.toml");
-    let out = tilekit(&[
-        "play",
-        record.to_str().unwrap(),
-        lakes.to_str().unwrap(),
-        fish.to_str().unwrap(),
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = played(&[&record, &lakes, &fish]);
     assert!(text.contains("fish"), "{text}");
 }
 
@@ -347,14 +346,7 @@ fn a_pigsty_adds_to_its_farmers_per_completed_city() {
          [expect]\nscores = [4, 0]\nover = true\n",
     )
     .unwrap();
-    let out = tilekit(&["play", record.to_str().unwrap(), set.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = played(&[&record, &set]);
     assert!(text.contains("3 × 1 + 1 × 1 bordered (pigsty)"), "{text}");
 }
 
