@@ -297,18 +297,23 @@ impl Described<'_> {
     }
 }
 
+/// How many of a region's completed bordered features pay it (by kind, `bordered`): what a
+/// pig's bonus and a pig farm's rate count.
+fn paying(tables: &Tables, region: FeatureKindId, bordered: &[(FeatureKindId, u32)]) -> u32 {
+    (bordered.iter())
+        .filter(|&&(k, _)| tables.feature(k).pays(region) > 0)
+        .map(|&(_, n)| n)
+        .sum()
+}
+
 impl fmt::Display for Described<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = self.score;
         let who: Vec<String> = s.players.iter().map(|p| format!("P{}", p + 1)).collect();
         let why = self.why();
         let mut extra = String::new();
-        // The completed bordered features that paid a region (a pig farm's count).
-        let paying: u32 = match s.kind {
-            Scored::Feature(kind) => (s.bordered.iter())
-                .filter(|&&(k, _)| self.tables.feature(k).pays(kind) > 0)
-                .map(|&(_, n)| n)
-                .sum(),
+        let paying = match s.kind {
+            Scored::Feature(kind) => paying(self.tables, kind, &s.bordered),
             Scored::Windmill => 0,
         };
         for m in &s.modifiers {
@@ -438,11 +443,7 @@ impl<'t> Game<'t> {
             }
             Shape::Area | Shape::Line => (t, emblems),
         };
-        // The completed bordered features that pay the region (what a pig's bonus counts).
-        let paying: u32 = (bordered.iter())
-            .filter(|&&(k, _)| tables.feature(k).pays(node.kind) > 0)
-            .map(|&(_, n)| n)
-            .sum();
+        let paying = paying(tables, node.kind, &bordered);
         let mut points = paid
             + if self.core.markers.modifiers {
                 let base = (rates.tile, rates.emblem);
