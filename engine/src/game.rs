@@ -401,12 +401,12 @@ impl<'t> Game<'t> {
     /// The current player's figures with the power `recall`, by index into `figures`.
     fn recallable(&self) -> impl Iterator<Item = usize> + '_ {
         let core = &self.core;
+        let recall = core.powers.recall_kinds;
         (core.figures.iter().enumerate())
             .filter(move |(_, f)| {
                 f.owner == core.current
-                    && core
-                        .set_figure(f)
-                        .is_some_and(|info| info.power == Some(crate::tables::Power::Recall))
+                    && f.kind == FigureKind::Follower
+                    && recall & f.figure.bit() != 0
             })
             .map(|(i, _)| i)
     }
@@ -925,9 +925,8 @@ impl<'t> Game<'t> {
         let features = core.play_orient(placed).features;
         let builder = core.figures.iter().find(|f| {
             f.owner == core.current
-                && core
-                    .set_figure(f)
-                    .is_some_and(|info| info.power == Some(crate::tables::Power::ExtraTile))
+                && f.kind == FigureKind::Follower
+                && core.powers.extra_tile_kinds & f.figure.bit() != 0
                 && {
                     let root = core.find(f.node);
                     (0..features).any(|i| core.find(p.node(i)) == root)
