@@ -382,7 +382,7 @@ impl<'t> Game<'t> {
     /// theirs on the board.
     #[inline]
     fn recall_count(&self) -> usize {
-        if !self.core.powers.recall {
+        if self.core.powers.recall_kinds == 0 {
             return 0;
         }
         usize::from(
@@ -527,7 +527,8 @@ impl<'t> Game<'t> {
         })
     }
 
-    /// How many `special_deploys` there are (counted every turn: a loop, not the iterator).
+    /// How many `special_deploys` there are. Counted every turn, so a plain loop: counting the
+    /// iterator costs the base game with the abbot 0.2 % more.
     fn special_count(&self, placed: PlacedId) -> u32 {
         let orient = self.core.board.placed[placed.index()].orient;
         if self.core.play.kinds_on(orient) & self.core.powers.special_on == 0 {
@@ -658,7 +659,8 @@ impl<'t> Game<'t> {
                     y,
                     rotation: self.core.play.orient(orient).rotation,
                 });
-                if self.core.powers.extra_tile && self.core.extra_turn == ExtraTurn::None {
+                if self.core.powers.extra_tile_kinds != 0 && self.core.extra_turn == ExtraTurn::None
+                {
                     self.earn_extra_tile(id, events);
                 }
                 self.core.phase = Phase::Act(id);

@@ -982,13 +982,9 @@ pub(crate) struct Powers {
     /// The kinds the special ones stand on, together (`FollowerInfo::on`): a tile without
     /// any has no special deploy.
     pub(crate) special_on: u32,
-    /// A figure with the power `recall` is in play (the abbot).
-    pub(crate) recall: bool,
-    /// The set figures in play with the power `recall` (`FigureId::bit`).
+    /// The set figures in play with the power `recall` (`FigureId::bit`: the abbot).
     pub(crate) recall_kinds: u32,
-    /// A figure with the power `extra-tile` is in play (the builder).
-    pub(crate) extra_tile: bool,
-    /// The set figures in play with the power `extra-tile` (`FigureId::bit`).
+    /// The set figures in play with the power `extra-tile` (`FigureId::bit`: the builder).
     pub(crate) extra_tile_kinds: u32,
 }
 
@@ -1012,14 +1008,8 @@ impl Powers {
                 powers.special_on |= f.on;
             }
             match f.power {
-                Some(crate::tables::Power::Recall) => {
-                    powers.recall = true;
-                    powers.recall_kinds |= bit;
-                }
-                Some(crate::tables::Power::ExtraTile) => {
-                    powers.extra_tile = true;
-                    powers.extra_tile_kinds |= bit;
-                }
+                Some(crate::tables::Power::Recall) => powers.recall_kinds |= bit,
+                Some(crate::tables::Power::ExtraTile) => powers.extra_tile_kinds |= bit,
                 _ => {}
             }
         }

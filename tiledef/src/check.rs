@@ -602,9 +602,6 @@ impl Checker<'_> {
             let closes = |k: &FeatureKindInfo| k.complete == Completion::Closed;
             let on_closing = kinds.iter().any(|k| m.on.is_on(&k.id) && closes(k));
             if m.token.is_some() && !on_closing {
-                let closing: Vec<String> = (kinds.iter().filter(|k| closes(k)))
-                    .map(|k| format!("`on = \"{}\"`", k.id))
-                    .collect();
                 self.error(
                     d.file,
                     &format!("{ptr}/token"),
@@ -617,7 +614,7 @@ impl Checker<'_> {
                 )
                 .hint = Some(format!(
                     "put the marker on a kind completed when closed: {}",
-                    closing.join(", ")
+                    on_kinds(kinds, closes).join(", ")
                 ));
             }
             let Some(scoring) = &m.scoring else {
@@ -667,10 +664,7 @@ impl Checker<'_> {
                 ("unfinished", &scoring.unfinished),
             ] {
                 if !region && rates.is_some_and(|r| r.bordered.is_some()) {
-                    let regions: Vec<String> = (kinds.iter())
-                        .filter(|k| k.shape == Shape::Region)
-                        .map(|k| format!("`on = \"{}\"`", k.id))
-                        .collect();
+                    let regions = on_kinds(kinds, |k| k.shape == Shape::Region);
                     self.error(
                         d.file,
                         &format!("{ptr}/scoring/{when}/bordered"),
@@ -686,11 +680,6 @@ impl Checker<'_> {
                         regions.join(", ")
                     ));
                 }
-            }
-            for (when, rates) in [
-                ("complete", &scoring.complete),
-                ("unfinished", &scoring.unfinished),
-            ] {
                 if !rates.is_some_and(|r| r.pennant.is_some()) {
                     continue;
                 }
@@ -706,10 +695,9 @@ impl Checker<'_> {
                     Some(e) => format!("whose emblem is the {}", e.id),
                     None => "which has no emblem".to_string(),
                 };
-                let with_pennants: Vec<String> = (kinds.iter())
-                    .filter(|k| k.emblem.as_ref().is_some_and(|e| e.id == "pennant"))
-                    .map(|k| format!("`on = \"{}\"`", k.id))
-                    .collect();
+                let with_pennants = on_kinds(kinds, |k| {
+                    k.emblem.as_ref().is_some_and(|e| e.id == "pennant")
+                });
                 self.error(
                     d.file,
                     &rate_ptr,
@@ -2154,6 +2142,13 @@ fn verb(meeting: Meeting) -> &'static str {
         Meeting::Close => "close",
         Meeting::Forbidden => "refuse",
     }
+}
+
+/// `on = "…"` for each kind `pick` takes: the places a hint offers a marker.
+fn on_kinds(kinds: &[FeatureKindInfo], pick: impl Fn(&FeatureKindInfo) -> bool) -> Vec<String> {
+    (kinds.iter().filter(|k| pick(k)))
+        .map(|k| format!("`on = \"{}\"`", k.id))
+        .collect()
 }
 
 /// The shape a port carrying a feature of this kind carries (none: a site, which lies inside
