@@ -453,3 +453,49 @@ fn export_reports_a_kind_jcz_has_not_per_tile() {
         "{bay}"
     );
 }
+
+/// A set exported on its own is written with the vocabulary of the sets it requires: River II's
+/// river edges are `<river>` (River I declares the kind), and a fan set's fields, roads and
+/// cities are no loss (base declares them). The report opens with what JCZ will not play.
+#[test]
+fn export_of_one_set_uses_the_vocabulary_it_requires_and_reports_only_losses() {
+    let dir = scratch("jcz-export-alone");
+    let (written, stderr) = export_jcz(&["definitions/river-2.toml"], &dir.join("r2.xml"));
+    assert_eq!(written.matches("<river>").count(), 12, "{written}");
+    assert!(!stderr.contains("which JCZ has not"), "{stderr}");
+    let (_, stderr) = export_jcz(
+        &["tiledef/tests/fixtures/lakes.toml"],
+        &dir.join("lakes.xml"),
+    );
+    assert!(
+        !stderr.contains("is `field`") && !stderr.contains("is `city`"),
+        "{stderr}"
+    );
+    let lead = stderr.lines().nth(2).unwrap_or_default();
+    assert!(
+        lead.starts_with("JCZ will not play the kinds `island`, `lake`;")
+            && lead.ends_with("tile types play differently there."),
+        "{stderr}"
+    );
+}
+
+/// Village Life's `well` is FanCloisterZone's (and JCZ's) `wells` attribute, both ways.
+#[test]
+fn a_well_is_written_as_fancloisterzone_reads_it_and_read_back() {
+    let dir = scratch("jcz-wells");
+    let xml = dir.join("vl.xml");
+    let (written, _) = export_jcz(&["definitions/village-life.toml"], &xml);
+    assert!(written.contains("wells=\"true\""), "{written}");
+    assert!(!written.contains("well=\""), "{written}");
+    let back = dir.join("back");
+    let out = tilekit(&[
+        "import",
+        "jcz",
+        xml.to_str().unwrap(),
+        "--out",
+        back.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let imported = std::fs::read_to_string(back.join("village-life.toml")).unwrap_or_default();
+    assert!(imported.contains("markers = [\"well\"]"), "{imported}");
+}

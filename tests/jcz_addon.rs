@@ -195,6 +195,16 @@ fn the_bundled_sets_make_an_addon_jcz_installs() {
     let out = export(&dir, "tilekit-sets", &["definitions"]);
     let files = unpack(&out);
     let xml = check_package(&files, "tilekit-sets");
+    // Titled after every set it carries, not the one JCZ lacks.
+    let title = json(&files, "tilekit-sets/jcz-addon.json")["title"].to_string();
+    for name in [
+        "Village Life",
+        "Carcassonne",
+        "The River II",
+        "Traders & Builders",
+    ] {
+        assert!(title.contains(name), "{title}");
+    }
     // JCZ ships base, the Rivers, Inns & Cathedrals, Traders & Builders and the Festival: only
     // Village Life is defined, but every tile is drawn.
     assert!(

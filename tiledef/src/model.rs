@@ -678,6 +678,16 @@ pub enum SetFigure {
     Windmill,
 }
 
+impl SetFigure {
+    /// The figure as a file names it (`donkey`).
+    pub fn id(self) -> &'static str {
+        match self {
+            SetFigure::Donkey => "donkey",
+            SetFigure::Windmill => "windmill",
+        }
+    }
+}
+
 /// An edition (printing) of the game, which tile counts can refer to.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

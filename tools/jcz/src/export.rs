@@ -5,7 +5,7 @@ use crate::import::infer_end;
 use crate::keys::{Elements, MARKETPLACE};
 use crate::vocab::{self, Written};
 use crate::xml::{Element, JczFile, JczTile, JczTileSet};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tiledef::model::{Count, EdgeKindDef, JczEdge, MarkerDef, MarkerRule, TileDef, TileSetFile};
 use tiledef::{Port, Side};
 
@@ -18,16 +18,17 @@ pub fn jcz_id(tile: &TileDef) -> String {
         .unwrap_or_else(|| tile.id.clone())
 }
 
-/// Exports `sets`; `context` are further loaded sets (those required), used only to name the
-/// tiles that `like` refers to; `name` is the output's name (for notes).
-pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (JczFile, Vec<Note>) {
-    let kinds: HashMap<&str, &EdgeKindDef> = sets
-        .iter()
+/// Exports `sets`; `context` are further loaded sets (those required), used to name the tiles
+/// that `like` refers to and for the edge kinds and markers they declare; `name` is the
+/// output's name (for notes).
+pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> Export {
+    // The vocabulary of the required sets counts too: River II's tiles are river because River
+    // I declares the edge kind, a fan set's fields are fields because base declares them.
+    let kinds: HashMap<&str, &EdgeKindDef> = (context.iter().chain(sets))
         .flat_map(|s| &s.edge_kinds)
         .map(|k| (k.id.as_str(), k))
         .collect();
-    let markers: HashMap<&str, &MarkerDef> = sets
-        .iter()
+    let markers: HashMap<&str, &MarkerDef> = (context.iter().chain(sets))
         .flat_map(|s| &s.markers)
         .map(|m| (m.id.as_str(), m))
         .collect();
@@ -41,11 +42,16 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
         }
     }
     let elements = Elements::of(context.iter().chain(sets));
+    let feature_kinds: HashMap<String, &str> = (context.iter().chain(sets))
+        .flat_map(|s| &s.features)
+        .map(|k| (k.tile_key(), k.id.as_str()))
+        .collect();
     let mut out = JczFile {
         name: name.to_string(),
         ..JczFile::default()
     };
     let mut notes = Vec::new();
+    let mut losses = Losses::default();
     for set in sets {
         if set.tiles.is_empty() {
             continue;
@@ -80,16 +86,15 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
                 Some(like) => names.get(like.as_str()).cloned().unwrap_or(like.clone()),
                 None => {
                     let id = jcz_id(tile);
-                    out.tiles.push(tile_xml(
-                        tile,
-                        &id,
-                        &Vocabulary {
-                            kinds: &kinds,
-                            markers: &markers,
-                            elements: &elements,
-                        },
-                        &mut note,
-                    ));
+                    let vocabulary = Vocabulary {
+                        kinds: &kinds,
+                        markers: &markers,
+                        elements: &elements,
+                    };
+                    out.tiles.push(tile_xml(tile, &id, &vocabulary, &mut note));
+                    losses
+                        .kinds
+                        .extend(lost_kinds(tile, &vocabulary, &feature_kinds));
                     id
                 }
             };
@@ -123,7 +128,42 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
                 ts.removes.push(id.clone());
             }
         }
+        for effect in &set.effects {
+            notes.push(Note {
+                file: set.set.id.clone(),
+                tile: None,
+                kind: "effect".to_string(),
+                detail: format!(
+                    "`{}`: JCZ has no effects; its tiles' `{}` markers score nothing there",
+                    effect.id, effect.marker
+                ),
+            });
+            losses.effects.insert(effect.id.clone());
+        }
+        for (marker, option) in (set.markers.iter())
+            .filter(|m| vocab::by_marker(&m.id).is_none())
+            .filter_map(|m| Some((&m.id, m.scoring.as_ref()?.option.as_ref()?)))
+        {
+            notes.push(Note {
+                file: set.set.id.clone(),
+                tile: None,
+                kind: "option".to_string(),
+                detail: format!("`{option}` (of the marker `{marker}`): JCZ has no such rule"),
+            });
+            losses.options.insert(option.clone());
+        }
+        for figure in &set.set.figures {
+            let id = figure.id().to_string();
+            notes.push(Note {
+                file: set.set.id.clone(),
+                tile: None,
+                kind: "figure".to_string(),
+                detail: format!("`{id}`: JCZ has no such figure"),
+            });
+            losses.figures.insert(id);
+        }
         for figure in &set.figures {
+            losses.figures.insert(figure.id.clone());
             notes.push(Note {
                 file: set.set.id.clone(),
                 tile: None,
@@ -137,7 +177,110 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> (Jcz
         out.sets
             .extend(tile_sets.into_iter().filter(|ts| !ts.refs.is_empty()));
     }
-    (out, notes)
+    losses.tiles = out.tiles.len();
+    for n in notes.iter().filter(|n| n.tile.is_some() && plays(&n.kind)) {
+        losses.differ.insert((n.file.clone(), n.tile.clone()));
+    }
+    Export {
+        xml: out,
+        notes,
+        losses,
+    }
+}
+
+/// An export: the XML, a note for each thing JCZ cannot represent, and what of the sets' rules
+/// JCZ will not play.
+#[derive(Clone, Debug)]
+pub struct Export {
+    /// The XML document.
+    pub xml: JczFile,
+    /// Everything not carried over, per tile or set.
+    pub notes: Vec<Note>,
+    /// The rules lost, for the report's first sentence.
+    pub losses: Losses,
+}
+
+/// What of the exported sets' rules JCZ will not play.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Losses {
+    /// Edge and feature kinds JCZ has not (the tiles' features of those kinds are lost or
+    /// played as JCZ's own).
+    pub kinds: BTreeSet<String>,
+    /// The sets' figures (JCZ's figures come with its own expansions).
+    pub figures: BTreeSet<String>,
+    /// The sets' effects.
+    pub effects: BTreeSet<String>,
+    /// The game options the sets' markers declare.
+    pub options: BTreeSet<String>,
+    /// The tile types written, each once.
+    pub tiles: usize,
+    /// The tile types (file, tile) with a note of something that changes play.
+    pub differ: BTreeSet<(String, Option<String>)>,
+}
+
+impl Losses {
+    /// One sentence for an author: what JCZ will not play, and how many tile types play
+    /// differently there.
+    pub fn sentence(&self) -> String {
+        let list = |what: &str, ids: &BTreeSet<String>| {
+            let plural = if ids.len() == 1 { "" } else { "s" };
+            let ids: Vec<String> = ids.iter().map(|id| format!("`{id}`")).collect();
+            (!ids.is_empty()).then(|| format!("the {what}{plural} {}", ids.join(", ")))
+        };
+        let lost: Vec<String> = [
+            list("kind", &self.kinds),
+            list("figure", &self.figures),
+            list("effect", &self.effects),
+            list("option", &self.options),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let rules = if lost.is_empty() {
+            "JCZ plays every kind, figure, effect and option of these sets".to_string()
+        } else {
+            format!("JCZ will not play {}", lost.join("; "))
+        };
+        format!(
+            "{rules}; {} of {} tile types play differently there.",
+            self.differ.len(),
+            self.tiles
+        )
+    }
+}
+
+/// The kinds of a tile's edges and features that JCZ 5 does not play: edge kinds that are none
+/// of its field, road, city and river (FanCloisterZone's bushes among them), and feature kinds
+/// without an element of JCZ's (a marketplace is FanCloisterZone's alone).
+fn lost_kinds(
+    tile: &TileDef,
+    vocabulary: &Vocabulary<'_>,
+    feature_kinds: &HashMap<String, &str>,
+) -> Vec<String> {
+    let played = |kind: &&str| {
+        let jcz = vocabulary.kinds.get(kind).and_then(|d| d.jcz);
+        matches!(
+            jcz,
+            Some(JczEdge::Field | JczEdge::Road | JczEdge::City | JczEdge::River)
+        )
+    };
+    let edges = tile.edges.as_ref().into_iter();
+    let sides = edges.flat_map(|e| [e.n.as_str(), e.e.as_str(), e.s.as_str(), e.w.as_str()]);
+    let features = tile.features.keys().filter_map(|key| {
+        let unwritten = !vocabulary.elements.writes(key) || key == MARKETPLACE;
+        unwritten.then(|| feature_kinds.get(key).copied().unwrap_or(key.as_str()))
+    });
+    (sides.filter(|k| !played(k)))
+        .chain(features)
+        .map(String::from)
+        .collect()
+}
+
+/// Whether a note's kind changes how a tile plays: a name, drawing hints and a reconstruction
+/// mark are labels, not rules, and where a road ends is drawn, not played (JCZ scores a road
+/// by its tiles, wherever its ends are).
+pub fn plays(kind: &str) -> bool {
+    !matches!(kind, "name" | "art" | "reconstructed" | "road end")
 }
 
 /// FanCloisterZone's token joining a marketplace and the roads that end at it.
@@ -187,9 +330,10 @@ fn marker_attrs(
     list.iter()
         .map(|m| {
             unknown_marker(m, markers, note);
+            let name = vocab::jcz_name(m).to_string();
             match vocab::by_marker(m).map(|k| k.written) {
-                Some(Written::Value(attr)) => (attr.to_string(), m.clone()),
-                _ => (m.clone(), "true".to_string()),
+                Some(Written::Value(attr)) => (attr.to_string(), name),
+                _ => (name, "true".to_string()),
             }
         })
         .collect()
@@ -247,12 +391,14 @@ fn tile_xml(
             }
             Some(Written::Group(_)) => {}
             Some(Written::MonasteryFlag) if elements.has_site(tile, "monastery") => {
-                monastery.attrs.push((m.clone(), "true".to_string()));
+                monastery
+                    .attrs
+                    .push((vocab::jcz_name(m).to_string(), "true".to_string()));
             }
             _ => {
                 unknown_marker(m, markers, note);
                 things.push(Element {
-                    name: m.clone(),
+                    name: vocab::jcz_name(m).to_string(),
                     ..Element::default()
                 });
             }

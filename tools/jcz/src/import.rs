@@ -833,7 +833,8 @@ struct Markers {
 impl Markers {
     /// The marker id for a JCZ name at a place, declaring it on first use.
     fn get(&mut self, name: &str, on: &MarkerPlace) -> String {
-        let known = vocab::by_marker(name).filter(|k| k.on == on.name());
+        let known =
+            (vocab::by_jcz(name).or_else(|| vocab::by_marker(name))).filter(|k| k.on == on.name());
         let base = known.map_or_else(|| vocab::marker_id(name), |k| k.marker.to_string());
         // A known name used at another place, or a name used at two places, gets the place added.
         let clash = |id: &str, defs: &BTreeMap<String, MarkerDef>| {
@@ -955,7 +956,7 @@ fn feature_attrs(
             continue;
         }
         let valued = vocab::KNOWN.iter().find(|known| {
-            matches!(known.written, Written::Value(attr) if attr == k) && known.marker == v.as_str()
+            matches!(known.written, Written::Value(attr) if attr == k) && known.jcz == v.as_str()
         });
         match (valued, is_true(v)) {
             (Some(known), _) => out.push(markers.get(known.marker, &on)),

@@ -122,9 +122,13 @@ pub fn count_kinds<'a>(notes: impl IntoIterator<Item = &'a Note>) -> BTreeMap<St
     counts
 }
 
-/// The report text: notes grouped by file and tile, then the counts by kind.
-pub fn report_text(title: &str, notes: &[Note]) -> String {
+/// The report text: the lead sentence (if any), the notes grouped by file and tile, then the
+/// counts by kind.
+pub fn report_text(title: &str, lead: &str, notes: &[Note]) -> String {
     let mut out = format!("# {title}\n");
+    if !lead.is_empty() {
+        let _ = writeln!(out, "\n{lead}");
+    }
     if notes.is_empty() {
         out.push_str("\nEverything was carried over.\n");
         return out;

@@ -31,7 +31,9 @@ pub enum Written {
 /// One known JCZ name.
 #[derive(Clone, Debug)]
 pub struct Known {
-    /// The tilekit marker id.
+    /// JCZ's name: the element or attribute as its XML writes it.
+    pub jcz: &'static str,
+    /// The tilekit marker id (JCZ's name, unless a bundled set names the marker otherwise).
     pub marker: &'static str,
     /// Where tilekit puts the marker, as `on` writes it (`tile`, a base kind's id).
     pub on: &'static str,
@@ -50,6 +52,7 @@ const fn k(
     icon: Option<MarkerIcon>,
 ) -> Known {
     Known {
+        jcz: marker,
         marker,
         on,
         written,
@@ -69,6 +72,7 @@ use Written::{Element, Flag, Group, MonasteryFlag, Value};
 /// Every JCZ name this importer knows, with its marker.
 pub const KNOWN: &[Known] = &[
     Known {
+        jcz: "festival",
         marker: "festival",
         on: TILE,
         written: Element,
@@ -102,7 +106,11 @@ pub const KNOWN: &[Known] = &[
     k("inn", ROAD, Flag, Some(I::Inn)),
     k("tunnel", ROAD, Flag, Some(I::Tunnel)),
     k("labyrinth", ROAD, Flag, None),
-    k("wells", ROAD, Flag, Some(I::Well)),
+    // Village Life names its marker `well`; JCZ's and FanCloisterZone's attribute is `wells`.
+    Known {
+        jcz: "wells",
+        ..k("well", ROAD, Flag, Some(I::Well))
+    },
     k("cathedral", CITY, Flag, Some(I::Cathedral)),
     k("besieged", CITY, Flag, Some(I::Siege)),
     k("princess", CITY, Flag, Some(I::Princess)),
@@ -273,6 +281,16 @@ pub fn figures(family: &str) -> Vec<FigureDef> {
 /// The known entry for a marker id.
 pub fn by_marker(marker: &str) -> Option<&'static Known> {
     KNOWN.iter().find(|k| k.marker == marker)
+}
+
+/// The known JCZ name `name` (an element or attribute as JCZ's XML writes it).
+pub fn by_jcz(name: &str) -> Option<&'static Known> {
+    KNOWN.iter().find(|k| k.jcz == name)
+}
+
+/// The name JCZ writes a marker as: its known JCZ name, else its own id.
+pub fn jcz_name(marker: &str) -> &str {
+    by_marker(marker).map_or(marker, |k| k.jcz)
 }
 
 /// Attributes that JCZ writes but tilekit cannot say (yet): reported, never turned into markers.

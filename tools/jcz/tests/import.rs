@@ -219,7 +219,7 @@ fn what_is_not_carried_over_is_reported() {
             .into_iter()
             .collect()
     );
-    let text = tilekit_jcz::report_text("report", &import.notes);
+    let text = tilekit_jcz::report_text("report", "", &import.notes);
     assert!(
         text.contains("MX/Cw: tile@wind-rose \"NE\"; city@castle-base \"false\""),
         "{text}"
@@ -306,7 +306,7 @@ count = 2
 "#,
     )
     .unwrap();
-    let (xml, _) = tilekit_jcz::export::export(&[reprint], &[base], "x.xml");
+    let xml = tilekit_jcz::export::export(&[reprint], &[base], "x.xml").xml;
     assert!(xml.tiles.is_empty(), "a reprint writes no tile of its own");
     assert_eq!(xml.sets[0].id, "reprint");
     assert_eq!(xml.sets[0].refs, [("BA/RCr".to_string(), 2)]);

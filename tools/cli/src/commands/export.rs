@@ -104,7 +104,8 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
         }
     }
     let name = args.out.display().to_string();
-    let (xml, notes) = tilekit_jcz::export::export(&sets, &context, &name);
+    let tilekit_jcz::export::Export { xml, notes, losses } =
+        tilekit_jcz::export::export(&sets, &context, &name);
     let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
     let text = tilekit_jcz::xml::write(
         &xml,
@@ -114,7 +115,11 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     if !notes.is_empty() {
         crate::err!(
             "{}",
-            tilekit_jcz::report_text("tilekit export jcz: what JCZ cannot represent", &notes)
+            tilekit_jcz::report_text(
+                "tilekit export jcz: what JCZ cannot represent",
+                &losses.sentence(),
+                &notes
+            )
         );
     }
     crate::outln!(

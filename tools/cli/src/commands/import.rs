@@ -140,6 +140,7 @@ fn jcz(args: &JczArgs) -> miette::Result<ExitCode> {
     write_atomic(&schema, tiledef::json_schema_text().as_bytes())?;
     let report = tilekit_jcz::report_text(
         "tilekit import jcz: what could not be carried over",
+        "",
         &import.notes,
     );
     write_atomic(&report_path, report.as_bytes())?;

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tiledef::{TileSet, TileSetFile};
 use tilekit_jcz::addon::{self, FeatureArt, Meta, TileArt};
+use tilekit_jcz::export::Losses;
 use tilekit_jcz::{Note, vocab};
 use tilekit_render::DrawOptions;
 
@@ -81,7 +82,7 @@ pub fn run(args: &AddonArgs) -> miette::Result<ExitCode> {
         title: args.title.clone().unwrap_or_else(|| default_title(&chosen)),
         version: args.addon_version,
     };
-    let (xml, mut notes) = xml_of(&chosen, &args.out);
+    let (xml, mut notes, losses) = xml_of(&chosen, &args.out);
     if let Some(message) = unheld(&xml, &chosen) {
         crate::errln!("error: {message}");
         return Ok(ExitCode::from(2));
@@ -95,7 +96,7 @@ pub fn run(args: &AddonArgs) -> miette::Result<ExitCode> {
         addon::package(&meta, &xml, &comment, &art, args.tile_size).map_err(|e| miette!("{e}"))?;
     notes.extend(missing);
     write_atomic(&args.out, &bytes)?;
-    report(&args.out, &meta, &xml, art.len(), &notes)
+    report(&args.out, &meta, &xml, art.len(), &notes, &losses)
 }
 
 /// The add-on's id: `--out`'s file name without `.jca`.
@@ -157,14 +158,11 @@ fn set_ids(sets: &[TileSetFile]) -> Vec<String> {
     sets.iter().map(|s| s.set.id.clone()).collect()
 }
 
-/// The names of the sets the add-on defines, else of those it only draws.
+/// The names of the sets the add-on carries: those it defines, then those it only draws (an
+/// add-on of seven sets is not titled after the one JCZ lacks).
 fn default_title(chosen: &Chosen) -> String {
-    let sets = if chosen.own.is_empty() {
-        &chosen.shipped
-    } else {
-        &chosen.own
-    };
-    let names: Vec<&str> = sets.iter().map(|s| s.set.name.as_str()).collect();
+    let sets = chosen.own.iter().chain(&chosen.shipped);
+    let names: Vec<&str> = sets.map(|s| s.set.name.as_str()).collect();
     if names.is_empty() {
         "tilekit tiles".to_string()
     } else {
@@ -174,11 +172,21 @@ fn default_title(chosen: &Chosen) -> String {
 
 /// The XML of the sets JCZ does not ship, with their `<expansion>`s, and the notes: what JCZ
 /// cannot play, and each shipped set left to JCZ.
-fn xml_of(chosen: &Chosen, out: &Path) -> (tilekit_jcz::xml::JczFile, Vec<Note>) {
+fn xml_of(chosen: &Chosen, out: &Path) -> (tilekit_jcz::xml::JczFile, Vec<Note>, Losses) {
     let mut context = chosen.context.clone();
     context.extend(chosen.shipped.iter().cloned());
     let name = out.display().to_string();
-    let (mut xml, mut notes) = tilekit_jcz::export::export(&chosen.own, &context, &name);
+    let export = tilekit_jcz::export::export(&chosen.own, &context, &name);
+    let (mut xml, mut notes, mut losses) = (export.xml, export.notes, export.losses);
+    // The add-on carries tilekit's pictures, and its expansions switch on the figures JCZ's
+    // rules know: neither a label nor such a figure is lost.
+    let played_figure = |n: &Note| n.kind == "figure" && figure_played(n, &chosen.own);
+    notes.retain(|n| tilekit_jcz::export::plays(&n.kind) && !played_figure(n));
+    (losses.figures).retain(|f| vocab::element_of_figure(f).is_none());
+    losses.differ = (notes.iter())
+        .filter(|n| n.tile.is_some())
+        .map(|n| (n.file.clone(), n.tile.clone()))
+        .collect();
     for set in &chosen.own {
         let family = vocab::family_of_set(&set.set.id);
         let tile_sets: Vec<String> = (xml.sets.iter())
@@ -201,7 +209,18 @@ fn xml_of(chosen: &Chosen, out: &Path) -> (tilekit_jcz::xml::JczFile, Vec<Note>)
             ),
         });
     }
-    (xml, notes)
+    (xml, notes, losses)
+}
+
+/// Whether a figure note names a figure whose JCZ element the add-on's expansion implies.
+fn figure_played(note: &Note, own: &[TileSetFile]) -> bool {
+    (own.iter())
+        .filter(|s| s.set.id == note.file)
+        .flat_map(|s| &s.figures)
+        .any(|f| {
+            note.detail.starts_with(&format!("`{}`", f.id))
+                && vocab::element_of_figure(&f.id).is_some()
+        })
 }
 
 /// Tiles the XML's tile-sets count that neither the XML nor JCZ defines (a reprint of a tile of
@@ -289,11 +308,16 @@ fn report(
     xml: &tilekit_jcz::xml::JczFile,
     drawn: usize,
     notes: &[Note],
+    losses: &Losses,
 ) -> miette::Result<ExitCode> {
     if !notes.is_empty() {
         crate::err!(
             "{}",
-            tilekit_jcz::report_text("tilekit export jcz-addon: what JCZ cannot play", notes)
+            tilekit_jcz::report_text(
+                "tilekit export jcz-addon: what JCZ cannot play",
+                &losses.sentence(),
+                notes
+            )
         );
     }
     crate::outln!(

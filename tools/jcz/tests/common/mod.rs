@@ -63,7 +63,7 @@ pub fn normalised(import: &Import) -> Vec<(String, String)> {
 /// Import → export → import.
 pub fn round_trip(first: &Import) -> Import {
     let sets: Vec<TileSetFile> = first.sets.iter().map(|s| s.set.clone()).collect();
-    let (xml, _) = tilekit_jcz::export::export(&sets, &[], "round.xml");
+    let xml = tilekit_jcz::export::export(&sets, &[], "round.xml").xml;
     let text = tilekit_jcz::xml::write(&xml, "");
     tilekit_jcz::import_texts(&[("round.xml".to_string(), text)]).unwrap()
 }
