@@ -680,6 +680,75 @@ fn percent_decode(path: &str) -> String {
 mod tests {
     use super::*;
 
+    /// `n` accepted connections (server side), with their clients kept open.
+    fn accepted(listener: &TcpListener, n: usize) -> Vec<(TcpStream, TcpStream)> {
+        let addr = listener.local_addr().expect("address");
+        (0..n)
+            .map(|_| {
+                let client = TcpStream::connect(addr).expect("connect");
+                let (server, _) = listener.accept().expect("accept");
+                (server, client)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn at_the_cap_the_oldest_waiting_connection_makes_room() {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let gate = Arc::new(Gate::default());
+        let conns = accepted(&listener, MAX_CONNECTIONS + 1);
+        let mut tickets: Vec<Ticket> = (conns.iter())
+            .map(|(server, _)| Gate::admit(&gate, server).expect("admitted"))
+            .collect();
+        // The first was closed for the last: its read ends, and it cannot go on to answer.
+        let mut first = &conns[0].0;
+        assert_eq!(first.read(&mut [0u8; 8]).expect("read"), 0);
+        assert!(!tickets[0].enter(Phase::Answering));
+        assert!(tickets[1].enter(Phase::Answering));
+        assert_eq!(lock(&gate.open).reading.len(), MAX_CONNECTIONS - 1);
+    }
+
+    #[test]
+    fn with_every_place_answering_a_newcomer_is_refused_until_one_ends() {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let gate = Arc::new(Gate::default());
+        let conns = accepted(&listener, MAX_CONNECTIONS + 1);
+        let mut tickets: Vec<Ticket> = (conns[..MAX_CONNECTIONS].iter())
+            .map(|(server, _)| Gate::admit(&gate, server).expect("admitted"))
+            .collect();
+        for ticket in &mut tickets {
+            assert!(ticket.enter(Phase::Answering));
+        }
+        let newcomer = &conns[MAX_CONNECTIONS].0;
+        assert!(Gate::admit(&gate, newcomer).is_none());
+        // An event stream frees its place among the answers: the newcomer is taken in.
+        assert!(tickets[0].enter(Phase::Streaming));
+        assert!(Gate::admit(&gate, newcomer).is_some());
+        drop(tickets);
+        let open = lock(&gate.open);
+        assert_eq!(
+            (open.reading.len(), open.answering, open.streams),
+            (0, 0, 0)
+        );
+    }
+
+    #[test]
+    fn event_streams_are_capped() {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let gate = Arc::new(Gate::default());
+        let mut streaming = Vec::new();
+        for (server, _client) in accepted(&listener, MAX_STREAMS + 1) {
+            let mut ticket = Gate::admit(&gate, &server).expect("admitted");
+            assert!(ticket.enter(Phase::Answering));
+            let entered = ticket.enter(Phase::Streaming);
+            assert_eq!(entered, streaming.len() < MAX_STREAMS);
+            if entered {
+                streaming.push(ticket);
+            }
+        }
+        assert_eq!(lock(&gate.open).streams, MAX_STREAMS);
+    }
+
     #[test]
     fn escapes_decode_and_bad_ones_stay() {
         assert_eq!(percent_decode("/tile/A%2BB.png"), "/tile/A+B.png");
