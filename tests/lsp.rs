@@ -685,6 +685,89 @@ fn misuse_ends_with_a_message_and_status_2() {
     assert_eq!(status.code(), Some(2));
 }
 
+/// Starts `tilekit lsp`, writes `input` and keeps standard input open: the server must end
+/// by itself. Its status and the words of its standard error, or `None` if it still runs after
+/// `limit`.
+fn run_keeping_stdin_open(input: &[u8], limit: Duration) -> Option<(Option<i32>, String)> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tilekit lsp starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input).expect("write");
+    stdin.flush().expect("flush");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(stdin);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("read stderr");
+    // The report is wrapped to a width, with a frame: its words only.
+    let words: Vec<&str> = stderr
+        .split_whitespace()
+        .filter(|w| !w.chars().all(|c| "│╰─▶×".contains(c)))
+        .collect();
+    Some((status.code(), words.join(" ")))
+}
+
+#[test]
+fn an_oversized_message_is_refused_without_reading_it() {
+    let init = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "processId": null, "rootUri": null, "capabilities": {} },
+    })
+    .to_string();
+    let initialize = format!("Content-Length: {}\r\n\r\n{init}", init.len());
+    // Lengths that once aborted on allocation, panicked the reader, and took 2.9 GB; each before
+    // the handshake and after it. No body follows and standard input stays open: a server that
+    // allocated or waited for the declared bytes would not end by itself.
+    for length in ["1000000000000000", "18446744073709551615", "3000000000"] {
+        for before in ["", initialize.as_str()] {
+            let input = format!("{before}Content-Length: {length}\r\n\r\n");
+            let Some((code, stderr)) =
+                run_keeping_stdin_open(input.as_bytes(), Duration::from_secs(10))
+            else {
+                panic!("{length}: the server did not end by itself within 10 s");
+            };
+            assert_eq!(code, Some(2), "{length}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+            assert!(
+                stderr.contains(&format!("a message of {length} bytes declared"))
+                    && stderr.contains("at most 67108864 bytes (64 MiB)"),
+                "{length}: {stderr}"
+            );
+        }
+    }
+    // A length no 64-bit number holds, and one that is no number, are named as such.
+    for (length, named) in [
+        ("99999999999999999999999", "longer than a 64-bit number"),
+        ("12abc", "not one decimal number"),
+    ] {
+        let input = format!("Content-Length: {length}\r\n\r\n");
+        let (code, stderr) = run_keeping_stdin_open(input.as_bytes(), Duration::from_secs(10))
+            .expect("the server ends by itself");
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.contains(named), "{stderr}");
+    }
+}
+
 #[test]
 fn a_required_file_changed_on_disk_rechecks_the_open_document() {
     let dir = common::scratch("lsp-watched");

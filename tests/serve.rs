@@ -848,6 +848,122 @@ fn a_burst_of_pictures_is_answered_while_an_event_stream_is_open() {
     drop(stream);
 }
 
+/// Whether the server has closed a connection (it reads as ended or reset), without waiting.
+fn closed(mut s: &TcpStream) -> bool {
+    let mut buf = [0u8; 256];
+    s.set_read_timeout(Some(Duration::from_millis(5))).unwrap();
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            // An answer (a 408) before the close: read on.
+            Ok(_) => {}
+            Err(e) => {
+                return !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                );
+            }
+        }
+    }
+}
+
+/// Connects and starts a request that never ends (its path grows by a byte at a time).
+fn slow_connection(addr: &str) -> TcpStream {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.write_all(b"GET /a").expect("send");
+    s
+}
+
+#[test]
+fn slow_connections_are_capped_and_the_page_is_still_answered() {
+    let (_dir, defs) = scratch_definitions();
+    let server = serve(&[defs.to_str().unwrap()]);
+    let addr = server.addr.clone();
+    let mut events = TcpStream::connect(&addr).unwrap();
+    write!(events, "GET /events HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    events
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let mut first = [0u8; 256];
+    assert!(
+        events.read(&mut first).unwrap() > 0,
+        "the event stream starts"
+    );
+    // 100 connections that send a byte now and then and never a whole request.
+    let started = Instant::now();
+    let mut slow: Vec<TcpStream> = (0..100).map(|_| slow_connection(&addr)).collect();
+    for s in &mut slow {
+        let _ = s.write_all(b"a");
+    }
+    // At most 64 are kept: the oldest are closed to make room (long before the 10 s deadline).
+    let mut open = slow.len();
+    while open > 64 && started.elapsed() < Duration::from_secs(8) {
+        std::thread::sleep(Duration::from_millis(50));
+        open = slow.iter().filter(|s| !closed(s)).count();
+    }
+    assert!(open <= 64, "{open} slow connections still open");
+    assert!(
+        slow[..36].iter().all(closed),
+        "the oldest are the ones closed"
+    );
+    // The page is answered for a newcomer, and the open page's events still arrive.
+    let asked = Instant::now();
+    let (status, page) = http(&addr, "GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(String::from_utf8_lossy(&page).contains("<html"));
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "the page took {:?}",
+        asked.elapsed()
+    );
+    std::fs::write(defs.join("mini.toml"), MINI).unwrap();
+    let mut seen = String::new();
+    while !seen.contains("\"ms\"") {
+        let n = events.read(&mut first).expect("an event after the save");
+        assert!(n > 0, "the event stream closed");
+        seen.push_str(&String::from_utf8_lossy(&first[..n]));
+    }
+    drop(slow);
+}
+
+#[test]
+fn a_request_trickling_in_is_closed_at_the_deadline_from_its_accept() {
+    let server = serve(&["--request-deadline-ms", "1500"]);
+    let mut s = slow_connection(&server.addr);
+    let started = Instant::now();
+    // A byte every 200 ms: a deadline per read would never be reached.
+    let mut answer = Vec::new();
+    let ended = loop {
+        std::thread::sleep(Duration::from_millis(200));
+        if s.write_all(b"a").is_err() {
+            break started.elapsed();
+        }
+        let mut buf = [0u8; 512];
+        s.set_read_timeout(Some(Duration::from_millis(1))).unwrap();
+        match s.read(&mut buf) {
+            Ok(0) => break started.elapsed(),
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => break started.elapsed(),
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(6),
+            "still open after {:?}",
+            started.elapsed()
+        );
+    };
+    assert!(
+        ended >= Duration::from_millis(1400),
+        "closed after only {ended:?}"
+    );
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+}
+
 /// A set with a kind of its own is shown with its kinds by id, and offered for play.
 #[test]
 fn a_set_with_its_own_kinds_is_shown_and_offered_for_play() {

@@ -4,9 +4,10 @@
 //! keys, table names, ports, road ends and the ids of the loaded vocabulary, and shows a key's
 //! schema docs on hover. It is an edge of the analysis host (`tilekit-analysis`): it reads the
 //! files, the host checks them. The protocol is rust-analyzer's own small synchronous crates,
-//! `lsp-server` (framing, the message loop) and `lsp-types`.
+//! `lsp-server` (the messages, the handshake) and `lsp-types`; the framing on standard input is
+//! our own (`frame`), which checks a declared length before reading a byte of it.
 //!
-//! Modules: `server` (the loop, documents and folders into the host, diagnostics out),
+//! Modules: `frame` (reading framed messages within limits), `server` (the loop, documents and folders into the host, diagnostics out),
 //! `context` (where the cursor stands, read from text that need not parse), `complete`
 //! (completion and hover at a place), `position` (offsets ↔ editor positions), `files`
 //! (URIs, folders).
@@ -14,12 +15,14 @@
 mod complete;
 mod context;
 mod files;
+mod frame;
 mod position;
 mod server;
 
+pub use frame::{FrameError, MAX_HEADER_BYTES, MAX_MESSAGE_BYTES, read_message};
 pub use position::Encoding;
 
-use lsp_server::Connection;
+use lsp_server::{Connection, Message};
 use lsp_types::{
     CompletionOptions, HoverProviderCapability, InitializeParams, PositionEncodingKind,
     ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
@@ -35,6 +38,9 @@ pub enum Error {
     /// Standard input or output failed.
     #[error("language server I/O: {0}")]
     Io(#[from] std::io::Error),
+    /// Standard input broke the protocol's framing (a length over the limit, say).
+    #[error("language server input: {0}")]
+    Frame(FrameError),
     /// The client went away without `shutdown` and `exit`.
     #[error("the client closed the connection without shutting the server down")]
     Disconnected,
@@ -45,12 +51,67 @@ pub enum Error {
 
 /// Serves one client on standard input and output until it says `exit` (or goes away).
 pub fn run_stdio() -> Result<(), Error> {
-    let (connection, io) = Connection::stdio();
+    // Rendezvous channels, as `lsp_server::Connection::stdio` has: the reader is never ahead
+    // of the server by more than one message.
+    let (to_server, from_client) = crossbeam_channel::bounded(0);
+    let (to_client, for_client) = crossbeam_channel::bounded(0);
+    let (failed, failure) = crossbeam_channel::bounded(1);
+    // Not joined: it may be blocked on standard input when the server stops.
+    std::thread::Builder::new()
+        .name("lsp-reader".to_string())
+        .spawn(move || read_stdin(&to_server, &failed))?;
+    let writer = std::thread::Builder::new()
+        .name("lsp-writer".to_string())
+        .spawn(move || write_stdout(&for_client))?;
+    let connection = Connection {
+        sender: to_client,
+        receiver: from_client,
+    };
     let result = run(&connection);
     // The writer thread ends when the last sender is gone.
     drop(connection);
-    io.join()?;
-    result
+    let written = writer
+        .join()
+        .unwrap_or_else(|_| Err(std::io::Error::other("the writer thread panicked")));
+    // The reader reports its failure before it hangs up, so a server that stopped for want of
+    // messages finds the reason here.
+    match (result, failure.try_recv()) {
+        (Err(_), Ok(frame)) => Err(Error::Frame(frame)),
+        (result, _) => result.and(written.map_err(Error::from)),
+    }
+}
+
+/// Forwards framed messages from standard input until it ends, `exit` passes, or the server
+/// hangs up; a framing error goes to `failed` first.
+fn read_stdin(
+    to_server: &crossbeam_channel::Sender<Message>,
+    failed: &crossbeam_channel::Sender<FrameError>,
+) {
+    let mut input = std::io::stdin().lock();
+    loop {
+        match read_message(&mut input) {
+            Ok(Some(message)) => {
+                let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
+                if to_server.send(message).is_err() || exit {
+                    return;
+                }
+            }
+            Ok(None) => return,
+            Err(e) => {
+                let _ = failed.send(e);
+                return;
+            }
+        }
+    }
+}
+
+/// Writes the server's messages to standard output, framed, until the server is done.
+fn write_stdout(for_client: &crossbeam_channel::Receiver<Message>) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    for message in for_client {
+        message.write(&mut out)?;
+    }
+    Ok(())
 }
 
 /// Serves one client on a connection: the initialize handshake, then the message loop.

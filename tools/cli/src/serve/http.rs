@@ -3,128 +3,244 @@
 //! JSON, tile pictures and sheet pages as the renderer's PNGs, games, and the server-sent
 //! event stream. It serves nothing from disk by path: every answer is made from the analysis
 //! host or compiled into the binary, so no URL can reach a file the server was not given.
+//!
+//! Hostile clients are bounded: a request must arrive whole by a deadline counted from the
+//! connection's accept (not per read, which a byte at a time would renew forever), at most
+//! `MAX_CONNECTIONS` connections are read or answered at once, and at most `MAX_STREAMS` event
+//! streams are open. At the cap, the connection that has waited longest for its request is
+//! closed to make room, so that a crowd of slow connections cannot keep the page from anyone.
 
 use super::{Shared, TILE_PX, lock};
 use serde_json::{Value, json};
+use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::Arc;
 use std::sync::mpsc::{RecvTimeoutError, channel};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tilekit_analysis::game::{Seat, Session};
+use tilekit_cli::{MAX_HEAD, Method, Parsed, Request, parse_request};
 
 const PAGE: &str = include_str!("page.html");
 
-/// The largest request body read (a move or a new game is a few bytes).
-const MAX_BODY: usize = 4096;
+/// How long a connection may take to send its whole request, from its accept.
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(10);
 
-/// The largest request head read (a browser's is under 2 KiB).
-const MAX_HEAD: usize = 16 * 1024;
+/// The most connections read or answered at once (event streams apart). A page opens a few
+/// (browsers open six per server); far more means something other than pages is connecting.
+const MAX_CONNECTIONS: usize = 64;
 
-/// How long a connection may take to send its request before it is closed.
-const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most event streams open at once: one per open page.
+const MAX_STREAMS: usize = 64;
 
-/// A request method, as the routes tell them apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Method {
-    Get,
-    Head,
-    Post,
-    Other,
-}
+/// How long an answer may take to be written (a sheet page is a few MB; the page may be on a
+/// slow network when served with `--host`).
+const ANSWER_TIME: Duration = Duration::from_secs(30);
 
-/// A request as the routes see it.
-struct Request {
-    method: Method,
-    url: String,
-    body: String,
-}
+/// How long an event line may wait to be taken by the client.
+const EVENT_TIME: Duration = Duration::from_secs(30);
+
+/// How long what the client sent beyond its request is read away after the answer.
+const DRAIN_TIME: Duration = Duration::from_secs(1);
 
 /// Answers connections until the listener fails: a thread per connection, one request per
-/// connection, and the connection closed after its answer (or after `READ_TIMEOUT` without a
-/// whole request). Nothing outlives its request but an event stream, so no request can wait
-/// behind another connection (see docs/decisions.md, "The hanging request").
-pub fn serve(listener: TcpListener, shared: &Arc<Shared>) {
+/// connection, and the connection closed after its answer (or at `deadline` without a whole
+/// request). Nothing outlives its request but an event stream, so no request can wait behind
+/// another connection (see docs/decisions.md, "The hanging request").
+pub fn serve(listener: TcpListener, shared: &Arc<Shared>, deadline: Duration) {
+    let gate = Arc::new(Gate::default());
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
+        let by = Instant::now() + deadline;
+        let Some(ticket) = Gate::admit(&gate, &stream) else {
+            refuse(stream);
+            continue;
+        };
         let shared = shared.clone();
-        std::thread::spawn(move || connection(stream, &shared));
+        // Without a thread (the system is out of them) the connection is dropped, closed.
+        let _ = std::thread::Builder::new().spawn(move || connection(stream, ticket, by, &shared));
     }
 }
 
-fn connection(mut stream: TcpStream, shared: &Shared) {
-    let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
+/// The connections open, by what they are doing: the admission of new ones.
+#[derive(Default)]
+struct Gate {
+    open: Mutex<Open>,
+}
+
+#[derive(Default)]
+struct Open {
+    next: u64,
+    /// Connections whose request has not arrived yet, oldest first, with a handle to close them.
+    reading: VecDeque<(u64, TcpStream)>,
+    answering: usize,
+    streams: usize,
+}
+
+/// A connection's place in the `Gate`, given up when dropped.
+struct Ticket {
+    gate: Arc<Gate>,
+    id: u64,
+    phase: Phase,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Reading,
+    Answering,
+    Streaming,
+    Gone,
+}
+
+impl Gate {
+    /// Takes in a new connection, closing the one that has waited longest for its request if
+    /// the server is full; `None` when every place is taken by an answer being made.
+    fn admit(gate: &Arc<Gate>, stream: &TcpStream) -> Option<Ticket> {
+        let handle = stream.try_clone().ok()?;
+        let mut open = lock(&gate.open);
+        if open.reading.len() + open.answering >= MAX_CONNECTIONS {
+            let (_, oldest) = open.reading.pop_front()?;
+            // Its thread's read returns at once, and the thread ends.
+            let _ = oldest.shutdown(Shutdown::Both);
+        }
+        open.next += 1;
+        let id = open.next;
+        open.reading.push_back((id, handle));
+        Some(Ticket {
+            gate: gate.clone(),
+            id,
+            phase: Phase::Reading,
+        })
+    }
+}
+
+impl Ticket {
+    /// Moves on to another phase; false if there is no room there (or the connection was
+    /// closed to make room for another).
+    fn enter(&mut self, phase: Phase) -> bool {
+        let mut open = lock(&self.gate.open);
+        if phase == Phase::Streaming && open.streams >= MAX_STREAMS {
+            return false;
+        }
+        let was = self.phase;
+        match was {
+            Phase::Reading => {
+                let before = open.reading.len();
+                open.reading.retain(|(id, _)| *id != self.id);
+                if open.reading.len() == before {
+                    self.phase = Phase::Gone;
+                    return false;
+                }
+            }
+            Phase::Answering => open.answering = open.answering.saturating_sub(1),
+            Phase::Streaming => open.streams = open.streams.saturating_sub(1),
+            Phase::Gone => return false,
+        }
+        match phase {
+            Phase::Reading | Phase::Gone => {}
+            Phase::Answering => open.answering += 1,
+            Phase::Streaming => open.streams += 1,
+        }
+        self.phase = phase;
+        true
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        self.enter(Phase::Gone);
+    }
+}
+
+/// Turns a connection away without a thread: a 503 if the socket takes it at once.
+fn refuse(stream: TcpStream) {
+    let body = "too many connections: try again shortly\n";
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    if stream.set_nonblocking(true).is_ok() {
+        let _ = (&stream).write(answer.as_bytes());
+    }
+    let _ = stream.shutdown(Shutdown::Both);
+}
+
+fn connection(stream: TcpStream, mut ticket: Ticket, by: Instant, shared: &Shared) {
     let _ = stream.set_nodelay(true);
-    match read_request(&mut stream) {
-        Ok(request) => handle(request, stream, shared),
+    let request = read_request(&stream, by);
+    if !ticket.enter(Phase::Answering) {
+        return;
+    }
+    match request {
+        Ok(request) => handle(request, stream, &mut ticket, shared),
         Err(Some(answer)) => respond(stream, answer, false),
         // The client went away or sent nothing: nothing to answer.
         Err(None) => {}
     }
 }
 
-/// Reads one request: the head (parsed by `httparse`) and a body of `Content-Length` bytes.
-fn read_request(stream: &mut TcpStream) -> Result<Request, Option<Answer>> {
+/// A connection read and written by a deadline: each read or write waits at most until then.
+struct Timed<'a> {
+    stream: &'a TcpStream,
+    by: Instant,
+}
+
+impl Timed<'_> {
+    fn left(&self) -> std::io::Result<Duration> {
+        let left = self.by.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            Err(std::io::ErrorKind::TimedOut.into())
+        } else {
+            Ok(left)
+        }
+    }
+}
+
+impl Read for Timed<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.stream.set_read_timeout(Some(self.left()?))?;
+        let mut stream = self.stream;
+        stream.read(buf)
+    }
+}
+
+impl Write for Timed<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.stream.set_write_timeout(Some(self.left()?))?;
+        let mut stream = self.stream;
+        stream.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Reads one request by the deadline `by` (`tilekit_cli::parse_request` makes it of the bytes).
+fn read_request(stream: &TcpStream, by: Instant) -> Result<Request, Option<Answer>> {
+    let mut input = Timed { stream, by };
     let mut buf = Vec::with_capacity(1024);
     let mut chunk = [0u8; 4096];
     loop {
-        let mut headers = [httparse::EMPTY_HEADER; 64];
-        let mut head = httparse::Request::new(&mut headers);
-        match head.parse(&buf) {
-            Ok(httparse::Status::Complete(len)) => {
-                let method = match head.method {
-                    Some("GET") => Method::Get,
-                    Some("HEAD") => Method::Head,
-                    Some("POST") => Method::Post,
-                    _ => Method::Other,
-                };
-                let url = head.path.unwrap_or("/").to_string();
-                let header = |name: &str| {
-                    head.headers
-                        .iter()
-                        .find(|h| h.name.eq_ignore_ascii_case(name))
-                        .map(|h| String::from_utf8_lossy(h.value).trim().to_string())
-                };
-                if header("transfer-encoding").is_some() {
-                    return Err(Some(text(
-                        411,
-                        "send the request body with a Content-Length",
-                    )));
-                }
-                let length = match header("content-length").map(|v| v.parse::<usize>()) {
-                    None => 0,
-                    Some(Ok(n)) if n <= MAX_BODY => n,
-                    Some(Ok(n)) => {
-                        return Err(Some(text(
-                            413,
-                            format!("a request body of {n} bytes: at most {MAX_BODY} here"),
-                        )));
-                    }
-                    Some(Err(_)) => {
-                        return Err(Some(text(400, "a Content-Length that is no number")));
-                    }
-                };
-                let mut body = buf[len..].to_vec();
-                while body.len() < length {
-                    match stream.read(&mut chunk) {
-                        Ok(0) | Err(_) => return Err(None),
-                        Ok(n) => body.extend_from_slice(&chunk[..n]),
-                    }
-                }
-                body.truncate(length);
-                let body = String::from_utf8(body)
-                    .map_err(|_| Some(text(400, "the request body is not UTF-8 text")))?;
-                return Ok(Request { method, url, body });
-            }
-            Ok(httparse::Status::Partial) => {}
-            Err(e) => return Err(Some(text(400, format!("not an HTTP request: {e}")))),
+        match parse_request(&buf) {
+            Ok(Parsed::Complete(request)) => return Ok(request),
+            Ok(Parsed::Partial) => {}
+            Err(e) => return Err(Some(text(e.status(), e.to_string()))),
         }
-        if buf.len() > MAX_HEAD {
-            return Err(Some(text(431, "the request head is too large")));
-        }
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => return Err(None),
+        match input.read(&mut chunk) {
+            Ok(0) => return Err(None),
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e)
+                if !buf.is_empty()
+                    && matches!(
+                        e.kind(),
+                        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+                    ) =>
+            {
+                return Err(Some(text(408, "the request did not arrive in time")));
+            }
+            Err(_) => return Err(None),
         }
     }
 }
@@ -162,7 +278,7 @@ fn json_answer(value: &impl serde::Serialize) -> Answer {
 }
 
 /// Writes an answer, then closes the connection.
-fn respond(mut stream: TcpStream, answer: Answer, head_only: bool) {
+fn respond(stream: TcpStream, answer: Answer, head_only: bool) {
     let download = answer.download.map_or_else(String::new, |name| {
         format!("Content-Disposition: attachment; filename=\"{name}\"\r\n")
     });
@@ -173,7 +289,10 @@ fn respond(mut stream: TcpStream, answer: Answer, head_only: bool) {
         answer.content_type,
         answer.body.len()
     );
-    let mut out = std::io::BufWriter::new(&stream);
+    let mut out = std::io::BufWriter::new(Timed {
+        stream: &stream,
+        by: Instant::now() + ANSWER_TIME,
+    });
     let _ = out
         .write_all(head.as_bytes())
         .and_then(|()| {
@@ -188,10 +307,11 @@ fn respond(mut stream: TcpStream, answer: Answer, head_only: bool) {
     let _ = stream.shutdown(Shutdown::Write);
     // What the client sent beyond the request is read away, so that closing does not reset
     // the connection under an answer it has not read yet.
-    let _ = std::io::copy(
-        &mut (&mut stream).take(MAX_HEAD as u64),
-        &mut std::io::sink(),
-    );
+    let drain = Timed {
+        stream: &stream,
+        by: Instant::now() + DRAIN_TIME,
+    };
+    let _ = std::io::copy(&mut drain.take(MAX_HEAD as u64), &mut std::io::sink());
 }
 
 /// The reason phrase of the statuses answered here.
@@ -200,6 +320,7 @@ fn reason(status: u16) -> &'static str {
         200 => "OK",
         400 => "Bad Request",
         404 => "Not Found",
+        408 => "Request Timeout",
         409 => "Conflict",
         411 => "Length Required",
         413 => "Content Too Large",
@@ -210,14 +331,19 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-fn handle(request: Request, stream: TcpStream, shared: &Shared) {
+fn handle(request: Request, stream: TcpStream, ticket: &mut Ticket, shared: &Shared) {
     let (path, query) = request
-        .url
+        .target
         .split_once('?')
-        .unwrap_or((request.url.as_str(), ""));
+        .unwrap_or((request.target.as_str(), ""));
     let path = percent_decode(path);
     if path == "/events" && request.method == Method::Get {
-        events(stream, shared);
+        if ticket.enter(Phase::Streaming) {
+            events(stream, shared);
+        } else {
+            let answer = text(503, format!("{MAX_STREAMS} pages are open: close one"));
+            respond(stream, answer, false);
+        }
         return;
     }
     let head_only = request.method == Method::Head;
@@ -502,6 +628,8 @@ fn game_route(method: Method, rest: &str, body: &str, shared: &Shared) -> Answer
 /// The server-sent event stream: one `data:` line per change, a comment every 15 s so that
 /// a closed page is noticed and its thread ends.
 fn events(mut out: TcpStream, shared: &Shared) {
+    // A page that stops taking its events is let go rather than held forever.
+    let _ = out.set_write_timeout(Some(EVENT_TIME));
     let (tx, rx) = channel();
     lock(&shared.subscribers).push(tx);
     let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
@@ -551,6 +679,75 @@ fn percent_decode(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `n` accepted connections (server side), with their clients kept open.
+    fn accepted(listener: &TcpListener, n: usize) -> Vec<(TcpStream, TcpStream)> {
+        let addr = listener.local_addr().expect("address");
+        (0..n)
+            .map(|_| {
+                let client = TcpStream::connect(addr).expect("connect");
+                let (server, _) = listener.accept().expect("accept");
+                (server, client)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn at_the_cap_the_oldest_waiting_connection_makes_room() {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let gate = Arc::new(Gate::default());
+        let conns = accepted(&listener, MAX_CONNECTIONS + 1);
+        let mut tickets: Vec<Ticket> = (conns.iter())
+            .map(|(server, _)| Gate::admit(&gate, server).expect("admitted"))
+            .collect();
+        // The first was closed for the last: its read ends, and it cannot go on to answer.
+        let mut first = &conns[0].0;
+        assert_eq!(first.read(&mut [0u8; 8]).expect("read"), 0);
+        assert!(!tickets[0].enter(Phase::Answering));
+        assert!(tickets[1].enter(Phase::Answering));
+        assert_eq!(lock(&gate.open).reading.len(), MAX_CONNECTIONS - 1);
+    }
+
+    #[test]
+    fn with_every_place_answering_a_newcomer_is_refused_until_one_ends() {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let gate = Arc::new(Gate::default());
+        let conns = accepted(&listener, MAX_CONNECTIONS + 1);
+        let mut tickets: Vec<Ticket> = (conns[..MAX_CONNECTIONS].iter())
+            .map(|(server, _)| Gate::admit(&gate, server).expect("admitted"))
+            .collect();
+        for ticket in &mut tickets {
+            assert!(ticket.enter(Phase::Answering));
+        }
+        let newcomer = &conns[MAX_CONNECTIONS].0;
+        assert!(Gate::admit(&gate, newcomer).is_none());
+        // An event stream frees its place among the answers: the newcomer is taken in.
+        assert!(tickets[0].enter(Phase::Streaming));
+        assert!(Gate::admit(&gate, newcomer).is_some());
+        drop(tickets);
+        let open = lock(&gate.open);
+        assert_eq!(
+            (open.reading.len(), open.answering, open.streams),
+            (0, 0, 0)
+        );
+    }
+
+    #[test]
+    fn event_streams_are_capped() {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let gate = Arc::new(Gate::default());
+        let mut streaming = Vec::new();
+        for (server, _client) in accepted(&listener, MAX_STREAMS + 1) {
+            let mut ticket = Gate::admit(&gate, &server).expect("admitted");
+            assert!(ticket.enter(Phase::Answering));
+            let entered = ticket.enter(Phase::Streaming);
+            assert_eq!(entered, streaming.len() < MAX_STREAMS);
+            if entered {
+                streaming.push(ticket);
+            }
+        }
+        assert_eq!(lock(&gate.open).streams, MAX_STREAMS);
+    }
 
     #[test]
     fn escapes_decode_and_bad_ones_stay() {

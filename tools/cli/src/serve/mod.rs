@@ -6,6 +6,8 @@
 
 mod http;
 
+pub use http::REQUEST_DEADLINE;
+
 use crate::inputs::Inputs;
 use miette::IntoDiagnostic;
 use notify::Watcher;
@@ -115,8 +117,14 @@ impl Shared {
     }
 }
 
-/// Starts the server and serves until interrupted.
-pub fn run(inputs: &Inputs, host: IpAddr, port: u16) -> miette::Result<ExitCode> {
+/// Starts the server and serves until interrupted; a request must arrive whole within
+/// `deadline` of its connection.
+pub fn run(
+    inputs: &Inputs,
+    host: IpAddr,
+    port: u16,
+    deadline: Duration,
+) -> miette::Result<ExitCode> {
     let addr = SocketAddr::new(host, port);
     let listener = match std::net::TcpListener::bind(addr) {
         Ok(l) => l,
@@ -194,7 +202,7 @@ pub fn run(inputs: &Inputs, host: IpAddr, port: u16) -> miette::Result<ExitCode>
         let shared = shared.clone();
         std::thread::spawn(move || watch_loop(&shared, &watched, &rx));
     }
-    http::serve(listener, &shared);
+    http::serve(listener, &shared, deadline);
     drop(watcher);
     Ok(ExitCode::SUCCESS)
 }
