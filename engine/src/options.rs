@@ -283,8 +283,8 @@ impl GameOptions {
     }
 }
 
-/// `: did you mean `x`?` when `name` looks like a typo of one of `known` (comma-separated),
-/// by the rule the definitions' checks use; else nothing.
+/// ": did you mean \`x\`?" when `name` looks like a typo of one of `known` (comma-separated),
+/// by the rule the definitions' checks use (`tiledef::schema::closest`); else nothing.
 pub fn did_you_mean(name: &str, known: &str) -> String {
     let known: Vec<&str> = known.split(", ").filter(|k| *k != name).collect();
     tiledef::schema::closest(name, &known)
