@@ -900,6 +900,62 @@ fn build_of_a_set_the_engine_cannot_hold_still_prints_it() {
     );
 }
 
+/// A valid record of the base game.
+const RECORD: &str = "engine/tests/scenarios/abbot-off.toml";
+
+/// A name mistyped on the command line is refused as the user's mistake (exit 2, not the
+/// record's), with the nearest existing name.
+#[test]
+fn mistyped_names_on_the_command_line_say_the_nearest_one() {
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["play", RECORD, "--option", "wels"],
+            "did you mean `wells`?",
+        ),
+        (
+            &["play", RECORD, "--figure", "abot=0"],
+            "did you mean `abbot`?",
+        ),
+        (
+            &[
+                "simulate",
+                "--games",
+                "1",
+                "--option",
+                "first-edition-small-cty",
+            ],
+            "did you mean `first-edition-small-city`?",
+        ),
+        (
+            &["simulate", "--games", "1", "--figure", "larg-follower=1"],
+            "did you mean `large-follower`?",
+        ),
+        (
+            &["simulate", "--games", "1", "--sets", "base,festivl"],
+            "did you mean `festival`?",
+        ),
+        (
+            &["bench", "--games", "1", "--sets", "bse"],
+            "did you mean `base`?",
+        ),
+        (&["list", "--sets", "rivr"], "did you mean `river`?"),
+        // Nothing near: no guess, the list alone.
+        (&["play", RECORD, "--option", "nope"], "(known: "),
+    ];
+    for (args, says) in cases {
+        let out = tilekit(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains(RECORD),
+            "{args:?} blames the record: {stderr}"
+        );
+    }
+    let out = tilekit(&["play", RECORD, "--option", "nope"]);
+    assert!(!text(&out.stderr).contains("did you mean"));
+}
+
 /// The exit status table of the README, command by command: 1 for invalid input data, 2 for a
 /// usage or I/O error (an unknown id on the command line is a usage error).
 #[test]
@@ -926,6 +982,9 @@ fn every_command_follows_the_exit_status_table() {
         (vec!["inspect", "D", "definitions/base.toml", bad], 1),
         (vec!["play", "no/such.toml"], 2),
         (vec!["play", "tests/fixtures/bad/two-start-tiles.toml"], 1),
+        // A mistake on the command line is a usage error, whatever the record holds.
+        (vec!["play", RECORD, "--option", "nope"], 2),
+        (vec!["play", RECORD, "--figure", "nope=1"], 2),
         (vec!["simulate", "--sets", "NOPE", "--games", "1"], 2),
         (vec!["simulate", "--edition", "NOPE", "--games", "1"], 2),
         (vec!["simulate", "definitions/base.toml", bad], 1),

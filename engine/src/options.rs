@@ -283,6 +283,14 @@ impl GameOptions {
     }
 }
 
+/// ": did you mean \`x\`?" when `name` looks like a typo of one of `known` (comma-separated),
+/// by the rule the definitions' checks use (`tiledef::schema::closest`); else nothing.
+pub fn did_you_mean(name: &str, known: &str) -> String {
+    let known: Vec<&str> = known.split(", ").filter(|k| *k != name).collect();
+    tiledef::schema::closest(name, &known)
+        .map_or_else(String::new, |best| format!(": did you mean `{best}`?"))
+}
+
 /// Why a game could not be set up.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SetupError {
@@ -290,10 +298,10 @@ pub enum SetupError {
     #[error("{0} players: a game has 1 to {MAX_PLAYERS}")]
     Players(u8),
     /// Unknown set id.
-    #[error("unknown tile set `{0}` (loaded: {1})")]
+    #[error("unknown tile set `{0}`{hint} (loaded: {1})", hint = did_you_mean(.0, .1))]
     Set(String, String),
     /// Unknown edition id.
-    #[error("unknown edition `{0}` (known: {1})")]
+    #[error("unknown edition `{0}`{hint} (known: {1})", hint = did_you_mean(.0, .1))]
     Edition(String, String),
     /// Unknown tile id in a fixed draw.
     #[error("unknown tile `{0}` in the draw order")]
@@ -305,7 +313,7 @@ pub enum SetupError {
     #[error("flower colours: {0}")]
     Flowers(String),
     /// A rule option switched on by a name neither the engine nor a loaded set declares.
-    #[error("unknown rule option `{name}` (known: {known})")]
+    #[error("unknown rule option `{name}`{hint} (known: {known})", hint = did_you_mean(.name, .known))]
     UnknownOption {
         /// The name as given.
         name: String,
@@ -313,7 +321,7 @@ pub enum SetupError {
         known: String,
     },
     /// A figure count given for a figure no loaded set declares.
-    #[error("unknown figure `{name}` (known: {known})")]
+    #[error("unknown figure `{name}`{hint} (known: {known})", hint = did_you_mean(.name, .known))]
     UnknownFigure {
         /// The id as given.
         name: String,

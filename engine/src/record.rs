@@ -518,13 +518,11 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
                         None => {
                             let known: Vec<&str> =
                                 tables.followers.iter().map(|f| f.id.as_str()).collect();
+                            let known = known.join(", ");
                             return Err(feature_error(format!(
-                                "unknown figure `{id}` (known: {})",
-                                if known.is_empty() {
-                                    "none".to_string()
-                                } else {
-                                    known.join(", ")
-                                }
+                                "unknown figure `{id}`{} (known: {})",
+                                crate::options::did_you_mean(id, &known),
+                                if known.is_empty() { "none" } else { &known }
                             )));
                         }
                     },

@@ -190,23 +190,7 @@ fn figures_dealt(
     rules: &Rules,
     draw: impl Iterator<Item = KindId>,
 ) -> Result<Vec<u8>, SetupError> {
-    if let Some(name) =
-        (options.rules.figures.keys()).find(|name| !tables.followers.iter().any(|f| &f.id == *name))
-    {
-        let known: Vec<&str> = tables.followers.iter().map(|f| f.id.as_str()).collect();
-        return Err(SetupError::UnknownFigure {
-            name: name.clone(),
-            known: known.join(", "),
-        });
-    }
-    if let Some((name, &count)) =
-        (options.rules.figures.iter()).find(|&(_, &n)| u32::from(n) > tiledef::model::MAX_FIGURES)
-    {
-        return Err(SetupError::FigureCount {
-            name: name.clone(),
-            count,
-        });
-    }
+    check_figures(tables, &options.rules)?;
     // The feature kinds on the draw's tiles (a kind's orientations share their features).
     let mut kinds_drawn = 0u32;
     if tables.followers.iter().any(|f| f.dealt_with.is_some()) {
@@ -233,6 +217,40 @@ fn figures_dealt(
             }
         })
         .collect())
+}
+
+/// Refuses a figure count given for a figure the tables do not declare, or above what a set
+/// may declare.
+fn check_figures(tables: &Tables, rules: &crate::options::RuleOptions) -> Result<(), SetupError> {
+    if let Some(name) =
+        (rules.figures.keys()).find(|name| !tables.followers.iter().any(|f| &f.id == *name))
+    {
+        let known: Vec<&str> = tables.followers.iter().map(|f| f.id.as_str()).collect();
+        return Err(SetupError::UnknownFigure {
+            name: name.clone(),
+            known: known.join(", "),
+        });
+    }
+    if let Some((name, &count)) =
+        (rules.figures.iter()).find(|&(_, &n)| u32::from(n) > tiledef::model::MAX_FIGURES)
+    {
+        return Err(SetupError::FigureCount {
+            name: name.clone(),
+            count,
+        });
+    }
+    Ok(())
+}
+
+/// The names in rule options that setup refuses, checked alone: options switched on and figure
+/// counts the tables do not know. An edge checks what a person typed with it apart from a
+/// record's own rules, to say whose mistake it is.
+pub fn check_rule_names(
+    tables: &Tables,
+    rules: &crate::options::RuleOptions,
+) -> Result<(), SetupError> {
+    check_rule_options(tables, rules)?;
+    check_figures(tables, rules)
 }
 
 /// Refuses a rule option switched on by a name the tables do not know: a misspelt house rule

@@ -23,8 +23,8 @@ pub const BINARY_MAGIC: &[u8; 8] = b"TKTABLES";
 pub const NO_FEATURE: u8 = u8::MAX;
 
 /// The most follower kinds the sets may add: a player's deployable kinds, the base follower
-/// included, are a 32-bit set (`game::Deploys`).
-pub const MAX_FOLLOWER_KINDS: usize = 31;
+/// included, are a 32-bit set (`game::Deploys`). The checker refuses more at the declaration.
+pub const MAX_FOLLOWER_KINDS: usize = tiledef::model::MAX_FIGURE_KINDS;
 
 /// The most features a tile may have: the engine keeps a tile's free features in a 64-bit set
 /// (`game::Deploys`). A tile has 12 ports, so only features without ports could come near.

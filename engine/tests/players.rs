@@ -288,3 +288,74 @@ fn greedy_deploys_a_sets_follower_kind() {
         "the large follower went down in {games_with} of 40 games"
     );
 }
+
+/// A set whose figures count 0 in a majority: one standing where a follower may, one on cities
+/// only. Each takes its feature as a follower does.
+const WEIGHTLESS: &str = r#"
+format = 1
+
+[set]
+id = "weightless"
+name = "Weightless"
+requires = ["base"]
+
+[[figure]]
+id = "shade"
+name = "Shade"
+count = 3
+strength = 0
+
+[[figure]]
+id = "ghost"
+name = "Ghost"
+count = 3
+on = ["city"]
+strength = 0
+
+[[tile]]
+id = "WL-cap"
+count = 4
+edges = { n = "city", e = "field", s = "field", w = "field" }
+cities = [{ ports = ["N"] }]
+fields = [{ ports = ["WSW", "WNW", "SSE", "SSW", "ENE", "ESE"], cities = ["N"] }]
+"#;
+
+#[test]
+fn bots_never_deploy_on_a_feature_a_figure_of_strength_0_holds() {
+    let mut sources = tiledef::bundled();
+    sources.push(tiledef::Source {
+        name: "weightless.toml".into(),
+        text: WEIGHTLESS.into(),
+    });
+    let report = tiledef::load(sources);
+    let set = (report.tileset)
+        .unwrap_or_else(|| panic!("the weightless set is valid: {:#?}", report.diagnostics));
+    let tables = engine::compile(&set).expect("compiles");
+    let sets = || vec!["base".to_string(), "weightless".to_string()];
+    let figure = |id: &str| {
+        let k = (tables.followers.iter().position(|f| f.id == id)).expect("declared figure");
+        FigureId::set(k).index()
+    };
+    let (shade, ghost) = (figure("shade"), figure("ghost"));
+    let mut deployed = [0u64; 2];
+    for seed in 0..24u64 {
+        let seats: &[Strategy] = if seed % 3 == 0 {
+            &[Strategy::Mcts { playouts: 6 }, Strategy::Greedy]
+        } else {
+            &[Strategy::Greedy, Strategy::Greedy, Strategy::Random]
+        };
+        let options = GameOptions {
+            sets: sets(),
+            ..GameOptions::seeded(seats.len() as u8, seed)
+        };
+        let (game, _) = play_checked(&tables, options, seats, seed);
+        assert_eq!(game.phase(), Phase::Over);
+        deployed[0] += game.stats().deployed[shade];
+        deployed[1] += game.stats().deployed[ghost];
+    }
+    // Both figures go down, so the bots meet the features they hold.
+    assert!(
+        deployed.iter().all(|&n| n > 0),
+        "shades and ghosts deployed: {deployed:?}"
+    );
+}

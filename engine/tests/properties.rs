@@ -1,12 +1,16 @@
 //! Properties over many random games of the bundled sets: followers are conserved, scores never
 //! fall, every applied move was legal, the playouts' placement sampler gives each listed placement and
-//! nothing else, records replay to identical events, the placement index
+//! nothing else, records replay to identical events and the score events add up to the scores
+//! (whoever plays, with any sets beside the base game), the placement index
 //! agrees with an edge-by-edge check, and four quarter turns are the identity.
 
 mod common;
 
-use engine::game::{ActionGroup, DonkeyBlocks, Event, FigureKind, Game, GameOptions, Move, Phase};
-use engine::record::{GameSpec, replay};
+use engine::game::{
+    ActionGroup, DonkeyBlocks, Event, FigureKind, Game, GameOptions, Move, Phase, RuleOptions,
+};
+use engine::players::{Player, Strategy};
+use engine::record::{GameSpec, Record, Turn, replay};
 use engine::rng::Rng;
 use engine::simulate::play_random_record;
 use engine::tables::{Orient, Tables};
@@ -135,7 +139,16 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
         game.figures().is_empty(),
         "figures left after the final scoring"
     );
-    let from_events: Vec<u32> = (0..players)
+    assert_eq!(
+        points_of_events(&events, players),
+        game.scores(),
+        "score events do not add up to the scores"
+    );
+}
+
+/// Each player's points summed over the scoring events (scorings and token majorities).
+fn points_of_events(events: &[Event], players: u8) -> Vec<u32> {
+    (0..players)
         .map(|p| {
             events
                 .iter()
@@ -148,12 +161,41 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
                 })
                 .sum()
         })
-        .collect();
-    assert_eq!(
-        from_events,
-        game.scores(),
-        "score events do not add up to the scores"
-    );
+        .collect()
+}
+
+/// Plays a game with these seats, writing its record as `play_random_record` does: the record,
+/// every event (setup included) and the final scores.
+fn play_seats_record(
+    tables: &Tables,
+    spec: GameSpec,
+    seats: &[Strategy],
+    rng: &mut Rng,
+) -> (Record, Vec<Event>, Vec<u32>) {
+    let record = Record {
+        game: spec,
+        turns: Vec::new(),
+        expect: None,
+    };
+    let mut players: Vec<Player> = seats.iter().map(|&s| Player::new(s)).collect();
+    let mut events = Vec::new();
+    let mut game = Game::new(tables, record.options().unwrap(), &mut events).unwrap();
+    let mut turns = Vec::new();
+    while let Phase::Place(kind) = game.phase() {
+        let seat = usize::from(game.current());
+        let place = players[seat].choose(&game, rng).expect("a placement");
+        let Move::Place { x, y, rotation } = place else {
+            panic!("{:?} chose {place:?} to place a tile", seats[seat]);
+        };
+        game.apply(place, &mut events)
+            .unwrap_or_else(|e| panic!("{:?} chose {place:?}, refused: {e}", seats[seat]));
+        let second = players[seat].choose(&game, rng).expect("a second step");
+        turns.push(Turn::of(&game, kind, (x, y, rotation), second));
+        game.apply(second, &mut events)
+            .unwrap_or_else(|e| panic!("{:?} chose {second:?}, refused: {e}", seats[seat]));
+    }
+    let scores = game.scores().to_vec();
+    (Record { turns, ..record }, events, scores)
 }
 
 /// Each open road's or city's `open` and `ends_at` are the count and the summed positions of
@@ -593,6 +635,53 @@ proptest! {
         prop_assert_eq!(a, b);
         prop_assert_eq!(ea, eb);
         prop_assert_eq!(sa, sb);
+    }
+}
+
+proptest! {
+    // A game takes milliseconds: more cases than the block above.
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 96 } else { 500 }))]
+
+    /// Any game, whoever plays it (random, greedy, MCTS seats) and with any of the bundled sets
+    /// beside the base game, replays from its record to the same events and scores, and its
+    /// scores are the sum of its scoring events.
+    #[test]
+    fn any_game_replays_from_its_record_and_its_score_events_add_up(
+        seed in any::<u64>(),
+        others in 0u8..64,
+        seats in prop::collection::vec(0u8..8, 1..=5),
+        tiles in prop::option::of(12usize..60),
+        wells in any::<bool>(),
+        first_edition_small_city in any::<bool>(),
+    ) {
+        let tables = common::tables();
+        let mut sets = vec!["base".to_string()];
+        let expansions = tables.sets.iter().filter(|s| *s != "base");
+        sets.extend((expansions.enumerate()).filter(|(i, _)| others & 1 << i != 0).map(|(_, s)| s.clone()));
+        // Mostly greedy and random seats; now and then a small MCTS.
+        let seats: Vec<Strategy> = (seats.iter())
+            .map(|&s| match s {
+                0..=3 => Strategy::Greedy,
+                4..=6 => Strategy::Random,
+                _ => Strategy::Mcts { playouts: 4 },
+            })
+            .collect();
+        let spec = GameSpec {
+            sets, edition: None, players: seats.len() as u8,
+            rules: RuleOptions { wells, first_edition_small_city, ..RuleOptions::default() },
+            seed: Some(seed), draw: None, tiles, start: None,
+        };
+        let (record, events, scores) =
+            play_seats_record(tables, spec, &seats, &mut Rng::new(seed));
+        prop_assert_eq!(points_of_events(&events, seats.len() as u8), scores.clone());
+        for text in [record.to_toml(), record.to_json()] {
+            let parsed = engine::Record::parse(&text).unwrap();
+            prop_assert_eq!(&parsed, &record);
+            let replayed = replay(tables, &parsed).unwrap();
+            let again: Vec<Event> = replayed.events().cloned().collect();
+            prop_assert_eq!(&again, &events);
+            prop_assert_eq!(replayed.game.scores(), &scores[..]);
+        }
     }
 }
 

@@ -824,9 +824,16 @@ impl Checker<'_> {
                     Some(_) => {}
                     None => {
                         let set = &files[f].file.set.id;
-                        let mut loaded: Vec<String> = by_id.keys().map(|k| k.to_string()).collect();
-                        loaded.sort_unstable();
-                        let hint = match closest(req, &loaded) {
+                        // The sets tilekit bundles are candidates too: a misspelt bundled set
+                        // is not loaded beside the file.
+                        let bundled = crate::load::bundled_set_ids().map(str::to_string);
+                        let mut known: Vec<String> = (by_id.keys().map(|k| k.to_string()))
+                            .chain(bundled)
+                            .filter(|k| k != req)
+                            .collect();
+                        known.sort_unstable();
+                        known.dedup();
+                        let hint = match closest(req, &known) {
                             Some(best) => format!("did you mean `{best}`?"),
                             None => format!(
                                 "load the file of `{req}` too (e.g. `tilekit validate {req}.toml {}`); until then the names it declares are unknown here",

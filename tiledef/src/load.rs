@@ -162,6 +162,13 @@ const BUNDLED: [(&str, &str); 7] = [
     ),
 ];
 
+/// The ids of the bundled sets (each file is named after its set), without parsing any.
+pub fn bundled_set_ids() -> impl Iterator<Item = &'static str> {
+    BUNDLED
+        .iter()
+        .filter_map(|(name, _)| name.strip_suffix(".toml"))
+}
+
 /// The text of the bundled file declaring set `id`, without copying or parsing any.
 pub(crate) fn bundled_text(id: &str) -> Option<&'static str> {
     (BUNDLED.iter())

@@ -35,6 +35,12 @@ pub const MAX_ARTWORK_BYTES: u64 = 32_000_000;
 /// The most feature kinds the loaded sets may declare together: a game keeps its kinds in a
 /// 32-bit mask.
 pub const MAX_FEATURE_KINDS: usize = 32;
+/// The most figures (`[[figure]]`) the loaded sets may declare together: a player's figures,
+/// the base follower included, are a 32-bit set in a game.
+pub const MAX_FIGURE_KINDS: usize = 31;
+/// Figure ids the engine uses for its own figures (the base follower, Village Life's windmill
+/// and donkey) in records, options and reports: a set's figure may not take them.
+pub const RESERVED_FIGURE_IDS: [&str; 3] = ["follower", "windmill", "donkey"];
 /// The largest radius of a site's range (3: a 7 × 7 square).
 pub const MAX_RANGE: u32 = 3;
 /// The largest `max_tiles` of a small feature's rates.
@@ -464,7 +470,8 @@ pub enum LookBorder {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FigureDef {
-    /// The id records use for it (`figure = "large-follower"` on a turn).
+    /// The id records use for it (`figure = "large-follower"` on a turn); not `follower`,
+    /// `windmill` or `donkey`, the engine's own figures.
     #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"large-follower")]
     pub id: String,
     /// A readable name.
@@ -479,9 +486,9 @@ pub struct FigureDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strength: Option<StrengthDef>,
     /// The feature kinds it may stand on, e.g. `["monastery", "garden"]`; absent: every kind a
-    /// follower may stand on (`claimable`).
+    /// follower may stand on (`claimable`). An empty list is refused: leave `on` out instead.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(example = vec!["road", "city"])]
+    #[schemars(length(min = 1), example = vec!["road", "city"])]
     pub on: Vec<String>,
     /// `none` (the default): it claims a feature no figure stands on yet. `own`: it goes only
     /// where its owner already has a claiming figure, claims nothing, and goes home with that

@@ -325,7 +325,11 @@ impl SchemaChecker {
                 d(format!("{place} must be at most {limit}")).label("too large")
             }
             ErrorKind::MinItems { limit } => {
-                d(format!("{place} needs at least {limit} item(s)")).label("too few")
+                let d = d(format!("{place} needs at least {limit} item(s)")).label("too few");
+                match empty_list_hint(&pointer) {
+                    Some(hint) => d.hint(hint),
+                    None => d,
+                }
             }
             ErrorKind::MaxItems { limit } => {
                 d(format!("{place} takes at most {limit} item(s)")).label("too many")
@@ -545,10 +549,11 @@ fn kind_of(value: &Value) -> &'static str {
 }
 
 /// The closest candidate by edit distance, if it is close enough to be a likely typo.
-pub fn closest<'a>(word: &str, candidates: &'a [String]) -> Option<&'a str> {
+pub fn closest<'a, S: AsRef<str>>(word: &str, candidates: &'a [S]) -> Option<&'a str> {
     candidates
         .iter()
         .map(|c| {
+            let c = c.as_ref();
             (
                 strsim::damerau_levenshtein(&word.to_lowercase(), &c.to_lowercase()),
                 c,
@@ -556,7 +561,7 @@ pub fn closest<'a>(word: &str, candidates: &'a [String]) -> Option<&'a str> {
         })
         .filter(|(distance, c)| *distance <= (c.len().max(word.len()) / 3).max(1))
         .min_by_key(|(distance, _)| *distance)
-        .map(|(_, c)| c.as_str())
+        .map(|(_, c)| c)
 }
 
 fn required_hint(key: &str) -> String {
@@ -570,6 +575,15 @@ fn required_hint(key: &str) -> String {
         "ports" => "list the ports it leaves the tile by, e.g. `ports = [\"N\"]`".to_string(),
         other => format!("add `{other} = …`"),
     }
+}
+
+/// What to write instead of an empty list where leaving the key out means something else: a
+/// figure's empty `on` would read as "wherever a follower may", which an author writing `[]`
+/// did not say.
+fn empty_list_hint(pointer: &str) -> Option<&'static str> {
+    (pointer.starts_with("/figure/") && pointer.ends_with("/on")).then_some(
+        "name the kinds it stands on (`on = [\"city\"]`), or leave `on` out for every kind a follower may stand on",
+    )
 }
 
 fn shape_hint(pointer: &str) -> String {

@@ -107,6 +107,9 @@ struct Standing {
     /// Majority weight by player: the strengths of their followers on it (what they are
     /// worth back in the supply, in followers, too).
     owners: [u8; P],
+    /// Whether a figure stands on it: as the engine decides a deploy, by the figures there and
+    /// not their strength (a figure of strength 0 takes a feature and weighs nothing).
+    taken: bool,
     /// Roads and cities: their markers' scoring modifiers, and the tokens they give.
     mods: Mods,
     tokens: [u8; TOKENS],
@@ -762,10 +765,11 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             if it.root == LOCAL {
                 continue;
             }
+            let g = &mut groups[gid(est, i)];
+            g.taken |= game.nodes()[it.root.index()].followers > 0;
             if it.claimed != NONE {
                 let c = &est.claimed[it.claimed as usize];
                 worth(&c.standing, &w, &mut before);
-                let g = &mut groups[gid(est, i)];
                 for p in 0..P {
                     g.owners[p] += c.standing.owners[p];
                 }
@@ -931,7 +935,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         });
         for (i, f) in o.features.iter().enumerate() {
             let s = groups[gid(est, i)];
-            if !tables.feature(f.kind).claimable || s.owners.iter().any(|&c| c > 0) {
+            if !tables.feature(f.kind).claimable || s.taken {
                 continue;
             }
             for &(figure, strength, cost) in &est.figures {

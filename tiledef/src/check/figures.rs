@@ -2,7 +2,9 @@
 //! strength and their power (docs/figures.md).
 
 use super::{Checker, Declared, Vocabulary};
-use crate::model::{Beside, FigureDef, PowerDef, Shape, StrengthDef};
+use crate::model::{
+    Beside, FigureDef, MAX_FIGURE_KINDS, PowerDef, RESERVED_FIGURE_IDS, Shape, StrengthDef,
+};
 use crate::tileset::{FeatureKindId, FeatureKindInfo, FigurePower, FollowerKind, Strength};
 
 impl Checker<'_> {
@@ -17,12 +19,16 @@ impl Checker<'_> {
     ) -> Vec<FollowerKind> {
         let files = self.files;
         let mut out = Vec::with_capacity(declared.len());
-        for d in declared {
+        for (number, d) in declared.iter().enumerate() {
             let found = files[d.file].file.figures.iter().enumerate();
             let Some((i, def)) = found.clone().find(|(_, g)| g.id == d.id) else {
                 continue;
             };
             let ptr = format!("/figure/{i}");
+            self.figure_id(d.file, &ptr, def);
+            if number == MAX_FIGURE_KINDS {
+                self.too_many_figures(d.file, &ptr, def, declared.len());
+            }
             let on = self.figure_on(d.file, &ptr, def, vocab);
             let dealt_with = def.dealt.as_ref().and_then(|dealt| {
                 let at = format!("{ptr}/dealt/with");
@@ -54,6 +60,51 @@ impl Checker<'_> {
             });
         }
         out
+    }
+
+    /// A figure's id is how records, `--figure` and reports name it: the engine's own figures'
+    /// names would read as those figures.
+    fn figure_id(&mut self, f: usize, ptr: &str, def: &FigureDef) {
+        let Some(&taken) = RESERVED_FIGURE_IDS.iter().find(|&&id| id == def.id) else {
+            return;
+        };
+        let whose = match taken {
+            "follower" => "the base game's follower",
+            "windmill" => "Village Life's windmills",
+            _ => "Village Life's donkey",
+        };
+        let d = self.error(
+            f,
+            &format!("{ptr}/id"),
+            false,
+            "tilekit::figure-reserved-id",
+            format!("the figure id `{taken}` is the engine's name for {whose}"),
+        );
+        d.label = "taken by the engine".to_string();
+        d.hint = Some(format!(
+            "give the figure another id (records, `--figure` and reports name it by its id; `{}` are the engine's)",
+            RESERVED_FIGURE_IDS.join("`, `")
+        ));
+    }
+
+    /// A game keeps a player's figures, the base follower included, in a 32-bit set: the
+    /// figure declared after the first `MAX_FIGURE_KINDS` is refused.
+    fn too_many_figures(&mut self, f: usize, ptr: &str, def: &FigureDef, n: usize) {
+        let d = self.error(
+            f,
+            &format!("{ptr}/id"),
+            false,
+            "tilekit::too-many-figures",
+            format!(
+                "the loaded sets declare {n} figures; at most {MAX_FIGURE_KINDS} can be played together"
+            ),
+        );
+        d.label = format!("figure number {}", MAX_FIGURE_KINDS + 1);
+        d.hint = Some(format!(
+            "`{}` is figure number {}, in load order; declare fewer figures, or split the set so that fewer sets are loaded together",
+            def.id,
+            MAX_FIGURE_KINDS + 1
+        ));
     }
 
     /// `on` names feature kinds this file may use; resolved to their ids.

@@ -219,10 +219,11 @@ impl SetsArg {
         let mut sets = Vec::new();
         for id in &self.sets {
             let Some(i) = tileset.sets.iter().position(|s| s.id == *id) else {
-                let known: Vec<String> =
-                    tileset.sets.iter().map(|s| format!("`{}`", s.id)).collect();
+                let ids: Vec<&str> = tileset.sets.iter().map(|s| s.id.as_str()).collect();
+                let known: Vec<String> = ids.iter().map(|id| format!("`{id}`")).collect();
                 return Err(format!(
-                    "--sets: no set `{id}` is loaded (loaded: {})",
+                    "--sets: no set `{id}` is loaded{} (loaded: {})",
+                    engine::options::did_you_mean(id, &ids.join(", ")),
                     known.join(", ")
                 ));
             };

@@ -143,6 +143,14 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let tables = crate::inputs::compile_tables(&tileset)?;
+    // What the command line switches on is checked apart from the record's own rules: a name
+    // mistyped there is a usage error, not the record's.
+    let mut given = engine::RuleOptions::default();
+    args.options.apply(&mut given);
+    if let Err(e) = engine::setup::check_rule_names(&tables, &given) {
+        crate::errln!("error: {e}");
+        return Ok(ExitCode::from(2));
+    }
     args.options.apply(&mut record.game.rules);
     // The rules the record plays, said first (also when a later turn is illegal).
     let rules = record
