@@ -350,6 +350,38 @@ fn a_pigsty_adds_to_its_farmers_per_completed_city() {
     assert!(text.contains("3 × 1 + 1 × 1 bordered (pigsty)"), "{text}");
 }
 
+/// A region's `bordered` rate pays once however many of the markers it holds (JCloisterZone's
+/// reading of two pig farms on one field, `Field::getCityPoints`: "do not stack"): 3 + 1.
+#[test]
+fn two_pigsties_on_one_field_pay_once() {
+    let dir = common::scratch("pigsties");
+    let set = dir.join("pigsty.toml");
+    std::fs::write(
+        &set,
+        "format = 1\n[set]\nid = \"pigsty\"\nname = \"Pigsty\"\nrequires = [\"base\"]\n\n\
+         [[marker]]\nid = \"pigsty\"\nname = \"Pigsty\"\non = \"field\"\n\
+         scoring = { unfinished = { bordered = 1 } }\n\n\
+         [[tile]]\nid = \"PS-cap\"\ncount = 2\nedges = { n = \"city\", e = \"field\", s = \"field\", w = \"field\" }\n\
+         cities = [{ ports = [\"N\"] }]\n\
+         fields = [{ ports = [\"WSW\", \"WNW\", \"SSE\", \"SSW\", \"ENE\", \"ESE\"], cities = [\"N\"], markers = [\"pigsty\"] }]\n",
+    )
+    .unwrap();
+    // The first cap closes D's city from the north (nobody in it), P1's farmer on its field; the
+    // second, east of it and turned the same way, joins its field (its own city stays open).
+    // At the end the field borders one completed city: 3, and its two pigsties add 1 × 1 once.
+    let record = dir.join("game.toml");
+    std::fs::write(
+        &record,
+        "[game]\nplayers = 2\nsets = [\"base\", \"pigsty\"]\n\n\
+         [[turn]]\ntile = \"PS-cap\"\nat = [0, -1]\nrotation = 2\ndeploy = \"field\"\n\n\
+         [[turn]]\ntile = \"PS-cap\"\nat = [1, -1]\nrotation = 2\n\n\
+         [expect]\nscores = [4, 0]\nover = true\n",
+    )
+    .unwrap();
+    let text = played(&[&record, &set]);
+    assert!(text.contains("3 × 1 + 1 × 1 bordered (pigsty)"), "{text}");
+}
+
 /// A figure's count given by a game is held to what a set may declare (20): on the command line
 /// a usage error, in a record an error naming the figure.
 #[test]

@@ -74,6 +74,9 @@ enum StandFault {
     NotBesideOwn,
     /// The feature already has a figure.
     Taken,
+    /// The figure goes beside its owner's, on a feature the tile just completed (JCZ's
+    /// builder: it would go home at once).
+    Completed,
 }
 
 /// A group of second-step moves: what a player may do after placing, each from the core or one
@@ -583,8 +586,11 @@ impl<'t> Game<'t> {
         let root = core.find(node);
         if info.beside_own {
             // A feature without followers has no claim of anyone's: no walk of the figures.
-            let unclaimed = core.nodes[root.index()].followers == 0;
-            (unclaimed || !core.has_claim(core.current, root)).then_some(StandFault::NotBesideOwn)
+            let node = &core.nodes[root.index()];
+            if node.followers == 0 || !core.has_claim(core.current, root) {
+                return Some(StandFault::NotBesideOwn);
+            }
+            (core.closes(node.kind) && node.open == 0).then_some(StandFault::Completed)
         } else {
             (core.nodes[root.index()].followers > 0).then_some(StandFault::Taken)
         }
@@ -610,6 +616,7 @@ impl<'t> Game<'t> {
                 kind,
                 player: core.current + 1,
             },
+            StandFault::Completed => IllegalMove::BesideCompleted { figure, kind },
             StandFault::Taken => IllegalMove::FeatureTaken {
                 kind,
                 feature: describe_feature(core.tables, self.orient(placed), feature),

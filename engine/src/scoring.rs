@@ -318,12 +318,8 @@ impl fmt::Display for Described<'_> {
         };
         for m in &s.modifiers {
             if let Some(r) = m.per_bordered {
-                let per = if m.count > 1 {
-                    format!("{} × ", m.count)
-                } else {
-                    String::new()
-                };
-                extra.push_str(&format!(" + {r} × {per}{paying} bordered ({})", m.marker));
+                // Once however many markers the region holds.
+                extra.push_str(&format!(" + {r} × {paying} bordered ({})", m.marker));
             }
             match (m.per_marker, &m.effect) {
                 (Some(r), Some(effect)) => extra.push_str(&format!(
@@ -526,11 +522,16 @@ impl<'t> Game<'t> {
         (tiles, emblems, bordered): (u32, u32, u32),
         points: u32,
     ) -> Vec<FigureBonus> {
-        let mut bonuses = Vec::new();
+        let mut bonuses: Vec<FigureBonus> = Vec::new();
+        let mut paid_for: Vec<(u8, usize)> = Vec::new();
         for &(owner, k) in powered {
             let info = &self.core.tables.followers[k];
             match info.power {
+                // A player's bonus of one figure counts once per feature, however many of those
+                // figures they have on it (JCZ's pigs, `Field::getCityPoints`: "do not stack").
+                Some(Power::Bonus(_)) if paid_for.contains(&(owner, k)) => {}
                 Some(Power::Bonus(rates)) if winners.contains(&owner) => {
+                    paid_for.push((owner, k));
                     let counted = [(rates.tile, tiles), (rates.emblem, emblems)];
                     let counted = (counted.into_iter().chain([(rates.bordered, bordered)]))
                         .filter(|&(rate, _)| rate > 0)
@@ -831,14 +832,14 @@ impl<'t> Game<'t> {
                 }
             }
         }
-        // Added points: per marker, and on a region per marker and paying bordered feature.
+        // Added points: per marker, and on a region per paying bordered feature however many
+        // markers the region holds (JCZ's pig-herd, `Field::getCityPoints`: "do not stack").
         for &(k, count) in &counts {
             let r = rates(k);
             if r.marker.is_none() && r.bordered.is_none() {
                 continue;
             }
-            let added =
-                r.marker.map_or(0, |r| r * count) + r.bordered.map_or(0, |r| r * count * bordered);
+            let added = r.marker.map_or(0, |r| r * count) + r.bordered.map_or(0, |r| r * bordered);
             points += added;
             let id = &tables.markers[usize::from(k)].id;
             let at = match (out.iter()).position(|m| m.marker == *id && m.effect.is_none()) {

@@ -709,6 +709,14 @@ pub enum IllegalMove {
         /// The player (1-based).
         player: u8,
     },
+    /// A figure beside its owner's does not go on a feature the tile just completed.
+    #[error("a {figure} does not go on a {kind} this tile completed")]
+    BesideCompleted {
+        /// The figure's name.
+        figure: String,
+        /// The feature kind's id.
+        kind: String,
+    },
     /// The figure to recall is not one of the player's figures with the power `recall`.
     #[error("there is no figure {0} of the current player to recall")]
     NoRecall(u16),

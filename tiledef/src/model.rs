@@ -491,8 +491,9 @@ pub struct FigureDef {
     #[schemars(length(min = 1), example = vec!["road", "city"])]
     pub on: Vec<String>,
     /// `none` (the default): it claims a feature no figure stands on yet. `own`: it goes only
-    /// where its owner already has a claiming figure, claims nothing, and goes home with that
-    /// figure's feature (the builder, the pig).
+    /// where its owner already has a claiming figure, on a feature not completed by the tile
+    /// just placed, claims nothing, and goes home with that figure's feature (the builder, the
+    /// pig).
     #[serde(default, skip_serializing_if = "is_default")]
     pub beside: Beside,
     /// What more it does: `recall` (instead of deploying, its owner takes it back and its
@@ -542,8 +543,9 @@ pub enum PowerDef {
     /// Placing a tile that extends its feature gives its owner one more tile at once, which
     /// never gives another (the builder).
     ExtraTile,
-    /// When its feature scores and its owner is among the scorers, the owner adds these rates
-    /// (the pig: `{ bordered = 1 }`, 1 more per completed city its field borders).
+    /// When its feature scores and its owner is among the scorers, the owner adds these rates,
+    /// once however many such figures they have there (the pig: `{ bordered = 1 }`, 1 more per
+    /// completed city its field borders).
     Bonus(BonusDef),
 }
 
@@ -954,8 +956,9 @@ pub struct Rates {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(max = MAX_RATE))]
     pub marker: Option<u32>,
-    /// On a region: points added, per marker of this kind on it, per completed feature it
-    /// borders that pays it (River II's pig farm: +1 a completed city to its farmers).
+    /// On a region: points added per completed feature it borders that pays it, once however
+    /// many markers of this kind it holds (River II's pig farm: +1 a completed city to its
+    /// farmers, as JCloisterZone pays it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(max = MAX_RATE))]
     pub bordered: Option<u32>,
