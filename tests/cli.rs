@@ -1211,6 +1211,31 @@ fn definitions_with_art(dir: &Path, art: &str) -> String {
 }
 
 #[test]
+fn a_sheet_that_fails_while_streaming_keeps_the_old_pdf() {
+    // The PDF is written as its pictures are made; an artwork that cannot be decoded is found
+    // after the file has begun, and the file it would replace must stay as it was.
+    let dir = scratch("sheet-fails-midway");
+    definitions_with_art(&dir, "picture.png");
+    let pdf = dir.join("own.pdf");
+    std::fs::write(&pdf, "the old sheet").expect("write");
+    let defs = dir.join("defs").to_string_lossy().into_owned();
+    let out = tilekit(&["sheet", &defs, "--out", pdf.to_str().expect("utf-8")]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("picture.png"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&pdf).expect("kept"),
+        "the old sheet"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
 fn export_never_writes_over_a_file_it_reads() {
     let dir = scratch("export-over-input");
     let own = definitions_with_art(&dir, "picture.png");

@@ -131,6 +131,40 @@ fn import_refuses_bad_input_with_the_right_exit_code() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
 }
 
+#[test]
+fn import_refuses_a_document_nested_too_deep_without_crashing() {
+    // 20,000 nested elements (140 kB) overflowed the stack (exit 134) before the limit.
+    let dir = scratch("jcz-deep");
+    let xml = dir.join("deep.xml");
+    let depth = 20_000;
+    std::fs::write(
+        &xml,
+        format!(
+            "<defs>\n<tiles>\n<tile id=\"X/1\">\n{}{}\n</tile>\n</tiles>\n</defs>\n",
+            "<a>".repeat(depth),
+            "</a>".repeat(depth)
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let run = tilekit(&[
+        "import",
+        "jcz",
+        xml.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    let limit = tilekit_jcz::xml::MAX_DEPTH;
+    assert!(stderr.contains("deep.xml:4:"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("nested more than {limit} deep")),
+        "{stderr}"
+    );
+    assert!(!out.join("import-report.txt").exists(), "nothing written");
+}
+
 /// Runs `tilekit export jcz PATHS --out XML`, which must succeed: the XML written and stderr
 /// (the notes of what JCZ cannot say).
 fn export_jcz(paths: &[&str], xml: &std::path::Path) -> (String, String) {

@@ -72,7 +72,42 @@ fn tile_names<'a>(files: &'a [Parsed], order: &[usize]) -> HashMap<&'a str, (usi
 struct Declared {
     id: String,
     file: usize,
+    /// Its index in that file's table.
+    at: usize,
     also: Vec<usize>,
+}
+
+/// The entries of one vocabulary table across the files, in declaration order, with an index by
+/// id: a set may declare thousands (an import names a marker kind per unknown element), and
+/// each use is looked up.
+#[derive(Default)]
+struct Declarations {
+    list: Vec<Declared>,
+    by_id: HashMap<String, usize>,
+}
+
+impl Declarations {
+    /// The index of the entry `id`.
+    fn position(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+}
+
+impl<'a> IntoIterator for &'a Declarations {
+    type Item = &'a Declared;
+    type IntoIter = std::slice::Iter<'a, Declared>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.iter()
+    }
+}
+
+impl std::ops::Deref for Declarations {
+    type Target = [Declared];
+
+    fn deref(&self) -> &[Declared] {
+        &self.list
+    }
 }
 
 impl Declared {
@@ -247,7 +282,7 @@ pub fn check(
             .markers
             .iter()
             .map(|d| {
-                let m = files[d.file].file.markers.iter().find(|m| m.id == d.id);
+                let m = files[d.file].file.markers.get(d.at);
                 let m = m.expect("declared markers come from their file");
                 MarkerKind {
                     id: m.id.clone(),
@@ -397,11 +432,11 @@ fn count_errors(diags: &[Diagnostic]) -> usize {
 }
 
 struct Vocabulary {
-    editions: Vec<Declared>,
-    feature_kinds: Vec<Declared>,
-    edge_kinds: Vec<Declared>,
-    colours: Vec<Declared>,
-    markers: Vec<Declared>,
+    editions: Declarations,
+    feature_kinds: Declarations,
+    edge_kinds: Declarations,
+    colours: Declarations,
+    markers: Declarations,
     /// Which files' vocabulary each file may use (itself and what it requires).
     reach: Reach,
 }
@@ -580,10 +615,10 @@ impl Checker<'_> {
     fn marker_rules(&mut self, vocab: &Vocabulary, kinds: &[FeatureKindInfo]) {
         for d in &vocab.markers {
             let file = &self.files[d.file].file;
-            let Some(i) = file.markers.iter().position(|m| m.id == d.id) else {
+            let i = d.at;
+            let Some(m) = file.markers.get(i) else {
                 continue;
             };
-            let m = &file.markers[i];
             let ptr = format!("/marker/{i}");
             let place = m.on.name();
             let older = |this: &mut Self, kind: &str| this.older_kind_name(d.file, kind, vocab);
@@ -885,30 +920,33 @@ impl Checker<'_> {
         &mut self,
         order: &[usize],
         entries: impl Fn(&TileSetFile) -> Vec<Entry>,
-    ) -> Vec<Declared> {
-        let mut out: Vec<Declared> = Vec::new();
+    ) -> Declarations {
+        let mut out = Declarations::default();
         let mut firsts: Vec<(String, Option<serde_json::Value>)> = Vec::new();
         for &f in order {
-            for (id, ptr, what, value) in entries(&self.files[f].file) {
-                let Some(i) = out.iter().position(|d| d.id == id) else {
-                    out.push(Declared {
+            for (at, (id, ptr, what, value)) in entries(&self.files[f].file).into_iter().enumerate()
+            {
+                let Some(i) = out.position(&id) else {
+                    out.by_id.insert(id.clone(), out.list.len());
+                    out.list.push(Declared {
                         id,
                         file: f,
+                        at,
                         also: Vec::new(),
                     });
                     firsts.push((ptr, value));
                     continue;
                 };
-                let repeatable = out[i].file != f && !out[i].also.contains(&f);
+                let repeatable = out.list[i].file != f && !out.list[i].also.contains(&f);
                 match (&firsts[i].1, &value) {
                     (Some(first), Some(again)) if repeatable => {
                         // Its own uses still resolve: the one error, if any, is the difference.
-                        out[i].also.push(f);
-                        let first = (out[i].file, firsts[i].0.as_str(), first);
+                        out.list[i].also.push(f);
+                        let first = (out.list[i].file, firsts[i].0.as_str(), first);
                         self.redeclared(what, &id, first, (f, &ptr, again));
                     }
                     _ => {
-                        let first_at = self.where_is(out[i].file, &firsts[i].0);
+                        let first_at = self.where_is(out.list[i].file, &firsts[i].0);
                         self.error(
                             f,
                             &ptr,
@@ -989,10 +1027,10 @@ impl Checker<'_> {
         (f, ptr, key): (usize, &str, bool),
         what: &str,
         name: &str,
-        declared: &[Declared],
+        declared: &Declarations,
         visible: Visible<'_>,
     ) -> Option<usize> {
-        if let Some(i) = declared.iter().position(|d| d.id == name) {
+        if let Some(i) = declared.position(name) {
             if declared[i].seen(visible) {
                 return Some(i);
             }
@@ -1602,8 +1640,7 @@ impl Checker<'_> {
             let def = self.files[d.file]
                 .file
                 .markers
-                .iter()
-                .find(|x| x.id == d.id)
+                .get(d.at)
                 .expect("declared markers come from their file");
             let fits = match place {
                 MarkerPlace::Tile => def.on == MarkerPlace::Tile,
@@ -1669,7 +1706,7 @@ impl Checker<'_> {
     fn groups(
         &mut self,
         order: &[usize],
-        declared: &[Declared],
+        declared: &Declarations,
         vocab: &Vocabulary,
         tileset: &mut TileSet,
         tile_defs: &[(usize, usize)],

@@ -1,5 +1,5 @@
 //! Loads far beyond any real set: a long `requires` chain must not overflow the stack, and many
-//! tile types must check in time linear in their number. No timing is asserted: a quadratic or
+//! tile types (or marker kinds) must check in time linear in their number. No timing is asserted: a quadratic or
 //! recursive version would take minutes or abort.
 
 use tiledef::Source;
@@ -67,6 +67,44 @@ fn twenty_thousand_identical_tile_types_validate() {
     ]);
     assert!(!report.has_errors(), "{:?}", report.diagnostics.first());
     assert_eq!(report.tileset.map(|t| t.tiles.len()), Some(20_000 + 32));
+}
+
+#[test]
+fn fifty_thousand_marker_kinds_on_one_tile_validate() {
+    // What `import jcz` makes of a tile of 50,000 differently named elements: a marker kind
+    // each, all on the one tile. Each use is looked up among the declared kinds.
+    let n = 50_000;
+    let mut text = String::from(
+        "format = 1\n[set]\nid = \"kinds\"\nname = \"Kinds\"\nrequires = [\"base\"]\n",
+    );
+    for i in 0..n {
+        text.push_str(&format!(
+            "[[marker]]\nid = \"m{i}\"\nname = \"M{i}\"\non = \"tile\"\n"
+        ));
+    }
+    let names: Vec<String> = (0..n).map(|i| format!("\"m{i}\"")).collect();
+    text.push_str(&format!(
+        "[[tile]]\nid = \"MANY-MARKERS\"\ncount = 1\nmarkers = [{}]\n\
+         edges = {{ n = \"field\", e = \"field\", s = \"field\", w = \"field\" }}\n\
+         fields = [{{ ports = [\"NNW\", \"NNE\", \"ENE\", \"ESE\", \"SSE\", \"SSW\", \"WSW\", \"WNW\"] }}]\n",
+        names.join(", ")
+    ));
+    let report = tiledef::load(vec![
+        base(),
+        Source {
+            name: "kinds.toml".to_string(),
+            text,
+        },
+    ]);
+    assert!(!report.has_errors(), "{:?}", report.diagnostics.first());
+    let set = report.tileset.expect("loads");
+    let tile = set
+        .tiles
+        .iter()
+        .find(|t| t.id == "MANY-MARKERS")
+        .expect("the tile");
+    assert_eq!(tile.markers.len(), n);
+    assert_eq!(set.markers[tile.markers[n - 1]].id, format!("m{}", n - 1));
 }
 
 #[test]

@@ -97,10 +97,7 @@ pub fn check_folder(option: &str, dir: &Path) -> miette::Result<()> {
 /// FIFO or socket (`/dev/stdout`, `/dev/full`, a named pipe), directly or through a symlink, is
 /// written through, as a shell redirection would: it cannot be replaced by a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> miette::Result<()> {
-    let fail = || format!("cannot write {}", path.display());
     if is_own_stdout(path) {
-        // Through the process's own stdout, so its position is shared with what else is
-        // printed: `--out /dev/stdout > file` or `| reader` gets the bytes in order.
         let mut stdout = std::io::stdout().lock();
         return stdout
             .write_all(bytes)
@@ -108,26 +105,80 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> miette::Result<()> {
             .map_err(stdout_error)
             .map_err(miette::Report::new);
     }
-    match std::fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => Err(miette::miette!("{}: it is a folder", fail())),
-        Ok(meta) if !meta.is_file() => std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .and_then(|mut f| f.write_all(bytes).and_then(|()| f.flush()))
+    write_atomic_with(path, |out| {
+        out.write_all(bytes)
             .into_diagnostic()
-            .wrap_err_with(fail),
+            .wrap_err_with(|| format!("cannot write {}", path.display()))
+    })
+}
+
+/// `write_atomic` for content too large to hold: `write` streams it to the destination. If it
+/// fails, a file being replaced is left as it was (a device or stdout may have part of it).
+pub fn write_atomic_with<E: From<miette::Report>>(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), E> {
+    let fail = || format!("cannot write {}", path.display());
+    if is_own_stdout(path) {
+        // Through the process's own stdout, so its position is shared with what else is
+        // printed: `--out /dev/stdout > file` or `| reader` gets the bytes in order.
+        let mut stdout = Watched {
+            out: std::io::stdout().lock(),
+            closed: false,
+        };
+        let written = write(&mut stdout);
+        // A reader that went away stops the command quietly, whatever the writer made of it.
+        if stdout.closed {
+            return Err(miette::Report::new(StdoutError::Closed).into());
+        }
+        written?;
+        return (stdout.out.flush())
+            .map_err(stdout_error)
+            .map_err(|e| E::from(miette::Report::new(e)));
+    }
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Err(miette::miette!("{}: it is a folder", fail()).into()),
+        Ok(meta) if !meta.is_file() => {
+            let mut file = (std::fs::OpenOptions::new().write(true).open(path))
+                .into_diagnostic()
+                .wrap_err_with(fail)?;
+            write(&mut file)?;
+            file.flush().into_diagnostic().wrap_err_with(fail)?;
+            Ok(())
+        }
         Ok(_) => {
             // Through any symlinks to the file itself, so the links stay links.
             let target = std::fs::canonicalize(path)
                 .into_diagnostic()
                 .wrap_err_with(fail)?;
-            replace(&target, bytes).wrap_err_with(fail)
+            replace(&target, write, fail)
         }
         Err(_) if std::fs::symlink_metadata(path).is_ok() => Err(miette::miette!(
             "{}: it is a symlink to nothing (or a loop of them)",
             fail()
-        )),
-        Err(_) => replace(path, bytes).wrap_err_with(fail),
+        )
+        .into()),
+        Err(_) => replace(path, write, fail),
+    }
+}
+
+/// Standard output, noting whether its reader went away.
+struct Watched<W: Write> {
+    out: W,
+    closed: bool,
+}
+
+impl<W: Write> Write for Watched<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let written = self.out.write(buf);
+        self.closed |= matches!(&written, Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe);
+        written
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let flushed = self.out.flush();
+        self.closed |= matches!(&flushed, Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe);
+        flushed
     }
 }
 
@@ -139,14 +190,19 @@ fn is_own_stdout(path: &Path) -> bool {
 }
 
 /// Temp file in the same folder, synced, renamed over `path` (a regular file or nothing).
-fn replace(path: &Path, bytes: &[u8]) -> miette::Result<()> {
+fn replace<E: From<miette::Report>>(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+    fail: impl Fn() -> String,
+) -> Result<(), E> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)
         .into_diagnostic()
-        .wrap_err_with(|| format!("cannot create {}", dir.display()))?;
+        .wrap_err_with(|| format!("cannot create {}", dir.display()))
+        .wrap_err_with(&fail)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -162,11 +218,16 @@ fn replace(path: &Path, bytes: &[u8]) -> miette::Result<()> {
     if let Some(mode) = output_permissions(path) {
         builder.permissions(mode);
     }
-    let mut tmp = builder.tempfile_in(dir).into_diagnostic()?;
-    tmp.write_all(bytes).into_diagnostic()?;
-    tmp.as_file().sync_all().into_diagnostic()?;
+    let mut tmp = builder
+        .tempfile_in(dir)
+        .into_diagnostic()
+        .wrap_err_with(&fail)?;
     // On failure the temporary file is removed when `tmp` drops.
-    tmp.persist(path).map_err(|e| e.error).into_diagnostic()?;
+    write(tmp.as_file_mut())?;
+    let done = (tmp.as_file_mut().flush())
+        .and_then(|()| tmp.as_file().sync_all())
+        .and_then(|()| tmp.persist(path).map(|_| ()).map_err(|e| e.error));
+    done.into_diagnostic().wrap_err_with(&fail)?;
     Ok(())
 }
 

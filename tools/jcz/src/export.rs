@@ -18,6 +18,34 @@ pub fn jcz_id(tile: &TileDef) -> String {
         .unwrap_or_else(|| tile.id.clone())
 }
 
+/// `sets` with each after the sets whose tiles it reprints (`like`), otherwise in the order
+/// given. An import takes a tile's first `<ref>` for the tile itself and later ones for
+/// reprints, so River II, which reprints the River's spring, must come after the River.
+fn reprints_last(sets: &[TileSetFile]) -> Vec<&TileSetFile> {
+    let defines = |set: &TileSetFile, name: &str| {
+        (set.tiles.iter())
+            .any(|t| t.like.is_none() && (t.id == name || t.aliases.iter().any(|a| a == name)))
+    };
+    let waits = |set: &TileSetFile, left: &[&TileSetFile]| {
+        let likes = set.tiles.iter().filter_map(|t| t.like.as_deref());
+        let mut likes = likes.filter(|name| !defines(set, name));
+        likes.any(|name| {
+            left.iter()
+                .any(|l| !std::ptr::eq(*l, set) && defines(l, name))
+        })
+    };
+    let mut out: Vec<&TileSetFile> = Vec::with_capacity(sets.len());
+    let mut left: Vec<&TileSetFile> = sets.iter().collect();
+    while !left.is_empty() {
+        // A loop of reprints (refused by validation) is written in the order given.
+        let next = (0..left.len())
+            .find(|&i| !waits(left[i], &left))
+            .unwrap_or(0);
+        out.push(left.remove(next));
+    }
+    out
+}
+
 /// Exports `sets`; `context` are further loaded sets (those required), used to name the tiles
 /// that `like` refers to and for the edge kinds and markers they declare; `name` is the
 /// output's name (for notes).
@@ -52,7 +80,7 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> Expo
     };
     let mut notes = Vec::new();
     let mut losses = Losses::default();
-    for set in sets {
+    for set in reprints_last(sets) {
         if set.tiles.is_empty() {
             continue;
         }
@@ -494,20 +522,25 @@ fn tile_xml(
             .position(|r| r.ports.len() == 1 && r.end.as_deref() == Some(side.centre().name()));
         own.unwrap_or(0)
     };
+    // The import reads a tile's only road, of one port, with one bush as running into it.
+    let into_bush = match (&roads[..], &bushes[..]) {
+        ([road], [side]) if road.ports.len() == 1 => Some(side.centre().name()),
+        _ => None,
+    };
+    let read_back = into_bush.unwrap_or(inferred.name());
     for (r, road) in roads.iter().enumerate() {
         let to_marketplace =
             elements.has_site(tile, "marketplace") && road.end.as_deref() == Some(MARKETPLACE);
         if road.ports.len() == 1
             && let Some(end) = road.end.as_deref()
-            && end != inferred.name()
+            && end != read_back
             && !to_marketplace
         {
             note(
                 "road end",
                 format!(
-                    "the road at {} ends at `{end}`; JCZ does not say where a road ends, and it would be read back as `{}`",
+                    "the road at {} ends at `{end}`; JCZ does not say where a road ends, and it would be read back as `{read_back}`",
                     sides_text(&road.ports),
-                    inferred.name()
                 ),
             );
         }

@@ -72,6 +72,20 @@ pub enum Error {
         /// What the parser said.
         message: String,
     },
+    /// Elements nested deeper than `xml::MAX_DEPTH`.
+    #[error(
+        "{file}:{line}:{col}: elements nested more than {limit} deep; JCZ's own files nest four"
+    )]
+    TooDeep {
+        /// The file.
+        file: String,
+        /// Line of the first element too deep, from 1.
+        line: u32,
+        /// Column, from 1.
+        col: u32,
+        /// The limit, `xml::MAX_DEPTH`.
+        limit: usize,
+    },
     /// A location that is no JCZ port.
     #[error(
         "{file}:{line}: tile `{tile}`: `{value}` in <{element}> is not a JCZ location (sides N E S W; field halves NL NR EL ER SL SR WL WR; I)"

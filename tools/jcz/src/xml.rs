@@ -81,7 +81,17 @@ pub fn parse(name: &str, text: &str) -> Result<JczFile, Error> {
             message: e.to_string(),
         }
     })?;
-    let line_of = |node: roxmltree::Node| doc.text_pos_at(node.range().start).row;
+    check_depth(name, &doc)?;
+    // Lines are looked up in an index: roxmltree counts them from the start of the text on each
+    // call, which a file of many tiles would pay once per tile.
+    let newlines: Vec<usize> = (text.bytes().enumerate())
+        .filter(|(_, b)| *b == b'\n')
+        .map(|(i, _)| i)
+        .collect();
+    let line_of = |node: roxmltree::Node| {
+        let before = newlines.partition_point(|&at| at < node.range().start);
+        u32::try_from(before + 1).unwrap_or(u32::MAX)
+    };
     let root = doc.root_element();
     if root.tag_name().name() != "defs" {
         return Err(Error::Structure {
@@ -129,6 +139,37 @@ pub fn parse(name: &str, text: &str) -> Result<JczFile, Error> {
         }
     }
     Ok(file)
+}
+
+/// How deeply elements may nest. JCZ's own files nest four levels (`defs`, `tiles`, `tile`, a
+/// feature); reading an element, and dropping it, recurses once per level, so a hostile file
+/// nested thousands deep would overflow the stack. 64 leaves room for anything a JCZ file holds.
+pub const MAX_DEPTH: usize = 64;
+
+/// Refuses a document nested deeper than `MAX_DEPTH`, at the first element too deep.
+fn check_depth(name: &str, doc: &roxmltree::Document) -> Result<(), Error> {
+    // Depths by node id: in document order a node's parent comes before it.
+    let mut depths: Vec<usize> = Vec::new();
+    for node in doc.root().descendants() {
+        let parent =
+            (node.parent()).map_or(0, |p| depths.get(p.id().get_usize()).copied().unwrap_or(0));
+        let depth = parent + usize::from(node.is_element());
+        if depth > MAX_DEPTH {
+            let pos = doc.text_pos_at(node.range().start);
+            return Err(Error::TooDeep {
+                file: name.to_string(),
+                line: pos.row,
+                col: pos.col,
+                limit: MAX_DEPTH,
+            });
+        }
+        let id = node.id().get_usize();
+        if depths.len() <= id {
+            depths.resize(id + 1, 0);
+        }
+        depths[id] = depth;
+    }
+    Ok(())
 }
 
 fn tile_set(name: &str, node: roxmltree::Node, line: u32) -> Result<JczTileSet, Error> {

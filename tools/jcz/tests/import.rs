@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use tiledef::model::{Count, MarkerIcon, MarkerPlace, MarkerRule, TileDef, TileSetFile};
 use tilekit_jcz::import::Import;
 use tilekit_jcz::import::RoadEnd;
+use tilekit_jcz::xml::MAX_DEPTH;
 use tilekit_jcz::{Error, import_texts};
 
 fn fixture(name: &str) -> (String, String) {
@@ -394,4 +395,43 @@ fn the_rules_jcz_knows_from_its_java_come_from_its_names() {
     // And it survives export → import.
     let second = common::round_trip(&import);
     assert_eq!(common::normalised(&second), common::normalised(&import));
+}
+
+/// A file of one tile whose content is `<a>` elements nested `depth` deep.
+fn nested(depth: usize) -> (String, String) {
+    let text = format!(
+        "<defs>\n<tiles>\n<tile id=\"X/1\">\n{}{}\n</tile>\n</tiles>\n\
+         <sets><tile-set id=\"x\"><ref tile=\"X/1\" /></tile-set></sets>\n</defs>\n",
+        "<a>".repeat(depth),
+        "</a>".repeat(depth)
+    );
+    ("deep.xml".to_string(), text)
+}
+
+#[test]
+fn a_document_nested_past_the_limit_is_refused_where_it_goes_too_deep() {
+    // `defs`, `tiles` and `tile` are three levels: the first `<a>` too deep is the one that
+    // makes `MAX_DEPTH + 1`, on line 4 at column 1 + 3 × (MAX_DEPTH - 3).
+    let err = import_texts(&[nested(20_000)]).unwrap_err();
+    let col = 1 + 3 * (MAX_DEPTH - 3);
+    assert!(
+        matches!(
+            err,
+            Error::TooDeep {
+                line: 4,
+                limit: MAX_DEPTH,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let text = err.to_string();
+    assert!(text.starts_with(&format!("deep.xml:4:{col}: ")), "{text}");
+    assert!(text.contains(&MAX_DEPTH.to_string()), "{text}");
+}
+
+#[test]
+fn a_document_nested_to_the_limit_is_read() {
+    let import = import_texts(&[nested(MAX_DEPTH - 3)]).unwrap();
+    assert_eq!(import.sets[0].set.tiles.len(), 1);
 }

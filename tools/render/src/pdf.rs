@@ -1,16 +1,21 @@
 //! Print sheets as PDF, written with pdf-writer: pages of placed pictures, crop marks and a
 //! footer line. Each distinct picture is one image object, placed as often as the layout says.
+//! The document goes to its destination an object at a time (the pictures first, as they are
+//! made); only each object's offset is kept, for the cross-reference table at the end.
 //!
 //! The footer is text in a Type 3 font made of the outlines of the glyphs it uses (the embedded
 //! font's shapes, as the PNG pages draw them), with a `ToUnicode` map so a viewer can select and
 //! search it: no TrueType program is embedded, so no font subsetter is needed.
 
+use crate::RenderError;
 use crate::font;
 use crate::scene::{Align, Point, Seg, pt};
 use crate::sheet::{Page, SheetLayout};
 use pdf_writer::types::LineCapStyle;
 use pdf_writer::types::{SystemInfo, UnicodeCmap};
-use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Settings, Str};
+use pdf_writer::{Chunk, Content, Filter, Finish, Name, Rect, Ref, Settings, Str};
+use std::fmt::Write as _;
+use std::io::{BufWriter, Write};
 
 const PT_PER_MM: f32 = 72.0 / 25.4;
 /// Deflate level for pictures and page content: zlib's default, the balance of size and time.
@@ -38,8 +43,9 @@ impl Picture {
 pub struct Sheet<'a> {
     /// Pages, crop marks and footers, in millimetres from the top left.
     pub layout: &'a SheetLayout,
-    /// Every distinct picture, embedded once.
-    pub pictures: &'a [Picture],
+    /// How many distinct pictures there are; each is embedded once, in the order `write` is
+    /// given them.
+    pub pictures: usize,
     /// Per tile index: its front picture, if placed.
     pub fronts: &'a [Option<usize>],
     /// Per tile index: its back picture, if backs are printed.
@@ -58,16 +64,27 @@ pub struct Sheet<'a> {
     pub mark_width_mm: f32,
 }
 
-/// Writes the whole document. The same input gives the same bytes.
-pub fn write(sheet: &Sheet<'_>) -> Vec<u8> {
-    let mut pdf = Pdf::with_settings(Settings { pretty: false });
+/// pdf-writer's settings: compact dictionaries.
+const SETTINGS: Settings = Settings { pretty: false };
+
+/// Writes the whole document to `out`, object by object, taking the pictures one at a time
+/// from `pictures` (which makes them): only one picture is held here at once, so memory does
+/// not grow with their number. The same input gives the same bytes, those pdf-writer's `Pdf`
+/// would give for the same objects.
+pub fn write(
+    sheet: &Sheet<'_>,
+    pictures: impl IntoIterator<Item = Result<Picture, RenderError>>,
+    out: &mut dyn Write,
+) -> Result<(), RenderError> {
+    let mut out = Objects::new(out);
+    // Objects are numbered in the order they are written, every number used.
     let mut next = 0;
     let mut new_ref = || {
         next += 1;
         Ref::new(next)
     };
     let (catalog, tree) = (new_ref(), new_ref());
-    let picture_refs: Vec<Ref> = sheet.pictures.iter().map(|_| new_ref()).collect();
+    let picture_refs: Vec<Ref> = (0..sheet.pictures).map(|_| new_ref()).collect();
     // Each page is two objects: its dictionary and its content stream.
     let page_refs: Vec<(Ref, Ref)> = sheet
         .layout
@@ -76,53 +93,164 @@ pub fn write(sheet: &Sheet<'_>) -> Vec<u8> {
         .map(|_| (new_ref(), new_ref()))
         .collect();
     let font = FooterFont::new(sheet.layout).map(|glyphs| (new_ref(), glyphs));
-    pdf.catalog(catalog).pages(tree);
-    pdf.pages(tree)
-        .kids(page_refs.iter().map(|&(page, _)| page))
-        .count(page_refs.len() as i32);
-    for (picture, &id) in sheet.pictures.iter().zip(&picture_refs) {
-        let mut image = pdf.image_xobject(id, &picture.deflated);
-        image.filter(Filter::FlateDecode);
-        image.width(picture.px as i32).height(picture.px as i32);
-        image.color_space().device_rgb();
-        image.bits_per_component(8);
-        image.interpolate(true);
-        image.finish();
+
+    // The catalog and the page tree.
+    out.put(catalog, |c| {
+        c.indirect(catalog)
+            .start::<pdf_writer::writers::Catalog>()
+            .pages(tree);
+    })?;
+    out.put(tree, |c| {
+        c.pages(tree)
+            .kids(page_refs.iter().map(|&(page, _)| page))
+            .count(page_refs.len() as i32);
+    })?;
+
+    // The pictures, each written as soon as it is made.
+    let mut pictures = pictures.into_iter();
+    for &id in &picture_refs {
+        let picture = pictures
+            .next()
+            .ok_or_else(|| RenderError::Pdf("fewer pictures than the sheet places".into()))??;
+        out.put(id, |c| {
+            let mut image = c.image_xobject(id, &picture.deflated);
+            image.filter(Filter::FlateDecode);
+            image.width(picture.px as i32).height(picture.px as i32);
+            image.color_space().device_rgb();
+            image.bits_per_component(8);
+            image.interpolate(true);
+        })?;
     }
+    if pictures.next().is_some() {
+        return Err(RenderError::Pdf(
+            "more pictures than the sheet places".into(),
+        ));
+    }
+
+    // The pages.
+    for (page, &refs) in sheet.layout.pages.iter().zip(&page_refs) {
+        write_page(&mut out, sheet, page, refs, (tree, &picture_refs), &font)?;
+    }
+
+    // The footer font and the document's info.
+    if let Some((font_ref, glyphs)) = &font {
+        glyphs.write(&mut out, *font_ref, &mut new_ref)?;
+    }
+    let info = new_ref();
+    out.put(info, |c| {
+        c.indirect(info)
+            .start::<pdf_writer::writers::DocumentInfo>()
+            .producer(pdf_writer::TextStr("tilekit"));
+    })?;
+    out.finish(catalog, info)
+}
+
+/// Writes a page's dictionary and its content stream.
+fn write_page(
+    out: &mut Objects<'_>,
+    sheet: &Sheet<'_>,
+    page: &Page,
+    (page_ref, content_ref): (Ref, Ref),
+    (tree, picture_refs): (Ref, &[Ref]),
+    font: &Option<(Ref, FooterFont)>,
+) -> Result<(), RenderError> {
     let size = (
         sheet.layout.width_mm * PT_PER_MM,
         sheet.layout.height_mm * PT_PER_MM,
     );
     let glyphs = font.as_ref().map(|(_, glyphs)| glyphs);
-    for (page, &(page_ref, content_ref)) in sheet.layout.pages.iter().zip(&page_refs) {
-        let content = miniz_oxide::deflate::compress_to_vec_zlib(
-            &page_content(sheet, page, glyphs).finish(),
-            DEFLATE_LEVEL,
-        );
-        let mut dict = pdf.page(page_ref);
+    let content = miniz_oxide::deflate::compress_to_vec_zlib(
+        &page_content(sheet, page, glyphs).finish(),
+        DEFLATE_LEVEL,
+    );
+    out.put(page_ref, |c| {
+        let mut dict = c.page(page_ref);
         dict.parent(tree)
             .media_box(Rect::new(0.0, 0.0, size.0, size.1))
             .contents(content_ref);
         let mut resources = dict.resources();
         let mut objects = resources.x_objects();
         for i in pictures_on(sheet, page) {
-            objects.pair(Name(image_name(i).as_bytes()), picture_refs[i]);
+            if let Some(&id) = picture_refs.get(i) {
+                objects.pair(Name(image_name(i).as_bytes()), id);
+            }
         }
         objects.finish();
-        if let Some((font_ref, _)) = &font {
+        if let Some((font_ref, _)) = font {
             resources.fonts().pair(FOOTER_FONT, *font_ref);
         }
-        resources.finish();
-        dict.finish();
-        pdf.stream(content_ref, &content)
-            .filter(Filter::FlateDecode);
+    })?;
+    out.put(content_ref, |c| {
+        c.stream(content_ref, &content).filter(Filter::FlateDecode);
+    })
+}
+
+/// The document's header, as pdf-writer's `Pdf` writes it.
+const HEADER: &[u8] = b"%PDF-1.7\n%\x80\x80\x80\x80\n\n";
+
+/// A PDF written to its destination an object at a time, with each object's offset kept for
+/// the cross-reference table (a few bytes an object, not the object).
+struct Objects<'w> {
+    out: BufWriter<&'w mut dyn Write>,
+    /// Bytes written so far.
+    at: usize,
+    /// Each object's number and offset, in the order written.
+    offsets: Vec<(Ref, usize)>,
+}
+
+impl<'w> Objects<'w> {
+    fn new(out: &'w mut dyn Write) -> Objects<'w> {
+        Objects {
+            out: BufWriter::new(out),
+            at: 0,
+            offsets: Vec::new(),
+        }
     }
-    if let Some((font_ref, glyphs)) = &font {
-        glyphs.write(&mut pdf, *font_ref, &mut new_ref);
+
+    fn raw(&mut self, bytes: &[u8]) -> Result<(), RenderError> {
+        self.out.write_all(bytes).map_err(io_error)?;
+        self.at += bytes.len();
+        Ok(())
     }
-    pdf.document_info(new_ref())
-        .producer(pdf_writer::TextStr("tilekit"));
-    pdf.finish()
+
+    /// Writes the object `id`, which `write` adds to an empty chunk.
+    fn put(&mut self, id: Ref, write: impl FnOnce(&mut Chunk)) -> Result<(), RenderError> {
+        if self.at == 0 {
+            self.raw(HEADER)?;
+        }
+        let mut chunk = Chunk::with_settings(SETTINGS);
+        write(&mut chunk);
+        self.offsets.push((id, self.at));
+        self.raw(chunk.as_bytes())
+    }
+
+    /// Writes the cross-reference table and the trailer, as pdf-writer's `Pdf::finish` does
+    /// for objects numbered from 1 without a gap (the free list is object 0 alone).
+    fn finish(mut self, catalog: Ref, info: Ref) -> Result<(), RenderError> {
+        let xref_at = self.at;
+        let mut offsets = std::mem::take(&mut self.offsets);
+        offsets.sort();
+        if (offsets.iter().zip(1..)).any(|(&(id, _), n)| id.get() != n) {
+            return Err(RenderError::Pdf("object numbers with a gap".into()));
+        }
+        let size = offsets.len() + 1;
+        let mut table = format!("xref\n0 {size}\n0000000000 65535 f\r\n");
+        for (_, offset) in &offsets {
+            let _ = write!(table, "{offset:010} 00000 n\r\n");
+        }
+        let _ = write!(
+            table,
+            "trailer\n<</Size {size}/Root {} 0 R/Info {} 0 R>>\nstartxref\n{xref_at}\n%%EOF",
+            catalog.get(),
+            info.get()
+        );
+        self.raw(table.as_bytes())?;
+        self.out.flush().map_err(io_error)
+    }
+}
+
+fn io_error(e: std::io::Error) -> RenderError {
+    RenderError::Pdf(e.to_string())
 }
 
 /// The footer font's resource name.
@@ -160,7 +288,12 @@ impl FooterFont {
     }
 
     /// Writes the font, its glyph procedures and its `ToUnicode` map.
-    fn write(&self, pdf: &mut Pdf, id: Ref, new_ref: &mut impl FnMut() -> Ref) {
+    fn write(
+        &self,
+        out: &mut Objects<'_>,
+        id: Ref,
+        new_ref: &mut impl FnMut() -> Ref,
+    ) -> Result<(), RenderError> {
         let upem = font::units_per_em();
         let names: Vec<String> = (1..=self.glyphs.len()).map(|c| format!("g{c}")).collect();
         let procs: Vec<Ref> = self.glyphs.iter().map(|_| new_ref()).collect();
@@ -170,22 +303,22 @@ impl FooterFont {
             .iter()
             .map(|&(glyph, _)| font::advance(glyph) * upem)
             .collect();
-        let mut font = pdf.type3_font(id);
-        font.bbox(Rect::new(0.0, 0.0, 0.0, 0.0))
-            .matrix([1.0 / upem, 0.0, 0.0, 1.0 / upem, 0.0, 0.0])
-            .first_char(1)
-            .last_char(self.glyphs.len() as u8)
-            .widths(advances.iter().copied())
-            .to_unicode(cmap_ref);
-        font.encoding_custom()
-            .differences()
-            .consecutive(1, names.iter().map(|n| Name(n.as_bytes())));
-        let mut char_procs = font.char_procs();
-        for (name, &proc_ref) in names.iter().zip(&procs) {
-            char_procs.pair(Name(name.as_bytes()), proc_ref);
-        }
-        char_procs.finish();
-        font.finish();
+        out.put(id, |c| {
+            let mut font = c.type3_font(id);
+            font.bbox(Rect::new(0.0, 0.0, 0.0, 0.0))
+                .matrix([1.0 / upem, 0.0, 0.0, 1.0 / upem, 0.0, 0.0])
+                .first_char(1)
+                .last_char(self.glyphs.len() as u8)
+                .widths(advances.iter().copied())
+                .to_unicode(cmap_ref);
+            font.encoding_custom()
+                .differences()
+                .consecutive(1, names.iter().map(|n| Name(n.as_bytes())));
+            let mut char_procs = font.char_procs();
+            for (name, &proc_ref) in names.iter().zip(&procs) {
+                char_procs.pair(Name(name.as_bytes()), proc_ref);
+            }
+        })?;
         for ((&(glyph, _), &proc_ref), &advance) in self.glyphs.iter().zip(&procs).zip(&advances) {
             let mut glyph_content = Content::new();
             glyph_content.start_color_glyph(advance);
@@ -194,7 +327,10 @@ impl FooterFont {
             }) {
                 glyph_content.fill_nonzero();
             }
-            pdf.stream(proc_ref, &glyph_content.finish());
+            let glyph_content = glyph_content.finish();
+            out.put(proc_ref, |c| {
+                c.stream(proc_ref, &glyph_content);
+            })?;
         }
         let info = SystemInfo {
             registry: Str(b"Adobe"),
@@ -205,7 +341,10 @@ impl FooterFont {
         for (code, &(_, c)) in (1u8..).zip(&self.glyphs) {
             cmap.pair(code, c);
         }
-        pdf.stream(cmap_ref, &cmap.finish());
+        let cmap = cmap.finish();
+        out.put(cmap_ref, |c| {
+            c.stream(cmap_ref, &cmap);
+        })
     }
 }
 
@@ -365,4 +504,54 @@ fn trace(content: &mut Content, segs: &[Seg], to_pt: &dyn Fn(Point) -> (f32, f32
         }
     }
     !segs.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pdf_writer::Pdf;
+
+    #[test]
+    fn objects_written_one_at_a_time_are_the_bytes_pdf_writer_gives() {
+        let [catalog, tree, page, content, info] = [1, 2, 3, 4, 5].map(Ref::new);
+        let mut streamed = Vec::new();
+        let mut out = Objects::new(&mut streamed);
+        out.put(catalog, |c| {
+            c.indirect(catalog)
+                .start::<pdf_writer::writers::Catalog>()
+                .pages(tree);
+        })
+        .expect("writes");
+        out.put(tree, |c| {
+            c.pages(tree).kids([page]).count(1);
+        })
+        .expect("writes");
+        out.put(page, |c| {
+            c.page(page).parent(tree).contents(content);
+        })
+        .expect("writes");
+        out.put(content, |c| {
+            c.stream(content, b"0 0 m 1 1 l S");
+        })
+        .expect("writes");
+        out.put(info, |c| {
+            c.indirect(info)
+                .start::<pdf_writer::writers::DocumentInfo>()
+                .producer(pdf_writer::TextStr("tilekit"));
+        })
+        .expect("writes");
+        out.finish(catalog, info).expect("writes");
+
+        let mut pdf = Pdf::with_settings(SETTINGS);
+        pdf.catalog(catalog).pages(tree);
+        pdf.pages(tree).kids([page]).count(1);
+        pdf.page(page).parent(tree).contents(content);
+        pdf.stream(content, b"0 0 m 1 1 l S");
+        pdf.document_info(info)
+            .producer(pdf_writer::TextStr("tilekit"));
+        assert_eq!(
+            String::from_utf8_lossy(&streamed),
+            String::from_utf8_lossy(&pdf.finish())
+        );
+    }
 }

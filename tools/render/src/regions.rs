@@ -8,6 +8,8 @@
 
 use crate::geom::{distance_to_polyline, inside, inward, port_point, step};
 use crate::scene::{Point, pt};
+use std::cmp::Ordering;
+use std::collections::HashSet;
 use tiledef::Port;
 
 /// Cells per side.
@@ -31,7 +33,14 @@ pub enum Cell {
 #[derive(Clone, Debug)]
 pub struct Regions {
     cells: Vec<Cell>,
+    /// The distinct areas marked as used: a tile may place thousands of markers on the one
+    /// fallback spot, and every check below would otherwise walk each copy.
     taken: Vec<(Point, f32)>,
+    /// The bit patterns of `taken`, to find a repeated area without walking the list.
+    taken_keys: HashSet<[u32; 3]>,
+    /// Per cell, whether its centre lies inside a used area: kept up to date by `take`, so that
+    /// finding a spot costs the grid once rather than the grid times the areas used so far.
+    covered: Vec<bool>,
 }
 
 /// What blocks the grid, gathered by the drawing code.
@@ -99,6 +108,8 @@ impl Regions {
         let mut regions = Regions {
             cells,
             taken: Vec::new(),
+            taken_keys: HashSet::new(),
+            covered: vec![false; N * N],
         };
         for &(feature, ports) in fields {
             for &port in ports {
@@ -163,7 +174,18 @@ impl Regions {
 
     /// Marks a round area as used, so later spots keep clear of it.
     pub fn take(&mut self, at: Point, radius: f32) {
+        if !self
+            .taken_keys
+            .insert([at.x.to_bits(), at.y.to_bits(), radius.to_bits()])
+        {
+            return;
+        }
         self.taken.push((at, radius));
+        for (i, covered) in self.covered.iter_mut().enumerate() {
+            // Not `>= radius`, as the spots' test was written (a NaN distance covers the cell).
+            let clear = at.dist(centre_of(i)).partial_cmp(&radius);
+            *covered |= !matches!(clear, Some(Ordering::Greater | Ordering::Equal));
+        }
     }
 
     /// Whether something of `radius` at `at` keeps clear of every area marked as used.
@@ -213,8 +235,7 @@ impl Regions {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let p = centre_of(i);
-                let free = wanted(*c) && self.taken.iter().all(|(t, r)| t.dist(p) >= *r);
+                let free = wanted(*c) && !self.covered[i];
                 if free { big } else { 0.0 }
             })
             .collect();

@@ -3,7 +3,9 @@
 //!
 //! The layout is plain data in millimetres (`SheetLayout`); the PDF and PNG writers only draw it.
 //! Each tile's picture is rasterised once at the print resolution and embedded once in the PDF,
-//! then placed as many times as the tile's count.
+//! then placed as many times as the tile's count. The PDF is streamed: pictures are made
+//! `PICTURES_AT_ONCE` at a time and written out before the next, so a sheet of any number of
+//! tile types needs the memory of a few pictures and a page.
 
 use crate::RenderError;
 use crate::draw::{DrawOptions, Label, draw_tile};
@@ -521,28 +523,31 @@ fn pictures(
     Ok(Pictures { fronts, backs })
 }
 
-/// Writes the sheet as a PDF.
+/// Writes the sheet as a PDF, into memory (for a few pages: `write_pdf_with_progress` streams).
 pub fn write_pdf(
     set: &TileSet,
     sheet: &SheetLayout,
     options: &SheetOptions,
 ) -> Result<Vec<u8>, RenderError> {
-    write_pdf_with_progress(set, sheet, options, &|_, _| {})
+    let mut out = Vec::new();
+    write_pdf_with_progress(set, sheet, options, &|_, _| {}, &mut out)?;
+    Ok(out)
 }
 
 /// Tile pictures rasterised at once while writing a PDF: enough to keep both cores busy, few
 /// enough that memory stays bounded whatever the number of tile types.
-const PICTURES_AT_ONCE: usize = 8;
+pub const PICTURES_AT_ONCE: usize = 8;
 
-/// Writes the sheet as a PDF, calling `progress(done, total)` as tile pictures are embedded.
-/// Pictures are rasterised a few at a time and compressed at once; only the compressed streams
-/// are kept.
+/// Writes the sheet as a PDF to `out`, calling `progress(done, total)` as tile pictures are
+/// made. Pictures are rasterised `PICTURES_AT_ONCE` at a time, compressed, and written out
+/// before the next are made, so memory holds a few pictures, never the set's.
 pub fn write_pdf_with_progress(
     set: &TileSet,
     sheet: &SheetLayout,
     options: &SheetOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Vec<u8>, RenderError> {
+    out: &mut dyn std::io::Write,
+) -> Result<(), RenderError> {
     let px = picture_px(options);
     let bleed = options.bleed_mm / options.tile_mm;
     let mut used = vec![false; set.tiles.len()];
@@ -559,39 +564,45 @@ pub fn write_pdf_with_progress(
         artwork: true,
     };
     let picture = |pixmap: &Pixmap| pdf::Picture::new(&rgb_bytes(pixmap), px);
+
+    // Which picture each tile places: the fronts in tile order, then the backs.
     let wanted: Vec<usize> = (0..set.tiles.len()).filter(|&i| used[i]).collect();
-    let mut pictures = Vec::with_capacity(wanted.len() + set.sets.len());
     let mut fronts: Vec<Option<usize>> = vec![None; set.tiles.len()];
-    for chunk in wanted.chunks(PICTURES_AT_ONCE) {
-        let compressed: Vec<pdf::Picture> = chunk
+    for (k, &i) in wanted.iter().enumerate() {
+        fronts[i] = Some(k);
+    }
+    let (back_scenes, of_set) = if options.backs {
+        back_scenes(set, &options.back)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let backs: Vec<Option<usize>> = (0..set.tiles.len())
+        .map(|i| {
+            let back = of_set.get(set.tiles[i].set)?;
+            used[i].then_some(wanted.len() + back)
+        })
+        .collect();
+
+    // The pictures, made a few at a time as the writer takes them.
+    let mut done = 0;
+    let made_fronts = wanted.chunks(PICTURES_AT_ONCE).flat_map(|chunk| {
+        let made: Vec<Result<pdf::Picture, RenderError>> = chunk
             .par_iter()
             .map(|&i| {
                 let tile = &set.tiles[i];
                 let pixmap = rasterise(&draw_tile(set, tile, &draw_options), px, bleed, &tile.id)?;
                 Ok(picture(&pixmap))
             })
-            .collect::<Result<_, RenderError>>()?;
-        for (&i, p) in chunk.iter().zip(compressed) {
-            fronts[i] = Some(pictures.len());
-            pictures.push(p);
-        }
-        progress(pictures.len(), wanted.len());
-    }
-    let backs: Vec<Option<usize>> = if options.backs {
-        let first_back = pictures.len();
-        let (scenes, of_set) = back_scenes(set, &options.back);
-        for scene in &scenes {
-            pictures.push(picture(&rasterise(scene, px, bleed, "back")?));
-        }
-        (0..set.tiles.len())
-            .map(|i| used[i].then_some(first_back + of_set[set.tiles[i].set]))
-            .collect()
-    } else {
-        vec![None; set.tiles.len()]
-    };
-    Ok(pdf::write(&pdf::Sheet {
+            .collect();
+        done += chunk.len();
+        progress(done, wanted.len());
+        made
+    });
+    let made_backs = (back_scenes.iter())
+        .map(|scene| rasterise(scene, px, bleed, "back").map(|pixmap| picture(&pixmap)));
+    let document = pdf::Sheet {
         layout: sheet,
-        pictures: &pictures,
+        pictures: wanted.len() + back_scenes.len(),
         fronts: &fronts,
         backs: &backs,
         picture_mm: options.tile_mm + 2.0 * options.bleed_mm,
@@ -600,7 +611,8 @@ pub fn write_pdf_with_progress(
         footer_x_mm: (options.margin_mm, sheet.width_mm - options.margin_mm),
         footer_text_mm: FOOTER_TEXT_MM,
         mark_width_mm: MARK_WIDTH_MM,
-    }))
+    };
+    pdf::write(&document, made_fronts.chain(made_backs), out)
 }
 
 /// Draws the sheet's pages as pixmaps at the sheet's dpi (all at once: for a few pages).

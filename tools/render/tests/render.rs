@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 use tiledef::{Colour, MarkerKind, MarkerPlace, Port, Rgb, Side, TileSet};
 use tilekit_render::scene::{Command, Shape};
-use tilekit_render::sheet::{Paper, SheetOptions, layout, write_pdf};
+use tilekit_render::sheet::{
+    PICTURES_AT_ONCE, Paper, SheetOptions, layout, write_pdf, write_pdf_with_progress,
+};
 use tilekit_render::{DrawOptions, Label, RenderError, draw_tile, render_tile, render_tile_png};
 
 fn bundled() -> TileSet {
@@ -368,6 +370,59 @@ fn base_only() -> TileSet {
             .collect(),
     );
     report.tileset.expect("the base set loads alone")
+}
+
+/// The bytes a writer has been given, shared with the progress callback.
+struct Shared<'a>(&'a std::sync::Mutex<Vec<u8>>);
+
+impl std::io::Write for Shared<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_pdf_streams_its_pictures_out_a_few_at_a_time() {
+    // Memory must not grow with the tile types: each batch of pictures reaches the writer
+    // before the next is made, so at every step the pictures made but not yet written are at
+    // most two batches (one being made, one in the writer's buffer).
+    let set = base_only();
+    let options = SheetOptions {
+        edition: set.default_edition(),
+        dpi: 60,
+        ..SheetOptions::default()
+    };
+    let sheet = layout(&set, &options).expect("fits");
+    let written = std::sync::Mutex::new(Vec::new());
+    let steps = std::sync::Mutex::new(Vec::new());
+    let progress = |made: usize, _: usize| {
+        let bytes = written.lock().expect("not poisoned");
+        let images = String::from_utf8_lossy(&bytes)
+            .matches("/Subtype/Image")
+            .count();
+        steps.lock().expect("not poisoned").push((made, images));
+    };
+    write_pdf_with_progress(&set, &sheet, &options, &progress, &mut Shared(&written))
+        .expect("writes");
+    let steps = steps.into_inner().expect("not poisoned");
+    let types = set
+        .tiles
+        .iter()
+        .filter(|t| t.counts[options.edition] > 0)
+        .count();
+    assert!(types > 3 * PICTURES_AT_ONCE, "{types} tile types");
+    assert_eq!(steps.last().map(|s| s.0), Some(types), "{steps:?}");
+    for &(made, images) in &steps {
+        assert!(made <= images + 2 * PICTURES_AT_ONCE, "{steps:?}");
+    }
+    // Streaming gives the bytes the in-memory writer gives.
+    let streamed = written.into_inner().expect("not poisoned");
+    assert_eq!(streamed, write_pdf(&set, &sheet, &options).expect("writes"));
 }
 
 #[test]

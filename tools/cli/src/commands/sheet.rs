@@ -2,13 +2,14 @@
 
 use crate::commands::render::Failure;
 use crate::inputs::{Check, Inputs, SetsArg, load_printed};
-use crate::output::write_atomic;
+use crate::output::{write_atomic, write_atomic_with};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use miette::{IntoDiagnostic, WrapErr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tiledef::TileSet;
+use tilekit_render::RenderError;
 use tilekit_render::sheet::{
     Back, Paper, SheetLayout, SheetOptions, layout, page_pixmap, write_pdf_with_progress,
 };
@@ -189,12 +190,22 @@ pub fn write_sheet(
     if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} tile pictures") {
         bar.set_style(style);
     }
-    let bytes = write_pdf_with_progress(tileset, &sheet, options, &|done, total| {
+    let progress = |done: usize, total: usize| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
+    };
+    // Streamed: the file is written as its pictures are made, and replaces any old one only
+    // when complete.
+    let written = write_atomic_with(pdf, |out| {
+        write_pdf_with_progress(tileset, &sheet, options, &progress, out).map_err(|e| match e {
+            RenderError::Pdf(why) => {
+                Failure::Other(miette::miette!("cannot write {}: {why}", pdf.display()))
+            }
+            other => Failure::from(other),
+        })
     });
     bar.finish_and_clear();
-    write_atomic(pdf, &bytes?)?;
+    written?;
     if let Some(dir) = png_dir {
         std::fs::create_dir_all(dir)
             .into_diagnostic()
