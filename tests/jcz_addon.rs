@@ -418,6 +418,15 @@ fn a_kind_jcz_has_not_gets_no_follower_place() {
         .expect("the bay");
     let keys: Vec<String> = bay.elements.iter().filter_map(jcz_key).collect();
     assert!(keys.iter().all(|k| !k.starts_with("City")), "{keys:?}");
+    // What the export lost is said again when its XML is imported back.
+    assert_eq!(xml.lost, ["kind island", "kind lake"]);
+    let back = import_back(&dir, "lakes", &files["lakes/tiles.xml"]);
+    let report = std::fs::read_to_string(back.join("import-report.txt")).unwrap();
+    assert!(!report.contains("Everything was carried over"), "{report}");
+    assert!(
+        report.contains("lost by the export: kind lake: tilekit's export"),
+        "{report}"
+    );
 }
 
 /// A fan set's figure that JCZ's rules know (the mayor) is switched on by its expansion, as

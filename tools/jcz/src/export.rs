@@ -209,6 +209,7 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> Expo
     for n in notes.iter().filter(|n| n.tile.is_some() && plays(&n.kind)) {
         losses.differ.insert((n.file.clone(), n.tile.clone()));
     }
+    out.lost = losses.items();
     Export {
         xml: out,
         notes,
@@ -247,6 +248,20 @@ pub struct Losses {
 }
 
 impl Losses {
+    /// The rules lost, each as `kind lake`, `figure mayor`, `effect vineyards`, `option …`:
+    /// what the XML keeps in its `xml::LOST_COMMENT`.
+    pub fn items(&self) -> Vec<String> {
+        let what = [
+            ("kind", &self.kinds),
+            ("figure", &self.figures),
+            ("effect", &self.effects),
+            ("option", &self.options),
+        ];
+        (what.iter())
+            .flat_map(|(what, ids)| ids.iter().map(move |id| format!("{what} {id}")))
+            .collect()
+    }
+
     /// One sentence for an author: what JCZ will not play, and how many tile types play
     /// differently there.
     pub fn sentence(&self) -> String {

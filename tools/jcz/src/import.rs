@@ -175,6 +175,16 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             tile_order.push(tile.id.clone());
             drafts.insert(tile.id.clone(), Drafted { file: f, def });
         }
+        for lost in &file.lost {
+            out.notes.push(Note {
+                file: file.name.clone(),
+                tile: None,
+                kind: "lost by the export".to_string(),
+                detail: format!(
+                    "{lost}: tilekit's export that wrote this file could not carry it, so it does not come back"
+                ),
+            });
+        }
         for (el, _) in &file.others {
             // An add-on's expansion: its title names its sets; the rest tilekit derives from
             // the tiles (the elements it implies come from their markers).

@@ -15,7 +15,13 @@ pub struct JczFile {
     pub sets: Vec<JczTileSet>,
     /// Top-level elements other than tiles and sets (`feature-modifier`, …), with their line.
     pub others: Vec<(Element, u32)>,
+    /// What the tilekit export that wrote the file could not carry (`kind lake`, `figure
+    /// mayor`), kept in a comment JCZ ignores (`LOST_COMMENT`) so that an import says it.
+    pub lost: Vec<String>,
 }
+
+/// The start of the comment that lists what a tilekit export lost.
+pub const LOST_COMMENT: &str = "tilekit-lost:";
 
 /// An element with its attributes and text, as written.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -105,6 +111,7 @@ pub fn parse(name: &str, text: &str) -> Result<JczFile, Error> {
     }
     let mut file = JczFile {
         name: name.to_string(),
+        lost: lost_comment(&doc),
         ..JczFile::default()
     };
     // Tiles and tile-sets may sit in <tiles>/<sets> wrappers or directly in <defs> (Festival).
@@ -230,11 +237,26 @@ fn element(node: roxmltree::Node) -> Element {
     }
 }
 
+/// The items of a `LOST_COMMENT` comment outside the root element, if any.
+fn lost_comment(doc: &roxmltree::Document) -> Vec<String> {
+    let comments = doc.root().children().filter(|n| n.is_comment());
+    let texts = comments.filter_map(|n| n.text()?.trim().strip_prefix(LOST_COMMENT));
+    texts
+        .flat_map(|t| t.split(','))
+        .map(|item| item.trim().to_string())
+        .filter(|item| !item.is_empty())
+        .collect()
+}
+
 /// Writes a JCZ XML document (tiles in `<tiles>`, tile-sets in `<sets>`), indented by two.
 pub fn write(file: &JczFile, comment: &str) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
     if !comment.is_empty() {
         let _ = writeln!(out, "<!-- {} -->", comment.replace("--", "- -"));
+    }
+    if !file.lost.is_empty() {
+        let lost = file.lost.join(", ").replace("--", "- -");
+        let _ = writeln!(out, "<!-- {LOST_COMMENT} {lost} -->");
     }
     out.push_str("<defs>\n");
     for (el, _) in &file.others {

@@ -183,6 +183,7 @@ fn xml_of(chosen: &Chosen, out: &Path) -> (tilekit_jcz::xml::JczFile, Vec<Note>,
     let played_figure = |n: &Note| n.kind == "figure" && figure_played(n, &chosen.own);
     notes.retain(|n| tilekit_jcz::export::plays(&n.kind) && !played_figure(n));
     (losses.figures).retain(|f| vocab::element_of_figure(f).is_none());
+    xml.lost = losses.items();
     losses.differ = (notes.iter())
         .filter(|n| n.tile.is_some())
         .map(|n| (n.file.clone(), n.tile.clone()))
