@@ -454,7 +454,79 @@ fn crossing_cities(set: &TileSet, tile: &Tile) -> Option<[CityOutline; 2]> {
 }
 
 /// Lays a tile out: every city, road, icon, pennant and flower group, and the region grid.
+/// An inner field the layout leaves without ground gets a pocket between two cities it borders
+/// (`pocketed`).
 pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
+    let first = lay_out(set, tile, &[]);
+    pocketed(set, tile, first)
+}
+
+/// Whether an inner field (a region of no ports) has no ground on the plan's grid.
+fn groundless(set: &TileSet, tile: &Tile, plan: &Plan, i: usize) -> bool {
+    let f = &tile.features[i];
+    is_region(set, tile, i) && f.ports.is_empty() && plan.regions.centroid(i).is_none()
+}
+
+/// The plan laid out again while an inner field has no ground: for each such field, each
+/// two cities it borders whose walls meet at one end are tried, the one with the longer wall
+/// there re-laid against the other (`geom::pocket_against`), until one arrangement gives the
+/// field ground. Tiles whose fields all have ground are left as they were.
+fn pocketed(set: &TileSet, tile: &Tile, first: Plan) -> Plan {
+    let mut plan = first;
+    let mut reshaped: Vec<(usize, CityOutline)> = Vec::new();
+    for i in 0..tile.features.len() {
+        if !groundless(set, tile, &plan, i) {
+            continue;
+        }
+        let outline = |plan: &Plan, f: usize| {
+            plan.cities
+                .iter()
+                .find(|c| c.feature == f)
+                .map(|c| c.outline.clone())
+        };
+        let borders = &tile.features[i].borders;
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for (k, &a) in borders.iter().enumerate() {
+            for &b in &borders[k + 1..] {
+                pairs.push((a, b));
+            }
+        }
+        'pairs: for (a, b) in pairs {
+            let (Some(oa), Some(ob)) = (outline(&plan, a), outline(&plan, b)) else {
+                continue;
+            };
+            let wall_length = |o: &CityOutline| -> f32 {
+                flatten(&o.walls)
+                    .iter()
+                    .flat_map(|l| l.windows(2).map(|w| w[0].dist(w[1])))
+                    .sum()
+            };
+            let tries = if wall_length(&oa) > wall_length(&ob) {
+                [(a, &oa, &ob), (b, &ob, &oa)]
+            } else {
+                [(b, &ob, &oa), (a, &oa, &ob)]
+            };
+            for (moved, mine, theirs) in tries {
+                let Some(new) = geom::pocket_against(mine, theirs) else {
+                    continue;
+                };
+                let mut trial = reshaped.clone();
+                trial.retain(|(f, _)| *f != moved);
+                trial.push((moved, new));
+                let laid = lay_out(set, tile, &trial);
+                if !groundless(set, tile, &laid, i) {
+                    plan = laid;
+                    reshaped = trial;
+                    break 'pairs;
+                }
+            }
+        }
+    }
+    plan
+}
+
+/// `plan` with the cities of `reshaped` (by feature index) drawn with the outlines given.
+fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Plan {
     let city_count = tile
         .features
         .iter()
@@ -478,9 +550,15 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
             .map_or(fill, |s| edge_colour(set, tile, *s, fill));
         cities.push(City {
             feature: i,
-            outline: crossed
-                .next()
-                .unwrap_or_else(|| city_outline(&sides, city_count > 1)),
+            outline: {
+                let drawn = crossed
+                    .next()
+                    .unwrap_or_else(|| city_outline(&sides, city_count > 1));
+                reshaped
+                    .iter()
+                    .find(|(f, _)| *f == i)
+                    .map_or(drawn, |(_, o)| o.clone())
+            },
             raised: raised_first && cities.is_empty(),
             colour,
             border: look.and_then(|l| l.border_colour).map(Rgba::from),

@@ -1028,6 +1028,35 @@ fn a_road_ending_in_a_strip_of_one_field_leaves_it_whole() {
     assert!(scene.to_string().matches("w0.02 butt").count() >= 2);
 }
 
+/// An inner field bordering two cities whose walls meet at one end only, with the ground
+/// between them open to another field, gets a pocket of its own: the cities are laid out again
+/// so that their walls enclose it (it had no ground at all). JCloisterZone's DG/CCc+.p, the
+/// same layout turned, and two caps on neighbouring sides.
+#[test]
+fn an_inner_field_between_two_cities_gets_a_pocket_of_its_own() {
+    let set = pictures();
+    let field = kind(&set, "field");
+    for id in ["PC-pocket", "PC-pocket-turned", "PC-pocket-caps"] {
+        let tile = &set.tiles[index(&set, id)];
+        tilekit_render::check_regions(&set, tile).unwrap_or_else(|e| panic!("{e}"));
+        let inner = tile
+            .features
+            .iter()
+            .position(|f| f.kind == field && f.ports.is_empty())
+            .expect("an inner field");
+        let area = tilekit_render::feature_areas(&set, tile)
+            .into_iter()
+            .find(|a| a.feature == inner)
+            .unwrap_or_else(|| panic!("{id}: the inner field has no ground"));
+        let at = pixel_at(&set, id, area.point.x, area.point.y);
+        assert!(
+            close(at, [0x7f, 0xb3, 0x56]),
+            "{id}: {at:?} at {:?}",
+            area.point
+        );
+    }
+}
+
 /// The base game's feature kind `id`.
 fn kind(set: &TileSet, id: &str) -> tiledef::FeatureKindId {
     set.kind_id(id).expect("base declares its kinds")
