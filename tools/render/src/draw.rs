@@ -180,6 +180,9 @@ struct City {
 /// of `FE-CRCR` reaching the cities), drawn as a low stone wall.
 struct Separator {
     line: Vec<Point>,
+    /// The fill of the ground of its own kind it bounds, drawn as that ground's edge rather
+    /// than as stone.
+    edge_of: Option<Rgba>,
 }
 
 /// Where everything of a tile goes, worked out before anything is painted.
@@ -211,6 +214,8 @@ pub(crate) struct Plan {
     roofs: Vec<(Point, tiledef::LookStyle, Rgba)>,
     /// Grid cells of ground that belongs to no feature, reached from the ports of none.
     unowned: Vec<usize>,
+    /// The grid cells of each region drawn in a fill of its own (not the ground's kind).
+    grounds: Vec<(Rgba, Vec<usize>)>,
     pub(crate) regions: Regions,
 }
 
@@ -949,9 +954,9 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
         .map(|(i, _)| i)
         .collect();
     let unowned = unowned_ports(set, tile);
-    // Fields the data keeps apart but the drawing joins (a centre icon that does not reach a
-    // city), or a field that floods ground of no feature: add a low wall from the centre to
-    // what lies between them on the edge, and again.
+    // Regions of two kinds sharing ground, fields the data keeps apart but the drawing joins
+    // (a centre icon that does not reach a city), or a field that floods ground of no feature:
+    // add a low wall from the centre to what lies between them on the edge, and again.
     let mut separators: Vec<Separator> = Vec::new();
     let mut tried: Vec<Point> = Vec::new();
     let mut regions = loop {
@@ -975,18 +980,22 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
                     .iter()
                     .any(|(l, half)| geom::distance_to_polyline(l, q) < *half)
         };
-        let next = joined_fields(set, tile, &regions)
-            .into_iter()
-            .find(untried)
-            .map(|p| (p, None))
+        let stretch = |(a, b): (Point, Point), edge_of: Option<Rgba>| {
+            [(a, Some(b), edge_of), (b, Some(a), edge_of)]
+                .into_iter()
+                .find(|(p, _, _)| untried(p))
+        };
+        let next = joined_kinds(set, tile, &regions)
+            .and_then(|(ends, f)| stretch(ends, region_fill(set, f)))
             .or_else(|| {
-                let (a, b) = joined_unowned(set, tile, &unowned, &regions)?;
-                [(a, Some(b)), (b, Some(a))]
+                joined_fields(set, tile, &regions)
                     .into_iter()
-                    .find(|(p, _)| untried(p))
-            });
+                    .find(untried)
+                    .map(|p| (p, None, None))
+            })
+            .or_else(|| stretch(joined_unowned(set, tile, &unowned, &regions)?, None));
         match next {
-            Some((between, across)) => {
+            Some((between, across, edge_of)) => {
                 tried.push(between);
                 // Ground of no feature is walled off from one end of its stretch of edge to
                 // the other when nothing stands in the way; else like two fields.
@@ -994,8 +1003,10 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
                     l.windows(2)
                         .all(|w| (1..20).all(|k| !covered(w[0].lerp(w[1], k as f32 / 20.0))))
                 };
+                // The edge of a region of its own kind curves as a city's wall does.
                 let straight = across
                     .map(|b| (b, wall_across(between, b)))
+                    .map(|(b, l)| (b, if edge_of.is_some() { rounded(&l) } else { l }))
                     .filter(|(_, l)| clear(l));
                 let line = match straight {
                     Some((b, line)) => {
@@ -1006,7 +1017,7 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
                     None => separator_line(between, &covered),
                 };
                 if let Some(line) = line {
-                    separators.push(Separator { line });
+                    separators.push(Separator { line, edge_of });
                 }
             }
             None => break regions,
@@ -1123,6 +1134,19 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
         }
     }
     let unowned = unowned_ground(&regions, &unowned);
+    let grounds = tile
+        .features
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let fill = region_fill(set, f)?;
+            let cells = regions.cells().iter().enumerate();
+            let mine = cells
+                .filter(|(_, c)| **c == Cell::Feature(i))
+                .map(|(c, _)| c);
+            Some((fill, mine.collect()))
+        })
+        .collect();
     // A few roofs inside each city, on a fixed lattice, where there is room.
     let mut roofs = Vec::new();
     let size = Regions::cell_size();
@@ -1191,6 +1215,7 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
         flowers,
         roofs,
         unowned,
+        grounds,
         regions,
     }
 }
@@ -1285,6 +1310,59 @@ fn joined_fields(set: &TileSet, tile: &Tile, regions: &Regions) -> Vec<Point> {
     Vec::new()
 }
 
+/// The fill a region is painted in when it is not the ground's kind: its kind's look's.
+fn region_fill(set: &TileSet, f: &Feature) -> Option<Rgba> {
+    let ground = ground_kind(set).and_then(|k| set.edge_kinds[k].halves_kind);
+    let kind = set.kind_of(f);
+    (kind.shape == KindShape::Region && Some(f.kind) != ground)
+        .then_some(kind.look?.fill.map(Rgba::from))
+        .flatten()
+}
+
+/// Two regions of different kinds sharing ground on the grid: the two points on the edge that
+/// bound the stretch of the one whose port the other floods (its ports and ports of nothing),
+/// and the region of the two drawn in a fill of its own, if any.
+fn joined_kinds<'t>(
+    set: &TileSet,
+    tile: &'t Tile,
+    regions: &Regions,
+) -> Option<((Point, Point), &'t Feature)> {
+    for (f, feature) in tile.features.iter().enumerate() {
+        if !is_region(set, tile, f) {
+            continue;
+        }
+        for &p in &feature.ports {
+            let Cell::Feature(g) = regions.at_port(p) else {
+                continue;
+            };
+            let other = &tile.features[g];
+            if g == f || !is_region(set, tile, g) || other.kind == feature.kind {
+                continue;
+            }
+            let stops = |i: usize| tile.feature_at(Port::ALL[i]).is_some_and(|h| h != f);
+            // Each way round the edge to the first port of another feature.
+            let end = |dir: usize| {
+                let mut i = p.index();
+                for _ in 0..12 {
+                    let next = (i + dir) % 12;
+                    if stops(next) {
+                        return Some(meeting_point(Port::ALL[i], Port::ALL[next]));
+                    }
+                    i = next;
+                }
+                None
+            };
+            let painted = if region_fill(set, feature).is_some() {
+                feature
+            } else {
+                other
+            };
+            return Some(((end(11)?, end(1)?), painted));
+        }
+    }
+    None
+}
+
 /// The ports whose edge carries a field there but that the data gives to no feature (Count's
 /// City of Carcassonne quarters).
 fn unowned_ports(set: &TileSet, tile: &Tile) -> Vec<Port> {
@@ -1338,6 +1416,19 @@ fn wall_across(a: Point, b: Point) -> Vec<Point> {
     } else {
         vec![a, b]
     }
+}
+
+/// A line of three points as the curve from the first to the last through the middle one.
+fn rounded(line: &[Point]) -> Vec<Point> {
+    let &[a, m, b] = line else {
+        return line.to_vec();
+    };
+    let chord = a.lerp(b, 0.5);
+    let control = pt(2.0 * m.x - chord.x, 2.0 * m.y - chord.y);
+    flatten(&[Seg::Move(a), Seg::Quad(control, b)])
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| line.to_vec())
 }
 
 /// The cells beside cell `c` of an `n` × `n` grid, west, east, north and south (None off the grid).
@@ -1472,23 +1563,11 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
             },
         );
     }
-    // Ground of no feature: paving, cell by cell, each cell a little larger so that the walls
-    // around it cover the steps; cells on the edge run on into the bleed.
-    let size = Regions::cell_size();
-    let n = crate::regions::N;
-    for &c in &plan.unowned {
-        let (x, y) = (c % n, c / n);
-        let grow = 0.8 * size;
-        let lo = |i: usize| if i == 0 { -o } else { i as f32 * size - grow };
-        let hi = |i: usize| {
-            if i + 1 == n {
-                1.0 + o
-            } else {
-                (i + 1) as f32 * size + grow
-            }
-        };
-        scene.fill(rect(lo(x), lo(y), hi(x) - lo(x), hi(y) - lo(y)), UNOWNED);
+    // Regions of a kind of their own in its fill, and ground of no feature paved.
+    for (fill, cells) in &plan.grounds {
+        paint_cells(scene, cells, *fill);
     }
+    paint_cells(scene, &plan.unowned, UNOWNED);
     for channel in &plan.channels {
         paint_channel(scene, channel);
     }
@@ -1566,7 +1645,11 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
         wall(scene, &edge_line(*side), *colour, 0.08);
     }
     for s in &plan.separators {
-        wall(scene, &s.line, STONE, 0.03);
+        match s.edge_of {
+            // The edge of a region of its own kind: its fill, bordered darker.
+            Some(fill) => wall(scene, &s.line, fill, 0.045),
+            None => wall(scene, &s.line, STONE, 0.03),
+        }
     }
     for (road, _) in &plan.roads {
         match road.stop {
@@ -1598,6 +1681,25 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
     }
     for &(p, colour) in &plan.flowers {
         flower_group(scene, p, colour);
+    }
+}
+
+/// Grid cells in one colour, each a little larger so that the walls around them cover the
+/// steps; cells on the edge run on into the bleed.
+fn paint_cells(scene: &mut Scene, cells: &[usize], colour: Rgba) {
+    let (o, size, n) = (OUTSIDE, Regions::cell_size(), crate::regions::N);
+    for &c in cells {
+        let (x, y) = (c % n, c / n);
+        let grow = 0.8 * size;
+        let lo = |i: usize| if i == 0 { -o } else { i as f32 * size - grow };
+        let hi = |i: usize| {
+            if i + 1 == n {
+                1.0 + o
+            } else {
+                (i + 1) as f32 * size + grow
+            }
+        };
+        scene.fill(rect(lo(x), lo(y), hi(x) - lo(x), hi(y) - lo(y)), colour);
     }
 }
 

@@ -1057,6 +1057,35 @@ fn an_inner_field_between_two_cities_gets_a_pocket_of_its_own() {
     }
 }
 
+/// A region of a kind of its own is drawn in its look's fill, and where it meets the field the
+/// two are kept apart by its edge: the fixture's woods were drawn as field, and a wood beside a
+/// field was one ground with it.
+#[test]
+fn a_second_region_kind_is_drawn_in_its_own_fill() {
+    let set = load_fixture(&["/base.toml"], "woods.toml");
+    let (wood, field) = ([0x2f, 0x5d, 0x2a], [0x7f, 0xb3, 0x56]);
+    for tile in set.tiles.iter().filter(|t| t.id.starts_with("WD-")) {
+        tilekit_render::check_regions(&set, tile).unwrap_or_else(|e| panic!("{e}"));
+    }
+    for (id, x, y, colour) in [
+        ("WD-deep", 0.5, 0.5, wood),
+        ("WD-city", 0.5, 0.8, wood),
+        ("WD-edge", 0.5, 0.1, wood),
+        ("WD-edge", 0.3, 0.7, field),
+        ("WD-cap", 0.5, 0.1, wood),
+        ("WD-cap", 0.5, 0.6, field),
+        ("WD-half", 0.85, 0.2, wood),
+        ("WD-half", 0.2, 0.85, field),
+        ("WD-road", 0.5, 0.08, wood),
+        ("WD-road", 0.2, 0.3, field),
+        ("WD-road", 0.5, 0.8, field),
+        ("WD-inner", 0.5, 0.5, wood),
+    ] {
+        let at = pixel_at(&set, id, x, y);
+        assert!(close(at, colour), "{id} at ({x}, {y}): {at:?}");
+    }
+}
+
 /// The base game's feature kind `id`.
 fn kind(set: &TileSet, id: &str) -> tiledef::FeatureKindId {
     set.kind_id(id).expect("base declares its kinds")
