@@ -197,6 +197,9 @@ pub(crate) struct Plan {
     separators: Vec<Separator>,
     /// Where a road crosses water: the crossing and the road's direction there.
     bridges: Vec<(Point, Point)>,
+    /// Where two lines cross without meeting: the one passing over (an index into `roads`),
+    /// the crossing and its direction there.
+    overpasses: Vec<(usize, Point, Point)>,
     /// Where a site at the centre (`Spot::Centre`: a monastery, an island's hut) is drawn.
     monastery: Option<Point>,
     marketplace: Option<Point>,
@@ -412,6 +415,46 @@ fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<Point> {
     let t = ((c.x - a.x) * s.y - (c.y - a.y) * s.x) / den;
     let u = ((c.x - a.x) * r.y - (c.y - a.y) * r.x) / den;
     ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| a.lerp(b, t))
+}
+
+/// Where two lines of different features cross inside the tile, away from their ends (lines
+/// that meet at a junction end there): they cross without meeting, and the first listed
+/// passes over the other on a bridge. Each crossing with the index of the road passing over
+/// and its direction there.
+fn overpasses(roads: &[(Road, Rgba)]) -> Vec<(usize, Point, Point)> {
+    let clear_of_ends = |line: &[Point], p: Point| {
+        [line.first(), line.last()]
+            .into_iter()
+            .flatten()
+            .all(|end| end.dist(p) > 2.0 * ROAD_HALF)
+    };
+    let mut out: Vec<(usize, Point, Point)> = Vec::new();
+    for (a, (over, _)) in roads.iter().enumerate() {
+        for (under, _) in roads[a + 1..]
+            .iter()
+            .filter(|(r, _)| r.feature != over.feature)
+        {
+            for la in &over.lines {
+                for lb in &under.lines {
+                    for (sa, sb) in la
+                        .windows(2)
+                        .flat_map(|sa| lb.windows(2).map(move |sb| (sa, sb)))
+                    {
+                        let Some(p) = crossing(sa[0], sa[1], sb[0], sb[1]) else {
+                            continue;
+                        };
+                        let fresh = out.iter().all(|(_, q, _)| q.dist(p) > 0.05);
+                        if fresh && clear_of_ends(la, p) && clear_of_ends(lb, p) {
+                            let len = sa[0].dist(sa[1]).max(1e-6);
+                            let dir = pt((sa[1].x - sa[0].x) / len, (sa[1].y - sa[0].y) / len);
+                            out.push((a, p, dir));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// A polyline as a path.
@@ -847,6 +890,7 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
         }
     }
 
+    let overpasses = overpasses(&roads);
     let road_lines: Vec<&Vec<Point>> = roads.iter().flat_map(|(r, _)| r.lines.iter()).collect();
     let hedges: Vec<(Vec<Point>, Rgba)> = Side::ALL
         .into_iter()
@@ -1200,6 +1244,7 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
         walls,
         separators,
         bridges,
+        overpasses,
         monastery,
         marketplace,
         festival,
@@ -1615,25 +1660,25 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
             },
         );
     }
-    for (road, colour) in &plan.roads {
+    // Roads passing over others are painted after them, over their own shadow.
+    let is_over = |i: usize| plan.overpasses.iter().any(|(o, _, _)| *o == i);
+    let (over, under): (Vec<_>, Vec<_>) =
+        (plan.roads.iter().enumerate()).partition(|(i, _)| is_over(*i));
+    paint_roads(scene, under.iter().map(|(_, r)| *r));
+    for &(_, at, dir) in &plan.overpasses {
+        let half = ROAD_HALF + 0.05;
         scene.stroke(
-            Shape::Path(road.path.clone()),
+            polyline(&[step(at, dir, -half), step(at, dir, half)]),
             Stroke {
-                colour: colour.darker(0.55),
-                width: 2.0 * ROAD_HALF,
+                colour: INK.alpha(110),
+                width: 2.0 * ROAD_HALF + 0.05,
                 cap: Cap::Round,
             },
         );
     }
-    for (road, colour) in &plan.roads {
-        scene.stroke(
-            Shape::Path(road.path.clone()),
-            Stroke {
-                colour: *colour,
-                width: 2.0 * ROAD_HALF - 0.03,
-                cap: Cap::Round,
-            },
-        );
+    paint_roads(scene, over.iter().map(|(_, r)| *r));
+    for &(_, at, dir) in &plan.overpasses {
+        parapets(scene, at, dir, ROAD_HALF + 0.025);
     }
     for &(at, dir) in &plan.bridges {
         bridge(scene, at, dir);
@@ -1703,6 +1748,30 @@ fn paint_cells(scene: &mut Scene, cells: &[usize], colour: Rgba) {
     }
 }
 
+/// Roads: every border, then every fill, so that roads meeting at a junction run into one.
+fn paint_roads<'p>(scene: &mut Scene, roads: impl Iterator<Item = &'p (Road, Rgba)> + Clone) {
+    for (road, colour) in roads.clone() {
+        scene.stroke(
+            Shape::Path(road.path.clone()),
+            Stroke {
+                colour: colour.darker(0.55),
+                width: 2.0 * ROAD_HALF,
+                cap: Cap::Round,
+            },
+        );
+    }
+    for (road, colour) in roads {
+        scene.stroke(
+            Shape::Path(road.path.clone()),
+            Stroke {
+                colour: *colour,
+                width: 2.0 * ROAD_HALF - 0.03,
+                cap: Cap::Round,
+            },
+        );
+    }
+}
+
 fn paint_channel(scene: &mut Scene, channel: &Channel) {
     let c = channel.colour;
     let (bank, inner) = if channel.style == EdgeStyle::River {
@@ -1741,8 +1810,12 @@ fn paint_channel(scene: &mut Scene, channel: &Channel) {
 
 /// Parapets on both sides of a road where it crosses water.
 fn bridge(scene: &mut Scene, at: Point, dir: Point) {
+    parapets(scene, at, dir, CHANNEL_HALF + 0.02);
+}
+
+/// Parapets on both sides of a road at `at`, `half` long each way along `dir`.
+fn parapets(scene: &mut Scene, at: Point, dir: Point, half: f32) {
     let normal = pt(-dir.y, dir.x);
-    let half = CHANNEL_HALF + 0.02;
     for k in [-1.0, 1.0] {
         let side = step(at, normal, k * (ROAD_HALF + 0.005));
         scene.stroke(

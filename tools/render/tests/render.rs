@@ -1086,6 +1086,36 @@ fn a_second_region_kind_is_drawn_in_its_own_fill() {
     }
 }
 
+/// Two lines crossing without meeting (two features whose ports alternate round the edge) are
+/// drawn over and under: the first listed passes over the other on a bridge, the other runs
+/// beneath (they were drawn as a junction). Roads meeting at a junction stay as they were.
+#[test]
+fn two_lines_crossing_without_meeting_pass_over_and_under() {
+    let bundled = bundled();
+    let tracks = load_fixture(&["/base.toml"], "tracks.toml");
+    let road = [0xf1, 0xea, 0xd8];
+    for (set, id, under) in [
+        (&bundled, "TB-RRrr", road),
+        (&tracks, "TR-over", [0x8a, 0x5a, 0x2b]),
+    ] {
+        let tile = &set.tiles[index(set, id)];
+        tilekit_render::check_regions(set, tile).unwrap_or_else(|e| panic!("{e}"));
+        // The west–east line is the one beneath: whole away from the crossing, cut beside the
+        // north–south one, which is whole across it.
+        assert!(close(pixel_at(set, id, 0.3, 0.5), under), "{id}");
+        let beside = pixel_at(set, id, 0.43, 0.5);
+        assert!(!close(beside, under), "{id}: the lines meet: {beside:?}");
+        assert!(close(pixel_at(set, id, 0.5, 0.5), road), "{id}");
+        let parapets = scene_text(set, id, DrawOptions::default())
+            .matches("w0.02 butt")
+            .count();
+        assert_eq!(parapets, 2, "{id}");
+    }
+    // A crossroads is four roads meeting at a village: no bridge.
+    let crossroads = scene_text(&bundled, "X", DrawOptions::default());
+    assert_eq!(crossroads.matches("w0.02 butt").count(), 0);
+}
+
 /// The base game's feature kind `id`.
 fn kind(set: &TileSet, id: &str) -> tiledef::FeatureKindId {
     set.kind_id(id).expect("base declares its kinds")
