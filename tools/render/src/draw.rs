@@ -240,12 +240,7 @@ pub fn draw_tile(set: &TileSet, tile: &Tile, options: &DrawOptions) -> Scene {
         Label::All => true,
     };
     if labelled {
-        // With the overlay the corner row holds port names: the id moves up and shrinks.
-        let (at, size) = if options.overlay {
-            (pt(0.965, 0.875), 0.055)
-        } else {
-            (pt(0.965, 0.965), 0.075)
-        };
+        let (at, size) = id_label(options.overlay);
         scene.commands.push(Command::Text {
             at,
             size,
@@ -256,6 +251,57 @@ pub fn draw_tile(set: &TileSet, tile: &Tile, options: &DrawOptions) -> Scene {
         });
     }
     scene
+}
+
+/// Where a tile's id is written (right-aligned, on its baseline) and its size. With the overlay
+/// the corner row holds port names: the id moves up and shrinks.
+fn id_label(overlay: bool) -> (Point, f32) {
+    if overlay {
+        (pt(0.965, 0.875), 0.055)
+    } else {
+        (pt(0.965, 0.965), 0.075)
+    }
+}
+
+/// The box a tile's id takes when written, its halo included: north-west and south-east.
+fn id_label_box(tile: &Tile, overlay: bool) -> (Point, Point) {
+    let (at, size) = id_label(overlay);
+    text_box(&tile.id, at, size, Align::Right)
+}
+
+/// The box a line of text takes when written at `at`, its halo included: north-west and
+/// south-east.
+fn text_box(text: &str, at: Point, size: f32, align: Align) -> (Point, Point) {
+    let (_, width_em) = crate::font::layout(text);
+    let width = width_em * size;
+    // DejaVu's capitals stand 0.73 em, its descenders 0.24 em; the halo is 0.22 em wide.
+    let halo = 0.11 * size;
+    let (left, baseline) = match align {
+        Align::Left => (at.x, at.y),
+        Align::Right => (at.x - width, at.y),
+        Align::Centre => (at.x - width / 2.0, at.y + 0.365 * size),
+    };
+    (
+        pt(left - halo, baseline - 0.73 * size - halo),
+        pt(left + width + halo, baseline + 0.24 * size + halo),
+    )
+}
+
+/// Whether two boxes (north-west and south-east corners) overlap.
+fn overlap(a: (Point, Point), b: (Point, Point)) -> bool {
+    a.0.x < b.1.x && b.0.x < a.1.x && a.0.y < b.1.y && b.0.y < a.1.y
+}
+
+/// Where the overlay writes a port's name: inside the tile, clear of the edge, whatever its
+/// length.
+fn port_name_at(port: Port) -> (Point, Align) {
+    let p = port_point(port);
+    match port.side() {
+        Side::N => (pt(p.x, 0.065), Align::Centre),
+        Side::S => (pt(p.x, 0.935), Align::Centre),
+        Side::W => (pt(0.035, p.y + 0.014), Align::Left),
+        Side::E => (pt(0.965, p.y + 0.014), Align::Right),
+    }
 }
 
 fn edge_colour(set: &TileSet, tile: &Tile, side: Side, fallback: Rgba) -> Rgba {
@@ -415,6 +461,46 @@ fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<Point> {
     let t = ((c.x - a.x) * s.y - (c.y - a.y) * s.x) / den;
     let u = ((c.x - a.x) * r.y - (c.y - a.y) * r.x) / den;
     ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| a.lerp(b, t))
+}
+
+/// Where a marker on a road stands: beside it, a fraction `t` along it, on the side clear of
+/// what is already placed (a garden) where its icon fits on the tile, clear of the tile's id
+/// and of cities; else a little further along or back; else on the side clear of what is
+/// placed, else on any open side.
+fn beside_road(
+    line: &[Point],
+    t: f32,
+    regions: &Regions,
+    in_city: &dyn Fn(Point) -> bool,
+) -> Point {
+    let sides_at = |t: f32| {
+        let mid = along(line, t);
+        let ahead = along(line, (t + 0.05).min(1.0));
+        let (dx, dy) = (ahead.x - mid.x, ahead.y - mid.y);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+        let normal = pt(-dy / len, dx / len);
+        [step(mid, normal, 0.11), step(mid, normal, -0.11)]
+    };
+    let open =
+        |p: &Point| (0.06..0.94).contains(&p.x) && (0.06..0.94).contains(&p.y) && !in_city(*p);
+    let clear = |p: &Point| open(p) && regions.is_clear(*p, 0.05);
+    // The icon's plate (0.065 round its centre) off every city and its wall (half 0.0225), with
+    // a little room between.
+    let whole = |p: &Point| {
+        (0..16).all(|k| {
+            let a = k as f32 * std::f32::consts::TAU / 16.0;
+            !in_city(step(*p, pt(a.cos(), a.sin()), 0.1))
+        })
+    };
+    let sides = sides_at(t);
+    [0.0, -0.1, 0.1, -0.2, 0.2]
+        .into_iter()
+        .filter(|d| (0.05..=0.95).contains(&(t + d)))
+        .flat_map(|d| sides_at(t + d))
+        .find(|p| clear(p) && whole(p) && regions.fits(*p, 0.07))
+        .or_else(|| sides.into_iter().find(clear))
+        .or_else(|| sides.into_iter().find(open))
+        .unwrap_or(sides[0])
 }
 
 /// Where two lines of different features cross inside the tile, away from their ends (lines
@@ -1070,6 +1156,11 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
     for (p, r) in &icons {
         regions.take(*p, *r);
     }
+    // Nothing is put where the tile's id may be written, with the overlay or without.
+    for overlay in [false, true] {
+        let (from, to) = id_label_box(tile, overlay);
+        regions.keep_out(from, to);
+    }
     let is_field = |c: Cell| matches!(c, Cell::Feature(i) if is_region(set, tile, i));
 
     // Garden, then tile-level markers, then wells, then flower groups: each keeps clear of the last.
@@ -1109,22 +1200,7 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
             }
             let at = marker_position(tile, &set.markers[m].id).unwrap_or_else(|| {
                 let t = (k + 1) as f32 / (list.len() + 1) as f32;
-                let t = 0.2 + 0.6 * t;
-                let mid = along(road.line(), t);
-                let ahead = along(road.line(), (t + 0.05).min(1.0));
-                let (dx, dy) = (ahead.x - mid.x, ahead.y - mid.y);
-                let len = (dx * dx + dy * dy).sqrt().max(1e-6);
-                let normal = pt(-dy / len, dx / len);
-                let sides = [step(mid, normal, 0.11), step(mid, normal, -0.11)];
-                let open = |p: &Point| {
-                    (0.06..0.94).contains(&p.x) && (0.06..0.94).contains(&p.y) && !in_city(*p)
-                };
-                // The side clear of what is already placed (a garden), else any open side.
-                sides
-                    .into_iter()
-                    .find(|p| open(p) && regions.is_clear(*p, 0.05))
-                    .or_else(|| sides.into_iter().find(open))
-                    .unwrap_or(sides[0])
+                beside_road(road.line(), 0.2 + 0.6 * t, &regions, &in_city)
             });
             regions.take(at, 0.07);
             markers.push((at, m));
@@ -2264,6 +2340,11 @@ fn flower_group(scene: &mut Scene, c: Point, colour: Rgba) {
     }
 }
 
+/// The size of the overlay's port names.
+const PORT_NAME: f32 = 0.04;
+/// The size of the overlay's feature labels.
+const FEATURE_LABEL: f32 = 0.052;
+
 /// The overlay's short name for a feature: kind and ordinal among its kind, in written order.
 pub fn feature_label(set: &TileSet, tile: &Tile, index: usize) -> String {
     let kind = tile.features[index].kind;
@@ -2331,15 +2412,44 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
             },
         );
     }
+    let port_names: Vec<(Point, Point)> = Port::ALL
+        .into_iter()
+        .map(|port| {
+            let (at, align) = port_name_at(port);
+            text_box(port.name(), at, PORT_NAME, align)
+        })
+        .collect();
     let mut labels: Vec<(Point, String, Rgba)> = Vec::new();
+    let id_boxes = [false, true].map(|overlay| id_label_box(tile, overlay));
+    // A label's box on the tile and clear of the ports' names and of the tile's id.
+    let readable = |text: &str, c: Point| {
+        let b = text_box(text, c, FEATURE_LABEL, Align::Centre);
+        let on_tile = b.0.x >= 0.0 && b.0.y >= 0.0 && b.1.x <= 1.0 && b.1.y <= 1.0;
+        on_tile && port_names.iter().chain(&id_boxes).all(|n| !overlap(b, *n))
+    };
     for (i, f) in tile.features.iter().enumerate() {
         let spot = site_spot(set, f);
+        let text = feature_label(set, tile, i);
         let at = match shape(set, f) {
+            // Along the road, where the label can be read.
             KindShape::Line => plan
                 .roads
                 .iter()
                 .find(|(r, _)| r.feature == i)
-                .map(|(r, _)| along(r.line(), 0.3)),
+                .map(|(r, _)| {
+                    // A stub's line is short and starts beyond the edge: moved onto the tile.
+                    let onto = |p: Point| {
+                        let (a, b) = text_box(&text, p, FEATURE_LABEL, Align::Centre);
+                        let shift = |lo: f32, hi: f32| (-lo).max(0.0) - (hi - 1.0).max(0.0);
+                        pt(p.x + shift(a.x, b.x), p.y + shift(a.y, b.y))
+                    };
+                    let along_it =
+                        [0.3, 0.4, 0.5, 0.6, 0.2, 0.7, 0.8, 0.9].map(|t| along(r.line(), t));
+                    (along_it.into_iter())
+                        .chain(along_it.map(onto))
+                        .find(|p| readable(&text, *p))
+                        .unwrap_or_else(|| onto(along(r.line(), 0.3)))
+                }),
             // Below a centre site's tall icon; on a garden's small one.
             KindShape::Site if spot == Some(Spot::Centre) => {
                 plan.monastery.map(|p| pt(p.x, p.y + 0.14))
@@ -2347,11 +2457,12 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
             KindShape::Site => plan.garden,
             KindShape::Area | KindShape::Region => {
                 let prefer = plan.regions.centroid(i).unwrap_or(CENTRE);
-                plan.regions.spot(|c| c == Cell::Feature(i), 0.05, prefer)
+                let whole = |c: Point| readable(&text, c);
+                (plan.regions).spot_where(|c| c == Cell::Feature(i), 0.05, prefer, whole)
             }
         };
         if let Some(p) = at {
-            labels.push((p, feature_label(set, tile, i), tint(i)));
+            labels.push((p, text, tint(i)));
         }
         if let Some((p, _)) = spot.and_then(|s| plan.icon_of(s)) {
             scene.fill(
@@ -2380,16 +2491,10 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
                 cap: Cap::Round,
             },
         );
-        // Names sit inside the tile, clear of the edge, whatever their length.
-        let (at, align) = match port.side() {
-            Side::N => (pt(p.x, 0.065), Align::Centre),
-            Side::S => (pt(p.x, 0.935), Align::Centre),
-            Side::W => (pt(0.035, p.y + 0.014), Align::Left),
-            Side::E => (pt(0.965, p.y + 0.014), Align::Right),
-        };
+        let (at, align) = port_name_at(port);
         scene.commands.push(Command::Text {
             at,
-            size: 0.04,
+            size: PORT_NAME,
             text: port.name().to_string(),
             colour: INK,
             align,
@@ -2399,7 +2504,7 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
     for (p, text, colour) in labels {
         scene.commands.push(Command::Text {
             at: p,
-            size: 0.052,
+            size: FEATURE_LABEL,
             text,
             colour: colour.darker(0.35),
             align: Align::Centre,
