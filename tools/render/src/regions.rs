@@ -4,7 +4,8 @@
 //! Cities are hit-tested against their outlines; roads, rivers, bands, hedges, walls and
 //! separators block the grid; each field is flood-filled from its ports, and inner fields take
 //! the leftover pockets. Icons (the Festival place, a monastery) stand on their field rather than
-//! divide it: they are only marked as taken, so nothing else is put on them.
+//! divide it: they are only marked as taken, so nothing else is put on them. A spot is found on
+//! the tile and outside the boxes kept out (where the tile's id is written) where it can be.
 
 use crate::geom::{distance_to_polyline, inside, inward, port_point, step};
 use crate::scene::{Point, pt};
