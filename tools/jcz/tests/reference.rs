@@ -1,4 +1,4 @@
-//! The 22 JCloisterZone reference files of `../shared/reference/jcz/`: every tile imports with
+//! The 23 JCloisterZone reference files of `../shared/reference/jcz/`: every tile imports with
 //! the counts per edition its tile-sets give, and the written files validate. Skipped (with a
 //! message) where the folder is absent. `TILEKIT_JCZ_REFERENCE=/path/to/jcz` points elsewhere.
 
@@ -13,7 +13,7 @@ use tilekit_jcz::xml;
 #[test]
 fn every_reference_tile_imports_with_its_counts() {
     let Some(inputs) = reference() else { return };
-    assert_eq!(inputs.len(), 22, "the reference folder has 22 files");
+    assert_eq!(inputs.len(), 23, "the reference folder has 23 files");
     let import = tilekit_jcz::import_texts(&inputs).expect("the reference files import");
     // Expected counts straight from the XML: (family, JCZ tile id) → edition → count.
     let mut expected: BTreeMap<(String, String), BTreeMap<String, u32>> = BTreeMap::new();
