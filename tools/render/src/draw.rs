@@ -180,6 +180,9 @@ struct City {
 /// of `FE-CRCR` reaching the cities), drawn as a low stone wall.
 struct Separator {
     line: Vec<Point>,
+    /// The fill of the ground of its own kind it bounds, drawn as that ground's edge rather
+    /// than as stone.
+    edge_of: Option<Rgba>,
 }
 
 /// Where everything of a tile goes, worked out before anything is painted.
@@ -194,6 +197,9 @@ pub(crate) struct Plan {
     separators: Vec<Separator>,
     /// Where a road crosses water: the crossing and the road's direction there.
     bridges: Vec<(Point, Point)>,
+    /// Where two lines cross without meeting: the one passing over (an index into `roads`),
+    /// the crossing and its direction there.
+    overpasses: Vec<(usize, Point, Point)>,
     /// Where a site at the centre (`Spot::Centre`: a monastery, an island's hut) is drawn.
     monastery: Option<Point>,
     marketplace: Option<Point>,
@@ -211,6 +217,8 @@ pub(crate) struct Plan {
     roofs: Vec<(Point, tiledef::LookStyle, Rgba)>,
     /// Grid cells of ground that belongs to no feature, reached from the ports of none.
     unowned: Vec<usize>,
+    /// The grid cells of each region drawn in a fill of its own (not the ground's kind).
+    grounds: Vec<(Rgba, Vec<usize>)>,
     pub(crate) regions: Regions,
 }
 
@@ -232,12 +240,7 @@ pub fn draw_tile(set: &TileSet, tile: &Tile, options: &DrawOptions) -> Scene {
         Label::All => true,
     };
     if labelled {
-        // With the overlay the corner row holds port names: the id moves up and shrinks.
-        let (at, size) = if options.overlay {
-            (pt(0.965, 0.875), 0.055)
-        } else {
-            (pt(0.965, 0.965), 0.075)
-        };
+        let (at, size) = id_label(options.overlay);
         scene.commands.push(Command::Text {
             at,
             size,
@@ -248,6 +251,57 @@ pub fn draw_tile(set: &TileSet, tile: &Tile, options: &DrawOptions) -> Scene {
         });
     }
     scene
+}
+
+/// Where a tile's id is written (right-aligned, on its baseline) and its size. With the overlay
+/// the corner row holds port names: the id moves up and shrinks.
+fn id_label(overlay: bool) -> (Point, f32) {
+    if overlay {
+        (pt(0.965, 0.875), 0.055)
+    } else {
+        (pt(0.965, 0.965), 0.075)
+    }
+}
+
+/// The box a tile's id takes when written, its halo included: north-west and south-east.
+fn id_label_box(tile: &Tile, overlay: bool) -> (Point, Point) {
+    let (at, size) = id_label(overlay);
+    text_box(&tile.id, at, size, Align::Right)
+}
+
+/// The box a line of text takes when written at `at`, its halo included: north-west and
+/// south-east.
+fn text_box(text: &str, at: Point, size: f32, align: Align) -> (Point, Point) {
+    let (_, width_em) = crate::font::layout(text);
+    let width = width_em * size;
+    // DejaVu's capitals stand 0.73 em, its descenders 0.24 em; the halo is 0.22 em wide.
+    let halo = 0.11 * size;
+    let (left, baseline) = match align {
+        Align::Left => (at.x, at.y),
+        Align::Right => (at.x - width, at.y),
+        Align::Centre => (at.x - width / 2.0, at.y + 0.365 * size),
+    };
+    (
+        pt(left - halo, baseline - 0.73 * size - halo),
+        pt(left + width + halo, baseline + 0.24 * size + halo),
+    )
+}
+
+/// Whether two boxes (north-west and south-east corners) overlap.
+fn overlap(a: (Point, Point), b: (Point, Point)) -> bool {
+    a.0.x < b.1.x && b.0.x < a.1.x && a.0.y < b.1.y && b.0.y < a.1.y
+}
+
+/// Where the overlay writes a port's name: inside the tile, clear of the edge, whatever its
+/// length.
+fn port_name_at(port: Port) -> (Point, Align) {
+    let p = port_point(port);
+    match port.side() {
+        Side::N => (pt(p.x, 0.065), Align::Centre),
+        Side::S => (pt(p.x, 0.935), Align::Centre),
+        Side::W => (pt(0.035, p.y + 0.014), Align::Left),
+        Side::E => (pt(0.965, p.y + 0.014), Align::Right),
+    }
 }
 
 fn edge_colour(set: &TileSet, tile: &Tile, side: Side, fallback: Rgba) -> Rgba {
@@ -409,6 +463,86 @@ fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<Point> {
     ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then(|| a.lerp(b, t))
 }
 
+/// Where a marker on a road stands: beside it, a fraction `t` along it, on the side clear of
+/// what is already placed (a garden) where its icon fits on the tile, clear of the tile's id
+/// and of cities; else a little further along or back; else on the side clear of what is
+/// placed, else on any open side.
+fn beside_road(
+    line: &[Point],
+    t: f32,
+    regions: &Regions,
+    in_city: &dyn Fn(Point) -> bool,
+) -> Point {
+    let sides_at = |t: f32| {
+        let mid = along(line, t);
+        let ahead = along(line, (t + 0.05).min(1.0));
+        let (dx, dy) = (ahead.x - mid.x, ahead.y - mid.y);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+        let normal = pt(-dy / len, dx / len);
+        [step(mid, normal, 0.11), step(mid, normal, -0.11)]
+    };
+    let open =
+        |p: &Point| (0.06..0.94).contains(&p.x) && (0.06..0.94).contains(&p.y) && !in_city(*p);
+    let clear = |p: &Point| open(p) && regions.is_clear(*p, 0.05);
+    // The icon's plate (0.065 round its centre) off every city and its wall (half 0.0225), with
+    // a little room between.
+    let whole = |p: &Point| {
+        (0..16).all(|k| {
+            let a = k as f32 * std::f32::consts::TAU / 16.0;
+            !in_city(step(*p, pt(a.cos(), a.sin()), 0.1))
+        })
+    };
+    let sides = sides_at(t);
+    [0.0, -0.1, 0.1, -0.2, 0.2]
+        .into_iter()
+        .filter(|d| (0.05..=0.95).contains(&(t + d)))
+        .flat_map(|d| sides_at(t + d))
+        .find(|p| clear(p) && whole(p) && regions.fits(*p, 0.07))
+        .or_else(|| sides.into_iter().find(clear))
+        .or_else(|| sides.into_iter().find(open))
+        .unwrap_or(sides[0])
+}
+
+/// Where two lines of different features cross inside the tile, away from their ends (lines
+/// that meet at a junction end there): they cross without meeting, and the first listed
+/// passes over the other on a bridge. Each crossing with the index of the road passing over
+/// and its direction there.
+fn overpasses(roads: &[(Road, Rgba)]) -> Vec<(usize, Point, Point)> {
+    let clear_of_ends = |line: &[Point], p: Point| {
+        [line.first(), line.last()]
+            .into_iter()
+            .flatten()
+            .all(|end| end.dist(p) > 2.0 * ROAD_HALF)
+    };
+    let mut out: Vec<(usize, Point, Point)> = Vec::new();
+    for (a, (over, _)) in roads.iter().enumerate() {
+        for (under, _) in roads[a + 1..]
+            .iter()
+            .filter(|(r, _)| r.feature != over.feature)
+        {
+            for la in &over.lines {
+                for lb in &under.lines {
+                    for (sa, sb) in la
+                        .windows(2)
+                        .flat_map(|sa| lb.windows(2).map(move |sb| (sa, sb)))
+                    {
+                        let Some(p) = crossing(sa[0], sa[1], sb[0], sb[1]) else {
+                            continue;
+                        };
+                        let fresh = out.iter().all(|(_, q, _)| q.dist(p) > 0.05);
+                        if fresh && clear_of_ends(la, p) && clear_of_ends(lb, p) {
+                            let len = sa[0].dist(sa[1]).max(1e-6);
+                            let dir = pt((sa[1].x - sa[0].x) / len, (sa[1].y - sa[0].y) / len);
+                            out.push((a, p, dir));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// A polyline as a path.
 fn polyline_path(points: &[Point]) -> Vec<Seg> {
     let mut path = Vec::with_capacity(points.len());
@@ -454,7 +588,79 @@ fn crossing_cities(set: &TileSet, tile: &Tile) -> Option<[CityOutline; 2]> {
 }
 
 /// Lays a tile out: every city, road, icon, pennant and flower group, and the region grid.
+/// An inner field the layout leaves without ground gets a pocket between two cities it borders
+/// (`pocketed`).
 pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
+    let first = lay_out(set, tile, &[]);
+    pocketed(set, tile, first)
+}
+
+/// Whether an inner field (a region of no ports) has no ground on the plan's grid.
+fn groundless(set: &TileSet, tile: &Tile, plan: &Plan, i: usize) -> bool {
+    let f = &tile.features[i];
+    is_region(set, tile, i) && f.ports.is_empty() && plan.regions.centroid(i).is_none()
+}
+
+/// The plan laid out again while an inner field has no ground: for each such field, each
+/// two cities it borders whose walls meet at one end are tried, the one with the longer wall
+/// there re-laid against the other (`geom::pocket_against`), until one arrangement gives the
+/// field ground. Tiles whose fields all have ground are left as they were.
+fn pocketed(set: &TileSet, tile: &Tile, first: Plan) -> Plan {
+    let mut plan = first;
+    let mut reshaped: Vec<(usize, CityOutline)> = Vec::new();
+    for i in 0..tile.features.len() {
+        if !groundless(set, tile, &plan, i) {
+            continue;
+        }
+        let outline = |plan: &Plan, f: usize| {
+            plan.cities
+                .iter()
+                .find(|c| c.feature == f)
+                .map(|c| c.outline.clone())
+        };
+        let borders = &tile.features[i].borders;
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for (k, &a) in borders.iter().enumerate() {
+            for &b in &borders[k + 1..] {
+                pairs.push((a, b));
+            }
+        }
+        'pairs: for (a, b) in pairs {
+            let (Some(oa), Some(ob)) = (outline(&plan, a), outline(&plan, b)) else {
+                continue;
+            };
+            let wall_length = |o: &CityOutline| -> f32 {
+                flatten(&o.walls)
+                    .iter()
+                    .flat_map(|l| l.windows(2).map(|w| w[0].dist(w[1])))
+                    .sum()
+            };
+            let tries = if wall_length(&oa) > wall_length(&ob) {
+                [(a, &oa, &ob), (b, &ob, &oa)]
+            } else {
+                [(b, &ob, &oa), (a, &oa, &ob)]
+            };
+            for (moved, mine, theirs) in tries {
+                let Some(new) = geom::pocket_against(mine, theirs) else {
+                    continue;
+                };
+                let mut trial = reshaped.clone();
+                trial.retain(|(f, _)| *f != moved);
+                trial.push((moved, new));
+                let laid = lay_out(set, tile, &trial);
+                if !groundless(set, tile, &laid, i) {
+                    plan = laid;
+                    reshaped = trial;
+                    break 'pairs;
+                }
+            }
+        }
+    }
+    plan
+}
+
+/// `plan` with the cities of `reshaped` (by feature index) drawn with the outlines given.
+fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Plan {
     let city_count = tile
         .features
         .iter()
@@ -478,9 +684,15 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
             .map_or(fill, |s| edge_colour(set, tile, *s, fill));
         cities.push(City {
             feature: i,
-            outline: crossed
-                .next()
-                .unwrap_or_else(|| city_outline(&sides, city_count > 1)),
+            outline: {
+                let drawn = crossed
+                    .next()
+                    .unwrap_or_else(|| city_outline(&sides, city_count > 1));
+                reshaped
+                    .iter()
+                    .find(|(f, _)| *f == i)
+                    .map_or(drawn, |(_, o)| o.clone())
+            },
             raised: raised_first && cities.is_empty(),
             colour,
             border: look.and_then(|l| l.border_colour).map(Rgba::from),
@@ -764,6 +976,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         }
     }
 
+    let overpasses = overpasses(&roads);
     let road_lines: Vec<&Vec<Point>> = roads.iter().flat_map(|(r, _)| r.lines.iter()).collect();
     let hedges: Vec<(Vec<Point>, Rgba)> = Side::ALL
         .into_iter()
@@ -871,9 +1084,9 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         .map(|(i, _)| i)
         .collect();
     let unowned = unowned_ports(set, tile);
-    // Fields the data keeps apart but the drawing joins (a centre icon that does not reach a
-    // city), or a field that floods ground of no feature: add a low wall from the centre to
-    // what lies between them on the edge, and again.
+    // Regions of two kinds sharing ground, fields the data keeps apart but the drawing joins
+    // (a centre icon that does not reach a city), or a field that floods ground of no feature:
+    // add a low wall from the centre to what lies between them on the edge, and again.
     let mut separators: Vec<Separator> = Vec::new();
     let mut tried: Vec<Point> = Vec::new();
     let mut regions = loop {
@@ -897,18 +1110,22 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                     .iter()
                     .any(|(l, half)| geom::distance_to_polyline(l, q) < *half)
         };
-        let next = joined_fields(set, tile, &regions)
-            .into_iter()
-            .find(untried)
-            .map(|p| (p, None))
+        let stretch = |(a, b): (Point, Point), edge_of: Option<Rgba>| {
+            [(a, Some(b), edge_of), (b, Some(a), edge_of)]
+                .into_iter()
+                .find(|(p, _, _)| untried(p))
+        };
+        let next = joined_kinds(set, tile, &regions)
+            .and_then(|(ends, f)| stretch(ends, region_fill(set, f)))
             .or_else(|| {
-                let (a, b) = joined_unowned(set, tile, &unowned, &regions)?;
-                [(a, Some(b)), (b, Some(a))]
+                joined_fields(set, tile, &regions)
                     .into_iter()
-                    .find(|(p, _)| untried(p))
-            });
+                    .find(untried)
+                    .map(|p| (p, None, None))
+            })
+            .or_else(|| stretch(joined_unowned(set, tile, &unowned, &regions)?, None));
         match next {
-            Some((between, across)) => {
+            Some((between, across, edge_of)) => {
                 tried.push(between);
                 // Ground of no feature is walled off from one end of its stretch of edge to
                 // the other when nothing stands in the way; else like two fields.
@@ -916,8 +1133,10 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                     l.windows(2)
                         .all(|w| (1..20).all(|k| !covered(w[0].lerp(w[1], k as f32 / 20.0))))
                 };
+                // The edge of a region of its own kind curves as a city's wall does.
                 let straight = across
                     .map(|b| (b, wall_across(between, b)))
+                    .map(|(b, l)| (b, if edge_of.is_some() { rounded(&l) } else { l }))
                     .filter(|(_, l)| clear(l));
                 let line = match straight {
                     Some((b, line)) => {
@@ -928,7 +1147,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
                     None => separator_line(between, &covered),
                 };
                 if let Some(line) = line {
-                    separators.push(Separator { line });
+                    separators.push(Separator { line, edge_of });
                 }
             }
             None => break regions,
@@ -936,6 +1155,11 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
     };
     for (p, r) in &icons {
         regions.take(*p, *r);
+    }
+    // Nothing is put where the tile's id may be written, with the overlay or without.
+    for overlay in [false, true] {
+        let (from, to) = id_label_box(tile, overlay);
+        regions.keep_out(from, to);
     }
     let is_field = |c: Cell| matches!(c, Cell::Feature(i) if is_region(set, tile, i));
 
@@ -976,22 +1200,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
             }
             let at = marker_position(tile, &set.markers[m].id).unwrap_or_else(|| {
                 let t = (k + 1) as f32 / (list.len() + 1) as f32;
-                let t = 0.2 + 0.6 * t;
-                let mid = along(road.line(), t);
-                let ahead = along(road.line(), (t + 0.05).min(1.0));
-                let (dx, dy) = (ahead.x - mid.x, ahead.y - mid.y);
-                let len = (dx * dx + dy * dy).sqrt().max(1e-6);
-                let normal = pt(-dy / len, dx / len);
-                let sides = [step(mid, normal, 0.11), step(mid, normal, -0.11)];
-                let open = |p: &Point| {
-                    (0.06..0.94).contains(&p.x) && (0.06..0.94).contains(&p.y) && !in_city(*p)
-                };
-                // The side clear of what is already placed (a garden), else any open side.
-                sides
-                    .into_iter()
-                    .find(|p| open(p) && regions.is_clear(*p, 0.05))
-                    .or_else(|| sides.into_iter().find(open))
-                    .unwrap_or(sides[0])
+                beside_road(road.line(), 0.2 + 0.6 * t, &regions, &in_city)
             });
             regions.take(at, 0.07);
             markers.push((at, m));
@@ -1045,6 +1254,19 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         }
     }
     let unowned = unowned_ground(&regions, &unowned);
+    let grounds = tile
+        .features
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let fill = region_fill(set, f)?;
+            let cells = regions.cells().iter().enumerate();
+            let mine = cells
+                .filter(|(_, c)| **c == Cell::Feature(i))
+                .map(|(c, _)| c);
+            Some((fill, mine.collect()))
+        })
+        .collect();
     // A few roofs inside each city, on a fixed lattice, where there is room.
     let mut roofs = Vec::new();
     let size = Regions::cell_size();
@@ -1098,6 +1320,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         walls,
         separators,
         bridges,
+        overpasses,
         monastery,
         marketplace,
         festival,
@@ -1113,6 +1336,7 @@ pub(crate) fn plan(set: &TileSet, tile: &Tile) -> Plan {
         flowers,
         roofs,
         unowned,
+        grounds,
         regions,
     }
 }
@@ -1207,6 +1431,59 @@ fn joined_fields(set: &TileSet, tile: &Tile, regions: &Regions) -> Vec<Point> {
     Vec::new()
 }
 
+/// The fill a region is painted in when it is not the ground's kind: its kind's look's.
+fn region_fill(set: &TileSet, f: &Feature) -> Option<Rgba> {
+    let ground = ground_kind(set).and_then(|k| set.edge_kinds[k].halves_kind);
+    let kind = set.kind_of(f);
+    (kind.shape == KindShape::Region && Some(f.kind) != ground)
+        .then_some(kind.look?.fill.map(Rgba::from))
+        .flatten()
+}
+
+/// Two regions of different kinds sharing ground on the grid: the two points on the edge that
+/// bound the stretch of the one whose port the other floods (its ports and ports of nothing),
+/// and the region of the two drawn in a fill of its own, if any.
+fn joined_kinds<'t>(
+    set: &TileSet,
+    tile: &'t Tile,
+    regions: &Regions,
+) -> Option<((Point, Point), &'t Feature)> {
+    for (f, feature) in tile.features.iter().enumerate() {
+        if !is_region(set, tile, f) {
+            continue;
+        }
+        for &p in &feature.ports {
+            let Cell::Feature(g) = regions.at_port(p) else {
+                continue;
+            };
+            let other = &tile.features[g];
+            if g == f || !is_region(set, tile, g) || other.kind == feature.kind {
+                continue;
+            }
+            let stops = |i: usize| tile.feature_at(Port::ALL[i]).is_some_and(|h| h != f);
+            // Each way round the edge to the first port of another feature.
+            let end = |dir: usize| {
+                let mut i = p.index();
+                for _ in 0..12 {
+                    let next = (i + dir) % 12;
+                    if stops(next) {
+                        return Some(meeting_point(Port::ALL[i], Port::ALL[next]));
+                    }
+                    i = next;
+                }
+                None
+            };
+            let painted = if region_fill(set, feature).is_some() {
+                feature
+            } else {
+                other
+            };
+            return Some(((end(11)?, end(1)?), painted));
+        }
+    }
+    None
+}
+
 /// The ports whose edge carries a field there but that the data gives to no feature (Count's
 /// City of Carcassonne quarters).
 fn unowned_ports(set: &TileSet, tile: &Tile) -> Vec<Port> {
@@ -1260,6 +1537,19 @@ fn wall_across(a: Point, b: Point) -> Vec<Point> {
     } else {
         vec![a, b]
     }
+}
+
+/// A line of three points as the curve from the first to the last through the middle one.
+fn rounded(line: &[Point]) -> Vec<Point> {
+    let &[a, m, b] = line else {
+        return line.to_vec();
+    };
+    let chord = a.lerp(b, 0.5);
+    let control = pt(2.0 * m.x - chord.x, 2.0 * m.y - chord.y);
+    flatten(&[Seg::Move(a), Seg::Quad(control, b)])
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| line.to_vec())
 }
 
 /// The cells beside cell `c` of an `n` × `n` grid, west, east, north and south (None off the grid).
@@ -1394,23 +1684,11 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
             },
         );
     }
-    // Ground of no feature: paving, cell by cell, each cell a little larger so that the walls
-    // around it cover the steps; cells on the edge run on into the bleed.
-    let size = Regions::cell_size();
-    let n = crate::regions::N;
-    for &c in &plan.unowned {
-        let (x, y) = (c % n, c / n);
-        let grow = 0.8 * size;
-        let lo = |i: usize| if i == 0 { -o } else { i as f32 * size - grow };
-        let hi = |i: usize| {
-            if i + 1 == n {
-                1.0 + o
-            } else {
-                (i + 1) as f32 * size + grow
-            }
-        };
-        scene.fill(rect(lo(x), lo(y), hi(x) - lo(x), hi(y) - lo(y)), UNOWNED);
+    // Regions of a kind of their own in its fill, and ground of no feature paved.
+    for (fill, cells) in &plan.grounds {
+        paint_cells(scene, cells, *fill);
     }
+    paint_cells(scene, &plan.unowned, UNOWNED);
     for channel in &plan.channels {
         paint_channel(scene, channel);
     }
@@ -1458,25 +1736,25 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
             },
         );
     }
-    for (road, colour) in &plan.roads {
+    // Roads passing over others are painted after them, over their own shadow.
+    let is_over = |i: usize| plan.overpasses.iter().any(|(o, _, _)| *o == i);
+    let (over, under): (Vec<_>, Vec<_>) =
+        (plan.roads.iter().enumerate()).partition(|(i, _)| is_over(*i));
+    paint_roads(scene, under.iter().map(|(_, r)| *r));
+    for &(_, at, dir) in &plan.overpasses {
+        let half = ROAD_HALF + 0.05;
         scene.stroke(
-            Shape::Path(road.path.clone()),
+            polyline(&[step(at, dir, -half), step(at, dir, half)]),
             Stroke {
-                colour: colour.darker(0.55),
-                width: 2.0 * ROAD_HALF,
+                colour: INK.alpha(110),
+                width: 2.0 * ROAD_HALF + 0.05,
                 cap: Cap::Round,
             },
         );
     }
-    for (road, colour) in &plan.roads {
-        scene.stroke(
-            Shape::Path(road.path.clone()),
-            Stroke {
-                colour: *colour,
-                width: 2.0 * ROAD_HALF - 0.03,
-                cap: Cap::Round,
-            },
-        );
+    paint_roads(scene, over.iter().map(|(_, r)| *r));
+    for &(_, at, dir) in &plan.overpasses {
+        parapets(scene, at, dir, ROAD_HALF + 0.025);
     }
     for &(at, dir) in &plan.bridges {
         bridge(scene, at, dir);
@@ -1488,7 +1766,11 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
         wall(scene, &edge_line(*side), *colour, 0.08);
     }
     for s in &plan.separators {
-        wall(scene, &s.line, STONE, 0.03);
+        match s.edge_of {
+            // The edge of a region of its own kind: its fill, bordered darker.
+            Some(fill) => wall(scene, &s.line, fill, 0.045),
+            None => wall(scene, &s.line, STONE, 0.03),
+        }
     }
     for (road, _) in &plan.roads {
         match road.stop {
@@ -1520,6 +1802,49 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
     }
     for &(p, colour) in &plan.flowers {
         flower_group(scene, p, colour);
+    }
+}
+
+/// Grid cells in one colour, each a little larger so that the walls around them cover the
+/// steps; cells on the edge run on into the bleed.
+fn paint_cells(scene: &mut Scene, cells: &[usize], colour: Rgba) {
+    let (o, size, n) = (OUTSIDE, Regions::cell_size(), crate::regions::N);
+    for &c in cells {
+        let (x, y) = (c % n, c / n);
+        let grow = 0.8 * size;
+        let lo = |i: usize| if i == 0 { -o } else { i as f32 * size - grow };
+        let hi = |i: usize| {
+            if i + 1 == n {
+                1.0 + o
+            } else {
+                (i + 1) as f32 * size + grow
+            }
+        };
+        scene.fill(rect(lo(x), lo(y), hi(x) - lo(x), hi(y) - lo(y)), colour);
+    }
+}
+
+/// Roads: every border, then every fill, so that roads meeting at a junction run into one.
+fn paint_roads<'p>(scene: &mut Scene, roads: impl Iterator<Item = &'p (Road, Rgba)> + Clone) {
+    for (road, colour) in roads.clone() {
+        scene.stroke(
+            Shape::Path(road.path.clone()),
+            Stroke {
+                colour: colour.darker(0.55),
+                width: 2.0 * ROAD_HALF,
+                cap: Cap::Round,
+            },
+        );
+    }
+    for (road, colour) in roads {
+        scene.stroke(
+            Shape::Path(road.path.clone()),
+            Stroke {
+                colour: *colour,
+                width: 2.0 * ROAD_HALF - 0.03,
+                cap: Cap::Round,
+            },
+        );
     }
 }
 
@@ -1561,8 +1886,12 @@ fn paint_channel(scene: &mut Scene, channel: &Channel) {
 
 /// Parapets on both sides of a road where it crosses water.
 fn bridge(scene: &mut Scene, at: Point, dir: Point) {
+    parapets(scene, at, dir, CHANNEL_HALF + 0.02);
+}
+
+/// Parapets on both sides of a road at `at`, `half` long each way along `dir`.
+fn parapets(scene: &mut Scene, at: Point, dir: Point, half: f32) {
     let normal = pt(-dir.y, dir.x);
-    let half = CHANNEL_HALF + 0.02;
     for k in [-1.0, 1.0] {
         let side = step(at, normal, k * (ROAD_HALF + 0.005));
         scene.stroke(
@@ -2011,6 +2340,11 @@ fn flower_group(scene: &mut Scene, c: Point, colour: Rgba) {
     }
 }
 
+/// The size of the overlay's port names.
+const PORT_NAME: f32 = 0.04;
+/// The size of the overlay's feature labels.
+const FEATURE_LABEL: f32 = 0.052;
+
 /// The overlay's short name for a feature: kind and ordinal among its kind, in written order.
 pub fn feature_label(set: &TileSet, tile: &Tile, index: usize) -> String {
     let kind = tile.features[index].kind;
@@ -2078,15 +2412,44 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
             },
         );
     }
+    let port_names: Vec<(Point, Point)> = Port::ALL
+        .into_iter()
+        .map(|port| {
+            let (at, align) = port_name_at(port);
+            text_box(port.name(), at, PORT_NAME, align)
+        })
+        .collect();
     let mut labels: Vec<(Point, String, Rgba)> = Vec::new();
+    let id_boxes = [false, true].map(|overlay| id_label_box(tile, overlay));
+    // A label's box on the tile and clear of the ports' names and of the tile's id.
+    let readable = |text: &str, c: Point| {
+        let b = text_box(text, c, FEATURE_LABEL, Align::Centre);
+        let on_tile = b.0.x >= 0.0 && b.0.y >= 0.0 && b.1.x <= 1.0 && b.1.y <= 1.0;
+        on_tile && port_names.iter().chain(&id_boxes).all(|n| !overlap(b, *n))
+    };
     for (i, f) in tile.features.iter().enumerate() {
         let spot = site_spot(set, f);
+        let text = feature_label(set, tile, i);
         let at = match shape(set, f) {
+            // Along the road, where the label can be read.
             KindShape::Line => plan
                 .roads
                 .iter()
                 .find(|(r, _)| r.feature == i)
-                .map(|(r, _)| along(r.line(), 0.3)),
+                .map(|(r, _)| {
+                    // A stub's line is short and starts beyond the edge: moved onto the tile.
+                    let onto = |p: Point| {
+                        let (a, b) = text_box(&text, p, FEATURE_LABEL, Align::Centre);
+                        let shift = |lo: f32, hi: f32| (-lo).max(0.0) - (hi - 1.0).max(0.0);
+                        pt(p.x + shift(a.x, b.x), p.y + shift(a.y, b.y))
+                    };
+                    let along_it =
+                        [0.3, 0.4, 0.5, 0.6, 0.2, 0.7, 0.8, 0.9].map(|t| along(r.line(), t));
+                    (along_it.into_iter())
+                        .chain(along_it.map(onto))
+                        .find(|p| readable(&text, *p))
+                        .unwrap_or_else(|| onto(along(r.line(), 0.3)))
+                }),
             // Below a centre site's tall icon; on a garden's small one.
             KindShape::Site if spot == Some(Spot::Centre) => {
                 plan.monastery.map(|p| pt(p.x, p.y + 0.14))
@@ -2094,11 +2457,12 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
             KindShape::Site => plan.garden,
             KindShape::Area | KindShape::Region => {
                 let prefer = plan.regions.centroid(i).unwrap_or(CENTRE);
-                plan.regions.spot(|c| c == Cell::Feature(i), 0.05, prefer)
+                let whole = |c: Point| readable(&text, c);
+                (plan.regions).spot_where(|c| c == Cell::Feature(i), 0.05, prefer, whole)
             }
         };
         if let Some(p) = at {
-            labels.push((p, feature_label(set, tile, i), tint(i)));
+            labels.push((p, text, tint(i)));
         }
         if let Some((p, _)) = spot.and_then(|s| plan.icon_of(s)) {
             scene.fill(
@@ -2127,16 +2491,10 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
                 cap: Cap::Round,
             },
         );
-        // Names sit inside the tile, clear of the edge, whatever their length.
-        let (at, align) = match port.side() {
-            Side::N => (pt(p.x, 0.065), Align::Centre),
-            Side::S => (pt(p.x, 0.935), Align::Centre),
-            Side::W => (pt(0.035, p.y + 0.014), Align::Left),
-            Side::E => (pt(0.965, p.y + 0.014), Align::Right),
-        };
+        let (at, align) = port_name_at(port);
         scene.commands.push(Command::Text {
             at,
-            size: 0.04,
+            size: PORT_NAME,
             text: port.name().to_string(),
             colour: INK,
             align,
@@ -2146,7 +2504,7 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
     for (p, text, colour) in labels {
         scene.commands.push(Command::Text {
             at: p,
-            size: 0.052,
+            size: FEATURE_LABEL,
             text,
             colour: colour.darker(0.35),
             align: Align::Centre,

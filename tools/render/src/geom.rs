@@ -1,7 +1,8 @@
 //! Tile geometry: where ports sit, quarter turns, and the outlines of cities and roads.
 //!
 //! Every city shape is written once in a canonical orientation and turned into place, so a cap,
-//! a band, a corner, three sides and all four sides each have one definition.
+//! a band, a corner, three sides and all four sides each have one definition. A city may be
+//! laid out again against another so that their walls enclose an inner field's pocket.
 
 use crate::scene::{Point, Seg, pt};
 use tiledef::{Port, Side};
@@ -307,6 +308,191 @@ fn under_piece(north_pocket: bool, south_pocket: bool) -> CityOutline {
     CityOutline { area, walls }
 }
 
+/// One wall of a city outline: a single quadratic curve.
+#[derive(Clone, Copy, Debug)]
+struct Wall {
+    from: Point,
+    control: Point,
+    to: Point,
+}
+
+impl Wall {
+    /// The point at parameter `t` (0 at `from`, 1 at `to`).
+    fn at(&self, t: f32) -> Point {
+        let (a, b) = (
+            self.from.lerp(self.control, t),
+            self.control.lerp(self.to, t),
+        );
+        a.lerp(b, t)
+    }
+
+    /// The same curve run the other way.
+    fn reversed(self) -> Wall {
+        Wall {
+            from: self.to,
+            control: self.control,
+            to: self.from,
+        }
+    }
+
+    /// The piece between parameters `u` and `v`, as its control and end (its start is `at(u)`):
+    /// the curve's blossom at (u, v) and (v, v).
+    fn piece(&self, u: f32, v: f32) -> (Point, Point) {
+        let blossom = |u: f32, v: f32| {
+            let (a, b, c) = ((1.0 - u) * (1.0 - v), (1.0 - u) * v + u * (1.0 - v), u * v);
+            pt(
+                a * self.from.x + b * self.control.x + c * self.to.x,
+                a * self.from.y + b * self.control.y + c * self.to.y,
+            )
+        };
+        (blossom(u, v), blossom(v, v))
+    }
+}
+
+/// The walls of an outline that are one curve each, as written.
+fn single_walls(outline: &CityOutline) -> Vec<Wall> {
+    outline
+        .walls
+        .windows(2)
+        .filter_map(|w| match (w[0], w[1]) {
+            (Seg::Move(from), Seg::Quad(control, to)) => Some(Wall { from, control, to }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Where along another city's wall a re-laid wall touches it, as parameters from the point
+/// the two walls share: it arrives at the first and leaves again at the second, between them
+/// lying over that wall's stroke. The pocket is the ground between the shared point and the
+/// second.
+const TOUCH: (f32, f32) = (0.55, 0.42);
+/// How far the pocket's own wall bows from its chord, as a share of the chord's length.
+const POCKET_BOW: f32 = 1.0;
+/// How far under the other city's wall the re-laid city reaches, so that the two close the
+/// pocket on the grid: less than half that wall's stroke, so nothing of it shows.
+const UNDERLAP: f32 = 0.015;
+
+/// Whether two points are one.
+fn near(a: Point, b: Point) -> bool {
+    a.dist(b) < 1e-3
+}
+
+/// A wall of `moved` and a wall of `fixed` that end at one point, the second run from there.
+fn meeting_walls(moved: &CityOutline, fixed: &CityOutline) -> Option<(Wall, Wall)> {
+    single_walls(moved).into_iter().find_map(|m| {
+        single_walls(fixed).into_iter().find_map(|f| {
+            let f = if near(f.to, m.from) || near(f.to, m.to) {
+                f.reversed()
+            } else {
+                f
+            };
+            (near(f.from, m.from) || near(f.from, m.to)).then_some((m, f))
+        })
+    })
+}
+
+/// `moved` laid out again beside `fixed` so the two enclose a pocket of ground: where a wall of
+/// each ends at one point, with the ground between them open to the rest of the tile, the
+/// wall of `moved` is drawn to touch the wall of `fixed` further along and to come back to the
+/// shared point from there, bowed away. None when no wall of one ends where one of the
+/// other does, or the walls are not single curves.
+pub fn pocket_against(moved: &CityOutline, fixed: &CityOutline) -> Option<CityOutline> {
+    if moved.walls.len() != 2 * single_walls(moved).len() {
+        return None;
+    }
+    let (mine, theirs) = meeting_walls(moved, fixed)?;
+    let fixed_area = flatten(&fixed.area);
+    let in_fixed = |p: Point| fixed_area.iter().any(|poly| inside(poly, p));
+    // The normal of the fixed wall at `t` that points into the fixed city.
+    let inward_at = |t: f32| {
+        let (a, b) = (
+            theirs.at((t - 0.01).max(0.0)),
+            theirs.at((t + 0.01).min(1.0)),
+        );
+        let len = a.dist(b).max(1e-6);
+        let n = pt(-(b.y - a.y) / len, (b.x - a.x) / len);
+        let flip = pt(-n.x, -n.y);
+        [n, flip]
+            .into_iter()
+            .find(|d| in_fixed(step(theirs.at(t), *d, 0.03)))
+    };
+    let (t1, t2) = TOUCH;
+    let (q1, q2, shared) = (theirs.at(t1), theirs.at(t2), theirs.from);
+    let pocket_control = {
+        let away = inward_at(t2 / 2.0)?;
+        let k = q2.dist(shared) * POCKET_BOW;
+        step(q2.lerp(shared, 0.5), away, -k)
+    };
+    // Between `q1` and `q2` the city runs just under the fixed wall, along it.
+    let under = inward_at((t1 + t2) / 2.0)?;
+    let (along_control, _) = theirs.piece(t1, t2);
+    let beneath = |p: Point| step(p, under, UNDERLAP);
+    let far = Seg::Quad(mine.control, q1);
+    let pocket = Seg::Quad(pocket_control, shared);
+    let mut walls = vec![Seg::Move(mine.from), far, Seg::Move(q2), pocket];
+    let mut course = vec![
+        far,
+        Seg::Line(beneath(q1)),
+        Seg::Quad(beneath(along_control), beneath(q2)),
+        Seg::Line(q2),
+        pocket,
+    ];
+    if near(mine.from, shared) {
+        // The wall runs from the shared point: the same course the other way.
+        walls = vec![
+            Seg::Move(shared),
+            Seg::Quad(pocket_control, q2),
+            Seg::Move(q1),
+            Seg::Quad(mine.control, mine.to),
+        ];
+        course = vec![
+            Seg::Quad(pocket_control, q2),
+            Seg::Line(beneath(q2)),
+            Seg::Quad(beneath(along_control), beneath(q1)),
+            Seg::Line(q1),
+            Seg::Quad(mine.control, mine.to),
+        ];
+    }
+    let area = with_wall_replaced(&moved.area, mine, &course)?;
+    let others = single_walls(moved).into_iter().filter(|w| {
+        !(near(w.from, mine.from) && near(w.control, mine.control) && near(w.to, mine.to))
+    });
+    Some(CityOutline {
+        area,
+        walls: others
+            .flat_map(|w| [Seg::Move(w.from), Seg::Quad(w.control, w.to)])
+            .chain(walls)
+            .collect(),
+    })
+}
+
+/// An area's path with the curve of `wall` replaced by `course`, where it runs as the wall does
+/// (every outline here is written so); None when it has no such curve.
+fn with_wall_replaced(area: &[Seg], wall: Wall, course: &[Seg]) -> Option<Vec<Seg>> {
+    let mut at = pt(0.0, 0.0);
+    let mut out = Vec::with_capacity(area.len() + course.len());
+    let mut replaced = false;
+    for seg in area {
+        match *seg {
+            Seg::Quad(c, end)
+                if !replaced
+                    && near(at, wall.from)
+                    && near(c, wall.control)
+                    && near(end, wall.to) =>
+            {
+                out.extend_from_slice(course);
+                replaced = true;
+            }
+            other => out.push(other),
+        }
+        at = match *seg {
+            Seg::Move(p) | Seg::Line(p) | Seg::Quad(_, p) | Seg::Cubic(_, _, p) => p,
+            Seg::Close => at,
+        };
+    }
+    replaced.then_some(out)
+}
+
 /// The path's contours as polylines (curves sampled), for hit tests and placement.
 pub fn flatten(segs: &[Seg]) -> Vec<Vec<Point>> {
     const STEPS: usize = 16;
@@ -456,6 +642,26 @@ mod tests {
                 assert_eq!(hit(&under, *p), i >= k, "{k} pockets, corner {i}");
             }
         }
+    }
+
+    #[test]
+    fn a_city_laid_out_against_another_encloses_a_pocket_by_their_shared_end() {
+        let hit = |o: &CityOutline, p: Point| flatten(&o.area).iter().any(|poly| inside(poly, p));
+        let cap = city_outline(&[Side::N], true);
+        let corner = city_outline(&[Side::E, Side::S], true);
+        // Drawn as they are, the ground by the north-east corner is open to the west.
+        assert!(!hit(&cap, pt(0.5, 0.3)) && !hit(&corner, pt(0.5, 0.3)));
+        let moved = pocket_against(&corner, &cap).expect("the walls share the north-east corner");
+        // The corner city now reaches the cap's wall, under its stroke ...
+        assert!(hit(&moved, pt(0.5, 0.3)) && hit(&moved, pt(0.5, 0.19)));
+        assert!(!hit(&moved, pt(0.5, 0.16)));
+        // ... and leaves ground between the two by the corner.
+        assert!(!hit(&moved, pt(0.8, 0.2)) && !hit(&cap, pt(0.8, 0.2)));
+        // It keeps its own edges.
+        assert!(hit(&moved, pt(0.95, 0.6)) && hit(&moved, pt(0.5, 0.95)));
+        // Walls that share no end give nothing.
+        let south = city_outline(&[Side::S], true);
+        assert!(pocket_against(&south, &cap).is_none());
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! Cities are hit-tested against their outlines; roads, rivers, bands, hedges, walls and
 //! separators block the grid; each field is flood-filled from its ports, and inner fields take
 //! the leftover pockets. Icons (the Festival place, a monastery) stand on their field rather than
-//! divide it: they are only marked as taken, so nothing else is put on them.
+//! divide it: they are only marked as taken, so nothing else is put on them. A spot is found on
+//! the tile and outside the boxes kept out (where the tile's id is written) where it can be.
 
 use crate::geom::{distance_to_polyline, inside, inward, port_point, step};
 use crate::scene::{Point, pt};
@@ -41,7 +42,14 @@ pub struct Regions {
     /// Per cell, whether its centre lies inside a used area: kept up to date by `take`, so that
     /// finding a spot costs the grid once rather than the grid times the areas used so far.
     covered: Vec<bool>,
+    /// Boxes (north-west and south-east corners) that nothing placed may reach into: where
+    /// the tile's id is written.
+    keep_out: Vec<(Point, Point)>,
 }
+
+/// How far a placed thing's centre keeps from the tile's edge at most, whatever room it asks
+/// for: an icon's plate (0.06) and its outline.
+const EDGE_MARGIN: f32 = 0.07;
 
 /// What blocks the grid, gathered by the drawing code.
 pub struct Obstacles<'a> {
@@ -110,6 +118,7 @@ impl Regions {
             taken: Vec::new(),
             taken_keys: HashSet::new(),
             covered: vec![false; N * N],
+            keep_out: Vec::new(),
         };
         for &(feature, ports) in fields {
             for &port in ports {
@@ -188,6 +197,25 @@ impl Regions {
         }
     }
 
+    /// Marks a box (its north-west and south-east corners) that nothing placed later reaches
+    /// into, where another spot is to be had.
+    pub fn keep_out(&mut self, from: Point, to: Point) {
+        self.keep_out.push((from, to));
+    }
+
+    /// Whether something of `radius` at `at` lies wholly on the tile (up to `EDGE_MARGIN`
+    /// from its edge) and clear of every box kept out.
+    pub fn fits(&self, at: Point, radius: f32) -> bool {
+        let m = radius.min(EDGE_MARGIN);
+        let on_tile = (m..=1.0 - m).contains(&at.x) && (m..=1.0 - m).contains(&at.y);
+        on_tile
+            && self.keep_out.iter().all(|(a, b)| {
+                let dx = (a.x - at.x).max(at.x - b.x).max(0.0);
+                let dy = (a.y - at.y).max(at.y - b.y).max(0.0);
+                (dx * dx + dy * dy).sqrt() >= radius
+            })
+    }
+
     /// Whether something of `radius` at `at` keeps clear of every area marked as used.
     pub fn is_clear(&self, at: Point, radius: f32) -> bool {
         self.taken.iter().all(|(t, r)| t.dist(at) >= r + radius)
@@ -209,22 +237,37 @@ impl Regions {
     }
 
     /// A spot for something of `radius` inside the cells that `wanted` accepts: as close to
-    /// `prefer` as possible among spots with room, else the roomiest spot.
+    /// `prefer` as possible among spots with room, else the roomiest spot; among the spots
+    /// where it `fits` (on the tile, clear of the boxes kept out) when there are any.
     pub fn spot(&self, wanted: impl Fn(Cell) -> bool, radius: f32, prefer: Point) -> Option<Point> {
+        self.spot_where(wanted, radius, prefer, |_| true)
+    }
+
+    /// `spot`, where fitting also asks `also` of the spot (a label's box clear of others).
+    pub fn spot_where(
+        &self,
+        wanted: impl Fn(Cell) -> bool,
+        radius: f32,
+        prefer: Point,
+        also: impl Fn(Point) -> bool,
+    ) -> Option<Point> {
         let room = self.room(&wanted);
-        let mut best: Option<(f32, usize)> = None;
-        for (i, r) in room.iter().enumerate() {
-            if *r <= 0.0 {
-                continue;
+        let best = |fitting: bool| {
+            let mut best: Option<(f32, usize)> = None;
+            for (i, r) in room.iter().enumerate() {
+                let c = centre_of(i);
+                if *r <= 0.0 || (fitting && !(self.fits(c, radius) && also(c))) {
+                    continue;
+                }
+                // Enough room counts fully; less room is penalised, so tight spots lose.
+                let score = r.min(radius) * 4.0 - c.dist(prefer);
+                if best.is_none_or(|(s, _)| score > s) {
+                    best = Some((score, i));
+                }
             }
-            let c = centre_of(i);
-            // Enough room counts fully; less room is penalised, so tight spots lose.
-            let score = r.min(radius) * 4.0 - c.dist(prefer);
-            if best.is_none_or(|(s, _)| score > s) {
-                best = Some((score, i));
-            }
-        }
-        best.map(|(_, i)| centre_of(i))
+            best.map(|(_, i)| centre_of(i))
+        };
+        best(true).or_else(|| best(false))
     }
 
     // For each accepted cell: the distance to the nearest unaccepted, taken or outside cell.

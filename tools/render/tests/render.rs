@@ -1083,6 +1083,221 @@ fn a_road_ending_in_a_strip_of_one_field_leaves_it_whole() {
     assert!(scene.to_string().matches("w0.02 butt").count() >= 2);
 }
 
+/// An inner field bordering two cities whose walls meet at one end only, with the ground
+/// between them open to another field, gets a pocket of its own: the cities are laid out again
+/// so that their walls enclose it (it had no ground at all). JCloisterZone's DG/CCc+.p, the
+/// same layout turned, and two caps on neighbouring sides.
+#[test]
+fn an_inner_field_between_two_cities_gets_a_pocket_of_its_own() {
+    let set = pictures();
+    let field = kind(&set, "field");
+    for id in ["PC-pocket", "PC-pocket-turned", "PC-pocket-caps"] {
+        let tile = &set.tiles[index(&set, id)];
+        tilekit_render::check_regions(&set, tile).unwrap_or_else(|e| panic!("{e}"));
+        let inner = tile
+            .features
+            .iter()
+            .position(|f| f.kind == field && f.ports.is_empty())
+            .expect("an inner field");
+        let area = tilekit_render::feature_areas(&set, tile)
+            .into_iter()
+            .find(|a| a.feature == inner)
+            .unwrap_or_else(|| panic!("{id}: the inner field has no ground"));
+        let at = pixel_at(&set, id, area.point.x, area.point.y);
+        assert!(
+            close(at, [0x7f, 0xb3, 0x56]),
+            "{id}: {at:?} at {:?}",
+            area.point
+        );
+    }
+}
+
+/// A region of a kind of its own is drawn in its look's fill, and where it meets the field the
+/// two are kept apart by its edge: the fixture's woods were drawn as field, and a wood beside a
+/// field was one ground with it.
+#[test]
+fn a_second_region_kind_is_drawn_in_its_own_fill() {
+    let set = load_fixture(&["/base.toml"], "woods.toml");
+    let (wood, field) = ([0x2f, 0x5d, 0x2a], [0x7f, 0xb3, 0x56]);
+    for tile in set.tiles.iter().filter(|t| t.id.starts_with("WD-")) {
+        tilekit_render::check_regions(&set, tile).unwrap_or_else(|e| panic!("{e}"));
+    }
+    for (id, x, y, colour) in [
+        ("WD-deep", 0.5, 0.5, wood),
+        ("WD-city", 0.5, 0.8, wood),
+        ("WD-edge", 0.5, 0.1, wood),
+        ("WD-edge", 0.3, 0.7, field),
+        ("WD-cap", 0.5, 0.1, wood),
+        ("WD-cap", 0.5, 0.6, field),
+        ("WD-half", 0.85, 0.2, wood),
+        ("WD-half", 0.2, 0.85, field),
+        ("WD-road", 0.5, 0.08, wood),
+        ("WD-road", 0.2, 0.3, field),
+        ("WD-road", 0.5, 0.8, field),
+        ("WD-inner", 0.5, 0.5, wood),
+    ] {
+        let at = pixel_at(&set, id, x, y);
+        assert!(close(at, colour), "{id} at ({x}, {y}): {at:?}");
+    }
+}
+
+/// Two lines crossing without meeting (two features whose ports alternate round the edge) are
+/// drawn over and under: the first listed passes over the other on a bridge, the other runs
+/// beneath (they were drawn as a junction). Roads meeting at a junction stay as they were.
+#[test]
+fn two_lines_crossing_without_meeting_pass_over_and_under() {
+    let bundled = bundled();
+    let tracks = load_fixture(&["/base.toml"], "tracks.toml");
+    let road = [0xf1, 0xea, 0xd8];
+    for (set, id, under) in [
+        (&bundled, "TB-RRrr", road),
+        (&tracks, "TR-over", [0x8a, 0x5a, 0x2b]),
+    ] {
+        let tile = &set.tiles[index(set, id)];
+        tilekit_render::check_regions(set, tile).unwrap_or_else(|e| panic!("{e}"));
+        // The west–east line is the one beneath: whole away from the crossing, cut beside the
+        // north–south one, which is whole across it.
+        assert!(close(pixel_at(set, id, 0.3, 0.5), under), "{id}");
+        let beside = pixel_at(set, id, 0.43, 0.5);
+        assert!(!close(beside, under), "{id}: the lines meet: {beside:?}");
+        assert!(close(pixel_at(set, id, 0.5, 0.5), road), "{id}");
+        let parapets = scene_text(set, id, DrawOptions::default())
+            .matches("w0.02 butt")
+            .count();
+        assert_eq!(parapets, 2, "{id}");
+    }
+    // A crossroads is four roads meeting at a village: no bridge.
+    let crossroads = scene_text(&bundled, "X", DrawOptions::default());
+    assert_eq!(crossroads.matches("w0.02 butt").count(), 0);
+}
+
+/// Where a drawing's marker icons stand: the centres of their round plates (0.06 across, in the
+/// icon library's plate colour).
+fn icon_plates(scene: &tilekit_render::Scene) -> Vec<tilekit_render::scene::Point> {
+    scene
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::Shape {
+                shape: Shape::Circle { centre, radius },
+                fill: Some(f),
+                ..
+            } if (*radius - 0.06).abs() < 1e-6 && f.0 == [0xf4, 0xee, 0xe0, 235] => Some(*centre),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What is wrong with where tile `id`'s icons stand: a plate off the tile, or reaching into
+/// the box of the tile's id written in its corner.
+fn icon_faults(set: &TileSet, id: &str) -> Vec<String> {
+    let tile = &set.tiles[index(set, id)];
+    let options = DrawOptions {
+        overlay: false,
+        label: Label::All,
+        artwork: false,
+    };
+    let (_, width_em) = tilekit_render::font::layout(&tile.id);
+    // Right-aligned at (0.965, 0.965), 0.075 high: its capitals from 0.73 em above.
+    let (size, r) = (0.075, 0.06);
+    let (x0, y0) = (0.965 - width_em * size, 0.965 - 0.73 * size);
+    icon_plates(&draw_tile(set, tile, &options))
+        .into_iter()
+        .filter_map(|p| {
+            let on_tile = (r..=1.0 - r).contains(&p.x) && (r..=1.0 - r).contains(&p.y);
+            let (dx, dy) = ((x0 - p.x).max(0.0), (y0 - p.y).max(0.0));
+            let clear_of_id = (dx * dx + dy * dy).sqrt() >= r;
+            (!on_tile || !clear_of_id).then(|| format!("{id}: an icon at {p:?}"))
+        })
+        .collect()
+}
+
+/// A small city opposite a sea edge has little room: its goods' icons sat on the tile's edge,
+/// under the tile's id. No icon of a bundled tile or of the fixture leaves the tile or reaches
+/// under its id.
+#[test]
+fn marker_icons_stay_on_the_tile_and_clear_of_its_id() {
+    let seas = load_fixture(&["/base.toml"], "seas.toml");
+    let tile = &seas.tiles[index(&seas, "SE-port")];
+    tilekit_render::check_regions(&seas, tile).unwrap_or_else(|e| panic!("{e}"));
+    let options = DrawOptions {
+        overlay: false,
+        label: Label::All,
+        artwork: false,
+    };
+    assert_eq!(icon_plates(&draw_tile(&seas, tile, &options)).len(), 2);
+    let mut faults = icon_faults(&seas, "SE-port");
+    let set = bundled();
+    for tile in &set.tiles {
+        faults.extend(icon_faults(&set, &tile.id));
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+/// The box a line of text of a drawing takes, its halo included, as the font lays it out.
+fn text_box(
+    text: &str,
+    at: tilekit_render::scene::Point,
+    size: f32,
+    align: tilekit_render::scene::Align,
+) -> [f32; 4] {
+    use tilekit_render::scene::Align;
+    let width = tilekit_render::font::layout(text).1 * size;
+    let halo = 0.11 * size;
+    let (left, baseline) = match align {
+        Align::Left => (at.x, at.y),
+        Align::Right => (at.x - width, at.y),
+        Align::Centre => (at.x - width / 2.0, at.y + 0.365 * size),
+    };
+    [
+        left - halo,
+        baseline - 0.73 * size - halo,
+        left + width + halo,
+        baseline + 0.24 * size + halo,
+    ]
+}
+
+/// With the overlay, no feature's label leaves the tile or covers a port's name or the tile's
+/// id, on any bundled tile (the labels of cities, fields and roads once covered port names).
+#[test]
+fn overlay_labels_stay_on_the_tile_and_clear_of_other_text() {
+    let set = bundled();
+    let options = DrawOptions {
+        overlay: true,
+        label: Label::All,
+        artwork: false,
+    };
+    let mut faults = Vec::new();
+    for tile in &set.tiles {
+        let texts: Vec<(String, f32, [f32; 4])> = draw_tile(&set, tile, &options)
+            .commands
+            .iter()
+            .filter_map(|c| match c {
+                Command::Text {
+                    at,
+                    size,
+                    text,
+                    align,
+                    ..
+                } => Some((text.clone(), *size, text_box(text, *at, *size, *align))),
+                _ => None,
+            })
+            .collect();
+        for (text, size, b) in texts.iter().filter(|t| (t.1 - 0.052).abs() < 1e-6) {
+            let _ = size;
+            if b[0] < 0.0 || b[1] < 0.0 || b[2] > 1.0 || b[3] > 1.0 {
+                faults.push(format!("{}: `{text}` leaves the tile: {b:?}", tile.id));
+            }
+            for (other, _, o) in texts.iter().filter(|t| (t.1 - 0.052).abs() >= 1e-6) {
+                if b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3] {
+                    faults.push(format!("{}: `{text}` covers `{other}`", tile.id));
+                }
+            }
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
 /// The base game's feature kind `id`.
 fn kind(set: &TileSet, id: &str) -> tiledef::FeatureKindId {
     set.kind_id(id).expect("base declares its kinds")
