@@ -13,7 +13,6 @@ use crate::board::EMPTY;
 use crate::ids::{FigureId, KindId, NodeId, OrientId, PlacedId};
 use crate::rules;
 pub use crate::setup::Setup;
-use crate::state::ExtraTurn;
 use crate::tables::{Orient, Tables};
 use tiledef::{Meeting, Port, Side};
 
@@ -295,7 +294,7 @@ impl<'t> Game<'t> {
             ActionGroup::Deploy => self.deploys(placed).count(),
             ActionGroup::Windmill => self.windmill_count(placed),
             ActionGroup::Return => self.return_count(placed),
-            ActionGroup::Recall => self.recall_count(),
+            ActionGroup::Recall => rules::powers::recall_count(self),
             ActionGroup::Pass => 1,
             ActionGroup::Donkey => self.donkey_targets(),
         }
@@ -307,7 +306,7 @@ impl<'t> Game<'t> {
             ActionGroup::Deploy => self.nth_deploy(placed, n),
             ActionGroup::Windmill => self.nth_windmill(placed, n),
             ActionGroup::Return => self.nth_return(n),
-            ActionGroup::Recall => self.nth_recall(n),
+            ActionGroup::Recall => rules::powers::nth_recall(self, n),
             ActionGroup::Pass => (n == 0).then_some(Move::Pass),
             ActionGroup::Donkey => self.nth_donkey(n),
         }
@@ -379,39 +378,6 @@ impl<'t> Game<'t> {
             .filter(|(_, f)| f.owner == self.core.current)
             .nth(n)?;
         Some(Move::Return { figure: i as u16 })
-    }
-
-    /// How many figures with the power `recall` (the abbot) the current player may take back:
-    /// theirs on the board.
-    #[inline]
-    fn recall_count(&self) -> usize {
-        if self.core.powers.recall_kinds == 0 {
-            return 0;
-        }
-        usize::from(
-            self.core
-                .on_board(self.core.current, self.core.powers.recall_kinds),
-        )
-    }
-
-    fn nth_recall(&self, n: usize) -> Option<Move> {
-        let figure = self.recallable().nth(n)?;
-        Some(Move::Recall {
-            figure: figure as u16,
-        })
-    }
-
-    /// The current player's figures with the power `recall`, by index into `figures`.
-    fn recallable(&self) -> impl Iterator<Item = usize> + '_ {
-        let core = &self.core;
-        let recall = core.powers.recall_kinds;
-        (core.figures.iter().enumerate())
-            .filter(move |(_, f)| {
-                f.owner == core.current
-                    && f.kind == FigureKind::Follower
-                    && recall & f.figure.bit() != 0
-            })
-            .map(|(i, _)| i)
     }
 
     /// The number of tiles the donkey may move to now (0 without Village Life).
@@ -666,10 +632,7 @@ impl<'t> Game<'t> {
                     y,
                     rotation: self.core.play.orient(orient).rotation,
                 });
-                if self.core.powers.extra_tile_kinds != 0 && self.core.extra_turn == ExtraTurn::None
-                {
-                    self.earn_extra_tile(id, events);
-                }
+                self.placed_modules(id, events);
                 self.core.phase = Phase::Act(id);
                 Ok(())
             }
@@ -690,7 +653,7 @@ impl<'t> Game<'t> {
                 Ok(())
             }
             (Phase::Act(placed), Move::Recall { figure }) => {
-                self.recall(figure, events)?;
+                rules::powers::recall(self, figure, events)?;
                 self.end_turn(placed, events);
                 Ok(())
             }
@@ -896,59 +859,10 @@ impl<'t> Game<'t> {
             self.complete_sites(p.x, p.y, events);
         }
         self.end_turn_modules(placed, events);
-        // An extra tile earned: the same player places the next tile.
-        self.core.extra_turn = match self.core.extra_turn {
-            ExtraTurn::Earned => ExtraTurn::Taking,
-            _ => {
-                self.core.current = (self.core.current + 1) % self.core.options.players;
-                ExtraTurn::None
-            }
-        };
+        if !self.plays_again() {
+            self.core.current = (self.core.current + 1) % self.core.options.players;
+        }
         self.draw_next(events);
-    }
-
-    /// Takes back figure `figure` of the current player, of the power `recall` (the abbot),
-    /// and scores its feature as the end would, for them.
-    fn recall(&mut self, figure: u16, events: &mut Vec<Event>) -> Result<(), IllegalMove> {
-        let i = usize::from(figure);
-        if !self.recallable().any(|r| r == i) {
-            return Err(IllegalMove::NoRecall(figure));
-        }
-        let fig = self.core.figures[i];
-        let root = self.core.find_mut(fig.node);
-        if let Some(n) = (fig.figure.set_index()).and_then(|k| self.core.stats.recalls.get_mut(k)) {
-            *n += 1;
-        }
-        self.score_as(root, false, true, events);
-        Ok(())
-    }
-
-    /// Whether the tile just placed extends a feature where the current player has a figure
-    /// of power `extra-tile` (the builder): then they earn one more tile.
-    fn earn_extra_tile(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
-        let core = &self.core;
-        if core.on_board(core.current, core.powers.extra_tile_kinds) == 0 {
-            return;
-        }
-        let p = core.board.placed[placed.index()];
-        let features = core.play_orient(placed).features;
-        let builder = core.figures.iter().find(|f| {
-            f.owner == core.current
-                && f.kind == FigureKind::Follower
-                && core.powers.extra_tile_kinds & f.figure.bit() != 0
-                && {
-                    let root = core.find(f.node);
-                    (0..features).any(|i| core.find(p.node(i)) == root)
-                }
-        });
-        if let Some(info) = builder.and_then(|f| core.set_figure(f)) {
-            events.push(Event::ExtraTile {
-                player: core.current,
-                figure: info.id.clone(),
-            });
-            self.core.extra_turn = ExtraTurn::Earned;
-            self.core.stats.extra_tiles += 1;
-        }
     }
 
     /// Scores the sites with followers whose range the tile just placed at `(x, y)` completed.

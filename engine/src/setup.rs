@@ -12,11 +12,12 @@ use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
 use crate::placements::Placements;
 use crate::rules::donkey::Donkey;
 use crate::rules::flowers::Flowers;
+use crate::rules::powers::ExtraTile;
 use crate::rules::tokens::Tokens;
 use crate::rules::windmill::Windmills;
 use crate::rules::{Modules, in_play};
 use crate::scoring::{MarkersInPlay, markers_in_play};
-use crate::state::{Core, Event, ExtraTurn, Game, GameStats, Phase, PlayTables, Powers, Scratch};
+use crate::state::{Core, Event, Game, GameStats, Phase, PlayTables, Powers, Scratch};
 use crate::tables::Tables;
 use std::sync::Arc;
 
@@ -125,6 +126,7 @@ impl<'t> Setup<'t> {
         };
         let markers = self.tables.markers.len();
         let follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
+        let powers = Powers::new(tables, &self.follower_counts);
         // One expression, built in place: parts bound first would each be copied into it.
         let mut game = Game {
             core: Core {
@@ -140,8 +142,7 @@ impl<'t> Setup<'t> {
                     .collect(),
                 follower_counts: self.follower_counts.clone(),
                 follower_kinds,
-                powers: Powers::new(tables, &self.follower_counts),
-                extra_turn: ExtraTurn::None,
+                powers,
                 scores: vec![0; players],
                 bag,
                 next_draw: 0,
@@ -173,6 +174,7 @@ impl<'t> Setup<'t> {
                     .then(|| Windmills::new(self.rules.windmills, players)),
                 flowers: (!colours.is_empty()).then_some(Flowers { colours }),
                 tokens: self.markers.tokens.then(|| Tokens::new(players, markers)),
+                extra_tile: (powers.extra_tile_kinds != 0).then(ExtraTile::default),
             },
         };
         game.put(0, 0, tables.orient_of(self.draw.start, 0));

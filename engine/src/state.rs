@@ -959,8 +959,6 @@ pub(crate) struct Core<'t> {
     pub(crate) follower_kinds: bool,
     /// The set figures in this game by how they deploy and what powers they bring.
     pub(crate) powers: Powers,
-    /// Whether the current player has earned, or is placing, a figure's extra tile.
-    pub(crate) extra_turn: ExtraTurn,
     pub(crate) scores: Vec<u32>,
     pub(crate) bag: Vec<KindId>,
     pub(crate) next_draw: usize,
@@ -1023,18 +1021,6 @@ impl Powers {
         }
         powers
     }
-}
-
-/// A figure's extra tile (the builder's) in a turn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum ExtraTurn {
-    /// None earned.
-    #[default]
-    None,
-    /// The tile just placed earned one: the same player places the next tile.
-    Earned,
-    /// This is the extra tile: it earns no other.
-    Taking,
 }
 
 /// Buffers a turn reuses, holding nothing between turns that the game's state depends on.
