@@ -1578,6 +1578,19 @@ fn the_play_check_tries_an_option_on_and_warns_when_its_rates_never_paid() {
 }
 
 #[test]
+fn the_play_check_warns_of_an_effect_never_paid_at_its_id() {
+    let out = tilekit(&["validate", "tests/fixtures/play/effect-never-paid.toml"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("tilekit::effect-never-paid"), "{stderr}");
+    assert!(
+        stderr.contains("the effect `vines` changed no score"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("effect-never-paid.toml:17:6"), "{stderr}");
+}
+
+#[test]
 fn a_tile_no_game_places_is_an_error() {
     // Decided without playing: its edges meet only its own kind.
     for extra in [None, Some("--no-play")] {
