@@ -1532,3 +1532,141 @@ fn sheet_backs_are_plain_by_set_or_the_authors_picture() {
         );
     }
 }
+
+/// The play check's findings in `--format json`: (code, severity, message) of each diagnostic.
+fn play_findings(args: &[&str]) -> (Option<i32>, Vec<(String, String, String)>) {
+    let mut all = vec!["validate", "--format", "json"];
+    all.extend_from_slice(args);
+    let out = tilekit(&all);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let found = json["diagnostics"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|d| {
+            let field = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (field("code"), field("severity"), field("message"))
+        })
+        .collect();
+    (out.status.code(), found)
+}
+
+#[test]
+fn the_play_check_warns_of_a_tile_set_aside_in_many_games_with_its_share() {
+    let (code, found) = play_findings(&["tests/fixtures/play/often-set-aside.toml"]);
+    assert_eq!(code, Some(0), "{found:?}");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (c, severity, message) = &found[0];
+    assert_eq!(
+        (c.as_str(), severity.as_str()),
+        ("tilekit::often-set-aside", "warning")
+    );
+    assert!(
+        message.contains("`GR-all`") && message.contains(" % of the games"),
+        "{message}"
+    );
+    // The same files give the same findings.
+    assert_eq!(
+        play_findings(&["tests/fixtures/play/often-set-aside.toml"]).1,
+        found
+    );
+}
+
+#[test]
+fn the_play_check_warns_of_a_figure_never_deployed_and_a_modifier_never_paid() {
+    let out = tilekit(&["validate", "tests/fixtures/play/never-used.toml"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("tilekit::figure-never-deployed"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("never-used.toml:19:6"),
+        "at the figure's id: {stderr}"
+    );
+    assert!(stderr.contains("tilekit::modifier-never-paid"), "{stderr}");
+    assert!(
+        stderr.contains("never-used.toml:25:6"),
+        "at the marker's id: {stderr}"
+    );
+    assert!(text(&out.stdout).contains("never-used.toml: ok with 2 warnings"));
+}
+
+#[test]
+fn the_play_check_tries_an_option_on_and_warns_when_its_rates_never_paid() {
+    let (code, found) = play_findings(&["tests/fixtures/play/option-never-paid.toml"]);
+    assert_eq!(code, Some(0), "{found:?}");
+    let codes: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(codes, ["tilekit::option-never-paid"]);
+    assert!(found[0].2.contains("`tiny-ponds`"), "{found:?}");
+}
+
+#[test]
+fn the_play_check_warns_of_an_effect_never_paid_at_its_id() {
+    let out = tilekit(&["validate", "tests/fixtures/play/effect-never-paid.toml"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("tilekit::effect-never-paid"), "{stderr}");
+    assert!(
+        stderr.contains("the effect `vines` changed no score"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("effect-never-paid.toml:17:6"), "{stderr}");
+}
+
+#[test]
+fn a_tile_no_game_places_is_an_error() {
+    // Decided without playing: its edges meet only its own kind.
+    for extra in [None, Some("--no-play")] {
+        let mut args = vec!["tests/fixtures/play/unreachable.toml"];
+        args.extend(extra);
+        let (code, found) = play_findings(&args);
+        assert_eq!(code, Some(1), "{found:?}");
+        let codes: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
+        assert_eq!(codes, ["tilekit::unreachable"], "{extra:?}");
+    }
+    // Found by playing: reachable only with a set that requires its own, never in its games.
+    let files = [
+        "tests/fixtures/play/never-placed.toml",
+        "tests/fixtures/play/lava-flow.toml",
+    ];
+    let (code, found) = play_findings(&files);
+    assert_eq!(code, Some(1), "{found:?}");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "tilekit::never-placed");
+    assert!(found[0].2.contains("`VO-crater`"), "{found:?}");
+}
+
+#[test]
+fn no_play_skips_the_games() {
+    let (code, found) = play_findings(&["tests/fixtures/play/often-set-aside.toml", "--no-play"]);
+    assert_eq!(code, Some(0));
+    assert!(found.is_empty(), "{found:?}");
+    let files = [
+        "tests/fixtures/play/never-placed.toml",
+        "tests/fixtures/play/lava-flow.toml",
+        "--no-play",
+    ];
+    assert_eq!(play_findings(&files), (Some(0), Vec::new()));
+}
+
+#[test]
+fn the_bundled_sets_and_examples_get_no_play_finding() {
+    let (code, found) = play_findings(&["definitions", "examples"]);
+    assert_eq!(code, Some(0), "{found:?}");
+    assert!(found.is_empty(), "{found:?}");
+    // Each example with the bundled sets it requires, which are not played.
+    for entry in std::fs::read_dir(root().join("examples")).expect("examples") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let name = format!(
+                "examples/{}",
+                path.file_name().unwrap_or_default().to_string_lossy()
+            );
+            let (code, found) = play_findings(&[&name]);
+            assert_eq!(code, Some(0), "{name}: {found:?}");
+            assert!(found.is_empty(), "{name}: {found:?}");
+        }
+    }
+}

@@ -692,6 +692,30 @@ impl Checker<'_> {
                         .to_string(),
                 );
             }
+            // A `complete` modifier applies when its feature is completed; on a kind never
+            // completed (a field) it is never used.
+            let never =
+                (kinds.iter()).find(|k| m.on.is_on(&k.id) && k.complete == Completion::Never);
+            if let Some(kind) = never
+                && says(&scoring.complete)
+            {
+                let completed = on_kinds(kinds, |k| k.complete != Completion::Never);
+                self.error(
+                    d.file,
+                    &format!("{ptr}/scoring/complete"),
+                    true,
+                    "tilekit::scoring-never-completed",
+                    format!(
+                        "the marker `{}` goes on a {}, which is never completed: its `complete` rates would never apply",
+                        m.id, kind.id
+                    ),
+                )
+                .hint = Some(format!(
+                    "a {} is scored at the end: give the rates under `unfinished`, or put the marker on a kind that is completed: {}",
+                    kind.id,
+                    completed.join(", ")
+                ));
+            }
             // A `bordered` rate counts what a region borders: on any other shape it never pays.
             let region = (kinds.iter()).any(|k| m.on.is_on(&k.id) && k.shape == Shape::Region);
             for (when, rates) in [
@@ -1194,6 +1218,7 @@ impl Checker<'_> {
                 kinds[b].meets[a] = meeting;
             }
         }
+        self.meets_nothing(vocab, &kinds, &ptrs);
         for a in (0..n).filter(|&a| !declared_style[a]) {
             let closes_roads = (0..n).any(|r| {
                 kinds[r].centre == Some(Shape::Line) && kinds[a].meets[r] == Meeting::Close
@@ -1206,6 +1231,37 @@ impl Checker<'_> {
             };
         }
         kinds
+    }
+
+    /// An edge kind that meets no edge kind, itself included, makes each side carrying it a
+    /// side no tile may ever face. A kind whose written meetings were refused (an unknown kind,
+    /// a mismatch) is left to those errors.
+    fn meets_nothing(&mut self, vocab: &Vocabulary, kinds: &[EdgeKind], ptrs: &[String]) {
+        for (a, d) in vocab.edge_kinds.iter().enumerate() {
+            let Some(def) = (self.files[d.file].file.edge_kinds.iter()).find(|e| e.id == d.id)
+            else {
+                continue;
+            };
+            let refused = def.meets.values().any(|&m| m != Meeting::Forbidden);
+            if refused || kinds[a].meets.iter().any(|&m| m != Meeting::Forbidden) {
+                continue;
+            }
+            let at = if def.meets.is_empty() { "id" } else { "meets" };
+            let id = &kinds[a].id;
+            let d = self.error(
+                d.file,
+                &format!("{}/{at}", ptrs[a]),
+                at == "meets",
+                "tilekit::edge-meets-nothing",
+                format!(
+                    "the edge kind `{id}` meets no edge kind, not even itself: no tile can ever be placed against a side of it"
+                ),
+            );
+            d.label = "meets nothing".to_string();
+            d.hint = Some(format!(
+                "say how it meets others: `meets = {{ {id} = \"connect\" }}` lets two `{id}` sides touch"
+            ));
+        }
     }
 
     /// The feature kind an edge kind's `centre` or `halves` names (`none`: no kind); a site,

@@ -17,9 +17,9 @@ pub mod tileset;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use load::{
-    BUNDLED_SUFFIX, FileCheck, FileSummary, MAX_FILE_BYTES, ReadError, Report, TilePlace, bundled,
-    bundled_requirements, check_file, check_files, declared_set, load, load_bundled, read_paths,
-    read_text,
+    BUNDLED_SUFFIX, DeclarationPlace, Declared, FileCheck, FileSummary, MAX_FILE_BYTES, ReadError,
+    Report, TilePlace, bundled, bundled_requirements, check_file, check_files, declared_set, load,
+    load_bundled, read_paths, read_text,
 };
 pub use model::{
     ArtHints, Beside, BonusDef, Completion, Count, DealtDef, EdgeStyle, EffectCount, EffectDef,

@@ -50,6 +50,44 @@ pub struct Report {
     pub tileset: Option<TileSet>,
     /// Where each tile of `tileset` is written, indexed like its tiles (empty without one).
     pub places: Vec<TilePlace>,
+    /// Where each figure, marker kind, effect and feature kind is declared, in set order (empty
+    /// without a tile set).
+    pub declarations: Vec<DeclarationPlace>,
+}
+
+/// Where a figure, marker kind, effect or feature kind is declared: its file, its table there
+/// and its id, so that a later stage (the play check) can report it at its `file:line:col`.
+#[derive(Clone)]
+pub struct DeclarationPlace {
+    file: Arc<(SharedSource, crate::source::SpanMap)>,
+    table: &'static str,
+    id: String,
+    pointer: String,
+}
+
+/// The tables of a file whose entries `Report::declaration_diagnostic` can place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Declared {
+    /// `[[figure]]`.
+    Figure,
+    /// `[[marker]]`.
+    Marker,
+    /// `[[effect]]`.
+    Effect,
+    /// `[[feature]]`.
+    Feature,
+}
+
+impl Declared {
+    /// The table's name in a file (and its JSON pointer's first segment).
+    pub const fn table(self) -> &'static str {
+        match self {
+            Declared::Figure => "figure",
+            Declared::Marker => "marker",
+            Declared::Effect => "effect",
+            Declared::Feature => "feature",
+        }
+    }
 }
 
 /// Where a tile is written: its file and its table there, so that a later stage (the
@@ -93,11 +131,42 @@ impl Report {
         code: &'static str,
         message: impl Into<String>,
     ) -> Option<Diagnostic> {
+        self.tile_diagnostic(tile, Severity::Warning, "id", code, message)
+    }
+
+    /// A diagnostic about tile `tile` found after loading, placed at the value of its `key`
+    /// (`id`, `edges`); `None` when the report has no place for that tile.
+    pub fn tile_diagnostic(
+        &self,
+        tile: usize,
+        severity: Severity,
+        key: &str,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> Option<Diagnostic> {
         let place = self.places.get(tile)?;
         // Spans are built only now: a valid file that never has a warning never pays for them.
         let (source, spans) = &*place.file;
-        let span = spans.value_span(&format!("{}/id", place.pointer));
-        Some(Diagnostic::warning(code, source, span, message).label("this tile"))
+        let span = spans.value_span(&format!("{}/{key}", place.pointer));
+        Some(diagnostic(severity, code, source, span, message).label("this tile"))
+    }
+
+    /// A diagnostic about a declaration found after loading, placed at the key `key` of the
+    /// first declaration of `id` in `table` (`id`, `scoring/option`: the nearest key written);
+    /// `None` when no loaded file declares it.
+    pub fn declaration_diagnostic(
+        &self,
+        table: Declared,
+        id: &str,
+        key: &str,
+        severity: Severity,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> Option<Diagnostic> {
+        let place = (self.declarations.iter()).find(|d| d.table == table.table() && d.id == id)?;
+        let (source, spans) = &*place.file;
+        let span = spans.value_span(&format!("{}/{key}", place.pointer));
+        Some(diagnostic(severity, code, source, span, message).label("here"))
     }
 
     /// Adds a diagnostic found after loading, in file order then position as the others, and
@@ -121,6 +190,70 @@ impl Report {
             .partition_point(|e| (file_of(e), e.span.start, e.severity) <= key);
         self.diagnostics.insert(at, d);
     }
+}
+
+fn diagnostic(
+    severity: Severity,
+    code: &'static str,
+    source: &SharedSource,
+    span: std::ops::Range<usize>,
+    message: impl Into<String>,
+) -> Diagnostic {
+    match severity {
+        Severity::Error => Diagnostic::error(code, source, span, message),
+        Severity::Warning => Diagnostic::warning(code, source, span, message),
+    }
+}
+
+/// Where each figure, marker kind, effect and feature kind of the files is declared, the files
+/// taken in the tile set's set order (a declaration repeated by a later set is found at the
+/// first).
+fn declarations(
+    parsed: &[Parsed],
+    shared: &[Arc<(SharedSource, crate::source::SpanMap)>],
+    tileset: &TileSet,
+) -> Vec<DeclarationPlace> {
+    let mut files: Vec<usize> = (0..parsed.len()).collect();
+    let rank = |f: &usize| {
+        let name = parsed[*f].source.name();
+        (tileset.sets.iter())
+            .position(|s| s.source == name)
+            .unwrap_or(usize::MAX)
+    };
+    files.sort_by_key(rank);
+    let mut out = Vec::new();
+    for f in files {
+        let file = &parsed[f].file;
+        let tables = [
+            (
+                Declared::Figure,
+                file.figures.iter().map(|d| &d.id).collect::<Vec<_>>(),
+            ),
+            (
+                Declared::Marker,
+                file.markers.iter().map(|d| &d.id).collect(),
+            ),
+            (
+                Declared::Effect,
+                file.effects.iter().map(|d| &d.id).collect(),
+            ),
+            (
+                Declared::Feature,
+                file.features.iter().map(|d| &d.id).collect(),
+            ),
+        ];
+        for (table, ids) in tables {
+            for (i, id) in ids.into_iter().enumerate() {
+                out.push(DeclarationPlace {
+                    file: shared[f].clone(),
+                    table: table.table(),
+                    id: id.clone(),
+                    pointer: format!("/{}/{i}", table.table()),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The bundled definitions, compiled into the binary, in the order `read_paths` reads the
@@ -429,6 +562,7 @@ pub fn check_files(checked: &[FileCheck]) -> Report {
     }
     let all_parsed = parsed.len() == files.len();
     let mut places = Vec::new();
+    let mut declared = Vec::new();
     let tileset = if all_parsed {
         let mut found = Vec::new();
         let tileset = check(&parsed, &mut found).map(|(tileset, ptrs)| {
@@ -443,6 +577,7 @@ pub fn check_files(checked: &[FileCheck]) -> Report {
                     pointer,
                 })
                 .collect();
+            declared = declarations(&parsed, &shared, &tileset);
             tileset
         });
         // In a file whose required set is missing, every name from that set is unknown: report
@@ -482,12 +617,14 @@ pub fn check_files(checked: &[FileCheck]) -> Report {
     }
     if tileset.is_none() {
         places.clear();
+        declared.clear();
     }
     Report {
         files,
         diagnostics,
         tileset,
         places,
+        declarations: declared,
     }
 }
 

@@ -523,4 +523,52 @@ impl TileSet {
             .filter(|&&m| self.markers[m].rule == Some(rule))
             .count()
     }
+
+    /// The tiles no game can place, by index: a game grows from its start tile by sides that
+    /// meet, so a tile is reached when a side of it meets a side of a tile already reached.
+    /// Any start tile may begin some game, so the search starts from all of them, over every
+    /// loaded set. A round that reaches tiles without a new edge kind is the last, so the
+    /// rounds are at most the edge kinds and the search stays linear in the tiles.
+    pub fn unreachable_tiles(&self) -> Vec<usize> {
+        let mut reached: Vec<bool> = self.tiles.iter().map(|t| t.start).collect();
+        if !reached.contains(&true) {
+            return Vec::new();
+        }
+        let n = self.edge_kinds.len();
+        let mut reached_edge = vec![false; n];
+        // Whether an edge kind meets an edge kind of a reached tile.
+        let mut fits = vec![false; n];
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for (t, tile) in self.tiles.iter().enumerate() {
+                if !reached[t] && tile.edges.iter().any(|&e| fits[e]) {
+                    reached[t] = true;
+                }
+            }
+            for (tile, _) in self.tiles.iter().zip(&reached).filter(|(_, r)| **r) {
+                for &e in &tile.edges {
+                    if !reached_edge[e] {
+                        reached_edge[e] = true;
+                        grew = true;
+                        for (b, fit) in fits.iter_mut().enumerate() {
+                            *fit |= self.meeting(b, e) != Meeting::Forbidden;
+                        }
+                    }
+                }
+            }
+        }
+        (0..self.tiles.len()).filter(|&t| !reached[t]).collect()
+    }
+
+    /// The edge kinds of the tiles a game can place (those `unreachable_tiles` leaves out).
+    pub fn reachable_edge_kinds(&self, unreachable: &[usize]) -> Vec<usize> {
+        let mut kinds: Vec<usize> = (self.tiles.iter().enumerate())
+            .filter(|(t, _)| !unreachable.contains(t))
+            .flat_map(|(_, tile)| tile.edges)
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        kinds
+    }
 }

@@ -205,3 +205,17 @@ fn load_clean(sources: Vec<tiledef::Source>) -> tiledef::TileSet {
     assert!(shown.is_empty(), "{}", shown.join("\n"));
     report.tileset.expect("no errors")
 }
+
+#[test]
+fn only_the_middle_of_the_city_of_carcassonne_is_reached_by_no_game() {
+    // Its walls meet only walls: no game grows to it from a start tile (`tilekit validate`
+    // says so; the loading alone does not).
+    let set = load();
+    let unreachable: Vec<&str> = (set.unreachable_tiles().into_iter())
+        .map(|t| set.tiles[t].id.as_str())
+        .collect();
+    assert_eq!(unreachable, ["CO-6"]);
+    let bundled = tiledef::load(tiledef::bundled());
+    let bundled = bundled.tileset.expect("the bundled sets are valid");
+    assert_eq!(bundled.unreachable_tiles(), Vec::<usize>::new());
+}

@@ -257,11 +257,61 @@ impl Checker<'_> {
                 FigurePower::Recall
             }
             PowerDef::ExtraTile => FigurePower::ExtraTile,
-            PowerDef::Bonus(b) => FigurePower::Bonus {
-                tile: b.tile,
-                emblem: b.emblem,
-                bordered: b.bordered,
-            },
+            PowerDef::Bonus(b) => {
+                if b.emblem > 0 {
+                    self.bonus_emblem(f, &at, def, on, kinds);
+                }
+                FigurePower::Bonus {
+                    tile: b.tile,
+                    emblem: b.emblem,
+                    bordered: b.bordered,
+                }
+            }
         })
+    }
+
+    /// A bonus per emblem pays only on a kind with an emblem: the kinds the figure may stand
+    /// on (without `on`, every kind a follower may claim) need one.
+    fn bonus_emblem(
+        &mut self,
+        f: usize,
+        at: &str,
+        def: &FigureDef,
+        on: &[FeatureKindId],
+        kinds: &[FeatureKindInfo],
+    ) {
+        let stands: Vec<&FeatureKindInfo> = if on.is_empty() {
+            kinds.iter().filter(|k| k.claimable).collect()
+        } else {
+            on.iter().filter_map(|k| kinds.get(k.index())).collect()
+        };
+        if stands.iter().any(|k| k.emblem.is_some()) {
+            return;
+        }
+        let names: Vec<&str> = stands.iter().map(|k| k.id.as_str()).collect();
+        let with: Vec<String> = (kinds.iter())
+            .filter(|k| k.emblem.is_some())
+            .map(|k| format!("\"{}\"", k.id))
+            .collect();
+        let d = self.error(
+            f,
+            &format!("{at}/bonus/emblem"),
+            true,
+            "tilekit::figure-bonus-emblem",
+            format!(
+                "figure `{}` has a bonus per emblem, but the kinds it stands on (`{}`) have no emblem: it would never pay",
+                def.id,
+                names.join("`, `")
+            ),
+        );
+        d.label = "never pays".to_string();
+        d.hint = Some(if with.is_empty() {
+            "remove `emblem` from the bonus: no feature kind here declares an `emblem`".to_string()
+        } else {
+            format!(
+                "remove `emblem` from the bonus, or stand it on a kind with an emblem: `on = [{}]`",
+                with.join(", ")
+            )
+        });
     }
 }

@@ -4,12 +4,15 @@ use crate::inputs::{Check, Inputs, load_checked, print_diagnostics};
 use clap::{Args, ValueEnum};
 use std::process::ExitCode;
 
+mod play;
+
 /// Examples shown by `tilekit validate --help`.
 pub const EXAMPLES: &str = "\
 Examples:
   tilekit validate                                  the bundled definitions (or ./definitions)
   tilekit validate my-set.toml definitions/base.toml  an expansion with the set it requires
   tilekit validate definitions/ --format json       one JSON document on stdout
+  tilekit validate my-set.toml --no-play             without the play check's games
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage or I/O error.";
 
@@ -21,6 +24,11 @@ pub struct ValidateArgs {
     /// How to print the result.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Skip the play check's games: a few seeded games of each set named, which show tiles
+    /// set aside, figures never deployed and rates never paid (what needs no game is still
+    /// checked).
+    #[arg(long)]
+    no_play: bool,
 }
 
 /// Output formats.
@@ -34,7 +42,9 @@ enum Format {
 
 /// Runs `tilekit validate`.
 pub fn run(args: &ValidateArgs) -> miette::Result<ExitCode> {
-    let report = load_checked(&args.inputs, Check::Pictures)?;
+    let mut report = load_checked(&args.inputs, Check::Pictures)?;
+    // Printed with the diagnostics found before it, whatever stopped it.
+    let played = play::check(&mut report, !args.no_play);
     match args.format {
         Format::Text => {
             print_diagnostics(&report);
@@ -44,7 +54,7 @@ pub fn run(args: &ValidateArgs) -> miette::Result<ExitCode> {
         }
         Format::Json => {
             let json = serde_json::json!({
-                "valid": !report.has_errors(),
+                "valid": !report.has_errors() && played.is_ok(),
                 "files": report.files.iter().map(|f| serde_json::json!({
                     "file": f.name,
                     "set": f.set,
@@ -57,6 +67,7 @@ pub fn run(args: &ValidateArgs) -> miette::Result<ExitCode> {
             crate::output::print_json(&json)?;
         }
     }
+    played?;
     Ok(if report.has_errors() {
         ExitCode::from(1)
     } else {
