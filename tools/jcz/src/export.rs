@@ -407,17 +407,55 @@ struct Vocabulary<'a> {
     elements: &'a Elements,
 }
 
+/// One tile's XML, written in phases (its markers and sites, cities, sides, roads, fields, the
+/// river, then what only notes say), each noting what JCZ cannot represent in that order.
 fn tile_xml(
     tile: &TileDef,
     id: &str,
     vocabulary: &Vocabulary<'_>,
     note: &mut dyn FnMut(&str, String),
 ) -> JczTile {
-    let (kinds, markers, elements) = (vocabulary.kinds, vocabulary.markers, vocabulary.elements);
     let mut xml = JczTile {
         id: id.to_string(),
         ..JczTile::default()
     };
+    let festival = tile_markers(tile, vocabulary, &mut xml, note);
+    cities_xml(tile, vocabulary, &mut xml, note);
+    let sides = sides_of(tile, vocabulary, note);
+    roads_xml(tile, vocabulary, festival, &sides, &mut xml, note);
+    fields_xml(tile, vocabulary, &mut xml, note);
+    let river = &sides.river;
+    if !river.is_empty() {
+        xml.elements.push(Element {
+            name: "river".to_string(),
+            text: river
+                .iter()
+                .map(|&s| side_name(s))
+                .collect::<Vec<_>>()
+                .join(" "),
+            ..Element::default()
+        });
+    }
+    tile_notes(tile, vocabulary, &mut xml, note);
+    xml
+}
+
+/// What a tile's sides are in JCZ: its river sides, and its bushes (FanCloisterZone's),
+/// noting every edge kind JCZ has not.
+struct Sides {
+    river: Vec<Side>,
+    bushes: Vec<Side>,
+}
+
+/// The tile's markers (as elements, flags of its monastery or its river group), its group, its
+/// monastery and garden; whether it has a Festival place.
+fn tile_markers(
+    tile: &TileDef,
+    vocabulary: &Vocabulary<'_>,
+    xml: &mut JczTile,
+    note: &mut dyn FnMut(&str, String),
+) -> bool {
+    let (markers, elements) = (vocabulary.markers, vocabulary.elements);
     let mut monastery = Element {
         name: "monastery".to_string(),
         ..Element::default()
@@ -466,6 +504,17 @@ fn tile_xml(
         });
     }
     xml.elements.extend(things);
+    festival
+}
+
+/// The tile's cities: their sides, pennants and markers.
+fn cities_xml(
+    tile: &TileDef,
+    vocabulary: &Vocabulary<'_>,
+    xml: &mut JczTile,
+    note: &mut dyn FnMut(&str, String),
+) {
+    let (markers, elements) = (vocabulary.markers, vocabulary.elements);
     for (city, emblem) in elements.features(tile, "city") {
         let mut attrs = Vec::new();
         let pennants = emblem.map_or(0, |key| city.count(key));
@@ -480,6 +529,15 @@ fn tile_xml(
             children: Vec::new(),
         });
     }
+}
+
+/// The tile's sides by their edge kinds' `jcz`.
+fn sides_of(
+    tile: &TileDef,
+    vocabulary: &Vocabulary<'_>,
+    note: &mut dyn FnMut(&str, String),
+) -> Sides {
+    let (kinds, elements) = (vocabulary.kinds, vocabulary.elements);
     let edges = tile.edges.as_ref();
     let kind_at = |side: Side| {
         edges.map(|e| match side {
@@ -489,9 +547,7 @@ fn tile_xml(
             Side::W => e.w.as_str(),
         })
     };
-    let roads: Vec<&tiledef::model::FeatureDef> = (elements.features(tile, "road").into_iter())
-        .map(|(road, _)| road)
-        .collect();
+    let roads = roads_of(tile, elements);
     let mut river = Vec::new();
     let mut bushes = Vec::new();
     for side in Side::ALL {
@@ -528,6 +584,22 @@ fn tile_xml(
             );
         }
     }
+    Sides { river, bushes }
+}
+
+/// The tile's roads: their sides, markers, marketplace and bushes, noting an end JCZ would
+/// read back otherwise.
+fn roads_xml(
+    tile: &TileDef,
+    vocabulary: &Vocabulary<'_>,
+    festival: bool,
+    sides: &Sides,
+    xml: &mut JczTile,
+    note: &mut dyn FnMut(&str, String),
+) {
+    let (markers, elements) = (vocabulary.markers, vocabulary.elements);
+    let roads = roads_of(tile, elements);
+    let (river, bushes) = (&sides.river, &sides.bushes);
     let inferred = infer_end(tile, festival, river.first().copied());
     let bush_road = |side: Side| {
         // The road that ends at the bushes, else the tile's first road: FanCloisterZone ties
@@ -577,6 +649,24 @@ fn tile_xml(
             children: Vec::new(),
         });
     }
+}
+
+/// The tile's features written as JCZ's `<road>`.
+fn roads_of<'t>(tile: &'t TileDef, elements: &'t Elements) -> Vec<&'t tiledef::model::FeatureDef> {
+    (elements.features(tile, "road").into_iter())
+        .map(|(road, _)| road)
+        .collect()
+}
+
+/// The tile's fields: their half sides, inner fields, the cities they border, markers and
+/// flowers (FanCloisterZone's).
+fn fields_xml(
+    tile: &TileDef,
+    vocabulary: &Vocabulary<'_>,
+    xml: &mut JczTile,
+    note: &mut dyn FnMut(&str, String),
+) {
+    let (markers, elements) = (vocabulary.markers, vocabulary.elements);
     let mut inner = 0;
     for (field, _) in elements.features(tile, "field") {
         let mut attrs = Vec::new();
@@ -620,17 +710,17 @@ fn tile_xml(
             children: Vec::new(),
         });
     }
-    if !river.is_empty() {
-        xml.elements.push(Element {
-            name: "river".to_string(),
-            text: river
-                .iter()
-                .map(|&s| side_name(s))
-                .collect::<Vec<_>>()
-                .join(" "),
-            ..Element::default()
-        });
-    }
+}
+
+/// What only notes say of a tile (its name, kinds without an element, its start, drawing
+/// hints), and FanCloisterZone's marketplace.
+fn tile_notes(
+    tile: &TileDef,
+    vocabulary: &Vocabulary<'_>,
+    xml: &mut JczTile,
+    note: &mut dyn FnMut(&str, String),
+) {
+    let elements = vocabulary.elements;
     if let Some(name) = &tile.name {
         note("name", format!("`{name}` (JCZ tiles have no names)"));
     }
@@ -690,5 +780,4 @@ fn tile_xml(
             );
         }
     }
-    xml
 }
