@@ -156,52 +156,7 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> Expo
                 ts.removes.push(id.clone());
             }
         }
-        for effect in &set.effects {
-            notes.push(Note {
-                file: set.set.id.clone(),
-                tile: None,
-                kind: "effect".to_string(),
-                detail: format!(
-                    "`{}`: JCZ has no effects; its tiles' `{}` markers score nothing there",
-                    effect.id, effect.marker
-                ),
-            });
-            losses.effects.insert(effect.id.clone());
-        }
-        for (marker, option) in (set.markers.iter())
-            .filter(|m| vocab::by_marker(&m.id).is_none())
-            .filter_map(|m| Some((&m.id, m.scoring.as_ref()?.option.as_ref()?)))
-        {
-            notes.push(Note {
-                file: set.set.id.clone(),
-                tile: None,
-                kind: "option".to_string(),
-                detail: format!("`{option}` (of the marker `{marker}`): JCZ has no such rule"),
-            });
-            losses.options.insert(option.clone());
-        }
-        for figure in &set.set.figures {
-            let id = figure.id().to_string();
-            notes.push(Note {
-                file: set.set.id.clone(),
-                tile: None,
-                kind: "figure".to_string(),
-                detail: format!("`{id}`: JCZ has no such figure"),
-            });
-            losses.figures.insert(id);
-        }
-        for figure in &set.figures {
-            losses.figures.insert(figure.id.clone());
-            notes.push(Note {
-                file: set.set.id.clone(),
-                tile: None,
-                kind: "figure".to_string(),
-                detail: format!(
-                    "`{}` ({} per player): JCZ's figures come with its expansions, not its XML",
-                    figure.id, figure.count
-                ),
-            });
-        }
+        rules_notes(set, &mut notes, &mut losses);
         out.sets
             .extend(tile_sets.into_iter().filter(|ts| !ts.refs.is_empty()));
     }
@@ -214,6 +169,57 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> Expo
         xml: out,
         notes,
         losses,
+    }
+}
+
+/// Notes of what of a set's rules JCZ's XML cannot carry: its effects, its markers' options,
+/// its figures (the engine's and its own), each also counted in `losses`.
+fn rules_notes(set: &TileSetFile, notes: &mut Vec<Note>, losses: &mut Losses) {
+    for effect in &set.effects {
+        notes.push(Note {
+            file: set.set.id.clone(),
+            tile: None,
+            kind: "effect".to_string(),
+            detail: format!(
+                "`{}`: JCZ has no effects; its tiles' `{}` markers score nothing there",
+                effect.id, effect.marker
+            ),
+        });
+        losses.effects.insert(effect.id.clone());
+    }
+    for (marker, option) in (set.markers.iter())
+        .filter(|m| vocab::by_marker(&m.id).is_none())
+        .filter_map(|m| Some((&m.id, m.scoring.as_ref()?.option.as_ref()?)))
+    {
+        notes.push(Note {
+            file: set.set.id.clone(),
+            tile: None,
+            kind: "option".to_string(),
+            detail: format!("`{option}` (of the marker `{marker}`): JCZ has no such rule"),
+        });
+        losses.options.insert(option.clone());
+    }
+    for figure in &set.set.figures {
+        let id = figure.id().to_string();
+        notes.push(Note {
+            file: set.set.id.clone(),
+            tile: None,
+            kind: "figure".to_string(),
+            detail: format!("`{id}`: JCZ has no such figure"),
+        });
+        losses.figures.insert(id);
+    }
+    for figure in &set.figures {
+        losses.figures.insert(figure.id.clone());
+        notes.push(Note {
+            file: set.set.id.clone(),
+            tile: None,
+            kind: "figure".to_string(),
+            detail: format!(
+                "`{}` ({} per player): JCZ's figures come with its expansions, not its XML",
+                figure.id, figure.count
+            ),
+        });
     }
 }
 
