@@ -139,157 +139,15 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
         defs: BTreeMap::new(),
         bundled: bundled.markers.clone(),
     };
-    let mut uses_river = false;
-
-    // Tiles, keyed by JCZ id, with their tilekit ids unique across the run.
-    let mut drafts: BTreeMap<String, Drafted> = BTreeMap::new();
-    let mut tile_order: Vec<String> = Vec::new();
     let mut ids = Ids::default();
-    // JCZ tile-set family → the title of the `<expansion>` that refers to it.
-    let mut titles: HashMap<String, String> = HashMap::new();
-    for (f, file) in files.iter().enumerate() {
-        for tile in &file.tiles {
-            if drafts.contains_key(&tile.id) {
-                return Err(Error::Structure {
-                    file: file.name.clone(),
-                    line: tile.line,
-                    message: format!("the tile `{}` is defined twice", tile.id),
-                });
-            }
-            let mut notes = Vec::new();
-            let mut def = draft(file, tile, bundled, &mut markers, &mut notes)?;
-            def.id = ids.make(&tile.id);
-            // The JCZ id is kept as an alias, unless it is the tilekit id already.
-            if def.id == tile.id {
-                def.aliases.clear();
-            }
-            uses_river |= edges_of(&def).any(|e| e == "river");
-            for (kind, detail) in notes {
-                out.notes.push(Note {
-                    file: file.name.clone(),
-                    tile: Some(tile.id.clone()),
-                    kind,
-                    detail,
-                });
-            }
-            tile_order.push(tile.id.clone());
-            drafts.insert(tile.id.clone(), Drafted { file: f, def });
-        }
-        for lost in &file.lost {
-            out.notes.push(Note {
-                file: file.name.clone(),
-                tile: None,
-                kind: "lost by the export".to_string(),
-                detail: format!(
-                    "{lost}: tilekit's export that wrote this file could not carry it, so it does not come back"
-                ),
-            });
-        }
-        for (el, _) in &file.others {
-            // An add-on's expansion: its title names its sets; the rest tilekit derives from
-            // the tiles (the elements it implies come from their markers).
-            if el.name == "expansion" {
-                expansion_titles(el, &mut titles);
-                continue;
-            }
-            out.notes.push(Note {
-                file: file.name.clone(),
-                tile: None,
-                kind: format!("<{}>", el.name),
-                detail: format!("a top-level element: {}", describe(el)),
-            });
-        }
-    }
-
-    // Families of tile-sets.
-    let mut families: Vec<Family> = Vec::new();
-    for (f, file) in files.iter().enumerate() {
-        for set in &file.sets {
-            let (family, edition) = match set.id.split_once(':') {
-                Some((family, e)) => (family, Some(e)),
-                None => (set.id.as_str(), None),
-            };
-            let edition = match edition {
-                None => String::new(),
-                Some("1") => "C1".to_string(),
-                Some("2") => "C2".to_string(),
-                Some(other) => {
-                    out.notes.push(set_note(file, &set.id, "tile-set@id", format!("the edition `:{other}` is not one of base's (`:1` = C1, `:2` = C2); the tile-set is left out")));
-                    continue;
-                }
-            };
-            let mut id = family_id(family);
-            if id == VOCABULARY_SET {
-                id.push_str("-tiles");
-            }
-            let at = match families.iter().position(|fam| fam.id == id) {
-                Some(at) => at,
-                None => {
-                    families.push(Family {
-                        id: id.clone(),
-                        file: f,
-                        editions: !edition.is_empty(),
-                        refs: Vec::new(),
-                        tile_sets: Vec::new(),
-                        removes: Vec::new(),
-                    });
-                    families.len() - 1
-                }
-            };
-            let fam = &mut families[at];
-            fam.tile_sets.push(set.id.clone());
-            for (k, v) in &set.attrs {
-                out.notes.push(set_note(
-                    file,
-                    &set.id,
-                    &format!("tile-set@{k}"),
-                    format!("\"{v}\""),
-                ));
-            }
-            for tile in &set.removes {
-                if !fam.removes.iter().any(|(t, _)| t == tile) {
-                    fam.removes.push((tile.clone(), set.id.clone()));
-                }
-            }
-            for el in &set.others {
-                out.notes.push(set_note(
-                    file,
-                    &set.id,
-                    &format!("<{}>", el.name),
-                    describe(el),
-                ));
-            }
-            for (tile, count) in &set.refs {
-                if *count == 0 {
-                    out.notes.push(set_note(
-                        file,
-                        &set.id,
-                        "<ref count=0>",
-                        format!("`{tile}` with count 0 is left out"),
-                    ));
-                    continue;
-                }
-                let counts = match fam.refs.iter_mut().find(|(t, _)| t == tile) {
-                    Some((_, counts)) => counts,
-                    None => {
-                        fam.refs.push((tile.clone(), BTreeMap::new()));
-                        &mut fam.refs.last_mut().expect("just pushed").1
-                    }
-                };
-                *counts.entry(edition.clone()).or_default() += count;
-            }
-        }
-    }
-
-    // Which family defines each tile: the first that refers to it; the others reprint it.
-    let mut owner: HashMap<String, usize> = HashMap::new();
-    for (i, fam) in families.iter().enumerate() {
-        for (tile, _) in &fam.refs {
-            if drafts.contains_key(tile) {
-                owner.entry(tile.clone()).or_insert(i);
-            }
-        }
-    }
+    let Drafts {
+        drafts,
+        tile_order,
+        titles,
+        uses_river,
+    } = draft_tiles(files, bundled, &mut markers, &mut ids, &mut out.notes)?;
+    let families = families_of(files, &mut out.notes);
+    let owner = owners(&families, &drafts);
     let mut produced: Vec<ImportedSet> = Vec::new();
     for (i, fam) in families.iter().enumerate() {
         let file = &files[fam.file];
@@ -387,7 +245,230 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
         produced.push(set);
     }
 
-    // Tiles no tile-set refers to: imported with count 1 into a set named after their file.
+    produced.extend(unreferenced(
+        files,
+        (&drafts, &tile_order, &owner),
+        bundled,
+        &mut out.notes,
+    ));
+    add_requirements(&mut produced, bundled);
+    let groups: Vec<String> = drafts
+        .values()
+        .filter_map(|d| d.def.group.clone())
+        .collect();
+    let used = Used::of(&drafts, bundled, uses_river);
+    if let Some(vocab) = vocabulary(markers, &used, &groups, files) {
+        produced.push(vocab);
+    }
+    out.sets = produced;
+    // Tile-set notes were added after the tiles' notes: group them by file, in input order.
+    let order: HashMap<&str, usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name.as_str(), i))
+        .collect();
+    out.notes
+        .sort_by_key(|n| order.get(n.file.as_str()).copied().unwrap_or(usize::MAX));
+    Ok(out)
+}
+
+/// The tiles of every file, drafted, with what they need of the rest of the import.
+struct Drafts {
+    /// Tiles, keyed by JCZ id, with their tilekit ids unique across the run.
+    drafts: BTreeMap<String, Drafted>,
+    /// JCZ ids in file order.
+    tile_order: Vec<String>,
+    /// JCZ tile-set family → the title of the `<expansion>` that refers to it.
+    titles: HashMap<String, String>,
+    /// Whether a tile has a river edge.
+    uses_river: bool,
+}
+
+/// Drafts every file's tiles, and notes what a file says beside them (what an export lost,
+/// top-level elements; an add-on's expansion titles its sets).
+fn draft_tiles(
+    files: &[JczFile],
+    bundled: &Bundled,
+    markers: &mut Markers,
+    ids: &mut Ids,
+    out_notes: &mut Vec<Note>,
+) -> Result<Drafts, Error> {
+    let mut drafts: BTreeMap<String, Drafted> = BTreeMap::new();
+    let mut tile_order: Vec<String> = Vec::new();
+    let mut titles: HashMap<String, String> = HashMap::new();
+    let mut uses_river = false;
+    for (f, file) in files.iter().enumerate() {
+        for tile in &file.tiles {
+            if drafts.contains_key(&tile.id) {
+                return Err(Error::Structure {
+                    file: file.name.clone(),
+                    line: tile.line,
+                    message: format!("the tile `{}` is defined twice", tile.id),
+                });
+            }
+            let mut notes = Vec::new();
+            let mut def = draft(file, tile, bundled, markers, &mut notes)?;
+            def.id = ids.make(&tile.id);
+            // The JCZ id is kept as an alias, unless it is the tilekit id already.
+            if def.id == tile.id {
+                def.aliases.clear();
+            }
+            uses_river |= edges_of(&def).any(|e| e == "river");
+            for (kind, detail) in notes {
+                out_notes.push(Note {
+                    file: file.name.clone(),
+                    tile: Some(tile.id.clone()),
+                    kind,
+                    detail,
+                });
+            }
+            tile_order.push(tile.id.clone());
+            drafts.insert(tile.id.clone(), Drafted { file: f, def });
+        }
+        for lost in &file.lost {
+            out_notes.push(Note {
+                file: file.name.clone(),
+                tile: None,
+                kind: "lost by the export".to_string(),
+                detail: format!(
+                    "{lost}: tilekit's export that wrote this file could not carry it, so it does not come back"
+                ),
+            });
+        }
+        for (el, _) in &file.others {
+            // An add-on's expansion: its title names its sets; the rest tilekit derives from
+            // the tiles (the elements it implies come from their markers).
+            if el.name == "expansion" {
+                expansion_titles(el, &mut titles);
+                continue;
+            }
+            out_notes.push(Note {
+                file: file.name.clone(),
+                tile: None,
+                kind: format!("<{}>", el.name),
+                detail: format!("a top-level element: {}", describe(el)),
+            });
+        }
+    }
+
+    Ok(Drafts {
+        drafts,
+        tile_order,
+        titles,
+        uses_river,
+    })
+}
+
+/// The files' tile-sets gathered into families (`river/1:1` and `river/1:2` are one), with
+/// their counts per edition, removes and notes.
+fn families_of(files: &[JczFile], out_notes: &mut Vec<Note>) -> Vec<Family> {
+    let mut families: Vec<Family> = Vec::new();
+    for (f, file) in files.iter().enumerate() {
+        for set in &file.sets {
+            let (family, edition) = match set.id.split_once(':') {
+                Some((family, e)) => (family, Some(e)),
+                None => (set.id.as_str(), None),
+            };
+            let edition = match edition {
+                None => String::new(),
+                Some("1") => "C1".to_string(),
+                Some("2") => "C2".to_string(),
+                Some(other) => {
+                    out_notes.push(set_note(file, &set.id, "tile-set@id", format!("the edition `:{other}` is not one of base's (`:1` = C1, `:2` = C2); the tile-set is left out")));
+                    continue;
+                }
+            };
+            let mut id = family_id(family);
+            if id == VOCABULARY_SET {
+                id.push_str("-tiles");
+            }
+            let at = match families.iter().position(|fam| fam.id == id) {
+                Some(at) => at,
+                None => {
+                    families.push(Family {
+                        id: id.clone(),
+                        file: f,
+                        editions: !edition.is_empty(),
+                        refs: Vec::new(),
+                        tile_sets: Vec::new(),
+                        removes: Vec::new(),
+                    });
+                    families.len() - 1
+                }
+            };
+            let fam = &mut families[at];
+            fam.tile_sets.push(set.id.clone());
+            for (k, v) in &set.attrs {
+                out_notes.push(set_note(
+                    file,
+                    &set.id,
+                    &format!("tile-set@{k}"),
+                    format!("\"{v}\""),
+                ));
+            }
+            for tile in &set.removes {
+                if !fam.removes.iter().any(|(t, _)| t == tile) {
+                    fam.removes.push((tile.clone(), set.id.clone()));
+                }
+            }
+            for el in &set.others {
+                out_notes.push(set_note(
+                    file,
+                    &set.id,
+                    &format!("<{}>", el.name),
+                    describe(el),
+                ));
+            }
+            for (tile, count) in &set.refs {
+                if *count == 0 {
+                    out_notes.push(set_note(
+                        file,
+                        &set.id,
+                        "<ref count=0>",
+                        format!("`{tile}` with count 0 is left out"),
+                    ));
+                    continue;
+                }
+                let counts = match fam.refs.iter_mut().find(|(t, _)| t == tile) {
+                    Some((_, counts)) => counts,
+                    None => {
+                        fam.refs.push((tile.clone(), BTreeMap::new()));
+                        &mut fam.refs.last_mut().expect("just pushed").1
+                    }
+                };
+                *counts.entry(edition.clone()).or_default() += count;
+            }
+        }
+    }
+
+    families
+}
+
+/// Which family defines each tile: the first that refers to it; the others reprint it.
+fn owners(families: &[Family], drafts: &BTreeMap<String, Drafted>) -> HashMap<String, usize> {
+    let mut owner: HashMap<String, usize> = HashMap::new();
+    for (i, fam) in families.iter().enumerate() {
+        for (tile, _) in &fam.refs {
+            if drafts.contains_key(tile) {
+                owner.entry(tile.clone()).or_insert(i);
+            }
+        }
+    }
+    owner
+}
+
+/// Tiles no tile-set refers to: imported with count 1 into a set named after their file.
+fn unreferenced(
+    files: &[JczFile],
+    (drafts, tile_order, owner): (
+        &BTreeMap<String, Drafted>,
+        &[String],
+        &HashMap<String, usize>,
+    ),
+    bundled: &Bundled,
+    out_notes: &mut Vec<Note>,
+) -> Vec<ImportedSet> {
+    let mut produced = Vec::new();
     for (f, file) in files.iter().enumerate() {
         let orphans: Vec<&String> = tile_order
             .iter()
@@ -399,7 +480,7 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
         let id = format!("{}-unreferenced", family_id(&stem(&file.name)));
         let mut tiles = Vec::new();
         for jcz_id in orphans {
-            out.notes.push(Note {
+            out_notes.push(Note {
                 file: file.name.clone(),
                 tile: Some(jcz_id.clone()),
                 kind: "unreferenced tile".to_string(),
@@ -420,10 +501,14 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
         produced.push(family_set(id, file, &fam, Vec::new(), tiles, bundled));
     }
 
-    // Requirements: base (unless this is base) and the vocabulary set where it is used.
+    produced
+}
+
+/// Requirements: base (unless this is base) and the vocabulary set where it is used.
+fn add_requirements(produced: &mut [ImportedSet], bundled: &Bundled) {
     let base = "base".to_string();
     let bush_kind = bundled.bush.as_ref().map(|k| k.id.as_str());
-    for set in &mut produced {
+    for set in produced.iter_mut() {
         let uses_vocab = set.set.tiles.iter().any(|t| {
             !t.markers.is_empty()
                 || (t.features.keys())
@@ -446,24 +531,6 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
         }
         set.set.set.requires = requires;
     }
-    let groups: Vec<String> = drafts
-        .values()
-        .filter_map(|d| d.def.group.clone())
-        .collect();
-    let used = Used::of(&drafts, bundled, uses_river);
-    if let Some(vocab) = vocabulary(markers, &used, &groups, files) {
-        produced.push(vocab);
-    }
-    out.sets = produced;
-    // Tile-set notes were added after the tiles' notes: group them by file, in input order.
-    let order: HashMap<&str, usize> = files
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.name.as_str(), i))
-        .collect();
-    out.notes
-        .sort_by_key(|n| order.get(n.file.as_str()).copied().unwrap_or(usize::MAX));
-    Ok(out)
 }
 
 /// Keeps what an earlier import's vocabulary set declared (an import into the same folder
