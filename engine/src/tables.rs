@@ -1024,102 +1024,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     let mut kinds = Vec::with_capacity(ts.tiles.len());
     let mut orients: Vec<Orient> = Vec::new();
     for (k, tile) in ts.tiles.iter().enumerate() {
-        if tile.features.len() > MAX_FEATURES {
-            return Err(CompileError::TooManyFeatures {
-                tile: tile.id.clone(),
-                count: tile.features.len(),
-            });
-        }
-        let written = base_features(ts, tile);
-        let festival = tile
-            .markers
-            .iter()
-            .any(|&m| ts.markers[m].rule == Some(tiledef::MarkerRule::Festival));
-        let mut seen: Vec<(Signature, u16)> = Vec::new();
-        let mut rotation_orient = [0u16; 4];
-        let mut own = Vec::new();
-        for r in 0..4u8 {
-            let mut edges = [0u8; 4];
-            for side in Side::ALL {
-                edges[side.rotated(r).index()] = small(tile.edge(side));
-            }
-            let features: Vec<FeatureRec> = written
-                .iter()
-                .map(|f| FeatureRec {
-                    ports: rotate_mask(f.ports, r),
-                    end: f.end.map(|e| e.rotated(r)),
-                    ..f.clone()
-                })
-                .collect();
-            let sig = signature(edges, &features);
-            if let Some((_, o)) = seen.iter().find(|(s, _)| *s == sig) {
-                rotation_orient[r as usize] = *o;
-                continue;
-            }
-            let mut ports = [NO_FEATURE; 12];
-            for (i, f) in features.iter().enumerate() {
-                for p in Port::ALL {
-                    if f.ports & (1 << p.index()) != 0 {
-                        ports[p.index()] = small(i);
-                    }
-                }
-            }
-            let id = orients.len() as u16;
-            // Only a site a figure may take completes with figures on it (a garden, with the
-            // abbot).
-            let site = (features.iter())
-                .position(|f| {
-                    rules[usize::from(f.kind.0)].range.is_some() && takeable >> f.kind.0 & 1 != 0
-                })
-                .map(small);
-            let fields = (0..features.len())
-                .filter(|&i| rules[usize::from(features[i].kind.0)].is_region())
-                .map(small)
-                .collect();
-            let mut links = [0u8; 4];
-            for side in Side::ALL {
-                let f = ports[side.centre().index()];
-                if f != NO_FEATURE && rules[usize::from(features[f as usize].kind.0)].closes() {
-                    let own = features[f as usize].ports;
-                    for other in Side::ALL {
-                        if own & (1 << other.centre().index()) != 0 {
-                            links[side.index()] |= 1 << other.index();
-                        }
-                    }
-                }
-            }
-            orients.push(Orient {
-                kind: k as u16,
-                rotation: r,
-                edges,
-                ports,
-                features,
-                site,
-                fields,
-                links,
-                festival,
-            });
-            seen.push((sig, id));
-            own.push(id);
-            rotation_orient[r as usize] = id;
-        }
-        kinds.push(TileKind {
-            id: tile.id.clone(),
-            name: tile.name.clone(),
-            set: tile.set as u16,
-            counts: tile.counts.clone(),
-            start: tile.start,
-            marketplace: tile.marketplace,
-            markers: tile.markers.iter().map(|&m| small(m)).collect(),
-            flowers: flowers_by_colour(ts.colours.len(), &written),
-            orients: own,
-            rotation_orient,
-            group: tile.group.map(|g| g as u16),
-            held_back: tile.held_back,
-            path: tile.edges.iter().any(|&e| ts.edge_kinds[e].path.is_some()),
-            no_u_turn: (tile.edges.iter())
-                .any(|&e| ts.edge_kinds[e].path == Some(tiledef::PathRule::NoUTurn)),
-        });
+        kinds.push(tile_kind(ts, (k, tile), &rules, takeable, &mut orients)?);
     }
     let base = n as u32 + 1;
     let patterns = (base as usize).pow(4);
@@ -1194,6 +1099,123 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     }
     build_index(&mut tables);
     Ok(tables)
+}
+
+/// A tile kind of the tables, its distinct orientations appended to `orients`.
+fn tile_kind(
+    ts: &TileSet,
+    (k, tile): (usize, &tiledef::Tile),
+    rules: &[FeatureRule],
+    takeable: u32,
+    orients: &mut Vec<Orient>,
+) -> Result<TileKind, CompileError> {
+    if tile.features.len() > MAX_FEATURES {
+        return Err(CompileError::TooManyFeatures {
+            tile: tile.id.clone(),
+            count: tile.features.len(),
+        });
+    }
+    let written = base_features(ts, tile);
+    let festival = tile
+        .markers
+        .iter()
+        .any(|&m| ts.markers[m].rule == Some(tiledef::MarkerRule::Festival));
+    let mut seen: Vec<(Signature, u16)> = Vec::new();
+    let mut rotation_orient = [0u16; 4];
+    let mut own = Vec::new();
+    for r in 0..4u8 {
+        let mut edges = [0u8; 4];
+        for side in Side::ALL {
+            edges[side.rotated(r).index()] = small(tile.edge(side));
+        }
+        let features: Vec<FeatureRec> = written
+            .iter()
+            .map(|f| FeatureRec {
+                ports: rotate_mask(f.ports, r),
+                end: f.end.map(|e| e.rotated(r)),
+                ..f.clone()
+            })
+            .collect();
+        let sig = signature(edges, &features);
+        if let Some((_, o)) = seen.iter().find(|(s, _)| *s == sig) {
+            rotation_orient[r as usize] = *o;
+            continue;
+        }
+        let id = orients.len() as u16;
+        orients.push(orient(rules, takeable, (k, r), edges, features, festival));
+        seen.push((sig, id));
+        own.push(id);
+        rotation_orient[r as usize] = id;
+    }
+    Ok(TileKind {
+        id: tile.id.clone(),
+        name: tile.name.clone(),
+        set: tile.set as u16,
+        counts: tile.counts.clone(),
+        start: tile.start,
+        marketplace: tile.marketplace,
+        markers: tile.markers.iter().map(|&m| small(m)).collect(),
+        flowers: flowers_by_colour(ts.colours.len(), &written),
+        orients: own,
+        rotation_orient,
+        group: tile.group.map(|g| g as u16),
+        held_back: tile.held_back,
+        path: tile.edges.iter().any(|&e| ts.edge_kinds[e].path.is_some()),
+        no_u_turn: (tile.edges.iter())
+            .any(|&e| ts.edge_kinds[e].path == Some(tiledef::PathRule::NoUTurn)),
+    })
+}
+
+/// One orientation of tile kind `k` turned `r` times: its ports, site, fields and the sides
+/// its closing features link.
+fn orient(
+    rules: &[FeatureRule],
+    takeable: u32,
+    (k, r): (usize, u8),
+    edges: [u8; 4],
+    features: Vec<FeatureRec>,
+    festival: bool,
+) -> Orient {
+    let mut ports = [NO_FEATURE; 12];
+    for (i, f) in features.iter().enumerate() {
+        for p in Port::ALL {
+            if f.ports & (1 << p.index()) != 0 {
+                ports[p.index()] = small(i);
+            }
+        }
+    }
+    // Only a site a figure may take completes with figures on it (a garden, with the
+    // abbot).
+    let site = (features.iter())
+        .position(|f| rules[usize::from(f.kind.0)].range.is_some() && takeable >> f.kind.0 & 1 != 0)
+        .map(small);
+    let fields = (0..features.len())
+        .filter(|&i| rules[usize::from(features[i].kind.0)].is_region())
+        .map(small)
+        .collect();
+    let mut links = [0u8; 4];
+    for side in Side::ALL {
+        let f = ports[side.centre().index()];
+        if f != NO_FEATURE && rules[usize::from(features[f as usize].kind.0)].closes() {
+            let own = features[f as usize].ports;
+            for other in Side::ALL {
+                if own & (1 << other.centre().index()) != 0 {
+                    links[side.index()] |= 1 << other.index();
+                }
+            }
+        }
+    }
+    Orient {
+        kind: k as u16,
+        rotation: r,
+        edges,
+        ports,
+        features,
+        site,
+        fields,
+        links,
+        festival,
+    }
 }
 
 fn build_index(tables: &mut Tables) {
