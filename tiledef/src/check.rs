@@ -175,63 +175,18 @@ fn value_text(value: Option<&serde_json::Value>) -> String {
     format!("`{short}…`")
 }
 
-/// Checks the parsed files together and resolves them into a tile set, with the file (index
-/// into `files`) and JSON pointer of each of its tiles.
-pub fn check(
+/// The tile set's vocabulary resolved, before any tile: its sets, editions (a `default` one
+/// when none is declared), feature and edge kinds, colours, marker kinds and figures.
+fn vocabulary_set(
     files: &[Parsed],
-    diags: &mut Vec<Diagnostic>,
-) -> Option<(TileSet, Vec<(usize, String)>)> {
-    let upgraded = inherit_bundled_kinds(files, diags);
-    let files = upgraded.as_deref().unwrap_or(files);
-    let errors_before = count_errors(diags);
-    let mut cx = Checker {
-        files,
-        diags,
-        not_required: Vec::new(),
-        requirement_missing: false,
-        bundled: None,
-        bundled_copies: std::cell::OnceCell::new(),
-    };
-    let order = cx.set_order();
-    let reach = cx.reach(&order);
-
-    let editions = cx.declare(&order, |f| {
-        ids(&f.editions, |e| &e.id, "edition", "edition")
-    });
-    // Edge kinds, colours, marker kinds, feature kinds and figures may be declared again by
-    // another set, identically (River II's inn is Inns & Cathedrals' inn; a fan set reuses
-    // Village Life's bushes without requiring it): one entry, usable from either set.
-    let edge_ids = cx.declare(&order, |f| {
-        shareable(&f.edge_kinds, |e| &e.id, "edge_kind", "edge kind")
-    });
-    let colour_ids = cx.declare(&order, |f| {
-        shareable(&f.colours, |c| &c.id, "colour", "colour")
-    });
-    let marker_ids = cx.declare(&order, |f| {
-        shareable(&f.markers, |m| &m.id, "marker", "marker kind")
-    });
-    let kind_ids = cx.declare(&order, |f| {
-        shareable(&f.features, |k| &k.id, "feature", "feature kind")
-    });
-    let figure_ids = cx.declare(&order, |f| {
-        shareable(&f.figures, |g| &g.id, "figure", "figure")
-    });
-    let group_ids = cx.declare(&order, |f| ids(&f.groups, |g| &g.id, "group", "tile group"));
-    let effect_ids = cx.declare(&order, |f| {
-        shareable(&f.effects, |e| &e.id, "effect", "effect")
-    });
-    let vocab = Vocabulary {
-        editions,
-        feature_kinds: kind_ids,
-        edge_kinds: edge_ids,
-        colours: colour_ids,
-        markers: marker_ids,
-        reach,
-    };
-
-    let feature_kinds = cx.feature_kinds(&vocab, &order);
-    let edge_kinds = cx.edge_kinds(&vocab, &feature_kinds);
-    let followers = cx.figures(&figure_ids, &vocab, &order, &feature_kinds);
+    order: &[usize],
+    vocab: &Vocabulary,
+    (feature_kinds, edge_kinds, followers): (
+        Vec<FeatureKindInfo>,
+        Vec<EdgeKind>,
+        Vec<crate::FollowerKind>,
+    ),
+) -> TileSet {
     let mut tileset = TileSet {
         sets: order
             .iter()
@@ -310,6 +265,72 @@ pub fn check(
             name: "Default".to_string(),
         });
     }
+    tileset
+}
+
+/// Checks the parsed files together and resolves them into a tile set, with the file (index
+/// into `files`) and JSON pointer of each of its tiles.
+pub fn check(
+    files: &[Parsed],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(TileSet, Vec<(usize, String)>)> {
+    let upgraded = inherit_bundled_kinds(files, diags);
+    let files = upgraded.as_deref().unwrap_or(files);
+    let errors_before = count_errors(diags);
+    let mut cx = Checker {
+        files,
+        diags,
+        not_required: Vec::new(),
+        requirement_missing: false,
+        bundled: None,
+        bundled_copies: std::cell::OnceCell::new(),
+    };
+    let order = cx.set_order();
+    let reach = cx.reach(&order);
+
+    let editions = cx.declare(&order, |f| {
+        ids(&f.editions, |e| &e.id, "edition", "edition")
+    });
+    // Edge kinds, colours, marker kinds, feature kinds and figures may be declared again by
+    // another set, identically (River II's inn is Inns & Cathedrals' inn; a fan set reuses
+    // Village Life's bushes without requiring it): one entry, usable from either set.
+    let edge_ids = cx.declare(&order, |f| {
+        shareable(&f.edge_kinds, |e| &e.id, "edge_kind", "edge kind")
+    });
+    let colour_ids = cx.declare(&order, |f| {
+        shareable(&f.colours, |c| &c.id, "colour", "colour")
+    });
+    let marker_ids = cx.declare(&order, |f| {
+        shareable(&f.markers, |m| &m.id, "marker", "marker kind")
+    });
+    let kind_ids = cx.declare(&order, |f| {
+        shareable(&f.features, |k| &k.id, "feature", "feature kind")
+    });
+    let figure_ids = cx.declare(&order, |f| {
+        shareable(&f.figures, |g| &g.id, "figure", "figure")
+    });
+    let group_ids = cx.declare(&order, |f| ids(&f.groups, |g| &g.id, "group", "tile group"));
+    let effect_ids = cx.declare(&order, |f| {
+        shareable(&f.effects, |e| &e.id, "effect", "effect")
+    });
+    let vocab = Vocabulary {
+        editions,
+        feature_kinds: kind_ids,
+        edge_kinds: edge_ids,
+        colours: colour_ids,
+        markers: marker_ids,
+        reach,
+    };
+
+    let feature_kinds = cx.feature_kinds(&vocab, &order);
+    let edge_kinds = cx.edge_kinds(&vocab, &feature_kinds);
+    let followers = cx.figures(&figure_ids, &vocab, &order, &feature_kinds);
+    let mut tileset = vocabulary_set(
+        files,
+        &order,
+        &vocab,
+        (feature_kinds, edge_kinds, followers),
+    );
 
     // Tiles that write their layout first, then the tiles `like` them, kept in file order.
     let names = tile_names(files, &order);
