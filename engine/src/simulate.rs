@@ -125,7 +125,7 @@ pub struct SimOptions {
 
 /// Statistics of a simulation run (sums; divide by `games` for means). Its JSON form is
 /// `SimStats::keyed`.
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SimStats {
     /// Games played.
     pub games: u64,
@@ -148,7 +148,6 @@ pub struct SimStats {
     pub ties: u64,
     /// The games' own sums (`Game::stats`: points by source, the expansions' actions, tiles
     /// set aside), added up.
-    #[serde(flatten)]
     pub sums: GameStats,
     /// Per tile kind (indexed like `Tables::kinds`): times drawn and set aside.
     pub set_aside_by_kind: Vec<u64>,
