@@ -1075,7 +1075,79 @@ fn simulate_json_stats_keep_their_fields() {
         ]
     );
     assert_eq!(stats["games"], 3);
-    assert_eq!(stats["points_by_kind"].as_array().map(Vec::len), Some(6));
+    // Keyed by feature kind id since the output has a version (it was a bare array of 6).
+    assert_eq!(
+        stats["points_by_kind"].as_object().map(|m| m.len()),
+        Some(6)
+    );
+}
+
+#[test]
+fn the_committed_simulate_schema_is_the_generated_one() {
+    let out = tilekit(&["schema", "--of", "simulate"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let committed = std::fs::read_to_string(root().join("docs/simulate.schema.json"))
+        .expect("committed schema");
+    assert_eq!(
+        text(&out.stdout),
+        committed,
+        "run `tilekit schema --of simulate --out docs/simulate.schema.json`"
+    );
+}
+
+/// `simulate --json` of sets with figures, markers and tokens, and a comparison: every figure
+/// keyed by id, and the whole document valid under its generated schema.
+#[test]
+fn simulate_json_is_keyed_by_id_and_valid_under_its_schema() {
+    let schema = tilekit(&["schema", "--of", "simulate"]);
+    let schema: serde_json::Value = serde_json::from_slice(&schema.stdout).expect("schema");
+    let validator = tiledef::schema::Validator::new(&schema).expect("the validator takes it");
+    let out = tilekit(&[
+        "simulate",
+        "--games",
+        "6",
+        "--tiles",
+        "40",
+        "--seed",
+        "3",
+        "--json",
+        "--sets",
+        "base,inns-and-cathedrals,traders-and-builders",
+        "--compare",
+        "traders-and-builders",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let errors: Vec<String> = (validator.errors(&json).iter())
+        .map(ToString::to_string)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(json["version"], 1);
+    assert!(json["compare"].as_array().is_some_and(|d| !d.is_empty()));
+    let stats = &json["stats"];
+    for (field, id) in [
+        ("points_by_kind", "city"),
+        ("modifier_points", "road"),
+        ("marker_points", "inn"),
+        ("token_points", "cloth"),
+        ("deployed", "follower"),
+        ("deployed", "large-follower"),
+        ("figure_points", "pig"),
+        ("recalls", "abbot"),
+        ("set_aside_by_kind", "D"),
+    ] {
+        assert!(
+            stats[field][id].is_u64() || stats[field][id].is_i64(),
+            "{field}.{id}"
+        );
+    }
+    assert_eq!(json["rules"]["figures"]["abbot"], 1);
+    // Seats stay arrays, in the order of `seats`.
+    assert_eq!(json["mean_score"].as_array().map(Vec::len), Some(2));
+    // The schema refuses the old shape: a bare array where an object keyed by id belongs.
+    let mut old = json.clone();
+    old["stats"]["deployed"] = serde_json::json!([1, 2, 3]);
+    assert!(!validator.is_valid(&old));
 }
 
 // ---- stderr closed or full, outputs that are inputs, devices --------------------------------

@@ -69,6 +69,11 @@ fn report_folder_with_a_comparison() {
     assert!(json["report"]["credit_balanced"].as_bool().expect("bool"));
     let tiles = json["report"]["tiles"].as_array().expect("tiles");
     assert!(tiles.iter().any(|t| t["id"] == "FE-CcCc"));
+    // Keyed as `simulate --json` keys them: deployments by figure id, points by source.
+    let report = &json["report"];
+    assert!(report["deployments_per_game"]["follower"]["value"].as_f64() > Some(0.0));
+    assert!(report["points_by_source"]["cities"]["value"].as_f64() > Some(0.0));
+    assert!(report["sets"][0]["points_per_game"]["cities"].as_f64() > Some(0.0));
     // A second run with the same seed writes the same report.
     let again = scratch("report-compare-again");
     let out = report_into(&again);

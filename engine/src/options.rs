@@ -71,7 +71,9 @@ pub struct RuleOptions {
 /// What the donkey forbids completing: the features on its tile (a marketplace road's closing
 /// included), or, as FanCloisterZone reads it, a marketplace road's closing only when that
 /// road's whole network completes with it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum DonkeyBlocks {
     /// Closing any road or city on the donkey's tile, marketplace roads included.
@@ -93,7 +95,7 @@ impl DonkeyBlocks {
 }
 
 /// The rules a game plays: its options, with the defaults taken from the sets in it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Rules {
     /// The sets with a tile in the game (the whole draw, before a `tiles` cut, and the start
     /// tile), in load order.
@@ -117,8 +119,10 @@ pub struct Rules {
     /// The Wells.
     pub wells: bool,
     /// The sets' figures each player has in this game (`[[figure]]`), by id, in declaration
-    /// order: those dealt (a figure dealt with gardens only when the draw has one).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// order: those dealt (a figure dealt with gardens only when the draw has one). In JSON an
+    /// object keyed by figure id, as a record's `figures` is written.
+    #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "pairs_as_map")]
+    #[schemars(with = "std::collections::BTreeMap<String, u8>")]
     pub figures: Vec<(String, u8)>,
     /// Bit `k` when feature kind `k`'s small rates apply (`FeatureRule::small`: no option, or
     /// its option on).
@@ -132,6 +136,15 @@ pub struct Rules {
     /// rules line names only those (not in JSON: `festival`, `wells`, … say the switches).
     #[serde(skip)]
     pub possible: Possible,
+}
+
+/// Writes `(id, value)` pairs as an object keyed by id (in their order, where the serializer
+/// keeps it), for programs that read figures by id.
+pub fn pairs_as_map<S: serde::Serializer, V: Serialize>(
+    pairs: &[(String, V)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(pairs.iter().map(|(id, value)| (id, value)))
 }
 
 /// The optional rules a game's draw and sets can bring about, whatever their switches say.

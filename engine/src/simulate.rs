@@ -11,9 +11,11 @@ pub use crate::players::random::{choose_action, play_out};
 use crate::players::{Player, Strategy};
 use crate::record::{GameSpec, Record, Turn};
 use crate::rng::Rng;
+use crate::state::{KeyedStats, keyed};
 use crate::tables::Tables;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A game's win, in the units of `SimStats::win_shares`: divisible by every number of winners
@@ -121,8 +123,9 @@ pub struct SimOptions {
     pub seats: Vec<Strategy>,
 }
 
-/// Statistics of a simulation run (sums; divide by `games` for means).
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+/// Statistics of a simulation run (sums; divide by `games` for means). Its JSON form is
+/// `SimStats::keyed`.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SimStats {
     /// Games played.
     pub games: u64,
@@ -144,11 +147,43 @@ pub struct SimStats {
     /// Games with a shared win.
     pub ties: u64,
     /// The games' own sums (`Game::stats`: points by source, the expansions' actions, tiles
-    /// set aside), added up; in the JSON form their fields stand beside these.
-    #[serde(flatten)]
+    /// set aside), added up.
     pub sums: GameStats,
     /// Per tile kind (indexed like `Tables::kinds`): times drawn and set aside.
     pub set_aside_by_kind: Vec<u64>,
+    /// Score events.
+    pub scorings: u64,
+}
+
+/// A run's sums, as programs read them (`simulate --json`'s `stats`): the run's own, the
+/// games' beside them, each per-kind, per-marker, per-figure and per-tile figure keyed by id.
+/// Per-seat figures stay arrays, seat 1 first: a seat has no id but its place in the turn
+/// order.
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct SimSums {
+    /// Games played.
+    pub games: u64,
+    /// Tiles placed (the start tile excluded).
+    pub tiles_placed: u64,
+    /// Sum of scores by seat.
+    pub score_sum: Vec<u64>,
+    /// Sum of squared scores by seat.
+    pub score_sq_sum: Vec<u64>,
+    /// Lowest score of any player (4294967295 when no game was played).
+    pub score_min: u32,
+    /// Highest score of any player.
+    pub score_max: u32,
+    /// Wins by seat (shared wins count for each winner).
+    pub wins: Vec<u64>,
+    /// Wins by seat with shared wins split, in 840ths of a game (`WIN_SHARE`).
+    pub win_shares: Vec<u64>,
+    /// Games with a shared win.
+    pub ties: u64,
+    /// The games' own sums, their fields beside these.
+    #[serde(flatten)]
+    pub sums: KeyedStats,
+    /// Times each tile was drawn and set aside, by tile id (every tile of the tables).
+    pub set_aside_by_kind: BTreeMap<String, u64>,
     /// Score events.
     pub scorings: u64,
 }
@@ -237,6 +272,40 @@ impl SimStats {
             self.set_aside_by_kind[k.index()] += 1;
         }
         self.scorings += scorings;
+    }
+
+    /// These statistics keyed by id (`SimSums`), as `simulate --json` prints them.
+    pub fn keyed(&self, tables: &Tables) -> SimSums {
+        // Destructured, so that a field added to `SimStats` cannot be left out.
+        let SimStats {
+            games,
+            tiles_placed,
+            score_sum,
+            score_sq_sum,
+            score_min,
+            score_max,
+            wins,
+            win_shares,
+            ties,
+            sums,
+            set_aside_by_kind,
+            scorings,
+        } = self;
+        let tile = |k: usize| tables.kinds.get(k).map_or("", |t| t.id.as_str());
+        SimSums {
+            games: *games,
+            tiles_placed: *tiles_placed,
+            score_sum: score_sum.clone(),
+            score_sq_sum: score_sq_sum.clone(),
+            score_min: *score_min,
+            score_max: *score_max,
+            wins: wins.clone(),
+            win_shares: win_shares.clone(),
+            ties: *ties,
+            sums: sums.keyed(tables),
+            set_aside_by_kind: keyed(set_aside_by_kind, tables.kinds.len(), tile),
+            scorings: *scorings,
+        }
     }
 
     /// Mean score of a seat.

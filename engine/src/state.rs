@@ -30,6 +30,7 @@ use crate::placements::Placements;
 use crate::scoring::Score;
 use crate::tables::{NO_FEATURE, Orient, Tables};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use tiledef::{Meeting, Side};
 
@@ -800,8 +801,9 @@ pub enum IllegalMove {
 }
 
 /// Sums kept while a game runs (for simulation reports, which add them up over games:
-/// `simulate::SimStats`; counts are `u64` so that those sums cannot overflow).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+/// `simulate::SimStats`; counts are `u64` so that those sums cannot overflow). Its JSON form
+/// is `GameStats::keyed`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameStats {
     /// Base points scored by feature kind (indexed like `Tables::features`; wells included).
     pub points_by_kind: Vec<u64>,
@@ -890,6 +892,111 @@ impl GameStats {
                 let v = self.token_points.get(m).copied().unwrap_or(0) as i64;
                 visit(SourceName::Tokens(&marker.id), v);
             }
+        }
+    }
+}
+
+/// A game's (or a run's) sums as programs read them (`simulate --json`): each per-kind,
+/// per-marker and per-figure figure an object keyed by the id of what it counts, every id of
+/// the sets loaded present (0 where nothing happened).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct KeyedStats {
+    /// Base points scored by feature kind id (wells included).
+    pub points_by_kind: BTreeMap<String, u64>,
+    /// Points windmills scored (Village Life).
+    pub windmill_points: u64,
+    /// Flower bonus points.
+    pub flower_points: u64,
+    /// Marketplace network bonus points.
+    pub network_points: u64,
+    /// What scoring modifiers changed, by feature kind id (part of `points_by_kind`).
+    pub modifier_points: BTreeMap<String, i64>,
+    /// What each marker kind's scoring modifier changed, by marker id (counted per scoring
+    /// player, as `points_by_kind` is).
+    pub marker_points: BTreeMap<String, i64>,
+    /// Points of token majorities at the end, by marker id.
+    pub token_points: BTreeMap<String, u64>,
+    /// Figures deployed, by figure id: `follower` (the base follower) and the sets' figures.
+    pub deployed: BTreeMap<String, u64>,
+    /// Points a set figure's power paid, by figure id: a bonus (the pig) and a recall's
+    /// scoring (the abbot; part of `points_by_kind` too).
+    pub figure_points: BTreeMap<String, u64>,
+    /// Recalls (the abbot), by figure id.
+    pub recalls: BTreeMap<String, u64>,
+    /// Extra tiles a figure gave (the builder).
+    pub extra_tiles: u64,
+    /// Figures returned by the Festival.
+    pub festival_returns: u64,
+    /// Donkey moves.
+    pub donkey_moves: u64,
+    /// Windmills placed.
+    pub windmills_placed: u64,
+    /// Tiles set aside.
+    pub set_aside: u64,
+}
+
+/// Each value of `values` under the id `id(i)` of its index; values under one id add up, so
+/// nothing is lost even if two ids were the same.
+pub fn keyed<'t, T: Copy + Default + std::ops::AddAssign>(
+    values: &[T],
+    count: usize,
+    id: impl Fn(usize) -> &'t str,
+) -> BTreeMap<String, T> {
+    let mut out = BTreeMap::new();
+    for i in 0..count.max(values.len()) {
+        let value = values.get(i).copied().unwrap_or_default();
+        *out.entry(id(i).to_string()).or_default() += value;
+    }
+    out
+}
+
+impl GameStats {
+    /// These sums keyed by id (`KeyedStats`), every id of `tables` present.
+    pub fn keyed(&self, tables: &Tables) -> KeyedStats {
+        // Destructured, so that a field added to `GameStats` cannot be left out.
+        let GameStats {
+            points_by_kind,
+            windmill_points,
+            flower_points,
+            network_points,
+            modifier_points,
+            marker_points,
+            token_points,
+            deployed,
+            figure_points,
+            recalls,
+            extra_tiles,
+            festival_returns,
+            donkey_moves,
+            windmills_placed,
+            set_aside,
+        } = self;
+        let kind = |k: usize| tables.features.get(k).map_or("", |f| f.id.as_str());
+        let marker = |m: usize| tables.markers.get(m).map_or("", |m| m.id.as_str());
+        let set_figure = |k: usize| tables.figure_id(FigureId::set(k));
+        let (kinds, markers, figures) = (
+            tables.features.len(),
+            tables.markers.len(),
+            tables.followers.len(),
+        );
+        KeyedStats {
+            points_by_kind: keyed(points_by_kind, kinds, kind),
+            windmill_points: *windmill_points,
+            flower_points: *flower_points,
+            network_points: *network_points,
+            modifier_points: keyed(modifier_points, kinds, kind),
+            marker_points: keyed(marker_points, markers, marker),
+            token_points: keyed(token_points, markers, marker),
+            deployed: keyed(deployed, figures + 1, |i| {
+                tables.figure_id(FigureId::from_index(i))
+            }),
+            figure_points: keyed(figure_points, figures, set_figure),
+            recalls: keyed(recalls, figures, set_figure),
+            extra_tiles: *extra_tiles,
+            festival_returns: *festival_returns,
+            donkey_moves: *donkey_moves,
+            windmills_placed: *windmills_placed,
+            set_aside: *set_aside,
         }
     }
 }

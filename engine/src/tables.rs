@@ -680,7 +680,18 @@ fn follower_info(f: &tiledef::FollowerKind, claimable: u32) -> FollowerInfo {
     }
 }
 
+/// The id reports give the base follower, beside the sets' figures' own ids.
+pub const BASE_FOLLOWER: &str = "follower";
+
 impl Tables {
+    /// A figure's id in reports: `follower` for the base follower, else its `[[figure]]` id.
+    pub fn figure_id(&self, figure: crate::ids::FigureId) -> &str {
+        match figure.set_index().and_then(|k| self.followers.get(k)) {
+            Some(f) => &f.id,
+            None => BASE_FOLLOWER,
+        }
+    }
+
     /// Bit `k` when a follower may stand on feature kind `k` (`FeatureRule::claimable`).
     pub fn claimable(&self) -> u32 {
         (self.features.iter().enumerate())

@@ -170,6 +170,34 @@ fn a_seed_gives_the_same_games_whatever_the_thread_count() {
     assert_ne!(one.score_sum, other.score_sum);
 }
 
+/// The JSON form of a run's sums names every id of the tables and keeps every count.
+#[test]
+fn keyed_sums_name_every_id_and_keep_every_count() {
+    let tables = common::tables();
+    let stats = run(tables, &sim(&[Strategy::Random; 2], 30, 5), &|_| {}).expect("games play");
+    let keyed = stats.keyed(tables);
+    let sums = &stats.sums;
+    let total = |v: &[u64]| v.iter().sum::<u64>();
+    assert_eq!(keyed.sums.points_by_kind.len(), tables.features.len());
+    assert_eq!(keyed.sums.marker_points.len(), tables.markers.len());
+    assert_eq!(keyed.sums.deployed.len(), tables.followers.len() + 1);
+    assert_eq!(keyed.set_aside_by_kind.len(), tables.kinds.len());
+    for (k, rule) in tables.features.iter().enumerate() {
+        assert_eq!(keyed.sums.points_by_kind[&rule.id], sums.points_by_kind[k]);
+    }
+    assert_eq!(keyed.sums.deployed["follower"], sums.deployed[0]);
+    assert!(keyed.sums.deployed["follower"] > 0);
+    assert_eq!(
+        total(&sums.deployed),
+        keyed.sums.deployed.values().sum::<u64>()
+    );
+    assert_eq!(
+        total(&stats.set_aside_by_kind),
+        keyed.set_aside_by_kind.values().sum::<u64>()
+    );
+    assert_eq!(keyed.score_sum, stats.score_sum);
+}
+
 #[test]
 fn greedy_beats_random() {
     let tables = common::tables();

@@ -7,9 +7,13 @@
 use crate::diagnostic::{Diagnostic, SharedSource};
 use crate::source::{SpanMap, push_escaped};
 use serde_json::Value;
-use validator::{ErrorKind, ValidationError, Validator};
+use validator::ErrorKind;
 
 mod validator;
+
+/// The validator, for any schema that keeps to its keywords (the tests check what
+/// `tilekit simulate --json` prints against its generated schema with it).
+pub use validator::{SchemaError, ValidationError, Validator};
 
 /// The JSON Schema of the format, as shipped in `definitions/schema/tileset.schema.json`: the
 /// types' schema with the bundled sets' feature kinds written out, so that editors complete and

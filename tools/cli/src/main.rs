@@ -45,7 +45,8 @@ enum Command {
     /// Check definition files: schema, then what no schema can say; report every problem.
     #[command(after_help = commands::validate::EXAMPLES)]
     Validate(commands::validate::ValidateArgs),
-    /// Print (or write) the JSON Schema of the format, for editors.
+    /// Print (or write) the JSON Schema of the format, for editors (`--of simulate`: of
+    /// `simulate --json`).
     Schema(commands::schema::SchemaArgs),
     /// Start the language server for editors (stdio): diagnostics as you type, completion, hover.
     Lsp(LspArgs),

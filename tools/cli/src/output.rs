@@ -54,7 +54,7 @@ macro_rules! outln {
 
 /// Prints a value as pretty JSON on its own lines (the `--json` form of every command).
 pub fn print_json(value: &impl serde::Serialize) -> Result<(), StdoutError> {
-    // Values built with `json!` always serialise (their keys are strings).
+    // Values built with `json!` and our output types always serialise (their keys are strings).
     let text = serde_json::to_string_pretty(value).unwrap_or_default();
     print(format_args!("{text}\n"))
 }

@@ -9,7 +9,7 @@ use engine::Tables;
 use serde::Serialize;
 
 /// One figure in both runs.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct Diff {
     /// What is compared.
     pub metric: String,

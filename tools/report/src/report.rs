@@ -4,6 +4,7 @@
 use crate::stats::{Estimate, wilson};
 use crate::tally::{KindTally, Source, Tally};
 use engine::Tables;
+use engine::options::pairs_as_map;
 use serde::Serialize;
 
 /// What was played: the part of a run a report states, so that it can be played again.
@@ -66,7 +67,9 @@ pub struct TileRow {
 pub struct SetRow {
     /// Set id.
     pub id: String,
-    /// Credit per game of its tiles, by source (in `Source::all` order).
+    /// Credit per game of its tiles, by source (in `Source::all` order; in JSON an object
+    /// keyed by source).
+    #[serde(serialize_with = "pairs_as_map")]
     pub points_per_game: Vec<(String, f64)>,
     /// Their sum.
     pub total_per_game: f64,
@@ -113,9 +116,13 @@ pub struct Report {
     pub credit_rule: &'static str,
     /// Points per game, all players together.
     pub points_per_game: Estimate,
-    /// Points per game by source, all sets, as `simulate` prints them.
+    /// Points per game by source, all sets, as `simulate` prints them (in JSON an object keyed
+    /// by source, as `simulate --json` keys them).
+    #[serde(serialize_with = "pairs_as_map")]
     pub points_by_source: Vec<(String, Estimate)>,
-    /// Figures deployed per game, by follower kind.
+    /// Figures deployed per game, by figure id (`follower`, then the sets' figures; in JSON
+    /// an object keyed by id, as `simulate --json` keys `deployed`).
+    #[serde(serialize_with = "pairs_as_map")]
     pub deployments_per_game: Vec<(String, Estimate)>,
     /// Tiles placed per game.
     pub tiles_placed_per_game: Estimate,

@@ -134,7 +134,7 @@ impl Ratio {
 }
 
 /// A figure with its standard error and 95 % interval.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Estimate {
     /// The figure.
     pub value: f64,

@@ -1,6 +1,8 @@
-//! What a report gathers from each game, read from the game's events alone (`Placed`,
-//! `SetAside`, `Scored`) and its final scores: the engine's rules stay the engine's, and any
-//! player the simulator plays is reported the same way.
+//! What a report gathers from each game, read from the game's events (`Placed`, `SetAside`,
+//! `Scored`), its final scores and its own sums (`Game::stats`: points by source, figures
+//! deployed, tiles set aside, the sums `simulate` adds up and prints, so the two never reckon
+//! apart): the engine's rules stay the engine's, and any player the simulator plays is
+//! reported the same way.
 //!
 //! **The credit rule.** Every point of a scoring (the majority's base points, each flower and
 //! marketplace-network bonus) is split equally among the distinct tiles of the scored feature,
@@ -291,8 +293,8 @@ pub struct Tally {
     /// Points per game by source (all sets), named and reckoned as `simulate` prints them
     /// (`engine::GameStats::points_by_source`): each marker kind's modifier and tokens apart.
     pub source_points: Vec<(String, Moments)>,
-    /// Figures deployed per game, by figure (`engine::FigureId::index`: `follower`, then the
-    /// sets' figures).
+    /// Figures deployed per game, by figure id (`Tables::figure_id`, in `engine::FigureId::index`
+    /// order: `follower`, then the sets' figures), from `GameStats::deployed`.
     pub deployments: Vec<(String, Moments)>,
     /// Per flower colour (indexed like `Tables::colours`): the final score and win share of
     /// the player dealt it, per game it was dealt in (Village Life's flower bonus).
@@ -332,8 +334,12 @@ impl Tally {
                 .map(|(name, _)| (name, Moments::default()))
                 .collect(),
             colours: vec![SeatTally::default(); tables.colours.len()],
-            deployments: std::iter::once("follower".to_string())
-                .chain(tables.followers.iter().map(|f| f.id.clone()))
+            deployments: (0..=tables.followers.len())
+                .map(|i| {
+                    tables
+                        .figure_id(engine::FigureId::from_index(i))
+                        .to_string()
+                })
                 .map(|id| (id, Moments::default()))
                 .collect(),
             tiles_placed: Moments::default(),
@@ -349,7 +355,6 @@ impl Collect for Tally {
         self.games += 1;
         let placed = credit(game, events);
         let mut here = vec![GameKind::default(); tables.kinds.len()];
-        let mut set_aside = 0u64;
         // A tile set aside was drawn by the seat whose turn it is: the next one to place a
         // tile (read backwards), or after the last placer when no tile follows.
         let players = game.scores().len().max(1);
@@ -369,7 +374,6 @@ impl Collect for Tally {
                     k.set_aside += 1.0;
                     k.drawn += 1.0;
                     k.by_seat[next_seat] += 1;
-                    set_aside += 1;
                 }
                 _ => {}
             }
@@ -441,20 +445,14 @@ impl Collect for Tally {
         for ((_, m), v) in self.source_points.iter_mut().zip(by_source) {
             m.add(v as f64);
         }
-        let mut deployed = vec![0u32; self.deployments.len()];
-        for e in events {
-            if let Event::Deployed { figure, .. } = e
-                && let Some(n) = deployed.get_mut(figure.index())
-            {
-                *n += 1;
-            }
-        }
-        for ((_, m), n) in self.deployments.iter_mut().zip(deployed) {
-            m.add(f64::from(n));
+        // The game's own counts, the sums `simulate` prints: one reckoning for both.
+        let deployed = &game.stats().deployed;
+        for (i, (_, m)) in self.deployments.iter_mut().enumerate() {
+            m.add(deployed.get(i).copied().unwrap_or(0) as f64);
         }
         self.points.add(total as f64);
         self.tiles_placed.add((placed.len() - 1) as f64);
-        self.set_aside.add(set_aside as f64);
+        self.set_aside.add(game.stats().set_aside as f64);
         if (credit_sum - total as f64).abs() > 1e-6 * (1.0 + total as f64) {
             self.credit_balanced = false;
         }

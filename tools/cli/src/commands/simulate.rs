@@ -3,14 +3,17 @@
 //! networks, each marker kind's scoring modifier and token: wells, inns, cathedrals, goods), the expansions' actions (Festival returns, donkey moves, windmills) and the
 //! tiles that could not be placed. The rules follow the sets in the bag unless a flag says
 //! otherwise; the report's first line (and `rules` in `--json`) says which are in play.
+//! `--json` prints `SimulateJson`, versioned, its figures keyed by id (its schema:
+//! `tilekit schema --of simulate`).
 //! `--report DIR` writes a balance report (`tilekit-report`) of the same games; `--compare
 //! SETS` also plays the same seeds without those sets and reports what changed.
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
 use engine::FigureId;
-use engine::simulate::{SimOptions, SimStats};
+use engine::simulate::{SimOptions, SimStats, SimSums};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -224,30 +227,9 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     let mut balance = tally.as_ref().map(|t| {
         tilekit_report::Report::new(&tables, run_info(&tables, &opts, &rules, &own_sets), t)
     });
-    let rate = stats.games as f64 / elapsed.max(1e-9);
     if args.json {
-        let value = serde_json::json!({
-            "games": stats.games,
-            "players": players,
-            "seats": seats.iter().map(ToString::to_string).collect::<Vec<_>>(),
-            "seed": args.seed,
-            "rules": rules,
-            "threads": rayon::current_num_threads(),
-            "seconds": elapsed,
-            "games_per_second": rate,
-            "mean_score": (0..players as usize).map(|p| stats.mean(p)).collect::<Vec<_>>(),
-            "win_rate": (0..players as usize).map(|p| stats.win_rate(p)).collect::<Vec<_>>(),
-            "stddev_score": (0..players as usize).map(|p| stats.stddev(p)).collect::<Vec<_>>(),
-            "points_per_game": points_per_game(&tables, &stats),
-            "points_per_game_by_source": stats.sums.points_by_source(&tables).into_iter().map(|(k, v)| (k, v as f64 / stats.games.max(1) as f64)).collect::<std::collections::BTreeMap<_, _>>(),
-            "festival_returns_per_game": stats.sums.festival_returns as f64 / stats.games.max(1) as f64,
-            "donkey_moves_per_game": stats.sums.donkey_moves as f64 / stats.games.max(1) as f64,
-            "windmills_placed_per_game": stats.sums.windmills_placed as f64 / stats.games.max(1) as f64,
-            "tiles_set_aside_per_game": stats.sums.set_aside as f64 / stats.games.max(1) as f64,
-            "set_aside_by_tile": set_aside(&tables, &stats).into_iter().collect::<std::collections::BTreeMap<_, _>>(),
-            "stats": stats,
-            "compare": comparison.as_ref().map(|c| &c.diffs),
-        });
+        let value = SimulateJson::new(&tables, &stats, seats, args.seed, &rules, elapsed)
+            .with_compare(comparison.as_ref());
         crate::output::print_json(&value)?;
     } else {
         crate::outln!("rules: {rules}")?;
@@ -294,6 +276,127 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The version of what `simulate --json` prints (`SimulateJson`): raised when a field is
+/// renamed, removed, or changes its meaning or shape; a field added keeps the version.
+pub const JSON_VERSION: u32 = 1;
+
+/// What `simulate --json` prints; its schema, `tilekit schema --of simulate`, is committed as
+/// `docs/simulate.schema.json`. Per-kind, per-marker, per-figure and per-tile figures are
+/// objects keyed by id; per-seat figures are arrays, seat 1 first, in the order of `seats` (a
+/// seat has no id but its place in the turn order, and two seats may play alike).
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[schemars(title = "tilekit simulate --json")]
+pub struct SimulateJson {
+    /// The version of this document's shape: raised when a field is renamed, removed, or
+    /// changes its meaning or shape; a field added keeps it.
+    #[schemars(range(min = JSON_VERSION, max = JSON_VERSION))]
+    pub version: u32,
+    /// Games played.
+    pub games: u64,
+    /// Players per game.
+    pub players: u8,
+    /// Who plays each seat (`random`, `greedy`, `mcts:N`), seat 1 first.
+    pub seats: Vec<String>,
+    /// Run seed: the same seed gives the same figures (timings aside).
+    pub seed: u64,
+    /// The rules in play, the same in every game (they follow the sets of the whole bag).
+    pub rules: engine::Rules,
+    /// Threads the games were played on.
+    pub threads: usize,
+    /// Seconds the games took (the comparison's games excluded).
+    pub seconds: f64,
+    /// Games per second.
+    pub games_per_second: f64,
+    /// Mean final score by seat.
+    pub mean_score: Vec<f64>,
+    /// Win rate by seat, 0–1, shared wins split between the winners.
+    pub win_rate: Vec<f64>,
+    /// Standard deviation of the final score by seat.
+    pub stddev_score: Vec<f64>,
+    /// Points per game, all players together, by feature kind id (the kinds that score), and
+    /// `windmill` for the windmills'.
+    pub points_per_game: BTreeMap<String, f64>,
+    /// Points per game, all players together, by source as the text report names it: a
+    /// feature kind's plural (`cities`; base rates), `flowers`, `windmills`, `marketplace
+    /// networks`, `<figure> (bonus)`, `<marker> (modifier)`, `<marker> (tokens)`. They add up
+    /// to the points scored.
+    pub points_per_game_by_source: BTreeMap<String, f64>,
+    /// Figures the Festival returned, per game.
+    pub festival_returns_per_game: f64,
+    /// Donkey moves per game.
+    pub donkey_moves_per_game: f64,
+    /// Windmills placed per game.
+    pub windmills_placed_per_game: f64,
+    /// Tiles set aside (drawn with no legal placement) per game.
+    pub tiles_set_aside_per_game: f64,
+    /// Times each tile was set aside, by tile id (only tiles set aside at least once).
+    pub set_aside_by_tile: BTreeMap<String, u64>,
+    /// The run's sums, keyed by id, for figures this document does not work out.
+    pub stats: SimSums,
+    /// With `--compare`: every difference between the games with and without the compared
+    /// sets, significant or not (null without `--compare`).
+    pub compare: Option<Vec<tilekit_report::Diff>>,
+}
+
+impl SimulateJson {
+    /// The document of a run's statistics (no comparison).
+    fn new(
+        tables: &engine::Tables,
+        stats: &SimStats,
+        seats: &[engine::players::Strategy],
+        seed: u64,
+        rules: &engine::Rules,
+        elapsed: f64,
+    ) -> SimulateJson {
+        let g = stats.games.max(1) as f64;
+        let per_seat = |f: &dyn Fn(usize) -> f64| (0..seats.len()).map(f).collect::<Vec<_>>();
+        let by_source = stats.sums.points_by_source(tables).into_iter();
+        SimulateJson {
+            version: JSON_VERSION,
+            games: stats.games,
+            players: seats.len() as u8,
+            seats: seats.iter().map(ToString::to_string).collect(),
+            seed,
+            rules: rules.clone(),
+            threads: rayon::current_num_threads(),
+            seconds: elapsed,
+            games_per_second: stats.games as f64 / elapsed.max(1e-9),
+            mean_score: per_seat(&|p| stats.mean(p)),
+            win_rate: per_seat(&|p| stats.win_rate(p)),
+            stddev_score: per_seat(&|p| stats.stddev(p)),
+            points_per_game: points_per_game(tables, stats),
+            points_per_game_by_source: by_source.map(|(k, v)| (k, v as f64 / g)).collect(),
+            festival_returns_per_game: stats.sums.festival_returns as f64 / g,
+            donkey_moves_per_game: stats.sums.donkey_moves as f64 / g,
+            windmills_placed_per_game: stats.sums.windmills_placed as f64 / g,
+            tiles_set_aside_per_game: stats.sums.set_aside as f64 / g,
+            set_aside_by_tile: set_aside(tables, stats).into_iter().collect(),
+            stats: stats.keyed(tables),
+            compare: None,
+        }
+    }
+
+    /// The document with a comparison's differences.
+    fn with_compare(self, comparison: Option<&tilekit_report::Comparison>) -> SimulateJson {
+        SimulateJson {
+            compare: comparison.map(|c| c.diffs.clone()),
+            ..self
+        }
+    }
+}
+
+/// The JSON Schema of `simulate --json` as committed in `docs/simulate.schema.json`
+/// (pretty-printed, with a final newline).
+pub fn json_schema_text() -> String {
+    // The serialising side's schema: a field left out when empty is not required.
+    let schema = (schemars::generate::SchemaSettings::draft2020_12().for_serialize())
+        .into_generator()
+        .into_root_schema_for::<SimulateJson>();
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
 /// The sets of the main games and, with `--compare`, of the games without the compared sets.
