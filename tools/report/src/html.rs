@@ -3,7 +3,7 @@
 
 use crate::charts::Chart;
 use crate::compare::Comparison;
-use crate::report::Report;
+use crate::report::{Report, TileRow};
 use crate::stats::Estimate;
 use std::fmt::Write;
 
@@ -85,6 +85,19 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
         h.push_str(&compare_section(c));
         chart(&mut h, "compare");
     }
+    seats_section(&mut h, r);
+    chart(&mut h, "seats");
+    chart(&mut h, "scores");
+    sources_section(&mut h, r);
+    chart(&mut h, "sources");
+    tiles_section(&mut h, r);
+    chart(&mut h, "tiles");
+    h.push_str("</body></html>\n");
+    h
+}
+
+/// The seats' table, and the flower colours' when colours are dealt.
+fn seats_section(h: &mut String, r: &Report) {
     h.push_str("<h2>Seats</h2>\n<table><tr><th>seat</th><th>player</th><th>mean score</th><th>sd</th><th>win rate (Wilson)</th></tr>\n");
     for s in &r.seats {
         let _ = writeln!(
@@ -117,8 +130,10 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
         }
         h.push_str("</table>\n");
     }
-    chart(&mut h, "seats");
-    chart(&mut h, "scores");
+}
+
+/// Points by source, figures deployed, and the credit by set.
+fn sources_section(h: &mut String, r: &Report) {
     h.push_str(
         "<h2>Points by source</h2>\n<table><tr><th>source</th><th>points per game</th></tr>\n",
     );
@@ -164,64 +179,17 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
         r.start_tile_points_per_game,
         esc(r.credit_rule)
     );
-    chart(&mut h, "sources");
+}
+
+/// The tile types' table and its note.
+fn tiles_section(h: &mut String, r: &Report) {
     h.push_str(
         "<h2>Tile types</h2>\n<table><tr><th>tile</th><th>set</th><th>drawn per game</th>\
          <th>set aside</th><th>points at once</th><th>points by the end</th>\
          <th>completed a feature</th><th>win rate of the seat that drew most</th></tr>\n",
     );
     for t in &r.tiles {
-        let mut id = esc(&t.id);
-        if r.tile_pictures {
-            id = format!(
-                "<img src=\"tiles/{}.png\" width=\"48\" height=\"48\" alt=\"\" style=\"vertical-align: middle\"> {id}",
-                esc(&t.id)
-            );
-        }
-        if t.start {
-            id.push_str(" <small>(start tile, placed before the first turn)</small>");
-        }
-        if let Some(way) = t.outlier {
-            let _ = write!(
-                id,
-                " <strong title=\"more than two standard deviations from the tile types' mean\">{} {way}</strong>",
-                if way == "high" { "▲" } else { "▼" }
-            );
-        }
-        let lead = match t.one_seat {
-            _ if t.start => "–".to_string(),
-            Some((seat, share)) => format!(
-                "{} <small>of {} games; seat {seat} drew {:.0} % of its copies: drawn in a fixed order, this says more about the seat than the tile</small>",
-                pct(&t.lead_win_rate),
-                t.lead_games,
-                100.0 * share
-            ),
-            None => format!(
-                "{} <small>of {} games</small>",
-                pct(&t.lead_win_rate),
-                t.lead_games
-            ),
-        };
-        let drawn = if t.start {
-            "–".to_string()
-        } else {
-            format!("{:.2}", t.drawn_per_game)
-        };
-        let (aside, at_once, done) = if t.start {
-            ("–".to_string(), "–".to_string(), "–".to_string())
-        } else {
-            (
-                pct(&t.set_aside_rate),
-                ci(&t.points_at_once, 2),
-                pct(&t.completed_rate),
-            )
-        };
-        let _ = writeln!(
-            h,
-            "<tr><td>{id}</td><td>{}</td><td>{drawn}</td><td>{aside}</td><td>{at_once}</td><td>{}</td><td>{done}</td><td>{lead}</td></tr>",
-            esc(&t.set),
-            ci(&t.points_by_end, 2),
-        );
+        tile_row(h, r, t);
     }
     h.push_str(
         "</table>\n<p class=\"note\">Points per placement are credit (see above); \
@@ -230,9 +198,61 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
          column is, over the games in which one seat drew more copies of the tile than any \
          other (placed or set aside), that seat's win rate (shared wins split).</p>\n",
     );
-    chart(&mut h, "tiles");
-    h.push_str("</body></html>\n");
-    h
+}
+
+/// One tile type's row.
+fn tile_row(h: &mut String, r: &Report, t: &TileRow) {
+    let mut id = esc(&t.id);
+    if r.tile_pictures {
+        id = format!(
+            "<img src=\"tiles/{}.png\" width=\"48\" height=\"48\" alt=\"\" style=\"vertical-align: middle\"> {id}",
+            esc(&t.id)
+        );
+    }
+    if t.start {
+        id.push_str(" <small>(start tile, placed before the first turn)</small>");
+    }
+    if let Some(way) = t.outlier {
+        let _ = write!(
+            id,
+            " <strong title=\"more than two standard deviations from the tile types' mean\">{} {way}</strong>",
+            if way == "high" { "▲" } else { "▼" }
+        );
+    }
+    let lead = match t.one_seat {
+        _ if t.start => "–".to_string(),
+        Some((seat, share)) => format!(
+            "{} <small>of {} games; seat {seat} drew {:.0} % of its copies: drawn in a fixed order, this says more about the seat than the tile</small>",
+            pct(&t.lead_win_rate),
+            t.lead_games,
+            100.0 * share
+        ),
+        None => format!(
+            "{} <small>of {} games</small>",
+            pct(&t.lead_win_rate),
+            t.lead_games
+        ),
+    };
+    let drawn = if t.start {
+        "–".to_string()
+    } else {
+        format!("{:.2}", t.drawn_per_game)
+    };
+    let (aside, at_once, done) = if t.start {
+        ("–".to_string(), "–".to_string(), "–".to_string())
+    } else {
+        (
+            pct(&t.set_aside_rate),
+            ci(&t.points_at_once, 2),
+            pct(&t.completed_rate),
+        )
+    };
+    let _ = writeln!(
+        h,
+        "<tr><td>{id}</td><td>{}</td><td>{drawn}</td><td>{aside}</td><td>{at_once}</td><td>{}</td><td>{done}</td><td>{lead}</td></tr>",
+        esc(&t.set),
+        ci(&t.points_by_end, 2),
+    );
 }
 
 fn compare_section(c: &Comparison) -> String {
