@@ -227,110 +227,35 @@ pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, Rend
     let grid_h = rows as f32 * pitch;
     let left = (w - grid_w) / 2.0;
     let top = options.margin_mm + (h - 2.0 * options.margin_mm - FOOTER_MM - grid_h) / 2.0;
-    let names: Vec<&str> = set
-        .sets
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| printed(options, *i))
-        .map(|(_, s)| s.name.as_str())
-        .collect();
-    let edition = (set.editions.get(options.edition))
-        .filter(|_| edition_matters(set, options))
-        .map(|e| format!(" · edition {}", e.id))
-        .unwrap_or_default();
-    let title = format!(
-        "{}{edition} · {} tiles · {} mm",
-        names.join(" + "),
-        copies.len(),
-        fmt_mm(options.tile_mm)
-    );
+    let title = sheet_title(set, options, copies.len());
     // The footer's left text is cut to leave room for the page number on the right.
     let widest_number = format!("page {total_pages}/{total_pages} · backs");
     let room = w - 2.0 * options.margin_mm - text_mm(&widest_number) - 4.0;
     let footer = |text: String| fit(text, room);
 
+    let grid = Grid {
+        columns,
+        pitch,
+        left,
+        top,
+        width: w,
+        height: h,
+        margin: options.margin_mm,
+        bleed: options.bleed_mm,
+    };
     let mut pages = Vec::new();
     for (p, chunk) in copies.chunks(per_page.max(1)).enumerate() {
-        let used_rows = chunk.len().div_ceil(columns);
-        let used_cols = chunk.len().min(columns);
-        let place = |k: usize, mirrored: bool| {
-            let (r, c) = (k / columns, k % columns);
-            let c = if mirrored { columns - 1 - c } else { c };
-            (
-                left + c as f32 * pitch + options.bleed_mm,
-                top + r as f32 * pitch + options.bleed_mm,
-            )
-        };
-        let marks = |mirrored: bool| {
-            let mut marks = Vec::new();
-            let cols: Vec<usize> = (0..used_cols)
-                .map(|c| if mirrored { columns - 1 - c } else { c })
-                .collect();
-            let (lo_c, hi_c) = (
-                *cols.iter().min().unwrap_or(&0),
-                *cols.iter().max().unwrap_or(&0),
-            );
-            let grid_left = left + lo_c as f32 * pitch;
-            let grid_right = left + (hi_c + 1) as f32 * pitch;
-            let grid_bottom = top + used_rows as f32 * pitch;
-            for &c in &cols {
-                for x in [
-                    left + c as f32 * pitch + options.bleed_mm,
-                    left + (c + 1) as f32 * pitch - options.bleed_mm,
-                ] {
-                    marks.push([(x, options.margin_mm), (x, top - MARK_GAP_MM)]);
-                    marks.push([
-                        (x, grid_bottom + MARK_GAP_MM),
-                        (x, h - options.margin_mm - FOOTER_MM),
-                    ]);
-                }
-            }
-            for r in 0..used_rows {
-                for y in [
-                    top + r as f32 * pitch + options.bleed_mm,
-                    top + (r + 1) as f32 * pitch - options.bleed_mm,
-                ] {
-                    marks.push([(options.margin_mm, y), (grid_left - MARK_GAP_MM, y)]);
-                    marks.push([(grid_right + MARK_GAP_MM, y), (w - options.margin_mm, y)]);
-                }
-            }
-            marks
-        };
         let number = if options.backs { 2 * p + 1 } else { p + 1 };
         pages.push(Page {
-            placements: chunk
-                .iter()
-                .enumerate()
-                .map(|(k, &tile)| {
-                    let (x_mm, y_mm) = place(k, false);
-                    Placement {
-                        tile,
-                        back: false,
-                        x_mm,
-                        y_mm,
-                    }
-                })
-                .collect(),
-            marks: marks(false),
+            placements: grid.placements(chunk, false),
+            marks: grid.crop_marks(chunk.len(), false),
             footer_left: footer(title.clone()),
             footer_right: format!("page {number}/{total_pages}"),
         });
         if options.backs {
             pages.push(Page {
-                placements: chunk
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &tile)| {
-                        let (x_mm, y_mm) = place(k, true);
-                        Placement {
-                            tile,
-                            back: true,
-                            x_mm,
-                            y_mm,
-                        }
-                    })
-                    .collect(),
-                marks: marks(true),
+                placements: grid.placements(chunk, true),
+                marks: grid.crop_marks(chunk.len(), true),
                 footer_left: footer(format!("{title} · backs")),
                 footer_right: format!("page {}/{total_pages}", number + 1),
             });
@@ -352,6 +277,106 @@ pub fn layout(set: &TileSet, options: &SheetOptions) -> Result<SheetLayout, Rend
         pages,
         tiles_placed: copies.len(),
     })
+}
+
+/// The footer's title: the printed sets' names, the edition where it matters, the tiles and
+/// their size.
+fn sheet_title(set: &TileSet, options: &SheetOptions, tiles: usize) -> String {
+    let names: Vec<&str> = set
+        .sets
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| printed(options, *i))
+        .map(|(_, s)| s.name.as_str())
+        .collect();
+    let edition = (set.editions.get(options.edition))
+        .filter(|_| edition_matters(set, options))
+        .map(|e| format!(" · edition {}", e.id))
+        .unwrap_or_default();
+    format!(
+        "{}{edition} · {} tiles · {} mm",
+        names.join(" + "),
+        tiles,
+        fmt_mm(options.tile_mm)
+    )
+}
+
+/// Where a page's tiles go: the grid's columns and pitch, its top-left corner, the paper, the
+/// margin and the bleed, in mm.
+struct Grid {
+    columns: usize,
+    pitch: f32,
+    left: f32,
+    top: f32,
+    width: f32,
+    height: f32,
+    margin: f32,
+    bleed: f32,
+}
+
+impl Grid {
+    /// The `k`-th tile's top-left corner (inside its bleed); a back page's columns mirrored.
+    fn place(&self, k: usize, mirrored: bool) -> (f32, f32) {
+        let (r, c) = (k / self.columns, k % self.columns);
+        let c = if mirrored { self.columns - 1 - c } else { c };
+        (
+            self.left + c as f32 * self.pitch + self.bleed,
+            self.top + r as f32 * self.pitch + self.bleed,
+        )
+    }
+
+    /// A page's pictures: its tiles, front or back.
+    fn placements(&self, chunk: &[usize], back: bool) -> Vec<Placement> {
+        (chunk.iter().enumerate())
+            .map(|(k, &tile)| {
+                let (x_mm, y_mm) = self.place(k, back);
+                Placement {
+                    tile,
+                    back,
+                    x_mm,
+                    y_mm,
+                }
+            })
+            .collect()
+    }
+
+    /// The crop marks of a page of `tiles` tiles, outside the grid, at every cut line.
+    fn crop_marks(&self, tiles: usize, mirrored: bool) -> Vec<[(f32, f32); 2]> {
+        let (columns, pitch, left, top) = (self.columns, self.pitch, self.left, self.top);
+        let (w, h, margin, bleed) = (self.width, self.height, self.margin, self.bleed);
+        let used_rows = tiles.div_ceil(columns);
+        let used_cols = tiles.min(columns);
+        let mut marks = Vec::new();
+        let cols: Vec<usize> = (0..used_cols)
+            .map(|c| if mirrored { columns - 1 - c } else { c })
+            .collect();
+        let (lo_c, hi_c) = (
+            *cols.iter().min().unwrap_or(&0),
+            *cols.iter().max().unwrap_or(&0),
+        );
+        let grid_left = left + lo_c as f32 * pitch;
+        let grid_right = left + (hi_c + 1) as f32 * pitch;
+        let grid_bottom = top + used_rows as f32 * pitch;
+        for &c in &cols {
+            for x in [
+                left + c as f32 * pitch + bleed,
+                left + (c + 1) as f32 * pitch - bleed,
+            ] {
+                marks.push([(x, margin), (x, top - MARK_GAP_MM)]);
+                marks.push([(x, grid_bottom + MARK_GAP_MM), (x, h - margin - FOOTER_MM)]);
+            }
+        }
+        for r in 0..used_rows {
+            for y in [
+                top + r as f32 * pitch + bleed,
+                top + (r + 1) as f32 * pitch - bleed,
+            ] {
+                marks.push([(margin, y), (grid_left - MARK_GAP_MM, y)]);
+                marks.push([(grid_right + MARK_GAP_MM, y), (w - margin, y)]);
+            }
+        }
+        marks
+    }
 }
 
 fn printed(options: &SheetOptions, set: usize) -> bool {
