@@ -98,23 +98,8 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let tables = crate::inputs::compile_tables(&tileset)?;
-    // The sets the report lists first: those asked for, else the author's (not bundled).
-    if let Some(unknown) = (args.focus.iter()).find(|id| !tileset.sets.iter().any(|s| &s.id == *id))
-    {
-        let known: Vec<&str> = tileset.sets.iter().map(|s| s.id.as_str()).collect();
-        crate::errln!(
-            "error: --focus {unknown}: no such set (loaded: {})",
-            known.join(", ")
-        );
+    let Ok(own_sets) = own_sets(args, &tileset)? else {
         return Ok(ExitCode::from(2));
-    }
-    let own_sets: Vec<String> = if args.focus.is_empty() {
-        (tileset.sets.iter())
-            .filter(|s| !s.source.ends_with(tiledef::BUNDLED_SUFFIX))
-            .map(|s| s.id.clone())
-            .collect()
-    } else {
-        args.focus.clone()
     };
     let mut rules = engine::RuleOptions {
         first_edition_small_city: args.first_edition_small_city,
@@ -170,18 +155,10 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         }
         None => None,
     };
-    if let Some(dir) = &args.report {
-        // Before the games, not after a long run (the charts' names are checked once known).
-        let known = ["report.json", "report.html"].map(|name| dir.join(name));
-        crate::inputs::guard_outputs(&args.inputs, &tileset, &known)?;
-        crate::output::check_folder("--report", dir)?;
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            crate::errln!(
-                "error: --report {}: cannot make the folder: {e}",
-                dir.display()
-            );
-            return Ok(ExitCode::from(2));
-        }
+    if let Some(dir) = &args.report
+        && let Err(code) = prepare_report_folder(args, &tileset, dir)?
+    {
+        return Ok(code);
     }
     let bar = if args.json || !std::io::stderr().is_terminal() {
         ProgressBar::hidden()
@@ -239,43 +216,109 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         }
     }
     if let (Some(dir), Some(report)) = (&args.report, &mut balance) {
-        // Each row's picture beside it, as the page's previews draw it (96 px).
-        let rows: Vec<usize> = (report.tiles.iter())
-            .filter_map(|r| tileset.tiles.iter().position(|t| t.id == r.id))
-            .collect();
-        let drawing = tilekit_render::DrawOptions {
-            artwork: true,
-            ..Default::default()
-        };
-        let pictures = tilekit_render::render_pngs(&tileset, &rows, 96, &drawing)
-            .map_err(|e| miette::miette!("{e}"))?;
-        report.tile_pictures = true;
-        let mut files = tilekit_report::files(report, comparison.as_ref())
-            .map_err(|e| miette::miette!("{e}"))?;
-        files.extend((pictures.into_iter()).map(|(id, png)| (format!("tiles/{id}.png"), png)));
-        crate::output::check_folder("--report", &dir.join("tiles"))?;
-        std::fs::create_dir_all(dir.join("tiles"))
-            .map_err(|e| miette::miette!("--report {}: cannot make tiles/: {e}", dir.display()))?;
-        let paths: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
-        crate::inputs::guard_outputs(&args.inputs, &tileset, &paths)?;
-        // The charts first, the page and its data last: a run stopped half-way (interrupted,
-        // a full disk) leaves no report.html that looks complete over charts it lacks.
-        let (pages, charts): (Vec<_>, Vec<_>) = files
-            .iter()
-            .partition(|(name, _)| name.starts_with("report."));
-        for (name, bytes) in charts.into_iter().chain(pages) {
-            crate::output::write_atomic(&dir.join(name), bytes)?;
-        }
-        if !args.json {
-            crate::outln!(
-                "balance report: {} ({} files; {:.2} s of games and report)",
-                dir.join("report.html").display(),
-                files.len(),
-                report_seconds
-            )?;
-        }
+        write_report(
+            args,
+            &tileset,
+            dir,
+            report,
+            comparison.as_ref(),
+            report_seconds,
+        )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The sets the report lists first: those asked for (`--focus`), else the author's (not
+/// bundled); an unknown one is a usage error, said.
+fn own_sets(
+    args: &SimulateArgs,
+    tileset: &tiledef::TileSet,
+) -> miette::Result<Result<Vec<String>, ExitCode>> {
+    if let Some(unknown) = (args.focus.iter()).find(|id| !tileset.sets.iter().any(|s| &s.id == *id))
+    {
+        let known: Vec<&str> = tileset.sets.iter().map(|s| s.id.as_str()).collect();
+        crate::errln!(
+            "error: --focus {unknown}: no such set (loaded: {})",
+            known.join(", ")
+        );
+        return Ok(Err(ExitCode::from(2)));
+    }
+    Ok(Ok(if args.focus.is_empty() {
+        (tileset.sets.iter())
+            .filter(|s| !s.source.ends_with(tiledef::BUNDLED_SUFFIX))
+            .map(|s| s.id.clone())
+            .collect()
+    } else {
+        args.focus.clone()
+    }))
+}
+
+/// The report's folder made before the games, not after a long run (its files checked
+/// against the inputs; the charts' names are checked once known).
+fn prepare_report_folder(
+    args: &SimulateArgs,
+    tileset: &tiledef::TileSet,
+    dir: &std::path::Path,
+) -> miette::Result<Result<(), ExitCode>> {
+    let known = ["report.json", "report.html"].map(|name| dir.join(name));
+    crate::inputs::guard_outputs(&args.inputs, tileset, &known)?;
+    crate::output::check_folder("--report", dir)?;
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        crate::errln!(
+            "error: --report {}: cannot make the folder: {e}",
+            dir.display()
+        );
+        return Ok(Err(ExitCode::from(2)));
+    }
+    Ok(Ok(()))
+}
+
+/// Writes the balance report into `dir`: each tile's picture, the charts, then the page and
+/// its data.
+fn write_report(
+    args: &SimulateArgs,
+    tileset: &tiledef::TileSet,
+    dir: &std::path::Path,
+    report: &mut tilekit_report::Report,
+    comparison: Option<&tilekit_report::Comparison>,
+    report_seconds: f64,
+) -> miette::Result<()> {
+    // Each row's picture beside it, as the page's previews draw it (96 px).
+    let rows: Vec<usize> = (report.tiles.iter())
+        .filter_map(|r| tileset.tiles.iter().position(|t| t.id == r.id))
+        .collect();
+    let drawing = tilekit_render::DrawOptions {
+        artwork: true,
+        ..Default::default()
+    };
+    let pictures = tilekit_render::render_pngs(tileset, &rows, 96, &drawing)
+        .map_err(|e| miette::miette!("{e}"))?;
+    report.tile_pictures = true;
+    let mut files =
+        tilekit_report::files(report, comparison).map_err(|e| miette::miette!("{e}"))?;
+    files.extend((pictures.into_iter()).map(|(id, png)| (format!("tiles/{id}.png"), png)));
+    crate::output::check_folder("--report", &dir.join("tiles"))?;
+    std::fs::create_dir_all(dir.join("tiles"))
+        .map_err(|e| miette::miette!("--report {}: cannot make tiles/: {e}", dir.display()))?;
+    let paths: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
+    crate::inputs::guard_outputs(&args.inputs, tileset, &paths)?;
+    // The charts first, the page and its data last: a run stopped half-way (interrupted,
+    // a full disk) leaves no report.html that looks complete over charts it lacks.
+    let (pages, charts): (Vec<_>, Vec<_>) = files
+        .iter()
+        .partition(|(name, _)| name.starts_with("report."));
+    for (name, bytes) in charts.into_iter().chain(pages) {
+        crate::output::write_atomic(&dir.join(name), bytes)?;
+    }
+    if !args.json {
+        crate::outln!(
+            "balance report: {} ({} files; {:.2} s of games and report)",
+            dir.join("report.html").display(),
+            files.len(),
+            report_seconds
+        )?;
+    }
+    Ok(())
 }
 
 /// The version of what `simulate --json` prints (`SimulateJson`): raised when a field is
