@@ -1094,101 +1094,20 @@ fn draft(
     for el in &tile.elements {
         match el.name.as_str() {
             "city" => {
-                let s = sides(file, tile, el)?;
+                let (city, s) = city_of(file, tile, el, markers, notes)?;
                 city_sides.extend(&s);
-                let pennants = match el.attr("pennants") {
-                    None => 0,
-                    Some(p) => p.trim().parse().map_err(|_| Error::Structure {
-                        file: file.name.clone(),
-                        line: tile.line,
-                        message: format!(
-                            "tile `{}`: pennants=\"{p}\" is not a whole number",
-                            tile.id
-                        ),
-                    })?,
-                };
-                let mut city = FeatureDef::at(s.iter().map(|s| s.centre()).collect());
-                if pennants > 0 {
-                    city.by_kind
-                        .insert(PENNANTS.to_string(), KindValue::Count(pennants));
-                }
-                city.markers = feature_attrs(
-                    el,
-                    &["pennants"],
-                    MarkerPlace::named("city"),
-                    markers,
-                    notes,
-                );
                 def.features_under_mut(CITIES).push(city);
             }
             "road" => {
-                let s = sides(file, tile, el)?;
-                if s.is_empty() || s.len() > 4 {
-                    return Err(bad_port(file, tile, el, &el.text));
-                }
+                let (road, s, bushes) = road_of(file, tile, el, markers, notes)?;
                 road_sides.extend(&s);
-                // FanCloisterZone's road to a marketplace: it ends there.
-                let end = el
-                    .attr("marketplace")
-                    .map(|_| RoadEnd::Marketplace.name().to_string());
-                // FanCloisterZone's bush on a side of the tile, tied to this road.
-                if let Some(bush) = el.attr("bush") {
-                    let side = |t: &str| side_of(t).ok_or_else(|| bad_port(file, tile, el, t));
-                    for t in bush.split_whitespace() {
-                        bush_sides.push(side(t)?);
-                    }
-                }
-                let mut road = FeatureDef::at(s.iter().map(|s| s.centre()).collect());
-                road.end = end;
-                road.markers = feature_attrs(
-                    el,
-                    &["marketplace", "bush"],
-                    MarkerPlace::named("road"),
-                    markers,
-                    notes,
-                );
+                bush_sides.extend(bushes);
                 def.features_under_mut(ROADS).push(road);
             }
             "marketplace" => def.put_site(MARKETPLACE),
             "river" => river_sides.extend(sides(file, tile, el)?),
             "field" => {
-                let mut field = FeatureDef::default();
-                let mut cities = Vec::new();
-                for t in el.text.split_whitespace() {
-                    // `I` is an inner field; a tile with two writes the second `II`.
-                    if t.chars().all(|c| c == 'I') {
-                        field.inner = true;
-                    } else {
-                        field
-                            .ports
-                            .push(half_port(t).ok_or_else(|| bad_port(file, tile, el, t))?);
-                    }
-                }
-                if let Some(written) = el.attr("city") {
-                    for t in written.split_whitespace() {
-                        let side = side_of(t).ok_or_else(|| bad_port(file, tile, el, t))?;
-                        cities.push(side.centre());
-                    }
-                }
-                // FanCloisterZone's flower tokens, named after the bundled colours.
-                for token in el.attr("flowers").unwrap_or_default().split_whitespace() {
-                    match bundled.colour_of_token(token) {
-                        Some(colour) => field.flowers.push(colour.id.clone()),
-                        None => notes.push(("field@flowers".into(), format!("\"{token}\""))),
-                    }
-                }
-                if !cities.is_empty() {
-                    field
-                        .by_kind
-                        .insert(CITIES.to_string(), KindValue::Ports(cities));
-                }
-                field.markers = feature_attrs(
-                    el,
-                    &["city", "flowers"],
-                    MarkerPlace::named("field"),
-                    markers,
-                    notes,
-                );
+                let field = field_of(file, tile, el, bundled, markers, notes)?;
                 def.features_under_mut(FIELDS).push(field);
             }
             "monastery" => {
@@ -1277,6 +1196,124 @@ fn draft(
     let order = |key: &String| BY_ELEMENT.iter().position(|(_, k)| k == key);
     def.features.sort_by_key(|key, _| order(key));
     Ok(def)
+}
+
+/// A `<city>`: its feature (pennants, markers) and its sides.
+fn city_of(
+    file: &JczFile,
+    tile: &JczTile,
+    el: &Element,
+    markers: &mut Markers,
+    notes: &mut Notes,
+) -> Result<(FeatureDef, Vec<Side>), Error> {
+    let s = sides(file, tile, el)?;
+    let pennants = match el.attr("pennants") {
+        None => 0,
+        Some(p) => p.trim().parse().map_err(|_| Error::Structure {
+            file: file.name.clone(),
+            line: tile.line,
+            message: format!("tile `{}`: pennants=\"{p}\" is not a whole number", tile.id),
+        })?,
+    };
+    let mut city = FeatureDef::at(s.iter().map(|s| s.centre()).collect());
+    if pennants > 0 {
+        city.by_kind
+            .insert(PENNANTS.to_string(), KindValue::Count(pennants));
+    }
+    city.markers = feature_attrs(
+        el,
+        &["pennants"],
+        MarkerPlace::named("city"),
+        markers,
+        notes,
+    );
+    Ok((city, s))
+}
+
+/// A `<road>`: its feature (a marketplace end, markers), its sides, and the sides of the
+/// bushes FanCloisterZone ties to it.
+fn road_of(
+    file: &JczFile,
+    tile: &JczTile,
+    el: &Element,
+    markers: &mut Markers,
+    notes: &mut Notes,
+) -> Result<(FeatureDef, Vec<Side>, Vec<Side>), Error> {
+    let s = sides(file, tile, el)?;
+    if s.is_empty() || s.len() > 4 {
+        return Err(bad_port(file, tile, el, &el.text));
+    }
+    // FanCloisterZone's road to a marketplace: it ends there.
+    let end = el
+        .attr("marketplace")
+        .map(|_| RoadEnd::Marketplace.name().to_string());
+    // FanCloisterZone's bush on a side of the tile, tied to this road.
+    let mut bushes = Vec::new();
+    if let Some(bush) = el.attr("bush") {
+        let side = |t: &str| side_of(t).ok_or_else(|| bad_port(file, tile, el, t));
+        for t in bush.split_whitespace() {
+            bushes.push(side(t)?);
+        }
+    }
+    let mut road = FeatureDef::at(s.iter().map(|s| s.centre()).collect());
+    road.end = end;
+    road.markers = feature_attrs(
+        el,
+        &["marketplace", "bush"],
+        MarkerPlace::named("road"),
+        markers,
+        notes,
+    );
+    Ok((road, s, bushes))
+}
+
+/// A `<field>`: its half sides (or inner), the cities it borders, flowers and markers.
+fn field_of(
+    file: &JczFile,
+    tile: &JczTile,
+    el: &Element,
+    bundled: &Bundled,
+    markers: &mut Markers,
+    notes: &mut Notes,
+) -> Result<FeatureDef, Error> {
+    let mut field = FeatureDef::default();
+    let mut cities = Vec::new();
+    for t in el.text.split_whitespace() {
+        // `I` is an inner field; a tile with two writes the second `II`.
+        if t.chars().all(|c| c == 'I') {
+            field.inner = true;
+        } else {
+            field
+                .ports
+                .push(half_port(t).ok_or_else(|| bad_port(file, tile, el, t))?);
+        }
+    }
+    if let Some(written) = el.attr("city") {
+        for t in written.split_whitespace() {
+            let side = side_of(t).ok_or_else(|| bad_port(file, tile, el, t))?;
+            cities.push(side.centre());
+        }
+    }
+    // FanCloisterZone's flower tokens, named after the bundled colours.
+    for token in el.attr("flowers").unwrap_or_default().split_whitespace() {
+        match bundled.colour_of_token(token) {
+            Some(colour) => field.flowers.push(colour.id.clone()),
+            None => notes.push(("field@flowers".into(), format!("\"{token}\""))),
+        }
+    }
+    if !cities.is_empty() {
+        field
+            .by_kind
+            .insert(CITIES.to_string(), KindValue::Ports(cities));
+    }
+    field.markers = feature_attrs(
+        el,
+        &["city", "flowers"],
+        MarkerPlace::named("field"),
+        markers,
+        notes,
+    );
+    Ok(field)
 }
 
 /// Where a one-port road of a JCZ tile ends, as the import infers it (JCZ's XML does not say)
