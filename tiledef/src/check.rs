@@ -7,8 +7,8 @@
 
 use crate::diagnostic::{Diagnostic, SharedSource};
 use crate::model::{
-    ArtHints, Completion, Count, EdgeStyle, MAX_ARTWORK_BYTES, MAX_COUNT, MarkerPlace, Meeting,
-    ScoringDef, Shape, TileDef, TileSetFile,
+    ArtHints, Completion, Count, EdgeStyle, MAX_ARTWORK_BYTES, MAX_COUNT, MarkerDef, MarkerPlace,
+    Meeting, ScoringDef, Shape, TileDef, TileSetFile,
 };
 use crate::port::{Port, Side};
 use crate::schema::closest;
@@ -635,168 +635,205 @@ impl Checker<'_> {
     /// pennant); and a modifier must change something.
     fn marker_rules(&mut self, vocab: &Vocabulary, kinds: &[FeatureKindInfo]) {
         for d in &vocab.markers {
-            let file = &self.files[d.file].file;
-            let i = d.at;
-            let Some(m) = file.markers.get(i) else {
+            let files = self.files;
+            let Some(m) = files[d.file].file.markers.get(d.at) else {
                 continue;
             };
-            let ptr = format!("/marker/{i}");
-            let place = m.on.name();
-            let older = |this: &mut Self, kind: &str| this.older_kind_name(d.file, kind, vocab);
-            if let MarkerPlace::Kind(kind) = &m.on
-                && older(self, kind).is_none()
-            {
-                self.resolve(
-                    (d.file, &format!("{ptr}/on"), false),
-                    "feature kind",
-                    kind,
-                    &vocab.feature_kinds,
-                    vocab.visible(d.file),
-                );
+            let ptr = format!("/marker/{}", d.at);
+            self.marker_place(d.file, m, &ptr, vocab, kinds);
+            if let Some(scoring) = &m.scoring {
+                self.marker_scoring(d.file, m, scoring, &ptr, kinds);
+                self.marker_rates(d.file, m, scoring, &ptr, kinds);
             }
-            // A token is awarded when its feature closes (the engine's `completed` hook).
-            let closes = |k: &FeatureKindInfo| k.complete == Completion::Closed;
-            let on_closing = kinds.iter().any(|k| m.on.is_on(&k.id) && closes(k));
-            if m.token.is_some() && !on_closing {
+        }
+    }
+
+    /// A marker's place resolves (an older file's kind name aside), and a token's marker goes
+    /// on a kind completed when closed.
+    fn marker_place(
+        &mut self,
+        f: usize,
+        m: &MarkerDef,
+        ptr: &str,
+        vocab: &Vocabulary,
+        kinds: &[FeatureKindInfo],
+    ) {
+        let place = m.on.name();
+        let older = |this: &mut Self, kind: &str| this.older_kind_name(f, kind, vocab);
+        if let MarkerPlace::Kind(kind) = &m.on
+            && older(self, kind).is_none()
+        {
+            self.resolve(
+                (f, &format!("{ptr}/on"), false),
+                "feature kind",
+                kind,
+                &vocab.feature_kinds,
+                vocab.visible(f),
+            );
+        }
+        // A token is awarded when its feature closes (the engine's `completed` hook).
+        let closes = |k: &FeatureKindInfo| k.complete == Completion::Closed;
+        let on_closing = kinds.iter().any(|k| m.on.is_on(&k.id) && closes(k));
+        if m.token.is_some() && !on_closing {
+            self.error(
+                f,
+                &format!("{ptr}/token"),
+                true,
+                "tilekit::marker-rule-place",
+                format!(
+                    "the marker `{}` goes on a {place}, but only features completed when closed award tokens: its `token` would never apply",
+                    m.id
+                ),
+            )
+            .hint = Some(format!(
+                "put the marker on a kind completed when closed: {}",
+                on_kinds(kinds, closes).join(", ")
+            ));
+        }
+    }
+
+    /// A marker's scoring: on a feature, changing a rate, with no `complete` rates on a kind
+    /// never completed.
+    fn marker_scoring(
+        &mut self,
+        f: usize,
+        m: &MarkerDef,
+        scoring: &ScoringDef,
+        ptr: &str,
+        kinds: &[FeatureKindInfo],
+    ) {
+        if m.on == MarkerPlace::Tile {
+            self.error(
+                f,
+                &format!("{ptr}/scoring"),
+                true,
+                "tilekit::scoring-on-tile-marker",
+                format!(
+                    "the marker `{}` goes on a tile, on no feature: its `scoring` would change no feature's scoring",
+                    m.id
+                ),
+            )
+            .hint = Some(
+                "put the marker on the kind it changes (`on = \"monastery\"`), or count the tiles carrying it with an `[[effect]]`"
+                    .to_string(),
+            );
+        }
+        let says = |r: &Option<crate::model::Rates>| {
+            r.is_some_and(|r| {
+                r.tile.is_some()
+                    || r.pennant.is_some()
+                    || r.marker.is_some()
+                    || r.bordered.is_some()
+            })
+        };
+        if !says(&scoring.complete) && !says(&scoring.unfinished) {
+            self.error(
+                f,
+                &format!("{ptr}/scoring"),
+                true,
+                "tilekit::scoring-says-nothing",
+                format!("the scoring of marker `{}` changes no rate", m.id),
+            )
+            .hint = Some(
+                "give `complete` or `unfinished` a `tile`, `pennant` or `marker` rate, e.g. `complete = { tile = 2 }`"
+                    .to_string(),
+            );
+        }
+        // A `complete` modifier applies when its feature is completed; on a kind never
+        // completed (a field) it is never used.
+        let never = (kinds.iter()).find(|k| m.on.is_on(&k.id) && k.complete == Completion::Never);
+        if let Some(kind) = never
+            && says(&scoring.complete)
+        {
+            let completed = on_kinds(kinds, |k| k.complete != Completion::Never);
+            self.error(
+                f,
+                &format!("{ptr}/scoring/complete"),
+                true,
+                "tilekit::scoring-never-completed",
+                format!(
+                    "the marker `{}` goes on a {}, which is never completed: its `complete` rates would never apply",
+                    m.id, kind.id
+                ),
+            )
+            .hint = Some(format!(
+                "a {} is scored at the end: give the rates under `unfinished`, or put the marker on a kind that is completed: {}",
+                kind.id,
+                completed.join(", ")
+            ));
+        }
+    }
+
+    /// A marker's rates by shape: `bordered` only on a region, `pennant` only on a kind whose
+    /// emblem is the pennant.
+    fn marker_rates(
+        &mut self,
+        f: usize,
+        m: &MarkerDef,
+        scoring: &ScoringDef,
+        ptr: &str,
+        kinds: &[FeatureKindInfo],
+    ) {
+        let place = m.on.name();
+        // A `bordered` rate counts what a region borders: on any other shape it never pays.
+        let region = (kinds.iter()).any(|k| m.on.is_on(&k.id) && k.shape == Shape::Region);
+        for (when, rates) in [
+            ("complete", &scoring.complete),
+            ("unfinished", &scoring.unfinished),
+        ] {
+            if !region && rates.is_some_and(|r| r.bordered.is_some()) {
+                let regions = on_kinds(kinds, |k| k.shape == Shape::Region);
                 self.error(
-                    d.file,
-                    &format!("{ptr}/token"),
+                    f,
+                    &format!("{ptr}/scoring/{when}/bordered"),
                     true,
-                    "tilekit::marker-rule-place",
+                    "tilekit::scoring-bordered-not-region",
                     format!(
-                        "the marker `{}` goes on a {place}, but only features completed when closed award tokens: its `token` would never apply",
+                        "the marker `{}` goes on a {place}, which borders nothing: a `bordered` rate would never apply",
                         m.id
                     ),
                 )
                 .hint = Some(format!(
-                    "put the marker on a kind completed when closed: {}",
-                    on_kinds(kinds, closes).join(", ")
+                    "remove `bordered`, or put the marker on a region: {}",
+                    regions.join(", ")
                 ));
             }
-            let Some(scoring) = &m.scoring else {
+            if !rates.is_some_and(|r| r.pennant.is_some()) {
+                continue;
+            }
+            let rate_ptr = format!("{ptr}/scoring/{when}/pennant");
+            let Some(kind) = kinds.iter().find(|k| m.on.is_on(&k.id)) else {
                 continue;
             };
-            if m.on == MarkerPlace::Tile {
-                self.error(
-                    d.file,
-                    &format!("{ptr}/scoring"),
-                    true,
-                    "tilekit::scoring-on-tile-marker",
-                    format!(
-                        "the marker `{}` goes on a tile, on no feature: its `scoring` would change no feature's scoring",
-                        m.id
-                    ),
-                )
-                .hint = Some(
-                    "put the marker on the kind it changes (`on = \"monastery\"`), or count the tiles carrying it with an `[[effect]]`"
-                        .to_string(),
-                );
+            let emblem = kind.emblem.as_ref().map(|e| e.id.as_str());
+            if emblem == Some("pennant") {
+                continue;
             }
-            let says = |r: &Option<crate::model::Rates>| {
-                r.is_some_and(|r| {
-                    r.tile.is_some()
-                        || r.pennant.is_some()
-                        || r.marker.is_some()
-                        || r.bordered.is_some()
-                })
+            let has = match &kind.emblem {
+                Some(e) => format!("whose emblem is the {}", e.id),
+                None => "which has no emblem".to_string(),
             };
-            if !says(&scoring.complete) && !says(&scoring.unfinished) {
-                self.error(
-                    d.file,
-                    &format!("{ptr}/scoring"),
-                    true,
-                    "tilekit::scoring-says-nothing",
-                    format!("the scoring of marker `{}` changes no rate", m.id),
+            let with_pennants = on_kinds(kinds, |k| {
+                k.emblem.as_ref().is_some_and(|e| e.id == "pennant")
+            });
+            self.error(
+                f,
+                &rate_ptr,
+                true,
+                "tilekit::scoring-rate-not-emblem",
+                format!(
+                    "the marker `{}` goes on a {}, {has}: a `pennant` rate would never apply",
+                    m.id, kind.id
+                ),
+            )
+            .hint = Some(if with_pennants.is_empty() {
+                "remove `pennant`".to_string()
+            } else {
+                format!(
+                    "remove `pennant`, or put the marker on a kind with pennants ({})",
+                    with_pennants.join(", ")
                 )
-                .hint = Some(
-                    "give `complete` or `unfinished` a `tile`, `pennant` or `marker` rate, e.g. `complete = { tile = 2 }`"
-                        .to_string(),
-                );
-            }
-            // A `complete` modifier applies when its feature is completed; on a kind never
-            // completed (a field) it is never used.
-            let never =
-                (kinds.iter()).find(|k| m.on.is_on(&k.id) && k.complete == Completion::Never);
-            if let Some(kind) = never
-                && says(&scoring.complete)
-            {
-                let completed = on_kinds(kinds, |k| k.complete != Completion::Never);
-                self.error(
-                    d.file,
-                    &format!("{ptr}/scoring/complete"),
-                    true,
-                    "tilekit::scoring-never-completed",
-                    format!(
-                        "the marker `{}` goes on a {}, which is never completed: its `complete` rates would never apply",
-                        m.id, kind.id
-                    ),
-                )
-                .hint = Some(format!(
-                    "a {} is scored at the end: give the rates under `unfinished`, or put the marker on a kind that is completed: {}",
-                    kind.id,
-                    completed.join(", ")
-                ));
-            }
-            // A `bordered` rate counts what a region borders: on any other shape it never pays.
-            let region = (kinds.iter()).any(|k| m.on.is_on(&k.id) && k.shape == Shape::Region);
-            for (when, rates) in [
-                ("complete", &scoring.complete),
-                ("unfinished", &scoring.unfinished),
-            ] {
-                if !region && rates.is_some_and(|r| r.bordered.is_some()) {
-                    let regions = on_kinds(kinds, |k| k.shape == Shape::Region);
-                    self.error(
-                        d.file,
-                        &format!("{ptr}/scoring/{when}/bordered"),
-                        true,
-                        "tilekit::scoring-bordered-not-region",
-                        format!(
-                            "the marker `{}` goes on a {place}, which borders nothing: a `bordered` rate would never apply",
-                            m.id
-                        ),
-                    )
-                    .hint = Some(format!(
-                        "remove `bordered`, or put the marker on a region: {}",
-                        regions.join(", ")
-                    ));
-                }
-                if !rates.is_some_and(|r| r.pennant.is_some()) {
-                    continue;
-                }
-                let rate_ptr = format!("{ptr}/scoring/{when}/pennant");
-                let Some(kind) = kinds.iter().find(|k| m.on.is_on(&k.id)) else {
-                    continue;
-                };
-                let emblem = kind.emblem.as_ref().map(|e| e.id.as_str());
-                if emblem == Some("pennant") {
-                    continue;
-                }
-                let has = match &kind.emblem {
-                    Some(e) => format!("whose emblem is the {}", e.id),
-                    None => "which has no emblem".to_string(),
-                };
-                let with_pennants = on_kinds(kinds, |k| {
-                    k.emblem.as_ref().is_some_and(|e| e.id == "pennant")
-                });
-                self.error(
-                    d.file,
-                    &rate_ptr,
-                    true,
-                    "tilekit::scoring-rate-not-emblem",
-                    format!(
-                        "the marker `{}` goes on a {}, {has}: a `pennant` rate would never apply",
-                        m.id, kind.id
-                    ),
-                )
-                .hint = Some(if with_pennants.is_empty() {
-                    "remove `pennant`".to_string()
-                } else {
-                    format!(
-                        "remove `pennant`, or put the marker on a kind with pennants ({})",
-                        with_pennants.join(", ")
-                    )
-                });
-            }
+            });
         }
     }
 
