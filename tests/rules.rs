@@ -320,22 +320,31 @@ fn a_scoring_says_the_majority_by_strength_when_figures_count_otherwise() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("by strength"));
 }
 
+/// A fan set in `dir` with `count` copies of a city cap whose field has a pigsty: a marker
+/// whose `bordered` rate adds 1 a completed city to the field's farmers.
+fn pigsty_set(dir: &std::path::Path, count: u32) -> std::path::PathBuf {
+    let set = dir.join("pigsty.toml");
+    std::fs::write(
+        &set,
+        format!(
+            "format = 1\n[set]\nid = \"pigsty\"\nname = \"Pigsty\"\nrequires = [\"base\"]\n\n\
+             [[marker]]\nid = \"pigsty\"\nname = \"Pigsty\"\non = \"field\"\n\
+             scoring = {{ unfinished = {{ bordered = 1 }} }}\n\n\
+             [[tile]]\nid = \"PS-cap\"\ncount = {count}\nedges = {{ n = \"city\", e = \"field\", s = \"field\", w = \"field\" }}\n\
+             cities = [{{ ports = [\"N\"] }}]\n\
+             fields = [{{ ports = [\"WSW\", \"WNW\", \"SSE\", \"SSW\", \"ENE\", \"ESE\"], cities = [\"N\"], markers = [\"pigsty\"] }}]\n"
+        ),
+    )
+    .unwrap();
+    set
+}
+
 /// A marker's `bordered` rate on a field (River II's pig farm, here a fan set's pigsty) adds to
 /// its farmers per completed city the field borders: 3 + 1 for one city.
 #[test]
 fn a_pigsty_adds_to_its_farmers_per_completed_city() {
     let dir = common::scratch("pigsty");
-    let set = dir.join("pigsty.toml");
-    std::fs::write(
-        &set,
-        "format = 1\n[set]\nid = \"pigsty\"\nname = \"Pigsty\"\nrequires = [\"base\"]\n\n\
-         [[marker]]\nid = \"pigsty\"\nname = \"Pigsty\"\non = \"field\"\n\
-         scoring = { unfinished = { bordered = 1 } }\n\n\
-         [[tile]]\nid = \"PS-cap\"\ncount = 1\nedges = { n = \"city\", e = \"field\", s = \"field\", w = \"field\" }\n\
-         cities = [{ ports = [\"N\"] }]\n\
-         fields = [{ ports = [\"WSW\", \"WNW\", \"SSE\", \"SSW\", \"ENE\", \"ESE\"], cities = [\"N\"], markers = [\"pigsty\"] }]\n",
-    )
-    .unwrap();
+    let set = pigsty_set(&dir, 1);
     // The cap closes D's city from the north (nobody on it); P1's farmer on its field scores
     // at the end 3 for the city and 1 for the pigsty.
     let record = dir.join("game.toml");
@@ -355,17 +364,7 @@ fn a_pigsty_adds_to_its_farmers_per_completed_city() {
 #[test]
 fn two_pigsties_on_one_field_pay_once() {
     let dir = common::scratch("pigsties");
-    let set = dir.join("pigsty.toml");
-    std::fs::write(
-        &set,
-        "format = 1\n[set]\nid = \"pigsty\"\nname = \"Pigsty\"\nrequires = [\"base\"]\n\n\
-         [[marker]]\nid = \"pigsty\"\nname = \"Pigsty\"\non = \"field\"\n\
-         scoring = { unfinished = { bordered = 1 } }\n\n\
-         [[tile]]\nid = \"PS-cap\"\ncount = 2\nedges = { n = \"city\", e = \"field\", s = \"field\", w = \"field\" }\n\
-         cities = [{ ports = [\"N\"] }]\n\
-         fields = [{ ports = [\"WSW\", \"WNW\", \"SSE\", \"SSW\", \"ENE\", \"ESE\"], cities = [\"N\"], markers = [\"pigsty\"] }]\n",
-    )
-    .unwrap();
+    let set = pigsty_set(&dir, 2);
     // The first cap closes D's city from the north (nobody in it), P1's farmer on its field; the
     // second, east of it and turned the same way, joins its field (its own city stays open).
     // At the end the field borders one completed city: 3, and its two pigsties add 1 × 1 once.
