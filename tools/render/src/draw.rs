@@ -1462,17 +1462,7 @@ fn joined_kinds<'t>(
             }
             let stops = |i: usize| tile.feature_at(Port::ALL[i]).is_some_and(|h| h != f);
             // Each way round the edge to the first port of another feature.
-            let end = |dir: usize| {
-                let mut i = p.index();
-                for _ in 0..12 {
-                    let next = (i + dir) % 12;
-                    if stops(next) {
-                        return Some(meeting_point(Port::ALL[i], Port::ALL[next]));
-                    }
-                    i = next;
-                }
-                None
-            };
+            let end = |dir: usize| stretch_end(p, dir, stops);
             let painted = if region_fill(set, feature).is_some() {
                 feature
             } else {
@@ -1510,18 +1500,22 @@ fn joined_unowned(
         .find(|&p| matches!(regions.at_port(p), Cell::Feature(f) if is_region(set, tile, f)))?;
     let owned = |i: usize| tile.feature_at(Port::ALL[i % 12]).is_some();
     // Each way round the edge to the first port some feature owns.
-    let end = |dir: usize| {
-        let mut i = flooded.index();
-        for _ in 0..12 {
-            let next = (i + dir) % 12;
-            if owned(next) {
-                return Some(meeting_point(Port::ALL[i], Port::ALL[next]));
-            }
-            i = next;
-        }
-        None
-    };
+    let end = |dir: usize| stretch_end(flooded, dir, owned);
     Some((end(11)?, end(1)?))
+}
+
+/// Walking round the tile's edge from `from` one way (`dir` 1 clockwise, 11 the other), the
+/// point where the last port passed meets the first that `stops` accepts (by index).
+fn stretch_end(from: Port, dir: usize, stops: impl Fn(usize) -> bool) -> Option<Point> {
+    let mut i = from.index();
+    for _ in 0..12 {
+        let next = (i + dir) % 12;
+        if stops(next) {
+            return Some(meeting_point(Port::ALL[i], Port::ALL[next]));
+        }
+        i = next;
+    }
+    None
 }
 
 /// A wall between two points of the edge: straight across when they lie on different sides,
