@@ -77,6 +77,24 @@ pub fn draw_icon(s: &mut Scene, icon: MarkerIcon, p: Point, colour: Rgba, initia
         s.fill_stroke(circle(p, r), PLATE.alpha(235), ink(0.006));
     }
     match icon {
+        Badge | Festival | Well | Spring | Lake | Volcano => {
+            landmark_icon(s, icon, p, colour, initial)
+        }
+        Inn | Cathedral | Wine | Grain | Vineyard | Cloth | Tower | Watchtower | Bazaar
+        | Circus => goods_icon(s, icon, p, colour),
+        Dragon | Creature | Portal | Princess | Mage | PigHerd | Shrine | Acrobats
+        | FlyingMachine => figures_icon(s, icon, p, colour),
+        Hill | Gold | Ferry | CornCircle | Tunnel | Siege | Castle | Hut | Robber | Quarter => {
+            places_icon(s, icon, p, colour)
+        }
+    }
+}
+
+/// The badge, the Festival, a well, a spring, a lake and a volcano.
+fn landmark_icon(s: &mut Scene, icon: MarkerIcon, p: Point, colour: Rgba, initial: &str) {
+    use MarkerIcon::*;
+    let r = 0.06;
+    match icon {
         Badge => {
             s.fill_stroke(
                 circle(p, r),
@@ -166,6 +184,14 @@ pub fn draw_icon(s: &mut Scene, icon: MarkerIcon, p: Point, colour: Rgba, initia
                 colour,
             );
         }
+        _ => {}
+    }
+}
+
+/// Inns, cathedrals, goods and the buildings of towers and fairs.
+fn goods_icon(s: &mut Scene, icon: MarkerIcon, p: Point, colour: Rgba) {
+    use MarkerIcon::*;
+    match icon {
         Inn => {
             building(s, p, 0.03, 0.05, 0.025, colour);
             s.fill(rect(p.x + 0.03, p.y - 0.02, 0.015, 0.012), colour);
@@ -248,6 +274,14 @@ pub fn draw_icon(s: &mut Scene, icon: MarkerIcon, p: Point, colour: Rgba, initia
             );
             s.fill(rect(p.x - 0.01, p.y + 0.0, 0.02, 0.035), PLATE);
         }
+        _ => {}
+    }
+}
+
+/// Creatures, portals, people, herds, shrines, acrobats and flying machines.
+fn figures_icon(s: &mut Scene, icon: MarkerIcon, p: Point, colour: Rgba) {
+    use MarkerIcon::*;
+    match icon {
         Dragon | Creature => {
             s.fill_stroke(
                 Shape::Path(vec![
@@ -336,6 +370,14 @@ pub fn draw_icon(s: &mut Scene, icon: MarkerIcon, p: Point, colour: Rgba, initia
                 ink(0.006),
             );
         }
+        _ => {}
+    }
+}
+
+/// Hills, gold, ferries, corn circles, tunnels, sieges, castles, huts, robbers and quarters.
+fn places_icon(s: &mut Scene, icon: MarkerIcon, p: Point, colour: Rgba) {
+    use MarkerIcon::*;
+    match icon {
         Hill => {
             s.fill_stroke(
                 Shape::Path(vec![
@@ -443,6 +485,7 @@ pub fn draw_icon(s: &mut Scene, icon: MarkerIcon, p: Point, colour: Rgba, initia
             s.stroke(polyline(&[at(p, 0.0, -0.04), at(p, 0.0, 0.04)]), ink(0.005));
             s.stroke(polyline(&[at(p, -0.04, 0.0), at(p, 0.04, 0.0)]), ink(0.005));
         }
+        _ => {}
     }
 }
 
