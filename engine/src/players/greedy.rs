@@ -47,7 +47,7 @@ use crate::board::Placed;
 use crate::game::{FigureKind, Game, MAX_PLAYERS, Move, Phase};
 use crate::ids::{FeatureKindId, FigureId, NodeId, PlacedId};
 use crate::state::Meetings;
-use crate::tables::{NO_FEATURE, Power, Rates, Tables};
+use crate::tables::{NO_FEATURE, Orient, Power, Rates, Tables};
 use tiledef::{Shape, Side};
 
 const P: usize = MAX_PLAYERS as usize;
@@ -686,24 +686,7 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
     let me = game.current() as usize;
     let est = &mut scratch.greedy;
     est.survey(game);
-    est.figures.clear();
-    if game.core.supply[me] > 0 {
-        est.figures.push((FigureId::FOLLOWER, 1, w.follower));
-    }
-    // The set figures deployed as a follower is (the large follower); the others, with their
-    // own `on`, `beside` or power, are tried on a copy of the game (`rank_actions`).
-    let kinds = game.core.follower_counts.len();
-    for k in 0..kinds {
-        let figure = FigureId::set(k);
-        if game.core.follower_supply[me * kinds + k] > 0
-            && game.core.powers.plain & figure.bit() != 0
-        {
-            est.figures.push((figure, nominal_strength(game, k), 0.0));
-        }
-    }
-    for f in &mut est.figures {
-        f.2 = figure_worth(f.1, &w);
-    }
+    figures_to_try(game, est, &w, me);
     game.legal_moves(&mut scratch.moves);
     let tables = game.core.tables;
     for &mv in &scratch.moves {
@@ -806,123 +789,16 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                 worth(&s, &w, &mut after);
             }
         }
-        // A bordered feature after the placement: whether it is done, an id (its group, or its
-        // root), and its kind.
-        let city = |est: &Board, groups: &[Standing], r: NodeId| -> (bool, usize, FeatureKindId) {
-            let kind = game.nodes()[r.index()].kind;
-            match est.items.iter().position(|it| it.root == r) {
-                Some(i) => {
-                    let g = gid(est, i);
-                    (groups[g].open <= 0, g, kind)
-                }
-                None => (
-                    game.nodes()[r.index()].open == 0,
-                    (1 << 40) + r.index(),
-                    kind,
-                ),
-            }
-        };
         let mut seen = std::mem::take(&mut est.seen);
-        // Regions of the placed tile: the features paying them they border after the placement.
-        for g in 0..n {
-            let region = est.items[g].kind;
-            if gid(est, g) != g || !tables.feature(region).is_region() {
-                continue;
-            }
-            seen.clear();
-            for i in 0..n {
-                if gid(est, i) != g {
-                    continue;
-                }
-                let it = est.items[i];
-                if it.root == LOCAL {
-                    for &c in &o.features[i].borders {
-                        let id = gid(est, c as usize);
-                        let kind = est.items[id].kind;
-                        if tables.feature(kind).pays(region) > 0
-                            && !seen.iter().any(|&(s, ..)| s == id)
-                        {
-                            seen.push((id, groups[id].open <= 0, kind));
-                        }
-                    }
-                    continue;
-                }
-                let list: &[NodeId] = if it.claimed != NONE {
-                    &est.claimed[it.claimed as usize].cities
-                } else {
-                    let j = est.cached_field(game, it.root);
-                    &est.field_cache[j].1
-                };
-                for &r in list {
-                    let (d, id, kind) = city(est, &groups, r);
-                    if !seen.iter().any(|&(s, ..)| s == id) {
-                        seen.push((id, d, kind));
-                    }
-                }
-            }
-            let s = &mut groups[g];
-            (s.bordered_done, s.bordered_open) = (0.0, 0.0);
-            for &(_, done, kind) in &seen {
-                add_bordered(s, tables, kind, region, done);
-            }
-        }
-        // Claimed regions elsewhere whose bordered features this placement completes.
-        let completes_bordered = (0..n).any(|g| {
-            let rule = tables.feature(est.items[g].kind);
-            gid(est, g) == g && rule.closes() && !rule.bordered.is_empty() && groups[g].open <= 0
-        });
-        for c in est.claimed.iter().filter(|_| completes_bordered) {
-            let Some(region) = c.standing.kind.filter(|&k| tables.feature(k).is_region()) else {
-                continue;
-            };
-            if est.items.iter().any(|it| it.root == c.root) {
-                continue;
-            }
-            seen.clear();
-            for &r in &c.cities {
-                let (d, id, kind) = city(est, &groups, r);
-                if !seen.iter().any(|&(s, ..)| s == id) {
-                    seen.push((id, d, kind));
-                }
-            }
-            let mut s = c.standing;
-            (s.bordered_done, s.bordered_open) = (0.0, 0.0);
-            for &(_, done, kind) in &seen {
-                add_bordered(&mut s, tables, kind, region, done);
-            }
-            if s.bordered_done != c.standing.bordered_done {
-                worth(&c.standing, &w, &mut before);
-                worth(&s, &w, &mut after);
-            }
-        }
+        placed_regions(game, est, o, &mut groups, &mut seen);
+        claimed_regions(game, est, &groups, &w, &mut seen, (&mut before, &mut after));
         est.seen = seen;
         for g in 0..n {
             if gid(est, g) == g {
                 worth(&groups[g], &w, &mut after);
             }
         }
-        // Tokens of the roads and cities it completes, to its player, towards the majorities.
-        if !est.token_kinds.is_empty() {
-            let mut gained = [0u32; TOKENS];
-            for g in 0..n {
-                if gid(est, g) == g
-                    && groups[g].open <= 0
-                    && tables.feature(est.items[g].kind).closes()
-                {
-                    for j in 0..TOKENS {
-                        gained[j] += u32::from(groups[g].tokens[j]);
-                    }
-                }
-            }
-            for (j, &(kind, points)) in est.token_kinds.iter().enumerate() {
-                if gained[j] > 0 {
-                    let mut held = tokens_held(game, kind);
-                    token_worth(&held, points, &w, &mut before);
-                    held[me] += gained[j];
-                    token_worth(&held, points, &w, &mut after);
-                }
-            }
-        }
+        completed_tokens(game, est, &groups, &w, (&mut before, &mut after));
         let mut delta = [0.0; P];
         for p in 0..P {
             delta[p] = after[p] - before[p];
@@ -933,29 +809,221 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             action: Move::Pass,
             value: pass,
         });
-        for (i, f) in o.features.iter().enumerate() {
-            let s = groups[gid(est, i)];
-            if !tables.feature(f.kind).claimable || s.taken {
+        push_deploys(&mut scratch.candidates, est, o, &groups, (mv, pass, me), &w);
+        est.groups = groups;
+    }
+}
+
+/// The figures a deploy may be tried with, each with its strength and worth in the supply:
+/// the base follower and the set figures deployed as a follower is (the large follower).
+fn figures_to_try(game: &Game<'_>, est: &mut Board, w: &Weights<'_>, me: usize) {
+    est.figures.clear();
+    if game.core.supply[me] > 0 {
+        est.figures.push((FigureId::FOLLOWER, 1, w.follower));
+    }
+    // The set figures deployed as a follower is (the large follower); the others, with their
+    // own `on`, `beside` or power, are tried on a copy of the game (`rank_actions`).
+    let kinds = game.core.follower_counts.len();
+    for k in 0..kinds {
+        let figure = FigureId::set(k);
+        if game.core.follower_supply[me * kinds + k] > 0
+            && game.core.powers.plain & figure.bit() != 0
+        {
+            est.figures.push((figure, nominal_strength(game, k), 0.0));
+        }
+    }
+    for f in &mut est.figures {
+        f.2 = figure_worth(f.1, w);
+    }
+}
+
+/// A bordered feature after the placement: whether it is done, an id (its group, or its root
+/// beyond `1 << 40`), and its kind.
+fn bordered_after(
+    game: &Game<'_>,
+    est: &Board,
+    groups: &[Standing],
+    r: NodeId,
+) -> (bool, usize, FeatureKindId) {
+    let kind = game.nodes()[r.index()].kind;
+    match est.items.iter().position(|it| it.root == r) {
+        Some(i) => {
+            let g = est.items[i].parent as usize;
+            (groups[g].open <= 0, g, kind)
+        }
+        None => (
+            game.nodes()[r.index()].open == 0,
+            (1 << 40) + r.index(),
+            kind,
+        ),
+    }
+}
+
+/// The regions of the placed tile: the features paying them that they border after the
+/// placement, into each region's group.
+fn placed_regions(
+    game: &Game<'_>,
+    est: &mut Board,
+    o: &Orient,
+    groups: &mut [Standing],
+    seen: &mut Vec<(usize, bool, FeatureKindId)>,
+) {
+    let tables = game.core.tables;
+    let n = est.items.len();
+    let gid = |est: &Board, i: usize| est.items[i].parent as usize;
+    for g in 0..n {
+        let region = est.items[g].kind;
+        if gid(est, g) != g || !tables.feature(region).is_region() {
+            continue;
+        }
+        seen.clear();
+        for i in 0..n {
+            if gid(est, i) != g {
                 continue;
             }
-            for &(figure, strength, cost) in &est.figures {
-                let mut with = [0.0; P];
-                let mut mine = s;
-                mine.owners[me] = strength;
-                worth(&mine, &w, &mut with);
-                let mut d = [0.0; P];
-                d[me] = with[me] - cost;
-                scratch.candidates.push(Candidate {
-                    place: mv,
-                    action: Move::Deploy {
-                        feature: i as u8,
-                        figure,
-                    },
-                    value: pass + relative(&d, me, w.players),
-                });
+            let it = est.items[i];
+            if it.root == LOCAL {
+                for &c in &o.features[i].borders {
+                    let id = gid(est, c as usize);
+                    let kind = est.items[id].kind;
+                    if tables.feature(kind).pays(region) > 0 && !seen.iter().any(|&(s, ..)| s == id)
+                    {
+                        seen.push((id, groups[id].open <= 0, kind));
+                    }
+                }
+                continue;
+            }
+            let list: &[NodeId] = if it.claimed != NONE {
+                &est.claimed[it.claimed as usize].cities
+            } else {
+                let j = est.cached_field(game, it.root);
+                &est.field_cache[j].1
+            };
+            for &r in list {
+                let (d, id, kind) = bordered_after(game, est, groups, r);
+                if !seen.iter().any(|&(s, ..)| s == id) {
+                    seen.push((id, d, kind));
+                }
             }
         }
-        est.groups = groups;
+        let s = &mut groups[g];
+        (s.bordered_done, s.bordered_open) = (0.0, 0.0);
+        for &(_, done, kind) in seen.iter() {
+            add_bordered(s, tables, kind, region, done);
+        }
+    }
+}
+
+/// Claimed regions elsewhere whose bordered features this placement completes: their worth
+/// before and after.
+fn claimed_regions(
+    game: &Game<'_>,
+    est: &Board,
+    groups: &[Standing],
+    w: &Weights<'_>,
+    seen: &mut Vec<(usize, bool, FeatureKindId)>,
+    (before, after): (&mut [f64; P], &mut [f64; P]),
+) {
+    let tables = game.core.tables;
+    let n = est.items.len();
+    let gid = |est: &Board, i: usize| est.items[i].parent as usize;
+    let completes_bordered = (0..n).any(|g| {
+        let rule = tables.feature(est.items[g].kind);
+        gid(est, g) == g && rule.closes() && !rule.bordered.is_empty() && groups[g].open <= 0
+    });
+    for c in est.claimed.iter().filter(|_| completes_bordered) {
+        let Some(region) = c.standing.kind.filter(|&k| tables.feature(k).is_region()) else {
+            continue;
+        };
+        if est.items.iter().any(|it| it.root == c.root) {
+            continue;
+        }
+        seen.clear();
+        for &r in &c.cities {
+            let (d, id, kind) = bordered_after(game, est, groups, r);
+            if !seen.iter().any(|&(s, ..)| s == id) {
+                seen.push((id, d, kind));
+            }
+        }
+        let mut s = c.standing;
+        (s.bordered_done, s.bordered_open) = (0.0, 0.0);
+        for &(_, done, kind) in seen.iter() {
+            add_bordered(&mut s, tables, kind, region, done);
+        }
+        if s.bordered_done != c.standing.bordered_done {
+            worth(&c.standing, w, before);
+            worth(&s, w, after);
+        }
+    }
+}
+
+/// Tokens of the roads and cities the placement completes, to its player, towards the
+/// majorities: their worth before and after.
+fn completed_tokens(
+    game: &Game<'_>,
+    est: &Board,
+    groups: &[Standing],
+    w: &Weights<'_>,
+    (before, after): (&mut [f64; P], &mut [f64; P]),
+) {
+    let tables = game.core.tables;
+    let me = game.current() as usize;
+    let n = est.items.len();
+    let gid = |est: &Board, i: usize| est.items[i].parent as usize;
+    if !est.token_kinds.is_empty() {
+        let mut gained = [0u32; TOKENS];
+        for g in 0..n {
+            if gid(est, g) == g && groups[g].open <= 0 && tables.feature(est.items[g].kind).closes()
+            {
+                for j in 0..TOKENS {
+                    gained[j] += u32::from(groups[g].tokens[j]);
+                }
+            }
+        }
+        for (j, &(kind, points)) in est.token_kinds.iter().enumerate() {
+            if gained[j] > 0 {
+                let mut held = tokens_held(game, kind);
+                token_worth(&held, points, w, before);
+                held[me] += gained[j];
+                token_worth(&held, points, w, after);
+            }
+        }
+    }
+}
+
+/// A candidate per claimable feature of the placed tile not yet taken and figure to try, each
+/// valued as the pass plus what the figure adds there.
+fn push_deploys(
+    candidates: &mut Vec<Candidate>,
+    est: &Board,
+    o: &Orient,
+    groups: &[Standing],
+    (mv, pass, me): (Move, f64, usize),
+    w: &Weights<'_>,
+) {
+    let tables = w.tables;
+    let gid = |est: &Board, i: usize| est.items[i].parent as usize;
+    for (i, f) in o.features.iter().enumerate() {
+        let s = groups[gid(est, i)];
+        if !tables.feature(f.kind).claimable || s.taken {
+            continue;
+        }
+        for &(figure, strength, cost) in &est.figures {
+            let mut with = [0.0; P];
+            let mut mine = s;
+            mine.owners[me] = strength;
+            worth(&mine, w, &mut with);
+            let mut d = [0.0; P];
+            d[me] = with[me] - cost;
+            candidates.push(Candidate {
+                place: mv,
+                action: Move::Deploy {
+                    feature: i as u8,
+                    figure,
+                },
+                value: pass + relative(&d, me, w.players),
+            });
+        }
     }
 }
 
