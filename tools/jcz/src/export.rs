@@ -50,6 +50,17 @@ fn reprints_last(sets: &[TileSetFile]) -> Vec<&TileSetFile> {
 /// that `like` refers to and for the edge kinds and markers they declare; `name` is the
 /// output's name (for notes).
 pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> Export {
+    export_for(sets, context, name, &|_| false)
+}
+
+/// `export` for a reader that plays the figures `plays_figure` accepts by their id (an add-on
+/// whose expansion switches on JCZ's own abbot, builder, …): those are neither noted nor lost.
+pub fn export_for(
+    sets: &[TileSetFile],
+    context: &[TileSetFile],
+    name: &str,
+    plays_figure: &dyn Fn(&str) -> bool,
+) -> Export {
     // The vocabulary of the required sets counts too: River II's tiles are river because River
     // I declares the edge kind, a fan set's fields are fields because base declares them.
     let kinds: HashMap<&str, &EdgeKindDef> = (context.iter().chain(sets))
@@ -156,7 +167,7 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> Expo
                 ts.removes.push(id.clone());
             }
         }
-        rules_notes(set, &mut notes, &mut losses);
+        rules_notes(set, plays_figure, &mut notes, &mut losses);
         out.sets
             .extend(tile_sets.into_iter().filter(|ts| !ts.refs.is_empty()));
     }
@@ -174,7 +185,12 @@ pub fn export(sets: &[TileSetFile], context: &[TileSetFile], name: &str) -> Expo
 
 /// Notes of what of a set's rules JCZ's XML cannot carry: its effects, its markers' options,
 /// its figures (the engine's and its own), each also counted in `losses`.
-fn rules_notes(set: &TileSetFile, notes: &mut Vec<Note>, losses: &mut Losses) {
+fn rules_notes(
+    set: &TileSetFile,
+    plays_figure: &dyn Fn(&str) -> bool,
+    notes: &mut Vec<Note>,
+    losses: &mut Losses,
+) {
     for effect in &set.effects {
         notes.push(Note {
             file: set.set.id.clone(),
@@ -209,7 +225,7 @@ fn rules_notes(set: &TileSetFile, notes: &mut Vec<Note>, losses: &mut Losses) {
         });
         losses.figures.insert(id);
     }
-    for figure in &set.figures {
+    for figure in set.figures.iter().filter(|f| !plays_figure(&f.id)) {
         losses.figures.insert(figure.id.clone());
         notes.push(Note {
             file: set.set.id.clone(),

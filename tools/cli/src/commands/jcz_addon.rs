@@ -176,18 +176,13 @@ fn xml_of(chosen: &Chosen, out: &Path) -> (tilekit_jcz::xml::JczFile, Vec<Note>,
     let mut context = chosen.context.clone();
     context.extend(chosen.shipped.iter().cloned());
     let name = out.display().to_string();
-    let export = tilekit_jcz::export::export(&chosen.own, &context, &name);
-    let (mut xml, mut notes, mut losses) = (export.xml, export.notes, export.losses);
-    // The add-on carries tilekit's pictures, and its expansions switch on the figures JCZ's
-    // rules know: neither a label nor such a figure is lost.
-    let played_figure = |n: &Note| n.kind == "figure" && figure_played(n, &chosen.own);
-    notes.retain(|n| tilekit_jcz::export::plays(&n.kind) && !played_figure(n));
-    (losses.figures).retain(|f| vocab::element_of_figure(f).is_none());
-    xml.lost = losses.items();
-    losses.differ = (notes.iter())
-        .filter(|n| n.tile.is_some())
-        .map(|n| (n.file.clone(), n.tile.clone()))
-        .collect();
+    // The add-on's expansions switch on the figures JCZ's rules know (`addon::expansion`).
+    let plays_figure = |id: &str| vocab::element_of_figure(id).is_some();
+    let export = tilekit_jcz::export::export_for(&chosen.own, &context, &name, &plays_figure);
+    let (mut xml, mut notes, losses) = (export.xml, export.notes, export.losses);
+    // The add-on carries tilekit's pictures: a label is not lost (and never counted in
+    // `losses`).
+    notes.retain(|n| tilekit_jcz::export::plays(&n.kind));
     for set in &chosen.own {
         let family = vocab::family_of_set(&set.set.id);
         let tile_sets: Vec<String> = (xml.sets.iter())
@@ -211,17 +206,6 @@ fn xml_of(chosen: &Chosen, out: &Path) -> (tilekit_jcz::xml::JczFile, Vec<Note>,
         });
     }
     (xml, notes, losses)
-}
-
-/// Whether a figure note names a figure whose JCZ element the add-on's expansion implies.
-fn figure_played(note: &Note, own: &[TileSetFile]) -> bool {
-    (own.iter())
-        .filter(|s| s.set.id == note.file)
-        .flat_map(|s| &s.figures)
-        .any(|f| {
-            note.detail.starts_with(&format!("`{}`", f.id))
-                && vocab::element_of_figure(&f.id).is_some()
-        })
 }
 
 /// Tiles the XML's tile-sets count that neither the XML nor JCZ defines (a reprint of a tile of
