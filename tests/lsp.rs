@@ -837,3 +837,18 @@ fn no_watcher_is_registered_without_dynamic_registration() {
     );
     client.stop();
 }
+
+#[test]
+fn a_header_left_open_on_the_line_above_keeps_the_server() {
+    // Completion at the start of the line after `[tile."a` sliced past the header's line and
+    // killed the server: it answers, and answers the next request too.
+    let dir = common::scratch("lsp-open-header");
+    let mine = uri(&dir.join("mine.toml"));
+    let mut client = Client::start();
+    client.open(&mine, MINE);
+    let head = MINE.split("[[tile]]").next().unwrap();
+    client.complete(&mine, &format!("{head}[tile.\"a\n|"));
+    let items = client.complete(&mine, &format!("{head}[[tile]]\ncities = [{{ ports = [\"|"));
+    assert!(labels(&items).contains(&"N".to_string()), "{items:?}");
+    client.stop();
+}

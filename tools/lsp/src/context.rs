@@ -3,6 +3,7 @@
 //! its own rather than the TOML parser: it knows table headers, keys and dotted keys, strings,
 //! comments, arrays and inline tables — the shape of the text, nothing of what keys mean.
 
+use std::ops::ControlFlow;
 use std::ops::Range;
 use tilekit_analysis::Symbols;
 
@@ -50,6 +51,7 @@ enum Kind {
     Inline,
 }
 
+#[derive(Clone)]
 struct Frame {
     kind: Kind,
     path: Vec<String>,
@@ -195,217 +197,290 @@ fn place_before(text: &str, offset: usize) -> Place {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let b = text.as_bytes();
-    let mut frames = vec![Frame::new(Kind::Table, Vec::new())];
-    let mut mode = Mode::Key {
-        parts: Vec::new(),
-        open: true,
+    let mut scan = Scan {
+        text,
+        end,
+        frames: vec![Frame::new(Kind::Table, Vec::new())],
+        mode: Mode::fresh_key(),
+        line_start: true,
+        i: 0,
     };
-    let mut line_start = true;
-    let mut i = 0;
-    while i < end {
-        let c = b[i];
+    while scan.i < end {
+        if let ControlFlow::Break(place) = scan.step() {
+            return place;
+        }
+    }
+    scan.at_end()
+}
+
+impl Mode {
+    /// Where a new key starts.
+    fn fresh_key() -> Mode {
+        Mode::Key {
+            parts: Vec::new(),
+            open: true,
+        }
+    }
+}
+
+/// The state of reading a text up to the cursor (`end`): the tables and arrays open at `i`,
+/// and what is due next.
+struct Scan<'t> {
+    text: &'t str,
+    end: usize,
+    frames: Vec<Frame>,
+    mode: Mode,
+    line_start: bool,
+    i: usize,
+}
+
+impl Scan<'_> {
+    /// Reads one token at `i`; breaks with the place when the cursor is inside it.
+    fn step(&mut self) -> ControlFlow<Place> {
+        let c = self.text.as_bytes()[self.i];
         match c {
             b'\n' => {
-                line_start = true;
-                if frames.last().is_some_and(|f| f.kind == Kind::Table) {
-                    mode = Mode::Key {
-                        parts: Vec::new(),
-                        open: true,
-                    };
+                self.line_start = true;
+                if self.frames.last().is_some_and(|f| f.kind == Kind::Table) {
+                    self.mode = Mode::fresh_key();
                 }
-                i += 1;
-                continue;
+                self.i += 1;
+                return ControlFlow::Continue(());
             }
             b' ' | b'\t' | b'\r' => {
-                i += 1;
-                continue;
+                self.i += 1;
+                return ControlFlow::Continue(());
             }
-            b'#' => {
-                let stop = text[i..].find('\n').map_or(text.len(), |n| i + n);
-                if stop >= end {
-                    return Place::Nowhere;
-                }
-                i = stop;
-                continue;
-            }
+            b'#' => return self.comment(),
             _ => {}
         }
-        let first_on_line = std::mem::replace(&mut line_start, false);
-        let top = frames.len() - 1;
-        let line_end = text[i..].find('\n').map_or(text.len(), |n| i + n);
-        let fresh_key = matches!(&mode, Mode::Key { parts, .. } if parts.is_empty());
-        if c == b'['
-            && first_on_line
-            && ((top == 0 && fresh_key) || is_header_line(&text[i..line_end]))
-        {
-            match header(text, i, end, line_end) {
-                Ok((path, after)) => {
-                    frames = vec![Frame::new(Kind::Table, path)];
-                    mode = Mode::Key {
-                        parts: Vec::new(),
-                        open: true,
-                    };
-                    i = after;
-                    continue;
-                }
-                Err(place) => return place,
-            }
+        let first_on_line = std::mem::replace(&mut self.line_start, false);
+        if c == b'[' && first_on_line && self.at_header() {
+            return self.header();
         }
-        let frame = &mut frames[top];
         match c {
-            b'[' | b'{' => {
-                if let Mode::Value(key) = &mode {
-                    let key = key.clone();
-                    if c == b'[' {
-                        mode = Mode::Value(key.clone());
-                        frames.push(Frame::new(Kind::Array, key));
-                    } else {
-                        mode = Mode::Key {
-                            parts: Vec::new(),
-                            open: true,
-                        };
-                        frames.push(Frame::new(Kind::Inline, key));
-                    }
-                }
-                i += 1;
-            }
-            b']' | b'}' => {
-                let kind = if c == b']' { Kind::Array } else { Kind::Inline };
-                if top > 0 && frame.kind == kind {
-                    frames.pop();
-                }
-                mode = Mode::After;
-                i += 1;
-            }
-            b',' => {
-                match frame.kind {
-                    Kind::Array => mode = Mode::Value(frame.path.clone()),
-                    Kind::Inline => {
-                        mode = Mode::Key {
-                            parts: Vec::new(),
-                            open: true,
-                        }
-                    }
-                    Kind::Table => {}
-                }
-                i += 1;
-            }
-            b'=' => {
-                if let Mode::Key { parts, .. } = &mode
-                    && let Some(first) = parts.first()
-                {
-                    frame.written.push(first.clone());
-                    mode = Mode::Value([frame.path.clone(), parts.clone()].concat());
-                }
-                i += 1;
-            }
-            b'.' if matches!(mode, Mode::Key { .. }) => {
-                if let Mode::Key { open, .. } = &mut mode {
+            b'[' | b'{' => self.open(c),
+            b']' | b'}' => self.close(c),
+            b',' => self.comma(),
+            b'=' => self.equals(),
+            b'.' if matches!(self.mode, Mode::Key { .. }) => {
+                if let Mode::Key { open, .. } = &mut self.mode {
                     *open = true;
                 }
-                i += 1;
+                self.i += 1;
             }
-            b'"' | b'\'' => {
-                let (close, start) = string_end(b, i);
-                if close >= end {
-                    return match mode {
-                        Mode::Key { parts, open: true } => Place::Key {
-                            table: [frame.path.clone(), parts].concat(),
-                            written: frame.written.clone(),
-                            word: start..end,
-                        },
-                        Mode::Value(key) => Place::Value {
-                            key,
-                            quoted: true,
-                            word: start..end,
-                        },
-                        _ => Place::Nowhere,
-                    };
-                }
-                let content = text[start..close].to_string();
-                match &mut mode {
-                    Mode::Key { parts, open } => {
-                        parts.push(content);
-                        *open = false;
-                    }
-                    Mode::Value(_) => mode = Mode::After,
-                    Mode::After => {}
-                }
-                // An unclosed string ends at its line's end, which still ends the line.
-                i = if b.get(close) == Some(&b'\n') {
-                    close
-                } else {
-                    (close + (start - i)).min(text.len())
-                };
+            b'"' | b'\'' => return self.quoted(),
+            _ => return self.word(),
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The frame the token at `i` is in.
+    fn frame(&mut self) -> &mut Frame {
+        let top = self.frames.len() - 1;
+        &mut self.frames[top]
+    }
+
+    /// Skips a comment; the cursor inside one is nowhere.
+    fn comment(&mut self) -> ControlFlow<Place> {
+        let text = self.text;
+        let stop = text[self.i..].find('\n').map_or(text.len(), |n| self.i + n);
+        if stop >= self.end {
+            return ControlFlow::Break(Place::Nowhere);
+        }
+        self.i = stop;
+        ControlFlow::Continue(())
+    }
+
+    /// Whether the `[` at `i`, first on its line, opens a table header rather than an array.
+    fn at_header(&self) -> bool {
+        let line_end = self.line_end();
+        let fresh_key = matches!(&self.mode, Mode::Key { parts, .. } if parts.is_empty());
+        (self.frames.len() == 1 && fresh_key) || is_header_line(&self.text[self.i..line_end])
+    }
+
+    fn line_end(&self) -> usize {
+        let text = self.text;
+        text[self.i..].find('\n').map_or(text.len(), |n| self.i + n)
+    }
+
+    /// Reads a table header: every frame closes and its table opens.
+    fn header(&mut self) -> ControlFlow<Place> {
+        let line_end = self.line_end();
+        match header(self.text, self.i, self.end, line_end) {
+            Ok((path, after)) => {
+                self.frames = vec![Frame::new(Kind::Table, path)];
+                self.mode = Mode::fresh_key();
+                self.i = after;
+                ControlFlow::Continue(())
             }
-            _ => {
-                let stop = b[i..]
-                    .iter()
-                    .position(|&c| ends_word(c))
-                    .map_or(b.len(), |n| i + n);
-                if stop >= end {
-                    return match mode {
-                        Mode::Key { mut parts, open } => {
-                            if !open {
-                                parts.clear();
-                            }
-                            let word = &text[i..end];
-                            let last = word.rfind('.').map_or(i, |d| i + d + 1);
-                            parts.extend(
-                                text[i..last]
-                                    .split('.')
-                                    .filter(|p| !p.is_empty())
-                                    .map(str::to_string),
-                            );
-                            Place::Key {
-                                table: [frame.path.clone(), parts].concat(),
-                                written: frame.written.clone(),
-                                word: last..end,
-                            }
-                        }
-                        Mode::Value(key) => Place::Value {
-                            key,
-                            quoted: false,
-                            word: i..end,
-                        },
-                        Mode::After => Place::Nowhere,
-                    };
-                }
-                match &mut mode {
-                    Mode::Key { parts, open } => {
-                        if !*open {
-                            parts.clear();
-                        }
-                        parts.extend(
-                            text[i..stop]
-                                .split('.')
-                                .filter(|p| !p.is_empty())
-                                .map(str::to_string),
-                        );
-                        *open = text[i..stop].ends_with('.');
-                    }
-                    Mode::Value(_) => mode = Mode::After,
-                    Mode::After => {}
-                }
-                i = stop;
-            }
+            Err(place) => ControlFlow::Break(place),
         }
     }
-    let frame = &frames[frames.len() - 1];
-    match mode {
-        Mode::Key { parts, open: true } => Place::Key {
-            table: [frame.path.clone(), parts].concat(),
-            written: frame.written.clone(),
-            word: end..end,
-        },
-        Mode::Value(key) => Place::Value {
-            key,
-            quoted: false,
-            word: end..end,
-        },
-        _ => Place::Nowhere,
+
+    /// An array or inline table opens (as a value; elsewhere it is skipped).
+    fn open(&mut self, c: u8) {
+        if let Mode::Value(key) = &self.mode {
+            let key = key.clone();
+            if c == b'[' {
+                self.frames.push(Frame::new(Kind::Array, key));
+            } else {
+                self.mode = Mode::fresh_key();
+                self.frames.push(Frame::new(Kind::Inline, key));
+            }
+        }
+        self.i += 1;
     }
+
+    /// An array or inline table closes.
+    fn close(&mut self, c: u8) {
+        let kind = if c == b']' { Kind::Array } else { Kind::Inline };
+        if self.frames.len() > 1 && self.frame().kind == kind {
+            self.frames.pop();
+        }
+        self.mode = Mode::After;
+        self.i += 1;
+    }
+
+    /// A comma: the next element of an array, or the next key of an inline table.
+    fn comma(&mut self) {
+        match self.frame().kind {
+            Kind::Array => self.mode = Mode::Value(self.frame().path.clone()),
+            Kind::Inline => self.mode = Mode::fresh_key(),
+            Kind::Table => {}
+        }
+        self.i += 1;
+    }
+
+    /// An `=`: the key written so far takes a value.
+    fn equals(&mut self) {
+        if let Mode::Key { parts, .. } = &self.mode
+            && let Some(first) = parts.first()
+        {
+            let (first, parts) = (first.clone(), parts.clone());
+            let frame = self.frame();
+            frame.written.push(first);
+            let key = [frame.path.clone(), parts].concat();
+            self.mode = Mode::Value(key);
+        }
+        self.i += 1;
+    }
+
+    /// A quoted key or value; the cursor inside it is in its word.
+    fn quoted(&mut self) -> ControlFlow<Place> {
+        let b = self.text.as_bytes();
+        let (close, start) = string_end(b, self.i);
+        if close >= self.end {
+            let word = start..self.end;
+            let frame = self.frame().clone();
+            return ControlFlow::Break(match std::mem::replace(&mut self.mode, Mode::After) {
+                Mode::Key { parts, open: true } => Place::Key {
+                    table: [frame.path, parts].concat(),
+                    written: frame.written,
+                    word,
+                },
+                Mode::Value(key) => Place::Value {
+                    key,
+                    quoted: true,
+                    word,
+                },
+                _ => Place::Nowhere,
+            });
+        }
+        let content = self.text[start..close].to_string();
+        match &mut self.mode {
+            Mode::Key { parts, open } => {
+                parts.push(content);
+                *open = false;
+            }
+            Mode::Value(_) => self.mode = Mode::After,
+            Mode::After => {}
+        }
+        // An unclosed string ends at its line's end, which still ends the line.
+        self.i = if b.get(close) == Some(&b'\n') {
+            close
+        } else {
+            (close + (start - self.i)).min(self.text.len())
+        };
+        ControlFlow::Continue(())
+    }
+
+    /// A bare key or value; the cursor inside it is in its word.
+    fn word(&mut self) -> ControlFlow<Place> {
+        let (text, i) = (self.text, self.i);
+        let b = text.as_bytes();
+        let stop = b[i..]
+            .iter()
+            .position(|&c| ends_word(c))
+            .map_or(b.len(), |n| i + n);
+        if stop >= self.end {
+            return ControlFlow::Break(self.inside_word());
+        }
+        match &mut self.mode {
+            Mode::Key { parts, open } => {
+                if !*open {
+                    parts.clear();
+                }
+                parts.extend(dotted(&text[i..stop]));
+                *open = text[i..stop].ends_with('.');
+            }
+            Mode::Value(_) => self.mode = Mode::After,
+            Mode::After => {}
+        }
+        self.i = stop;
+        ControlFlow::Continue(())
+    }
+
+    /// The place of a cursor inside the bare word at `i`.
+    fn inside_word(&mut self) -> Place {
+        let (text, i, end) = (self.text, self.i, self.end);
+        let frame = self.frame().clone();
+        match std::mem::replace(&mut self.mode, Mode::After) {
+            Mode::Key { mut parts, open } => {
+                if !open {
+                    parts.clear();
+                }
+                let word = &text[i..end];
+                let last = word.rfind('.').map_or(i, |d| i + d + 1);
+                parts.extend(dotted(&text[i..last]));
+                Place::Key {
+                    table: [frame.path, parts].concat(),
+                    written: frame.written,
+                    word: last..end,
+                }
+            }
+            Mode::Value(key) => Place::Value {
+                key,
+                quoted: false,
+                word: i..end,
+            },
+            Mode::After => Place::Nowhere,
+        }
+    }
+
+    /// The place of a cursor after everything read.
+    fn at_end(mut self) -> Place {
+        let end = self.end;
+        let frame = self.frame().clone();
+        match self.mode {
+            Mode::Key { parts, open: true } => Place::Key {
+                table: [frame.path, parts].concat(),
+                written: frame.written,
+                word: end..end,
+            },
+            Mode::Value(key) => Place::Value {
+                key,
+                quoted: false,
+                word: end..end,
+            },
+            _ => Place::Nowhere,
+        }
+    }
+}
+
+/// The non-empty parts of a dotted key.
+fn dotted(key: &str) -> impl Iterator<Item = String> + '_ {
+    key.split('.').filter(|p| !p.is_empty()).map(str::to_string)
 }
 
 /// Reads the table header at `at`: its key path and where it ends, or the place the cursor
@@ -446,12 +521,15 @@ fn header(
                 return Ok((path, after));
             }
             b'"' | b'\'' => {
+                // A header is one line: a string left open (or a triple quote) ends with it.
                 let (close, start) = string_end(b, j);
+                let close = close.min(line_end);
+                let start = start.min(close);
                 if close >= end {
                     return Err(inside(&path, start..end));
                 }
                 path.push(text[start..close].to_string());
-                j = close + 1;
+                j = (close + 1).min(line_end);
             }
             _ => {
                 let stop = b[j..line_end]

@@ -130,6 +130,22 @@ impl<'c> Server<'c> {
 
     fn request(&mut self, request: Request) -> Response {
         let id = request.id.clone();
+        let method = request.method.clone();
+        // A request only reads the server's state, so a bug that panics in one answers that
+        // request with an error and the editor keeps its server (and the author their session).
+        let answer =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request)));
+        answer.unwrap_or_else(|_| {
+            Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                format!("tilekit lsp failed on this {method} request (a bug: please report it)"),
+            )
+        })
+    }
+
+    fn answer(&self, request: Request) -> Response {
+        let id = request.id.clone();
         let result = match request.method.as_str() {
             Completion::METHOD => serde_json::from_value::<CompletionParams>(request.params)
                 .map(|p| {

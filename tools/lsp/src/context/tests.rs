@@ -183,3 +183,11 @@ fn a_broken_file_still_declares_its_names() {
     assert_eq!(s.tiles, ["X1"]);
     assert_eq!(s.editions, ["E1"]);
 }
+
+#[test]
+fn an_unclosed_quote_in_a_header_ends_with_its_line() {
+    // The cursor at the start of the line after `[tile."a`: the header ended with its line, so
+    // a key of that table goes here (this sliced past the line's end and panicked).
+    let (table, _, word) = key("[tile.\"a\n|");
+    assert_eq!((table, word), (path(&["tile", "a"]), String::new()));
+}
