@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs one fuzz target for a while on one core (run from anywhere):
-#   tools/fuzz/run.sh TARGET [SECONDS]        (TARGET: definitions, record, jcz_import, lsp, http)
+#   tools/fuzz/run.sh TARGET [SECONDS]        (TARGET: definitions, record, jcz_import, lsp,
+#                                             completion, http)
 # Needs cargo-fuzz (`cargo install cargo-fuzz`), on the stable toolchain: `--sanitizer none`
 # instruments for coverage only; a panic, a stack overflow, a run over 10 s or over 2 GB of
 # memory is a crash, written to tools/fuzz/artifacts/TARGET/ with the command to reproduce it.

@@ -6,6 +6,7 @@
 #                ../shared/reference/jcz (beside the repository) or $TILEKIT_JCZ_REFERENCE has them
 #   lsp          language server sessions: the handshake, a bundled file opened and changed,
 #                completion and hover in it, shutdown and exit
+#   completion   a cursor and a bundled file or example, for completion and hover there
 #   http         the requests the live page sends, and a few broken ones
 # The corpora are not committed (tools/fuzz/corpus/ is ignored): a crash found becomes a
 # regression case in the bad-file corpus or the tests.
@@ -53,6 +54,13 @@ session river "$ROOT/definitions/river.toml"
 session lakes "$ROOT/examples/lakes.toml"
 session mayor "$ROOT/examples/mayor.toml"
 echo "lsp: $(ls "$FUZZ/corpus/lsp" | wc -l) inputs"
+
+# A cursor (line, column: one byte each) and a document.
+mkdir -p "$FUZZ/corpus/completion"
+for f in "$ROOT"/definitions/*.toml "$ROOT"/examples/*.toml; do
+    { printf '\014\004'; cat "$f"; } >"$FUZZ/corpus/completion/$(basename "$f")"
+done
+echo "completion: $(ls "$FUZZ/corpus/completion" | wc -l) inputs"
 
 mkdir -p "$FUZZ/corpus/http"
 request() { # name text (\n becomes CRLF)
