@@ -594,17 +594,23 @@ fn resolve_text(out: &mut String, c: &tilekit_report::Comparison) {
         out,
         "games a side that would resolve a difference within the noise (80 % power, two-sided 5 %):"
     );
+    let played = c.without.run.games;
     for d in unresolved {
+        let needed = d.games_needed.unwrap_or(0);
+        // Fewer than were played: Holm's correction over all the figures holds it back.
+        let more = match needed.checked_sub(played) {
+            Some(more) if more > 0 => format!("{more} more"),
+            _ => "Holm's correction holds it back".to_string(),
+        };
         let _ = writeln!(
             out,
-            "  {:<40} {:>9.3} → {:>9.3}  difference {:+.3} [{:+.3}, {:+.3}]  {} games for ±{:.3}",
+            "  {:<40} {:>9.3} → {:>9.3}  difference {:+.3} [{:+.3}, {:+.3}]  {needed} games for ±{:.3} ({more})",
             d.metric,
             d.without,
             d.with,
             d.difference.value,
             d.difference.lo,
             d.difference.hi,
-            d.games_needed.unwrap_or(0),
             d.resolve_size
         );
     }
