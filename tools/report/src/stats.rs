@@ -16,7 +16,7 @@
 //!   on both sides, so little of the seed's luck is shared; what correlation is left is
 //!   positive and makes this interval wider, never narrower.
 //! - A difference between two runs with the same bag (a rule option, a figure count, a file
-//!   version that keeps the tiles; `compare::paired` says which): game i draws the same tiles
+//!   version that keeps the tiles; `paired::same_draw` says which): game i draws the same tiles
 //!   on both sides, so the games are paired and the interval is that of the mean of the
 //!   per-game differences, d̄ ± 1.96 · s_d / √n. The luck of the draw cancels out of each
 //!   difference, so s_d is far below √(s_A² + s_B²) (`paired_difference`). Per-tile ratios
