@@ -155,3 +155,196 @@ fn focus_puts_a_sets_tiles_first() {
     assert_eq!(unknown.status.code(), Some(2));
     assert!(text(&unknown.stderr).contains("--focus lakes: no such set"));
 }
+
+/// A/B of a house rule: the same seeds with `pig-herd` on, paired (both sides draw the same
+/// tiles), in the text, `--json` and the report, with the games that would resolve what is
+/// within the noise.
+#[test]
+fn a_house_rule_compared_on_the_same_seeds() {
+    let dir = scratch("report-ab-option");
+    let args = [
+        "simulate",
+        "--sets",
+        "base,river-2",
+        "--games",
+        "200",
+        "--b-option",
+        "pig-herd",
+        "--resolve",
+        "0.5",
+    ];
+    let out = tilekit(&args);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("with the house rule `pig-herd` vs without (same seeds, paired"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("games a side that would resolve"),
+        "{stdout}"
+    );
+    let json_out = tilekit(&[&args[..], &["--json"]].concat());
+    assert!(json_out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&json_out.stdout).expect("JSON");
+    assert_eq!(
+        json["compare_title"],
+        "with the house rule `pig-herd` vs without"
+    );
+    let diffs = json["compare"].as_array().expect("diffs");
+    let herd = (diffs.iter())
+        .find(|d| d["metric"] == "points per game from pig-herd (modifier)")
+        .expect("the house rule's own source");
+    // Without the rule its modifier pays nothing; with it, something, and that is no noise.
+    assert_eq!(herd["without"], 0.0);
+    assert!(herd["with"].as_f64() > Some(0.0) && herd["significant"] == true);
+    assert_eq!(herd["paired"], true);
+    let seat = (diffs.iter())
+        .find(|d| d["metric"] == "seat 1: win rate")
+        .expect("a seat");
+    assert_eq!(seat["group"], "seat");
+    let tile = diffs.iter().find(|d| d["tile"] == true).expect("a tile");
+    assert_eq!(tile["paired"], false);
+    // Each difference in points within the noise says what would resolve one of 0.5.
+    let unresolved: Vec<&serde_json::Value> = (diffs.iter())
+        .filter(|d| d["significant"] == false && d["unit"] == "points")
+        .filter(|d| d["games_needed"].is_u64())
+        .collect();
+    assert!(!unresolved.is_empty());
+    for d in unresolved {
+        assert_eq!(d["resolve_size"], 0.5, "{d}");
+    }
+    let report = tilekit(&[&args[..], &["--report", dir.to_str().expect("utf-8")]].concat());
+    assert!(report.status.success(), "{}", text(&report.stderr));
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("report.html");
+    assert!(
+        html.contains("<h2>With the house rule `pig-herd` vs without</h2>"),
+        "{html}"
+    );
+    assert!(html.contains("games to resolve it"));
+}
+
+/// A/B of a tile count and of another version of a file: their bags differ, so unpaired; the
+/// B side's definitions are checked (exit 1 with their diagnostics), and the flags' mistakes
+/// are usage errors (exit 2) that say what is wrong.
+#[test]
+fn other_counts_and_versions_and_their_errors() {
+    let out = tilekit(&[
+        "simulate", "--sets", "base", "--games", "40", "--b-tile", "A=6", "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["compare_title"], "with 6 × tile `A` vs with 2");
+    let placed = (json["compare"].as_array().expect("diffs").iter())
+        .find(|d| d["metric"] == "tiles placed per game")
+        .expect("figure");
+    assert_eq!(placed["paired"], false);
+    // Four more tiles, less those set aside.
+    let more = placed["difference"]["value"].as_f64().expect("a number");
+    assert!((3.5..=4.0).contains(&more), "{more}");
+    // Another version of a set file: a copy of the example with one more lake tile.
+    let dir = scratch("ab-versions");
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let lakes = std::fs::read_to_string(common::root().join("examples/lakes.toml")).expect("lakes");
+    let (a, b) = (dir.join("lakes.toml"), dir.join("lakes-v2.toml"));
+    std::fs::write(&a, &lakes).expect("write");
+    std::fs::write(&b, lakes.replacen("count = 2\n", "count = 3\n", 1)).expect("write");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+    let out = tilekit(&[
+        "simulate",
+        &path(&a),
+        "--sets",
+        "base,lakes",
+        "--games",
+        "40",
+        "--b-definitions",
+        &path(&b),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("lakes-v2.toml vs as loaded"),
+        "{}",
+        text(&out.stdout)
+    );
+    // An invalid B side: its diagnostics, exit 1.
+    let bad = dir.join("lakes-bad.toml");
+    std::fs::write(&bad, lakes.replacen("count = 2\n", "count = -2\n", 1)).expect("write");
+    let out = tilekit(&[
+        "simulate",
+        &path(&a),
+        "--games",
+        "3",
+        "--b-definitions",
+        &path(&bad),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("lakes-bad.toml"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Outside a git repository, --b-rev says so.
+    let out = tilekit(&["simulate", &path(&a), "--games", "3", "--b-rev", "HEAD"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--b-rev HEAD: cannot read"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Usage errors.
+    for (args, said) in [
+        (&["--b-tile", "Q9=2"][..], "no tile type `Q9`"),
+        (&["--b-no-option", "wells"], "not on in the main games"),
+        (&["--b-option", "nope"], "unknown rule option `nope`"),
+        (
+            &["--b-option", "wells", "--compare", "festival"],
+            "give one of them",
+        ),
+        (&["--resolve", "0.5"], "--resolve needs a B side"),
+        (&["--b-definitions", "README.md"], "declares no set"),
+    ] {
+        let out = tilekit(&[&["simulate", "--games", "2"][..], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(said),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// `--b-rev`: a file at a git revision (here the committed `base.toml`, the same as on disk
+/// unless it is being edited): the same tiles, so paired, and the same rules, so every game
+/// comes out the same on both sides. Skipped outside a git checkout.
+#[test]
+fn a_file_at_a_git_revision() {
+    if !common::root().join(".git").exists() {
+        return;
+    }
+    let out = tilekit(&[
+        "simulate",
+        "definitions/base.toml",
+        "--games",
+        "30",
+        "--b-rev",
+        "HEAD",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        json["compare_title"],
+        "with definitions/base.toml at HEAD vs as on disk"
+    );
+    let diffs = json["compare"].as_array().expect("diffs");
+    let clean = std::process::Command::new("git")
+        .args(["diff", "--quiet", "HEAD", "--", "definitions/base.toml"])
+        .current_dir(common::root())
+        .status()
+        .is_ok_and(|s| s.success());
+    if clean {
+        assert!(diffs.iter().all(|d| d["difference"]["value"] == 0.0));
+        assert!(diffs.iter().all(|d| d["significant"] == false));
+        assert!((diffs.iter()).any(|d| d["paired"] == true));
+    }
+}

@@ -62,7 +62,7 @@ pub struct OptionArgs {
 }
 
 /// `abbot=0` as a figure id and a count.
-fn figure_count(text: &str) -> Result<(String, u8), String> {
+pub(crate) fn figure_count(text: &str) -> Result<(String, u8), String> {
     let (id, n) = text
         .split_once('=')
         .ok_or_else(|| format!("`{text}`: write a figure id and a count, as `abbot=0`"))?;

@@ -4,6 +4,7 @@
 
 use crate::ChartError;
 use crate::compare::Comparison;
+use crate::html::capitalised;
 use crate::report::Report;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -137,10 +138,7 @@ pub fn all(report: &Report, comparison: Option<&Comparison>) -> Result<Vec<Chart
         out.push(draw(
             "compare",
             (SIZE.0, 760),
-            format!(
-                "With and without {}: relative differences",
-                c.sets.join(", ")
-            ),
+            format!("{}: relative differences", capitalised(&c.title)),
             &|a| compare(a, c),
             &|a| compare(a, c),
         )?);
@@ -499,10 +497,17 @@ fn compare<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) ->
     };
     let mut chart = ChartBuilder::on(root)
         .caption(
-            format!(
-                "With − without {}, % of the value without (95 % intervals)",
-                c.sets.join(", ")
-            ),
+            if c.sets.is_empty() {
+                format!(
+                    "{} − {}, % of the value {} (95 % intervals)",
+                    c.labels[0], c.labels[1], c.labels[1]
+                )
+            } else {
+                format!(
+                    "With − without {}, % of the value without (95 % intervals)",
+                    c.sets.join(", ")
+                )
+            },
             (FONT, 20),
         )
         .margin(16)

@@ -260,22 +260,45 @@ fn compare_section(c: &Comparison) -> String {
     let sig = c.significant().count();
     let _ = writeln!(
         h,
-        "<h2>With and without {sets}</h2>\n<p>The same seeds played without {sets}: {sig} of {} \
+        "<h2>{}</h2>\n<p>The same seeds played {}{}: {sig} of {} \
          differences are significant (Holm's correction over all of them, family error 5 %); \
          the others are within the noise of {} games.</p>",
+        esc(&capitalised(&c.title)),
+        if c.sets.is_empty() {
+            "on both sides".to_string()
+        } else {
+            format!("without {}", esc(&c.sets.join(", ")))
+        },
+        if c.paired {
+            ", each game drawing the same tiles on both (paired intervals, but for tile types)"
+        } else {
+            ""
+        },
         c.diffs.len(),
         c.without.run.games,
-        sets = esc(&c.sets.join(", ")),
     );
     let table = |h: &mut String, significant: bool| {
-        h.push_str(
-            "<table><tr><th>figure</th><th>with</th><th>without</th>\
-             <th>difference [95 %]</th><th>p (Holm)</th></tr>\n",
+        let _ = writeln!(
+            h,
+            "<table><tr><th>figure</th><th>{}</th><th>{}</th>\
+             <th>difference [95 %]</th><th>p (Holm)</th>{}</tr>",
+            esc(&c.labels[0]),
+            esc(&c.labels[1]),
+            if significant {
+                ""
+            } else {
+                "<th>games to resolve it</th>"
+            },
         );
         for d in c.diffs.iter().filter(|d| d.significant == significant) {
+            let resolve = match (significant, d.games_needed) {
+                (true, _) => String::new(),
+                (false, Some(n)) => format!("<td>{n} (for ±{:.3})</td>", d.resolve_size),
+                (false, None) => "<td>–</td>".to_string(),
+            };
             let _ = writeln!(
                 h,
-                "<tr><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><td>{:.3}</td><td>{:.3}</td><td>{}</td><td>{}</td>{resolve}</tr>",
                 esc(&d.metric),
                 d.with,
                 d.without,
@@ -300,4 +323,12 @@ fn compare_section(c: &Comparison) -> String {
     table(&mut h, false);
     h.push_str("</details>\n");
     h
+}
+
+/// A heading's text: its first letter upper-case.
+pub(crate) fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }

@@ -6,6 +6,7 @@
 //! - `stats`: running sums, the 95 % intervals and the multiple-comparison correction;
 //! - `report`: the figures of a tally (`report.json`);
 //! - `compare`: the A/B differences with their intervals;
+//! - `paired`: paired A/B runs (game i on both sides) and their per-game sums;
 //! - `charts`: the charts, as SVG and PNG (plotters);
 //! - `html`: the self-contained `report.html`.
 //!
@@ -16,11 +17,12 @@
 pub mod charts;
 pub mod compare;
 pub mod html;
+pub mod paired;
 pub mod report;
 pub mod stats;
 pub mod tally;
 
-pub use compare::{Comparison, Diff};
+pub use compare::{Comparison, Diff, Spec, Tallied};
 pub use report::{Report, RunInfo};
 pub use tally::Tally;
 

@@ -10,10 +10,23 @@
 //!   over its copies in that game, summed over games): the delta-method interval with the game
 //!   as the unit, so copies of a tile in one game, which are not independent, are not counted
 //!   as independent observations.
-//! - A difference between two runs (A/B): the normal interval of the difference of two
-//!   independent estimates, √(se_A² + se_B²). The runs play the same seeds, but their bags
-//!   differ, so their games are not paired; any correlation the shared seed leaves is positive
-//!   and makes this interval wider, never narrower.
+//! - A difference between two runs (A/B) whose bags differ (`--compare SETS`, another tile
+//!   count, `--b-sets`): the normal interval of the difference of two independent estimates,
+//!   √(se_A² + se_B²). The runs play the same seeds, but game i does not draw the same tiles
+//!   on both sides, so little of the seed's luck is shared; what correlation is left is
+//!   positive and makes this interval wider, never narrower.
+//! - A difference between two runs with the same bag (a rule option, a figure count, a file
+//!   version that keeps the tiles; `paired::same_draw` says which): game i draws the same tiles
+//!   on both sides, so the games are paired and the interval is that of the mean of the
+//!   per-game differences, d̄ ± 1.96 · s_d / √n. The luck of the draw cancels out of each
+//!   difference, so s_d is far below √(s_A² + s_B²) (`paired_difference`). Per-tile ratios
+//!   keep the unpaired interval even then (pairing them would need the cross sums of four
+//!   per-game totals; the game-level figures are the ones a change is judged by).
+//! - How many games would resolve a difference that is not significant: for a two-sided 5 %
+//!   test with 80 % power, n ≈ (z₀.₉₇₅ + z₀.₈)² · σ² / δ² games a side, where σ² is the
+//!   variance of one game's difference (paired) or the sum of both sides' per-game variances
+//!   (unpaired), read off the interval as se² · n, and δ the size to resolve
+//!   (`games_needed`). Holm's correction over many figures asks for somewhat more.
 //! - Many differences at once: a difference is called significant only after Holm's step-down
 //!   correction over all differences of the comparison (family-wise error ≤ 5 %), so among 100
 //!   tile figures the five that a plain 95 % interval would flag by chance are not.
@@ -22,6 +35,9 @@ use serde::Serialize;
 
 /// The normal quantile of a two-sided 95 % interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The normal quantile of 80 % power (one-sided).
+pub const Z80: f64 = 0.841_621_233_572_914_3;
 
 /// The family-wise error rate of a comparison.
 pub const ALPHA: f64 = 0.05;
@@ -181,14 +197,39 @@ pub fn wilson(share: f64, n: u64) -> Estimate {
 pub fn difference(a: &Estimate, b: &Estimate) -> (Estimate, f64) {
     let d = a.value - b.value;
     let se = (a.se * a.se + b.se * b.se).sqrt();
-    let p = if se > 0.0 {
+    (Estimate::new(d, se), p_value(d, se))
+}
+
+/// The mean of paired per-game differences (`d` holds a_i − b_i of game i on both sides),
+/// with its two-sided p-value under "no difference".
+pub fn paired_difference(d: &Moments) -> (Estimate, f64) {
+    let e = d.estimate();
+    (e, p_value(e.value, e.se))
+}
+
+/// The two-sided p-value of a normal estimate `d` with standard error `se` under "zero".
+fn p_value(d: f64, se: f64) -> f64 {
+    if se > 0.0 {
         2.0 * normal_upper_tail((d / se).abs())
     } else if d == 0.0 {
         1.0
     } else {
         0.0
-    };
-    (Estimate::new(d, se), p)
+    }
+}
+
+/// Games a side for a difference of `size` to be significant (two-sided 5 %) with 80 % power,
+/// given the standard error `se` of a difference measured over `games` games a side: the
+/// variance of one game's difference is se² · games. None when `size` is 0 or no variance was
+/// seen (no number of games is then the answer).
+pub fn games_needed(se: f64, games: u64, size: f64) -> Option<u64> {
+    let var = se * se * games as f64;
+    if size == 0.0 || var <= 0.0 || !size.is_finite() {
+        return None;
+    }
+    let n = (Z95 + Z80).powi(2) * var / (size * size);
+    // Beyond u64 is "never" in any run tilekit can play.
+    (n < 1e18).then(|| n.ceil().max(2.0) as u64)
 }
 
 /// P(Z > z) for a standard normal Z: erfc by the Numerical Recipes Chebyshev fit (relative

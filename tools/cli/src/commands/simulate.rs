@@ -6,7 +6,10 @@
 //! `--json` prints `SimulateJson`, versioned, its figures keyed by id (its schema:
 //! `tilekit schema --of simulate`).
 //! `--report DIR` writes a balance report (`tilekit-report`) of the same games; `--compare
-//! SETS` also plays the same seeds without those sets and reports what changed.
+//! SETS` also plays the same seeds without those sets and reports what changed; the `--b-…`
+//! flags play them with another change (`ab`).
+
+mod ab;
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
@@ -29,7 +32,9 @@ Examples:
   tilekit simulate --games 200 --players mcts:500,greedy
   tilekit simulate my-set.toml definitions/base.toml --games 10000 --json
   tilekit simulate --sets base --games 10000 --report out/balance
-  tilekit simulate --sets base --compare festival --games 10000 --report out/festival";
+  tilekit simulate --sets base --compare festival --games 10000 --report out/festival
+  tilekit simulate --sets base,river-2 --b-option pig-herd --games 10000
+  tilekit simulate my-set.toml --b-rev HEAD~1 --games 10000 --resolve 0.5";
 
 /// Arguments of `tilekit simulate`.
 #[derive(Args)]
@@ -90,6 +95,8 @@ pub struct SimulateArgs {
     /// bag of the main games if `--sets` leaves them out) and report what changed.
     #[arg(long, value_name = "SETS", value_delimiter = ',')]
     compare: Vec<String>,
+    #[command(flatten)]
+    ab: Box<ab::AbArgs>,
 }
 
 /// Runs `tilekit simulate`.
@@ -139,22 +146,26 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let without = match without {
+    if without.is_some() && args.ab.any() {
+        crate::errln!("error: --compare and the --b-… flags are two B sides: give one of them");
+        return Ok(ExitCode::from(2));
+    }
+    let b_side = match without {
         Some(sets) => {
-            let b = SimOptions {
-                sets,
-                ..opts.clone()
-            };
-            match rules_in_play(&tables, &b) {
-                Ok(rules) => Some((b, rules)),
-                Err(e) => {
-                    crate::errln!("error: without {}: {e}", args.compare.join(", "));
-                    return Ok(ExitCode::from(2));
-                }
+            match ab::without_sets(&tables, &opts, sets, &args.compare, args.ab.resolve()) {
+                Ok(b) => Some(b),
+                Err(code) => return Ok(code),
             }
         }
-        None => None,
+        None => match ab::b_side(&args.ab, &args.inputs, &tables, &opts, &rules)? {
+            Ok(b) => b,
+            Err(code) => return Ok(code),
+        },
     };
+    if b_side.is_none() && args.ab.resolve().is_some() {
+        crate::errln!("error: --resolve needs a B side (--compare SETS or a --b-… flag)");
+        return Ok(ExitCode::from(2));
+    }
     if let Some(dir) = &args.report
         && let Err(code) = prepare_report_folder(args, &tileset, dir)?
     {
@@ -163,41 +174,32 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     let bar = if args.json || !std::io::stderr().is_terminal() {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(args.games * if without.is_some() { 2 } else { 1 })
+        ProgressBar::new(args.games * if b_side.is_some() { 2 } else { 1 })
     };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let start = Instant::now();
-    let reporting = args.report.is_some() || without.is_some();
+    let reporting = args.report.is_some();
     let new = || {
         (
             SimStats::new(opts.players, tables.kinds.len()),
             reporting.then(|| Tally::new(&tables, opts.players)),
         )
     };
-    let (stats, tally) = engine::simulate::run_collect(&tables, &opts, &new, &|n| bar.inc(n))
-        .map_err(|e| miette::miette!("{e}"))?;
-    let elapsed = start.elapsed().as_secs_f64();
-    let comparison = match (&without, &tally) {
-        (Some((b, b_rules)), Some(a_tally)) => {
-            let b_tally = engine::simulate::run_collect(
-                &tables,
-                b,
-                &|| Tally::new(&tables, b.players),
-                &|n| bar.inc(n),
-            )
-            .map_err(|e| miette::miette!("{e}"))?;
-            Some(tilekit_report::Comparison::new(
-                &tables,
-                args.compare.clone(),
-                a_tally,
-                &b_tally,
-                run_info(&tables, b, b_rules, &own_sets),
-            ))
+    let (stats, tally, elapsed, comparison) = match b_side {
+        None => {
+            let (stats, tally) =
+                engine::simulate::run_collect(&tables, &opts, &new, &|n| bar.inc(n))
+                    .map_err(|e| miette::miette!("{e}"))?;
+            (stats, tally, start.elapsed().as_secs_f64(), None)
         }
-        _ => None,
+        Some(b) => {
+            let played = ab::play(&tables, &opts, b, &own_sets, &|n| bar.inc(n))?;
+            let tally = Some(played.tally);
+            (played.stats, tally, played.seconds, Some(played.comparison))
+        }
     };
     let report_seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
@@ -378,9 +380,14 @@ pub struct SimulateJson {
     pub set_aside_by_tile: BTreeMap<String, u64>,
     /// The run's sums, keyed by id, for figures this document does not work out.
     pub stats: SimSums,
-    /// With `--compare`: every difference between the games with and without the compared
-    /// sets, significant or not (null without `--compare`).
+    /// With `--compare` or a `--b-…` flag: every difference between the games with and
+    /// without the change (for `--compare`, the compared sets), significant or not (null
+    /// without a comparison).
     pub compare: Option<Vec<tilekit_report::Diff>>,
+    /// With a comparison: what was compared (`with and without festival`, `with the house
+    /// rule \`pig-herd\` vs without`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare_title: Option<String>,
 }
 
 impl SimulateJson {
@@ -418,6 +425,7 @@ impl SimulateJson {
             set_aside_by_tile: set_aside(tables, stats).into_iter().collect(),
             stats: stats.keyed(tables),
             compare: None,
+            compare_title: None,
         }
     }
 
@@ -425,6 +433,7 @@ impl SimulateJson {
     fn with_compare(self, comparison: Option<&tilekit_report::Comparison>) -> SimulateJson {
         SimulateJson {
             compare: comparison.map(|c| c.diffs.clone()),
+            compare_title: comparison.map(|c| c.title.clone()),
             ..self
         }
     }
@@ -538,8 +547,13 @@ fn compare_text(c: &tilekit_report::Comparison) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "with and without {} (same seeds; 95 % intervals, Holm-corrected over {} figures):",
-        c.sets.join(", "),
+        "{} (same seeds{}; 95 % intervals, Holm-corrected over {} figures):",
+        c.title,
+        if c.paired {
+            ", paired: each game drew the same tiles on both sides"
+        } else {
+            ""
+        },
         c.diffs.len()
     );
     let tiles = c.significant().filter(|d| d.tile).count();
@@ -563,7 +577,43 @@ fn compare_text(c: &tilekit_report::Comparison) -> String {
     }
     let noise = c.diffs.len() - c.significant().count();
     let _ = writeln!(out, "  {noise} other differences are within the noise");
+    resolve_text(&mut out, c);
     out
+}
+
+/// How many games a side would resolve each difference within the noise (the game's, seats',
+/// sources' and figures'; the tile types' are in `--json` and the report).
+fn resolve_text(out: &mut String, c: &tilekit_report::Comparison) {
+    let unresolved: Vec<&tilekit_report::Diff> = (c.diffs.iter())
+        .filter(|d| !d.significant && !d.tile && d.games_needed.is_some())
+        .collect();
+    if unresolved.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "games a side that would resolve a difference within the noise (80 % power, two-sided 5 %):"
+    );
+    let played = c.without.run.games;
+    for d in unresolved {
+        let needed = d.games_needed.unwrap_or(0);
+        // Fewer than were played: Holm's correction over all the figures holds it back.
+        let more = match needed.checked_sub(played) {
+            Some(more) if more > 0 => format!("{more} more"),
+            _ => "Holm's correction holds it back".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "  {:<40} {:>9.3} → {:>9.3}  difference {:+.3} [{:+.3}, {:+.3}]  {needed} games for ±{:.3} ({more})",
+            d.metric,
+            d.without,
+            d.with,
+            d.difference.value,
+            d.difference.lo,
+            d.difference.hi,
+            d.resolve_size
+        );
+    }
 }
 
 fn set_aside(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, u64)> {
