@@ -3,6 +3,7 @@
 
 use crate::charts::Chart;
 use crate::compare::Comparison;
+use crate::findings::{Finding, FindingKind};
 use crate::report::{Report, TileRow};
 use crate::stats::Estimate;
 use std::fmt::Write;
@@ -81,6 +82,7 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
             );
         }
     };
+    findings_section(&mut h, r);
     if let Some(c) = comparison {
         h.push_str(&compare_section(c));
         chart(&mut h, "compare");
@@ -94,6 +96,67 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
     chart(&mut h, "tiles");
     h.push_str("</body></html>\n");
     h
+}
+
+/// What the report finds out of line, first: each finding's sentence, a strip of its
+/// interval against its threshold, and the tile's picture for a tile.
+fn findings_section(h: &mut String, r: &Report) {
+    h.push_str("<h2>Findings</h2>\n");
+    if r.findings.is_empty() {
+        h.push_str(
+            "<p>Nothing is out of line with confidence: no tile type set aside in more than \
+             20 % of games, no source far from the others, no figure never or always \
+             deployed, no seat winning more or less than its share.</p>\n",
+        );
+    } else {
+        h.push_str("<table class=\"findings\">\n");
+        for f in &r.findings {
+            let picture = match f.kind {
+                FindingKind::TileSetAsideOften if r.tile_pictures => format!(
+                    "<img src=\"tiles/{}.png\" width=\"40\" height=\"40\" alt=\"\">",
+                    esc(&f.subject)
+                ),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                h,
+                "<tr><td>{picture}</td><td>{}</td><td>{}</td></tr>",
+                esc(&f.statement),
+                strip(f)
+            );
+        }
+        h.push_str("</table>\n");
+    }
+    h.push_str(
+        "<p class=\"note\">A finding is stated only when its 95 % interval excludes its \
+         threshold after Holm's correction over its family (all tile types, all sources, all \
+         figures, all seats). The strip shows the interval (black) against the threshold (red); \
+         a source's bar is two times, or a quarter of, the median source.</p>\n",
+    );
+}
+
+/// A small inline picture of a finding: its interval and value on an axis from 0, the
+/// threshold marked.
+fn strip(f: &Finding) -> String {
+    const W: f64 = 180.0;
+    let top = if f.unit == "share of games" {
+        1.0
+    } else {
+        f.value.hi.max(f.threshold).max(1e-9) * 1.1
+    };
+    let x = |v: f64| 4.0 + (W - 8.0) * (v / top).clamp(0.0, 1.0);
+    format!(
+        "<svg width=\"{W}\" height=\"20\" viewBox=\"0 0 {W} 20\" role=\"img\" \
+         aria-label=\"interval against threshold\"><line x1=\"4\" y1=\"16\" x2=\"{:.1}\" \
+         y2=\"16\" stroke=\"#bbb\"/><line x1=\"{t:.1}\" y1=\"2\" x2=\"{t:.1}\" y2=\"18\" \
+         stroke=\"#c00\" stroke-dasharray=\"2 2\"/><line x1=\"{:.1}\" y1=\"10\" x2=\"{:.1}\" \
+         y2=\"10\" stroke=\"#000\" stroke-width=\"2\"/><circle cx=\"{:.1}\" cy=\"10\" r=\"3\"/></svg>",
+        W - 4.0,
+        x(f.value.lo),
+        x(f.value.hi).max(x(f.value.lo) + 1.0),
+        x(f.value.value),
+        t = x(f.threshold),
+    )
 }
 
 /// The seats' table, and the flower colours' when colours are dealt.
@@ -144,9 +207,25 @@ fn sources_section(h: &mut String, r: &Report) {
     }
     h.push_str("</table>\n");
     if r.deployments_per_game.iter().any(|(_, e)| e.value > 0.0) {
-        h.push_str("<h2>Figures deployed</h2>\n<table><tr><th>figure</th><th>per game</th></tr>\n");
+        h.push_str(
+            "<h2>Figures deployed</h2>\n<table><tr><th>figure</th><th>per game</th>\
+             <th>deployed at least once, % of the games it is dealt in</th></tr>\n",
+        );
         for (id, e) in &r.deployments_per_game {
-            let _ = writeln!(h, "<tr><td>{}</td><td>{}</td></tr>", esc(id), ci(e, 2));
+            let games = match r.figures.iter().find(|f| &f.id == id) {
+                Some(f) => format!(
+                    "{} <small>of {} games</small>",
+                    pct(&f.deployed_games),
+                    f.dealt_games
+                ),
+                None => "– <small>never dealt</small>".to_string(),
+            };
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{games}</td></tr>",
+                esc(id),
+                ci(e, 2)
+            );
         }
         h.push_str("</table>\n");
     }

@@ -5,6 +5,7 @@
 //! - `tally`: what is gathered from each game as it finishes (the credit rule lives here);
 //! - `stats`: running sums, the 95 % intervals and the multiple-comparison correction;
 //! - `report`: the figures of a tally (`report.json`);
+//! - `findings`: what is out of line with confidence, found from the report's estimates;
 //! - `compare`: the A/B differences with their intervals;
 //! - `charts`: the charts, as SVG and PNG (plotters);
 //! - `html`: the self-contained `report.html`.
@@ -15,6 +16,7 @@
 
 pub mod charts;
 pub mod compare;
+pub mod findings;
 pub mod html;
 pub mod report;
 pub mod stats;

@@ -317,8 +317,21 @@ fn write_report(
             files.len(),
             report_seconds
         )?;
+        crate::out!("{}", findings_text(report))?;
     }
     Ok(())
+}
+
+/// The report's findings, as the text output ends with them (`--report` only).
+fn findings_text(report: &tilekit_report::Report) -> String {
+    let mut out = String::from("findings (95 % intervals, Holm-corrected per family):\n");
+    if report.findings.is_empty() {
+        out.push_str("  nothing out of line with confidence\n");
+    }
+    for f in &report.findings {
+        let _ = writeln!(out, "  {}", f.statement);
+    }
+    out
 }
 
 /// The version of what `simulate --json` prints (`SimulateJson`): raised when a field is
