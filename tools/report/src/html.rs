@@ -38,7 +38,11 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-w
 color:#222}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;border-bottom:1px \
 solid #ddd;text-align:right}th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}\
 small{color:#777}.sig{font-weight:bold;color:#a40}figure{margin:1em 0}svg{max-width:100%;\
-height:auto}p.note{color:#555;font-size:90%}";
+height:auto}p.note{color:#555;font-size:90%}.strip{display:inline-block;position:relative;\
+width:180px;height:16px}.strip span{position:absolute}.strip .axis{left:0;right:0;top:12px;\
+border-top:1px solid #bbb}.strip .thr{top:0;height:16px;border-left:2px dashed #c00}.strip .ci{\
+top:7px;height:2px;background:#000}.strip .dot{top:5px;width:6px;height:6px;margin-left:-3px;\
+border-radius:3px;background:#000}.findings td{text-align:left}";
 
 /// The page.
 pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> String {
@@ -136,26 +140,23 @@ fn findings_section(h: &mut String, r: &Report) {
 }
 
 /// A small inline picture of a finding: its interval and value on an axis from 0, the
-/// threshold marked.
+/// threshold marked. Plain HTML (the page's `<svg>` elements are its charts).
 fn strip(f: &Finding) -> String {
-    const W: f64 = 180.0;
     let top = if f.unit == "share of games" {
         1.0
     } else {
         f.value.hi.max(f.threshold).max(1e-9) * 1.1
     };
-    let x = |v: f64| 4.0 + (W - 8.0) * (v / top).clamp(0.0, 1.0);
+    let at = |v: f64| 100.0 * (v / top).clamp(0.0, 1.0);
+    let (lo, hi) = (at(f.value.lo), at(f.value.hi));
     format!(
-        "<svg width=\"{W}\" height=\"20\" viewBox=\"0 0 {W} 20\" role=\"img\" \
-         aria-label=\"interval against threshold\"><line x1=\"4\" y1=\"16\" x2=\"{:.1}\" \
-         y2=\"16\" stroke=\"#bbb\"/><line x1=\"{t:.1}\" y1=\"2\" x2=\"{t:.1}\" y2=\"18\" \
-         stroke=\"#c00\" stroke-dasharray=\"2 2\"/><line x1=\"{:.1}\" y1=\"10\" x2=\"{:.1}\" \
-         y2=\"10\" stroke=\"#000\" stroke-width=\"2\"/><circle cx=\"{:.1}\" cy=\"10\" r=\"3\"/></svg>",
-        W - 4.0,
-        x(f.value.lo),
-        x(f.value.hi).max(x(f.value.lo) + 1.0),
-        x(f.value.value),
-        t = x(f.threshold),
+        "<span class=\"strip\" title=\"interval (black) against the threshold (red)\">\
+         <span class=\"axis\"></span><span class=\"thr\" style=\"left:{:.1}%\"></span>\
+         <span class=\"ci\" style=\"left:{lo:.1}%;width:{:.1}%\"></span>\
+         <span class=\"dot\" style=\"left:{:.1}%\"></span></span>",
+        at(f.threshold),
+        (hi - lo).max(0.5),
+        at(f.value.value),
     )
 }
 
