@@ -8,7 +8,8 @@ use crate::report::{Report, TileRow};
 use crate::stats::Estimate;
 use std::fmt::Write;
 
-fn esc(s: &str) -> String {
+/// The text escaped for HTML.
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -87,6 +88,9 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
         }
     };
     findings_section(&mut h, r);
+    if let Some(study) = &r.bot_study {
+        h.push_str(&study.html());
+    }
     if let Some(c) = comparison {
         h.push_str(&compare_section(c));
         chart(&mut h, "compare");

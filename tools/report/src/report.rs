@@ -158,6 +158,9 @@ pub struct Report {
     pub tiles: Vec<TileRow>,
     /// What is out of line with confidence, strongest first within each kind (`findings`).
     pub findings: Vec<Finding>,
+    /// With `--bot-study`: how each bot uses the author's figures, kinds and markers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot_study: Option<crate::bots::BotStudy>,
     /// Whether the report's folder holds each row's picture as `tiles/<id>.png` (the caller
     /// that has the tile set draws them).
     #[serde(skip)]
@@ -309,6 +312,7 @@ impl Report {
             figures,
             tiles,
             findings: Vec::new(),
+            bot_study: None,
             run,
             tile_pictures: false,
         };

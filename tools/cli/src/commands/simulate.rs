@@ -8,6 +8,8 @@
 //! `--report DIR` writes a balance report (`tilekit-report`) of the same games; `--compare
 //! SETS` also plays the same seeds without those sets and reports what changed.
 
+mod bots;
+
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
 use engine::FigureId;
@@ -90,6 +92,16 @@ pub struct SimulateArgs {
     /// bag of the main games if `--sets` leaves them out) and report what changed.
     #[arg(long, value_name = "SETS", value_delimiter = ',')]
     compare: Vec<String>,
+    /// Bot or rule: play the first `--bot-games` seeds again with each of these bots in every
+    /// seat (comma-separated: `greedy`, `mcts` (50 playouts here), `mcts:N`) and report how
+    /// each uses your own figures, kinds and markers, side by side.
+    #[arg(long, value_name = "BOTS", value_delimiter = ',', requires = "report",
+          value_parser = bots::study_bot)]
+    bot_study: Vec<engine::players::Strategy>,
+    /// Games per bot of `--bot-study` (the run's first seeds).
+    #[arg(long, default_value_t = 100, requires = "bot_study",
+          value_parser = crate::inputs::games())]
+    bot_games: u64,
 }
 
 /// Runs `tilekit simulate`.
@@ -215,6 +227,21 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             crate::out!("{}", compare_text(c))?;
         }
     }
+    let mut study_seconds = Vec::new();
+    if let Some(report) = &mut balance
+        && !args.bot_study.is_empty()
+    {
+        let (study, seconds) = bots::study(
+            &tables,
+            &tileset,
+            &opts,
+            &args.bot_study,
+            args.bot_games,
+            &own_sets,
+        )?;
+        report.bot_study = Some(study);
+        study_seconds = seconds;
+    }
     if let (Some(dir), Some(report)) = (&args.report, &mut balance) {
         write_report(
             args,
@@ -222,7 +249,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             dir,
             report,
             comparison.as_ref(),
-            report_seconds,
+            (report_seconds, &study_seconds),
         )?;
     }
     Ok(ExitCode::SUCCESS)
@@ -281,7 +308,7 @@ fn write_report(
     dir: &std::path::Path,
     report: &mut tilekit_report::Report,
     comparison: Option<&tilekit_report::Comparison>,
-    report_seconds: f64,
+    (report_seconds, study_seconds): (f64, &[f64]),
 ) -> miette::Result<()> {
     // Each row's picture beside it, as the page's previews draw it (96 px).
     let rows: Vec<usize> = (report.tiles.iter())
@@ -318,6 +345,18 @@ fn write_report(
             report_seconds
         )?;
         crate::out!("{}", findings_text(report))?;
+        if let Some(study) = &report.bot_study {
+            let cost: Vec<String> = (study.bots.iter().zip(study_seconds))
+                .map(|(bot, s)| format!("{bot} {s:.1} s"))
+                .collect();
+            crate::out!("{}", study.text())?;
+            crate::outln!(
+                "bot study: {} games per bot ({}; {} threads)",
+                study.games,
+                cost.join(", "),
+                rayon::current_num_threads()
+            )?;
+        }
     }
     Ok(())
 }
