@@ -346,6 +346,12 @@ fn both_sources<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -
     sources(&bottom, r)
 }
 
+/// Room for row labels: about 9 pixels a character of the longest, at 15 px bold.
+fn label_width(labels: &[String]) -> u32 {
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+    (20 + 9 * longest).clamp(80, 320)
+}
+
 /// Width of the legend beside a chart whose rows fill the plot.
 const LEGEND_W: u32 = 230;
 
@@ -376,7 +382,7 @@ fn sources<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Dra
         .caption("Points per game by source, per set", (FONT, 24))
         .margin(16)
         .x_label_area_size(44)
-        .y_label_area_size(120)
+        .y_label_area_size(label_width(&labels))
         .build_cartesian_2d(0.0..right, -0.5..n as f64 - 0.5)?;
     chart
         .configure_mesh()
@@ -530,7 +536,10 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
     let right = bound * 1.15;
     let his: Vec<f64> = r.tiles.iter().map(|t| t.points_by_end.hi).collect();
     let top = axis_bound(&his, 1.0) * 1.1;
-    let mut chart = ChartBuilder::on(root)
+    // The legend beside the plot, so that it covers no tile.
+    let (width, _) = root.dim_in_pixel();
+    let (plot, legend) = root.split_horizontally(width.saturating_sub(LEGEND_W));
+    let mut chart = ChartBuilder::on(&plot)
         .caption(
             "Points per placement against set-aside rate, per tile type",
             (FONT, 22),
@@ -538,8 +547,16 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
         .margin(16)
         .x_label_area_size(44)
         .y_label_area_size(60)
-        .build_cartesian_2d(-right * 0.03..right, 0.0..top)?;
+        .build_cartesian_2d(-right * 0.03..right, -top * 0.03..top)?;
     let clipped = rates.iter().filter(|&&x| x > bound).count();
+    if clipped > 0 {
+        // The axis breaks here: what lies right of the line is beyond it.
+        let at = bound * 1.04;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(at, -top * 0.03), (at, top)],
+            RGBColor(150, 150, 150).stroke_width(1),
+        )))?;
+    }
     chart
         .configure_mesh()
         .x_desc(if clipped > 0 {
@@ -585,6 +602,7 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
         }
     }
     let sets: Vec<&str> = r.sets.iter().map(|s| s.id.as_str()).collect();
+    let mut names = Vec::new();
     for (si, set) in sets.iter().enumerate() {
         let c = colour(si);
         let rows: Vec<_> = r
@@ -596,6 +614,7 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
         if rows.is_empty() {
             continue;
         }
+        names.push((set.to_string(), c));
         chart.draw_series(rows.iter().map(|(t, _)| {
             let (x, _) = at(t);
             PathElement::new(
@@ -603,44 +622,34 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
                 c.mix(0.5).stroke_width(1),
             )
         }))?;
-        chart
-            .draw_series(rows.iter().map(|(t, named)| {
-                let rate = 100.0 * t.set_aside_rate.value;
-                let outlier = rate > bound;
-                let label = match (**named, outlier) {
-                    (true, true) => format!("{} {rate:.1} %", t.id),
-                    (true, false) => t.id.clone(),
-                    _ => String::new(),
-                };
-                let mark: DynElement<DB, (i32, i32)> = if outlier {
-                    TriangleMarker::new((0, 0), 6, c.filled()).into_dyn()
-                } else {
-                    Circle::new((0, 0), 4, c.filled()).into_dyn()
-                };
-                let offset = if outlier { (-8, -22) } else { (6, -6) };
-                let text_style = (FONT, 13).into_font().color(&c);
-                let text = if outlier {
-                    Text::new(
-                        label,
-                        offset,
-                        text_style.pos(Pos::new(HPos::Right, VPos::Top)),
-                    )
-                } else {
-                    Text::new(label, offset, text_style)
-                };
-                EmptyElement::at(at(t)) + mark + text
-            }))?
-            .label(*set)
-            .legend(move |(x, y)| Circle::new((x + 7, y), 4, c.filled()));
+        chart.draw_series(rows.iter().map(|(t, named)| {
+            let rate = 100.0 * t.set_aside_rate.value;
+            let outlier = rate > bound;
+            let label = match (**named, outlier) {
+                (true, true) => format!("{} {rate:.1} %", t.id),
+                (true, false) => t.id.clone(),
+                _ => String::new(),
+            };
+            let mark: DynElement<DB, (i32, i32)> = if outlier {
+                TriangleMarker::new((0, 0), 6, c.filled()).into_dyn()
+            } else {
+                Circle::new((0, 0), 4, c.filled()).into_dyn()
+            };
+            let offset = if outlier { (-8, -22) } else { (6, -6) };
+            let text_style = (FONT, 13).into_font().color(&c);
+            let text = if outlier {
+                Text::new(
+                    label,
+                    offset,
+                    text_style.pos(Pos::new(HPos::Right, VPos::Top)),
+                )
+            } else {
+                Text::new(label, offset, text_style)
+            };
+            EmptyElement::at(at(t)) + mark + text
+        }))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FONT, 15))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
-    Ok(())
+    side_legend(&legend, &names)
 }
 
 /// How many differences the A/B chart shows (the most significant first).
