@@ -276,7 +276,9 @@ impl BotStudy {
              seat ({}). A figure, kind or marker that every bot leaves unused is weak by the \
              rules; one that a single bot leaves unused may be misjudged by that bot. 'With' and \
              'without' are the win rates of the seats that used it in a game and of those that \
-             did not: how its users fared, not proof that it made them win.</p>\n",
+             did not: how its users fared, not proof that it made them win. A figure's points \
+             are what its power paid (a bonus, a recall's scoring); its features' points are \
+             their kinds'.</p>\n",
             self.games,
             esc(&self.bots.join(", "))
         );
@@ -348,5 +350,47 @@ impl BotStudy {
         }
         h.push_str("</table>\n");
         h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figure(id: &str, did: u64, could: u64) -> Subject {
+        let mut s = UseSums {
+            could,
+            did,
+            ..UseSums::default()
+        };
+        s.uses.add(did as f64);
+        Subject {
+            kind: SubjectKind::Figure,
+            id: id.to_string(),
+            bots: vec![BotUse::new("greedy", &s, true)],
+        }
+    }
+
+    #[test]
+    fn a_figure_never_or_always_deployed_is_found_and_a_middling_one_is_not() {
+        let study = BotStudy::new(
+            10,
+            vec!["greedy".into()],
+            vec![
+                figure("ranger", 0, 2000),
+                figure("knight", 1000, 2000),
+                figure("merchant", 1999, 2000),
+                // Too few turns to tell.
+                figure("hermit", 0, 50),
+            ],
+            Vec::new(),
+        );
+        assert_eq!(study.findings.len(), 2, "{:#?}", study.findings);
+        assert!(study.findings[0].contains("figure ranger") && study.findings[0].contains("fewer"));
+        assert!(
+            study.findings[1].contains("figure merchant") && study.findings[1].contains("more")
+        );
+        assert!(study.text().contains("figure knight:"));
+        assert!(study.html().contains("<h2>Bot or rule?</h2>"));
     }
 }

@@ -5,8 +5,9 @@
 //! otherwise; the report's first line (and `rules` in `--json`) says which are in play.
 //! `--json` prints `SimulateJson`, versioned, its figures keyed by id (its schema:
 //! `tilekit schema --of simulate`).
-//! `--report DIR` writes a balance report (`tilekit-report`) of the same games; `--compare
-//! SETS` also plays the same seeds without those sets and reports what changed.
+//! `--report DIR` writes a balance report (`tilekit-report`) of the same games and ends the
+//! text with its findings; `--compare SETS` also plays the same seeds without those sets and
+//! reports what changed; `--bot-study BOTS` plays them again with each bot (`bots`).
 
 mod bots;
 
