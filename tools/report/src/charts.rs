@@ -6,6 +6,7 @@ use crate::ChartError;
 use crate::compare::Comparison;
 use crate::report::Report;
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -523,6 +524,74 @@ fn points<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Draw
     Ok(())
 }
 
+/// Which tiles the tiles chart names: where points crowd (many tiles are never set aside),
+/// only the first of a crowd, highest first (the table names them all); an outlier always.
+fn tiles_named(
+    r: &Report,
+    at: &dyn Fn(&crate::report::TileRow) -> (f64, f64),
+    (right, top): (f64, f64),
+    outlier: &dyn Fn(usize) -> bool,
+) -> Vec<bool> {
+    let (w, h) = (f64::from(SIZE.0) / right, f64::from(SIZE.1) / top);
+    let mut order: Vec<usize> = (0..r.tiles.len()).collect();
+    order.sort_by(|&a, &b| {
+        r.tiles[b]
+            .points_by_end
+            .value
+            .total_cmp(&r.tiles[a].points_by_end.value)
+    });
+    let mut named: Vec<(f64, f64)> = Vec::new();
+    let mut labelled = vec![false; r.tiles.len()];
+    for i in order {
+        let (x, y) = at(&r.tiles[i]);
+        let p = (x * w, y * h);
+        if outlier(i)
+            || named
+                .iter()
+                .all(|q| (q.0 - p.0).abs() > 48.0 || (q.1 - p.1).abs() > 14.0)
+        {
+            named.push(p);
+            labelled[i] = true;
+        }
+    }
+    labelled
+}
+
+/// Draws a tile type's point on the tiles chart at `at`, named when `named`: a circle, or
+/// for a set-aside rate beyond the axis (`bound`) a triangle at the edge with the rate written.
+fn tile_point<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    t: &crate::report::TileRow,
+    (named, at): (bool, (f64, f64)),
+    bound: f64,
+    c: RGBColor,
+) -> Drawn<DB> {
+    let rate = 100.0 * t.set_aside_rate.value;
+    let outlier = rate > bound;
+    let label = match (named, outlier) {
+        (true, true) => format!("{} {rate:.1} %", t.id),
+        (true, false) => t.id.clone(),
+        _ => String::new(),
+    };
+    let mark: DynElement<DB, (i32, i32)> = if outlier {
+        TriangleMarker::new((0, 0), 6, c.filled()).into_dyn()
+    } else {
+        Circle::new((0, 0), 4, c.filled()).into_dyn()
+    };
+    let text_style = (FONT, 13).into_font().color(&c);
+    let text = if outlier {
+        Text::new(
+            label,
+            (-8, -22),
+            text_style.pos(Pos::new(HPos::Right, VPos::Top)),
+        )
+    } else {
+        Text::new(label, (6, -6), text_style)
+    };
+    chart.draw_series(std::iter::once(EmptyElement::at(at) + mark + text))?;
+    Ok(())
+}
+
 /// Each tile type: points per placement (with its interval) against its set-aside rate. An
 /// outlying set-aside rate (`axis_bound`) is drawn at the right edge as a triangle with its
 /// value written.
@@ -577,30 +646,7 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
         let x = if rate > bound { bound * 1.08 } else { rate };
         (x, t.points_by_end.value.min(top))
     };
-    // Where points crowd (many tiles are never set aside), only the first of a crowd is
-    // named, highest first: the table names them all. Outliers are always named.
-    let (w, h) = (f64::from(SIZE.0) / right, f64::from(SIZE.1) / top);
-    let mut order: Vec<usize> = (0..r.tiles.len()).collect();
-    order.sort_by(|&a, &b| {
-        r.tiles[b]
-            .points_by_end
-            .value
-            .total_cmp(&r.tiles[a].points_by_end.value)
-    });
-    let mut named: Vec<(f64, f64)> = Vec::new();
-    let mut labelled = vec![false; r.tiles.len()];
-    for i in order {
-        let (x, y) = at(&r.tiles[i]);
-        let p = (x * w, y * h);
-        if rates[i] > bound
-            || named
-                .iter()
-                .all(|q| (q.0 - p.0).abs() > 48.0 || (q.1 - p.1).abs() > 14.0)
-        {
-            named.push(p);
-            labelled[i] = true;
-        }
-    }
+    let labelled = tiles_named(r, &|t| at(t), (right, top), &|i| rates[i] > bound);
     let sets: Vec<&str> = r.sets.iter().map(|s| s.id.as_str()).collect();
     let mut names = Vec::new();
     for (si, set) in sets.iter().enumerate() {
@@ -622,34 +668,88 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
                 c.mix(0.5).stroke_width(1),
             )
         }))?;
-        chart.draw_series(rows.iter().map(|(t, named)| {
-            let rate = 100.0 * t.set_aside_rate.value;
-            let outlier = rate > bound;
-            let label = match (**named, outlier) {
-                (true, true) => format!("{} {rate:.1} %", t.id),
-                (true, false) => t.id.clone(),
-                _ => String::new(),
-            };
-            let mark: DynElement<DB, (i32, i32)> = if outlier {
-                TriangleMarker::new((0, 0), 6, c.filled()).into_dyn()
-            } else {
-                Circle::new((0, 0), 4, c.filled()).into_dyn()
-            };
-            let offset = if outlier { (-8, -22) } else { (6, -6) };
-            let text_style = (FONT, 13).into_font().color(&c);
-            let text = if outlier {
-                Text::new(
-                    label,
-                    offset,
-                    text_style.pos(Pos::new(HPos::Right, VPos::Top)),
-                )
-            } else {
-                Text::new(label, offset, text_style)
-            };
-            EmptyElement::at(at(t)) + mark + text
-        }))?;
+        for (t, named) in &rows {
+            tile_point(&mut chart, t, (**named, at(t)), bound, c)?;
+        }
     }
     side_legend(&legend, &names)
+}
+
+/// The A/B chart's rows: every figure of the game, the seats and the sources (a source new
+/// with the sets too), then the tile figures with the smallest p-values.
+fn compare_rows(c: &Comparison) -> Vec<&crate::Diff> {
+    let mut rows: Vec<_> = (c.diffs.iter())
+        .filter(|d| !d.tile && (d.without != 0.0 || d.with != 0.0))
+        .collect();
+    let mut tiles: Vec<_> = (c.diffs.iter())
+        .filter(|d| d.without != 0.0 && d.tile)
+        .collect();
+    tiles.sort_by(|a, b| a.p.total_cmp(&b.p));
+    tiles.truncate(SHOWN.saturating_sub(rows.len()).max(8));
+    rows.extend(tiles);
+    rows
+}
+
+/// One difference of the A/B chart at row `y`: its interval and point, clamped to the axis
+/// (`bound`) with the value written where it is beyond; a new source as its points per game.
+fn compare_row<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    d: &crate::Diff,
+    y: f64,
+    bound: f64,
+) -> Drawn<DB> {
+    let rel = |v: f64| 100.0 * v / d.without.abs();
+    let col = if d.significant {
+        if d.difference.value > 0.0 {
+            colour(2)
+        } else {
+            colour(5)
+        }
+    } else {
+        RGBColor(150, 150, 150)
+    };
+    let style = (FONT, 13).into_font().color(&col);
+    if d.without == 0.0 {
+        // No relative difference from nothing: the new source's points, at the edge.
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((bound, y))
+                + TriangleMarker::new((0, 0), 6, col.filled())
+                + Text::new(
+                    format!("new: {:+.2} per game", d.difference.value),
+                    (-10, -6),
+                    style.pos(Pos::new(HPos::Right, VPos::Center)),
+                ),
+        ))?;
+        return Ok(());
+    }
+    let clamp = |v: f64| v.clamp(-bound, bound);
+    chart.draw_series(std::iter::once(PathElement::new(
+        vec![
+            (clamp(rel(d.difference.lo)), y),
+            (clamp(rel(d.difference.hi)), y),
+        ],
+        col.stroke_width(2),
+    )))?;
+    let v = rel(d.difference.value);
+    if v.abs() > bound {
+        let (x, anchor, dx) = if v > 0.0 {
+            (bound, HPos::Right, -10)
+        } else {
+            (-bound, HPos::Left, 10)
+        };
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((x, y))
+                + TriangleMarker::new((0, 0), 6, col.filled())
+                + Text::new(
+                    format!("{v:+.0} %"),
+                    (dx, -8),
+                    style.pos(Pos::new(anchor, VPos::Center)),
+                ),
+        ))?;
+    } else {
+        chart.draw_series(std::iter::once(Circle::new((v, y), 4, col.filled())))?;
+    }
+    Ok(())
 }
 
 /// How many differences the A/B chart shows (the most significant first).
@@ -661,15 +761,7 @@ const SHOWN: usize = 30;
 /// game at the right edge), then the tile figures with the smallest p-values. The axis ends
 /// at `axis_bound`: a difference beyond it is drawn at the edge with its value written.
 fn compare<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) -> Drawn<DB> {
-    let mut rows: Vec<_> = (c.diffs.iter())
-        .filter(|d| !d.tile && (d.without != 0.0 || d.with != 0.0))
-        .collect();
-    let mut tiles: Vec<_> = (c.diffs.iter())
-        .filter(|d| d.without != 0.0 && d.tile)
-        .collect();
-    tiles.sort_by(|a, b| a.p.total_cmp(&b.p));
-    tiles.truncate(SHOWN.saturating_sub(rows.len()).max(8));
-    rows.extend(tiles);
+    let rows = compare_rows(c);
     let rel = |v: f64, d: &crate::Diff| 100.0 * v / d.without.abs();
     let ends: Vec<f64> = (rows.iter())
         .filter(|d| d.without != 0.0)
@@ -724,57 +816,7 @@ fn compare<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) ->
         BLACK.stroke_width(1),
     )))?;
     for (i, d) in rows.iter().enumerate() {
-        let y = (n - 1 - i) as f64;
-        let col = if d.significant {
-            if d.difference.value > 0.0 {
-                colour(2)
-            } else {
-                colour(5)
-            }
-        } else {
-            RGBColor(150, 150, 150)
-        };
-        let style = (FONT, 13).into_font().color(&col);
-        if d.without == 0.0 {
-            // No relative difference from nothing: the new source's points, at the edge.
-            chart.draw_series(std::iter::once(
-                EmptyElement::at((bound, y))
-                    + TriangleMarker::new((0, 0), 6, col.filled())
-                    + Text::new(
-                        format!("new: {:+.2} per game", d.difference.value),
-                        (-10, -6),
-                        style.pos(Pos::new(HPos::Right, VPos::Center)),
-                    ),
-            ))?;
-            continue;
-        }
-        let clamp = |v: f64| v.clamp(-bound, bound);
-        chart.draw_series(std::iter::once(PathElement::new(
-            vec![
-                (clamp(rel(d.difference.lo, d)), y),
-                (clamp(rel(d.difference.hi, d)), y),
-            ],
-            col.stroke_width(2),
-        )))?;
-        let v = rel(d.difference.value, d);
-        if v.abs() > bound {
-            let (x, anchor, dx) = if v > 0.0 {
-                (bound, HPos::Right, -10)
-            } else {
-                (-bound, HPos::Left, 10)
-            };
-            chart.draw_series(std::iter::once(
-                EmptyElement::at((x, y))
-                    + TriangleMarker::new((0, 0), 6, col.filled())
-                    + Text::new(
-                        format!("{v:+.0} %"),
-                        (dx, -8),
-                        style.pos(Pos::new(anchor, VPos::Center)),
-                    ),
-            ))?;
-        } else {
-            chart.draw_series(std::iter::once(Circle::new((v, y), 4, col.filled())))?;
-        }
+        compare_row(&mut chart, d, (n - 1 - i) as f64, bound)?;
     }
     Ok(())
 }

@@ -228,21 +228,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             crate::out!("{}", compare_text(c))?;
         }
     }
-    let mut study_seconds = Vec::new();
-    if let Some(report) = &mut balance
-        && !args.bot_study.is_empty()
-    {
-        let (study, seconds) = bots::study(
-            &tables,
-            &tileset,
-            &opts,
-            &args.bot_study,
-            args.bot_games,
-            &own_sets,
-        )?;
-        report.bot_study = Some(study);
-        study_seconds = seconds;
-    }
+    let study_seconds = bots::attach(args, (&tables, &tileset), &opts, &own_sets, &mut balance)?;
     if let (Some(dir), Some(report)) = (&args.report, &mut balance) {
         write_report(
             args,

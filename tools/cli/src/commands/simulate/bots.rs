@@ -335,3 +335,29 @@ pub fn study(
         .collect();
     Ok((BotStudy::new(games, names, subjects, mechanics), seconds))
 }
+
+/// With `--bot-study`, runs the study and puts it in the report; the seconds each bot took.
+pub fn attach(
+    args: &super::SimulateArgs,
+    (tables, tileset): (&Tables, &tiledef::TileSet),
+    opts: &SimOptions,
+    own_sets: &[String],
+    report: &mut Option<tilekit_report::Report>,
+) -> miette::Result<Vec<f64>> {
+    let Some(report) = report else {
+        return Ok(Vec::new());
+    };
+    if args.bot_study.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (study, seconds) = study(
+        tables,
+        tileset,
+        opts,
+        &args.bot_study,
+        args.bot_games,
+        own_sets,
+    )?;
+    report.bot_study = Some(study);
+    Ok(seconds)
+}
