@@ -348,3 +348,63 @@ fn a_file_at_a_git_revision() {
         assert!((diffs.iter()).any(|d| d["paired"] == true));
     }
 }
+
+/// `--bot-study` plays each bot in every seat and follows the author's own figures (the
+/// examples' mayor), kinds and markers; the text ends with the findings and the study, and
+/// plain `simulate` prints neither.
+#[test]
+fn a_bot_study_follows_the_authors_figures_under_each_bot() {
+    let dir = scratch("report-bots");
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "simulate",
+            "examples/mayor.toml",
+            "--sets",
+            "base,mayor",
+            "--games",
+            "20",
+        ];
+        a.extend_from_slice(extra);
+        tilekit(&a)
+    };
+    let out = args(&[
+        "--report",
+        dir.to_str().unwrap(),
+        "--bot-study",
+        "greedy,mcts:4",
+        "--bot-games",
+        "3",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("findings ("), "{stdout}");
+    assert!(stdout.contains("bot or rule? (3 games per bot"), "{stdout}");
+    assert!(stdout.contains("figure mayor:"), "{stdout}");
+    assert!(
+        stdout.contains("bot study: 3 games per bot (greedy"),
+        "{stdout}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("report.json")).expect("report.json"))
+            .expect("JSON");
+    let study = &json["report"]["bot_study"];
+    assert_eq!(study["bots"], serde_json::json!(["greedy", "mcts:4"]));
+    let mayor = &study["subjects"][0];
+    assert_eq!(mayor["id"], "mayor");
+    for bot in mayor["bots"].as_array().expect("bots") {
+        // Every game deals the mayor, so some turn could deploy it.
+        assert!(bot["possible_turns"].as_u64() > Some(0), "{bot}");
+    }
+    let deploy = &study["mechanics"][0];
+    assert_eq!(deploy["name"], "deploy");
+    assert!(deploy["chosen_per_game"][0].as_f64() > Some(0.0));
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("report.html");
+    assert!(html.contains("<h2>Findings</h2>") && html.contains("<h2>Bot or rule?</h2>"));
+    // Without --report: no findings, no study.
+    let plain = args(&[]);
+    assert!(plain.status.success());
+    assert!(!text(&plain.stdout).contains("findings"));
+    // `random` is no bot to study: a usage error.
+    let random = args(&["--report", dir.to_str().unwrap(), "--bot-study", "random"]);
+    assert_eq!(random.status.code(), Some(2));
+}

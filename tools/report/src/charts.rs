@@ -7,7 +7,9 @@ use crate::compare::Comparison;
 use crate::html::capitalised;
 use crate::report::Report;
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Chart size in pixels.
 const SIZE: (u32, u32) = (960, 540);
@@ -36,8 +38,41 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(80, 80, 80),
 ];
 
+/// Series colour `i`: the palette, then its colours darkened, then lightened, so that up to
+/// 24 series (a set's sources, the author's among them) are told apart.
 fn colour(i: usize) -> RGBColor {
-    PALETTE[i % PALETTE.len()]
+    let RGBColor(r, g, b) = PALETTE[i % PALETTE.len()];
+    let towards = |c: u8, to: u8| ((u16::from(c) + u16::from(to)) / 2) as u8;
+    match (i / PALETTE.len()) % 3 {
+        0 => RGBColor(r, g, b),
+        1 => RGBColor(towards(r, 0), towards(g, 0), towards(b, 0)),
+        _ => RGBColor(towards(r, 255), towards(g, 255), towards(b, 255)),
+    }
+}
+
+/// How far the largest values must stand above the next for `axis_bound` to call them
+/// outliers.
+const GAP: f64 = 3.0;
+
+/// Where a value axis ends: the largest magnitude of `values`, unless the largest few (at
+/// most a tenth of them, at least one) stand more than `GAP` times above the next one: those
+/// are outliers, drawn at the edge with their value written, so that one value cannot squash
+/// every other to the axis. Never below `floor`.
+pub fn axis_bound(values: &[f64], floor: f64) -> f64 {
+    let mut v: Vec<f64> = (values.iter())
+        .map(|x| x.abs())
+        .filter(|x| x.is_finite())
+        .collect();
+    v.sort_by(|a, b| b.total_cmp(a));
+    let Some(&largest) = v.first() else {
+        return floor;
+    };
+    let most = (v.len() / 10).max(1);
+    let cut = (0..most.min(v.len().saturating_sub(1))).find(|&k| v[k] > GAP * v[k + 1].max(floor));
+    match cut {
+        Some(k) => v[k + 1].max(floor),
+        None => largest.max(floor),
+    }
 }
 
 const FONT: &str = "sans-serif";
@@ -121,10 +156,10 @@ pub fn all(report: &Report, comparison: Option<&Comparison>) -> Result<Vec<Chart
         )?,
         draw(
             "sources",
-            SIZE,
-            "Points per game by source, per set".into(),
-            &|a| sources(a, report),
-            &|a| sources(a, report),
+            (SIZE.0, points_height(report) + SIZE.1),
+            "Points per game by source: every source, then per set".into(),
+            &|a| both_sources(a, report),
+            &|a| both_sources(a, report),
         )?,
         draw(
             "tiles",
@@ -144,6 +179,16 @@ pub fn all(report: &Report, comparison: Option<&Comparison>) -> Result<Vec<Chart
         )?);
     }
     Ok(out)
+}
+
+/// The points chart's height: room for every source's row.
+fn points_height(r: &Report) -> u32 {
+    let rows = r
+        .points_by_source
+        .iter()
+        .filter(|(_, e)| e.value != 0.0)
+        .count() as u32;
+    (140 + 30 * rows).max(SIZE.1 / 2)
 }
 
 /// Share of games by final score, one line per seat, in bins of equal width.
@@ -293,7 +338,25 @@ fn seats<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
     Ok(())
 }
 
-/// Stacked bars: each set's credit per game by source.
+/// Every source above, each set's sources below.
+fn both_sources<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn<DB> {
+    let (top, bottom) = root.split_vertically(points_height(r));
+    points(&top, r)?;
+    sources(&bottom, r)
+}
+
+/// Room for row labels: about 9 pixels a character of the longest, at 15 px bold.
+fn label_width(labels: &[String]) -> u32 {
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+    (20 + 9 * longest).clamp(80, 320)
+}
+
+/// Width of the legend beside a chart whose rows fill the plot.
+const LEGEND_W: u32 = 230;
+
+/// Stacked bars: each set's credit per game by source, one row per set (no more: a row
+/// without a set would be empty and unlabelled), the legend beside the plot so it covers no
+/// bar.
 fn sources<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn<DB> {
     let n = r.sets.len().max(1);
     let right = r
@@ -302,7 +365,7 @@ fn sources<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Dra
         .map(|s| s.total_per_game)
         .fold(0.0, f64::max)
         .max(1e-9)
-        * 1.35;
+        * 1.05;
     let labels: Vec<String> = r.sets.iter().map(|s| s.id.clone()).collect();
     let fmt = |y: &f64| {
         let i = y.round();
@@ -312,12 +375,14 @@ fn sources<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Dra
             String::new()
         }
     };
-    let mut chart = ChartBuilder::on(root)
+    let (width, _) = root.dim_in_pixel();
+    let (plot, legend) = root.split_horizontally(width.saturating_sub(LEGEND_W));
+    let mut chart = ChartBuilder::on(&plot)
         .caption("Points per game by source, per set", (FONT, 24))
         .margin(16)
         .x_label_area_size(44)
-        .y_label_area_size(120)
-        .build_cartesian_2d(0.0..right, -0.5..n.max(3) as f64 - 0.5)?;
+        .y_label_area_size(label_width(&labels))
+        .build_cartesian_2d(0.0..right, -0.5..n as f64 - 0.5)?;
     chart
         .configure_mesh()
         .disable_y_mesh()
@@ -345,56 +410,126 @@ fn sources<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Dra
                 Rectangle::new([(before, y - 0.35), (before + here, y + 0.35)], c.filled())
             })
             .collect();
-        chart
-            .draw_series(bars)?
-            .label(r.sets[0].points_per_game[src].0.clone())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
+        chart.draw_series(bars)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FONT, 15))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
+    let names: Vec<(String, RGBColor)> = (present.iter().enumerate())
+        .map(|(ci, &src)| (r.sets[0].points_per_game[src].0.clone(), colour(ci)))
+        .collect();
+    side_legend(&legend, &names)
+}
+
+/// A legend drawn in its own area: a swatch and a name per series, top down.
+fn side_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    names: &[(String, RGBColor)],
+) -> Drawn<DB> {
+    for (i, (name, c)) in names.iter().enumerate() {
+        let y = 60 + 22 * i as i32;
+        area.draw(&Rectangle::new([(8, y - 7), (22, y + 7)], c.filled()))?;
+        area.draw(&Text::new(
+            name.clone(),
+            (30, y),
+            (FONT, 15)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
     Ok(())
 }
 
-/// Each tile type: points per placement (with its interval) against its set-aside rate.
-fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn<DB> {
-    let right = r
-        .tiles
+/// Every source of points, as `simulate` names them (each feature kind, the author's
+/// included; each figure's bonus; flowers, windmills, marketplaces; each marker kind's
+/// modifier and tokens): points per game with its interval, one labelled row each. Sources
+/// that never scored are named under the axis; an outlying source is drawn to the edge with
+/// its value written.
+fn points<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn<DB> {
+    let rows: Vec<&(String, crate::stats::Estimate)> = (r.points_by_source.iter())
+        .filter(|(_, e)| e.value != 0.0)
+        .collect();
+    let never: Vec<&str> = (r.points_by_source.iter())
+        .filter(|(_, e)| e.value == 0.0)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let n = rows.len().max(1);
+    let his: Vec<f64> = rows.iter().map(|(_, e)| e.hi).collect();
+    let bound = axis_bound(&his, 1.0);
+    let right = bound * 1.3;
+    let left = rows
         .iter()
-        .map(|t| 100.0 * t.set_aside_rate.value)
-        .fold(0.0, f64::max)
-        .max(0.1)
-        * 1.15;
-    let top = r
-        .tiles
-        .iter()
-        .map(|t| t.points_by_end.hi)
-        .fold(0.0, f64::max)
-        .max(1.0)
-        * 1.1;
+        .map(|(_, e)| e.lo)
+        .fold(0.0, f64::min)
+        .max(-bound);
+    let labels: Vec<String> = rows.iter().map(|(name, _)| name.clone()).collect();
+    let fmt = |y: &f64| {
+        let i = y.round();
+        if (y - i).abs() < 1e-6 && i >= 0.0 {
+            labels.get(n - 1 - i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
     let mut chart = ChartBuilder::on(root)
-        .caption(
-            "Points per placement against set-aside rate, per tile type",
-            (FONT, 22),
-        )
+        .caption("Points per game by source (95 % intervals)", (FONT, 22))
         .margin(16)
-        .x_label_area_size(44)
-        .y_label_area_size(60)
-        .build_cartesian_2d(-right * 0.03..right, 0.0..top)?;
+        .x_label_area_size(if never.is_empty() { 44 } else { 64 })
+        .y_label_area_size(200)
+        .build_cartesian_2d(left..right, -0.5..n as f64 - 0.5)?;
+    let desc = if never.is_empty() {
+        "points per game, all players".to_string()
+    } else {
+        format!(
+            "points per game, all players (never scored: {})",
+            never.join(", ")
+        )
+    };
     chart
         .configure_mesh()
-        .x_desc("set aside, % of draws")
-        .y_desc("points per placement by the end (credit)")
+        .disable_y_mesh()
+        .y_labels(n + 1)
+        .y_label_formatter(&fmt)
+        .x_desc(desc)
         .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
-        .label_style((FONT, 15))
+        .label_style((FONT, 14))
         .draw()?;
-    // Where points crowd (many tiles are never set aside), only the first of a crowd is
-    // named, highest first: the table names them all.
+    for (i, (_, e)) in rows.iter().enumerate() {
+        let y = (n - 1 - i) as f64;
+        let c = colour(i);
+        let clamp = |v: f64| v.clamp(left, bound);
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(0.0, y - 0.3), (clamp(e.value), y + 0.3)],
+            c.filled(),
+        )))?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(clamp(e.lo), y), (clamp(e.hi), y)],
+            BLACK.stroke_width(2),
+        )))?;
+        let beyond = e.hi > bound;
+        let text = if beyond {
+            format!("▲ {:.2} [{:.2}, {:.2}]", e.value, e.lo, e.hi)
+        } else {
+            format!("{:.2}", e.value)
+        };
+        chart.draw_series(std::iter::once(Text::new(
+            text,
+            (clamp(e.hi), y),
+            (FONT, 13)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+        )))?;
+    }
+    Ok(())
+}
+
+/// Which tiles the tiles chart names: where points crowd (many tiles are never set aside),
+/// only the first of a crowd, highest first (the table names them all); an outlier always.
+fn tiles_named(
+    r: &Report,
+    at: &dyn Fn(&crate::report::TileRow) -> (f64, f64),
+    (right, top): (f64, f64),
+    outlier: &dyn Fn(usize) -> bool,
+) -> Vec<bool> {
     let (w, h) = (f64::from(SIZE.0) / right, f64::from(SIZE.1) / top);
     let mut order: Vec<usize> = (0..r.tiles.len()).collect();
     order.sort_by(|&a, &b| {
@@ -406,20 +541,112 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
     let mut named: Vec<(f64, f64)> = Vec::new();
     let mut labelled = vec![false; r.tiles.len()];
     for i in order {
-        let t = &r.tiles[i];
-        let at = (
-            100.0 * t.set_aside_rate.value * w,
-            t.points_by_end.value * h,
-        );
-        if named
-            .iter()
-            .all(|p| (p.0 - at.0).abs() > 48.0 || (p.1 - at.1).abs() > 14.0)
+        let (x, y) = at(&r.tiles[i]);
+        let p = (x * w, y * h);
+        if outlier(i)
+            || named
+                .iter()
+                .all(|q| (q.0 - p.0).abs() > 48.0 || (q.1 - p.1).abs() > 14.0)
         {
-            named.push(at);
+            named.push(p);
             labelled[i] = true;
         }
     }
+    labelled
+}
+
+/// Draws a tile type's point on the tiles chart at `at`, named when `named`: a circle, or
+/// for a set-aside rate beyond the axis (`bound`) a triangle at the edge with the rate written.
+fn tile_point<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    t: &crate::report::TileRow,
+    (named, at): (bool, (f64, f64)),
+    bound: f64,
+    c: RGBColor,
+) -> Drawn<DB> {
+    let rate = 100.0 * t.set_aside_rate.value;
+    let outlier = rate > bound;
+    let label = match (named, outlier) {
+        (true, true) => format!("{} {rate:.1} %", t.id),
+        (true, false) => t.id.clone(),
+        _ => String::new(),
+    };
+    let mark: DynElement<DB, (i32, i32)> = if outlier {
+        TriangleMarker::new((0, 0), 6, c.filled()).into_dyn()
+    } else {
+        Circle::new((0, 0), 4, c.filled()).into_dyn()
+    };
+    let text_style = (FONT, 13).into_font().color(&c);
+    let text = if outlier {
+        Text::new(
+            label,
+            (-8, -22),
+            text_style.pos(Pos::new(HPos::Right, VPos::Top)),
+        )
+    } else {
+        Text::new(label, (6, -6), text_style)
+    };
+    chart.draw_series(std::iter::once(EmptyElement::at(at) + mark + text))?;
+    Ok(())
+}
+
+/// Each tile type: points per placement (with its interval) against its set-aside rate. An
+/// outlying set-aside rate (`axis_bound`) is drawn at the right edge as a triangle with its
+/// value written.
+fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn<DB> {
+    let rates: Vec<f64> = r
+        .tiles
+        .iter()
+        .map(|t| 100.0 * t.set_aside_rate.value)
+        .collect();
+    let bound = axis_bound(&rates, 0.1);
+    let right = bound * 1.15;
+    let his: Vec<f64> = r.tiles.iter().map(|t| t.points_by_end.hi).collect();
+    let top = axis_bound(&his, 1.0) * 1.1;
+    // The legend beside the plot, so that it covers no tile.
+    let (width, _) = root.dim_in_pixel();
+    let (plot, legend) = root.split_horizontally(width.saturating_sub(LEGEND_W));
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(
+            "Points per placement against set-aside rate, per tile type",
+            (FONT, 22),
+        )
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-right * 0.03..right, -top * 0.03..top)?;
+    let clipped = rates.iter().filter(|&&x| x > bound).count();
+    if clipped > 0 {
+        // The axis breaks here: what lies right of the line is beyond it.
+        let at = bound * 1.04;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(at, -top * 0.03), (at, top)],
+            RGBColor(150, 150, 150).stroke_width(1),
+        )))?;
+    }
+    chart
+        .configure_mesh()
+        .x_desc(if clipped > 0 {
+            format!(
+                "set aside, % of draws (▲ at the edge: {clipped} beyond the axis, value written)"
+            )
+        } else {
+            "set aside, % of draws".to_string()
+        })
+        .y_desc("points per placement by the end (credit)")
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
+        .label_style((FONT, 15))
+        .draw()?;
+    // Where a point lies on the chart: an outlier at the edge.
+    let at = |t: &crate::report::TileRow| {
+        let rate = 100.0 * t.set_aside_rate.value;
+        let x = if rate > bound { bound * 1.08 } else { rate };
+        (x, t.points_by_end.value.min(top))
+    };
+    let labelled = tiles_named(r, &|t| at(t), (right, top), &|i| rates[i] > bound);
     let sets: Vec<&str> = r.sets.iter().map(|s| s.id.as_str()).collect();
+    let mut names = Vec::new();
     for (si, set) in sets.iter().enumerate() {
         let c = colour(si);
         let rows: Vec<_> = r
@@ -431,31 +658,95 @@ fn tiles<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Report) -> Drawn
         if rows.is_empty() {
             continue;
         }
+        names.push((set.to_string(), c));
         chart.draw_series(rows.iter().map(|(t, _)| {
-            let x = 100.0 * t.set_aside_rate.value;
+            let (x, _) = at(t);
             PathElement::new(
-                vec![(x, t.points_by_end.lo), (x, t.points_by_end.hi)],
+                vec![(x, t.points_by_end.lo), (x, t.points_by_end.hi.min(top))],
                 c.mix(0.5).stroke_width(1),
             )
         }))?;
-        chart
-            .draw_series(rows.iter().map(|(t, named)| {
-                let x = 100.0 * t.set_aside_rate.value;
-                let label = if **named { t.id.as_str() } else { "" };
-                EmptyElement::at((x, t.points_by_end.value))
-                    + Circle::new((0, 0), 4, c.filled())
-                    + Text::new(label.to_string(), (6, -6), (FONT, 13).into_font().color(&c))
-            }))?
-            .label(*set)
-            .legend(move |(x, y)| Circle::new((x + 7, y), 4, c.filled()));
+        for (t, named) in &rows {
+            tile_point(&mut chart, t, (**named, at(t)), bound, c)?;
+        }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FONT, 15))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
+    side_legend(&legend, &names)
+}
+
+/// The A/B chart's rows: every figure of the game, the seats and the sources (a source new
+/// with the sets too), then the tile figures with the smallest p-values.
+fn compare_rows(c: &Comparison) -> Vec<&crate::Diff> {
+    let mut rows: Vec<_> = (c.diffs.iter())
+        .filter(|d| !d.tile && (d.without != 0.0 || d.with != 0.0))
+        .collect();
+    let mut tiles: Vec<_> = (c.diffs.iter())
+        .filter(|d| d.without != 0.0 && d.tile)
+        .collect();
+    tiles.sort_by(|a, b| a.p.total_cmp(&b.p));
+    tiles.truncate(SHOWN.saturating_sub(rows.len()).max(8));
+    rows.extend(tiles);
+    rows
+}
+
+/// One difference of the A/B chart at row `y`: its interval and point, clamped to the axis
+/// (`bound`) with the value written where it is beyond; a new source as its points per game.
+fn compare_row<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    d: &crate::Diff,
+    y: f64,
+    bound: f64,
+) -> Drawn<DB> {
+    let rel = |v: f64| 100.0 * v / d.without.abs();
+    let col = if d.significant {
+        if d.difference.value > 0.0 {
+            colour(2)
+        } else {
+            colour(5)
+        }
+    } else {
+        RGBColor(150, 150, 150)
+    };
+    let style = (FONT, 13).into_font().color(&col);
+    if d.without == 0.0 {
+        // No relative difference from nothing: the new source's points, at the edge.
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((bound, y))
+                + TriangleMarker::new((0, 0), 6, col.filled())
+                + Text::new(
+                    format!("new: {:+.2} per game", d.difference.value),
+                    (-10, -6),
+                    style.pos(Pos::new(HPos::Right, VPos::Center)),
+                ),
+        ))?;
+        return Ok(());
+    }
+    let clamp = |v: f64| v.clamp(-bound, bound);
+    chart.draw_series(std::iter::once(PathElement::new(
+        vec![
+            (clamp(rel(d.difference.lo)), y),
+            (clamp(rel(d.difference.hi)), y),
+        ],
+        col.stroke_width(2),
+    )))?;
+    let v = rel(d.difference.value);
+    if v.abs() > bound {
+        let (x, anchor, dx) = if v > 0.0 {
+            (bound, HPos::Right, -10)
+        } else {
+            (-bound, HPos::Left, 10)
+        };
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((x, y))
+                + TriangleMarker::new((0, 0), 6, col.filled())
+                + Text::new(
+                    format!("{v:+.0} %"),
+                    (dx, -8),
+                    style.pos(Pos::new(anchor, VPos::Center)),
+                ),
+        ))?;
+    } else {
+        chart.draw_series(std::iter::once(Circle::new((v, y), 4, col.filled())))?;
+    }
     Ok(())
 }
 
@@ -464,29 +755,28 @@ const SHOWN: usize = 30;
 
 /// A/B: each difference relative to the value without the sets, with its interval; the
 /// significant ones (after Holm's correction) in colour. Every figure of the game, the seats
-/// and the sources is shown, then the tile figures with the smallest p-values.
+/// and the sources is shown (a source new with the sets, 0 without them, as its points per
+/// game at the right edge), then the tile figures with the smallest p-values. The axis ends
+/// at `axis_bound`: a difference beyond it is drawn at the edge with its value written.
 fn compare<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) -> Drawn<DB> {
-    let mut rows: Vec<_> = c
-        .diffs
-        .iter()
-        .filter(|d| d.without != 0.0 && !d.tile)
-        .collect();
-    let mut tiles: Vec<_> = c
-        .diffs
-        .iter()
-        .filter(|d| d.without != 0.0 && d.tile)
-        .collect();
-    tiles.sort_by(|a, b| a.p.total_cmp(&b.p));
-    tiles.truncate(SHOWN.saturating_sub(rows.len()).max(8));
-    rows.extend(tiles);
+    let rows = compare_rows(c);
     let rel = |v: f64, d: &crate::Diff| 100.0 * v / d.without.abs();
-    let wide = rows
-        .iter()
-        .flat_map(|d| [rel(d.difference.lo, d).abs(), rel(d.difference.hi, d).abs()])
-        .fold(1.0, f64::max)
-        * 1.1;
+    let ends: Vec<f64> = (rows.iter())
+        .filter(|d| d.without != 0.0)
+        .flat_map(|d| [rel(d.difference.lo, d), rel(d.difference.hi, d)])
+        .collect();
+    let bound = axis_bound(&ends, 1.0);
+    let wide = bound * 1.1;
     let n = rows.len().max(1);
-    let labels: Vec<String> = rows.iter().map(|d| d.metric.clone()).collect();
+    let labels: Vec<String> = (rows.iter())
+        .map(|d| {
+            if d.without == 0.0 {
+                format!("{} (new)", d.metric)
+            } else {
+                d.metric.clone()
+            }
+        })
+        .collect();
     let fmt = |y: &f64| {
         let i = y.round();
         if (y - i).abs() < 1e-6 && i >= 0.0 {
@@ -520,7 +810,7 @@ fn compare<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) ->
         .y_labels(n + 1)
         .y_label_formatter(&fmt)
         .x_desc(format!(
-            "difference, % (colour: significant after Holm's correction over all {} figures; grey: noise)",
+            "difference, % (colour: significant, Holm over all {} figures; grey: noise; ▲ beyond the axis)",
             c.diffs.len()
         ))
         .x_label_formatter(&tick)
@@ -531,25 +821,7 @@ fn compare<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Comparison) ->
         BLACK.stroke_width(1),
     )))?;
     for (i, d) in rows.iter().enumerate() {
-        let y = (n - 1 - i) as f64;
-        let col = if d.significant {
-            if d.difference.value > 0.0 {
-                colour(2)
-            } else {
-                colour(5)
-            }
-        } else {
-            RGBColor(150, 150, 150)
-        };
-        chart.draw_series(std::iter::once(PathElement::new(
-            vec![(rel(d.difference.lo, d), y), (rel(d.difference.hi, d), y)],
-            col.stroke_width(2),
-        )))?;
-        chart.draw_series(std::iter::once(Circle::new(
-            (rel(d.difference.value, d), y),
-            4,
-            col.filled(),
-        )))?;
+        compare_row(&mut chart, d, (n - 1 - i) as f64, bound)?;
     }
     Ok(())
 }

@@ -3,11 +3,13 @@
 
 use crate::charts::Chart;
 use crate::compare::Comparison;
+use crate::findings::{Finding, FindingKind};
 use crate::report::{Report, TileRow};
 use crate::stats::Estimate;
 use std::fmt::Write;
 
-fn esc(s: &str) -> String {
+/// The text escaped for HTML.
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -37,7 +39,11 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-w
 color:#222}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;border-bottom:1px \
 solid #ddd;text-align:right}th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}\
 small{color:#777}.sig{font-weight:bold;color:#a40}figure{margin:1em 0}svg{max-width:100%;\
-height:auto}p.note{color:#555;font-size:90%}";
+height:auto}p.note{color:#555;font-size:90%}.strip{display:inline-block;position:relative;\
+width:180px;height:16px}.strip span{position:absolute}.strip .axis{left:0;right:0;top:12px;\
+border-top:1px solid #bbb}.strip .thr{top:0;height:16px;border-left:2px dashed #c00}.strip .ci{\
+top:7px;height:2px;background:#000}.strip .dot{top:5px;width:6px;height:6px;margin-left:-3px;\
+border-radius:3px;background:#000}.findings td{text-align:left}";
 
 /// The page.
 pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> String {
@@ -81,6 +87,10 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
             );
         }
     };
+    findings_section(&mut h, r);
+    if let Some(study) = &r.bot_study {
+        h.push_str(&study.html());
+    }
     if let Some(c) = comparison {
         h.push_str(&compare_section(c));
         chart(&mut h, "compare");
@@ -94,6 +104,64 @@ pub fn page(r: &Report, comparison: Option<&Comparison>, charts: &[Chart]) -> St
     chart(&mut h, "tiles");
     h.push_str("</body></html>\n");
     h
+}
+
+/// What the report finds out of line, first: each finding's sentence, a strip of its
+/// interval against its threshold, and the tile's picture for a tile.
+fn findings_section(h: &mut String, r: &Report) {
+    h.push_str("<h2>Findings</h2>\n");
+    if r.findings.is_empty() {
+        h.push_str(
+            "<p>Nothing is out of line with confidence: no tile type set aside in more than \
+             20 % of games, no source far from the others, no figure never or always \
+             deployed, no seat winning more or less than its share.</p>\n",
+        );
+    } else {
+        h.push_str("<table class=\"findings\">\n");
+        for f in &r.findings {
+            let picture = match f.kind {
+                FindingKind::TileSetAsideOften if r.tile_pictures => format!(
+                    "<img src=\"tiles/{}.png\" width=\"40\" height=\"40\" alt=\"\">",
+                    esc(&f.subject)
+                ),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                h,
+                "<tr><td>{picture}</td><td>{}</td><td>{}</td></tr>",
+                esc(&f.statement),
+                strip(f)
+            );
+        }
+        h.push_str("</table>\n");
+    }
+    h.push_str(
+        "<p class=\"note\">A finding is stated only when its 95 % interval excludes its \
+         threshold after Holm's correction over its family (all tile types, all sources, all \
+         figures, all seats). The strip shows the interval (black) against the threshold (red); \
+         a source's bar is two times, or a quarter of, the median source.</p>\n",
+    );
+}
+
+/// A small inline picture of a finding: its interval and value on an axis from 0, the
+/// threshold marked. Plain HTML (the page's `<svg>` elements are its charts).
+fn strip(f: &Finding) -> String {
+    let top = if f.unit == "share of games" {
+        1.0
+    } else {
+        f.value.hi.max(f.threshold).max(1e-9) * 1.1
+    };
+    let at = |v: f64| 100.0 * (v / top).clamp(0.0, 1.0);
+    let (lo, hi) = (at(f.value.lo), at(f.value.hi));
+    format!(
+        "<span class=\"strip\" title=\"interval (black) against the threshold (red)\">\
+         <span class=\"axis\"></span><span class=\"thr\" style=\"left:{:.1}%\"></span>\
+         <span class=\"ci\" style=\"left:{lo:.1}%;width:{:.1}%\"></span>\
+         <span class=\"dot\" style=\"left:{:.1}%\"></span></span>",
+        at(f.threshold),
+        (hi - lo).max(0.5),
+        at(f.value.value),
+    )
 }
 
 /// The seats' table, and the flower colours' when colours are dealt.
@@ -144,9 +212,25 @@ fn sources_section(h: &mut String, r: &Report) {
     }
     h.push_str("</table>\n");
     if r.deployments_per_game.iter().any(|(_, e)| e.value > 0.0) {
-        h.push_str("<h2>Figures deployed</h2>\n<table><tr><th>figure</th><th>per game</th></tr>\n");
+        h.push_str(
+            "<h2>Figures deployed</h2>\n<table><tr><th>figure</th><th>per game</th>\
+             <th>deployed at least once, % of the games it is dealt in</th></tr>\n",
+        );
         for (id, e) in &r.deployments_per_game {
-            let _ = writeln!(h, "<tr><td>{}</td><td>{}</td></tr>", esc(id), ci(e, 2));
+            let games = match r.figures.iter().find(|f| &f.id == id) {
+                Some(f) => format!(
+                    "{} <small>of {} games</small>",
+                    pct(&f.deployed_games),
+                    f.dealt_games
+                ),
+                None => "– <small>never dealt</small>".to_string(),
+            };
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{games}</td></tr>",
+                esc(id),
+                ci(e, 2)
+            );
         }
         h.push_str("</table>\n");
     }

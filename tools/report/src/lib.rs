@@ -5,6 +5,8 @@
 //! - `tally`: what is gathered from each game as it finishes (the credit rule lives here);
 //! - `stats`: running sums, the 95 % intervals and the multiple-comparison correction;
 //! - `report`: the figures of a tally (`report.json`);
+//! - `bots`: the bot study, how each bot uses the author's figures, kinds and markers;
+//! - `findings`: what is out of line with confidence, found from the report's estimates;
 //! - `compare`: the A/B differences with their intervals;
 //! - `paired`: paired A/B runs (game i on both sides) and their per-game sums;
 //! - `charts`: the charts, as SVG and PNG (plotters);
@@ -14,8 +16,10 @@
 //! the simulator plays, and it writes nothing itself: `files` returns the folder's files as
 //! bytes for the caller to write.
 
+pub mod bots;
 pub mod charts;
 pub mod compare;
+pub mod findings;
 pub mod html;
 pub mod paired;
 pub mod report;

@@ -1,6 +1,7 @@
 //! The figures of a report, drawn from a `Tally`: per tile type, per set, per seat, with their
 //! 95 % intervals (see `stats` for which interval each is). This is what `report.json` holds.
 
+use crate::findings::Finding;
 use crate::stats::{Estimate, wilson};
 use crate::tally::{KindTally, Source, Tally};
 use engine::Tables;
@@ -42,6 +43,8 @@ pub struct TileRow {
     pub drawn_per_game: f64,
     /// Set aside per draw.
     pub set_aside_rate: Estimate,
+    /// Share of all games in which at least one copy was set aside (Wilson interval).
+    pub set_aside_games: Estimate,
     /// Mean credit at once per placement (its share of its own turn's scorings).
     pub points_at_once: Estimate,
     /// Mean credit by the end of the game per placement.
@@ -94,6 +97,17 @@ pub struct SeatRow {
     pub histogram: Vec<u64>,
 }
 
+/// One figure: in how many games it was dealt, and how often it was deployed in them.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FigureRow {
+    /// Figure id (`follower`, or a set's figure).
+    pub id: String,
+    /// Games it was dealt in.
+    pub dealt_games: u64,
+    /// Share of those games in which some seat deployed it at least once (Wilson interval).
+    pub deployed_games: Estimate,
+}
+
 /// The player dealt one flower colour: how they did.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ColourRow {
@@ -124,6 +138,8 @@ pub struct Report {
     /// an object keyed by id, as `simulate --json` keys `deployed`).
     #[serde(serialize_with = "pairs_as_map")]
     pub deployments_per_game: Vec<(String, Estimate)>,
+    /// Per figure dealt in some game: the share of its games in which it was deployed.
+    pub figures: Vec<FigureRow>,
     /// Tiles placed per game.
     pub tiles_placed_per_game: Estimate,
     /// Tiles set aside per game.
@@ -140,6 +156,11 @@ pub struct Report {
     pub sets: Vec<SetRow>,
     /// Per tile type drawn at least once, in table order.
     pub tiles: Vec<TileRow>,
+    /// What is out of line with confidence, strongest first within each kind (`findings`).
+    pub findings: Vec<Finding>,
+    /// With `--bot-study`: how each bot uses the author's figures, kinds and markers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot_study: Option<crate::bots::BotStudy>,
     /// Whether the report's folder holds each row's picture as `tiles/<id>.png` (the caller
     /// that has the tile set draws them).
     #[serde(skip)]
@@ -162,6 +183,7 @@ fn tile_rows(tables: &Tables, run: &RunInfo, tally: &Tally) -> Vec<TileRow> {
         drawn: t.drawn,
         drawn_per_game: t.drawn as f64 / games,
         set_aside_rate: t.set_aside.estimate(),
+        set_aside_games: wilson(t.games_set_aside as f64, tally.games),
         points_at_once: t.at_once.estimate(),
         points_by_end: t.by_end.estimate(),
         completed_rate: t.completed.estimate(),
@@ -263,7 +285,15 @@ impl Report {
                 win_rate: wilson(c.win.sum, c.win.n),
             })
             .collect();
-        Report {
+        let figures = (tally.deployments.iter().zip(&tally.figure_games))
+            .filter(|(_, g)| g.dealt > 0)
+            .map(|((id, _), g)| FigureRow {
+                id: id.clone(),
+                dealt_games: g.dealt,
+                deployed_games: wilson(g.deployed as f64, g.dealt),
+            })
+            .collect();
+        let mut report = Report {
             credit_rule: CREDIT_RULE,
             flower_colours,
             points_per_game: tally.points.estimate(),
@@ -279,9 +309,14 @@ impl Report {
             credit_balanced: tally.credit_balanced,
             seats,
             sets,
+            figures,
             tiles,
+            findings: Vec::new(),
+            bot_study: None,
             run,
             tile_pictures: false,
-        }
+        };
+        report.findings = crate::findings::findings(&report);
+        report
     }
 }

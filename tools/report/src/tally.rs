@@ -260,6 +260,8 @@ pub struct KindTally {
     pub lead_wins: f64,
     /// Copies drawn by each seat, all games (a tile drawn in a fixed order goes to one seat).
     pub by_seat: Vec<u64>,
+    /// Games in which at least one copy was set aside.
+    pub games_set_aside: u64,
 }
 
 /// Sums per seat.
@@ -296,6 +298,9 @@ pub struct Tally {
     /// Figures deployed per game, by figure id (`Tables::figure_id`, in `engine::FigureId::index`
     /// order: `follower`, then the sets' figures), from `GameStats::deployed`.
     pub deployments: Vec<(String, Moments)>,
+    /// Per figure (indexed like `deployments`): the games it was dealt in, and those of them
+    /// in which some seat deployed it at least once.
+    pub figure_games: Vec<FigureGames>,
     /// Per flower colour (indexed like `Tables::colours`): the final score and win share of
     /// the player dealt it, per game it was dealt in (Village Life's flower bonus).
     pub colours: Vec<SeatTally>,
@@ -305,6 +310,15 @@ pub struct Tally {
     pub set_aside: Moments,
     /// Whether every game's credit added up to its points (a defect of the credit rule if not).
     pub credit_balanced: bool,
+}
+
+/// In how many games a figure was dealt, and deployed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FigureGames {
+    /// Games in which each player had it (its set has a tile in the game).
+    pub dealt: u64,
+    /// Those of them in which it was deployed at least once.
+    pub deployed: u64,
 }
 
 /// One game's sums for one tile kind.
@@ -342,6 +356,7 @@ impl Tally {
                 })
                 .map(|id| (id, Moments::default()))
                 .collect(),
+            figure_games: vec![FigureGames::default(); tables.followers.len() + 1],
             tiles_placed: Moments::default(),
             set_aside: Moments::default(),
             credit_balanced: true,
@@ -406,6 +421,7 @@ impl Collect for Tally {
             t.drawn += k.drawn as u64;
             t.placed += copies as u64;
             t.set_aside.add(k.set_aside, k.drawn);
+            t.games_set_aside += u64::from(k.set_aside > 0.0);
             t.at_once.add(k.at_once, copies);
             t.by_end.add(k.by_end, copies);
             t.completed.add(k.completed, copies);
@@ -450,6 +466,15 @@ impl Collect for Tally {
         for (i, (_, m)) in self.deployments.iter_mut().enumerate() {
             m.add(deployed.get(i).copied().unwrap_or(0) as f64);
         }
+        let counts = game.follower_counts();
+        for (i, g) in self.figure_games.iter_mut().enumerate() {
+            // Index 0 is the base follower, dealt in every game; set figure k is index k + 1.
+            let dealt = i == 0 || counts.get(i - 1).is_some_and(|&n| n > 0);
+            if dealt {
+                g.dealt += 1;
+                g.deployed += u64::from(deployed.get(i).is_some_and(|&n| n > 0));
+            }
+        }
         self.points.add(total as f64);
         self.tiles_placed.add((placed.len() - 1) as f64);
         self.set_aside.add(game.stats().set_aside as f64);
@@ -469,6 +494,7 @@ impl Collect for Tally {
             a.completed.merge(&b.completed);
             a.lead_games += b.lead_games;
             a.lead_wins += b.lead_wins;
+            a.games_set_aside += b.games_set_aside;
             if a.by_seat.len() < b.by_seat.len() {
                 a.by_seat.resize(b.by_seat.len(), 0);
             }
@@ -503,6 +529,10 @@ impl Collect for Tally {
         }
         for ((_, a), (_, b)) in self.deployments.iter_mut().zip(&later.deployments) {
             a.merge(b);
+        }
+        for (a, b) in self.figure_games.iter_mut().zip(&later.figure_games) {
+            a.dealt += b.dealt;
+            a.deployed += b.deployed;
         }
         for (a, b) in self.colours.iter_mut().zip(&later.colours) {
             a.score.merge(&b.score);

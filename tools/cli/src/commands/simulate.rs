@@ -5,11 +5,13 @@
 //! otherwise; the report's first line (and `rules` in `--json`) says which are in play.
 //! `--json` prints `SimulateJson`, versioned, its figures keyed by id (its schema:
 //! `tilekit schema --of simulate`).
-//! `--report DIR` writes a balance report (`tilekit-report`) of the same games; `--compare
-//! SETS` also plays the same seeds without those sets and reports what changed; the `--b-…`
-//! flags play them with another change (`ab`).
+//! `--report DIR` writes a balance report (`tilekit-report`) of the same games and ends the
+//! text with its findings; `--compare SETS` also plays the same seeds without those sets and
+//! reports what changed; the `--b-…` flags play them with another change (`ab`);
+//! `--bot-study BOTS` plays them again with each bot (`bots`).
 
 mod ab;
+mod bots;
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
@@ -97,6 +99,16 @@ pub struct SimulateArgs {
     compare: Vec<String>,
     #[command(flatten)]
     ab: Box<ab::AbArgs>,
+    /// Bot or rule: play the first `--bot-games` seeds again with each of these bots in every
+    /// seat (comma-separated: `greedy`, `mcts` (50 playouts here), `mcts:N`) and report how
+    /// each uses your own figures, kinds and markers, side by side.
+    #[arg(long, value_name = "BOTS", value_delimiter = ',', requires = "report",
+          value_parser = bots::study_bot)]
+    bot_study: Vec<engine::players::Strategy>,
+    /// Games per bot of `--bot-study` (the run's first seeds).
+    #[arg(long, default_value_t = 100, requires = "bot_study",
+          value_parser = crate::inputs::games())]
+    bot_games: u64,
 }
 
 /// Runs `tilekit simulate`.
@@ -217,6 +229,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             crate::out!("{}", compare_text(c))?;
         }
     }
+    let study_seconds = bots::attach(args, (&tables, &tileset), &opts, &own_sets, &mut balance)?;
     if let (Some(dir), Some(report)) = (&args.report, &mut balance) {
         write_report(
             args,
@@ -224,7 +237,7 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
             dir,
             report,
             comparison.as_ref(),
-            report_seconds,
+            (report_seconds, &study_seconds),
         )?;
     }
     Ok(ExitCode::SUCCESS)
@@ -283,7 +296,7 @@ fn write_report(
     dir: &std::path::Path,
     report: &mut tilekit_report::Report,
     comparison: Option<&tilekit_report::Comparison>,
-    report_seconds: f64,
+    (report_seconds, study_seconds): (f64, &[f64]),
 ) -> miette::Result<()> {
     // Each row's picture beside it, as the page's previews draw it (96 px).
     let rows: Vec<usize> = (report.tiles.iter())
@@ -319,8 +332,33 @@ fn write_report(
             files.len(),
             report_seconds
         )?;
+        crate::out!("{}", findings_text(report))?;
+        if let Some(study) = &report.bot_study {
+            let cost: Vec<String> = (study.bots.iter().zip(study_seconds))
+                .map(|(bot, s)| format!("{bot} {s:.1} s"))
+                .collect();
+            crate::out!("{}", study.text())?;
+            crate::outln!(
+                "bot study: {} games per bot ({}; {} threads)",
+                study.games,
+                cost.join(", "),
+                rayon::current_num_threads()
+            )?;
+        }
     }
     Ok(())
+}
+
+/// The report's findings, as the text output ends with them (`--report` only).
+fn findings_text(report: &tilekit_report::Report) -> String {
+    let mut out = String::from("findings (95 % intervals, Holm-corrected per family):\n");
+    if report.findings.is_empty() {
+        out.push_str("  nothing out of line with confidence\n");
+    }
+    for f in &report.findings {
+        let _ = writeln!(out, "  {}", f.statement);
+    }
+    out
 }
 
 /// The version of what `simulate --json` prints (`SimulateJson`): raised when a field is
