@@ -21,6 +21,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tilekit_report::{RunInfo, Tally};
 
+pub mod merge;
+mod shard;
+
 /// Examples shown by `tilekit simulate --help`.
 pub const EXAMPLES: &str = "\
 Examples:
@@ -29,7 +32,9 @@ Examples:
   tilekit simulate --games 200 --players mcts:500,greedy
   tilekit simulate my-set.toml definitions/base.toml --games 10000 --json
   tilekit simulate --sets base --games 10000 --report out/balance
-  tilekit simulate --sets base --compare festival --games 10000 --report out/festival";
+  tilekit simulate --sets base --compare festival --games 10000 --report out/festival
+  tilekit simulate --games 1000000 --players mcts,greedy --shard 3/40 --out study/slice-3.json
+  tilekit merge study/slice-*.json --json     (one run's output; docs/cluster.md)";
 
 /// Arguments of `tilekit simulate`.
 #[derive(Args)]
@@ -90,6 +95,15 @@ pub struct SimulateArgs {
     /// bag of the main games if `--sets` leaves them out) and report what changed.
     #[arg(long, value_name = "SETS", value_delimiter = ',')]
     compare: Vec<String>,
+    /// Play only slice K of N of the games (a contiguous range; each game is the one a single
+    /// run plays) and write its sums to `--out` for `tilekit merge`. An `--out` that already
+    /// holds this slice of this study is kept, not played again: a study resumes.
+    #[arg(long, value_name = "K/N", value_parser = shard::Shard::parse, requires = "out",
+          conflicts_with_all = ["json", "report", "compare"])]
+    shard: Option<shard::Shard>,
+    /// With `--shard`: the slice file to write (atomically).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    out: Option<PathBuf>,
 }
 
 /// Runs `tilekit simulate`.
@@ -155,6 +169,9 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         }
         None => None,
     };
+    if let (Some(shard), Some(out)) = (args.shard, &args.out) {
+        return shard::run(args, (&tileset, &tables), &opts, shard, out);
+    }
     if let Some(dir) = &args.report
         && let Err(code) = prepare_report_folder(args, &tileset, dir)?
     {
@@ -584,15 +601,8 @@ fn report(
     elapsed: f64,
 ) -> String {
     let players = seats.len();
-    let mut out = String::new();
+    let mut out = headline(stats, players, elapsed, rayon::current_num_threads());
     let g = stats.games.max(1) as f64;
-    let _ = writeln!(
-        out,
-        "{} games of {players} players in {elapsed:.2} s on {} threads: {:.0} games/s",
-        stats.games,
-        rayon::current_num_threads(),
-        stats.games as f64 / elapsed.max(1e-9)
-    );
     let _ = writeln!(
         out,
         "tiles placed per game {:.1}; scorings per game {:.1}",
@@ -650,6 +660,15 @@ fn report(
         let _ = writeln!(out, "  {id:<10} could not be placed {n} times");
     }
     out
+}
+
+/// The text report's first line: the games and their timing.
+fn headline(stats: &SimStats, players: usize, elapsed: f64, threads: usize) -> String {
+    format!(
+        "{} games of {players} players in {elapsed:.2} s on {threads} threads: {:.0} games/s\n",
+        stats.games,
+        stats.games as f64 / elapsed.max(1e-9)
+    )
 }
 
 /// What each of the sets' figures did per game, for those deployed at all: deployments, and
