@@ -7,6 +7,8 @@
 //! `tilekit schema --of simulate`).
 //! `--report DIR` writes a balance report (`tilekit-report`) of the same games; `--compare
 //! SETS` also plays the same seeds without those sets and reports what changed.
+//! `--shard K/N --out FILE` plays one slice of the study into a slice file (`shard`), and
+//! `tilekit merge` joins the slices into what one run prints (`merge`; `docs/cluster.md`).
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
