@@ -53,7 +53,18 @@ fn play_slices(study: &[&str], n: u64, dir: &Path) -> Vec<String> {
             let shard = format!("{k}/{n}");
             let mut args = study.to_vec();
             args.extend(["--shard", &shard, "--out", &file]);
-            run_ok(&args);
+            let out = tilekit(&args);
+            assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+            // Not on a terminal: no progress bar; a slice kept is said in one line.
+            let err = text(&out.stderr);
+            let kept = err.contains("already there: kept");
+            assert!(
+                err.is_empty() || (kept && err.lines().count() == 1),
+                "{err}"
+            );
+            if !kept {
+                assert!(text(&out.stdout).starts_with(&format!("slice {shard}: games ")));
+            }
             file
         })
         .collect()
@@ -115,6 +126,85 @@ fn bot_seats_merged_from_slices_are_one_run() {
         "3",
     ];
     assert_merge_is_one_run(&study, &[3, 10], "greedy");
+}
+
+#[test]
+fn rule_options_are_part_of_the_study() {
+    let study = [
+        "simulate",
+        "--sets",
+        "base,village-life",
+        "--games",
+        "12",
+        "--donkey",
+        "true",
+        "--windmills",
+        "1",
+        "--wells",
+        "--tiles",
+        "40",
+    ];
+    assert_merge_is_one_run(&study, &[4], "options");
+}
+
+#[test]
+fn own_definitions_given_by_a_relative_path_merge_from_anywhere_until_edited() {
+    let dir = scratch("shard-own");
+    std::fs::copy(
+        common::root().join("examples/forests.toml"),
+        dir.join("forests.toml"),
+    )
+    .expect("copy");
+    // The slices are played in the scratch folder, naming the file relatively.
+    let play = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tilekit"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("the binary runs")
+    };
+    let study = [
+        "simulate",
+        "forests.toml",
+        "--sets",
+        "base,forests",
+        "--games",
+        "10",
+    ];
+    for k in 1..=2 {
+        let (shard, out) = (format!("{k}/2"), format!("slice-{k}.json"));
+        let mut args = study.to_vec();
+        args.extend(["--shard", &shard, "--out", &out]);
+        let out = play(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let files: Vec<String> = (1..=2)
+        .map(|k| dir.join(format!("slice-{k}.json")).display().to_string())
+        .collect();
+    // Merged from the repository root, where no forests.toml is.
+    let merged = merge(&files, true);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    let mut one = study.to_vec();
+    one.push("--json");
+    let run = play(&one);
+    assert_eq!(
+        untimed_json(&text(&merged.stdout)),
+        untimed_json(&text(&run.stdout))
+    );
+    // The file edited since the slices were played: refused, not merged into other games.
+    let mut forests = std::fs::read_to_string(dir.join("forests.toml")).expect("read");
+    forests.push_str("# edited\n");
+    std::fs::write(dir.join("forests.toml"), forests).expect("write");
+    let refused = merge(&files, true);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("forests.toml"));
+    assert!(
+        text(&refused.stderr).contains("not those"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(refused.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
