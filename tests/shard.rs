@@ -376,4 +376,25 @@ fn bad_shards_are_usage_errors() {
             text(&out.stderr)
         );
     }
+    // An --out whose folder cannot be made is refused before the games.
+    let dir = scratch("shard-no-folder");
+    std::fs::write(dir.join("file"), "").expect("write");
+    let out = tilekit(&[
+        "simulate",
+        "--sets",
+        "base",
+        "--games",
+        "10",
+        "--shard",
+        "1/2",
+        "--out",
+        &dir.join("file/slice.json").display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("cannot make its folder"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

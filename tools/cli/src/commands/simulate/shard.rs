@@ -256,6 +256,16 @@ pub fn run(
     if out.exists() {
         return Ok(keep_or_refuse(out, &study, shard));
     }
+    // The folder made before the games, so a long slice does not fail at its end.
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        crate::errln!(
+            "error: --out {}: cannot make its folder: {e}",
+            out.display()
+        );
+        return Ok(ExitCode::from(2));
+    }
     let range = shard.games(opts.games);
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::new(range.end - range.start)
