@@ -328,6 +328,10 @@ fn slices_that_are_not_one_whole_study_are_refused_naming_the_files() {
         1,
         &["not a slice file", &not_a_slice],
     );
+    // What is not a regular file is not read (a device would be read for ever).
+    let out = merge(&[files[0].clone(), "/dev/zero".to_string()], false);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("/dev/zero: not a regular file"));
     // A slice whose sums were edited to overflow is refused, not added up.
     let edited = dir.join("edited.json");
     let mut slice: serde_json::Value =

@@ -206,9 +206,10 @@ pub enum Read {
 
 /// Reads a slice file.
 pub fn read(path: &Path) -> Read {
-    let text = match std::fs::read_to_string(path) {
+    // A regular file of at most 64 MiB, as every input is: never /dev/zero read for ever.
+    let text = match tiledef::read_text(path) {
         Ok(text) => text,
-        Err(e) => return Read::Unreadable(format!("{}: cannot read it: {e}", path.display())),
+        Err(e) => return Read::Unreadable(e.to_string()),
     };
     let value: serde_json::Value = match serde_json::from_str(&text) {
         Ok(v) => v,
