@@ -1,8 +1,9 @@
 //! The shipped Slurm scripts (`tools/cluster/slurm/`) on a real one-node cluster: munged, then
 //! slurmctld and slurmd with a minimal slurm.conf naming this host, its cores and memory, all
-//! in a scratch folder on free ports. A study of 3 slices is submitted with `submit.sh --wait`
-//! (the array job, then the merge once every slice succeeded), and the merge must print what
-//! one `simulate` run prints, timings aside. Skipped, saying why, where Slurm and munge are not
+//! in a scratch folder on free ports. A study of 3 slices, one of them written before (an
+//! interrupted study), is submitted with `submit.sh --wait` (the array job, then the merge once
+//! every slice succeeded): the slice written is kept, and the merge must print what one
+//! `simulate` run prints, timings aside. Skipped, saying why, where Slurm and munge are not
 //! installed or we are not root (`.ci/run` installs them where apt is at hand).
 
 mod common;
@@ -277,6 +278,13 @@ fn a_study_submitted_to_slurm_merges_into_one_run() {
     eprintln!("the one-node cluster was up in {:.1?}", started.elapsed());
     let study = cluster.path("study");
     let args = ["--sets", "base", "--games", "60", "--seed", "7"];
+    // Slice 2 was written before (a study interrupted): the array task keeps it.
+    let slice_2 = study.join("slice-2.json").display().to_string();
+    let mut first: Vec<&str> = vec!["simulate"];
+    first.extend(args);
+    first.extend(["--shard", "2/3", "--out", &slice_2]);
+    assert!(tilekit(&first).status.success());
+    let written = std::fs::read(&slice_2).expect("slice 2");
     let submitted = Instant::now();
     let mut submit = cluster
         .client(
@@ -317,6 +325,13 @@ fn a_study_submitted_to_slurm_merges_into_one_run() {
     for k in 1..=3 {
         assert!(study.join(format!("slice-{k}.json")).is_file(), "slice {k}");
     }
+    assert_eq!(std::fs::read(&slice_2).expect("slice 2"), written);
+    let logs: String = common_entries(&study)
+        .iter()
+        .filter(|p| p.display().to_string().ends_with("_2.out"))
+        .map(|p| std::fs::read_to_string(p).unwrap_or_default())
+        .collect();
+    assert!(logs.contains("already there: kept"), "task 2 said: {logs}");
     let read = |name: &str| std::fs::read_to_string(study.join(name)).expect(name);
     let mut one: Vec<&str> = vec!["simulate"];
     one.extend(args);
