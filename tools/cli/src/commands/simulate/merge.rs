@@ -36,7 +36,9 @@ pub fn run(args: &MergeArgs) -> miette::Result<ExitCode> {
         Ok(slices) => slices,
         Err(code) => return Ok(code),
     };
-    let (first_path, first) = &slices[0];
+    let Some((first_path, first)) = slices.first() else {
+        return Ok(ExitCode::from(2));
+    };
     let study = &first.study;
     let sources = shard::recorded_sources(&first.inputs)?;
     if shard::definitions_hash(&sources) != study.definitions {
