@@ -14,7 +14,7 @@ use crate::rng::Rng;
 use crate::state::{KeyedStats, keyed};
 use crate::tables::Tables;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -124,8 +124,9 @@ pub struct SimOptions {
 }
 
 /// Statistics of a simulation run (sums; divide by `games` for means). Its JSON form is
-/// `SimStats::keyed`.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// `SimStats::keyed`; its serde form (indices, not ids) is what a study's slice carries. Every
+/// sum is an integer, so slices merged in any grouping give the one run's figures exactly.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SimStats {
     /// Games played.
     pub games: u64,
@@ -506,6 +507,19 @@ pub fn run_collect<C: Collect>(
     new: &(dyn Fn() -> C + Sync),
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<C, SimError> {
+    run_collect_range(tables, opts, 0..opts.games, new, progress)
+}
+
+/// Plays games `range` of a run across all cores, as `run_collect` plays them: the run's own
+/// chunks cut to the range, so a range that starts at a chunk boundary groups its games as the
+/// whole run does.
+pub fn run_collect_range<C: Collect>(
+    tables: &Tables,
+    opts: &SimOptions,
+    range: std::ops::Range<u64>,
+    new: &(dyn Fn() -> C + Sync),
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<C, SimError> {
     // Bot games are slow: small chunks keep every core busy to the end. (Chunks change only
     // the order floating-point sums are merged in, never which games are played.)
     let chunk: u64 = if opts.seats.iter().all(|&s| s == Strategy::Random) {
@@ -516,7 +530,7 @@ pub fn run_collect<C: Collect>(
     // Chunks are merged in order (a collection's floating-point sums then add up the same way
     // whatever the thread count), a batch at a time, so at most a batch of them are held.
     const BATCH: u64 = 64;
-    let chunks = opts.games.div_ceil(chunk);
+    let (first, end) = (range.start / chunk, range.end.div_ceil(chunk));
     let done = AtomicU64::new(0);
     let tick = |n: u64| {
         done.fetch_add(n, Ordering::Relaxed);
@@ -524,12 +538,12 @@ pub fn run_collect<C: Collect>(
     };
     let setup = Setup::new(tables, opts.game_options())?;
     let mut total = new();
-    for batch in (0..chunks).step_by(BATCH as usize) {
-        let parts: Result<Vec<C>, SimError> = (batch..(batch + BATCH).min(chunks))
+    for batch in (first..end).step_by(BATCH as usize) {
+        let parts: Result<Vec<C>, SimError> = (batch..(batch + BATCH).min(end))
             .into_par_iter()
             .map(|c| {
-                let range = c * chunk..((c + 1) * chunk).min(opts.games);
-                collect_serial(&setup, opts, range, new(), &tick)
+                let games = (c * chunk).max(range.start)..((c + 1) * chunk).min(range.end);
+                collect_serial(&setup, opts, games, new(), &tick)
             })
             .collect();
         for part in parts? {

@@ -802,8 +802,8 @@ pub enum IllegalMove {
 
 /// Sums kept while a game runs (for simulation reports, which add them up over games:
 /// `simulate::SimStats`; counts are `u64` so that those sums cannot overflow). Its JSON form
-/// is `GameStats::keyed`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// is `GameStats::keyed`; its serde form (indices, not ids) is a study slice's.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameStats {
     /// Base points scored by feature kind (indexed like `Tables::features`; wells included).
     pub points_by_kind: Vec<u64>,

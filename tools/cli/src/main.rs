@@ -66,6 +66,9 @@ enum Command {
     /// Play thousands of random games and report how the sets play.
     #[command(after_help = commands::simulate::EXAMPLES)]
     Simulate(commands::simulate::SimulateArgs),
+    /// Join the slice files of a study (`simulate --shard K/N`) into what one run prints.
+    #[command(after_help = commands::simulate::merge::EXAMPLES)]
+    Merge(commands::simulate::merge::MergeArgs),
     /// Measure the engine: playouts per second, placement listing, memory per game.
     Bench(commands::bench::BenchArgs),
     /// Draw a preview PNG of every tile type (with an optional feature overlay), or a contact sheet.
@@ -118,6 +121,7 @@ fn main() -> ExitCode {
         Command::Inspect(args) => commands::inspect::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Simulate(args) => commands::simulate::run(args),
+        Command::Merge(args) => commands::simulate::merge::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::Render(args) => commands::render::run(args),
         Command::Sheet(args) => commands::sheet::run(args),

@@ -9,6 +9,8 @@
 //! text with its findings; `--compare SETS` also plays the same seeds without those sets and
 //! reports what changed; the `--b-…` flags play them with another change (`ab`);
 //! `--bot-study BOTS` plays them again with each bot (`bots`).
+//! `--shard K/N --out FILE` plays one slice of the study into a slice file (`shard`), and
+//! `tilekit merge` joins the slices into what one run prints (`merge`; `docs/cluster.md`).
 
 mod ab;
 mod bots;
@@ -26,6 +28,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tilekit_report::{RunInfo, Tally};
 
+pub mod merge;
+mod shard;
+
 /// Examples shown by `tilekit simulate --help`.
 pub const EXAMPLES: &str = "\
 Examples:
@@ -36,7 +41,9 @@ Examples:
   tilekit simulate --sets base --games 10000 --report out/balance
   tilekit simulate --sets base --compare festival --games 10000 --report out/festival
   tilekit simulate --sets base,river-2 --b-option pig-herd --games 10000
-  tilekit simulate my-set.toml --b-rev HEAD~1 --games 10000 --resolve 0.5";
+  tilekit simulate my-set.toml --b-rev HEAD~1 --games 10000 --resolve 0.5
+  tilekit simulate --games 1000000 --players mcts,greedy --shard 3/40 --out study/slice-3.json
+  tilekit merge study/slice-*.json --json     (one run's output; docs/cluster.md)";
 
 /// Arguments of `tilekit simulate`.
 #[derive(Args)]
@@ -109,6 +116,15 @@ pub struct SimulateArgs {
     #[arg(long, default_value_t = 100, requires = "bot_study",
           value_parser = crate::inputs::games())]
     bot_games: u64,
+    /// Play only slice K of N of the games (a contiguous range; each game is the one a single
+    /// run plays) and write its sums to `--out` for `tilekit merge`. An `--out` that already
+    /// holds this slice of this study is kept, not played again: a study resumes.
+    #[arg(long, value_name = "K/N", value_parser = shard::Shard::parse, requires = "out",
+          conflicts_with_all = ["json", "report", "compare"])]
+    shard: Option<shard::Shard>,
+    /// With `--shard`: the slice file to write (atomically).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    out: Option<PathBuf>,
 }
 
 /// Runs `tilekit simulate`.
@@ -177,6 +193,13 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     if b_side.is_none() && args.ab.resolve().is_some() {
         crate::errln!("error: --resolve needs a B side (--compare SETS or a --b-… flag)");
         return Ok(ExitCode::from(2));
+    }
+    if let (Some(shard), Some(out)) = (args.shard, &args.out) {
+        if b_side.is_some() || !args.bot_study.is_empty() {
+            crate::errln!("error: --shard plays one study: a B side or --bot-study is not sharded");
+            return Ok(ExitCode::from(2));
+        }
+        return shard::run(args, (&tileset, &tables), &opts, shard, out);
     }
     if let Some(dir) = &args.report
         && let Err(code) = prepare_report_folder(args, &tileset, dir)?
@@ -672,15 +695,8 @@ fn report(
     elapsed: f64,
 ) -> String {
     let players = seats.len();
-    let mut out = String::new();
+    let mut out = headline(stats, players, elapsed, rayon::current_num_threads());
     let g = stats.games.max(1) as f64;
-    let _ = writeln!(
-        out,
-        "{} games of {players} players in {elapsed:.2} s on {} threads: {:.0} games/s",
-        stats.games,
-        rayon::current_num_threads(),
-        stats.games as f64 / elapsed.max(1e-9)
-    );
     let _ = writeln!(
         out,
         "tiles placed per game {:.1}; scorings per game {:.1}",
@@ -738,6 +754,15 @@ fn report(
         let _ = writeln!(out, "  {id:<10} could not be placed {n} times");
     }
     out
+}
+
+/// The text report's first line: the games and their timing.
+fn headline(stats: &SimStats, players: usize, elapsed: f64, threads: usize) -> String {
+    format!(
+        "{} games of {players} players in {elapsed:.2} s on {threads} threads: {:.0} games/s\n",
+        stats.games,
+        stats.games as f64 / elapsed.max(1e-9)
+    )
 }
 
 /// What each of the sets' figures did per game, for those deployed at all: deployments, and
