@@ -4,7 +4,7 @@
 use crate::ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
 use crate::options::MAX_PLAYERS;
 use crate::state::{Event, FigureKind, Game};
-use crate::tables::{Power, Rates, SiteRange, Tables};
+use crate::tables::{EffectRule, Power, Rates, SiteRange, Tables};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use tiledef::EffectCount;
@@ -731,7 +731,12 @@ impl<'t> Game<'t> {
         let tables = self.core.tables;
         let board = &self.core.board;
         let mut points = 0;
-        for e in tables.effects.iter().filter(|e| e.on.contains(&kind)) {
+        let rules = &self.core.rules;
+        let switched_on = |e: &&EffectRule| e.option.as_deref().is_none_or(|o| rules.is_on(o));
+        for e in (tables.effects.iter())
+            .filter(|e| e.on.contains(&kind))
+            .filter(switched_on)
+        {
             let marked = |x: i32, y: i32| {
                 board.at(x, y).is_some_and(|p| {
                     let k = usize::from(tables.orient(p.orient).kind);

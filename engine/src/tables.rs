@@ -554,6 +554,9 @@ pub struct EffectRule {
     pub complete: u32,
     /// Points per counted tile when it is scored unfinished.
     pub unfinished: u32,
+    /// The game option that switches it on (a house rule); `None`: always on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<String>,
 }
 
 /// A figure a set adds (the large follower, the abbot, the builder, the pig): deployed like a
@@ -737,12 +740,13 @@ impl Tables {
     }
 
     /// The rule options a game of these tables may switch on by name (`on`, `--option`): the
-    /// engine's own (`BUILT_IN_OPTIONS`) and each one a marker's scoring modifier declares (a
-    /// house rule), sorted, each once.
+    /// engine's own (`BUILT_IN_OPTIONS`) and each one a marker's scoring modifier, a kind's
+    /// small rates or an effect declares (a house rule), sorted, each once.
     pub fn rule_options(&self) -> Vec<&str> {
         let modifiers = (self.markers.iter()).filter_map(|m| m.scoring.as_ref()?.option.as_deref());
         let small = (self.features.iter()).filter_map(|k| k.small.as_ref()?.option.as_deref());
-        crate::options::rule_options(modifiers.chain(small))
+        let effects = (self.effects.iter()).filter_map(|e| e.option.as_deref());
+        crate::options::rule_options(modifiers.chain(small).chain(effects))
     }
 
     /// Whether points are credited to the marker kind `marker` (index into `markers`): it has
@@ -1095,6 +1099,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 count: e.count,
                 complete: e.complete,
                 unfinished: e.unfinished,
+                option: e.option.clone(),
             })
             .collect(),
         set_removes: ts

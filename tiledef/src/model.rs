@@ -147,6 +147,12 @@ pub struct EffectDef {
     #[serde(default, skip_serializing_if = "is_zero")]
     #[schemars(range(max = MAX_RATE))]
     pub unfinished: u32,
+    /// A game option that switches this effect on (a house rule; off unless the game names it
+    /// in its rule options, `[game.rules] on = ["…"]`, `--option`); without it the effect
+    /// always pays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"shepherds")]
+    pub option: Option<String>,
 }
 
 impl EffectDef {

@@ -57,6 +57,8 @@ pub struct Effect {
     pub complete: u32,
     /// Points per counted tile when it is scored unfinished.
     pub unfinished: u32,
+    /// The game option that switches it on; `None`: always on.
+    pub option: Option<String>,
 }
 
 /// A declared feature kind, resolved: defaults filled in, `bordered` by kind index.

@@ -150,12 +150,13 @@ fn with_requirements(tileset: &TileSet, set: usize) -> Vec<String> {
         .collect()
 }
 
-/// The options the definitions declare (a modifier's or small rates' `option`): rates they
-/// switch on can pay only in games with them on.
+/// The options the definitions declare (a modifier's, small rates' or effect's `option`): rates
+/// they switch on can pay only in games with them on.
 fn declared_options(tables: &Tables) -> Vec<String> {
     let modifiers = (tables.markers.iter()).filter_map(|m| m.scoring.as_ref()?.option.clone());
     let small = (tables.features.iter()).filter_map(|k| k.small.as_ref()?.option.clone());
-    let mut names: Vec<String> = modifiers.chain(small).collect();
+    let effects = (tables.effects.iter()).filter_map(|e| e.option.clone());
+    let mut names: Vec<String> = modifiers.chain(small).chain(effects).collect();
     names.sort_unstable();
     names.dedup();
     names
