@@ -411,6 +411,9 @@ pub struct MarkerInfo {
     /// The points of the token it gives when its feature is completed (majority at the end).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<u32>,
+    /// The id of the good its token is, when named apart from the marker (absent: its id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_id: Option<String>,
 }
 
 /// The placement index: which rotations of each tile kind fit each neighbour pattern.
@@ -758,6 +761,22 @@ impl Tables {
             || self.effects.iter().any(|e| usize::from(e.marker) == marker)
     }
 
+    /// The id of the good marker kind `marker`'s token is: its token's id, else its own.
+    pub fn good(&self, marker: usize) -> &str {
+        self.markers
+            .get(marker)
+            .map_or("", |m| m.token_id.as_deref().unwrap_or(m.id.as_str()))
+    }
+
+    /// The first marker kind giving the same good as `marker`: where that good's tokens and
+    /// points are counted, so that markers sharing a good share one majority.
+    pub fn good_slot(&self, marker: usize) -> usize {
+        let good = self.good(marker);
+        (self.markers.iter().enumerate())
+            .position(|(k, m)| m.token.is_some() && self.good(k) == good)
+            .unwrap_or(marker)
+    }
+
     /// The index of a marker kind by id (0 when unknown).
     pub fn marker_index(&self, id: &str) -> usize {
         self.markers.iter().position(|m| m.id == id).unwrap_or(0)
@@ -1068,6 +1087,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 rule: m.rule,
                 scoring: m.scoring.clone(),
                 token: m.token,
+                token_id: m.token_id.clone(),
             })
             .collect(),
         features: rules,

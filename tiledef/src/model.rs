@@ -974,8 +974,18 @@ pub struct Rates {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TokenDef {
+    /// The good's id, when it is named apart from its marker (`fish` on a `port`); absent: the
+    /// marker's id. Markers giving one id, in any loaded set, give one good, counted together
+    /// for the majority; events, records and reports name it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"fish")]
+    pub id: Option<String>,
+    /// The good's readable name, e.g. `"Fish"`; absent: the marker's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"Fish")]
+    pub name: Option<String>,
     /// Points each player with the most tokens of this kind scores at the end (ties: every
-    /// tied player scores them all).
+    /// tied player scores them all). Every marker giving one good gives it the same points.
     #[schemars(range(min = 1, max = MAX_RATE))]
     pub points: u32,
 }

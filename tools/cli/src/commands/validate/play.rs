@@ -274,7 +274,11 @@ impl Collect for Tally {
                 }
                 Event::Scored(score) => self.score(tables, score),
                 Event::TokenMajority { marker, points, .. } if *points > 0 => {
-                    if let Some(k) = tables.markers.iter().position(|k| k.id == *marker) {
+                    // A good's majority is counted at its slot (its first marker).
+                    let gives = |k: usize| tables.markers[k].token.is_some();
+                    let good =
+                        (0..tables.markers.len()).find(|&k| gives(k) && tables.good(k) == marker);
+                    if let Some(k) = good {
                         self.tokens_paid[k] = true;
                     }
                 }
@@ -435,7 +439,7 @@ impl Findings<'_> {
                     "its rates apply when a feature carrying the marker is scored for a player: check its `on` and that the rates differ from the kind's own",
                 );
             }
-            if marker.token.is_some() && !all.tokens_paid[m] {
+            if marker.token.is_some() && !all.tokens_paid[tables.good_slot(m)] {
                 self.warn(
                     (Declared::Marker, &marker.id, "token"),
                     "tilekit::tokens-never-paid",
