@@ -397,16 +397,17 @@ impl<'t> Game<'t> {
     /// Scores the set at `root` for its majority at its kind's rates, then returns its
     /// followers.
     pub(crate) fn score(&mut self, root: NodeId, complete: bool, events: &mut Vec<Event>) {
-        self.score_as(root, complete, false, events);
+        self.score_as(root, complete, None, events);
     }
 
-    /// Scores the set at `root` as `score` does; `recalled`: unfinished, in play, its figure
-    /// taken back (the abbot's recall).
+    /// Scores the set at `root` as `score` does; `recalled`: unfinished, in play, for the figure
+    /// of that index into `figures` alone, which alone is taken back (the abbot's recall; the
+    /// other figures there stay, as JCZ's `ReturnFollower` leaves them).
     pub(crate) fn score_as(
         &mut self,
         root: NodeId,
         complete: bool,
-        recalled: bool,
+        recalled: Option<usize>,
         events: &mut Vec<Event>,
     ) {
         let node = self.core.nodes[root.index()];
@@ -416,7 +417,7 @@ impl<'t> Game<'t> {
         let t = tiles.len() as u32;
         let emblems = u32::from(node.emblems);
         let (mut reason, rates) = self.rates(node.kind, complete, t);
-        if recalled {
+        if recalled.is_some() {
             reason = Reason::Recalled;
         }
         let mut modifiers = Vec::new();
@@ -454,7 +455,10 @@ impl<'t> Game<'t> {
         if !tables.effects.is_empty() {
             points += self.effects(node.kind, node.tile, &tiles, complete, &mut modifiers);
         }
-        let (count, weight, powered) = self.return_followers(root, node.kind, emblems);
+        let (count, weight, powered) = match recalled {
+            Some(i) => self.return_recalled(i, emblems),
+            None => self.return_followers(root, node.kind, emblems),
+        };
         let players = self.core.options.players as usize;
         let best = weight[..players].iter().copied().max().unwrap_or(0);
         let winners: Vec<u8> = (0..players as u8)
@@ -632,6 +636,31 @@ impl<'t> Game<'t> {
         self.core.figures.copy_within(i..len, kept);
         self.core.figures.truncate(kept + len - i);
         self.core.nodes[root.index()].followers = 0;
+        (count, weight, powered)
+    }
+
+    /// Takes the recalled figure `i` (index into `figures`) back alone: its owner's count,
+    /// weight and power, as `return_followers` gives them for every figure.
+    fn return_recalled(
+        &mut self,
+        i: usize,
+        emblems: u32,
+    ) -> (
+        [u8; MAX_PLAYERS as usize],
+        [u16; MAX_PLAYERS as usize],
+        Vec<(u8, usize)>,
+    ) {
+        let mut count = [0u8; MAX_PLAYERS as usize];
+        let mut weight = [0u16; MAX_PLAYERS as usize];
+        let mut powered = Vec::new();
+        let fig = self.lift(i);
+        count[fig.owner as usize] = 1;
+        weight[fig.owner as usize] = self.core.strength(&fig, emblems);
+        if let Some(k) = fig.figure.set_index()
+            && self.core.powers.special & fig.figure.bit() != 0
+        {
+            powered.push((fig.owner, k));
+        }
         (count, weight, powered)
     }
 
