@@ -696,7 +696,11 @@ impl<'t> Game<'t> {
             for &c in &o.features[n.local as usize].borders {
                 let r = self.core.find_mut(p.node(c));
                 let near = self.core.nodes[r.index()];
-                let completed = self.core.play.closes(near.kind) && near.open == 0;
+                let completed = if self.core.play.closes(near.kind) {
+                    near.open == 0
+                } else {
+                    self.site_complete(near)
+                };
                 if completed && !roots.contains(&r) && tables.feature(near.kind).pays(kind) > 0 {
                     roots.push(r);
                     match out.iter_mut().find(|(k, _)| *k == near.kind) {
@@ -707,6 +711,17 @@ impl<'t> Game<'t> {
             }
         }
         out
+    }
+
+    /// Whether `node` is a site whose range is all placed (a region bordering it is paid).
+    fn site_complete(&self, node: crate::state::Node) -> bool {
+        if !self.core.play.is_site(node.kind) {
+            return false;
+        }
+        let range = self.core.tables.feature(node.kind).site_range();
+        let p = self.core.board.placed[node.tile.index()];
+        let (x, y) = (i32::from(p.x), i32::from(p.y));
+        self.core.board.placed_in(x, y, range) == range.tiles()
     }
 
     /// How many markers of each kind that `keep` keeps the last walked ring's features carry

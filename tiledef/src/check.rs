@@ -21,6 +21,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+mod borders;
 mod effects;
 mod figures;
 mod goods;

@@ -222,6 +222,13 @@ pub struct FeatureKindDef {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     #[schemars(with = "BTreeMap<String, Rate>", example = FeatureKindDef::bordered_example())]
     pub bordered: BTreeMap<String, u32>,
+    /// On a region kind: what it scores at the end for each completed feature it borders, by
+    /// that feature's kind id (any shape that completes: an area, a line, a site), for kinds
+    /// whose own `bordered` does not name it (another set's: a forest's `{ city = 2 }`). A
+    /// pair of kinds is paid by one side only.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(with = "BTreeMap<String, Rate>", example = FeatureKindDef::borders_example())]
+    pub borders: BTreeMap<String, u32>,
     /// A site's range, the tiles around it that complete it and that it scores per placed tile:
     /// `{ square = 1 }` (the 3 × 3 block, a monastery) or `{ plus = 1 }` (the tile and its four
     /// neighbours). Without it a site's range is its own tile.
@@ -255,6 +262,10 @@ impl FeatureKindDef {
             (None, Shape::Site) => format!("{}s", self.id),
             (None, _) => self.tile_key(),
         }
+    }
+
+    fn borders_example() -> BTreeMap<String, u32> {
+        BTreeMap::from([("city".to_string(), 2), ("monastery".to_string(), 1)])
     }
 
     fn bordered_example() -> BTreeMap<String, u32> {
@@ -1187,7 +1198,8 @@ pub struct FeatureDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub markers: Vec<String>,
     /// The emblem count under its key (`pennants = 1`), and on a region the features it
-    /// borders under their kind's key, each named by one of its ports (`cities = ["N"]`).
+    /// borders under their kind's key, each named by one of its ports (`cities = ["N"]`), or
+    /// the tile's site by `true` (`monastery = true`).
     #[serde(flatten)]
     pub by_kind: BTreeMap<String, KindValue>,
 }
@@ -1201,6 +1213,8 @@ pub enum KindValue {
     Count(#[schemars(range(max = MAX_PENNANTS))] u32),
     /// The features of a kind a region borders, each named by one of its ports.
     Ports(#[schemars(example = vec![Port::N])] Vec<Port>),
+    /// A region borders the tile's site of this kind (`monastery = true`).
+    Site(bool),
 }
 
 impl FeatureDef {
