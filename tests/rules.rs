@@ -403,3 +403,88 @@ fn a_figure_count_above_the_formats_limit_is_refused() {
         "{err}"
     );
 }
+
+/// A good given by markers of two sets, one requiring the other, is one good: the tokens of
+/// both count together for one majority, named by the good's id.
+#[test]
+fn a_good_given_by_two_sets_is_one_majority() {
+    let dir = common::scratch("shared-good");
+    let boats = dir.join("boats.toml");
+    std::fs::write(
+        &boats,
+        "format = 1\n[set]\nid = \"boats\"\nname = \"Boats\"\nrequires = [\"harbour\"]\n\n\
+         [[marker]]\nid = \"boat\"\nname = \"Boat\"\non = \"road\"\n\
+         token = { id = \"fish\", points = 10 }\n\n\
+         [[tile]]\nid = \"BT-boat\"\ncount = 2\nedges = { n = \"field\", e = \"field\", s = \"field\", w = \"road\" }\n\
+         roads = [{ ports = [\"W\"], end = \"junction\", markers = [\"boat\"] }]\n\
+         fields = [{ ports = [\"NNW\", \"NNE\", \"ENE\", \"ESE\", \"SSE\", \"SSW\", \"WSW\", \"WNW\"] }]\n",
+    )
+    .unwrap();
+    // P2 closes the road of two boats (2 fish), P1 the city with a port (1 fish, from the
+    // other set's marker). Counted by marker each would have a majority (10 each); as one
+    // good, P2 has the most fish: 10 for P2 alone.
+    let record = dir.join("game.toml");
+    std::fs::write(
+        &record,
+        "[game]\nplayers = 2\nsets = [\"base\", \"harbour\", \"boats\"]\n\n\
+         [[turn]]\ntile = \"BT-boat\"\nat = [1, 0]\n\n\
+         [[turn]]\ntile = \"BT-boat\"\nat = [-1, 0]\nrotation = 2\n\n\
+         [[turn]]\ntile = \"HB-port\"\nat = [0, -1]\nrotation = 2\n\n\
+         [expect]\nscores = [0, 10]\nover = true\n",
+    )
+    .unwrap();
+    let harbour = common::root().join("examples/harbour.toml");
+    let text = played(&[&record, &harbour, &boats]);
+    assert!(text.contains("P2 takes 2 × fish"), "{text}");
+    assert!(text.contains("P1 takes 1 × fish"), "{text}");
+    assert!(
+        text.contains("final fish: P2 scores 10 points for the most fish (P1 1, P2 2)"),
+        "{text}"
+    );
+    let out = json(&tilekit(&[
+        "play",
+        record.to_str().unwrap(),
+        harbour.to_str().unwrap(),
+        boats.to_str().unwrap(),
+        "--json",
+    ]));
+    let text = out.to_string();
+    assert!(text.contains(r#""token":"fish""#), "{text}");
+    assert!(!text.contains(r#""token":"boat""#), "{text}");
+}
+
+/// An effect with an `option` is a house rule: off unless the game names it, and `--option`
+/// accepts its name.
+#[test]
+fn an_effect_with_an_option_pays_only_when_switched_on() {
+    let highland = common::root().join("examples/highland.toml");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate",
+            highland.to_str().unwrap(),
+            "--sets",
+            "base,highland",
+            "--games",
+            "40",
+            "--json",
+        ];
+        args.extend(extra);
+        json(&tilekit(&args))
+    };
+    let huts = |v: &serde_json::Value| v["stats"]["marker_points"]["hut"].as_i64().unwrap();
+    assert_eq!(huts(&run(&[])), 0);
+    assert!(huts(&run(&["--option", "shepherds"])) > 0);
+    let out = tilekit(&[
+        "simulate",
+        highland.to_str().unwrap(),
+        "--sets",
+        "base,highland",
+        "--games",
+        "4",
+        "--option",
+        "shepherd",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("shepherds"), "{err}");
+}

@@ -4,7 +4,7 @@
 use crate::ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
 use crate::options::MAX_PLAYERS;
 use crate::state::{Event, FigureKind, Game};
-use crate::tables::{Power, Rates, SiteRange, Tables};
+use crate::tables::{EffectRule, Power, Rates, SiteRange, Tables};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use tiledef::EffectCount;
@@ -397,16 +397,17 @@ impl<'t> Game<'t> {
     /// Scores the set at `root` for its majority at its kind's rates, then returns its
     /// followers.
     pub(crate) fn score(&mut self, root: NodeId, complete: bool, events: &mut Vec<Event>) {
-        self.score_as(root, complete, false, events);
+        self.score_as(root, complete, None, events);
     }
 
-    /// Scores the set at `root` as `score` does; `recalled`: unfinished, in play, its figure
-    /// taken back (the abbot's recall).
+    /// Scores the set at `root` as `score` does; `recalled`: unfinished, in play, for the figure
+    /// of that index into `figures` alone, which alone is taken back (the abbot's recall; the
+    /// other figures there stay, as JCZ's `ReturnFollower` leaves them).
     pub(crate) fn score_as(
         &mut self,
         root: NodeId,
         complete: bool,
-        recalled: bool,
+        recalled: Option<usize>,
         events: &mut Vec<Event>,
     ) {
         let node = self.core.nodes[root.index()];
@@ -416,7 +417,7 @@ impl<'t> Game<'t> {
         let t = tiles.len() as u32;
         let emblems = u32::from(node.emblems);
         let (mut reason, rates) = self.rates(node.kind, complete, t);
-        if recalled {
+        if recalled.is_some() {
             reason = Reason::Recalled;
         }
         let mut modifiers = Vec::new();
@@ -454,7 +455,10 @@ impl<'t> Game<'t> {
         if !tables.effects.is_empty() {
             points += self.effects(node.kind, node.tile, &tiles, complete, &mut modifiers);
         }
-        let (count, weight, powered) = self.return_followers(root, node.kind, emblems);
+        let (count, weight, powered) = match recalled {
+            Some(i) => self.return_recalled(i, emblems),
+            None => self.return_followers(root, node.kind, emblems),
+        };
         let players = self.core.options.players as usize;
         let best = weight[..players].iter().copied().max().unwrap_or(0);
         let winners: Vec<u8> = (0..players as u8)
@@ -635,6 +639,31 @@ impl<'t> Game<'t> {
         (count, weight, powered)
     }
 
+    /// Takes the recalled figure `i` (index into `figures`) back alone: its owner's count,
+    /// weight and power, as `return_followers` gives them for every figure.
+    fn return_recalled(
+        &mut self,
+        i: usize,
+        emblems: u32,
+    ) -> (
+        [u8; MAX_PLAYERS as usize],
+        [u16; MAX_PLAYERS as usize],
+        Vec<(u8, usize)>,
+    ) {
+        let mut count = [0u8; MAX_PLAYERS as usize];
+        let mut weight = [0u16; MAX_PLAYERS as usize];
+        let mut powered = Vec::new();
+        let fig = self.lift(i);
+        count[fig.owner as usize] = 1;
+        weight[fig.owner as usize] = self.core.strength(&fig, emblems);
+        if let Some(k) = fig.figure.set_index()
+            && self.core.powers.special & fig.figure.bit() != 0
+        {
+            powered.push((fig.owner, k));
+        }
+        (count, weight, powered)
+    }
+
     /// The markers on the features of the last walked ring.
     fn ring_markers(&self) -> u32 {
         (self.ring().iter())
@@ -667,7 +696,11 @@ impl<'t> Game<'t> {
             for &c in &o.features[n.local as usize].borders {
                 let r = self.core.find_mut(p.node(c));
                 let near = self.core.nodes[r.index()];
-                let completed = self.core.play.closes(near.kind) && near.open == 0;
+                let completed = if self.core.play.closes(near.kind) {
+                    near.open == 0
+                } else {
+                    self.site_complete(near)
+                };
                 if completed && !roots.contains(&r) && tables.feature(near.kind).pays(kind) > 0 {
                     roots.push(r);
                     match out.iter_mut().find(|(k, _)| *k == near.kind) {
@@ -678,6 +711,17 @@ impl<'t> Game<'t> {
             }
         }
         out
+    }
+
+    /// Whether `node` is a site whose range is all placed (a region bordering it is paid).
+    fn site_complete(&self, node: crate::state::Node) -> bool {
+        if !self.core.play.is_site(node.kind) {
+            return false;
+        }
+        let range = self.core.tables.feature(node.kind).site_range();
+        let p = self.core.board.placed[node.tile.index()];
+        let (x, y) = (i32::from(p.x), i32::from(p.y));
+        self.core.board.placed_in(x, y, range) == range.tiles()
     }
 
     /// How many markers of each kind that `keep` keeps the last walked ring's features carry
@@ -731,7 +775,12 @@ impl<'t> Game<'t> {
         let tables = self.core.tables;
         let board = &self.core.board;
         let mut points = 0;
-        for e in tables.effects.iter().filter(|e| e.on.contains(&kind)) {
+        let rules = &self.core.rules;
+        let switched_on = |e: &&EffectRule| e.option.as_deref().is_none_or(|o| rules.is_on(o));
+        for e in (tables.effects.iter())
+            .filter(|e| e.on.contains(&kind))
+            .filter(switched_on)
+        {
             let marked = |x: i32, y: i32| {
                 board.at(x, y).is_some_and(|p| {
                     let k = usize::from(tables.orient(p.orient).kind);

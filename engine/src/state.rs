@@ -607,14 +607,14 @@ pub enum Event {
     Tokens {
         /// The player.
         player: u8,
-        /// The marker kind's id (the token).
+        /// The good's id: its token's `id`, else the marker kind's id.
         marker: String,
         /// How many.
         count: u32,
     },
     /// A token majority was scored at the end.
     TokenMajority {
-        /// The marker kind's id (the token).
+        /// The good's id: its token's `id`, else the marker kind's id.
         marker: String,
         /// The players with the most, each scoring `points`.
         players: Vec<u8>,
@@ -888,9 +888,9 @@ impl GameStats {
                 let v = self.marker_points.get(m).copied().unwrap_or(0);
                 visit(SourceName::Modifier(&marker.id), v);
             }
-            if marker.token.is_some() {
+            if marker.token.is_some() && tables.good_slot(m) == m {
                 let v = self.token_points.get(m).copied().unwrap_or(0) as i64;
-                visit(SourceName::Tokens(&marker.id), v);
+                visit(SourceName::Tokens(tables.good(m)), v);
             }
         }
     }
@@ -914,7 +914,8 @@ pub struct KeyedStats {
     /// What each marker kind's scoring modifier changed, by marker id (counted per scoring
     /// player, as `points_by_kind` is).
     pub marker_points: BTreeMap<String, i64>,
-    /// Points of token majorities at the end, by marker id.
+    /// Points of token majorities at the end, by good id (the marker's id unless its token
+    /// names another).
     pub token_points: BTreeMap<String, u64>,
     /// Figures deployed, by figure id: `follower` (the base follower) and the sets' figures.
     pub deployed: BTreeMap<String, u64>,
@@ -973,6 +974,11 @@ impl GameStats {
         } = self;
         let kind = |k: usize| tables.features.get(k).map_or("", |f| f.id.as_str());
         let marker = |m: usize| tables.markers.get(m).map_or("", |m| m.id.as_str());
+        // A token's points are the good's, named by its id (a marker's own unless named apart).
+        let good = |m: usize| match tables.markers.get(m) {
+            Some(k) if k.token.is_some() => tables.good(m),
+            _ => marker(m),
+        };
         let set_figure = |k: usize| tables.figure_id(FigureId::set(k));
         let (kinds, markers, figures) = (
             tables.features.len(),
@@ -986,7 +992,7 @@ impl GameStats {
             network_points: *network_points,
             modifier_points: keyed(modifier_points, kinds, kind),
             marker_points: keyed(marker_points, markers, marker),
-            token_points: keyed(token_points, markers, marker),
+            token_points: keyed(token_points, markers, good),
             deployed: keyed(deployed, figures + 1, |i| {
                 tables.figure_id(FigureId::from_index(i))
             }),

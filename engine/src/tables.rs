@@ -411,6 +411,9 @@ pub struct MarkerInfo {
     /// The points of the token it gives when its feature is completed (majority at the end).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<u32>,
+    /// The id of the good its token is, when named apart from the marker (absent: its id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_id: Option<String>,
 }
 
 /// The placement index: which rotations of each tile kind fit each neighbour pattern.
@@ -554,6 +557,9 @@ pub struct EffectRule {
     pub complete: u32,
     /// Points per counted tile when it is scored unfinished.
     pub unfinished: u32,
+    /// The game option that switches it on (a house rule); `None`: always on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<String>,
 }
 
 /// A figure a set adds (the large follower, the abbot, the builder, the pig): deployed like a
@@ -737,12 +743,13 @@ impl Tables {
     }
 
     /// The rule options a game of these tables may switch on by name (`on`, `--option`): the
-    /// engine's own (`BUILT_IN_OPTIONS`) and each one a marker's scoring modifier declares (a
-    /// house rule), sorted, each once.
+    /// engine's own (`BUILT_IN_OPTIONS`) and each one a marker's scoring modifier, a kind's
+    /// small rates or an effect declares (a house rule), sorted, each once.
     pub fn rule_options(&self) -> Vec<&str> {
         let modifiers = (self.markers.iter()).filter_map(|m| m.scoring.as_ref()?.option.as_deref());
         let small = (self.features.iter()).filter_map(|k| k.small.as_ref()?.option.as_deref());
-        crate::options::rule_options(modifiers.chain(small))
+        let effects = (self.effects.iter()).filter_map(|e| e.option.as_deref());
+        crate::options::rule_options(modifiers.chain(small).chain(effects))
     }
 
     /// Whether points are credited to the marker kind `marker` (index into `markers`): it has
@@ -752,6 +759,22 @@ impl Tables {
             .get(marker)
             .is_some_and(|m| m.scoring.is_some())
             || self.effects.iter().any(|e| usize::from(e.marker) == marker)
+    }
+
+    /// The id of the good marker kind `marker`'s token is: its token's id, else its own.
+    pub fn good(&self, marker: usize) -> &str {
+        self.markers
+            .get(marker)
+            .map_or("", |m| m.token_id.as_deref().unwrap_or(m.id.as_str()))
+    }
+
+    /// The first marker kind giving the same good as `marker`: where that good's tokens and
+    /// points are counted, so that markers sharing a good share one majority.
+    pub fn good_slot(&self, marker: usize) -> usize {
+        let good = self.good(marker);
+        (self.markers.iter().enumerate())
+            .position(|(k, m)| m.token.is_some() && self.good(k) == good)
+            .unwrap_or(marker)
     }
 
     /// The index of a marker kind by id (0 when unknown).
@@ -1064,6 +1087,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 rule: m.rule,
                 scoring: m.scoring.clone(),
                 token: m.token,
+                token_id: m.token_id.clone(),
             })
             .collect(),
         features: rules,
@@ -1095,6 +1119,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 count: e.count,
                 complete: e.complete,
                 unfinished: e.unfinished,
+                option: e.option.clone(),
             })
             .collect(),
         set_removes: ts

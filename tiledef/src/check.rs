@@ -21,8 +21,10 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+mod borders;
 mod effects;
 mod figures;
+mod goods;
 mod kinds;
 mod layout;
 mod start;
@@ -250,6 +252,8 @@ fn vocabulary_set(
                         (m.rule == Some(crate::MarkerRule::Well)).then(ScoringDef::wells)
                     }),
                     token: m.token.as_ref().map(|t| t.points),
+                    token_id: m.token.as_ref().and_then(|t| t.id.clone()),
+                    token_name: m.token.as_ref().and_then(|t| t.name.clone()),
                 }
             })
             .collect(),
@@ -646,6 +650,7 @@ impl Checker<'_> {
                 self.marker_rates(d.file, m, scoring, &ptr, kinds);
             }
         }
+        self.shared_goods(vocab);
     }
 
     /// A marker's place resolves (an older file's kind name aside), and a token's marker goes

@@ -147,6 +147,12 @@ pub struct EffectDef {
     #[serde(default, skip_serializing_if = "is_zero")]
     #[schemars(range(max = MAX_RATE))]
     pub unfinished: u32,
+    /// A game option that switches this effect on (a house rule; off unless the game names it
+    /// in its rule options, `[game.rules] on = ["…"]`, `--option`); without it the effect
+    /// always pays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"shepherds")]
+    pub option: Option<String>,
 }
 
 impl EffectDef {
@@ -216,6 +222,13 @@ pub struct FeatureKindDef {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     #[schemars(with = "BTreeMap<String, Rate>", example = FeatureKindDef::bordered_example())]
     pub bordered: BTreeMap<String, u32>,
+    /// On a region kind: what it scores at the end for each completed feature it borders, by
+    /// that feature's kind id (any shape that completes: an area, a line, a site), for kinds
+    /// whose own `bordered` does not name it (another set's: a forest's `{ city = 2 }`). A
+    /// pair of kinds is paid by one side only.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(with = "BTreeMap<String, Rate>", example = FeatureKindDef::borders_example())]
+    pub borders: BTreeMap<String, u32>,
     /// A site's range, the tiles around it that complete it and that it scores per placed tile:
     /// `{ square = 1 }` (the 3 × 3 block, a monastery) or `{ plus = 1 }` (the tile and its four
     /// neighbours). Without it a site's range is its own tile.
@@ -249,6 +262,10 @@ impl FeatureKindDef {
             (None, Shape::Site) => format!("{}s", self.id),
             (None, _) => self.tile_key(),
         }
+    }
+
+    fn borders_example() -> BTreeMap<String, u32> {
+        BTreeMap::from([("city".to_string(), 2), ("monastery".to_string(), 1)])
     }
 
     fn bordered_example() -> BTreeMap<String, u32> {
@@ -968,8 +985,18 @@ pub struct Rates {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TokenDef {
+    /// The good's id, when it is named apart from its marker (`fish` on a `port`); absent: the
+    /// marker's id. Markers giving one id, in any loaded set, give one good, counted together
+    /// for the majority; events, records and reports name it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"fish")]
+    pub id: Option<String>,
+    /// The good's readable name, e.g. `"Fish"`; absent: the marker's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"Fish")]
+    pub name: Option<String>,
     /// Points each player with the most tokens of this kind scores at the end (ties: every
-    /// tied player scores them all).
+    /// tied player scores them all). Every marker giving one good gives it the same points.
     #[schemars(range(min = 1, max = MAX_RATE))]
     pub points: u32,
 }
@@ -1171,7 +1198,8 @@ pub struct FeatureDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub markers: Vec<String>,
     /// The emblem count under its key (`pennants = 1`), and on a region the features it
-    /// borders under their kind's key, each named by one of its ports (`cities = ["N"]`).
+    /// borders under their kind's key, each named by one of its ports (`cities = ["N"]`), or
+    /// the tile's site by `true` (`monastery = true`).
     #[serde(flatten)]
     pub by_kind: BTreeMap<String, KindValue>,
 }
@@ -1185,6 +1213,8 @@ pub enum KindValue {
     Count(#[schemars(range(max = MAX_PENNANTS))] u32),
     /// The features of a kind a region borders, each named by one of its ports.
     Ports(#[schemars(example = vec![Port::N])] Vec<Port>),
+    /// A region borders the tile's site of this kind (`monastery = true`).
+    Site(bool),
 }
 
 impl FeatureDef {

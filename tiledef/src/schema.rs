@@ -150,7 +150,8 @@ fn name_kind(
                 }),
             );
         }
-        // The areas of a set's own kinds (`forests = ["E"]`), checked by `check`.
+        // The areas of a set's own kinds (`forests = ["E"]`), and the lines and sites a region
+        // borders (`roads = ["W"]`, `monastery = true`), checked by `check`.
         table["additionalProperties"] = json!({ "$ref": "#/$defs/KindValue" });
     }
     table["properties"] = Value::Object(properties);

@@ -57,6 +57,8 @@ pub struct Effect {
     pub complete: u32,
     /// Points per counted tile when it is scored unfinished.
     pub unfinished: u32,
+    /// The game option that switches it on; `None`: always on.
+    pub option: Option<String>,
 }
 
 /// A declared feature kind, resolved: defaults filled in, `bordered` by kind index.
@@ -337,6 +339,18 @@ pub struct MarkerKind {
     pub scoring: Option<ScoringDef>,
     /// The points of the token it gives, scored by majority at the end.
     pub token: Option<u32>,
+    /// The id of the good its token is, when named apart from the marker (`fish` on a `port`):
+    /// markers giving one good id are counted together.
+    pub token_id: Option<String>,
+    /// The good's readable name, when named apart from the marker.
+    pub token_name: Option<String>,
+}
+
+impl MarkerKind {
+    /// The id of the good its token is: `token_id`, else its own id.
+    pub fn good(&self) -> &str {
+        self.token_id.as_deref().unwrap_or(&self.id)
+    }
 }
 
 /// A feature kind: an index into `TileSet::feature_kinds` (at most 32 of them).

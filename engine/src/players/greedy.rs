@@ -407,10 +407,15 @@ impl Board {
             }
             if game.modules.tokens.is_some()
                 && let Some(points) = m.token
-                && self.token_kinds.len() < TOKENS
             {
-                mark.token = self.token_kinds.len() as u8;
-                self.token_kinds.push((k as u8, f64::from(points)));
+                // Markers sharing a good share its count, at the good's slot.
+                let slot = game.core.tables.good_slot(k) as u8;
+                if let Some(j) = self.token_kinds.iter().position(|t| t.0 == slot) {
+                    mark.token = j as u8;
+                } else if self.token_kinds.len() < TOKENS {
+                    mark.token = self.token_kinds.len() as u8;
+                    self.token_kinds.push((slot, f64::from(points)));
+                }
             }
             self.marks.push(mark);
         }

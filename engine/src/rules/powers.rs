@@ -1,5 +1,6 @@
 //! The set figures' powers that change a turn: `recall` (instead of deploying, a player takes
-//! back a figure of theirs with it, and its feature scores at once as at the end: the abbot)
+//! back a figure of theirs with it, and its feature scores at once as at the end, for them
+//! alone: the abbot; a ranger from a forest)
 //! and `extra-tile` (a tile its owner places that extends its feature gives them one more tile
 //! at once, which never gives another: the builder). The third power, `bonus`, is paid where a
 //! feature scores (`crate::scoring`). Which figures of a game have which power is the core's
@@ -61,7 +62,8 @@ fn recallable<'g>(game: &'g Game<'_>) -> impl Iterator<Item = usize> + 'g {
 }
 
 /// Takes back figure `figure` of the current player, of the power `recall`, and scores its
-/// feature as the end would, for them.
+/// feature as the end would, for them alone: the other figures there stay (JCZ's abbot), and
+/// their figures beside it (a builder, a pig) go home with it when it was their last claim.
 pub(crate) fn recall(
     game: &mut Game<'_>,
     figure: u16,
@@ -77,7 +79,20 @@ pub(crate) fn recall(
     if let Some(n) = fig.figure.set_index().and_then(|k| recalls.get_mut(k)) {
         *n += 1;
     }
-    game.score_as(root, false, true, events);
+    game.score_as(root, false, Some(i), events);
+    for lonely in game.return_lonely(fig) {
+        let p = game.core.board.placed[lonely.tile.index()];
+        let n = game.core.nodes[lonely.node.index()];
+        events.push(Event::Returned {
+            player: lonely.owner,
+            figure: lonely.kind,
+            follower: lonely.figure,
+            x: p.x,
+            y: p.y,
+            feature: n.local,
+            kind: n.kind,
+        });
+    }
     Ok(())
 }
 

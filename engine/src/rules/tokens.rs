@@ -1,6 +1,8 @@
 //! Tokens (Traders & Builders' goods, or any marker kind with a `token`): the player who
 //! completes a feature takes one token per token-giving marker on it, whoever scores it; at the
-//! end, for each token kind, the players with the most (at least one) each score its points.
+//! end, for each good, the players with the most (at least one) each score its points. Markers
+//! giving one good (`Tables::good`) count together, at the first such marker's place
+//! (`Tables::good_slot`).
 
 use crate::ids::NodeId;
 use crate::state::{Event, Game};
@@ -8,7 +10,7 @@ use crate::state::{Event, Game};
 /// The tokens' state: how many each player holds of each marker kind.
 #[derive(Clone, Debug)]
 pub(crate) struct Tokens {
-    /// Tokens by player and marker kind (`player × markers + kind`).
+    /// Tokens by player and marker kind (`player × markers + kind`), a good's at its slot.
     pub(crate) held: Vec<u32>,
 }
 
@@ -34,16 +36,17 @@ pub(crate) fn award(game: &mut Game<'_>, root: NodeId, events: &mut Vec<Event>) 
         return;
     };
     for (k, count) in got {
-        tokens.held[usize::from(player) * kinds + usize::from(k)] += count;
+        let slot = tables.good_slot(usize::from(k));
+        tokens.held[usize::from(player) * kinds + slot] += count;
         events.push(Event::Tokens {
             player,
-            marker: tables.markers[usize::from(k)].id.clone(),
+            marker: tables.good(usize::from(k)).to_string(),
             count,
         });
     }
 }
 
-/// The final token scoring: for each token kind, the players with the most (at least one)
+/// The final token scoring: for each good, the players with the most (at least one)
 /// each score its points.
 pub(crate) fn score_majorities(game: &mut Game<'_>, events: &mut Vec<Event>) {
     let Some(tokens) = game.modules.tokens.as_ref() else {
@@ -57,6 +60,9 @@ pub(crate) fn score_majorities(game: &mut Game<'_>, events: &mut Vec<Event>) {
         let Some(points) = marker.token else {
             continue;
         };
+        if tables.good_slot(k) != k {
+            continue;
+        }
         let held: Vec<u32> = (0..players).map(|p| tokens.held[p * kinds + k]).collect();
         let best = held.iter().copied().max().unwrap_or(0);
         if best > 0 {
@@ -72,7 +78,7 @@ pub(crate) fn score_majorities(game: &mut Game<'_>, events: &mut Vec<Event>) {
             game.core.stats.token_points[k] += u64::from(points);
         }
         events.push(Event::TokenMajority {
-            marker: tables.markers[k].id.clone(),
+            marker: tables.good(k).to_string(),
             players: winners,
             tokens: held,
             points,

@@ -113,6 +113,7 @@ impl Checker<'_> {
                     count: def.count,
                     complete: def.complete,
                     unfinished: def.unfinished,
+                    option: def.option.clone(),
                 });
             }
         }

@@ -3,7 +3,7 @@
 
 use super::{Checker, Declared, Vocabulary};
 use crate::model::{
-    Beside, FigureDef, MAX_FIGURE_KINDS, PowerDef, RESERVED_FIGURE_IDS, Shape, StrengthDef,
+    Beside, FigureDef, MAX_FIGURE_KINDS, PowerDef, RESERVED_FIGURE_IDS, StrengthDef,
 };
 use crate::tileset::{FeatureKindId, FeatureKindInfo, FigurePower, FollowerKind, Strength};
 
@@ -202,8 +202,8 @@ impl Checker<'_> {
         strength
     }
 
-    /// The power: `recall` scores its feature as at the end, so it needs a site it alone
-    /// claims (a monastery, a garden).
+    /// The power: `recall` scores its feature as at the end for the recalled figure's owner
+    /// alone, so the figure must claim its feature: not `beside` its owner's figures.
     fn figure_power(
         &mut self,
         f: usize,
@@ -216,43 +216,22 @@ impl Checker<'_> {
         let at = format!("{ptr}/power");
         Some(match power {
             PowerDef::Recall => {
-                let not_sites: Vec<&str> = (on.iter())
-                    .filter_map(|k| kinds.get(k.index()))
-                    .filter(|k| k.shape != Shape::Site || k.range.is_none())
-                    .map(|k| k.id.as_str())
-                    .collect();
-                if def.beside == Beside::Own || on.is_empty() || !not_sites.is_empty() {
-                    let why = if def.beside == Beside::Own {
-                        "it goes beside its owner's figures (`beside = \"own\"`): a recall would score a feature others claim".to_string()
-                    } else if on.is_empty() {
-                        "it names no kind in `on`, so it may stand on roads and cities that others share".to_string()
-                    } else {
-                        format!(
-                            "`{}` is not a site with a range, which alone scores for one figure",
-                            not_sites.join("`, `")
-                        )
-                    };
-                    let sites: Vec<String> = (kinds.iter())
-                        .filter(|k| k.shape == Shape::Site && k.range.is_some())
-                        .map(|k| format!("\"{}\"", k.id))
-                        .collect();
+                if def.beside == Beside::Own {
                     let d = self.error(
                         f,
                         &at,
                         false,
                         "tilekit::figure-recall",
-                        format!("figure `{}` has the power `recall`, but {why}", def.id),
+                        format!(
+                            "figure `{}` has the power `recall`, but it goes beside its owner's figures (`beside = \"own\"`): it claims nothing, so a recall would score a feature for a figure that holds no part of it",
+                            def.id
+                        ),
                     );
                     d.label = "recall".to_string();
-                    d.hint = Some(if sites.is_empty() {
-                        "declare a site kind with a `range` (as a monastery) for it to stand on"
-                            .to_string()
-                    } else {
-                        format!(
-                            "stand it only on sites, without `beside`: `on = [{}]`",
-                            sites.join(", ")
-                        )
-                    });
+                    d.hint = Some(
+                        "remove `beside`, so that the figure claims a free feature as a follower does"
+                            .to_string(),
+                    );
                 }
                 FigurePower::Recall
             }

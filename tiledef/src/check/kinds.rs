@@ -230,6 +230,7 @@ impl Checker<'_> {
             kind.bordered = self.bordered(d.file, &ptr, def, vocab);
             kinds.push(kind);
         }
+        self.kind_borders(vocab, &mut kinds);
         self.kind_keys(vocab);
         kinds
     }
@@ -341,6 +342,20 @@ impl Checker<'_> {
             );
             d.label = "never paid".to_string();
             d.hint = Some(match completions(def.shape) {
+                // A region's `bordered` is what other regions score for bordering it; what it
+                // scores itself for what it borders is its `borders`.
+                [Completion::Never] if key == "bordered" && def.shape == Shape::Region => {
+                    let names: Vec<String> = def
+                        .bordered
+                        .iter()
+                        .map(|(k, r)| format!("{k} = {r}"))
+                        .collect();
+                    format!(
+                        "`bordered` says what other regions score for bordering a {0}, and a {0} is never completed; for what a {0} scores per completed feature it borders, write `borders = {{ {1} }}`",
+                        def.id,
+                        names.join(", ")
+                    )
+                }
                 [Completion::Never] => format!(
                     "remove `{what}`: {} scores at the end only, by `score.unfinished`",
                     a_shape(def.shape)

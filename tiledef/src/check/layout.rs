@@ -412,14 +412,20 @@ impl Checker<'_> {
         vocab: &Vocabulary,
     ) {
         let visible = vocab.visible(f);
-        // The areas a region may name what it borders by (their kinds' keys).
+        // The kinds a region may name what it borders by (their keys): areas and lines by a
+        // port, sites by `true`.
+        let bordered_shape = |key: &str| {
+            (tileset.feature_kinds.iter().enumerate())
+                .find(|(k, other)| other.key == key && vocab.feature_kinds[*k].seen(visible))
+                .filter(|(_, other)| !other.hub)
+                .map(|(_, other)| other.shape)
+                .filter(|_| kind.shape == Shape::Region)
+        };
         let bordered = |key: &str| {
-            kind.shape == Shape::Region
-                && (tileset.feature_kinds.iter().enumerate()).any(|(k, other)| {
-                    other.shape == Shape::Area
-                        && other.key == key
-                        && vocab.feature_kinds[k].seen(visible)
-                })
+            matches!(
+                bordered_shape(key),
+                Some(Shape::Area | Shape::Line | Shape::Site)
+            )
         };
         let mut extra: Vec<&str> = Vec::new();
         if written.end.is_some() && kind.shape != Shape::Line {
@@ -434,7 +440,8 @@ impl Checker<'_> {
         for (k, value) in &written.by_kind {
             let fits = match value {
                 KindValue::Count(_) => kind.emblem.as_ref().is_some_and(|e| e.key == *k),
-                KindValue::Ports(_) => bordered(k),
+                KindValue::Ports(_) => matches!(bordered_shape(k), Some(Shape::Area | Shape::Line)),
+                KindValue::Site(on) => *on && bordered_shape(k) == Some(Shape::Site),
             };
             if !fits {
                 extra.push(k);
@@ -726,11 +733,17 @@ impl Checker<'_> {
                 continue;
             };
             for (key, value) in &written.by_kind {
-                let KindValue::Ports(ports) = value else {
-                    continue;
-                };
                 let Some(k) = tileset.feature_kinds.iter().position(|x| x.key == *key) else {
                     continue;
+                };
+                let ports = match value {
+                    KindValue::Ports(ports) => ports,
+                    KindValue::Site(true) => {
+                        let bptr = format!("{fptr}/{}", super::escape(key));
+                        self.bordered_site(f, (&bptr, id), fi, k, b, tileset);
+                        continue;
+                    }
+                    _ => continue,
                 };
                 let bordered = &tileset.feature_kinds[k];
                 for (n, &port) in ports.iter().enumerate() {
@@ -790,7 +803,7 @@ impl Checker<'_> {
                     let region_ports = super::mask_of(&written.ports);
                     if let Some(barrier) = barriers
                         .iter()
-                        .filter(|x| x.feature != Some(fi))
+                        .filter(|x| x.feature != Some(fi) && x.feature != Some(target))
                         .find(|x| super::separates(x.ports, region_ports, target_ports))
                     {
                         let region = noun(tileset.kind_of(&b.features[fi]));
@@ -801,6 +814,42 @@ impl Checker<'_> {
                     b.features[fi].borders.push(target);
                 }
             }
+        }
+    }
+
+    /// A region names the tile's site of kind `k` it borders (`monastery = true`): the tile
+    /// has one, named once.
+    fn bordered_site(
+        &mut self,
+        f: usize,
+        (bptr, id): (&str, &str),
+        fi: usize,
+        k: usize,
+        b: &mut Building<'_>,
+        tileset: &TileSet,
+    ) {
+        let site = &tileset.feature_kinds[k];
+        let region = noun(tileset.kind_of(&b.features[fi]));
+        let Some(target) = (b.features.iter()).position(|x| x.kind.index() == k) else {
+            self.error(
+                f,
+                bptr,
+                true,
+                "tilekit::no-such-bordered",
+                format!(
+                    "tile `{id}`: a {region} borders a {}, but the tile has none",
+                    noun(site)
+                ),
+            )
+            .hint = Some(format!(
+                "this tile has no {}; remove the reference, or add `{} = true` to the tile",
+                noun(site),
+                site.key
+            ));
+            return;
+        };
+        if !b.features[fi].borders.contains(&target) {
+            b.features[fi].borders.push(target);
         }
     }
 

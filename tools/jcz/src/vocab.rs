@@ -175,7 +175,11 @@ pub fn token(marker: &str) -> Option<TokenDef> {
     TOKENS
         .iter()
         .find(|(m, _)| *m == marker)
-        .map(|&(_, points)| TokenDef { points })
+        .map(|&(_, points)| TokenDef {
+            id: None,
+            name: None,
+            points,
+        })
 }
 
 /// What one value of JCZ's `<tile group="…">` means in its `RiverCapability`.

@@ -116,6 +116,8 @@ fn with_new_vocabulary() -> (TileSet, usize) {
         icon: None,
         scoring: None,
         token: None,
+        token_id: None,
+        token_name: None,
     });
     let colour = set.colours.len() - 1;
     let marker = set.markers.len() - 1;

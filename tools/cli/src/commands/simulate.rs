@@ -426,8 +426,8 @@ pub struct SimulateJson {
     pub points_per_game: BTreeMap<String, f64>,
     /// Points per game, all players together, by source as the text report names it: a
     /// feature kind's plural (`cities`; base rates), `flowers`, `windmills`, `marketplace
-    /// networks`, `<figure> (bonus)`, `<marker> (modifier)`, `<marker> (tokens)`. They add up
-    /// to the points scored.
+    /// networks`, `<figure> (bonus)`, `<marker> (modifier)`, `<good> (tokens)` (the good's id,
+    /// its marker's unless its token names another). They add up to the points scored.
     pub points_per_game_by_source: BTreeMap<String, f64>,
     /// Figures the Festival returned, per game.
     pub festival_returns_per_game: f64,

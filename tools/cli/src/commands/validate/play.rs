@@ -150,12 +150,13 @@ fn with_requirements(tileset: &TileSet, set: usize) -> Vec<String> {
         .collect()
 }
 
-/// The options the definitions declare (a modifier's or small rates' `option`): rates they
-/// switch on can pay only in games with them on.
+/// The options the definitions declare (a modifier's, small rates' or effect's `option`): rates
+/// they switch on can pay only in games with them on.
 fn declared_options(tables: &Tables) -> Vec<String> {
     let modifiers = (tables.markers.iter()).filter_map(|m| m.scoring.as_ref()?.option.clone());
     let small = (tables.features.iter()).filter_map(|k| k.small.as_ref()?.option.clone());
-    let mut names: Vec<String> = modifiers.chain(small).collect();
+    let effects = (tables.effects.iter()).filter_map(|e| e.option.clone());
+    let mut names: Vec<String> = modifiers.chain(small).chain(effects).collect();
     names.sort_unstable();
     names.dedup();
     names
@@ -273,7 +274,11 @@ impl Collect for Tally {
                 }
                 Event::Scored(score) => self.score(tables, score),
                 Event::TokenMajority { marker, points, .. } if *points > 0 => {
-                    if let Some(k) = tables.markers.iter().position(|k| k.id == *marker) {
+                    // A good's majority is counted at its slot (its first marker).
+                    let gives = |k: usize| tables.markers[k].token.is_some();
+                    let good =
+                        (0..tables.markers.len()).find(|&k| gives(k) && tables.good(k) == marker);
+                    if let Some(k) = good {
                         self.tokens_paid[k] = true;
                     }
                 }
@@ -434,7 +439,7 @@ impl Findings<'_> {
                     "its rates apply when a feature carrying the marker is scored for a player: check its `on` and that the rates differ from the kind's own",
                 );
             }
-            if marker.token.is_some() && !all.tokens_paid[m] {
+            if marker.token.is_some() && !all.tokens_paid[tables.good_slot(m)] {
                 self.warn(
                     (Declared::Marker, &marker.id, "token"),
                     "tilekit::tokens-never-paid",
