@@ -13,8 +13,11 @@ use std::path::Path;
 pub const MAX_PICTURE_BYTES: u64 = 1_000_000;
 /// The largest width or height a picture may declare, in pixels.
 pub const MAX_PICTURE_SIDE: u32 = 4096;
-/// The most XML nodes (elements, text, comments) an SVG picture may have.
-pub const MAX_SVG_NODES: u32 = 50_000;
+/// The most XML nodes (elements, text, comments) an SVG picture may have, and the most nodes
+/// its drawing may have once each `<use>`, clip path, mask and pattern is counted where drawn.
+pub const MAX_SVG_NODES: u32 = 10_000;
+/// The most filtered groups (blurs, shadows) an SVG picture may draw: each is a layer of its own.
+pub const MAX_SVG_FILTERS: usize = 16;
 /// The deepest an SVG picture's elements may nest (usvg walks the tree recursively).
 pub const MAX_SVG_DEPTH: usize = 128;
 
@@ -71,6 +74,23 @@ pub enum PictureError {
     /// An SVG too large to parse safely.
     #[error("the SVG has more than {MAX_SVG_NODES} nodes")]
     TooManyNodes,
+    /// An SVG whose drawing repeats too much (`<use>`, patterns, masks).
+    #[error(
+        "the SVG draws more than {MAX_SVG_NODES} nodes once `<use>`, clip paths, masks and patterns are counted where drawn"
+    )]
+    TooMuchDrawing,
+    /// An SVG with `<marker>`s, which repeat at every vertex of a path.
+    #[error("the SVG has a `<marker>`, which pictures do not draw: draw the arrowheads as paths")]
+    Markers,
+    /// An SVG whose style sheet refers to other elements, for any number of elements.
+    #[error("the SVG's `<style>` names a `url(…)`: write it in the elements' attributes")]
+    StyleUrl,
+    /// An SVG whose references come back to themselves.
+    #[error("the SVG's `<use>` or `url(…)` references come back to where they start")]
+    ReferenceLoop,
+    /// An SVG with too many filters.
+    #[error("the SVG has more than {MAX_SVG_FILTERS} filtered elements")]
+    TooManyFilters,
     /// An SVG nested too deep.
     #[error("the SVG's elements nest more than {MAX_SVG_DEPTH} deep")]
     TooDeep,
@@ -171,6 +191,7 @@ fn svg(text: &str) -> Result<usvg::Tree, PictureError> {
             depth[node.id().get_usize()] = d;
         }
     }
+    references_within_limits(&doc)?;
     let options = usvg::Options {
         image_href_resolver: usvg::ImageHrefResolver {
             resolve_data: Box::new(|_, _, _| None),
@@ -184,10 +205,158 @@ fn svg(text: &str) -> Result<usvg::Tree, PictureError> {
         }
         e => PictureError::Svg(e.to_string()),
     })?;
+    drawing_within_limits(&tree)?;
     let size = tree.size();
     let (width, height) = (f64::from(size.width()), f64::from(size.height()));
     if width > f64::from(MAX_PICTURE_SIDE) || height > f64::from(MAX_PICTURE_SIDE) {
         return Err(PictureError::TooWide { width, height });
     }
     Ok(tree)
+}
+
+/// Counts what drawing the tree costs: every node where it is drawn (a clip path, a mask or a
+/// pattern again at each use) and every filtered group, stopping at the first limit passed.
+fn drawing_within_limits(tree: &usvg::Tree) -> Result<(), PictureError> {
+    let (mut nodes, mut filters) = (0u32, 0usize);
+    let mut groups: Vec<&usvg::Group> = vec![tree.root()];
+    while let Some(group) = groups.pop() {
+        if !group.filters().is_empty() {
+            filters += 1;
+        }
+        if let Some(clip) = group.clip_path() {
+            groups.push(clip.root());
+            groups.extend(clip.clip_path().map(usvg::ClipPath::root));
+        }
+        if let Some(mask) = group.mask() {
+            groups.push(mask.root());
+            groups.extend(mask.mask().map(usvg::Mask::root));
+        }
+        for node in group.children() {
+            nodes += 1;
+            match node {
+                usvg::Node::Group(g) => groups.push(g),
+                usvg::Node::Path(path) => {
+                    let paints = [
+                        path.fill().map(|f| f.paint()),
+                        path.stroke().map(|s| s.paint()),
+                    ];
+                    for paint in paints.into_iter().flatten() {
+                        if let usvg::Paint::Pattern(pattern) = paint {
+                            groups.push(pattern.root());
+                        }
+                    }
+                }
+                usvg::Node::Image(_) | usvg::Node::Text(_) => {}
+            }
+        }
+        if nodes > MAX_SVG_NODES {
+            return Err(PictureError::TooMuchDrawing);
+        }
+        if filters > MAX_SVG_FILTERS {
+            return Err(PictureError::TooManyFilters);
+        }
+    }
+    Ok(())
+}
+
+/// Bounds what the references of an SVG repeat before usvg builds it: every element costs 1
+/// plus the size of what each of its references (`href="#id"`, `url(#id)`) shows, counted
+/// again inside what they show. Markers (repeated per vertex) and references from a style
+/// sheet (for any number of elements) cannot be counted so, and are refused.
+fn references_within_limits(doc: &usvg::roxmltree::Document) -> Result<(), PictureError> {
+    let mut by_id = std::collections::HashMap::new();
+    for node in doc.descendants().filter(|n| n.is_element()) {
+        match node.tag_name().name() {
+            "marker" => return Err(PictureError::Markers),
+            "style" if node.text().is_some_and(|t| t.contains("url(")) => {
+                return Err(PictureError::StyleUrl);
+            }
+            _ => {}
+        }
+        if let Some(id) = node.attribute("id") {
+            by_id.insert(id, node);
+        }
+    }
+    let mut sizes = Sizes {
+        by_id,
+        done: std::collections::HashMap::new(),
+        visiting: Vec::new(),
+    };
+    let total = sizes.subtree(doc.root(), 0)?;
+    if total > u64::from(MAX_SVG_NODES) * 2 {
+        return Err(PictureError::TooMuchDrawing);
+    }
+    Ok(())
+}
+
+/// What each referenced element shows, counted once (`done`), with the chain being counted
+/// (`visiting`) to find loops.
+struct Sizes<'a, 'input> {
+    by_id: std::collections::HashMap<&'a str, usvg::roxmltree::Node<'a, 'input>>,
+    done: std::collections::HashMap<&'a str, u64>,
+    visiting: Vec<&'a str>,
+}
+
+impl<'a, 'input> Sizes<'a, 'input> {
+    /// The cost of `top`'s subtree: each element 1, plus what its references show. `depth`
+    /// counts references followed, bounded as nesting is.
+    fn subtree(
+        &mut self,
+        top: usvg::roxmltree::Node<'a, 'input>,
+        depth: usize,
+    ) -> Result<u64, PictureError> {
+        let limit = u64::from(MAX_SVG_NODES) * 2;
+        let mut total = 0u64;
+        for node in top.descendants().filter(|n| n.is_element()) {
+            total += 1;
+            for id in references(node) {
+                total = total.saturating_add(self.shown(id, depth + 1)?);
+            }
+            if total > limit {
+                return Err(PictureError::TooMuchDrawing);
+            }
+        }
+        Ok(total)
+    }
+
+    /// The cost of what a reference to `id` shows (nothing when no element has that id).
+    fn shown(&mut self, id: &'a str, depth: usize) -> Result<u64, PictureError> {
+        if let Some(&size) = self.done.get(id) {
+            return Ok(size);
+        }
+        let Some(&target) = self.by_id.get(id) else {
+            return Ok(0);
+        };
+        if self.visiting.contains(&id) {
+            return Err(PictureError::ReferenceLoop);
+        }
+        if depth > MAX_SVG_DEPTH {
+            return Err(PictureError::TooDeep);
+        }
+        self.visiting.push(id);
+        let size = self.subtree(target, depth)?;
+        self.visiting.pop();
+        self.done.insert(id, size);
+        Ok(size)
+    }
+}
+
+/// The ids an element refers to: `href="#id"` (any namespace) and each `url(#id)` of its
+/// attributes (`style` too).
+fn references<'a>(node: usvg::roxmltree::Node<'a, '_>) -> Vec<&'a str> {
+    let mut ids = Vec::new();
+    for attribute in node.attributes() {
+        let value = attribute.value();
+        if attribute.name() == "href" {
+            ids.extend(value.trim().strip_prefix('#'));
+        }
+        let mut rest = value;
+        while let Some(at) = rest.find("url(") {
+            rest = &rest[at + "url(".len()..];
+            let inside = rest.split(')').next().unwrap_or_default();
+            let inside = inside.trim().trim_matches(['"', '\'']).trim();
+            ids.extend(inside.strip_prefix('#'));
+        }
+    }
+    ids
 }

@@ -132,3 +132,71 @@ fn the_examples_pictures_parse() {
         assert!(w > 0.0 && h > 0.0, "{name}: {w} × {h}");
     }
 }
+
+/// What references repeat is counted before usvg builds it: a `<use>` chain doubling 30 times
+/// (a billion rectangles), a pattern of 2,000 shapes filling 5,000 paths, a loop.
+#[test]
+fn repetition_by_reference_is_counted_before_it_is_built() {
+    let chain: String = (1..=30)
+        .map(|k| {
+            format!(
+                r##"<g id="g{k}"><use href="#g{}"/><use href="#g{}"/></g>"##,
+                k - 1,
+                k - 1
+            )
+        })
+        .collect();
+    let body =
+        format!(r##"<defs><rect id="g0" width="1" height="1"/>{chain}</defs><use href="#g30"/>"##);
+    let result = timed(|| picture::parse(svg(&body)));
+    assert!(
+        matches!(result, Err(PictureError::TooMuchDrawing)),
+        "{result:?}"
+    );
+
+    let shapes = r#"<rect width="1" height="1"/>"#.repeat(2_000);
+    let fills = r#"<rect width="9" height="9" fill="url(#p)"/>"#.repeat(5_000);
+    let body =
+        format!(r#"<defs><pattern id="p" width="3" height="3">{shapes}</pattern></defs>{fills}"#);
+    let result = timed(|| picture::parse(svg(&body)));
+    assert!(
+        matches!(result, Err(PictureError::TooMuchDrawing)),
+        "{result:?}"
+    );
+
+    let body = r##"<g id="a"><use href="#b"/></g><g id="b"><use xlink:href="#a" xmlns:xlink="http://www.w3.org/1999/xlink"/></g>"##;
+    let result = picture::parse(svg(body));
+    assert!(
+        matches!(result, Err(PictureError::ReferenceLoop)),
+        "{result:?}"
+    );
+
+    // A few uses of a small symbol are what icons do: fine.
+    let body =
+        r##"<defs><circle id="c" r="1"/></defs><use href="#c" x="2"/><use href="#c" x="5"/>"##;
+    assert!(picture::parse(svg(body)).is_ok());
+}
+
+/// Filters are layers of their own: at most `MAX_SVG_FILTERS`. Markers (repeated at every
+/// vertex) and references from a style sheet (to any number of elements) are refused.
+#[test]
+fn filters_markers_and_style_sheet_references_are_bounded() {
+    let blur = r#"<defs><filter id="b"><feGaussianBlur stdDeviation="500"/></filter></defs>"#;
+    let blurred = |n: usize| format!("{blur}{}", r#"<circle r="4" filter="url(#b)"/>"#.repeat(n));
+    assert!(picture::parse(svg(&blurred(picture::MAX_SVG_FILTERS))).is_ok());
+    let result = picture::parse(svg(&blurred(picture::MAX_SVG_FILTERS + 1)));
+    assert!(
+        matches!(result, Err(PictureError::TooManyFilters)),
+        "{result:?}"
+    );
+
+    let marker = r#"<defs><marker id="m"><circle r="1"/></marker></defs><path marker-mid="url(#m)" d="M0 0 L1 1 L2 0"/>"#;
+    let result = picture::parse(svg(marker));
+    assert!(matches!(result, Err(PictureError::Markers)), "{result:?}");
+
+    let sheet = r#"<style>rect { fill: url(#p) }</style><rect width="1" height="1"/>"#;
+    let result = picture::parse(svg(sheet));
+    assert!(matches!(result, Err(PictureError::StyleUrl)), "{result:?}");
+    let plain_sheet = r#"<style>rect { fill: #c00 }</style><rect width="1" height="1"/>"#;
+    assert!(picture::parse(svg(plain_sheet)).is_ok());
+}

@@ -165,7 +165,10 @@ fn picture(
         .pre_translate(centre.x - w * scale / 2.0, centre.y - h * scale / 2.0)
         .pre_scale(scale, scale);
     match picture {
-        Picture::Svg(tree) => resvg::render(&tree, placed, &mut pixmap.as_mut()),
+        Picture::Svg(tree) => {
+            let corner = (centre.x - w * scale / 2.0, centre.y - h * scale / 2.0);
+            svg_in_its_box(pixmap, &tree, corner, scale, transform)?;
+        }
         Picture::Png { bytes, .. } => {
             let art = premultiplied(&bytes).map_err(|e| e.to_string())?;
             let quality = PixmapPaint {
@@ -175,6 +178,41 @@ fn picture(
             pixmap.draw_pixmap(0, 0, art.as_ref(), &quality, placed, None);
         }
     }
+    Ok(())
+}
+
+/// Draws an SVG with its top-left corner at `corner` (tile units), `scale` tile units a pixel of
+/// its own, into a pixmap of its own size first: its filters' and masks' layers are then the
+/// picture's size, not the canvas's (a blur over a print page's tile costs a page of pixels).
+/// The layer is drawn on whole pixels, so the picture is not resampled.
+fn svg_in_its_box(
+    pixmap: &mut Pixmap,
+    tree: &resvg::usvg::Tree,
+    corner: (f32, f32),
+    scale: f32,
+    transform: Transform,
+) -> Result<(), String> {
+    let device = scale * transform.sx;
+    let (ox, oy) = (
+        transform.sx * corner.0 + transform.tx,
+        transform.sy * corner.1 + transform.ty,
+    );
+    let (x0, y0) = (ox.floor(), oy.floor());
+    let side = |n: f32| (n * device + 2.0).ceil().clamp(1.0, 8192.0) as u32;
+    let size = tree.size();
+    let mut layer = Pixmap::new(side(size.width()), side(size.height()))
+        .ok_or("the picture's size cannot be drawn")?;
+    let inside = Transform::from_translate(ox - x0, oy - y0).pre_scale(device, device);
+    resvg::render(tree, inside, &mut layer.as_mut());
+    let paint = PixmapPaint::default();
+    pixmap.draw_pixmap(
+        x0 as i32,
+        y0 as i32,
+        layer.as_ref(),
+        &paint,
+        Transform::identity(),
+        None,
+    );
     Ok(())
 }
 

@@ -169,3 +169,40 @@ fn a_figure_picture_renders_alone_on_a_transparent_ground() {
     assert_eq!(alpha(0, 0), 0, "the corner is transparent");
     assert_eq!(alpha(32, 24), 255, "the face is drawn");
 }
+
+/// The heaviest SVG the checker lets through (every filter a huge blur, the rest of its nodes
+/// large circles) draws in a few seconds: its layers are its own box's size, not the tile's
+/// (drawn straight onto the tile, as first written, it took 161 s at this size, 4 s so).
+#[test]
+fn the_heaviest_picture_allowed_draws_in_bounded_time() {
+    use tiledef::picture::{MAX_SVG_FILTERS, MAX_SVG_NODES};
+    let blur = r#"<defs><filter id="b" x="-50" y="-50" width="100" height="100"><feGaussianBlur stdDeviation="500"/></filter></defs>"#;
+    let blurred = r##"<circle cx="50" cy="50" r="60" fill="#804080" filter="url(#b)"/>"##;
+    let circles = r##"<circle cx="50" cy="50" r="60" fill="#408040"/>"##;
+    let body = format!(
+        "{blur}{}{}",
+        blurred.repeat(MAX_SVG_FILTERS),
+        circles.repeat(MAX_SVG_NODES as usize - MAX_SVG_FILTERS - 100)
+    );
+    let svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000" viewBox="0 0 100 100">{body}</svg>"#
+    );
+    let dir = std::env::temp_dir().join(format!("render-heavy-picture-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = dir.join("heavy.svg");
+    std::fs::write(&path, svg).expect("written");
+    assert!(
+        tiledef::picture::read(&path).is_ok(),
+        "within the checker's limits"
+    );
+    let mut set = mines();
+    for m in &mut set.markers {
+        m.picture = Some(path.clone());
+    }
+    let tile = &set.tiles[tile_index(&set, "MN-peak")];
+    let start = std::time::Instant::now();
+    render_tile(&set, tile, 1024, &DrawOptions::default()).expect("drawn");
+    let took = start.elapsed();
+    std::fs::remove_dir_all(&dir).expect("removed");
+    assert!(took < std::time::Duration::from_secs(30), "took {took:?}");
+}
