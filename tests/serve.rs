@@ -983,3 +983,27 @@ fn a_set_with_its_own_kinds_is_shown_and_offered_for_play() {
     assert_eq!(kinds, ["road", "field", "field", "lake"]);
     assert_eq!(http(&server.addr, "GET", "/tile/LK-bay.png", "").0, 200);
 }
+
+/// A figure with its own picture is listed in the state, and its picture is served as a PNG
+/// the page can show on the board; a figure without one, or no figure, is a 404.
+#[test]
+fn a_figure_with_its_own_picture_is_served_for_the_board() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mines = root.join("examples/mines.toml");
+    let server = serve(&[mines.to_str().unwrap()]);
+    let s = state(&server.addr);
+    assert_eq!(
+        s["figure_pictures"],
+        serde_json::json!(["prospector"]),
+        "{s}"
+    );
+    let (status, png) = http(&server.addr, "GET", "/figure/prospector.png?px=64", "");
+    assert_eq!(status, 200);
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+    // The IHDR's width and height: 64 × 64, as asked.
+    assert_eq!(&png[16..24], &[0, 0, 0, 64, 0, 0, 0, 64]);
+    for missing in ["/figure/abbot.png", "/figure/nobody.png"] {
+        let (status, body) = http(&server.addr, "GET", missing, "");
+        assert_eq!(status, 404, "{missing}: {}", String::from_utf8_lossy(&body));
+    }
+}

@@ -27,6 +27,7 @@ mod figures;
 mod goods;
 mod kinds;
 mod layout;
+mod pictures;
 mod start;
 mod unused;
 
@@ -248,6 +249,7 @@ fn vocabulary_set(
                     rule: m.rule,
                     display: m.display.as_deref().and_then(Rgb::parse),
                     icon: m.icon,
+                    picture: m.picture.as_ref().map(|p| files[d.file].dir.join(p)),
                     scoring: m.scoring.clone().or_else(|| {
                         (m.rule == Some(crate::MarkerRule::Well)).then(ScoringDef::wells)
                     }),
@@ -329,6 +331,7 @@ pub fn check(
     let feature_kinds = cx.feature_kinds(&vocab, &order);
     let edge_kinds = cx.edge_kinds(&vocab, &feature_kinds);
     let followers = cx.figures(&figure_ids, &vocab, &order, &feature_kinds);
+    cx.pictures(&order);
     let mut tileset = vocabulary_set(
         files,
         &order,
@@ -1692,7 +1695,7 @@ impl Checker<'_> {
     /// Refuses an artwork path that is no regular file of a sensible size. The only I/O of the
     /// checks; skipped for a file whose folder is not on disk (the bundled copies).
     fn artwork(&mut self, f: usize, ptr: &str, id: &str, image: &str, path: &Path) {
-        if !self.files[f].dir.as_os_str().is_empty() && !self.files[f].dir.is_dir() {
+        if !pictures::on_disk(&self.files[f].dir) {
             return;
         }
         let problem = match std::fs::metadata(path) {

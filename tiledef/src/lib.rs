@@ -10,6 +10,7 @@ mod check;
 pub mod diagnostic;
 mod load;
 pub mod model;
+pub mod picture;
 pub mod port;
 pub mod schema;
 pub mod source;

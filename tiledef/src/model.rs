@@ -346,6 +346,11 @@ pub struct EmblemDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = MAX_PENNANTS))]
     pub max: Option<u32>,
+    /// An author's picture drawn for each emblem instead of the pennant: a PNG or SVG file,
+    /// relative to this file's folder, at most 1 MB and 4096 pixels a side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1), example = &"icons/pearl.svg")]
+    pub picture: Option<String>,
 }
 
 impl EmblemDef {
@@ -523,6 +528,12 @@ pub struct FigureDef {
     /// feature of that kind (the abbot with gardens). Absent: in every game of its set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dealt: Option<DealtDef>,
+    /// An author's picture of the figure, shown where figures are drawn (the live page's
+    /// board): a PNG or SVG file, relative to this file's folder, at most 1 MB and 4096 pixels
+    /// a side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1), example = &"icons/mayor.png")]
+    pub picture: Option<String>,
 }
 
 /// How many followers a figure counts as in a majority.
@@ -891,9 +902,15 @@ pub struct MarkerDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"))]
     pub display: Option<String>,
-    /// The picture the renderer draws for it; without one, a badge in its colour with its initial.
+    /// The icon of the renderer's library drawn for it; without one (and no `picture`), a badge
+    /// in its colour with its initial.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icon: Option<MarkerIcon>,
+    /// An author's picture drawn for it instead of a library `icon` (not both): a PNG or SVG
+    /// file, relative to this file's folder, at most 1 MB and 4096 pixels a side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1), example = &"icons/mine.svg")]
+    pub picture: Option<String>,
     /// How a road or city carrying this marker scores (an inn, a cathedral, a well): rates that
     /// replace the base ones, and points per marker, when complete and when unfinished.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -112,6 +112,8 @@ pub struct Emblem {
     pub key: String,
     /// The most one feature of a tile may carry.
     pub max: u32,
+    /// The author's picture drawn for each emblem, resolved against its file's folder.
+    pub picture: Option<PathBuf>,
 }
 
 /// Points of a scored feature: per tile (a site: per range tile), per emblem, per marker.
@@ -175,6 +177,8 @@ pub struct FollowerKind {
     pub power: Option<FigurePower>,
     /// Dealt only when a tile of the draw has a feature of this kind.
     pub dealt_with: Option<FeatureKindId>,
+    /// The author's picture of it, resolved against its file's folder.
+    pub picture: Option<PathBuf>,
 }
 
 /// How many followers a figure counts as in a majority.
@@ -333,8 +337,10 @@ pub struct MarkerKind {
     pub rule: Option<MarkerRule>,
     /// Drawing colour, if declared.
     pub display: Option<Rgb>,
-    /// The picture drawn for it, if declared (else a badge).
+    /// The library icon drawn for it, if declared (else its picture, else a badge).
     pub icon: Option<MarkerIcon>,
+    /// The author's picture drawn for it, resolved against its file's folder.
+    pub picture: Option<PathBuf>,
     /// How a road or city carrying it scores (`rule = "well"` resolved into its modifier).
     pub scoring: Option<ScoringDef>,
     /// The points of the token it gives, scored by majority at the end.

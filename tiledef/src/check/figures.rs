@@ -57,6 +57,7 @@ impl Checker<'_> {
                 beside_own: def.beside == Beside::Own,
                 power,
                 dealt_with,
+                picture: def.picture.as_ref().map(|p| files[d.file].dir.join(p)),
             });
         }
         out

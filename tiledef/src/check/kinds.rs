@@ -89,7 +89,7 @@ fn look(def: &LookDef) -> Look {
 }
 
 /// A declaration resolved, `bordered` left to the caller (it needs the other kinds).
-fn resolved(def: &FeatureKindDef, set: usize) -> FeatureKindInfo {
+fn resolved(def: &FeatureKindDef, set: usize, dir: &std::path::Path) -> FeatureKindInfo {
     let emblem = def.emblem.as_ref();
     FeatureKindInfo {
         id: def.id.clone(),
@@ -105,6 +105,7 @@ fn resolved(def: &FeatureKindDef, set: usize) -> FeatureKindInfo {
             name: e.name.clone(),
             key: e.count_key(),
             max: e.max.unwrap_or(MAX_PENNANTS),
+            picture: e.picture.as_ref().map(|p| dir.join(p)),
         }),
         complete_rates: points(def.score.complete.as_ref(), emblem),
         unfinished_rates: points(def.score.unfinished.as_ref(), emblem),
@@ -226,7 +227,7 @@ impl Checker<'_> {
             self.kind_rates(d.file, &ptr, def);
             self.kind_look(d.file, &ptr, def);
             self.never_completed(d.file, &ptr, def);
-            let mut kind = resolved(def, set_of[d.file]);
+            let mut kind = resolved(def, set_of[d.file], &files[d.file].dir);
             kind.bordered = self.bordered(d.file, &ptr, def, vocab);
             kinds.push(kind);
         }

@@ -37,6 +37,9 @@ pub enum AnalysisError {
     /// No tile with this id (or alias) in the tile set.
     #[error("no tile `{0}` in the loaded sets")]
     UnknownTile(String),
+    /// No figure with this id has a picture of its own.
+    #[error("no figure `{0}` with a picture in the loaded sets")]
+    NoFigurePicture(String),
     /// No such page in the print sheet.
     #[error("no page {0} in the print sheet (it has {1})")]
     UnknownPage(usize, usize),
@@ -389,6 +392,34 @@ impl AnalysisHost {
             end,
             tile,
         }
+    }
+
+    /// The ids of the figures of the current or last good tile set that have an author's
+    /// picture (`figure_png` draws them).
+    pub fn figures_with_pictures(&mut self) -> Vec<String> {
+        let Some(good) = self.analysis().good.clone() else {
+            return Vec::new();
+        };
+        (good.tileset.followers.iter())
+            .filter(|f| f.picture.is_some())
+            .map(|f| f.id.clone())
+            .collect()
+    }
+
+    /// A figure's own picture as RGBA PNG bytes, `px` pixels square, from the current or last
+    /// good tile set. Read from its file on each call, as a tile's artwork is: it is small.
+    pub fn figure_png(&mut self, id: &str, px: u32) -> Result<Vec<u8>, AnalysisError> {
+        let good = self
+            .analysis()
+            .good
+            .clone()
+            .ok_or(AnalysisError::NoTileSet)?;
+        let found = (good.tileset.followers.iter()).find(|f| f.id == id);
+        let path = found
+            .and_then(|f| f.picture.as_ref())
+            .ok_or_else(|| AnalysisError::NoFigurePicture(id.to_string()))?;
+        tilekit_render::render_picture_png(path, picture_px(px), &format!("figure {id}"))
+            .map_err(|e| AnalysisError::Render(e.to_string()))
     }
 
     /// A tile's picture as PNG bytes, `px` pixels square, from the current or last good tile

@@ -935,6 +935,7 @@ impl Markers {
             rule: known.and_then(|k| k.rule),
             display: None,
             icon: known.and_then(|k| k.icon),
+            picture: None,
             scoring: known.and_then(|k| vocab::scoring(k.marker)),
             token: known.and_then(|k| vocab::token(k.marker)),
         });

@@ -174,6 +174,8 @@ struct City {
     /// How its kind looks (`city` without a look): what is drawn in it, houses or trees.
     style: tiledef::LookStyle,
     pennants: Vec<Point>,
+    /// The author's picture its kind's emblem is drawn as, in place of a pennant.
+    emblem_picture: Option<std::path::PathBuf>,
 }
 
 /// A line from a centre icon to a city or a road that keeps two fields apart (the Festival place
@@ -363,8 +365,12 @@ fn marker_position(tile: &Tile, id: &str) -> Option<Point> {
     tile.art.markers.get(id).map(|[x, y]| pt(*x, *y))
 }
 
-/// The icon a marker kind is drawn as: its own, else the one its rule suggests, else a badge.
+/// The icon a marker kind is drawn as: its own, else the one its rule suggests, else a badge
+/// (also the place of an author's picture, which takes no icon's special drawing).
 pub fn marker_icon(kind: &MarkerKind) -> MarkerIcon {
+    if kind.picture.is_some() {
+        return MarkerIcon::Badge;
+    }
     kind.icon.unwrap_or(match kind.rule {
         Some(MarkerRule::Festival) => MarkerIcon::Festival,
         Some(MarkerRule::Well) => MarkerIcon::Well,
@@ -698,6 +704,7 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
             border: look.and_then(|l| l.border_colour).map(Rgba::from),
             style: look.map_or(tiledef::LookStyle::City, |l| l.style),
             pennants: Vec::new(),
+            emblem_picture: (set.kind_of(f).emblem.as_ref()).and_then(|e| e.picture.clone()),
         });
     }
     let city_polys: Vec<(usize, Vec<Vec<Point>>)> = cities
@@ -1791,7 +1798,10 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
     }
     for city in &plan.cities {
         for p in &city.pennants {
-            pennant(scene, *p);
+            match &city.emblem_picture {
+                Some(path) => picture(scene, path, *p, EMBLEM_PICTURE),
+                None => pennant(scene, *p),
+            }
         }
     }
     for &(p, colour) in &plan.flowers {
@@ -2249,8 +2259,25 @@ fn garden(scene: &mut Scene, c: Point) {
     );
 }
 
+/// The side of the square an author's marker picture is fitted into: about a library icon's
+/// reach (its plate is 0.12 across, the Festival's rays 0.18).
+const MARKER_PICTURE: f32 = 0.14;
+/// The side of the square an emblem's picture is fitted into: a pennant's height.
+const EMBLEM_PICTURE: f32 = 0.11;
+
+fn picture(scene: &mut Scene, path: &std::path::Path, centre: Point, size: f32) {
+    scene.commands.push(Command::Picture {
+        path: path.to_path_buf(),
+        centre,
+        size,
+    });
+}
+
 fn marker(scene: &mut Scene, set: &TileSet, p: Point, m: usize) {
     let kind = &set.markers[m];
+    if let Some(path) = &kind.picture {
+        return picture(scene, path, p, MARKER_PICTURE);
+    }
     let icon = marker_icon(kind);
     let fallback = if icon == MarkerIcon::Badge {
         GENERIC_MARKER

@@ -42,6 +42,16 @@ pub enum RenderError {
         /// What went wrong.
         reason: String,
     },
+    /// An author's picture (of a marker, an emblem) could not be read or drawn.
+    #[error("{of}: cannot use the picture {path}: {reason}")]
+    Picture {
+        /// What it is drawn for: `tile A`, `figure prospector`.
+        of: String,
+        /// The picture path as resolved.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
     /// A picture size that cannot be drawn.
     #[error("cannot draw a picture of {0} pixels")]
     Size(u32),
@@ -95,6 +105,36 @@ pub fn render_tile_png(
     options: &DrawOptions,
 ) -> Result<Vec<u8>, RenderError> {
     raster::encode_png(&render_tile(set, tile, px, options)?)
+}
+
+/// Draws an author's picture (a figure's) alone, fitted into `px` pixels square on a
+/// transparent ground, as RGBA PNG bytes. `name` says what it is the picture of in errors
+/// (`figure prospector`).
+pub fn render_picture_png(
+    path: &std::path::Path,
+    px: u32,
+    name: &str,
+) -> Result<Vec<u8>, RenderError> {
+    let mut pixmap = tiny_skia::Pixmap::new(px.max(1), px.max(1)).ok_or(RenderError::Size(px))?;
+    let mut scene = Scene::default();
+    scene.commands.push(scene::Command::Picture {
+        path: path.to_path_buf(),
+        centre: scene::pt(0.5, 0.5),
+        size: 1.0,
+    });
+    let scale = px.max(1) as f32;
+    let transform = tiny_skia::Transform::from_scale(scale, scale);
+    raster::draw(&mut pixmap, &scene, transform, name).map_err(|e| match e {
+        RenderError::Picture { path, reason, .. } => RenderError::Picture {
+            of: name.to_string(),
+            path,
+            reason,
+        },
+        other => other,
+    })?;
+    pixmap
+        .encode_png()
+        .map_err(|e| RenderError::Encode(e.to_string()))
 }
 
 /// Draws the given tiles (indices into `set.tiles`) as PNGs, in parallel; results in order.

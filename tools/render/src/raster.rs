@@ -3,6 +3,7 @@
 use crate::RenderError;
 use crate::font::text_path;
 use crate::scene::{Cap, Command, Rgba, Scene, Seg, Shape};
+use tiledef::picture::Picture;
 use tiny_skia::{
     Color, FillRule, FilterQuality, LineCap, LineJoin, Paint, PathBuilder, Pixmap, PixmapPaint,
     Transform,
@@ -136,8 +137,82 @@ pub fn draw(
                     None,
                 );
             }
+            Command::Picture { path, centre, size } => {
+                picture(pixmap, path, (*centre, *size), transform).map_err(|reason| {
+                    RenderError::Picture {
+                        of: format!("tile {tile}"),
+                        path: path.clone(),
+                        reason,
+                    }
+                })?;
+            }
         }
     }
+    Ok(())
+}
+
+/// Draws the picture at `path` fitted into the square `(centre, size)`, its proportions kept.
+fn picture(
+    pixmap: &mut Pixmap,
+    path: &std::path::Path,
+    (centre, size): (crate::scene::Point, f32),
+    transform: Transform,
+) -> Result<(), String> {
+    let picture = tiledef::picture::read(path).map_err(|e| e.to_string())?;
+    let (w, h) = picture.size();
+    let scale = size / w.max(h).max(f32::EPSILON);
+    let placed = transform
+        .pre_translate(centre.x - w * scale / 2.0, centre.y - h * scale / 2.0)
+        .pre_scale(scale, scale);
+    match picture {
+        Picture::Svg(tree) => {
+            let corner = (centre.x - w * scale / 2.0, centre.y - h * scale / 2.0);
+            svg_in_its_box(pixmap, &tree, corner, scale, transform)?;
+        }
+        Picture::Png { bytes, .. } => {
+            let art = premultiplied(&bytes).map_err(|e| e.to_string())?;
+            let quality = PixmapPaint {
+                quality: FilterQuality::Bicubic,
+                ..PixmapPaint::default()
+            };
+            pixmap.draw_pixmap(0, 0, art.as_ref(), &quality, placed, None);
+        }
+    }
+    Ok(())
+}
+
+/// Draws an SVG with its top-left corner at `corner` (tile units), `scale` tile units a pixel of
+/// its own, into a pixmap of its own size first: its filters' and masks' layers are then the
+/// picture's size, not the canvas's (a blur over a print page's tile costs a page of pixels).
+/// The layer is drawn on whole pixels, so the picture is not resampled.
+fn svg_in_its_box(
+    pixmap: &mut Pixmap,
+    tree: &resvg::usvg::Tree,
+    corner: (f32, f32),
+    scale: f32,
+    transform: Transform,
+) -> Result<(), String> {
+    let device = scale * transform.sx;
+    let (ox, oy) = (
+        transform.sx * corner.0 + transform.tx,
+        transform.sy * corner.1 + transform.ty,
+    );
+    let (x0, y0) = (ox.floor(), oy.floor());
+    let side = |n: f32| (n * device + 2.0).ceil().clamp(1.0, 8192.0) as u32;
+    let size = tree.size();
+    let mut layer = Pixmap::new(side(size.width()), side(size.height()))
+        .ok_or("the picture's size cannot be drawn")?;
+    let inside = Transform::from_translate(ox - x0, oy - y0).pre_scale(device, device);
+    resvg::render(tree, inside, &mut layer.as_mut());
+    let paint = PixmapPaint::default();
+    pixmap.draw_pixmap(
+        x0 as i32,
+        y0 as i32,
+        layer.as_ref(),
+        &paint,
+        Transform::identity(),
+        None,
+    );
     Ok(())
 }
 
@@ -152,41 +227,24 @@ pub fn load_artwork(path: &std::path::Path, tile: &str) -> Result<Pixmap, Render
         path: path.to_path_buf(),
         reason,
     };
-    let bytes = read_artwork(path).map_err(fail)?;
-    let (w, h, mut data) = decode_rgba8(&bytes).map_err(|e| fail(e.to_string()))?;
+    // A regular file (a device or a FIFO would be read forever) within the limit the checker
+    // holds tiles' artwork to; read as the checker reads pictures.
+    let bytes = tiledef::picture::read_bytes(path, tiledef::model::MAX_ARTWORK_BYTES)
+        .map_err(|e| fail(e.to_string()))?;
+    premultiplied(&bytes).map_err(fail)
+}
+
+/// Decodes a PNG into a premultiplied pixmap.
+fn premultiplied(bytes: &[u8]) -> Result<Pixmap, String> {
+    let (w, h, mut data) = decode_rgba8(bytes).map_err(|e| e.to_string())?;
     for px in data.chunks_exact_mut(4) {
         let a = u16::from(px[3]);
         for c in &mut px[..3] {
             *c = ((u16::from(*c) * a + 127) / 255) as u8;
         }
     }
-    let size =
-        tiny_skia::IntSize::from_wh(w, h).ok_or_else(|| fail("the image is empty".into()))?;
-    Pixmap::from_vec(data, size).ok_or_else(|| fail("the image has an unusable size".into()))
-}
-
-/// An artwork file's bytes: a regular file (a device or a FIFO would be read forever) of at
-/// most `MAX_ARTWORK_BYTES`, the limit the checker holds tiles' artwork to.
-fn read_artwork(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let limit = tiledef::model::MAX_ARTWORK_BYTES;
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err("not a regular file".into());
-    }
-    let too_large = || format!("larger than {} MB", limit / 1_000_000);
-    if meta.len() > limit {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large());
-    }
-    Ok(bytes)
+    let size = tiny_skia::IntSize::from_wh(w, h).ok_or("the image is empty")?;
+    Pixmap::from_vec(data, size).ok_or_else(|| "the image has an unusable size".into())
 }
 
 /// Decodes any PNG (palette, grey, 16-bit, interlaced) to straight RGBA, 8 bits a channel.

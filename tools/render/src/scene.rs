@@ -182,6 +182,15 @@ pub enum Command {
         /// The image file.
         path: PathBuf,
     },
+    /// An author's picture (PNG or SVG) fitted, its proportions kept, into a square.
+    Picture {
+        /// The picture file.
+        path: PathBuf,
+        /// The square's centre.
+        centre: Point,
+        /// The square's side, in tile units.
+        size: f32,
+    },
 }
 
 /// Everything drawn for one picture, in painting order.
@@ -351,6 +360,14 @@ impl fmt::Display for Command {
                 Ok(())
             }
             Command::Image { path } => write!(f, "image {}", path.display()),
+            Command::Picture { path, centre, size } => {
+                write!(
+                    f,
+                    "picture {} at {centre} size {}",
+                    path.display(),
+                    F(*size)
+                )
+            }
         }
     }
 }

@@ -114,6 +114,7 @@ fn with_new_vocabulary() -> (TileSet, usize) {
         rule: None,
         display: Some(Rgb([0x12, 0x34, 0x56])),
         icon: None,
+        picture: None,
         scoring: None,
         token: None,
         token_id: None,

@@ -126,7 +126,7 @@ pub enum Failure {
 impl From<RenderError> for Failure {
     fn from(e: RenderError) -> Failure {
         match e {
-            RenderError::Artwork { .. } => Failure::Input(e),
+            RenderError::Artwork { .. } | RenderError::Picture { .. } => Failure::Input(e),
             other => Failure::Other(miette!("{other}")),
         }
     }

@@ -11,6 +11,10 @@
 //! closed to make room, so that a crowd of slow connections cannot keep the page from anyone.
 
 use super::{Shared, TILE_PX, lock};
+
+/// The default size of a figure's own picture: the page shows it 22 px wide, 64 for sharp
+/// screens.
+const FIGURE_PX: u32 = 64;
 use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
@@ -381,6 +385,19 @@ fn route(method: Method, path: &str, query: &str, body: &str, shared: &Shared) -
                 Err(e) => text(503, e.to_string()),
             }
         }
+        (Method::Get, p) if p.starts_with("/figure/") && p.ends_with(".png") => {
+            let id = &p["/figure/".len()..p.len() - ".png".len()];
+            let px = param("px")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(FIGURE_PX);
+            match shared.host().figure_png(id, px) {
+                Ok(png) => bytes(200, "image/png", png),
+                Err(e @ tilekit_analysis::AnalysisError::NoFigurePicture(_)) => {
+                    text(404, e.to_string())
+                }
+                Err(e) => text(503, e.to_string()),
+            }
+        }
         (Method::Get, p) if p.starts_with("/sheet/") && p.ends_with(".png") => {
             let Ok(page) = p["/sheet/".len()..p.len() - ".png".len()].parse::<usize>() else {
                 return text(404, format!("{p}: a sheet page is /sheet/N.png"));
@@ -487,6 +504,7 @@ fn state(shared: &Shared) -> Value {
         Err(e) => Some(e.to_string()),
     };
     let playable = a.good.is_some() && unplayable.is_none();
+    let figure_pictures = host.figures_with_pictures();
     let last_update_ms = lock(&shared.last_update).map(|(_, took)| took.as_millis() as u64);
     json!({
         "revision": a.revision,
@@ -498,6 +516,7 @@ fn state(shared: &Shared) -> Value {
         "gone": gone,
         "diagnostics": diagnostics,
         "sets": sets,
+        "figure_pictures": figure_pictures,
         "options": options,
         "tiles": tiles,
         "pages": pages,
