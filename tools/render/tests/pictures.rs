@@ -88,7 +88,7 @@ fn the_example_pictures_are_drawn_where_their_markers_and_emblems_are() {
     // The mine's hill (SVG marker), the anchor (PNG marker), the gem (SVG emblem, twice).
     for (tile, file, rgb, count) in [
         ("MN-peak", "mine.svg", [0x8a, 0x6a, 0x3c], 1),
-        ("MN-harbour", "port.png", [0x1f, 0x3a, 0x6e], 1),
+        ("MN-harbour", "quay.png", [0x1f, 0x3a, 0x6e], 1),
         ("MN-ridge", "gem.svg", [0x2f, 0xb8, 0xa0], 2),
     ] {
         let pictures = placed(&set, tile);
