@@ -18,6 +18,9 @@
 //! - `run=no`: a block of commands that cannot run here (a server, a folder of your own); any
 //!   other block with a `tilekit` command line fails the test, so no example is left unchecked.
 //!
+//! The README's table of commands is checked against each command's `--help`: every flag it
+//! shows exists, shown in brackets exactly when it is optional.
+//!
 //! Why our own runner and not `trycmd`: an edit between two commands (the tutorial's forgotten
 //! port) and excerpts checked against their files need more than trycmd's markdown mode, and
 //! this one costs no dependency (trycmd brings snapbox and its kin into every test build).
@@ -478,6 +481,93 @@ fn the_docs_examples_print_what_the_docs_show() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+/// The `--flags` of a command table's synopsis, each with whether it is shown optional (inside
+/// brackets).
+fn synopsis_flags(synopsis: &str) -> Vec<(String, bool)> {
+    let mut flags = Vec::new();
+    let mut depth = 0usize;
+    let mut rest = synopsis;
+    while let Some(c) = rest.chars().next() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            '-' if rest.starts_with("--") => {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '-')
+                    .collect();
+                rest = &rest[name.len()..];
+                flags.push((name, depth > 0));
+                continue;
+            }
+            _ => {}
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    flags
+}
+
+/// Checks one row of the README's command table against the command's `--help`: every flag
+/// it shows exists, and it is shown optional exactly when the usage line does not require it.
+fn check_table_row(synopsis: &str) -> Result<(), String> {
+    let command: Vec<&str> = synopsis
+        .split_whitespace()
+        .skip(1)
+        .take_while(|w| {
+            w.chars().all(|c| c.is_ascii_lowercase() || c == '-') && !w.starts_with('-')
+        })
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(&command)
+        .arg("--help")
+        .output()
+        .map_err(|e| e.to_string())?;
+    let help = String::from_utf8_lossy(&out.stdout);
+    let usage = help
+        .lines()
+        .find(|l| l.starts_with("Usage:"))
+        .ok_or("its --help has no usage line")?;
+    for (flag, optional) in synopsis_flags(synopsis) {
+        let required = usage.split_whitespace().any(|w| w == flag);
+        if !help.contains(&format!("{flag} ")) && !help.contains(&format!("{flag}\n")) {
+            return Err(format!(
+                "`{flag}` is not an option of `tilekit {}`",
+                command.join(" ")
+            ));
+        }
+        if optional == required {
+            let (shown, is) = if optional {
+                ("optional", "required")
+            } else {
+                ("required", "optional")
+            };
+            return Err(format!("`{flag}` is shown {shown} but is {is}"));
+        }
+    }
+    Ok(())
+}
+
+/// The README's table of commands: each row's synopsis against the program.
+fn check_command_table(failures: &mut Vec<String>) {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("the README reads");
+    for (i, line) in readme.lines().enumerate() {
+        let Some(row) = line.strip_prefix("| `tilekit ") else {
+            continue;
+        };
+        let synopsis = format!("tilekit {}", row.split('`').next().unwrap_or(""));
+        if let Err(why) = check_table_row(&synopsis) {
+            failures.push(format!("README.md:{}: `{synopsis}`: {why}", i + 1));
+        }
+    }
+}
+
+#[test]
+fn the_command_table_shows_the_programs_options() {
+    let mut failures = Vec::new();
+    check_command_table(&mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
