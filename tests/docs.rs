@@ -36,11 +36,18 @@ use std::process::Command;
 /// Pictures a document shows that one of its commands draws: (document, file the command
 /// writes in the scratch folder, the committed picture). Compared byte for byte after the
 /// document's blocks ran, so a picture showing figures follows the program as its text does.
-const PICTURES: &[(&str, &str, &str)] = &[(
-    "README.md",
-    "out/festival/compare.png",
-    "docs/report-compare.png",
-)];
+const PICTURES: &[(&str, &str, &str)] = &[
+    (
+        "README.md",
+        "docs/contact-sheet.png",
+        "docs/contact-sheet.png",
+    ),
+    (
+        "README.md",
+        "out/festival/compare.png",
+        "docs/report-compare.png",
+    ),
+];
 
 /// One fenced block of a document.
 struct Block {
