@@ -21,9 +21,10 @@
 //! The README's table of commands is checked against each command's `--help`: every flag it
 //! shows exists, shown in brackets exactly when it is optional.
 //!
-//! Why our own runner and not `trycmd`: an edit between two commands (the tutorial's forgotten
-//! port) and excerpts checked against their files need more than trycmd's markdown mode, and
-//! this one costs no dependency (trycmd brings snapbox and its kin into every test build).
+//! Why our own runner and not `trycmd` (whose `...` and `[..]` this follows): trycmd's markdown
+//! mode runs commands without a shell, so the tutorial's edit between two commands (the
+//! forgotten port) has no form there, nor has an excerpt checked against its file; and it would
+//! bring snapbox and its own dependencies into the test build, none of which we build now.
 
 mod common;
 
