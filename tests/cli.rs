@@ -185,10 +185,7 @@ fn a_picture_that_cannot_say_its_data_is_a_warning() {
 #[test]
 fn the_readme_first_tile_example_is_true() {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
-    let start = readme
-        .find("```toml\n#:schema ./definitions")
-        .expect("the example")
-        + 8;
+    let start = readme.find(README_EXAMPLE).expect("the example") + README_EXAMPLE.len();
     let example = &readme[start..start + readme[start..].find("```").expect("block end")];
     let dir = scratch("readme");
     std::fs::write(dir.join("my-set.toml"), example).expect("write");
@@ -206,7 +203,7 @@ fn the_readme_first_tile_example_is_true() {
     let printed = text(&out.stdout);
     assert!(printed.lines().count() >= 2, "{printed}");
     assert!(
-        readme.contains(&format!("```\n{printed}```")),
+        readme.contains(&format!("$ tilekit validate my-set.toml\n{printed}```")),
         "the README does not show:\n{printed}"
     );
 
@@ -1010,12 +1007,12 @@ fn every_command_follows_the_exit_status_table() {
     }
 }
 
+/// The opening fence of the README's first tile (the docs test writes it to `my-set.toml`).
+const README_EXAMPLE: &str = "```toml file=my-set.toml\n";
+
 fn readme_example() -> String {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
-    let start = readme
-        .find("```toml\n#:schema ./definitions")
-        .expect("the example")
-        + 8;
+    let start = readme.find(README_EXAMPLE).expect("the example") + README_EXAMPLE.len();
     readme[start..start + readme[start..].find("```").expect("block end")].to_string()
 }
 
