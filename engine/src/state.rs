@@ -90,28 +90,12 @@ pub enum Move {
         /// Which figure.
         figure: FigureId,
     },
-    /// Place a windmill on a field of the tile just placed (Village Life).
-    Windmill {
-        /// Index into the placed orientation's features (a field).
-        feature: u8,
-    },
-    /// Return one of the player's figures to their supply (after placing a Festival tile).
-    Return {
-        /// Index into `Game::figures`.
-        figure: u16,
-    },
-    /// Take back a figure with the power `recall` (the abbot) instead of deploying: its feature
-    /// scores at once, as at the end.
-    Recall {
-        /// Index into `Game::figures`.
-        figure: u16,
-    },
-    /// Move the donkey to a placed tile (Village Life), deploying and returning nothing.
-    Donkey {
-        /// Column.
-        x: i16,
-        /// Row.
-        y: i16,
+    /// A rule module's move (`crate::rules::ACTIONS` says which, and what its target is).
+    Action {
+        /// Which module's move.
+        action: crate::rules::ActionId,
+        /// What it points at.
+        target: crate::rules::Target,
     },
     /// End the turn without deploying.
     Pass,
@@ -558,13 +542,6 @@ pub enum Event {
         /// Which figure.
         figure: FigureId,
     },
-    /// A windmill was placed on a field of the tile just placed.
-    WindmillPlaced {
-        /// The player.
-        player: u8,
-        /// Local feature index (a field) on the placed tile.
-        feature: u8,
-    },
     /// A figure was returned to its owner's supply by the Festival, or went home with it (a
     /// builder, a pig: no scoring).
     Returned {
@@ -583,22 +560,15 @@ pub enum Event {
         /// That feature's kind.
         kind: FeatureKindId,
     },
-    /// The tile just placed extended a feature with the player's figure of power `extra-tile`
-    /// (the builder): they place one more tile.
-    ExtraTile {
+    /// A rule module's move was made, or its rule took effect (`crate::rules::ACTIONS`: a
+    /// windmill placed, the donkey moved, an extra tile earned).
+    Action {
         /// The player.
         player: u8,
-        /// The figure kind's id.
-        figure: String,
-    },
-    /// The donkey was moved.
-    DonkeyMoved {
-        /// The player.
-        player: u8,
-        /// Column.
-        x: i16,
-        /// Row.
-        y: i16,
+        /// Which module's action.
+        action: crate::rules::ActionId,
+        /// What it points at.
+        target: crate::rules::Target,
     },
     /// A feature was scored. (Boxed: the other events are small, and every event is moved
     /// into the list.)

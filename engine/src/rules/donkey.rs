@@ -8,7 +8,8 @@ use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::options::DonkeyBlocks;
 use crate::placements::Placements;
 use crate::rules::network::{market_complete, market_roads, markets_of};
-use crate::state::{Core, Event, Game, IllegalMove};
+use crate::rules::{ActionId, Target};
+use crate::state::{Core, Event, Game, IllegalMove, Phase};
 use crate::tables::SiteRange;
 use tiledef::Side;
 
@@ -308,12 +309,29 @@ pub(crate) fn move_donkey(
         sets: DonkeySets::of(&game.core, cell.placed),
     });
     game.core.stats.donkey_moves += 1;
-    events.push(Event::DonkeyMoved {
+    events.push(Event::Action {
         player: game.current(),
-        x,
-        y,
+        action: ActionId::DONKEY,
+        target: Target::At { x, y },
     });
     Ok(())
+}
+
+/// The number of tiles the donkey may move to now (0 without it).
+#[inline]
+pub(crate) fn targets(game: &Game<'_>) -> usize {
+    match (game.core.phase, game.modules.donkey) {
+        (Phase::Act(_), Some(_)) => game.core.board.placed.len() - 1,
+        _ => 0,
+    }
+}
+
+/// The `n`-th tile the donkey may move to, in the order of placing, its own skipped.
+pub(crate) fn nth_target(game: &Game<'_>, n: usize) -> Option<Target> {
+    let donkey = game.modules.donkey?.tile.index();
+    let i = if n >= donkey { n + 1 } else { n };
+    let p = game.core.board.placed.get(i)?;
+    Some(Target::At { x: p.x, y: p.y })
 }
 
 #[cfg(test)]

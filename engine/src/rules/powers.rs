@@ -6,7 +6,8 @@
 //! `Powers`, their masks; the extra tile's progress through a turn is this module's state.
 
 use crate::ids::PlacedId;
-use crate::state::{Event, FigureKind, Game, IllegalMove, Move};
+use crate::rules::{ActionId, Target};
+use crate::state::{Event, FigureKind, Game, IllegalMove};
 
 /// A figure's extra tile in a turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -39,12 +40,10 @@ pub(crate) fn recall_count(game: &Game<'_>) -> usize {
     usize::from(core.on_board(core.current, core.powers.recall_kinds))
 }
 
-/// The `n`-th recall move, in the order of `Game::figures`.
-pub(crate) fn nth_recall(game: &Game<'_>, n: usize) -> Option<Move> {
+/// The `n`-th recall move's figure, in the order of `Game::figures`.
+pub(crate) fn nth_recall(game: &Game<'_>, n: usize) -> Option<Target> {
     let figure = recallable(game).nth(n)?;
-    Some(Move::Recall {
-        figure: figure as u16,
-    })
+    Some(Target::Figure(figure as u16))
 }
 
 /// The current player's figures with the power `recall`, by index into `figures`.
@@ -99,10 +98,11 @@ pub(crate) fn earn_extra_tile(game: &mut Game<'_>, placed: PlacedId, events: &mu
                 (0..features).any(|i| core.find(p.node(i)) == root)
             }
     });
-    if let Some(info) = builder.and_then(|f| core.set_figure(f)) {
-        events.push(Event::ExtraTile {
+    if let Some(f) = builder.filter(|f| core.set_figure(f).is_some()) {
+        events.push(Event::Action {
             player: core.current,
-            figure: info.id.clone(),
+            action: ActionId::EXTRA_TILE,
+            target: Target::Kind(f.figure),
         });
         if let Some(extra) = &mut game.modules.extra_tile {
             extra.turn = ExtraTurn::Earned;
