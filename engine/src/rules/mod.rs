@@ -11,7 +11,7 @@
 //! | `placed` | a tile is placed, before the second step | powers (the extra tile) |
 //! | second-step moves | after placing: `ActionGroup`s, counted and made by `Game::action_count` and `nth_action` | windmill, festival, donkey, powers (recall) |
 //! | `completed` | a feature is completed, scored or not | tokens |
-//! | `scored` | a feature is scored: bonuses beside its points | flowers |
+//! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers |
 //! | completions | roads closed at a hub, waiting for their network (`Game::end_turn`) | network |
 //! | `end_turn` | after the completions of a turn | windmill |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens |
@@ -37,6 +37,7 @@ pub(crate) mod windmill;
 use crate::game::ActionGroup;
 use crate::ids::{FigureId, KindId, NodeId, PlacedId};
 use crate::placements::Placements;
+use crate::scoring::{FigureBonus, FlowerBonus};
 use crate::state::{Core, Event, Game, IllegalMove, Move};
 use crate::tables::Tables;
 
@@ -231,6 +232,25 @@ pub fn figure_kind_id(tables: &Tables, figure: FigureId) -> String {
     }
 }
 
+/// A feature just scored, as the `scored` hook sees it (its ring and distinct tiles just walked,
+/// its figures taken off).
+pub(crate) struct Scoring<'a> {
+    /// Its kind's shape.
+    pub(crate) shape: tiledef::Shape,
+    /// The tile of its root.
+    pub(crate) tile: PlacedId,
+    /// Each player's figures that stood on it.
+    pub(crate) followers: &'a [u8],
+    /// The figures with a power taken off it: owner and `Tables::followers` index.
+    pub(crate) powered: &'a [(u8, usize)],
+    /// The players who scored its points.
+    pub(crate) winners: &'a [u8],
+    /// What a bonus counts: its tiles, emblems and the completed features it borders.
+    pub(crate) counted: (u32, u32, u32),
+    /// The points it scored.
+    pub(crate) points: u32,
+}
+
 /// The rule modules a game plays, each with its own state; a module not in play is `None`,
 /// and each of its hooks costs the game one test.
 #[derive(Clone, Debug, Default)]
@@ -366,6 +386,15 @@ impl Game<'_> {
             powers::ExtraTurn::None
         };
         again
+    }
+
+    /// The `scored` hook: a feature was scored; the bonuses paid beside its points, the
+    /// figures' (`powers`) then the flowers' (`flowers`).
+    #[inline]
+    pub(crate) fn scored(&mut self, s: &Scoring<'_>) -> (Vec<FigureBonus>, Vec<FlowerBonus>) {
+        let bonuses = powers::pay_bonuses(self, s);
+        let flowers = flowers::pay(self, s.shape, s.tile, s.followers);
+        (bonuses, flowers)
     }
 
     /// The `completed` hook: a feature (its root) was completed this turn, scored or not.

@@ -1,13 +1,15 @@
 //! The set figures' powers that change a turn: `recall` (instead of deploying, a player takes
 //! back a figure of theirs with it, and its feature scores at once as at the end: the abbot)
 //! and `extra-tile` (a tile its owner places that extends its feature gives them one more tile
-//! at once, which never gives another: the builder). The third power, `bonus`, is paid where a
-//! feature scores (`crate::scoring`). Which figures of a game have which power is the core's
+//! at once, which never gives another: the builder). The third power, `bonus`, is paid at the
+//! `scored` hook (`pay_bonuses`). Which figures of a game have which power is the core's
 //! `Powers`, their masks; the extra tile's progress through a turn is this module's state.
 
 use crate::ids::PlacedId;
-use crate::rules::{ActionId, Target};
+use crate::rules::{ActionId, Scoring, Target};
+use crate::scoring::FigureBonus;
 use crate::state::{Event, FigureKind, Game, IllegalMove};
+use crate::tables::Power;
 
 /// A figure's extra tile in a turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -109,4 +111,44 @@ pub(crate) fn earn_extra_tile(game: &mut Game<'_>, placed: PlacedId, events: &mu
         }
         game.core.stats.extra_tiles += 1;
     }
+}
+
+/// The `scored` hook's part of the powers: what the figures taken off a scored feature pay
+/// (`Scoring::powered`: owner and `Tables::followers` index): a bonus its owner adds when among
+/// the winners, at its rates times the feature's `(tiles, emblems, bordered)`; a recall's
+/// points, counted.
+pub(crate) fn pay_bonuses(game: &mut Game<'_>, s: &Scoring<'_>) -> Vec<FigureBonus> {
+    let (tiles, emblems, bordered) = s.counted;
+    let mut bonuses: Vec<FigureBonus> = Vec::new();
+    let mut paid_for: Vec<(u8, usize)> = Vec::new();
+    for &(owner, k) in s.powered {
+        let info = &game.core.tables.followers[k];
+        match info.power {
+            // A player's bonus of one figure counts once per feature, however many of those
+            // figures they have on it (JCZ's pigs, `Field::getCityPoints`: "do not stack").
+            Some(Power::Bonus(_)) if paid_for.contains(&(owner, k)) => {}
+            Some(Power::Bonus(rates)) if s.winners.contains(&owner) => {
+                paid_for.push((owner, k));
+                let counted = [(rates.tile, tiles), (rates.emblem, emblems)];
+                let counted = (counted.into_iter().chain([(rates.bordered, bordered)]))
+                    .filter(|&(rate, _)| rate > 0)
+                    .map(|(_, n)| n)
+                    .sum();
+                let paid = rates.tile * tiles + rates.emblem * emblems + rates.bordered * bordered;
+                game.core.scores[usize::from(owner)] += paid;
+                game.core.stats.figure_points[k] += u64::from(paid);
+                bonuses.push(FigureBonus {
+                    player: owner,
+                    figure: info.id.clone(),
+                    counted,
+                    points: paid,
+                });
+            }
+            Some(Power::Recall) if s.winners.contains(&owner) => {
+                game.core.stats.figure_points[k] += u64::from(s.points);
+            }
+            _ => {}
+        }
+    }
+    bonuses
 }
