@@ -392,8 +392,17 @@ impl Game<'_> {
     /// figures' (`powers`) then the flowers' (`flowers`).
     #[inline]
     pub(crate) fn scored(&mut self, s: &Scoring<'_>) -> (Vec<FigureBonus>, Vec<FlowerBonus>) {
-        let bonuses = powers::pay_bonuses(self, s);
-        let flowers = flowers::pay(self, s.shape, s.tile, s.followers);
+        // Most scorings take off no figure with a power, and most games have no flowers.
+        let bonuses = if s.powered.is_empty() {
+            Vec::new()
+        } else {
+            powers::pay_bonuses(self, s)
+        };
+        let flowers = if self.modules.flowers.is_some() {
+            flowers::pay(self, s.shape, s.tile, s.followers)
+        } else {
+            Vec::new()
+        };
         (bonuses, flowers)
     }
 
