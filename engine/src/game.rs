@@ -745,7 +745,7 @@ impl<'t> Game<'t> {
             self.check_closed(n, &mut markets, events);
         }
         if !markets.is_empty() {
-            rules::network::score_marketplaces(self, &markets, events);
+            self.networks(&markets, events);
         }
         if self.core.site_followers > 0 {
             self.complete_sites(p.x, p.y, events);

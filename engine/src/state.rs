@@ -1232,10 +1232,7 @@ impl<'t> Game<'t> {
     /// Puts the donkey on a placed tile, or takes it out of the game (for analysis: then
     /// `recompute_placements`).
     pub fn set_donkey(&mut self, tile: Option<PlacedId>) {
-        self.modules.donkey = tile.map(|tile| crate::rules::donkey::Donkey {
-            tile,
-            ..crate::rules::donkey::Donkey::new()
-        });
+        self.modules.set_donkey(tile);
     }
 
     /// Windmills in each player's supply (Village Life; empty when the game has none).

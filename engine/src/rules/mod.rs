@@ -34,8 +34,11 @@ pub(crate) mod powers;
 pub(crate) mod tokens;
 pub(crate) mod windmill;
 
+pub(crate) use in_play::{deal_colours, named_colours, rules_in_play};
+
 use crate::game::ActionGroup;
 use crate::ids::{FigureId, KindId, NodeId, PlacedId};
+use crate::options::Rules;
 use crate::placements::Placements;
 use crate::scoring::{FigureBonus, FlowerBonus};
 use crate::state::{Core, Event, Game, IllegalMove, Move};
@@ -268,6 +271,35 @@ pub(crate) struct Modules {
 }
 
 impl Modules {
+    /// The modules a game of these rules plays, each in its start state: `colours` the
+    /// players' flower colours (empty: no flower bonus), `tokens` the marker kinds when a
+    /// marker gives tokens, `extra_tile` whether a figure has that power.
+    #[inline]
+    pub(crate) fn new(
+        rules: &Rules,
+        players: usize,
+        colours: Vec<u8>,
+        tokens: Option<usize>,
+        extra_tile: bool,
+    ) -> Modules {
+        Modules {
+            donkey: rules.donkey.then(donkey::Donkey::new),
+            windmills: (rules.windmills > 0)
+                .then(|| windmill::Windmills::new(rules.windmills, players)),
+            flowers: (!colours.is_empty()).then_some(flowers::Flowers { colours }),
+            tokens: tokens.map(|markers| tokens::Tokens::new(players, markers)),
+            extra_tile: extra_tile.then(powers::ExtraTile::default),
+        }
+    }
+
+    /// Puts the donkey on a placed tile, or takes it out of the game (for analysis).
+    pub(crate) fn set_donkey(&mut self, tile: Option<PlacedId>) {
+        self.donkey = tile.map(|tile| donkey::Donkey {
+            tile,
+            ..donkey::Donkey::new()
+        });
+    }
+
     /// The `filter` hook: clears from the drawn tile's masks the placements a module forbids.
     #[inline]
     pub(crate) fn filter(&mut self, core: &Core<'_>, place: &mut Placements, kind: KindId) {
@@ -404,6 +436,12 @@ impl Game<'_> {
             Vec::new()
         };
         (bonuses, flowers)
+    }
+
+    /// The completions hook: roads closed this turn at a hub (`markets`), waiting for their
+    /// networks (marketplaces).
+    pub(crate) fn networks(&mut self, markets: &[NodeId], events: &mut Vec<Event>) {
+        network::score_marketplaces(self, markets, events);
     }
 
     /// The `completed` hook: a feature (its root) was completed this turn, scored or not.
