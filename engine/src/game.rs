@@ -11,7 +11,7 @@
 
 use crate::board::EMPTY;
 use crate::ids::{FigureId, KindId, NodeId, OrientId, PlacedId};
-use crate::rules;
+pub use crate::rules::ActionGroup;
 pub use crate::setup::Setup;
 use crate::tables::{Orient, Tables};
 use tiledef::{Meeting, Port, Side};
@@ -76,33 +76,6 @@ enum StandFault {
     /// The figure goes beside its owner's, on a feature the tile just completed (JCZ's
     /// builder: it would go home at once).
     Completed,
-}
-
-/// A group of second-step moves: what a player may do after placing, from the core or one
-/// rule module (`rules::ACTIONS`), listed in the order of `ALL`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ActionGroup {
-    /// Deploy a follower on a feature of the tile just placed (the core).
-    Deploy,
-    /// A rule module's move.
-    Module(rules::ActionId),
-    /// Nothing more.
-    Pass,
-}
-
-impl ActionGroup {
-    /// Every group, in the order of `legal_moves` (the rules' registry orders them).
-    pub const ALL: [ActionGroup; 6] = rules::GROUPS;
-
-    /// How many of `ALL` `legal_actions` lists; the rest a simulation chooses apart.
-    pub const LISTED: usize = 5;
-
-    /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
-    /// random player picks such a group first, then a move in it, so they do not swamp the
-    /// others.
-    pub fn grouped(self) -> bool {
-        matches!(self, ActionGroup::Module(a) if a.info().grouped)
-    }
 }
 
 impl<'t> Game<'t> {

@@ -145,6 +145,49 @@ fn the_core_names_no_rule_module() {
     assert!(faults.is_empty(), "{}", faults.join("\n"));
 }
 
+/// The rule modules work on the surface of `state.rs` and are called at the hooks: none
+/// imports `game.rs` (its tests aside).
+#[test]
+fn no_rule_module_imports_the_turn_flow() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut names = rule_modules(&src);
+    names.insert("mod".to_string());
+    let mut faults = Vec::new();
+    for name in names {
+        let text = std::fs::read_to_string(src.join("rules").join(format!("{name}.rs")))
+            .unwrap_or_else(|e| panic!("engine/src/rules/{name}.rs: {e}"));
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code: String = (code.lines())
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect();
+        if code.contains("crate::game") {
+            faults.push(format!("engine/src/rules/{name}.rs imports crate::game"));
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+/// The map says where each rule module is, and stays a map: at most 4,000 words.
+#[test]
+fn the_map_names_every_rule_module_and_stays_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md"))
+        .unwrap_or_else(|e| panic!("ARCHITECTURE.md: {e}"));
+    let words = map.split_whitespace().count();
+    assert!(
+        words <= 4000,
+        "ARCHITECTURE.md has {words} words, over 4,000"
+    );
+    let src = root.join("engine").join("src");
+    let missing: Vec<String> = (rule_modules(&src).into_iter())
+        .filter(|m| !map.contains(&format!("`{m}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md does not name these rule modules: {missing:?}"
+    );
+}
+
 /// The check itself catches what it is for: a rule module named in a `use` line, in an item
 /// list, or inline, and a path outside the core.
 #[test]

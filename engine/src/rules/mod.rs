@@ -9,10 +9,10 @@
 //! |---|---|---|
 //! | `filter` | a tile is drawn: its placements | donkey |
 //! | `placed` | a tile is placed, before the second step | powers (the extra tile) |
-//! | second-step moves | after placing: `ActionGroup`s, counted and made by `Game::action_count` and `nth_action` | windmill, festival, donkey, powers (recall) |
+//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall) |
 //! | `completed` | a feature is completed, scored or not | tokens |
 //! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers |
-//! | completions | roads closed at a hub, waiting for their network (`Game::end_turn`) | network |
+//! | `networks` | roads closed at a hub this turn, waiting for their network | network |
 //! | `end_turn` | after the completions of a turn | windmill |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
@@ -23,7 +23,12 @@
 //!   Life's mechanics (bushes need no code: the `close` meeting of the vocabulary does it in
 //!   `Core::join`);
 //! - `tokens`: tokens given by completed features' markers, scored by majority at the end;
-//! - `powers`: the set figures' `recall` and `extra-tile` (the abbot's, the builder's).
+//! - `powers`: the set figures' `recall`, `extra-tile` and `bonus` (the abbot's, the
+//!   builder's, the pig's).
+//!
+//! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
+//! records, `play --json`, the page's words and the players read the entry, not the module.
+//! The core's files reach the modules only through this file (`engine/tests/layering.rs`).
 
 pub(crate) mod donkey;
 pub mod festival;
@@ -36,7 +41,6 @@ pub(crate) mod windmill;
 
 pub(crate) use in_play::{deal_colours, named_colours, rules_in_play};
 
-use crate::game::ActionGroup;
 use crate::ids::{FigureId, KindId, NodeId, PlacedId};
 use crate::options::Rules;
 use crate::placements::Placements;
@@ -187,6 +191,33 @@ pub static ACTIONS: [Action; 5] = [
         event_words: "{player}'s {target}: the tile extends its feature, so {player} places one more tile",
     },
 ];
+
+/// A group of second-step moves: what a player may do after placing, from the core or one
+/// rule module (`ACTIONS`), listed in the order of `ALL`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ActionGroup {
+    /// Deploy a follower on a feature of the tile just placed (the core).
+    Deploy,
+    /// A rule module's move.
+    Module(ActionId),
+    /// Nothing more.
+    Pass,
+}
+
+impl ActionGroup {
+    /// Every group, in the order of `legal_moves` (the rules' registry orders them).
+    pub const ALL: [ActionGroup; 6] = GROUPS;
+
+    /// How many of `ALL` `legal_actions` lists; the rest a simulation chooses apart.
+    pub const LISTED: usize = 5;
+
+    /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
+    /// random player picks such a group first, then a move in it, so they do not swamp the
+    /// others.
+    pub fn grouped(self) -> bool {
+        matches!(self, ActionGroup::Module(a) if a.info().grouped)
+    }
+}
 
 /// The second-step groups in the order a player's moves are listed and a random player picks
 /// among them (a seeded game depends on it): deploys, the modules' moves before the pass, the
@@ -479,8 +510,8 @@ impl Game<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::ActionGroup;
     use super::{ACTIONS, ActionId, FLAT, GROUPS};
-    use crate::game::ActionGroup;
 
     /// `FLAT` is what it says: the ungrouped modules' moves before the pass, in `GROUPS`'s
     /// order (the random player's flat pick relies on it).
