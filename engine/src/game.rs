@@ -710,15 +710,15 @@ impl<'t> Game<'t> {
     fn end_turn(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
         let p = self.core.board.placed[placed.index()];
         let features = self.core.play_orient(placed).features;
-        let mut markets = Vec::new();
+        let mut hubs = Vec::new();
         for i in 0..features {
-            self.check_closed(p.node(i), &mut markets, events);
+            self.check_closed(p.node(i), &mut hubs, events);
         }
         while let Some(n) = self.scratch.closed_by_edge.pop() {
-            self.check_closed(n, &mut markets, events);
+            self.check_closed(n, &mut hubs, events);
         }
-        if !markets.is_empty() {
-            self.networks(&markets, events);
+        if !hubs.is_empty() {
+            self.networks(&hubs, events);
         }
         if self.core.site_followers > 0 {
             self.complete_sites(p.x, p.y, events);
@@ -789,9 +789,9 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// Scores a closed road or city if it was not yet; a road touching marketplaces waits
-    /// for its marketplaces (collected in `markets`).
-    fn check_closed(&mut self, n: NodeId, markets: &mut Vec<NodeId>, events: &mut Vec<Event>) {
+    /// Scores a closed road or city if it was not yet; a set with ends at a hub waits for the
+    /// `networks` hook (collected in `hubs`).
+    fn check_closed(&mut self, n: NodeId, hubs: &mut Vec<NodeId>, events: &mut Vec<Event>) {
         // A member has its set's kind: regions and sites need no root.
         if !self.core.closes(self.core.nodes[n.index()].kind) {
             return;
@@ -799,9 +799,9 @@ impl<'t> Game<'t> {
         let r = self.core.find_mut(n);
         let node = self.core.nodes[r.index()];
         if node.open == 0 && !node.done {
-            if node.markets > 0 {
-                if !markets.contains(&r) {
-                    markets.push(r);
+            if node.hub_ends > 0 {
+                if !hubs.contains(&r) {
+                    hubs.push(r);
                 }
                 return;
             }

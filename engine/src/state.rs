@@ -11,8 +11,8 @@
 //! `Placements`.
 //!
 //! Features are union-find sets over feature nodes (one node per feature of each placed tile)
-//! with running aggregates at the root: open ends (and, with the donkey in play, the summed
-//! positions they face), pennants, followers, marketplace ends. The members of a set are also
+//! with running aggregates at the root: open ends (and, when a rule module asks, the summed
+//! positions they face), pennants, followers, line ends at a hub. The members of a set are also
 //! linked in a ring, so a scoring can walk them (to count distinct tiles, cities bordering a
 //! field, flowers). How the features of two orientations meet across a side (which ends close
 //! there, which facing features join) is one function, `PlayTables::meetings`: `join` applies
@@ -113,8 +113,8 @@ pub struct Node {
     /// Open ends of a road or city (at the root).
     pub open: u32,
     /// Sums of the columns and rows of the empty positions the open ends face (at the root;
-    /// kept when the donkey is in play, else meaningless): when all ends face one position, it
-    /// is their mean, found without walking the set (the donkey's filter). It cannot overflow
+    /// kept when a rule module asks, `Modules::wants_ends`, else meaningless): when all ends
+    /// face one position, it is their mean, found without walking the set. It cannot overflow
     /// (the assertion below `Node`).
     pub ends_at: (i32, i32),
     /// Emblems, a city's pennants (at the root; saturating: kept small so a node fills half a
@@ -122,8 +122,9 @@ pub struct Node {
     pub emblems: u16,
     /// Followers on the set (at the root).
     pub followers: u16,
-    /// Road ends at marketplaces (at the root), for the marketplace rules.
-    pub markets: u16,
+    /// Line ends at a hub (`Tables::ends_at_hub`, at the root): a set closed with any waits
+    /// for the `networks` hook instead of scoring at once.
+    pub hub_ends: u16,
     /// Its tile.
     pub tile: PlacedId,
     /// The local feature index on that tile.
@@ -301,7 +302,7 @@ impl PlayTables {
                 ends_at: (0, 0),
                 emblems: u16::from(f.emblems),
                 followers: 0,
-                markets: u16::from(tables.ends_at_hub(f)),
+                hub_ends: u16::from(tables.ends_at_hub(f)),
                 tile: PlacedId(0),
                 local: i as u8,
                 kind: f.kind,
@@ -1373,7 +1374,7 @@ impl<'t> Core<'t> {
         a.ends_at.1 += b.ends_at.1;
         a.emblems = a.emblems.saturating_add(b.emblems);
         a.followers += b.followers;
-        a.markets += b.markets;
+        a.hub_ends += b.hub_ends;
         a.done |= b.done;
         let an = a.next;
         a.next = b.next;

@@ -521,7 +521,7 @@ fn check_donkey_filter(blocks: DonkeyBlocks) {
                     ended.apply(Move::Pass, &mut Vec::new()).unwrap();
                     let completes_set = |r: NodeId| {
                         let before = free.nodes()[r.index()];
-                        if blocks == DonkeyBlocks::Network && before.markets > 0 {
+                        if blocks == DonkeyBlocks::Network && before.hub_ends > 0 {
                             // Scored (or, unclaimed, marked done) at the end of this turn.
                             !before.done && ended.nodes()[ended.find(r).index()].done
                         } else {
@@ -530,7 +530,7 @@ fn check_donkey_filter(blocks: DonkeyBlocks) {
                     };
                     let network = sets
                         .iter()
-                        .any(|&r| free.nodes()[r.index()].markets > 0 && completes_set(r));
+                        .any(|&r| free.nodes()[r.index()].hub_ends > 0 && completes_set(r));
                     let closed = sets.iter().any(|&r| completes_set(r));
                     let Move::Place { x, y, .. } = *mv else {
                         unreachable!()

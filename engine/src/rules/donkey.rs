@@ -94,7 +94,7 @@ fn donkey_filter(
         sets.roots[i] = root;
         let node = &core.nodes[root.index()];
         let Some((x, y)) = mean_position(node.ends_at, node.open) else {
-            if node.open == 0 && node.markets > 0 && !node.done && network_reading {
+            if node.open == 0 && node.hub_ends > 0 && !node.done && network_reading {
                 block_network(core, place, kind, root);
             }
             continue;
@@ -105,7 +105,7 @@ fn donkey_filter(
             continue;
         }
         // A marketplace road under the `network` reading needs a trial game: checked now.
-        let network = network_reading && node.markets > 0;
+        let network = network_reading && node.hub_ends > 0;
         if (network || !place.defer(core, slot, i, root))
             && place.mask_at(core, usize::from(slot)) != 0
         {
