@@ -475,15 +475,19 @@ impl<'t> Game<'t> {
                 self.core.stats.marker_points[k] += m.points * winners.len() as i64;
             }
         }
-        let (bonuses, flowers) = self.scored(&crate::rules::Scoring {
-            shape: rule.shape,
-            tile: node.tile,
-            followers: &count[..players],
-            powered: &powered,
-            winners: &winners,
-            counted: (t, emblems, paying),
-            points,
-        });
+        let (bonuses, flowers) = if self.modules.pay_scored(&powered) {
+            self.scored(&crate::rules::Scoring {
+                shape: rule.shape,
+                tile: node.tile,
+                followers: &count[..players],
+                powered: &powered,
+                winners: &winners,
+                counted: (t, emblems, paying),
+                points,
+            })
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let at = self.lowest_member();
         events.push(Event::Scored(Box::new(Score {
             players: winners,

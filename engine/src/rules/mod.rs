@@ -353,6 +353,13 @@ impl Modules {
         Some(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y })
     }
 
+    /// Whether the `scored` hook pays anything for a scoring that took off the figures with a
+    /// power `powered`: most scorings take off none, and most games have no flowers.
+    #[inline]
+    pub(crate) fn pay_scored(&self, powered: &[(u8, usize)]) -> bool {
+        !powered.is_empty() || self.flowers.is_some()
+    }
+
     /// Whether a module reads `Node::ends_at` (the donkey's filter), which `put` then keeps.
     #[inline]
     pub(crate) fn wants_ends(&self) -> bool {
@@ -455,7 +462,6 @@ impl Game<'_> {
     /// figures' (`powers`) then the flowers' (`flowers`).
     #[inline]
     pub(crate) fn scored(&mut self, s: &Scoring<'_>) -> (Vec<FigureBonus>, Vec<FlowerBonus>) {
-        // Most scorings take off no figure with a power, and most games have no flowers.
         let bonuses = if s.powered.is_empty() {
             Vec::new()
         } else {
