@@ -5,13 +5,13 @@
 //! hooks (placement filters, second-step moves, end of turn) and they never call back into it.
 //!
 //! A turn is two moves: `Move::Place` puts the drawn tile, then one of `Move::Deploy` (a follower
-//! on a feature of that tile), `Move::Windmill`, `Move::Return` (Festival), `Move::Donkey` or
+//! on a feature of that tile), `Move::Action` (a rule module's move, `rules::ACTIONS`) or
 //! `Move::Pass` ends the turn; completed features are scored then, and the next tile is drawn
 //! (tiles that fit nowhere are set aside).
 
 use crate::board::EMPTY;
 use crate::ids::{FigureId, KindId, NodeId, OrientId, PlacedId};
-use crate::rules;
+pub use crate::rules::ActionGroup;
 pub use crate::setup::Setup;
 use crate::tables::{Orient, Tables};
 use tiledef::{Meeting, Port, Side};
@@ -76,43 +76,6 @@ enum StandFault {
     /// The figure goes beside its owner's, on a feature the tile just completed (JCZ's
     /// builder: it would go home at once).
     Completed,
-}
-
-/// A group of second-step moves: what a player may do after placing, each from the core or one
-/// rule module, listed in this order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ActionGroup {
-    /// Deploy a follower on a feature of the tile just placed (the core).
-    Deploy,
-    /// Place a windmill on a region of it (`rules::windmill`).
-    Windmill,
-    /// Return one of your figures to your supply (`rules::festival`).
-    Return,
-    /// Take back a figure with the power `recall` (the abbot), scoring its feature.
-    Recall,
-    /// Nothing more.
-    Pass,
-    /// Move the donkey to another placed tile (`rules::donkey`).
-    Donkey,
-}
-
-impl ActionGroup {
-    /// Every group, in the order of `legal_moves`.
-    pub const ALL: [ActionGroup; 6] = [
-        ActionGroup::Deploy,
-        ActionGroup::Windmill,
-        ActionGroup::Return,
-        ActionGroup::Recall,
-        ActionGroup::Pass,
-        ActionGroup::Donkey,
-    ];
-
-    /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
-    /// random player picks such a group first, then a move in it, so they do not swamp the
-    /// others.
-    pub const fn grouped(self) -> bool {
-        matches!(self, ActionGroup::Windmill | ActionGroup::Donkey)
-    }
 }
 
 impl<'t> Game<'t> {
@@ -261,24 +224,24 @@ impl<'t> Game<'t> {
             }
             Phase::Act(placed) => {
                 self.legal_actions(placed, out);
-                let donkey = self.action_count(placed, ActionGroup::Donkey);
-                out.extend(
-                    (0..donkey).filter_map(|n| self.nth_action(placed, ActionGroup::Donkey, n)),
-                );
+                for group in &ActionGroup::ALL[ActionGroup::LISTED..] {
+                    let n = self.action_count(placed, *group);
+                    out.extend((0..n).filter_map(|k| self.nth_action(placed, *group, k)));
+                }
             }
             Phase::Over => {}
         }
     }
 
-    /// Appends the second-step moves except the donkey's, in the order of `ActionGroup::ALL`:
-    /// deploys, windmills, Festival returns, recalls, pass; returns how many of each it
-    /// appended. (Simulations choose the donkey separately, so its many targets do not swamp
-    /// the rest.)
+    /// Appends the second-step moves of the first `ActionGroup::LISTED` groups, in the order
+    /// of `ActionGroup::ALL` (deploys, windmills, Festival returns, recalls, pass); returns how
+    /// many of each it appended. (Simulations choose the donkey separately, so its many targets
+    /// do not swamp the rest.)
     pub fn legal_actions(&self, placed: PlacedId, out: &mut Vec<Move>) -> [usize; 5] {
         let start = out.len();
         self.legal_deploys(placed, out);
         let mut counts = [out.len() - start, 0, 0, 0, 0];
-        for (i, group) in ActionGroup::ALL[1..5].iter().enumerate() {
+        for (i, group) in ActionGroup::ALL[1..ActionGroup::LISTED].iter().enumerate() {
             let n = self.action_count(placed, *group);
             out.extend((0..n).filter_map(|k| self.nth_action(placed, *group, k)));
             counts[i + 1] = n;
@@ -292,11 +255,8 @@ impl<'t> Game<'t> {
     pub fn action_count(&self, placed: PlacedId, group: ActionGroup) -> usize {
         match group {
             ActionGroup::Deploy => self.deploys(placed).count(),
-            ActionGroup::Windmill => self.windmill_count(placed),
-            ActionGroup::Return => self.return_count(placed),
-            ActionGroup::Recall => rules::powers::recall_count(self),
+            ActionGroup::Module(action) => self.module_action_count(placed, action),
             ActionGroup::Pass => 1,
-            ActionGroup::Donkey => self.donkey_targets(),
         }
     }
 
@@ -304,11 +264,8 @@ impl<'t> Game<'t> {
     pub fn nth_action(&self, placed: PlacedId, group: ActionGroup, n: usize) -> Option<Move> {
         match group {
             ActionGroup::Deploy => self.nth_deploy(placed, n),
-            ActionGroup::Windmill => self.nth_windmill(placed, n),
-            ActionGroup::Return => self.nth_return(n),
-            ActionGroup::Recall => rules::powers::nth_recall(self, n),
+            ActionGroup::Module(action) => self.nth_module_action(placed, action, n),
             ActionGroup::Pass => (n == 0).then_some(Move::Pass),
-            ActionGroup::Donkey => self.nth_donkey(n),
         }
     }
 
@@ -316,83 +273,7 @@ impl<'t> Game<'t> {
     /// in play at all: without one, a random second step is flat over all moves.
     #[inline]
     pub fn has_grouped_actions(&self) -> bool {
-        self.modules.donkey.is_some() || self.modules.windmills.is_some()
-    }
-
-    /// How many windmill moves the current player has on the tile just placed: one per region,
-    /// while their windmill is in their supply (Village Life).
-    fn windmill_count(&self, placed: PlacedId) -> usize {
-        let p = usize::from(self.core.current);
-        if self
-            .modules
-            .windmills
-            .as_ref()
-            .is_some_and(|w| w.supply[p] > 0)
-        {
-            usize::from(self.core.play_orient(placed).fields)
-        } else {
-            0
-        }
-    }
-
-    fn nth_windmill(&self, placed: PlacedId, n: usize) -> Option<Move> {
-        let feature = *self.orient(placed).fields.get(n)?;
-        Some(Move::Windmill { feature })
-    }
-
-    /// How many Festival returns the current player has: one per figure of theirs on the
-    /// board, after placing a Festival tile.
-    #[inline]
-    fn return_count(&self, placed: PlacedId) -> usize {
-        // Most tiles have no Festival place: asked first.
-        if !rules::festival::may_return(self, placed) {
-            return 0;
-        }
-        // Figures on the board are those out of the supply.
-        let p = self.core.current as usize;
-        let windmills = self.core.rules.windmills;
-        let mut out = usize::from(
-            self.core
-                .options
-                .rules
-                .followers
-                .saturating_sub(self.core.supply[p]),
-        ) + usize::from(
-            windmills.saturating_sub(self.windmills().get(p).copied().unwrap_or(0)),
-        );
-        if self.core.follower_kinds {
-            let kinds = self.core.follower_counts.len();
-            out += (self.core.follower_counts.iter().enumerate())
-                .map(|(k, &n)| usize::from(n - self.core.follower_supply[p * kinds + k]))
-                .sum::<usize>();
-        }
-        out
-    }
-
-    fn nth_return(&self, n: usize) -> Option<Move> {
-        let (i, _) = self
-            .core
-            .figures
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.owner == self.core.current)
-            .nth(n)?;
-        Some(Move::Return { figure: i as u16 })
-    }
-
-    /// The number of tiles the donkey may move to now (0 without Village Life).
-    fn donkey_targets(&self) -> usize {
-        match (self.core.phase, self.modules.donkey) {
-            (Phase::Act(_), Some(_)) => self.core.board.placed.len() - 1,
-            _ => 0,
-        }
-    }
-
-    fn nth_donkey(&self, n: usize) -> Option<Move> {
-        let donkey = self.modules.donkey?.tile.index();
-        let i = if n >= donkey { n + 1 } else { n };
-        let p = self.core.board.placed.get(i)?;
-        Some(Move::Donkey { x: p.x, y: p.y })
+        self.modules.has_grouped()
     }
 
     /// Appends the placements of any tile kind on the current board as the placement index
@@ -647,23 +528,8 @@ impl<'t> Game<'t> {
                 self.end_turn(placed, events);
                 Ok(())
             }
-            (Phase::Act(placed), Move::Windmill { feature }) => {
-                rules::windmill::place_windmill(self, placed, feature, events)?;
-                self.end_turn(placed, events);
-                Ok(())
-            }
-            (Phase::Act(placed), Move::Recall { figure }) => {
-                rules::powers::recall(self, figure, events)?;
-                self.end_turn(placed, events);
-                Ok(())
-            }
-            (Phase::Act(placed), Move::Return { figure }) => {
-                rules::festival::return_figure(self, placed, figure, events)?;
-                self.end_turn(placed, events);
-                Ok(())
-            }
-            (Phase::Act(placed), Move::Donkey { x, y }) => {
-                rules::donkey::move_donkey(self, x, y, events)?;
+            (Phase::Act(placed), Move::Action { action, target }) => {
+                self.apply_module_action(placed, action, target, events)?;
                 self.end_turn(placed, events);
                 Ok(())
             }
@@ -738,9 +604,8 @@ impl<'t> Game<'t> {
                 },
             });
         }
-        if let Some(d) = self.modules.donkey {
-            let p = self.core.board.placed[d.tile.index()];
-            return Err(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y });
+        if let Some(fault) = self.modules.placement_fault(&self.core) {
+            return Err(fault);
         }
         // The edges meet and the rules allow it, so the masks should have: the tables are
         // inconsistent.
@@ -845,15 +710,15 @@ impl<'t> Game<'t> {
     fn end_turn(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
         let p = self.core.board.placed[placed.index()];
         let features = self.core.play_orient(placed).features;
-        let mut markets = Vec::new();
+        let mut hubs = Vec::new();
         for i in 0..features {
-            self.check_closed(p.node(i), &mut markets, events);
+            self.check_closed(p.node(i), &mut hubs, events);
         }
         while let Some(n) = self.scratch.closed_by_edge.pop() {
-            self.check_closed(n, &mut markets, events);
+            self.check_closed(n, &mut hubs, events);
         }
-        if !markets.is_empty() {
-            rules::network::score_marketplaces(self, &markets, events);
+        if !hubs.is_empty() {
+            self.networks(&hubs, events);
         }
         if self.core.site_followers > 0 {
             self.complete_sites(p.x, p.y, events);
@@ -924,9 +789,9 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// Scores a closed road or city if it was not yet; a road touching marketplaces waits
-    /// for its marketplaces (collected in `markets`).
-    fn check_closed(&mut self, n: NodeId, markets: &mut Vec<NodeId>, events: &mut Vec<Event>) {
+    /// Scores a closed road or city if it was not yet; a set with ends at a hub waits for the
+    /// `networks` hook (collected in `hubs`).
+    fn check_closed(&mut self, n: NodeId, hubs: &mut Vec<NodeId>, events: &mut Vec<Event>) {
         // A member has its set's kind: regions and sites need no root.
         if !self.core.closes(self.core.nodes[n.index()].kind) {
             return;
@@ -934,9 +799,9 @@ impl<'t> Game<'t> {
         let r = self.core.find_mut(n);
         let node = self.core.nodes[r.index()];
         if node.open == 0 && !node.done {
-            if node.markets > 0 {
-                if !markets.contains(&r) {
-                    markets.push(r);
+            if node.hub_ends > 0 {
+                if !hubs.contains(&r) {
+                    hubs.push(r);
                 }
                 return;
             }

@@ -6,6 +6,7 @@ use crate::game::{
     describe_feature,
 };
 use crate::ids::{FigureId, KindId, PlacedId};
+use crate::rules::{ActionId, Target};
 use crate::tables::Tables;
 use serde::{Deserialize, Serialize};
 use tiledef::Port;
@@ -431,14 +432,89 @@ impl Turn {
                     .and_then(|k| tables.followers.get(k))
                     .map(|f| f.id.clone());
             }
-            Move::Windmill { feature } => turn.windmill = Some(FeatureRef::Index(feature)),
-            Move::Return { figure } => turn.return_figure = figure_ref(game, figure),
-            Move::Recall { figure } => turn.recall = figure_ref(game, figure),
-            Move::Donkey { x, y } => turn.donkey = Some([x, y]),
+            Move::Action { action, target } => {
+                let written = match target {
+                    Target::Feature(f) => Some(TargetRef::Feature(FeatureRef::Index(f))),
+                    Target::Figure(i) => figure_ref(game, i).map(TargetRef::Figure),
+                    Target::At { x, y } => Some(TargetRef::At([x, y])),
+                    Target::Kind(_) => None,
+                };
+                if let (Some(key), Some(written)) = (action.info().record_key, written) {
+                    turn.set_action(key, written);
+                }
+            }
             Move::Place { .. } | Move::Pass => {}
         }
         turn
     }
+
+    /// The rule modules' moves the turn names, as `(record key, target)`: the format's keys,
+    /// each a module's in the registry (`ActionId::by_record_key`).
+    pub fn actions(&self) -> Vec<(&'static str, TargetRef)> {
+        let written = [
+            ("windmill", self.windmill.clone().map(TargetRef::Feature)),
+            ("return", self.return_figure.clone().map(TargetRef::Figure)),
+            ("recall", self.recall.clone().map(TargetRef::Figure)),
+            ("donkey", self.donkey.map(TargetRef::At)),
+        ];
+        (written.into_iter())
+            .filter_map(|(key, target)| Some((key, target?)))
+            .collect()
+    }
+
+    /// Writes a module's move under its record key; false when the format has no such key for
+    /// that form of target.
+    pub fn set_action(&mut self, key: &str, target: TargetRef) -> bool {
+        match (key, target) {
+            ("windmill", TargetRef::Feature(f)) => self.windmill = Some(f),
+            ("return", TargetRef::Figure(f)) => self.return_figure = Some(f),
+            ("recall", TargetRef::Figure(f)) => self.recall = Some(f),
+            ("donkey", TargetRef::At(at)) => self.donkey = Some(at),
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// A rule module's target as a record writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TargetRef {
+    /// A feature of the tile just placed (`Target::Feature`).
+    Feature(FeatureRef),
+    /// One of the player's figures on the board (`Target::Figure`).
+    Figure(FigureRef),
+    /// A position, `[x, y]` (`Target::At`).
+    At([i16; 2]),
+}
+
+/// The error of a turn naming more than one second step, listing the record's keys.
+fn at_most_one() -> String {
+    let keys: Vec<&str> = std::iter::once("deploy")
+        .chain(ActionId::moves().filter_map(|a| a.info().record_key))
+        .collect();
+    match keys.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            format!("a turn has at most one of {} and {last}", rest.join(", "))
+        }
+        _ => format!("a turn has at most one of {}", keys.join(", ")),
+    }
+}
+
+/// A turn's module move as a move of the game: its target resolved on the board.
+fn action_move(
+    game: &Game<'_>,
+    placed: PlacedId,
+    key: &str,
+    written: &TargetRef,
+) -> Result<Move, String> {
+    let action =
+        ActionId::by_record_key(key).ok_or_else(|| format!("no rule has the move `{key}`"))?;
+    let target = match written {
+        TargetRef::Feature(r) => Target::Feature(resolve(game, placed, r)?),
+        TargetRef::Figure(f) => Target::Figure(resolve_figure(game, f)?),
+        TargetRef::At([x, y]) => Target::At { x: *x, y: *y },
+    };
+    Ok(Move::Action { action, target })
 }
 
 /// Replays a record, stopping at the first illegal move.
@@ -490,26 +566,13 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
                 "`figure` says which follower `deploy` puts down: give `deploy` too".into(),
             ));
         }
-        if let Some(f) = &t.recall {
-            if t.deploy.is_some()
-                || t.windmill.is_some()
-                || t.return_figure.is_some()
-                || t.donkey.is_some()
-            {
-                return Err(feature_error(
-                    "a turn has at most one of deploy, windmill, return, recall and donkey".into(),
-                ));
-            }
-            let recall = Move::Recall {
-                figure: resolve_figure(&game, f).map_err(feature_error)?,
-            };
-            game.apply(recall, &mut events).map_err(illegal)?;
-            turns.push(events);
-            continue;
+        let actions = t.actions();
+        if usize::from(t.deploy.is_some()) + actions.len() > 1 {
+            return Err(feature_error(at_most_one()));
         }
-        let second = match (&t.deploy, &t.windmill, &t.return_figure, &t.donkey) {
-            (None, None, None, None) => Move::Pass,
-            (Some(r), None, None, None) => Move::Deploy {
+        let second = match (&t.deploy, actions.first()) {
+            (None, None) => Move::Pass,
+            (Some(r), _) => Move::Deploy {
                 feature: resolve(&game, placed, r).map_err(feature_error)?,
                 figure: match &t.figure {
                     None => FigureId::FOLLOWER,
@@ -528,17 +591,8 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
                     },
                 },
             },
-            (None, Some(r), None, None) => Move::Windmill {
-                feature: resolve(&game, placed, r).map_err(feature_error)?,
-            },
-            (None, None, Some(f), None) => Move::Return {
-                figure: resolve_figure(&game, f).map_err(feature_error)?,
-            },
-            (None, None, None, Some([x, y])) => Move::Donkey { x: *x, y: *y },
-            _ => {
-                return Err(feature_error(
-                    "a turn has at most one of deploy, windmill, return, recall and donkey".into(),
-                ));
+            (None, Some((key, written))) => {
+                action_move(&game, placed, key, written).map_err(feature_error)?
             }
         };
         game.apply(second, &mut events).map_err(illegal)?;
@@ -699,4 +753,55 @@ fn check_draw(tables: &Tables, runs: &[ExpectRun], bag: &[KindId]) -> Option<Str
             bag.len()
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FeatureRef, FigureRef, TargetRef, Turn, at_most_one};
+    use crate::rules::{ActionId, TargetKind};
+
+    /// Every move in the rules' registry has its key in the record format, for its form of
+    /// target, and reads back from it: a module added to the registry without a record key
+    /// would otherwise be dropped from records in silence.
+    #[test]
+    fn every_registry_move_has_its_record_key() {
+        for action in ActionId::moves() {
+            let info = action.info();
+            let Some(key) = info.record_key else {
+                continue;
+            };
+            let written = match info.target {
+                TargetKind::Feature => TargetRef::Feature(FeatureRef::Index(2)),
+                TargetKind::Figure => TargetRef::Figure(FigureRef {
+                    at: [1, 0],
+                    on: FeatureRef::Name("road".into()),
+                    figure: None,
+                }),
+                TargetKind::At => TargetRef::At([3, -1]),
+                TargetKind::Kind => panic!("`{key}` takes a figure kind: no record form"),
+            };
+            let mut turn = Turn {
+                tile: None,
+                at: [0, 1],
+                rotation: 0,
+                deploy: None,
+                windmill: None,
+                return_figure: None,
+                recall: None,
+                donkey: None,
+                figure: None,
+            };
+            assert!(turn.set_action(key, written.clone()), "`{key}` not written");
+            assert_eq!(turn.actions(), vec![(key, written)]);
+            assert_eq!(ActionId::by_record_key(key), Some(action));
+        }
+    }
+
+    #[test]
+    fn the_one_second_step_error_lists_the_record_keys() {
+        assert_eq!(
+            at_most_one(),
+            "a turn has at most one of deploy, windmill, return, recall and donkey"
+        );
+    }
 }

@@ -1,10 +1,11 @@
-//! Scoring a feature: the base rules (tiles, pennants, majority), the flower bonus, and the
-//! wells; the score events that say who, what and why.
+//! Scoring a feature: the base rules (tiles, pennants, majority) and the wells, the rules'
+//! bonuses beside them asked of the `scored` hook (`crate::rules`); the score events that say
+//! who, what and why.
 
 use crate::ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
 use crate::options::MAX_PLAYERS;
 use crate::state::{Event, FigureKind, Game};
-use crate::tables::{EffectRule, Power, Rates, SiteRange, Tables};
+use crate::tables::{EffectRule, Rates, SiteRange, Tables};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use tiledef::EffectCount;
@@ -464,7 +465,6 @@ impl<'t> Game<'t> {
         let winners: Vec<u8> = (0..players as u8)
             .filter(|&p| best > 0 && weight[p as usize] == best)
             .collect();
-        let bonuses = self.pay_powers(&powered, &winners, (t, emblems, paying), points);
         let k = node.kind.index();
         for &p in &winners {
             self.core.scores[p as usize] += points;
@@ -479,14 +479,19 @@ impl<'t> Game<'t> {
                 self.core.stats.marker_points[k] += m.points * winners.len() as i64;
             }
         }
-        let flowers = match &self.modules.flowers {
-            Some(flowers) => flowers.bonus(self, rule.shape, node.tile, &count[..players]),
-            None => Vec::new(),
+        let (bonuses, flowers) = if self.modules.pay_scored(&powered) {
+            self.scored(&crate::rules::Scoring {
+                shape: rule.shape,
+                tile: node.tile,
+                followers: &count[..players],
+                powered: &powered,
+                winners: &winners,
+                counted: (t, emblems, paying),
+                points,
+            })
+        } else {
+            (Vec::new(), Vec::new())
         };
-        for b in &flowers {
-            self.core.scores[b.player as usize] += b.points;
-            self.core.stats.flower_points += u64::from(b.points);
-        }
         let at = self.lowest_member();
         events.push(Event::Scored(Box::new(Score {
             players: winners,
@@ -514,51 +519,6 @@ impl<'t> Game<'t> {
             network: Vec::new(),
             bonuses,
         })));
-    }
-
-    /// What the powers of the figures taken off a scored feature pay (`powered`: owner and
-    /// `Tables::followers` index): a bonus its owner adds when among the `winners`, at its
-    /// rates times the feature's `(tiles, emblems, bordered)`; a recall's `points`, counted.
-    fn pay_powers(
-        &mut self,
-        powered: &[(u8, usize)],
-        winners: &[u8],
-        (tiles, emblems, bordered): (u32, u32, u32),
-        points: u32,
-    ) -> Vec<FigureBonus> {
-        let mut bonuses: Vec<FigureBonus> = Vec::new();
-        let mut paid_for: Vec<(u8, usize)> = Vec::new();
-        for &(owner, k) in powered {
-            let info = &self.core.tables.followers[k];
-            match info.power {
-                // A player's bonus of one figure counts once per feature, however many of those
-                // figures they have on it (JCZ's pigs, `Field::getCityPoints`: "do not stack").
-                Some(Power::Bonus(_)) if paid_for.contains(&(owner, k)) => {}
-                Some(Power::Bonus(rates)) if winners.contains(&owner) => {
-                    paid_for.push((owner, k));
-                    let counted = [(rates.tile, tiles), (rates.emblem, emblems)];
-                    let counted = (counted.into_iter().chain([(rates.bordered, bordered)]))
-                        .filter(|&(rate, _)| rate > 0)
-                        .map(|(_, n)| n)
-                        .sum();
-                    let paid =
-                        rates.tile * tiles + rates.emblem * emblems + rates.bordered * bordered;
-                    self.core.scores[usize::from(owner)] += paid;
-                    self.core.stats.figure_points[k] += u64::from(paid);
-                    bonuses.push(FigureBonus {
-                        player: owner,
-                        figure: info.id.clone(),
-                        counted,
-                        points: paid,
-                    });
-                }
-                Some(Power::Recall) if winners.contains(&owner) => {
-                    self.core.stats.figure_points[k] += u64::from(points);
-                }
-                _ => {}
-            }
-        }
-        bonuses
     }
 
     /// The rates a feature of `kind` of `tiles` tiles scores at: unfinished, small (its kind's

@@ -10,12 +10,7 @@ use crate::draw::Prepared;
 use crate::ids::KindId;
 use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
 use crate::placements::Placements;
-use crate::rules::donkey::Donkey;
-use crate::rules::flowers::Flowers;
-use crate::rules::powers::ExtraTile;
-use crate::rules::tokens::Tokens;
-use crate::rules::windmill::Windmills;
-use crate::rules::{Modules, in_play};
+use crate::rules::{Modules, deal_colours, named_colours, rules_in_play};
 use crate::scoring::{MarkersInPlay, markers_in_play};
 use crate::state::{Core, Event, Game, GameStats, Phase, PlayTables, Powers, Scratch};
 use crate::tables::Tables;
@@ -56,9 +51,9 @@ impl<'t> Setup<'t> {
         check_rule_options(tables, &options.rules)?;
         let draw = crate::draw::prepare(tables, &options)?;
         let whole = || std::iter::once(draw.start).chain(draw.bag.iter().copied());
-        let (rules, tokens) = in_play::rules_in_play(tables, &options, draw.start, &draw.bag);
+        let (rules, tokens) = rules_in_play(tables, &options, draw.start, &draw.bag);
         let colours = if rules.flower_bonus {
-            match in_play::named_colours(tables, &options)? {
+            match named_colours(tables, &options)? {
                 Some(named) => Colours::Named(named),
                 None => Colours::Dealt(tokens),
             }
@@ -122,7 +117,7 @@ impl<'t> Setup<'t> {
         let players = options.players as usize;
         let colours = match &self.colours {
             Colours::Named(named) => named.clone(),
-            Colours::Dealt(tokens) => in_play::deal_colours(tokens, players, seeded),
+            Colours::Dealt(tokens) => deal_colours(tokens, players, seeded),
         };
         let markers = self.tables.markers.len();
         let follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
@@ -168,14 +163,13 @@ impl<'t> Setup<'t> {
             },
             scratch: Scratch::new(tiles),
             place: Placements::new(),
-            modules: Modules {
-                donkey: self.rules.donkey.then(Donkey::new),
-                windmills: (self.rules.windmills > 0)
-                    .then(|| Windmills::new(self.rules.windmills, players)),
-                flowers: (!colours.is_empty()).then_some(Flowers { colours }),
-                tokens: self.markers.tokens.then(|| Tokens::new(players, markers)),
-                extra_tile: (powers.extra_tile_kinds != 0).then(ExtraTile::default),
-            },
+            modules: Modules::new(
+                &self.rules,
+                players,
+                colours,
+                self.markers.tokens.then_some(markers),
+                powers.extra_tile_kinds != 0,
+            ),
         };
         game.put(0, 0, tables.orient_of(self.draw.start, 0));
         game.draw_next(events);

@@ -11,8 +11,8 @@
 //! `Placements`.
 //!
 //! Features are union-find sets over feature nodes (one node per feature of each placed tile)
-//! with running aggregates at the root: open ends (and, with the donkey in play, the summed
-//! positions they face), pennants, followers, marketplace ends. The members of a set are also
+//! with running aggregates at the root: open ends (and, when a rule module asks, the summed
+//! positions they face), pennants, followers, line ends at a hub. The members of a set are also
 //! linked in a ring, so a scoring can walk them (to count distinct tiles, cities bordering a
 //! field, flowers). How the features of two orientations meet across a side (which ends close
 //! there, which facing features join) is one function, `PlayTables::meetings`: `join` applies
@@ -90,28 +90,12 @@ pub enum Move {
         /// Which figure.
         figure: FigureId,
     },
-    /// Place a windmill on a field of the tile just placed (Village Life).
-    Windmill {
-        /// Index into the placed orientation's features (a field).
-        feature: u8,
-    },
-    /// Return one of the player's figures to their supply (after placing a Festival tile).
-    Return {
-        /// Index into `Game::figures`.
-        figure: u16,
-    },
-    /// Take back a figure with the power `recall` (the abbot) instead of deploying: its feature
-    /// scores at once, as at the end.
-    Recall {
-        /// Index into `Game::figures`.
-        figure: u16,
-    },
-    /// Move the donkey to a placed tile (Village Life), deploying and returning nothing.
-    Donkey {
-        /// Column.
-        x: i16,
-        /// Row.
-        y: i16,
+    /// A rule module's move (`crate::rules::ACTIONS` says which, and what its target is).
+    Action {
+        /// Which module's move.
+        action: crate::rules::ActionId,
+        /// What it points at.
+        target: crate::rules::Target,
     },
     /// End the turn without deploying.
     Pass,
@@ -129,8 +113,8 @@ pub struct Node {
     /// Open ends of a road or city (at the root).
     pub open: u32,
     /// Sums of the columns and rows of the empty positions the open ends face (at the root;
-    /// kept when the donkey is in play, else meaningless): when all ends face one position, it
-    /// is their mean, found without walking the set (the donkey's filter). It cannot overflow
+    /// kept when a rule module asks, `Modules::wants_ends`, else meaningless): when all ends
+    /// face one position, it is their mean, found without walking the set. It cannot overflow
     /// (the assertion below `Node`).
     pub ends_at: (i32, i32),
     /// Emblems, a city's pennants (at the root; saturating: kept small so a node fills half a
@@ -138,8 +122,9 @@ pub struct Node {
     pub emblems: u16,
     /// Followers on the set (at the root).
     pub followers: u16,
-    /// Road ends at marketplaces (at the root), for the marketplace rules.
-    pub markets: u16,
+    /// Line ends at a hub (`Tables::ends_at_hub`, at the root): a set closed with any waits
+    /// for the `networks` hook instead of scoring at once.
+    pub hub_ends: u16,
     /// Its tile.
     pub tile: PlacedId,
     /// The local feature index on that tile.
@@ -317,7 +302,7 @@ impl PlayTables {
                 ends_at: (0, 0),
                 emblems: u16::from(f.emblems),
                 followers: 0,
-                markets: u16::from(tables.ends_at_hub(f)),
+                hub_ends: u16::from(tables.ends_at_hub(f)),
                 tile: PlacedId(0),
                 local: i as u8,
                 kind: f.kind,
@@ -558,13 +543,6 @@ pub enum Event {
         /// Which figure.
         figure: FigureId,
     },
-    /// A windmill was placed on a field of the tile just placed.
-    WindmillPlaced {
-        /// The player.
-        player: u8,
-        /// Local feature index (a field) on the placed tile.
-        feature: u8,
-    },
     /// A figure was returned to its owner's supply by the Festival, or went home with it (a
     /// builder, a pig: no scoring).
     Returned {
@@ -583,22 +561,15 @@ pub enum Event {
         /// That feature's kind.
         kind: FeatureKindId,
     },
-    /// The tile just placed extended a feature with the player's figure of power `extra-tile`
-    /// (the builder): they place one more tile.
-    ExtraTile {
+    /// A rule module's move was made, or its rule took effect (`crate::rules::ACTIONS`: a
+    /// windmill placed, the donkey moved, an extra tile earned).
+    Action {
         /// The player.
         player: u8,
-        /// The figure kind's id.
-        figure: String,
-    },
-    /// The donkey was moved.
-    DonkeyMoved {
-        /// The player.
-        player: u8,
-        /// Column.
-        x: i16,
-        /// Row.
-        y: i16,
+        /// Which module's action.
+        action: crate::rules::ActionId,
+        /// What it points at.
+        target: crate::rules::Target,
     },
     /// A feature was scored. (Boxed: the other events are small, and every event is moved
     /// into the list.)
@@ -1268,10 +1239,7 @@ impl<'t> Game<'t> {
     /// Puts the donkey on a placed tile, or takes it out of the game (for analysis: then
     /// `recompute_placements`).
     pub fn set_donkey(&mut self, tile: Option<PlacedId>) {
-        self.modules.donkey = tile.map(|tile| crate::rules::donkey::Donkey {
-            tile,
-            ..crate::rules::donkey::Donkey::new()
-        });
+        self.modules.set_donkey(tile);
     }
 
     /// Windmills in each player's supply (Village Life; empty when the game has none).
@@ -1412,7 +1380,7 @@ impl<'t> Core<'t> {
         a.ends_at.1 += b.ends_at.1;
         a.emblems = a.emblems.saturating_add(b.emblems);
         a.followers += b.followers;
-        a.markets += b.markets;
+        a.hub_ends += b.hub_ends;
         a.done |= b.done;
         let an = a.next;
         a.next = b.next;

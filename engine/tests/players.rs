@@ -6,6 +6,7 @@ mod common;
 use engine::game::{Draw, Game, GameOptions, Move, Phase, RuleOptions};
 use engine::players::{Player, Strategy, parse_seats};
 use engine::rng::Rng;
+use engine::rules::ActionId;
 use engine::simulate::{SimOptions, run};
 use engine::{FigureId, KindId};
 
@@ -56,9 +57,18 @@ fn play_checked<'t>(
             legal.len()
         );
         match mv {
-            Move::Windmill { .. } => used[0] += 1,
-            Move::Return { .. } => used[1] += 1,
-            Move::Donkey { .. } => used[2] += 1,
+            Move::Action {
+                action: ActionId::WINDMILL,
+                ..
+            } => used[0] += 1,
+            Move::Action {
+                action: ActionId::RETURN,
+                ..
+            } => used[1] += 1,
+            Move::Action {
+                action: ActionId::DONKEY,
+                ..
+            } => used[2] += 1,
             Move::Deploy { figure, .. }
                 if figure != FigureId::FOLLOWER && seats[seat] == Strategy::Greedy =>
             {

@@ -12,6 +12,7 @@ use engine::game::{
 use engine::players::{Player, Strategy};
 use engine::record::{GameSpec, Record, Turn, replay};
 use engine::rng::Rng;
+use engine::rules::{ActionId, Target};
 use engine::simulate::play_random_record;
 use engine::tables::{Orient, Tables};
 use engine::{FigureId, KindId, NodeId, PlacedId};
@@ -369,15 +370,20 @@ fn illegal_moves_are_refused_and_change_nothing() {
                     feature: rng.below(10) as u8,
                     figure: FigureId::from_index(rng.below(3)),
                 },
-                (_, 1) => Move::Windmill {
-                    feature: rng.below(10) as u8,
+                (_, 1) => Move::Action {
+                    action: ActionId::WINDMILL,
+                    target: Target::Feature(rng.below(10) as u8),
                 },
-                (_, 2) => Move::Return {
-                    figure: rng.below(10) as u16,
+                (_, 2) => Move::Action {
+                    action: ActionId::RETURN,
+                    target: Target::Figure(rng.below(10) as u16),
                 },
-                _ => Move::Donkey {
-                    x: rng.below(9) as i16 - 4,
-                    y: rng.below(9) as i16 - 4,
+                _ => Move::Action {
+                    action: ActionId::DONKEY,
+                    target: Target::At {
+                        x: rng.below(9) as i16 - 4,
+                        y: rng.below(9) as i16 - 4,
+                    },
                 },
             };
             let canonical = match wild {
@@ -515,7 +521,7 @@ fn check_donkey_filter(blocks: DonkeyBlocks) {
                     ended.apply(Move::Pass, &mut Vec::new()).unwrap();
                     let completes_set = |r: NodeId| {
                         let before = free.nodes()[r.index()];
-                        if blocks == DonkeyBlocks::Network && before.markets > 0 {
+                        if blocks == DonkeyBlocks::Network && before.hub_ends > 0 {
                             // Scored (or, unclaimed, marked done) at the end of this turn.
                             !before.done && ended.nodes()[ended.find(r).index()].done
                         } else {
@@ -524,7 +530,7 @@ fn check_donkey_filter(blocks: DonkeyBlocks) {
                     };
                     let network = sets
                         .iter()
-                        .any(|&r| free.nodes()[r.index()].markets > 0 && completes_set(r));
+                        .any(|&r| free.nodes()[r.index()].hub_ends > 0 && completes_set(r));
                     let closed = sets.iter().any(|&r| completes_set(r));
                     let Move::Place { x, y, .. } = *mv else {
                         unreachable!()
@@ -707,9 +713,18 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
                     game.legal_actions(placed, &mut listed);
                 assert_eq!(deploys + windmills + returns + recalls + pass, listed.len());
                 assert_eq!(deploys > 0, game.can_deploy(placed));
-                assert_eq!(windmills, game.action_count(placed, ActionGroup::Windmill));
-                assert_eq!(returns, game.action_count(placed, ActionGroup::Return));
-                assert_eq!(recalls, game.action_count(placed, ActionGroup::Recall));
+                assert_eq!(
+                    windmills,
+                    game.action_count(placed, ActionGroup::Module(ActionId::WINDMILL))
+                );
+                assert_eq!(
+                    returns,
+                    game.action_count(placed, ActionGroup::Module(ActionId::RETURN))
+                );
+                assert_eq!(
+                    recalls,
+                    game.action_count(placed, ActionGroup::Module(ActionId::RECALL))
+                );
                 assert_eq!(pass, game.action_count(placed, ActionGroup::Pass));
                 let game = &game;
                 let made: Vec<Move> = (ActionGroup::ALL[..5].iter())

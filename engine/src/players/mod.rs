@@ -18,6 +18,7 @@ pub mod random;
 
 use crate::game::{ActionGroup, Event, Game, Move, Phase};
 use crate::rng::Rng;
+use crate::rules::{ActionId, Target};
 use std::fmt;
 use std::str::FromStr;
 
@@ -227,7 +228,7 @@ fn second_steps(game: &Game<'_>, buf: &mut Vec<Move>) -> Vec<Move> {
     buf.clear();
     game.legal_actions(placed, buf);
     let mut moves = buf.clone();
-    if game.action_count(placed, ActionGroup::Donkey) > 0 {
+    if game.action_count(placed, ActionGroup::Module(ActionId::DONKEY)) > 0 {
         let mut tiles: Vec<crate::ids::PlacedId> = game
             .core
             .figures
@@ -239,7 +240,10 @@ fn second_steps(game: &Game<'_>, buf: &mut Vec<Move>) -> Vec<Move> {
         tiles.dedup();
         for t in tiles {
             let p = game.core.board.placed[t.index()];
-            moves.push(Move::Donkey { x: p.x, y: p.y });
+            moves.push(Move::Action {
+                action: ActionId::DONKEY,
+                target: Target::At { x: p.x, y: p.y },
+            });
         }
     }
     moves

@@ -1,10 +1,12 @@
 //! The random player, and the engine's fast playouts built on it: uniform over the placements
 //! of the drawn tile (sampled, never listed), then a kind of second-step
-//! move uniformly — deploy, windmill, Festival return, pass, donkey — then uniformly within it.
+//! move uniformly — deploy, a rule module's move (`ActionGroup::ALL`), pass — then uniformly
+//! within it.
 
 use crate::game::{ActionGroup, Event, Game, Move, Phase};
 use crate::ids::PlacedId;
 use crate::rng::Rng;
+use crate::rules;
 use crate::simulate::SimError;
 
 /// A uniformly random placement of the drawn tile (None outside the place phase).
@@ -33,7 +35,7 @@ pub fn play_out(
 }
 
 /// A random second-step move: a group of moves uniformly among those with a move (deploy a
-/// follower, place a windmill, return a figure, pass, move the donkey: `ActionGroup::ALL`),
+/// follower, a rule module's move, pass: `ActionGroup::ALL`),
 /// then uniformly within it, so the donkey's many targets do not swamp the other choices; in a
 /// game with no grouped group (`Game::has_grouped_actions`), uniformly over all the moves.
 /// None when the game is over.
@@ -66,22 +68,23 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     }
 }
 
-/// A second-step move uniformly over all of them (deploys, Festival returns, recalls, pass: a
-/// game without grouped groups), counted: only the chosen one is made.
+/// A second-step move uniformly over all of them (deploys, the modules' moves listed before
+/// the pass, the pass: a game without grouped groups), counted: only the chosen one is made.
 #[inline]
 fn flat_action(game: &Game<'_>, placed: PlacedId, rng: &mut Rng) -> Option<Move> {
     let deploy = game.deploys(placed);
     let deploys = deploy.count();
-    let returns = game.action_count(placed, ActionGroup::Return);
-    let recalls = game.action_count(placed, ActionGroup::Recall);
-    let n = rng.below(deploys + returns + recalls + 1);
+    let counts = rules::FLAT.map(|action| game.module_action_count(placed, action));
+    let mut n = rng.below(deploys + counts.iter().sum::<usize>() + 1);
     if n < deploys {
-        game.nth_deploy_of(placed, &deploy, n)
-    } else if n - deploys < returns {
-        game.nth_action(placed, ActionGroup::Return, n - deploys)
-    } else if n - deploys - returns < recalls {
-        game.nth_action(placed, ActionGroup::Recall, n - deploys - returns)
-    } else {
-        Some(Move::Pass)
+        return game.nth_deploy_of(placed, &deploy, n);
     }
+    n -= deploys;
+    for (action, count) in rules::FLAT.into_iter().zip(counts) {
+        if n < count {
+            return game.nth_module_action(placed, action, n);
+        }
+        n -= count;
+    }
+    Some(Move::Pass)
 }

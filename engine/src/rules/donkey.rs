@@ -8,7 +8,8 @@ use crate::ids::{KindId, NodeId, OrientId, PlacedId};
 use crate::options::DonkeyBlocks;
 use crate::placements::Placements;
 use crate::rules::network::{market_complete, market_roads, markets_of};
-use crate::state::{Core, Event, Game, IllegalMove};
+use crate::rules::{ActionId, Target};
+use crate::state::{Core, Event, Game, IllegalMove, Phase};
 use crate::tables::SiteRange;
 use tiledef::Side;
 
@@ -93,7 +94,7 @@ fn donkey_filter(
         sets.roots[i] = root;
         let node = &core.nodes[root.index()];
         let Some((x, y)) = mean_position(node.ends_at, node.open) else {
-            if node.open == 0 && node.markets > 0 && !node.done && network_reading {
+            if node.open == 0 && node.hub_ends > 0 && !node.done && network_reading {
                 block_network(core, place, kind, root);
             }
             continue;
@@ -104,7 +105,7 @@ fn donkey_filter(
             continue;
         }
         // A marketplace road under the `network` reading needs a trial game: checked now.
-        let network = network_reading && node.markets > 0;
+        let network = network_reading && node.hub_ends > 0;
         if (network || !place.defer(core, slot, i, root))
             && place.mask_at(core, usize::from(slot)) != 0
         {
@@ -308,12 +309,29 @@ pub(crate) fn move_donkey(
         sets: DonkeySets::of(&game.core, cell.placed),
     });
     game.core.stats.donkey_moves += 1;
-    events.push(Event::DonkeyMoved {
+    events.push(Event::Action {
         player: game.current(),
-        x,
-        y,
+        action: ActionId::DONKEY,
+        target: Target::At { x, y },
     });
     Ok(())
+}
+
+/// The number of tiles the donkey may move to now (0 without it).
+#[inline]
+pub(crate) fn targets(game: &Game<'_>) -> usize {
+    match (game.core.phase, game.modules.donkey) {
+        (Phase::Act(_), Some(_)) => game.core.board.placed.len() - 1,
+        _ => 0,
+    }
+}
+
+/// The `n`-th tile the donkey may move to, in the order of placing, its own skipped.
+pub(crate) fn nth_target(game: &Game<'_>, n: usize) -> Option<Target> {
+    let donkey = game.modules.donkey?.tile.index();
+    let i = if n >= donkey { n + 1 } else { n };
+    let p = game.core.board.placed.get(i)?;
+    Some(Target::At { x: p.x, y: p.y })
 }
 
 #[cfg(test)]

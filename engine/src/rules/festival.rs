@@ -5,6 +5,7 @@
 //! a feature, so nothing can be deployed on it.
 
 use crate::ids::PlacedId;
+use crate::rules::Target;
 use crate::state::{Event, Game, IllegalMove};
 
 /// Whether the tile just placed lets its player return a figure.
@@ -51,4 +52,35 @@ pub(crate) fn return_figure(
     }
     game.core.stats.festival_returns += 1;
     Ok(())
+}
+
+/// How many Festival returns the current player has: one per figure of theirs on the board,
+/// after placing a Festival tile.
+#[inline]
+pub(crate) fn return_count(game: &Game<'_>, placed: PlacedId) -> usize {
+    // Most tiles have no Festival place: asked first.
+    if !may_return(game, placed) {
+        return 0;
+    }
+    // Figures on the board are those out of the supply.
+    let core = &game.core;
+    let p = core.current as usize;
+    let windmills = core.rules.windmills;
+    let mut out = usize::from(core.options.rules.followers.saturating_sub(core.supply[p]))
+        + usize::from(windmills.saturating_sub(game.windmills().get(p).copied().unwrap_or(0)));
+    if core.follower_kinds {
+        let kinds = core.follower_counts.len();
+        out += (core.follower_counts.iter().enumerate())
+            .map(|(k, &n)| usize::from(n - core.follower_supply[p * kinds + k]))
+            .sum::<usize>();
+    }
+    out
+}
+
+/// The `n`-th Festival return's figure, in the order of `Game::figures`.
+pub(crate) fn nth_return(game: &Game<'_>, n: usize) -> Option<Target> {
+    let (i, _) = (game.core.figures.iter().enumerate())
+        .filter(|(_, f)| f.owner == game.core.current)
+        .nth(n)?;
+    Some(Target::Figure(i as u16))
 }

@@ -80,3 +80,21 @@ impl Flowers {
         out
     }
 }
+
+/// The `scored` hook's part of the flowers: each bonus of a scoring added to its player's score.
+pub(crate) fn pay(
+    game: &mut Game<'_>,
+    shape: Shape,
+    tile: PlacedId,
+    count: &[u8],
+) -> Vec<FlowerBonus> {
+    let flowers = match &game.modules.flowers {
+        Some(flowers) => flowers.bonus(game, shape, tile, count),
+        None => return Vec::new(),
+    };
+    for b in &flowers {
+        game.core.scores[b.player as usize] += b.points;
+        game.core.stats.flower_points += u64::from(b.points);
+    }
+    flowers
+}

@@ -9,10 +9,10 @@
 //! |---|---|---|
 //! | `filter` | a tile is drawn: its placements | donkey |
 //! | `placed` | a tile is placed, before the second step | powers (the extra tile) |
-//! | second-step moves | after placing: `ActionGroup`s, counted and made by `Game::action_count` and `nth_action` | windmill, festival, donkey, powers (recall) |
+//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall) |
 //! | `completed` | a feature is completed, scored or not | tokens |
-//! | `scored` | a feature is scored: bonuses beside its points | flowers |
-//! | completions | roads closed at a hub, waiting for their network (`Game::end_turn`) | network |
+//! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers |
+//! | `networks` | roads closed at a hub this turn, waiting for their network | network |
 //! | `end_turn` | after the completions of a turn | windmill |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
@@ -23,7 +23,12 @@
 //!   Life's mechanics (bushes need no code: the `close` meeting of the vocabulary does it in
 //!   `Core::join`);
 //! - `tokens`: tokens given by completed features' markers, scored by majority at the end;
-//! - `powers`: the set figures' `recall` and `extra-tile` (the abbot's, the builder's).
+//! - `powers`: the set figures' `recall`, `extra-tile` and `bonus` (the abbot's, the
+//!   builder's, the pig's).
+//!
+//! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
+//! records, `play --json`, the page's words and the players read the entry, not the module.
+//! The core's files reach the modules only through this file (`engine/tests/layering.rs`).
 
 pub(crate) mod donkey;
 pub mod festival;
@@ -34,9 +39,251 @@ pub(crate) mod powers;
 pub(crate) mod tokens;
 pub(crate) mod windmill;
 
-use crate::ids::{KindId, NodeId, PlacedId};
+pub(crate) use in_play::{deal_colours, named_colours, rules_in_play};
+
+use crate::ids::{FigureId, KindId, NodeId, PlacedId};
+use crate::options::Rules;
 use crate::placements::Placements;
-use crate::state::{Core, Event, Game};
+use crate::scoring::{FigureBonus, FlowerBonus};
+use crate::state::{Core, Event, Game, IllegalMove, Move};
+use crate::tables::Tables;
+
+/// A rule module's move or event kind: an index into `ACTIONS`, the registry every consumer
+/// (records, `play --json`, the page's words, the players) reads its name and target from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ActionId(u8);
+
+impl ActionId {
+    /// A windmill placed on a region of the tile just placed (`windmill`).
+    pub const WINDMILL: ActionId = ActionId(0);
+    /// A figure of the player's returned to their supply after a Festival tile (`festival`).
+    pub const RETURN: ActionId = ActionId(1);
+    /// A figure with the power `recall` taken back, its feature scored (`powers`).
+    pub const RECALL: ActionId = ActionId(2);
+    /// The donkey moved to a placed tile (`donkey`).
+    pub const DONKEY: ActionId = ActionId(3);
+    /// An extra tile earned by a figure with the power `extra-tile` (`powers`; an event only).
+    pub const EXTRA_TILE: ActionId = ActionId(4);
+
+    /// Its entry in the registry.
+    pub fn info(self) -> &'static Action {
+        &ACTIONS[usize::from(self.0)]
+    }
+
+    /// The action a game record's turn names by `key` (`windmill = …`).
+    pub fn by_record_key(key: &str) -> Option<ActionId> {
+        (0..ACTIONS.len())
+            .find(|&i| ACTIONS[i].record_key == Some(key))
+            .map(|i| ActionId(i as u8))
+    }
+
+    /// Every action that is a move, in registry order.
+    pub fn moves() -> impl Iterator<Item = ActionId> {
+        (0..ACTIONS.len() as u8)
+            .map(ActionId)
+            .filter(|a| a.info().record_key.is_some())
+    }
+}
+
+/// What a rule module's move or event points at: general targets a new mechanic reuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// A feature of the tile just placed (its local index).
+    Feature(u8),
+    /// A figure on the board (index into `Game::figures`).
+    Figure(u16),
+    /// A board position.
+    At {
+        /// Column.
+        x: i16,
+        /// Row (south is +1).
+        y: i16,
+    },
+    /// A kind of figure (the base follower or a set figure).
+    Kind(FigureId),
+}
+
+/// Which of `Target`'s forms an action takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetKind {
+    /// `Target::Feature`.
+    Feature,
+    /// `Target::Figure`.
+    Figure,
+    /// `Target::At`.
+    At,
+    /// `Target::Kind`.
+    Kind,
+}
+
+impl Target {
+    /// Its form.
+    pub fn kind(self) -> TargetKind {
+        match self {
+            Target::Feature(_) => TargetKind::Feature,
+            Target::Figure(_) => TargetKind::Figure,
+            Target::At { .. } => TargetKind::At,
+            Target::Kind(_) => TargetKind::Kind,
+        }
+    }
+}
+
+/// One entry of the registry: a rule module's move or event, as everything outside the module
+/// sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Action {
+    /// Its name: the key of its event in `play --json` (`windmill`, `donkey`, `extra_tile`).
+    pub name: &'static str,
+    /// Its key in a game record's turn (None: an event, never a move).
+    pub record_key: Option<&'static str>,
+    /// The form of its target.
+    pub target: TargetKind,
+    /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
+    /// random player picks such a group first, then a move in it.
+    pub grouped: bool,
+    /// The move in words, `{target}` standing for its target.
+    pub move_words: &'static str,
+    /// The event in words, `{player}` for `P1` and `{target}` for its target (empty: the move
+    /// tells of itself by the general events, `Returned`, `Scored`).
+    pub event_words: &'static str,
+}
+
+/// The registry of the rule modules' moves and events, indexed by `ActionId`.
+pub static ACTIONS: [Action; 5] = [
+    Action {
+        name: "windmill",
+        record_key: Some("windmill"),
+        target: TargetKind::Feature,
+        grouped: true,
+        move_words: "windmill on the {target}",
+        event_words: "{player} places their windmill on the {target}",
+    },
+    Action {
+        name: "return",
+        record_key: Some("return"),
+        target: TargetKind::Figure,
+        grouped: false,
+        move_words: "return your {target} (Festival)",
+        event_words: "",
+    },
+    Action {
+        name: "recall",
+        record_key: Some("recall"),
+        target: TargetKind::Figure,
+        grouped: false,
+        move_words: "take back your {target}, scoring its feature now",
+        event_words: "",
+    },
+    Action {
+        name: "donkey",
+        record_key: Some("donkey"),
+        target: TargetKind::At,
+        grouped: true,
+        move_words: "move the donkey to {target}",
+        event_words: "{player} moves the donkey to {target}",
+    },
+    Action {
+        name: "extra_tile",
+        record_key: None,
+        target: TargetKind::Kind,
+        grouped: false,
+        move_words: "",
+        event_words: "{player}'s {target}: the tile extends its feature, so {player} places one more tile",
+    },
+];
+
+/// A group of second-step moves: what a player may do after placing, from the core or one
+/// rule module (`ACTIONS`), listed in the order of `ALL`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ActionGroup {
+    /// Deploy a follower on a feature of the tile just placed (the core).
+    Deploy,
+    /// A rule module's move.
+    Module(ActionId),
+    /// Nothing more.
+    Pass,
+}
+
+impl ActionGroup {
+    /// Every group, in the order of `legal_moves` (the rules' registry orders them).
+    pub const ALL: [ActionGroup; 6] = GROUPS;
+
+    /// How many of `ALL` `legal_actions` lists; the rest a simulation chooses apart.
+    pub const LISTED: usize = 5;
+
+    /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
+    /// random player picks such a group first, then a move in it, so they do not swamp the
+    /// others.
+    pub fn grouped(self) -> bool {
+        matches!(self, ActionGroup::Module(a) if a.info().grouped)
+    }
+}
+
+/// The second-step groups in the order a player's moves are listed and a random player picks
+/// among them (a seeded game depends on it): deploys, the modules' moves before the pass, the
+/// pass, then the modules' moves listed apart (`ActionGroup::LISTED`).
+pub(crate) const GROUPS: [ActionGroup; 6] = [
+    ActionGroup::Deploy,
+    ActionGroup::Module(ActionId::WINDMILL),
+    ActionGroup::Module(ActionId::RETURN),
+    ActionGroup::Module(ActionId::RECALL),
+    ActionGroup::Pass,
+    ActionGroup::Module(ActionId::DONKEY),
+];
+
+/// The modules' moves that are not grouped and come before the pass in `GROUPS`, in its
+/// order: a game without grouped moves (`Modules::has_grouped`) picks uniformly among the
+/// deploys, these and the pass.
+pub(crate) const FLAT: [ActionId; 2] = [ActionId::RETURN, ActionId::RECALL];
+
+/// An action's event as JSON, in the one shape every module's event takes:
+/// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
+pub fn event_json(
+    tables: &Tables,
+    player: u8,
+    action: ActionId,
+    target: Target,
+) -> serde_json::Value {
+    let mut body = serde_json::Map::new();
+    body.insert("player".into(), (player + 1).into());
+    let (key, value): (&str, serde_json::Value) = match target {
+        Target::Feature(f) => ("feature", f.into()),
+        Target::Figure(i) => ("figure", i.into()),
+        Target::At { x, y } => ("at", serde_json::json!([x, y])),
+        Target::Kind(figure) => ("figure", figure_kind_id(tables, figure).into()),
+    };
+    body.insert(key.into(), value);
+    let mut out = serde_json::Map::new();
+    out.insert(action.info().name.into(), body.into());
+    out.into()
+}
+
+/// The id of a kind of figure (`follower` for the base follower).
+pub fn figure_kind_id(tables: &Tables, figure: FigureId) -> String {
+    match figure.set_index().and_then(|k| tables.followers.get(k)) {
+        None => "follower".to_string(),
+        Some(f) => f.id.clone(),
+    }
+}
+
+/// A feature just scored, as the `scored` hook sees it (its ring and distinct tiles just walked,
+/// its figures taken off).
+pub(crate) struct Scoring<'a> {
+    /// Its kind's shape.
+    pub(crate) shape: tiledef::Shape,
+    /// The tile of its root.
+    pub(crate) tile: PlacedId,
+    /// Each player's figures that stood on it.
+    pub(crate) followers: &'a [u8],
+    /// The figures with a power taken off it: owner and `Tables::followers` index.
+    pub(crate) powered: &'a [(u8, usize)],
+    /// The players who scored its points.
+    pub(crate) winners: &'a [u8],
+    /// What a bonus counts: its tiles, emblems and the completed features it borders.
+    pub(crate) counted: (u32, u32, u32),
+    /// The points it scored.
+    pub(crate) points: u32,
+}
 
 /// The rule modules a game plays, each with its own state; a module not in play is `None`,
 /// and each of its hooks costs the game one test.
@@ -55,12 +302,62 @@ pub(crate) struct Modules {
 }
 
 impl Modules {
+    /// The modules a game of these rules plays, each in its start state: `colours` the
+    /// players' flower colours (empty: no flower bonus), `tokens` the marker kinds when a
+    /// marker gives tokens, `extra_tile` whether a figure has that power.
+    #[inline]
+    pub(crate) fn new(
+        rules: &Rules,
+        players: usize,
+        colours: Vec<u8>,
+        tokens: Option<usize>,
+        extra_tile: bool,
+    ) -> Modules {
+        Modules {
+            donkey: rules.donkey.then(donkey::Donkey::new),
+            windmills: (rules.windmills > 0)
+                .then(|| windmill::Windmills::new(rules.windmills, players)),
+            flowers: (!colours.is_empty()).then_some(flowers::Flowers { colours }),
+            tokens: tokens.map(|markers| tokens::Tokens::new(players, markers)),
+            extra_tile: extra_tile.then(powers::ExtraTile::default),
+        }
+    }
+
+    /// Puts the donkey on a placed tile, or takes it out of the game (for analysis).
+    pub(crate) fn set_donkey(&mut self, tile: Option<PlacedId>) {
+        self.donkey = tile.map(|tile| donkey::Donkey {
+            tile,
+            ..donkey::Donkey::new()
+        });
+    }
+
     /// The `filter` hook: clears from the drawn tile's masks the placements a module forbids.
     #[inline]
     pub(crate) fn filter(&mut self, core: &Core<'_>, place: &mut Placements, kind: KindId) {
         if let Some(donkey) = &mut self.donkey {
             donkey.filter(core, place, kind);
         }
+    }
+
+    /// Whether a group whose moves are many and alike (`Action::grouped`) is in play at all.
+    #[inline]
+    pub(crate) fn has_grouped(&self) -> bool {
+        self.donkey.is_some() || self.windmills.is_some()
+    }
+
+    /// Why a placement the edges and path rules allow is refused by a module (the donkey
+    /// standing where the tile would close a feature), for the message.
+    pub(crate) fn placement_fault(&self, core: &Core<'_>) -> Option<IllegalMove> {
+        let d = self.donkey?;
+        let p = core.board.placed[d.tile.index()];
+        Some(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y })
+    }
+
+    /// Whether the `scored` hook pays anything for a scoring that took off the figures with a
+    /// power `powered`: most scorings take off none, and most games have no flowers.
+    #[inline]
+    pub(crate) fn pay_scored(&self, powered: &[(u8, usize)]) -> bool {
+        !powered.is_empty() || self.flowers.is_some()
     }
 
     /// Whether a module reads `Node::ends_at` (the donkey's filter), which `put` then keeps.
@@ -71,6 +368,67 @@ impl Modules {
 }
 
 impl Game<'_> {
+    /// How many moves of a module's action the current player has after placing `placed`.
+    #[inline]
+    pub(crate) fn module_action_count(&self, placed: PlacedId, action: ActionId) -> usize {
+        match action {
+            ActionId::WINDMILL => windmill::count(self, placed),
+            ActionId::RETURN => festival::return_count(self, placed),
+            ActionId::RECALL => powers::recall_count(self),
+            ActionId::DONKEY => donkey::targets(self),
+            _ => 0,
+        }
+    }
+
+    /// The `n`-th move of a module's action, in the order of `legal_moves`.
+    pub(crate) fn nth_module_action(
+        &self,
+        placed: PlacedId,
+        action: ActionId,
+        n: usize,
+    ) -> Option<Move> {
+        let target = match action {
+            ActionId::WINDMILL => windmill::nth(self, placed, n),
+            ActionId::RETURN => festival::nth_return(self, n),
+            ActionId::RECALL => powers::nth_recall(self, n),
+            ActionId::DONKEY => donkey::nth_target(self, n),
+            _ => None,
+        }?;
+        Some(Move::Action { action, target })
+    }
+
+    /// Makes a module's move (the turn's second step), or says why it is illegal (the game is
+    /// then unchanged).
+    pub(crate) fn apply_module_action(
+        &mut self,
+        placed: PlacedId,
+        action: ActionId,
+        target: Target,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalMove> {
+        let info = action.info();
+        if info.record_key.is_none() || target.kind() != info.target {
+            return Err(IllegalMove::NotOffered(format!(
+                "`{}` is not a move with that target",
+                info.name
+            )));
+        }
+        match (action, target) {
+            (ActionId::WINDMILL, Target::Feature(feature)) => {
+                windmill::place_windmill(self, placed, feature, events)
+            }
+            (ActionId::RETURN, Target::Figure(figure)) => {
+                festival::return_figure(self, placed, figure, events)
+            }
+            (ActionId::RECALL, Target::Figure(figure)) => powers::recall(self, figure, events),
+            (ActionId::DONKEY, Target::At { x, y }) => donkey::move_donkey(self, x, y, events),
+            _ => Err(IllegalMove::NotOffered(format!(
+                "`{}` is not a move",
+                info.name
+            ))),
+        }
+    }
+
     /// The `placed` hook: the tile just placed may earn its player a figure's extra tile (not
     /// while they are placing one).
     #[inline]
@@ -98,6 +456,29 @@ impl Game<'_> {
             powers::ExtraTurn::None
         };
         again
+    }
+
+    /// The `scored` hook: a feature was scored; the bonuses paid beside its points, the
+    /// figures' (`powers`) then the flowers' (`flowers`).
+    #[inline]
+    pub(crate) fn scored(&mut self, s: &Scoring<'_>) -> (Vec<FigureBonus>, Vec<FlowerBonus>) {
+        let bonuses = if s.powered.is_empty() {
+            Vec::new()
+        } else {
+            powers::pay_bonuses(self, s)
+        };
+        let flowers = if self.modules.flowers.is_some() {
+            flowers::pay(self, s.shape, s.tile, s.followers)
+        } else {
+            Vec::new()
+        };
+        (bonuses, flowers)
+    }
+
+    /// The completions hook: roads closed this turn at a hub (`markets`), waiting for their
+    /// networks (marketplaces).
+    pub(crate) fn networks(&mut self, markets: &[NodeId], events: &mut Vec<Event>) {
+        network::score_marketplaces(self, markets, events);
     }
 
     /// The `completed` hook: a feature (its root) was completed this turn, scored or not.
@@ -129,6 +510,43 @@ impl Game<'_> {
         }
         if self.modules.tokens.is_some() {
             tokens::score_majorities(self, events);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ActionGroup;
+    use super::{ACTIONS, ActionId, FLAT, GROUPS};
+
+    /// `FLAT` is what it says: the ungrouped modules' moves before the pass, in `GROUPS`'s
+    /// order (the random player's flat pick relies on it).
+    #[test]
+    fn flat_is_the_ungrouped_moves_before_the_pass() {
+        let pass = GROUPS.iter().position(|&g| g == ActionGroup::Pass);
+        let before: Vec<ActionId> = GROUPS[..pass.unwrap_or(GROUPS.len())]
+            .iter()
+            .filter_map(|g| match g {
+                ActionGroup::Module(a) if !a.info().grouped => Some(*a),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(before, FLAT);
+    }
+
+    /// Every move of the registry has a group, once; the events-only entries none.
+    #[test]
+    fn every_move_has_one_group() {
+        for (i, info) in ACTIONS.iter().enumerate() {
+            let groups = (GROUPS.iter())
+                .filter(|&&g| g == ActionGroup::Module(ActionId(i as u8)))
+                .count();
+            assert_eq!(
+                groups,
+                usize::from(info.record_key.is_some()),
+                "{}",
+                info.name
+            );
         }
     }
 }

@@ -2,12 +2,15 @@
 //! back a figure of theirs with it, and its feature scores at once as at the end, for them
 //! alone: the abbot; a ranger from a forest)
 //! and `extra-tile` (a tile its owner places that extends its feature gives them one more tile
-//! at once, which never gives another: the builder). The third power, `bonus`, is paid where a
-//! feature scores (`crate::scoring`). Which figures of a game have which power is the core's
+//! at once, which never gives another: the builder). The third power, `bonus`, is paid at the
+//! `scored` hook (`pay_bonuses`). Which figures of a game have which power is the core's
 //! `Powers`, their masks; the extra tile's progress through a turn is this module's state.
 
 use crate::ids::PlacedId;
-use crate::state::{Event, FigureKind, Game, IllegalMove, Move};
+use crate::rules::{ActionId, Scoring, Target};
+use crate::scoring::FigureBonus;
+use crate::state::{Event, FigureKind, Game, IllegalMove};
+use crate::tables::Power;
 
 /// A figure's extra tile in a turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -40,12 +43,10 @@ pub(crate) fn recall_count(game: &Game<'_>) -> usize {
     usize::from(core.on_board(core.current, core.powers.recall_kinds))
 }
 
-/// The `n`-th recall move, in the order of `Game::figures`.
-pub(crate) fn nth_recall(game: &Game<'_>, n: usize) -> Option<Move> {
+/// The `n`-th recall move's figure, in the order of `Game::figures`.
+pub(crate) fn nth_recall(game: &Game<'_>, n: usize) -> Option<Target> {
     let figure = recallable(game).nth(n)?;
-    Some(Move::Recall {
-        figure: figure as u16,
-    })
+    Some(Target::Figure(figure as u16))
 }
 
 /// The current player's figures with the power `recall`, by index into `figures`.
@@ -114,14 +115,55 @@ pub(crate) fn earn_extra_tile(game: &mut Game<'_>, placed: PlacedId, events: &mu
                 (0..features).any(|i| core.find(p.node(i)) == root)
             }
     });
-    if let Some(info) = builder.and_then(|f| core.set_figure(f)) {
-        events.push(Event::ExtraTile {
+    if let Some(f) = builder.filter(|f| core.set_figure(f).is_some()) {
+        events.push(Event::Action {
             player: core.current,
-            figure: info.id.clone(),
+            action: ActionId::EXTRA_TILE,
+            target: Target::Kind(f.figure),
         });
         if let Some(extra) = &mut game.modules.extra_tile {
             extra.turn = ExtraTurn::Earned;
         }
         game.core.stats.extra_tiles += 1;
     }
+}
+
+/// The `scored` hook's part of the powers: what the figures taken off a scored feature pay
+/// (`Scoring::powered`: owner and `Tables::followers` index): a bonus its owner adds when among
+/// the winners, at its rates times the feature's `(tiles, emblems, bordered)`; a recall's
+/// points, counted.
+pub(crate) fn pay_bonuses(game: &mut Game<'_>, s: &Scoring<'_>) -> Vec<FigureBonus> {
+    let (tiles, emblems, bordered) = s.counted;
+    let mut bonuses: Vec<FigureBonus> = Vec::new();
+    let mut paid_for: Vec<(u8, usize)> = Vec::new();
+    for &(owner, k) in s.powered {
+        let info = &game.core.tables.followers[k];
+        match info.power {
+            // A player's bonus of one figure counts once per feature, however many of those
+            // figures they have on it (JCZ's pigs, `Field::getCityPoints`: "do not stack").
+            Some(Power::Bonus(_)) if paid_for.contains(&(owner, k)) => {}
+            Some(Power::Bonus(rates)) if s.winners.contains(&owner) => {
+                paid_for.push((owner, k));
+                let counted = [(rates.tile, tiles), (rates.emblem, emblems)];
+                let counted = (counted.into_iter().chain([(rates.bordered, bordered)]))
+                    .filter(|&(rate, _)| rate > 0)
+                    .map(|(_, n)| n)
+                    .sum();
+                let paid = rates.tile * tiles + rates.emblem * emblems + rates.bordered * bordered;
+                game.core.scores[usize::from(owner)] += paid;
+                game.core.stats.figure_points[k] += u64::from(paid);
+                bonuses.push(FigureBonus {
+                    player: owner,
+                    figure: info.id.clone(),
+                    counted,
+                    points: paid,
+                });
+            }
+            Some(Power::Recall) if s.winners.contains(&owner) => {
+                game.core.stats.figure_points[k] += u64::from(s.points);
+            }
+            _ => {}
+        }
+    }
+    bonuses
 }

@@ -3,6 +3,7 @@
 //! placed, else 1 per placed tile at the end.
 
 use crate::ids::{FigureId, KindId, PlacedId};
+use crate::rules::{ActionId, Target};
 use crate::scoring::{FlowerBonus, Reason, Score, Scored};
 use crate::state::{Event, Figure, FigureKind, Game, IllegalMove};
 use crate::tables::Rates;
@@ -104,7 +105,11 @@ pub(crate) fn place_windmill(
         figure: FigureId::FOLLOWER,
     });
     game.core.stats.windmills_placed += 1;
-    events.push(Event::WindmillPlaced { player, feature });
+    events.push(Event::Action {
+        player,
+        action: ActionId::WINDMILL,
+        target: Target::Feature(feature),
+    });
     Ok(())
 }
 
@@ -244,4 +249,27 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
         network: Vec::new(),
         bonuses: Vec::new(),
     })));
+}
+
+/// How many windmill moves the current player has on the tile just placed: one per region,
+/// while their windmill is in their supply.
+#[inline]
+pub(crate) fn count(game: &Game<'_>, placed: PlacedId) -> usize {
+    let p = usize::from(game.core.current);
+    if game
+        .modules
+        .windmills
+        .as_ref()
+        .is_some_and(|w| w.supply[p] > 0)
+    {
+        usize::from(game.core.play_orient(placed).fields)
+    } else {
+        0
+    }
+}
+
+/// The `n`-th windmill move's region, in local order.
+pub(crate) fn nth(game: &Game<'_>, placed: PlacedId, n: usize) -> Option<Target> {
+    let feature = *game.orient(placed).fields.get(n)?;
+    Some(Target::Feature(feature))
 }

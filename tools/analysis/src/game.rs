@@ -12,6 +12,7 @@
 use engine::players::{Player, Strategy};
 use engine::record::{GameSpec, Record, Turn, replay};
 use engine::rng::Rng;
+use engine::rules::Target;
 use engine::{Event, FigureKind, KindId, Move, Phase, Tables};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -534,6 +535,35 @@ fn figure_name(kind: FigureKind) -> &'static str {
     }
 }
 
+/// A figure on the board in words: a set figure's name, else `follower` or `windmill`.
+fn figure_word(tables: &Tables, f: &engine::Figure) -> String {
+    match (f.kind, f.figure.set_index()) {
+        (FigureKind::Follower, Some(k)) => (tables.followers.get(k))
+            .map_or_else(|| "figure".to_string(), |k| k.name.to_lowercase()),
+        _ => figure_name(f.kind).to_string(),
+    }
+}
+
+/// A rule module's target in words, where no tile or game is needed to say it.
+fn target_words(tables: &Tables, target: Target) -> String {
+    match target {
+        Target::Feature(feature) => format!("feature {feature}"),
+        Target::Figure(i) => format!("figure {i}"),
+        Target::At { x, y } => format!("({x}, {y})"),
+        Target::Kind(figure) => engine::rules::figure_kind_id(tables, figure),
+    }
+}
+
+/// A registry's words (`rules::Action::move_words`, `event_words`) with its player (`P1`)
+/// and target filled in.
+fn fill(words: &str, player: Option<u8>, target: &str) -> String {
+    let words = words.replace("{target}", target);
+    match player {
+        Some(p) => words.replace("{player}", &format!("P{}", p + 1)),
+        None => words,
+    }
+}
+
 /// A second step in words, and where its figure would stand.
 fn choice_text(
     game: &engine::Game<'_>,
@@ -555,38 +585,24 @@ fn choice_text(
                 Some(feature_point(o, feature)),
             )
         }
-        Move::Windmill { feature } => (
-            format!("windmill on the {}", on(feature)),
-            Some(feature_point(o, feature)),
-        ),
-        Move::Return { figure } => {
-            let f = game.figures()[figure as usize];
-            let t = game.board().placed[f.tile.index()];
-            (
-                format!(
-                    "return your {} at ({}, {}) (Festival)",
-                    figure_name(f.kind),
-                    t.x,
-                    t.y
-                ),
-                None,
-            )
+        Move::Action { action, target } => {
+            let point = match target {
+                Target::Feature(feature) => Some(feature_point(o, feature)),
+                _ => None,
+            };
+            let words = match target {
+                Target::Feature(feature) => on(feature),
+                Target::Figure(i) => match game.figures().get(usize::from(i)) {
+                    Some(f) => {
+                        let t = game.board().placed[f.tile.index()];
+                        format!("{} at ({}, {})", figure_word(game.tables(), f), t.x, t.y)
+                    }
+                    None => format!("figure {i}"),
+                },
+                other => target_words(game.tables(), other),
+            };
+            (fill(action.info().move_words, None, &words), point)
         }
-        Move::Recall { figure } => {
-            let f = game.figures()[figure as usize];
-            let t = game.board().placed[f.tile.index()];
-            let name = (f.figure.set_index())
-                .and_then(|k| game.tables().followers.get(k))
-                .map_or("figure".to_string(), |k| k.name.to_lowercase());
-            (
-                format!(
-                    "take back your {name} at ({}, {}), scoring its feature now",
-                    t.x, t.y
-                ),
-                None,
-            )
-        }
-        Move::Donkey { x, y } => (format!("move the donkey to ({x}, {y})"), None),
         Move::Pass => ("pass (no figure)".to_string(), None),
         Move::Place { .. } => ("place".to_string(), None),
     }
@@ -696,11 +712,6 @@ fn event_text(
             s.at.1,
             s.describe(tables)
         )),
-        Event::WindmillPlaced { player, feature } => Some(format!(
-            "  P{} places their windmill on the {}",
-            player + 1,
-            on(*feature, "feature")
-        )),
         Event::Returned {
             player,
             figure,
@@ -718,13 +729,19 @@ fn event_text(
             },
             tables.feature(*kind).id
         )),
-        Event::ExtraTile { player, figure } => Some(format!(
-            "  P{}'s {figure}: the tile extends its feature, so P{} places one more tile",
-            player + 1,
-            player + 1
-        )),
-        Event::DonkeyMoved { player, x, y } => {
-            Some(format!("  P{} moves the donkey to ({x}, {y})", player + 1))
+        Event::Action {
+            player,
+            action,
+            target,
+        } => {
+            let words = match *target {
+                Target::Feature(feature) => on(feature, "feature"),
+                other => target_words(tables, other),
+            };
+            Some(format!(
+                "  {}",
+                fill(action.info().event_words, Some(*player), &words)
+            ))
         }
         Event::Tokens {
             player,

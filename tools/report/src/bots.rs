@@ -113,7 +113,8 @@ pub struct Subject {
 /// One move kind, per bot: turns it was legal in and times chosen, per game.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Mechanic {
-    /// The move kind (`deploy`, `windmill`, `festival return`, `recall`, `pass`, `donkey`).
+    /// The move kind: `deploy`, `pass`, or a rule module's action by its registry name (`windmill`,
+    /// `return`, `recall`, `donkey`).
     pub name: String,
     /// Per bot: turns per game in which it was legal.
     pub legal_per_game: Vec<f64>,

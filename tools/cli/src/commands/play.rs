@@ -34,10 +34,7 @@ pub struct PlayArgs {
 
 /// The id of a deployed figure (`follower` for the base follower).
 fn figure_id(tables: &Tables, figure: FigureId) -> String {
-    match figure.set_index() {
-        None => "follower".to_string(),
-        Some(k) => tables.followers[k].id.clone(),
-    }
+    engine::rules::figure_kind_id(tables, figure)
 }
 
 /// One event as JSON.
@@ -83,9 +80,6 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
                 "why": s.describe(tables).to_string(),
             }}),
         ),
-        Event::WindmillPlaced { player, feature } => serde_json::json!({
-            "windmill": { "player": player + 1, "feature": feature }
-        }),
         Event::Returned {
             player,
             figure,
@@ -100,12 +94,11 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
                     engine::game::FigureKind::Windmill => "windmill".to_string(),
                 }, "at": [x, y], "feature": feature, "kind": tables.feature(*kind).id }
         }),
-        Event::ExtraTile { player, figure } => serde_json::json!({
-            "extra_tile": { "player": player + 1, "figure": figure }
-        }),
-        Event::DonkeyMoved { player, x, y } => serde_json::json!({
-            "donkey": { "player": player + 1, "at": [x, y] }
-        }),
+        Event::Action {
+            player,
+            action,
+            target,
+        } => engine::rules::event_json(tables, *player, *action, *target),
         Event::Tokens {
             player,
             marker,

@@ -125,24 +125,20 @@ struct GameUse {
     moves: [(u64, u64); 6],
 }
 
-/// The move kinds' names, in `ActionGroup::ALL` order.
-const MOVE_NAMES: [&str; 6] = [
-    "deploy",
-    "windmill",
-    "festival return",
-    "recall",
-    "pass",
-    "donkey",
-];
+/// A move kind's name: `deploy`, `pass`, or the rule module's action as the registry names it.
+fn group_name(group: ActionGroup) -> &'static str {
+    match group {
+        ActionGroup::Deploy => "deploy",
+        ActionGroup::Module(action) => action.info().name,
+        ActionGroup::Pass => "pass",
+    }
+}
 
 fn group_of(mv: Move) -> Option<usize> {
     let g = match mv {
         Move::Deploy { .. } => ActionGroup::Deploy,
-        Move::Windmill { .. } => ActionGroup::Windmill,
-        Move::Return { .. } => ActionGroup::Return,
-        Move::Recall { .. } => ActionGroup::Recall,
+        Move::Action { action, .. } => ActionGroup::Module(action),
         Move::Pass => ActionGroup::Pass,
-        Move::Donkey { .. } => ActionGroup::Donkey,
         _ => return None,
     };
     ActionGroup::ALL.iter().position(|&a| a == g)
@@ -325,10 +321,10 @@ pub fn study(
         })
         .collect();
     let g = games.max(1) as f64;
-    let mechanics = (MOVE_NAMES.iter().enumerate())
+    let mechanics = (ActionGroup::ALL.iter().enumerate())
         .filter(|(m, _)| moves.iter().any(|b| b[*m].0 > 0))
-        .map(|(m, name)| Mechanic {
-            name: name.to_string(),
+        .map(|(m, &group)| Mechanic {
+            name: group_name(group).to_string(),
             legal_per_game: moves.iter().map(|b| b[m].0 as f64 / g).collect(),
             chosen_per_game: moves.iter().map(|b| b[m].1 as f64 / g).collect(),
         })

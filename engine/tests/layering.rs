@@ -1,0 +1,215 @@
+//! The engine's core names no rule module: each core file's `crate::…` paths (its `use` lines
+//! and paths written inline) are held to a written list, so a core file that starts importing
+//! `rules::donkey` (or any module under `rules/`) fails here. The core reaches the rules only
+//! through `rules/mod.rs`: its hooks, its registry of moves (`ACTIONS`) and what it re-exports.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The core's files (`engine/src/NAME.rs`).
+const CORE: &[&str] = &[
+    "ids",
+    "board",
+    "tables",
+    "placement",
+    "placements",
+    "state",
+    "scoring",
+    "game",
+    "setup",
+    "draw",
+    "options",
+    "rng",
+    "record",
+    "simulate",
+];
+
+/// What a core file may name besides the core: the rules' hub (`crate::rules::Item`, never a
+/// module under it), the crate root's re-export of `tables::compile`, and, for a simulation,
+/// the players that play it.
+const ALSO: &[(&str, &[&str])] = &[("*", &["rules", "compile"]), ("simulate", &["players"])];
+
+/// Every `crate::` path in `text`, as its segments after `crate` up to the first item list or
+/// non-path character: `use crate::rules::{A, b}` gives `["rules"]` plus one path per item.
+/// A path through `rules` brought in by `use crate::rules;` (`rules::network::…`) counts too.
+fn crate_paths(text: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("rules::") {
+        let before = &text[..at];
+        let boundary = !before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        if boundary && !before.ends_with("crate::") {
+            out.extend(paths_at(&text[at..]));
+        }
+    }
+    for (at, _) in text.match_indices("crate::") {
+        out.extend(paths_at(&text[at + "crate::".len()..]));
+    }
+    out
+}
+
+/// The paths of one occurrence: its segments, then one path per item of a list after them.
+fn paths_at(rest: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    let mut tail = rest;
+    loop {
+        let end = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(tail.len());
+        if end == 0 {
+            break;
+        }
+        path.push(tail[..end].to_string());
+        tail = &tail[end..];
+        match tail.strip_prefix("::") {
+            Some(t) => tail = t,
+            None => break,
+        }
+    }
+    if let Some(list) = tail.strip_prefix('{') {
+        let close = list.find('}').unwrap_or(list.len());
+        for item in list[..close].split(',') {
+            let first = item.trim().split("::").next().unwrap_or("").trim();
+            if !first.is_empty() {
+                let mut p = path.clone();
+                p.push(first.to_string());
+                out.push(p);
+            }
+        }
+    }
+    if !path.is_empty() {
+        out.push(path);
+    }
+    out
+}
+
+/// The modules under `rules/` (its files but `mod.rs`).
+fn rule_modules(src: &Path) -> BTreeSet<String> {
+    let dir = std::fs::read_dir(src.join("rules")).expect("engine/src/rules is readable");
+    (dir.filter_map(|e| e.ok()))
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let stem = name.strip_suffix(".rs")?;
+            (stem != "mod").then(|| stem.to_string())
+        })
+        .collect()
+}
+
+/// Why a core file's path breaks the list, if it does.
+fn fault(file: &str, path: &[String], rule_modules: &BTreeSet<String>) -> Option<String> {
+    let top = path.first()?.as_str();
+    let also = ALSO
+        .iter()
+        .filter(|(f, _)| *f == "*" || *f == file)
+        .any(|(_, names)| names.contains(&top));
+    if !CORE.contains(&top) && !also {
+        return Some(format!(
+            "names `crate::{}`, outside the core",
+            path.join("::")
+        ));
+    }
+    match path.get(1) {
+        Some(second) if top == "rules" && rule_modules.contains(second) => Some(format!(
+            "names the rule module `crate::{}`: reach it through a hook in rules/mod.rs",
+            path.join("::")
+        )),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_core_names_no_rule_module() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let modules = rule_modules(&src);
+    assert!(
+        ["donkey", "windmill", "festival", "powers"]
+            .iter()
+            .all(|m| modules.contains(*m)),
+        "the rule modules were not found: {modules:?}"
+    );
+    let mut faults = Vec::new();
+    for file in CORE {
+        let text = std::fs::read_to_string(src.join(format!("{file}.rs")))
+            .unwrap_or_else(|e| panic!("engine/src/{file}.rs: {e}"));
+        // Code only: a comment may say which module does what.
+        let text: String = (text.lines())
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        for path in crate_paths(&text) {
+            if let Some(why) = fault(file, &path, &modules) {
+                faults.push(format!("engine/src/{file}.rs {why}"));
+            }
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+/// The rule modules work on the surface of `state.rs` and are called at the hooks: none
+/// imports `game.rs` (its tests aside).
+#[test]
+fn no_rule_module_imports_the_turn_flow() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut names = rule_modules(&src);
+    names.insert("mod".to_string());
+    let mut faults = Vec::new();
+    for name in names {
+        let text = std::fs::read_to_string(src.join("rules").join(format!("{name}.rs")))
+            .unwrap_or_else(|e| panic!("engine/src/rules/{name}.rs: {e}"));
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code: String = (code.lines())
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect();
+        if code.contains("crate::game") {
+            faults.push(format!("engine/src/rules/{name}.rs imports crate::game"));
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+/// The map says where each rule module is, and stays a map: at most 4,000 words.
+#[test]
+fn the_map_names_every_rule_module_and_stays_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md"))
+        .unwrap_or_else(|e| panic!("ARCHITECTURE.md: {e}"));
+    let words = map.split_whitespace().count();
+    assert!(
+        words <= 4000,
+        "ARCHITECTURE.md has {words} words, over 4,000"
+    );
+    let src = root.join("engine").join("src");
+    let missing: Vec<String> = (rule_modules(&src).into_iter())
+        .filter(|m| !map.contains(&format!("`{m}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md does not name these rule modules: {missing:?}"
+    );
+}
+
+/// The check itself catches what it is for: a rule module named in a `use` line, in an item
+/// list, or inline, and a path outside the core.
+#[test]
+fn the_check_finds_a_rule_module_however_it_is_named() {
+    let modules: BTreeSet<String> = ["donkey".to_string(), "in_play".to_string()].into();
+    let faults = |text: &str, file: &str| -> usize {
+        (crate_paths(text).iter())
+            .filter(|p| fault(file, p, &modules).is_some())
+            .count()
+    };
+    assert_eq!(faults("use crate::rules::donkey::Donkey;", "game"), 1);
+    assert_eq!(faults("use crate::rules::{Modules, in_play};", "setup"), 1);
+    assert_eq!(
+        faults("let d = crate::rules::donkey::Donkey::new();", "state"),
+        1
+    );
+    assert_eq!(
+        faults("rules::donkey::move_donkey(self, x, y, events)?;", "game"),
+        1
+    );
+    assert_eq!(faults("use crate::players::random;", "game"), 1);
+    assert_eq!(faults("use crate::players::random;", "simulate"), 0);
+    assert_eq!(faults("use crate::rules::{ActionId, Target};", "record"), 0);
+    assert_eq!(faults("use crate::state::{Core, Game};", "scoring"), 0);
+}
