@@ -383,6 +383,11 @@ pub struct TileKind {
     /// (`placement::filter`).
     #[serde(default)]
     pub no_u_turn: bool,
+    /// The links of features a moving figure may follow, each a bit mask of local feature
+    /// indices (the same in every orientation); empty when the tile declares none. No rule
+    /// reads them yet.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<u64>,
 }
 
 /// A tile group, in draw order (`Tables::groups`).
@@ -1174,6 +1179,10 @@ fn tile_kind(
         path: tile.edges.iter().any(|&e| ts.edge_kinds[e].path.is_some()),
         no_u_turn: (tile.edges.iter())
             .any(|&e| ts.edge_kinds[e].path == Some(tiledef::PathRule::NoUTurn)),
+        // At most `MAX_FEATURES` (64) features, refused above: every index fits the mask.
+        moves: (tile.moves.iter())
+            .map(|link| link.iter().fold(0u64, |m, &x| m | 1 << x))
+            .collect(),
     })
 }
 

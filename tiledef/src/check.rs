@@ -1444,6 +1444,7 @@ impl Checker<'_> {
             ("edges", def.edges.is_some()),
             ("empty", !def.empty.is_empty()),
             ("markers", !def.markers.is_empty()),
+            ("moves", !def.moves.is_empty()),
         ];
         layout_keys.extend(def.features.keys().map(|k| (k.as_str(), true)));
         let like = def.like.as_deref().unwrap_or_default();
@@ -1473,6 +1474,7 @@ impl Checker<'_> {
             features: target.features.clone(),
             marketplace: target.marketplace,
             markers: target.markers.clone(),
+            moves: target.moves.clone(),
         };
         Some(resolved_tile(def, set, counts, layout, (art, artwork)))
     }
@@ -2120,6 +2122,7 @@ fn resolved_tile(
         artwork,
         group: None,
         held_back: def.held_back,
+        moves: layout.moves,
     }
 }
 

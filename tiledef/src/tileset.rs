@@ -436,6 +436,9 @@ pub struct Tile {
     pub group: Option<usize>,
     /// Drawn last of its group.
     pub held_back: bool,
+    /// The links of features a moving figure may follow (`TileDef::moves`): each a list of
+    /// indices into `features`, in written order.
+    pub moves: Vec<Vec<usize>>,
 }
 
 impl Tile {
