@@ -193,3 +193,8 @@ fn traders_and_builders_equal_jcz() {
         "traders-and-builders",
     );
 }
+
+#[test]
+fn abbey_and_mayor_equal_jcz() {
+    assert_matches_jcz("abbey-and-mayor", "abbey_and_mayor.xml", "abbey-and-mayor");
+}

@@ -521,7 +521,10 @@ mod tests {
             assert_eq!(family.figure, file.figures, "the figures of {set}");
             compared += 1;
         }
-        assert_eq!(compared, 3, "base, Inns & Cathedrals, Traders & Builders");
+        assert_eq!(
+            compared, 4,
+            "base, Inns & Cathedrals, Traders & Builders, Abbey & Mayor"
+        );
         assert_eq!(super::figures("abbey-and-mayor")[0].id, "mayor");
         // Every figure the file declares has its JCZ element.
         for figure in file.family.iter().flat_map(|f| &f.figure) {
