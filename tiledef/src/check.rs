@@ -250,6 +250,7 @@ fn vocabulary_set(
                         (m.rule == Some(crate::MarkerRule::Well)).then(ScoringDef::wells)
                     }),
                     token: m.token.as_ref().map(|t| t.points),
+                    held_until: None,
                 }
             })
             .collect(),
@@ -331,6 +332,7 @@ pub fn check(
         &vocab,
         (feature_kinds, edge_kinds, followers),
     );
+    cx.held_markers(&vocab, &mut tileset);
 
     // Tiles that write their layout first, then the tiles `like` them, kept in file order.
     let names = tile_names(files, &order);
@@ -1952,6 +1954,43 @@ impl Checker<'_> {
                 }
                 None => {}
             }
+        }
+    }
+
+    /// Resolves each marker kind's `held.until` to a marker kind in its file's scope other than
+    /// itself.
+    fn held_markers(&mut self, vocab: &Vocabulary, tileset: &mut TileSet) {
+        let files = self.files;
+        for (m, d) in vocab.markers.iter().enumerate() {
+            let Some(held) = files[d.file]
+                .file
+                .markers
+                .get(d.at)
+                .and_then(|m| m.held.as_ref())
+            else {
+                continue;
+            };
+            let ptr = format!("/marker/{}/held/until", d.at);
+            let visible = vocab.visible(d.file);
+            let until = self.resolve(
+                (d.file, &ptr, false),
+                "marker kind",
+                &held.until,
+                &vocab.markers,
+                visible,
+            );
+            if until == Some(m) {
+                self.error(
+                    d.file,
+                    &ptr,
+                    false,
+                    "tilekit::held-until-itself",
+                    format!("marker `{}` is held until a tile with itself is placed", d.id),
+                )
+                .hint = Some("`until` names another marker, whose first tile placed lets these tiles be drawn (the dragon's until the volcano)".to_string());
+                continue;
+            }
+            tileset.markers[m].held_until = until;
         }
     }
 

@@ -888,6 +888,30 @@ pub struct MarkerDef {
     /// the most of this token each score its `points`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<TokenDef>,
+    /// Tiles carrying this marker (on the tile or a feature) are held out of the draw until a
+    /// tile carrying the marker `until` has been placed: Princess & Dragon's dragon tiles until
+    /// the first volcano (`docs/rules-draw.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = HeldDef::example())]
+    pub held: Option<HeldDef>,
+}
+
+/// When the tiles carrying a marker come into the draw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HeldDef {
+    /// The marker id (in scope) whose first tile placed lets the held tiles be drawn, e.g.
+    /// `"volcano"`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"))]
+    pub until: String,
+}
+
+impl HeldDef {
+    fn example() -> HeldDef {
+        HeldDef {
+            until: "volcano".to_string(),
+        }
+    }
 }
 
 /// A scoring modifier of a marker kind. When a scored road or city carries markers of this

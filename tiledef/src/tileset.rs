@@ -337,6 +337,9 @@ pub struct MarkerKind {
     pub scoring: Option<ScoringDef>,
     /// The points of the token it gives, scored by majority at the end.
     pub token: Option<u32>,
+    /// Tiles carrying it are held out of the draw until a tile carrying this marker kind (an
+    /// index into `TileSet::markers`) has been placed.
+    pub held_until: Option<usize>,
 }
 
 /// A feature kind: an index into `TileSet::feature_kinds` (at most 32 of them).

@@ -215,6 +215,21 @@ fn rules_notes(
         });
         losses.options.insert(option.clone());
     }
+    // JCZ holds back only its own dragon tiles, until a volcano (`DragonCapability`).
+    for (marker, held) in (set.markers.iter())
+        .filter_map(|m| Some((&m.id, m.held.as_ref()?)))
+        .filter(|(m, h)| vocab::held(vocab::jcz_name(m)).as_ref() != Some(*h))
+    {
+        notes.push(Note {
+            file: set.set.id.clone(),
+            tile: None,
+            kind: "held".to_string(),
+            detail: format!(
+                "`{marker}` held until `{}`: JCZ draws these tiles at any time",
+                held.until
+            ),
+        });
+    }
     for figure in &set.set.figures {
         let id = figure.id().to_string();
         notes.push(Note {

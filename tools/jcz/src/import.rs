@@ -927,7 +927,6 @@ impl Markers {
         let bundled = (self.bundled.iter()).find(|d| d.id == id && d.on == *on);
         if let Some(def) = bundled {
             self.defs.entry(id.clone()).or_insert_with(|| def.clone());
-            return id;
         }
         self.defs.entry(id.clone()).or_insert_with(|| MarkerDef {
             id: id.clone(),
@@ -938,7 +937,15 @@ impl Markers {
             icon: known.and_then(|k| k.icon),
             scoring: known.and_then(|k| vocab::scoring(k.marker)),
             token: known.and_then(|k| vocab::token(k.marker)),
+            held: known.and_then(|k| vocab::held(k.marker)),
         });
+        // The marker that lets held tiles be drawn is declared with them.
+        let until = self.defs.get(&id).and_then(|d| d.held.as_ref());
+        if let Some(until) = until.map(|h| h.until.clone())
+            && !self.defs.contains_key(&until)
+        {
+            self.get(&until, &MarkerPlace::Tile);
+        }
         id
     }
 }

@@ -9,7 +9,7 @@
 //! tile of another JCZ file with `inn="true"` or `group="river"` plays by the same rules.
 
 use tiledef::model::{
-    FigureDef, GroupDef, GroupDraw, MarkerIcon, MarkerRule, PathRule, Rates, ScoringDef,
+    FigureDef, GroupDef, GroupDraw, HeldDef, MarkerIcon, MarkerRule, PathRule, Rates, ScoringDef,
     SpareStarts, TokenDef,
 };
 
@@ -176,6 +176,19 @@ pub fn token(marker: &str) -> Option<TokenDef> {
         .iter()
         .find(|(m, _)| *m == marker)
         .map(|&(_, points)| TokenDef { points })
+}
+
+/// JCZ's `DragonCapability` (Princess & Dragon): the tiles with a dragon are a tile group it
+/// deactivates at the start and activates when a volcano is placed.
+const HELD: &[(&str, &str)] = &[("dragon", "volcano")];
+
+/// The draw rule JCZ's rules give a marker's tiles, if any: held until a tile with `until`.
+pub fn held(marker: &str) -> Option<HeldDef> {
+    HELD.iter()
+        .find(|(m, _)| *m == marker)
+        .map(|&(_, until)| HeldDef {
+            until: until.to_string(),
+        })
 }
 
 /// What one value of JCZ's `<tile group="…">` means in its `RiverCapability`.
@@ -407,6 +420,8 @@ pub fn element_of_marker(marker: &str) -> Option<&'static str> {
         ("shrine", "shrine"),
         ("portal", "portal"),
         ("dragon", "dragon"),
+        // JCZ's dragon element plays the volcano too (`DragonCapability`).
+        ("volcano", "dragon"),
         ("goldmine", "gold"),
         ("mage", "mage"),
         ("circus", "big-top"),

@@ -116,6 +116,7 @@ fn with_new_vocabulary() -> (TileSet, usize) {
         icon: None,
         scoring: None,
         token: None,
+        held_until: None,
     });
     let colour = set.colours.len() - 1;
     let marker = set.markers.len() - 1;
