@@ -2,7 +2,7 @@
 //! through `tilekit-jcz`, and every imported tile of the family must have a bundled tile with the
 //! same JCZ id (an alias; an imported reprint without one goes by its id) and the same layout,
 //! counts and rules (group, start, held back, the path rule of its edges, the scoring and token
-//! of its markers), and every bundled tile of the set must be one of them; and the set's own
+//! of its markers, the links of `moves`), and every bundled tile of the set must be one of them; and the set's own
 //! rules (removes, follower kinds, its groups in draw order) must be the imported family's.
 //! Skipped with a message where `../shared/reference/jcz` is absent.
 
@@ -53,8 +53,16 @@ fn layout(ts: &TileSet, t: &Tile) -> String {
         .collect();
     let markers: Vec<String> = t.markers.iter().map(marker).collect();
     let group = t.group.map(|g| ts.groups[g].id.as_str());
+    // The links a moving figure follows, each feature named by its kind and ports.
+    let name = |x: usize| {
+        let f = &t.features[x];
+        format!("{} {:?}", ts.kind_of(f).id, f.ports)
+    };
+    let moves: Vec<Vec<String>> = (t.moves.iter())
+        .map(|link| link.iter().map(|&x| name(x)).collect())
+        .collect();
     format!(
-        "edges {edges:?}\n  features {features:#?}\n  marketplace {}\n  markers {markers:?}\n  counts {counts:?}\n  group {group:?} start {} held back {}",
+        "edges {edges:?}\n  features {features:#?}\n  marketplace {}\n  markers {markers:?}\n  counts {counts:?}\n  group {group:?} start {} held back {}\n  moves {moves:?}",
         t.marketplace, t.start, t.held_back
     )
 }
@@ -184,4 +192,9 @@ fn traders_and_builders_equal_jcz() {
         "traders_and_builders.xml",
         "traders-and-builders",
     );
+}
+
+#[test]
+fn abbey_and_mayor_equal_jcz() {
+    assert_matches_jcz("abbey-and-mayor", "abbey_and_mayor.xml", "abbey-and-mayor");
 }

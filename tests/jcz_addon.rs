@@ -444,3 +444,82 @@ fn a_known_figure_is_implied_by_the_expansion() {
         .collect();
     assert_eq!(implied, [Some("mayor")]);
 }
+
+/// A fan set's volcano, dragon, portal and princess markers switch on JCZ's elements that play
+/// them (its dragon element plays the volcano too), and the XML writes them as JCZ does.
+#[test]
+fn princess_and_dragon_markers_are_implied_and_written_as_jcz_does() {
+    let dir = scratch("jcz-addon-dragon");
+    let fan = dir.join("lairs.toml");
+    std::fs::write(
+        &fan,
+        r#"format = 1
+[set]
+id = "lairs"
+name = "Lairs"
+requires = ["base"]
+
+[[marker]]
+id = "volcano"
+name = "Volcano"
+on = "tile"
+icon = "volcano"
+
+[[marker]]
+id = "dragon"
+name = "Dragon"
+on = "tile"
+icon = "dragon"
+held = { until = "volcano" }
+
+[[marker]]
+id = "portal"
+name = "Portal"
+on = "tile"
+icon = "portal"
+
+[[marker]]
+id = "princess"
+name = "Princess"
+on = "city"
+icon = "princess"
+
+[[tile]]
+id = "LA-1"
+count = 1
+edges = { n = "field", e = "field", s = "field", w = "field" }
+fields = [{ ports = ["NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW"] }]
+markers = ["volcano"]
+
+[[tile]]
+id = "LA-2"
+count = 1
+edges = { n = "city", e = "field", s = "field", w = "field" }
+cities = [{ ports = ["N"], markers = ["princess"] }]
+fields = [{ ports = ["ENE", "ESE", "SSE", "SSW", "WSW", "WNW"], cities = ["N"] }]
+markers = ["dragon", "portal"]
+"#,
+    )
+    .unwrap();
+    let out = export(&dir, "lairs", &[fan.to_str().unwrap()]);
+    let files = unpack(&out);
+    let xml = check_package(&files, "lairs");
+    let implied: Vec<Option<&str>> = (xml.others[0].0.children.iter())
+        .filter(|c| c.name == "implies")
+        .map(|c| c.attr("element"))
+        .collect();
+    assert_eq!(implied, [Some("dragon"), Some("portal"), Some("princess")]);
+    let names = |t: usize| -> Vec<String> {
+        (xml.tiles[t].elements.iter())
+            .map(|e| {
+                let attrs: Vec<String> = e.attrs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!("{} {}", e.name, attrs.join(" "))
+            })
+            .collect()
+    };
+    assert!(names(0).contains(&"volcano ".to_string()), "{:?}", names(0));
+    let second = names(1);
+    for element in ["dragon ", "portal ", "city princess=true"] {
+        assert!(second.contains(&element.to_string()), "{second:?}");
+    }
+}

@@ -5,6 +5,14 @@
 //! is shuffled on its own, and a group's `held_back` tiles are shuffled after its other tiles
 //! (the River's lake comes out last of the river). A fixed draw order (scenarios) is played as
 //! written. Nothing here names a set, a group or a tile: it all comes from the tables.
+//!
+//! A marker kind with `held_until` holds the tiles carrying it out of the draw until a tile
+//! carrying the other marker has been placed (the dragon's until a volcano). A seeded draw
+//! moves each held tile shuffled before the first such tile to a random place after it
+//! (`hold_back`, after the shuffle: JCZ's reading, in docs/decisions.md); in play, `hold`
+//! defers a held tile drawn while nothing lets it go (the releasing tile was set aside, a fixed
+//! draw, a search's reshuffle) to just after the next releasing tile, or sets it aside when none
+//! is left. A draw without such markers is the plain shuffle, unchanged.
 
 use crate::ids::KindId;
 use crate::options::{Draw, GameOptions, SetupError};
@@ -32,6 +40,9 @@ pub struct Prepared {
     pub bag: Vec<KindId>,
     /// The sizes of the segments a seeded draw shuffles each on its own (none for a fixed draw).
     segments: Vec<usize>,
+    /// Per tile kind, the draw rules holding it back and those it lets go (`TileKind::held`,
+    /// `releases`); empty when no tile of the draw is held back.
+    holds: Vec<(u32, u32)>,
 }
 
 impl Prepared {
@@ -42,18 +53,99 @@ impl Prepared {
         let cut = cut.unwrap_or(usize::MAX).min(self.bag.len());
         let mut bag = self.bag.clone();
         let mut rng = Rng::new(seed);
+        // Held tiles may move anywhere after their releasing tile: the whole bag is shuffled
+        // before the cut, so a cut game still plays the uncut draw's first tiles.
+        let shuffle_to = if self.holds.is_empty() {
+            cut
+        } else {
+            bag.len()
+        };
         let mut from = 0;
         for &n in &self.segments {
-            if from >= cut {
+            if from >= shuffle_to {
                 break;
             }
-            rng.shuffle_prefix(&mut bag[from..from + n], cut - from);
+            rng.shuffle_prefix(&mut bag[from..from + n], shuffle_to - from);
             from += n;
+        }
+        if !self.holds.is_empty() && !self.segments.is_empty() {
+            hold_back(&mut bag, &self.holds, &mut rng);
         }
         bag.truncate(cut);
         bag
     }
 }
+
+/// Moves each tile shuffled before the first tile that lets it go to a uniformly random place
+/// after that tile (one draw rule after another, in order), as if it had been set aside and
+/// shuffled back into the rest of the draw. The tiles before stay in their shuffled order.
+fn hold_back(bag: &mut Vec<KindId>, holds: &[(u32, u32)], rng: &mut Rng) {
+    let all = holds.iter().fold(0u32, |bits, &(held, _)| bits | held);
+    for h in (0..32).filter(|h| all >> h & 1 == 1) {
+        let bit = 1u32 << h;
+        let of = |k: &KindId| holds.get(k.index()).copied().unwrap_or_default();
+        let Some(first) = bag.iter().position(|k| of(k).1 & bit != 0) else {
+            continue;
+        };
+        let early: Vec<KindId> = (bag[..first].iter().copied())
+            .filter(|k| of(k).0 & bit != 0)
+            .collect();
+        if early.is_empty() {
+            continue;
+        }
+        let mut kept: Vec<KindId> = (bag[..first].iter().copied())
+            .filter(|k| of(k).0 & bit == 0)
+            .collect();
+        let trigger = kept.len();
+        kept.extend_from_slice(&bag[first..]);
+        for k in early {
+            let after = kept.len() - trigger - 1;
+            kept.insert(trigger + 1 + rng.below(after + 1), k);
+        }
+        *bag = kept;
+    }
+}
+
+/// What the draw does with a held tile drawn in play (`Game::draw_next`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Held {
+    /// Nothing holds it back: it is drawn.
+    Draw,
+    /// It went back into the bag just after the next tile that lets it go.
+    Later,
+    /// No tile left in the bag lets it go: it is set aside.
+    Out,
+}
+
+/// Whether the tile at `at` of the bag is drawn now, given the kinds placed so far; a tile
+/// still held back goes just after the next tile of the bag that lets it go (a rotation of
+/// the bag from `at`), else out of the game.
+pub(crate) fn hold(
+    tables: &Tables,
+    placed: impl Iterator<Item = KindId>,
+    bag: &mut [KindId],
+    at: usize,
+) -> Held {
+    let held = tables.kind(bag[at]).held;
+    let mut released = 0;
+    for k in placed {
+        released |= tables.kind(k).releases & held;
+        if released == held {
+            return Held::Draw;
+        }
+    }
+    let waiting = held & !released;
+    let next = (bag[at + 1..].iter()).position(|&k| tables.kind(k).releases & waiting != 0);
+    match next {
+        Some(j) => {
+            bag[at..=at + 1 + j].rotate_left(1);
+            Held::Later
+        }
+        None => Held::Out,
+    }
+}
+
+impl Prepared {}
 
 /// Builds the start tile and the draw of a game (`prepare`, then the shuffle for the options'
 /// seed).
@@ -165,10 +257,12 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
         if bag.len() + 1 > crate::board::MAX_TILES {
             return Err(SetupError::TooManyTiles(bag.len() as u64 + 1));
         }
+        let holds = holds_of(tables, &bag);
         return Ok(Prepared {
             start,
             bag,
             segments: Vec::new(),
+            holds,
         });
     }
     // The size of each phase's segments (its tiles, then its held-back tiles) and the kinds in
@@ -216,11 +310,23 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
         }
         at[seg] += n;
     }
+    let holds = holds_of(tables, &bag);
     Ok(Prepared {
         start,
         bag,
         segments: sizes,
+        holds,
     })
+}
+
+/// Each kind's draw rules (held, lets go), when a kind of the bag is held back; else none.
+fn holds_of(tables: &Tables, bag: &[KindId]) -> Vec<(u32, u32)> {
+    if bag.iter().all(|&k| tables.kind(k).held == 0) {
+        return Vec::new();
+    }
+    (tables.kinds.iter())
+        .map(|k| (k.held, k.releases))
+        .collect()
 }
 
 /// The phase of the draw a tile kind is in: one per group and one for the tiles of no group,

@@ -197,6 +197,9 @@ impl<'t> Game<'t> {
     pub(crate) fn draw_next(&mut self, events: &mut Vec<Event>) {
         while self.core.next_draw < self.core.bag.len() {
             let kind = self.core.bag[self.core.next_draw];
+            if self.core.tables.kind(kind).held != 0 && self.held_back(events) {
+                continue;
+            }
             self.core.next_draw += 1;
             if self.fill_masks(kind) {
                 self.core.phase = Phase::Place(kind);
@@ -211,6 +214,27 @@ impl<'t> Game<'t> {
         events.push(Event::GameOver {
             scores: self.core.scores.clone(),
         });
+    }
+
+    /// Whether the held tile about to be drawn waits for a later turn (`draw::hold`): moved
+    /// behind the next tile that lets it go, or set aside when none is left.
+    fn held_back(&mut self, events: &mut Vec<Event>) -> bool {
+        let core = &mut self.core;
+        let tables = core.tables;
+        let placed =
+            (core.board.placed.iter()).map(|p| KindId(tables.orients[p.orient.index()].kind));
+        match crate::draw::hold(tables, placed, &mut core.bag, core.next_draw) {
+            crate::draw::Held::Draw => false,
+            crate::draw::Held::Later => true,
+            crate::draw::Held::Out => {
+                let kind = core.bag[core.next_draw];
+                core.next_draw += 1;
+                core.set_aside.push(kind);
+                core.stats.set_aside += 1;
+                events.push(Event::SetAside { kind });
+                true
+            }
+        }
     }
 
     /// Appends the legal moves to `out` (which is cleared first).

@@ -59,6 +59,9 @@ pub enum CompileError {
         "{0} follower kinds: the engine plays at most {MAX_FOLLOWER_KINDS} besides the base follower"
     )]
     TooManyFollowerKinds(usize),
+    /// More marker kinds hold tiles back than a tile kind's 32-bit sets hold.
+    #[error("{0} marker kinds with `held`: the engine plays at most 32")]
+    TooManyHeldMarkers(usize),
     /// More feature kinds are declared than the compact ids and masks hold.
     #[error("{0} feature kinds: the engine plays at most {MAX_FEATURE_KINDS}")]
     TooManyFeatureKinds(usize),
@@ -383,6 +386,23 @@ pub struct TileKind {
     /// (`placement::filter`).
     #[serde(default)]
     pub no_u_turn: bool,
+    /// The links of features a moving figure may follow, each a bit mask of local feature
+    /// indices (the same in every orientation); empty when the tile declares none. No rule
+    /// reads them yet.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<u64>,
+    /// The draw rules holding it back: bit `h` when it carries the marker of the `h`-th marker
+    /// kind with `held_until` (in marker order); 0 for almost every tile.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub held: u32,
+    /// The draw rules it lets go when placed: bit `h` when it carries the `h`-th rule's
+    /// `held_until` marker.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub releases: u32,
+}
+
+fn is_zero(bits: &u32) -> bool {
+    *bits == 0
 }
 
 /// A tile group, in draw order (`Tables::groups`).
@@ -414,6 +434,10 @@ pub struct MarkerInfo {
     /// The id of the good its token is, when named apart from the marker (absent: its id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token_id: Option<String>,
+    /// Tiles carrying it are held out of the draw until a tile carrying this marker kind has
+    /// been placed (`draw::hold`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_until: Option<u8>,
 }
 
 /// The placement index: which rotations of each tile kind fit each neighbour pattern.
@@ -1060,6 +1084,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     for (k, tile) in ts.tiles.iter().enumerate() {
         kinds.push(tile_kind(ts, (k, tile), &rules, takeable, &mut orients)?);
     }
+    draw_holds(ts, &mut kinds)?;
     let base = n as u32 + 1;
     let patterns = (base as usize).pow(4);
     let entries = patterns * kinds.len();
@@ -1088,6 +1113,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 scoring: m.scoring.clone(),
                 token: m.token,
                 token_id: m.token_id.clone(),
+                held_until: m.held_until.map(small),
             })
             .collect(),
         features: rules,
@@ -1135,6 +1161,30 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     }
     build_index(&mut tables);
     Ok(tables)
+}
+
+/// Marks each kind with the draw rules (marker kinds with `held_until`, at most 32) that hold
+/// it back and those it lets go.
+fn draw_holds(ts: &TileSet, kinds: &mut [TileKind]) -> Result<(), CompileError> {
+    let holds: Vec<(usize, usize)> = (ts.markers.iter().enumerate())
+        .filter_map(|(m, k)| Some((m, k.held_until?)))
+        .collect();
+    if holds.is_empty() {
+        return Ok(());
+    }
+    if holds.len() > 32 {
+        return Err(CompileError::TooManyHeldMarkers(holds.len()));
+    }
+    for (kind, tile) in kinds.iter_mut().zip(&ts.tiles) {
+        let carries = |m: usize| {
+            tile.markers.contains(&m) || tile.features.iter().any(|f| f.markers.contains(&m))
+        };
+        for (h, &(marker, until)) in holds.iter().enumerate() {
+            kind.held |= u32::from(carries(marker)) << h;
+            kind.releases |= u32::from(carries(until)) << h;
+        }
+    }
+    Ok(())
 }
 
 /// A tile kind of the tables, its distinct orientations appended to `orients`.
@@ -1199,6 +1249,12 @@ fn tile_kind(
         path: tile.edges.iter().any(|&e| ts.edge_kinds[e].path.is_some()),
         no_u_turn: (tile.edges.iter())
             .any(|&e| ts.edge_kinds[e].path == Some(tiledef::PathRule::NoUTurn)),
+        // At most `MAX_FEATURES` (64) features, refused above: every index fits the mask.
+        moves: (tile.moves.iter())
+            .map(|link| link.iter().fold(0u64, |m, &x| m | 1 << x))
+            .collect(),
+        held: 0,
+        releases: 0,
     })
 }
 

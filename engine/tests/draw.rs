@@ -333,3 +333,62 @@ fn check_path_placements(tables: &Tables) -> Refused {
     assert!(checked > 600, "{checked} river draws checked");
     refused
 }
+
+/// The bag of a seeded game of the test-only set `test-held` (`tests/scenarios/tiles/`), as
+/// tile ids, with its draw rule (`held`) or, from a copy of the tables without it, the plain
+/// shuffle.
+fn held_bag(tables: &Tables, seed: u64) -> Vec<String> {
+    let plan = engine::draw::plan(tables, &options(&["test-held"], seed)).expect("a draw");
+    plan.bag
+        .iter()
+        .map(|&k| id(tables, k).to_string())
+        .collect()
+}
+
+/// Tiles held until a marker's tile is placed never come before the first such tile; the
+/// other tiles keep the plain shuffle's order, and in some seeds a held tile did move.
+#[test]
+fn held_tiles_come_after_the_first_tile_that_lets_them_go() {
+    let tables = common::scenario_tables();
+    let mut plain = tables.clone();
+    for kind in &mut plain.kinds {
+        kind.held = 0;
+        kind.releases = 0;
+    }
+    let mut moved = 0;
+    for seed in 0..300 {
+        let bag = held_bag(tables, seed);
+        let unheld = held_bag(&plain, seed);
+        let first_fire = bag.iter().position(|t| t == "TH-F").expect("a fire tile");
+        assert!(
+            !bag[..first_fire].contains(&"TH-S".to_string()),
+            "seed {seed}: {bag:?}"
+        );
+        let mut sorted = bag.clone();
+        sorted.sort();
+        let mut sorted_unheld = unheld.clone();
+        sorted_unheld.sort();
+        assert_eq!(sorted, sorted_unheld, "seed {seed}: the same tiles");
+        let others =
+            |b: &[String]| -> Vec<String> { b.iter().filter(|t| *t != "TH-S").cloned().collect() };
+        assert_eq!(others(&bag), others(&unheld), "seed {seed}");
+        moved += usize::from(bag != unheld);
+    }
+    // Four sleepers among nine tiles: most shuffles put one before both fires.
+    assert!(moved > 100, "{moved} of 300 draws moved a held tile");
+}
+
+/// A game cut to `tiles` plays the first tiles of the uncut draw, held tiles moved included.
+#[test]
+fn a_cut_draw_with_held_tiles_is_the_uncut_draw_s_first_tiles() {
+    let tables = common::scenario_tables();
+    for seed in 0..50 {
+        let whole = held_bag(tables, seed);
+        let cut = GameOptions {
+            tiles: Some(5),
+            ..options(&["test-held"], seed)
+        };
+        let (_, order) = drawn(tables, cut, seed);
+        assert_eq!(order, whole[..4], "seed {seed}");
+    }
+}

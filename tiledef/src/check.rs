@@ -256,6 +256,7 @@ fn vocabulary_set(
                     token: m.token.as_ref().map(|t| t.points),
                     token_id: m.token.as_ref().and_then(|t| t.id.clone()),
                     token_name: m.token.as_ref().and_then(|t| t.name.clone()),
+                    held_until: None,
                 }
             })
             .collect(),
@@ -338,6 +339,7 @@ pub fn check(
         &vocab,
         (feature_kinds, edge_kinds, followers),
     );
+    cx.held_markers(&vocab, &mut tileset);
 
     // Tiles that write their layout first, then the tiles `like` them, kept in file order.
     let names = tile_names(files, &order);
@@ -1452,6 +1454,7 @@ impl Checker<'_> {
             ("edges", def.edges.is_some()),
             ("empty", !def.empty.is_empty()),
             ("markers", !def.markers.is_empty()),
+            ("moves", !def.moves.is_empty()),
         ];
         layout_keys.extend(def.features.keys().map(|k| (k.as_str(), true)));
         let like = def.like.as_deref().unwrap_or_default();
@@ -1481,6 +1484,7 @@ impl Checker<'_> {
             features: target.features.clone(),
             marketplace: target.marketplace,
             markers: target.markers.clone(),
+            moves: target.moves.clone(),
         };
         Some(resolved_tile(def, set, counts, layout, (art, artwork)))
     }
@@ -1961,6 +1965,43 @@ impl Checker<'_> {
         }
     }
 
+    /// Resolves each marker kind's `held.until` to a marker kind in its file's scope other than
+    /// itself.
+    fn held_markers(&mut self, vocab: &Vocabulary, tileset: &mut TileSet) {
+        let files = self.files;
+        for (m, d) in vocab.markers.iter().enumerate() {
+            let Some(held) = files[d.file]
+                .file
+                .markers
+                .get(d.at)
+                .and_then(|m| m.held.as_ref())
+            else {
+                continue;
+            };
+            let ptr = format!("/marker/{}/held/until", d.at);
+            let visible = vocab.visible(d.file);
+            let until = self.resolve(
+                (d.file, &ptr, false),
+                "marker kind",
+                &held.until,
+                &vocab.markers,
+                visible,
+            );
+            if until == Some(m) {
+                self.error(
+                    d.file,
+                    &ptr,
+                    false,
+                    "tilekit::held-until-itself",
+                    format!("marker `{}` is held until a tile with itself is placed", d.id),
+                )
+                .hint = Some("`until` names another marker, whose first tile placed lets these tiles be drawn (the dragon's until the volcano)".to_string());
+                continue;
+            }
+            tileset.markers[m].held_until = until;
+        }
+    }
+
     /// Resolves each set's `removes` to tiles of the sets it may use (itself excluded).
     fn removes(&mut self, order: &[usize], vocab: &Vocabulary, tileset: &mut TileSet) {
         let files = self.files;
@@ -2128,6 +2169,7 @@ fn resolved_tile(
         artwork,
         group: None,
         held_back: def.held_back,
+        moves: layout.moves,
     }
 }
 

@@ -270,7 +270,11 @@ pub fn bundled() -> Vec<Source> {
 }
 
 /// The bundled files by name; each file is named after the set it declares (tested).
-const BUNDLED: [(&str, &str); 7] = [
+const BUNDLED: [(&str, &str); 8] = [
+    (
+        "abbey-and-mayor.toml",
+        include_str!("../../definitions/abbey-and-mayor.toml"),
+    ),
     ("base.toml", include_str!("../../definitions/base.toml")),
     (
         "festival.toml",

@@ -48,7 +48,7 @@ pub const MAX_SMALL_TILES: u32 = 100;
 /// The keys of a `[[tile]]` table that no feature kind may take as its `key`: the tile's own
 /// keys. (`cities`, `roads`, `fields`, `monastery` and `garden` are the keys of base's kinds,
 /// `marketplace` Village Life's.)
-pub const FIXED_TILE_KEYS: [&str; 13] = [
+pub const FIXED_TILE_KEYS: [&str; 14] = [
     "id",
     "name",
     "aliases",
@@ -62,6 +62,7 @@ pub const FIXED_TILE_KEYS: [&str; 13] = [
     "art",
     "group",
     "held_back",
+    "moves",
 ];
 /// The keys of a feature on a tile that no feature kind or emblem may take as its `key`.
 pub const FIXED_FEATURE_KEYS: [&str; 5] = ["ports", "inner", "end", "flowers", "markers"];
@@ -921,6 +922,30 @@ pub struct MarkerDef {
     /// the most of this token each score its `points`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<TokenDef>,
+    /// Tiles carrying this marker (on the tile or a feature) are held out of the draw until a
+    /// tile carrying the marker `until` has been placed: Princess & Dragon's dragon tiles until
+    /// the first volcano (`docs/rules-draw.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = HeldDef::example())]
+    pub held: Option<HeldDef>,
+}
+
+/// When the tiles carrying a marker come into the draw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HeldDef {
+    /// The marker id (in scope) whose first tile placed lets the held tiles be drawn, e.g.
+    /// `"volcano"`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"))]
+    pub until: String,
+}
+
+impl HeldDef {
+    fn example() -> HeldDef {
+        HeldDef {
+            until: "volcano".to_string(),
+        }
+    }
 }
 
 /// A scoring modifier of a marker kind. When a scored road or city carries markers of this
@@ -1326,6 +1351,13 @@ pub struct TileDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(example = vec!["festival"])]
     pub markers: Vec<String>,
+    /// Which of the tile's features are linked for a figure that moves on from one feature to
+    /// another (Abbey & Mayor's wagon; JCloisterZone's `wagon-move`): each list is one link of
+    /// two or more features, each named by one of its ports (`"N"`, `"ENE"`) or, for a site,
+    /// its kind's id (`"monastery"`), e.g. `[["N", "E"], ["W", "S"]]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(inner(length(min = 2), inner(regex(pattern = r"^[A-Za-z][A-Za-z0-9-]*$"))), example = vec![vec!["monastery", "N"]])]
+    pub moves: Vec<Vec<String>>,
     /// The layout is a reconstruction (what the tile carries is known, its drawing is not).
     #[serde(default, skip_serializing_if = "is_false")]
     pub reconstructed: bool,

@@ -345,6 +345,9 @@ pub struct MarkerKind {
     pub scoring: Option<ScoringDef>,
     /// The points of the token it gives, scored by majority at the end.
     pub token: Option<u32>,
+    /// Tiles carrying it are held out of the draw until a tile carrying this marker kind (an
+    /// index into `TileSet::markers`) has been placed.
+    pub held_until: Option<usize>,
     /// The id of the good its token is, when named apart from the marker (`fish` on a `port`):
     /// markers giving one good id are counted together.
     pub token_id: Option<String>,
@@ -456,6 +459,9 @@ pub struct Tile {
     pub group: Option<usize>,
     /// Drawn last of its group.
     pub held_back: bool,
+    /// The links of features a moving figure may follow (`TileDef::moves`): each a list of
+    /// indices into `features`, in written order.
+    pub moves: Vec<Vec<usize>>,
 }
 
 impl Tile {

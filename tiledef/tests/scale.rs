@@ -7,8 +7,8 @@ use tiledef::Source;
 fn base() -> Source {
     tiledef::bundled()
         .into_iter()
-        .next()
-        .expect("the base game is bundled first")
+        .find(|s| s.name == "definitions/base.toml")
+        .expect("the base game is bundled")
 }
 
 #[test]

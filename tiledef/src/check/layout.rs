@@ -17,6 +17,7 @@ pub(super) struct Layout {
     pub(super) features: Vec<Feature>,
     pub(super) marketplace: bool,
     pub(super) markers: Vec<usize>,
+    pub(super) moves: Vec<Vec<usize>>,
 }
 
 /// The features of a tile as they are resolved, with where each is written.
@@ -100,6 +101,7 @@ impl Checker<'_> {
         if !b.incomplete {
             self.line_ends(f, ptr, def, &edges, &markers, &mut b, vocab, tileset);
         }
+        let moves = self.moves(f, ptr, def, &b.features, tileset);
         if self.errors() > errors_before {
             return None;
         }
@@ -108,6 +110,7 @@ impl Checker<'_> {
             features: b.features,
             marketplace: !b.hubs.is_empty(),
             markers,
+            moves,
         })
     }
 
@@ -1036,5 +1039,59 @@ impl Checker<'_> {
             self.error(f, eptr, false, "tilekit::line-end-edge", format!("tile `{}`: the {what} ends at the {} edge, a `{}` edge, which carries a line itself", def.id, side_word(side), edge.id))
                 .hint = Some(format!("a {what} can end at a side of its own tile only where that edge carries no line (bushes, a river bank); otherwise use `end = \"junction\"`"));
         }
+    }
+}
+
+impl Checker<'_> {
+    /// Resolves a tile's `moves`: each name to the feature owning that port, or to the tile's
+    /// site of that kind; a name that finds none, or a feature named twice in one link, is an
+    /// error.
+    fn moves(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        def: &TileDef,
+        features: &[Feature],
+        tileset: &TileSet,
+    ) -> Vec<Vec<usize>> {
+        let mut out = Vec::with_capacity(def.moves.len());
+        for (l, link) in def.moves.iter().enumerate() {
+            let mut resolved: Vec<usize> = Vec::with_capacity(link.len());
+            for (i, name) in link.iter().enumerate() {
+                let at = format!("{ptr}/moves/{l}/{i}");
+                let found = match Port::parse(name) {
+                    Some(port) => features.iter().position(|x| x.ports.contains(&port)),
+                    None => features.iter().position(|x| {
+                        let kind = tileset.kind_of(x);
+                        kind.shape == Shape::Site && kind.id == *name
+                    }),
+                };
+                match found {
+                    Some(x) if resolved.contains(&x) => {
+                        self.error(
+                            f,
+                            &at,
+                            false,
+                            "tilekit::move-twice",
+                            format!("tile `{}` names one feature twice in a link of `moves` (`{name}`)", def.id),
+                        )
+                        .hint = Some("a link lists each feature once; a feature with several ports is named by one of them".to_string());
+                    }
+                    Some(x) => resolved.push(x),
+                    None => {
+                        self.error(
+                            f,
+                            &at,
+                            false,
+                            "tilekit::move-unknown",
+                            format!("tile `{}` has no feature `{name}` to link in `moves`", def.id),
+                        )
+                        .hint = Some("name a feature by one of its ports (`N`, `ENE`) or a site by its kind's id (`monastery`)".to_string());
+                    }
+                }
+            }
+            out.push(resolved);
+        }
+        out
     }
 }

@@ -215,6 +215,21 @@ fn rules_notes(
         });
         losses.options.insert(option.clone());
     }
+    // JCZ holds back only its own dragon tiles, until a volcano (`DragonCapability`).
+    for (marker, held) in (set.markers.iter())
+        .filter_map(|m| Some((&m.id, m.held.as_ref()?)))
+        .filter(|(m, h)| vocab::held(vocab::jcz_name(m)).as_ref() != Some(*h))
+    {
+        notes.push(Note {
+            file: set.set.id.clone(),
+            tile: None,
+            kind: "held".to_string(),
+            detail: format!(
+                "`{marker}` held until `{}`: JCZ draws these tiles at any time",
+                held.until
+            ),
+        });
+    }
     for figure in &set.set.figures {
         let id = figure.id().to_string();
         notes.push(Note {
@@ -446,6 +461,7 @@ fn tile_xml(
     let sides = sides_of(tile, vocabulary, note);
     roads_xml(tile, vocabulary, festival, &sides, &mut xml, note);
     fields_xml(tile, vocabulary, &mut xml, note);
+    moves_xml(tile, &mut xml, note);
     let river = &sides.river;
     if !river.is_empty() {
         xml.elements.push(Element {
@@ -460,6 +476,43 @@ fn tile_xml(
     }
     tile_notes(tile, vocabulary, &mut xml, note);
     xml
+}
+
+/// The tile's `moves` as JCZ's `wagon-move` letters: link `i` is letter `a + i` on each of its
+/// features that JCZ writes as a `<city>`, `<road>` or `<monastery>`; any other member (a
+/// field, another site) is noted, and a link left with fewer than two members is dropped with it.
+fn moves_xml(tile: &TileDef, xml: &mut JczTile, note: &mut dyn FnMut(&str, String)) {
+    let element_of = |name: &str| -> Option<usize> {
+        let port = Port::parse(name);
+        xml.elements.iter().position(|el| match port {
+            Some(p) if p.is_centre() && (el.name == "city" || el.name == "road") => {
+                el.text.split_whitespace().any(|s| s == side_name(p.side()))
+            }
+            Some(_) => false,
+            None => el.name == "monastery" && name == "monastery",
+        })
+    };
+    let mut letters: Vec<Vec<String>> = vec![Vec::new(); xml.elements.len()];
+    for (l, link) in tile.moves.iter().enumerate() {
+        let letter = (b'a'..=b'z').nth(l).map(|b| (b as char).to_string());
+        let found: Vec<Option<usize>> = link.iter().map(|name| element_of(name)).collect();
+        let written: Vec<usize> = found.iter().flatten().copied().collect();
+        match letter.filter(|_| written.len() >= 2 && written.len() == link.len()) {
+            Some(letter) => (written.iter()).for_each(|&e| letters[e].push(letter.clone())),
+            None => note(
+                "moves",
+                format!(
+                    "the link {} of `moves`, which JCZ's `wagon-move` cannot say (it links roads, cities and the monastery, at most 26 links)",
+                    link.join(" ")
+                ),
+            ),
+        }
+    }
+    for (el, letters) in xml.elements.iter_mut().zip(letters) {
+        if !letters.is_empty() {
+            el.attrs.push(("wagon-move".to_string(), letters.join(" ")));
+        }
+    }
 }
 
 /// What a tile's sides are in JCZ: its river sides, and its bushes (FanCloisterZone's),

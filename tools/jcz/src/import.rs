@@ -8,7 +8,7 @@ use crate::{Error, Note};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tiledef::model::{
     ColourDef, Count, EdgeKindDef, EdgeStyle, Edges, FeatureDef, FeatureKindDef, GroupDef, JczEdge,
-    KindValue, MarkerDef, MarkerPlace, Meeting, SetHeader, TileDef, TileSetFile,
+    KindValue, MarkerDef, MarkerPlace, Meeting, SetHeader, TileDef, TileFeatures, TileSetFile,
 };
 use tiledef::{Port, Side};
 
@@ -796,6 +796,7 @@ fn blank_tile() -> TileDef {
         art: None,
         group: None,
         held_back: false,
+        moves: Vec::new(),
         features: Default::default(),
     }
 }
@@ -926,7 +927,6 @@ impl Markers {
         let bundled = (self.bundled.iter()).find(|d| d.id == id && d.on == *on);
         if let Some(def) = bundled {
             self.defs.entry(id.clone()).or_insert_with(|| def.clone());
-            return id;
         }
         self.defs.entry(id.clone()).or_insert_with(|| MarkerDef {
             id: id.clone(),
@@ -938,7 +938,15 @@ impl Markers {
             picture: None,
             scoring: known.and_then(|k| vocab::scoring(k.marker)),
             token: known.and_then(|k| vocab::token(k.marker)),
+            held: known.and_then(|k| vocab::held(k.marker)),
         });
+        // The marker that lets held tiles be drawn is declared with them.
+        let until = self.defs.get(&id).and_then(|d| d.held.as_ref());
+        if let Some(until) = until.map(|h| h.until.clone())
+            && !self.defs.contains_key(&until)
+        {
+            self.get(&until, &MarkerPlace::Tile);
+        }
         id
     }
 }
@@ -1114,6 +1122,9 @@ fn draft(
             "monastery" => {
                 def.put_site(MONASTERY);
                 for (k, v) in &el.attrs {
+                    if k == WAGON_MOVE {
+                        continue;
+                    }
                     if vocab::REPORTED_ATTRS.contains(&k.as_str()) || is_true(v) != Some(true) {
                         notes.push((format!("monastery@{k}"), format!("\"{v}\"")));
                     } else {
@@ -1196,7 +1207,84 @@ fn draft(
     // Written in the kinds' order (cities, roads, fields, monastery, …), as the bundled sets are.
     let order = |key: &String| BY_ELEMENT.iter().position(|(_, k)| k == key);
     def.features.sort_by_key(|key, _| order(key));
+    // Each link in the order of the tile's features, whatever order JCZ's elements come in (an
+    // export writes the monastery first), so that a round trip gives the same links.
+    let mut moves = moves_of(tile, notes);
+    let rank = feature_ranks(&def);
+    for link in &mut moves {
+        link.sort_by_key(|name| rank.get(name).copied());
+    }
+    def.moves = moves;
     Ok(def)
+}
+
+/// The position of each feature of a tile in written order, by each name `moves` may give it
+/// (its ports; a site by its key, which is its kind's id for JCZ's monastery).
+fn feature_ranks(def: &TileDef) -> HashMap<String, usize> {
+    let mut rank = HashMap::new();
+    let mut n = 0;
+    for (key, value) in &def.features {
+        match value {
+            TileFeatures::List(list) => {
+                for feature in list {
+                    for port in &feature.ports {
+                        rank.insert(port.name().to_string(), n);
+                    }
+                    n += 1;
+                }
+            }
+            _ => {
+                rank.insert(key.clone(), n);
+                n += 1;
+            }
+        }
+    }
+    rank
+}
+
+/// JCZ's attribute of the features a wagon moves between (Abbey & Mayor).
+const WAGON_MOVE: &str = "wagon-move";
+
+/// A tile's `wagon-move` attributes as `moves`: the features sharing a letter form one link,
+/// links in the letters' order, each feature named as `moves` names it (a city or road by its
+/// first side's centre port, the monastery by its kind). A letter on one feature alone links
+/// nothing: it is reported, as is the attribute on any other element.
+fn moves_of(tile: &JczTile, notes: &mut Notes) -> Vec<Vec<String>> {
+    let mut links: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for el in &tile.elements {
+        let Some(letters) = el.attr(WAGON_MOVE) else {
+            continue;
+        };
+        let name = match el.name.as_str() {
+            "monastery" => Some(MONASTERY.to_string()),
+            "city" | "road" => (el.text.split_whitespace().next())
+                .and_then(side_of)
+                .map(|s| s.centre().name().to_string()),
+            _ => None,
+        };
+        // On another element the attribute is reported with that element's attributes.
+        let Some(name) = name else {
+            continue;
+        };
+        for letter in letters.split_whitespace() {
+            let link = links.entry(letter).or_default();
+            if !link.contains(&name) {
+                link.push(name.clone());
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(links.len());
+    for (letter, link) in links {
+        if link.len() < 2 {
+            notes.push((
+                WAGON_MOVE.to_string(),
+                format!("\"{letter}\" on one feature only ({})", link.join(", ")),
+            ));
+        } else {
+            out.push(link);
+        }
+    }
+    out
 }
 
 /// A `<city>`: its feature (pennants, markers) and its sides.
@@ -1223,7 +1311,7 @@ fn city_of(
     }
     city.markers = feature_attrs(
         el,
-        &["pennants"],
+        &["pennants", WAGON_MOVE],
         MarkerPlace::named("city"),
         markers,
         notes,
@@ -1260,7 +1348,7 @@ fn road_of(
     road.end = end;
     road.markers = feature_attrs(
         el,
-        &["marketplace", "bush"],
+        &["marketplace", "bush", WAGON_MOVE],
         MarkerPlace::named("road"),
         markers,
         notes,

@@ -29,8 +29,12 @@
 //!   (`road inn="true"`) → a marker on it; a flag of the monastery → a tile marker; a known valued
 //!   attribute (`city resource="wine"`) → the marker named by the value; an unknown one
 //!   (`a="b"`) → marker `a-b`; `tile@group` river-spring / river-lake → `spring` / `lake`. Icons
-//!   come from `vocab::KNOWN`. `wagon-move`, `castle-base`, other tile attributes, attributes of
-//!   tile elements, other tile groups and tile-set attributes are reported.
+//!   come from `vocab::KNOWN`. `castle-base`, other tile attributes, attributes of tile
+//!   elements, other tile groups and tile-set attributes are reported.
+//! - **Wagon moves**: `wagon-move` letters on a city, road or monastery → the tile's `moves`,
+//!   one link per letter (its features named by a port, the monastery by its kind, in the
+//!   tile's feature order); a letter on one feature only, or on another element, is reported.
+//!   Export writes link `i` as letter `a + i`.
 //! - **Inner fields**: `I`; a tile with two inner fields writes the second `II`.
 //! - **Expansions** (an add-on's `<expansion>`): its `<title>` names the sets of the tile-sets
 //!   it refers to; export writes one per set (`addon`), implying the game elements its

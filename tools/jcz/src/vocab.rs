@@ -9,7 +9,7 @@
 //! tile of another JCZ file with `inn="true"` or `group="river"` plays by the same rules.
 
 use tiledef::model::{
-    FigureDef, GroupDef, GroupDraw, MarkerIcon, MarkerRule, PathRule, Rates, ScoringDef,
+    FigureDef, GroupDef, GroupDraw, HeldDef, MarkerIcon, MarkerRule, PathRule, Rates, ScoringDef,
     SpareStarts, TokenDef,
 };
 
@@ -179,6 +179,19 @@ pub fn token(marker: &str) -> Option<TokenDef> {
             id: None,
             name: None,
             points,
+        })
+}
+
+/// JCZ's `DragonCapability` (Princess & Dragon): the tiles with a dragon are a tile group it
+/// deactivates at the start and activates when a volcano is placed.
+const HELD: &[(&str, &str)] = &[("dragon", "volcano")];
+
+/// The draw rule JCZ's rules give a marker's tiles, if any: held until a tile with `until`.
+pub fn held(marker: &str) -> Option<HeldDef> {
+    HELD.iter()
+        .find(|(m, _)| *m == marker)
+        .map(|&(_, until)| HeldDef {
+            until: until.to_string(),
         })
 }
 
@@ -411,6 +424,8 @@ pub fn element_of_marker(marker: &str) -> Option<&'static str> {
         ("shrine", "shrine"),
         ("portal", "portal"),
         ("dragon", "dragon"),
+        // JCZ's dragon element plays the volcano too (`DragonCapability`).
+        ("volcano", "dragon"),
         ("goldmine", "gold"),
         ("mage", "mage"),
         ("circus", "big-top"),
@@ -525,7 +540,10 @@ mod tests {
             assert_eq!(family.figure, file.figures, "the figures of {set}");
             compared += 1;
         }
-        assert_eq!(compared, 3, "base, Inns & Cathedrals, Traders & Builders");
+        assert_eq!(
+            compared, 4,
+            "base, Inns & Cathedrals, Traders & Builders, Abbey & Mayor"
+        );
         assert_eq!(super::figures("abbey-and-mayor")[0].id, "mayor");
         // Every figure the file declares has its JCZ element.
         for figure in file.family.iter().flat_map(|f| &f.figure) {

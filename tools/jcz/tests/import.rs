@@ -204,10 +204,7 @@ fn what_is_not_carried_over_is_reported() {
     let expected = [
         ("<feature-modifier>", 1),
         ("city@castle-base", 1),
-        ("city@wagon-move", 1),
         ("gizmo@size", 1),
-        ("monastery@wagon-move", 1),
-        ("road@wagon-move", 2),
         ("tile-set@max", 1),
         ("tile@max", 1),
         ("tile@wind-rose", 1),
@@ -290,9 +287,70 @@ fn import_export_import_gives_the_same_definitions() {
     assert_eq!(common::normalised(&second), common::normalised(&first));
 }
 
+/// `wagon-move` letters become `moves`: the features sharing a letter are one link, named by a
+/// port (a city, a road) or the site's kind (the monastery), in the tile's feature order. A
+/// letter on one feature links nothing and is reported, as is the attribute on a field; the
+/// export writes the links back as letters.
+#[test]
+fn wagon_moves_are_links_of_features() {
+    assert_eq!(
+        tile(&import_texts(&minis()).unwrap(), "MX/FeR").moves,
+        [["N", "S"]]
+    );
+    assert_eq!(
+        tile(&import_texts(&minis()).unwrap(), "BA/LR").moves,
+        [["S", "monastery"]]
+    );
+    let xml = r#"<defs><tiles>
+      <tile id="WM/1">
+        <road wagon-move="b a">W</road>
+        <monastery wagon-move="a c"/>
+        <city wagon-move="b c">N</city>
+        <road wagon-move="d">E</road>
+        <field city="N" wagon-move="e">WL SR SL EL</field>
+        <field>ER WR</field>
+      </tile></tiles>
+      <sets><tile-set id="wm"><ref count="1" tile="WM/1"/></tile-set></sets></defs>"#;
+    let import = import_texts(&[("wm.xml".to_string(), xml.to_string())]).unwrap();
+    let moves = &tile(&import, "WM/1").moves;
+    assert_eq!(moves, &[["W", "monastery"], ["N", "W"], ["N", "monastery"]]);
+    let kinds = tilekit_jcz::count_kinds(&import.notes);
+    assert_eq!(kinds.get("wagon-move"), Some(&1), "{kinds:?}");
+    assert_eq!(kinds.get("field@wagon-move"), Some(&1), "{kinds:?}");
+    let set = set(&import, "wm");
+    let out = tilekit_jcz::export::export(std::slice::from_ref(set), &[], "x.xml").xml;
+    let letters: Vec<(String, Option<&str>)> = out.tiles[0]
+        .elements
+        .iter()
+        .map(|el| (format!("{} {}", el.name, el.text), el.attr("wagon-move")))
+        .collect();
+    assert!(
+        letters.contains(&("road W".to_string(), Some("a b"))),
+        "{letters:?}"
+    );
+    assert!(
+        letters.contains(&("city N".to_string(), Some("b c"))),
+        "{letters:?}"
+    );
+    assert!(
+        letters.contains(&("monastery ".to_string(), Some("a c"))),
+        "{letters:?}"
+    );
+    assert!(
+        letters.contains(&("road E".to_string(), None)),
+        "{letters:?}"
+    );
+}
+
 #[test]
 fn export_names_a_like_target_by_its_jcz_id() {
-    let base: TileSetFile = toml::from_str(&tiledef::bundled()[0].text).unwrap();
+    let base: TileSetFile = toml::from_str(
+        &(tiledef::bundled().into_iter())
+            .find(|s| s.name == "definitions/base.toml")
+            .unwrap()
+            .text,
+    )
+    .unwrap();
     let reprint: TileSetFile = toml::from_str(
         r#"
 format = 1

@@ -119,6 +119,7 @@ fn with_new_vocabulary() -> (TileSet, usize) {
         token: None,
         token_id: None,
         token_name: None,
+        held_until: None,
     });
     let colour = set.colours.len() - 1;
     let marker = set.markers.len() - 1;
