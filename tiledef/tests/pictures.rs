@@ -101,11 +101,11 @@ fn a_file_over_the_byte_limit_is_not_read_whole() {
 
 #[test]
 fn an_svg_reads_no_other_file_and_needs_a_size() {
-    let port = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/icons/port.png");
-    assert!(port.is_file(), "the example's picture exists");
+    let quay = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/icons/quay.png");
+    assert!(quay.is_file(), "the example's picture exists");
     let body = format!(
         r#"<image href="{}" width="10" height="10"/><image href="data:image/png;base64,iVBORw0KGgo=" width="5" height="5"/>"#,
-        port.display()
+        quay.display()
     );
     let Ok(Picture::Svg(tree)) = picture::parse(svg(&body)) else {
         panic!("an SVG with images parses");
@@ -123,7 +123,7 @@ fn an_svg_reads_no_other_file_and_needs_a_size() {
 #[test]
 fn the_examples_pictures_parse() {
     let icons = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/icons");
-    for name in ["mine.svg", "gem.svg", "prospector.svg", "port.png"] {
+    for name in ["mine.svg", "gem.svg", "prospector.svg", "quay.png"] {
         let picture = picture::read(&icons.join(name));
         let (w, h) = picture
             .as_ref()
