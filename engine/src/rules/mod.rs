@@ -369,7 +369,10 @@ impl Modules {
 
 impl Game<'_> {
     /// How many moves of a module's action the current player has after placing `placed`.
-    #[inline]
+    // Always inlined: the random player counts a constant list of actions every turn, and
+    // only inlined does each count fold to its module's early return (a call each cost base
+    // C1 playouts 28 instructions a placed tile).
+    #[inline(always)]
     pub(crate) fn module_action_count(&self, placed: PlacedId, action: ActionId) -> usize {
         match action {
             ActionId::WINDMILL => windmill::count(self, placed),
