@@ -212,20 +212,7 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
         Some(id) => tables
             .kind_by_id(id)
             .ok_or_else(|| SetupError::Start(id.clone()))?,
-        None => {
-            // The first by phase, then kind.
-            let mut first: Option<(usize, KindId)> = None;
-            for (s, _) in starts_from.iter().enumerate().filter(|&(_, &from)| from) {
-                for &k in kinds_of(s) {
-                    let k = KindId(k);
-                    if tables.kind(k).start && first.is_none_or(|f| (phase_of(k), k) < f) {
-                        first = Some((phase_of(k), k));
-                    }
-                }
-            }
-            // Sets without a start tile start from the first set's (the base game's D).
-            first.map_or(KindId(tables.start), |(_, k)| k)
-        }
+        None => first_start(tables, &starts_from, &phase_of),
     };
     // Copies of each kind in a seeded draw: the start tile's count includes it, and a spare
     // start of a group that leaves them out stays in the box, as do the kinds a set in the
@@ -317,6 +304,25 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
         segments: sizes,
         holds,
     })
+}
+
+/// The start tile of a game whose sets are `starts_from`: their first start tile by phase, then
+/// kind; sets without one start from the first set's (the base game's D).
+fn first_start(
+    tables: &Tables,
+    starts_from: &[bool],
+    phase_of: &impl Fn(KindId) -> usize,
+) -> KindId {
+    let mut first: Option<(usize, KindId)> = None;
+    for (s, _) in starts_from.iter().enumerate().filter(|&(_, &from)| from) {
+        for &k in tables.set_kinds.get(s).map_or(&[][..], Vec::as_slice) {
+            let k = KindId(k);
+            if tables.kind(k).start && first.is_none_or(|f| (phase_of(k), k) < f) {
+                first = Some((phase_of(k), k));
+            }
+        }
+    }
+    first.map_or(KindId(tables.start), |(_, k)| k)
 }
 
 /// Each kind's draw rules (held, lets go), when a kind of the bag is held back; else none.

@@ -1207,15 +1207,20 @@ fn draft(
     // Written in the kinds' order (cities, roads, fields, monastery, …), as the bundled sets are.
     let order = |key: &String| BY_ELEMENT.iter().position(|(_, k)| k == key);
     def.features.sort_by_key(|key, _| order(key));
-    // Each link in the order of the tile's features, whatever order JCZ's elements come in (an
-    // export writes the monastery first), so that a round trip gives the same links.
+    def.moves = moves_in_feature_order(&def, tile, notes);
+    Ok(def)
+}
+
+/// The tile's `wagon-move` links, each in the order of the tile's features, whatever order
+/// JCZ's elements come in (an export writes the monastery first), so that a round trip gives
+/// the same links.
+fn moves_in_feature_order(def: &TileDef, tile: &JczTile, notes: &mut Notes) -> Vec<Vec<String>> {
     let mut moves = moves_of(tile, notes);
-    let rank = feature_ranks(&def);
+    let rank = feature_ranks(def);
     for link in &mut moves {
         link.sort_by_key(|name| rank.get(name).copied());
     }
-    def.moves = moves;
-    Ok(def)
+    moves
 }
 
 /// The position of each feature of a tile in written order, by each name `moves` may give it

@@ -2384,34 +2384,7 @@ pub fn feature_label(set: &TileSet, tile: &Tile, index: usize) -> String {
 
 fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
     let tint = |i: usize| PALETTE[i % PALETTE.len()];
-    // Fields: the grid cells each field flooded, merged into runs.
-    let size = Regions::cell_size();
-    let n = crate::regions::N;
-    let cells = plan.regions.cells();
-    for y in 0..n {
-        let mut x = 0;
-        while x < n {
-            let c = cells[y * n + x];
-            let mut end = x + 1;
-            while end < n && cells[y * n + end] == c {
-                end += 1;
-            }
-            if let Cell::Feature(i) = c
-                && is_region(set, tile, i)
-            {
-                scene.fill(
-                    rect(
-                        x as f32 * size,
-                        y as f32 * size,
-                        (end - x) as f32 * size,
-                        size,
-                    ),
-                    tint(i).alpha(95),
-                );
-            }
-            x = end;
-        }
-    }
+    tint_regions(scene, set, tile, plan, &tint);
     for city in &plan.cities {
         scene.fill_stroke(
             Shape::Path(city.outline.area.clone()),
@@ -2495,7 +2468,59 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
             );
         }
     }
-    // Ports: a dot on the edge in the owner's tint (grey for an edge-owned port), and the name.
+    mark_ports(scene, tile, &tint);
+    for (p, text, colour) in labels {
+        scene.commands.push(Command::Text {
+            at: p,
+            size: FEATURE_LABEL,
+            text,
+            colour: colour.darker(0.35),
+            align: Align::Centre,
+            halo: Some(WHITE.alpha(235)),
+        });
+    }
+}
+
+/// The overlay's fields: the grid cells each region flooded, merged into runs, in its tint.
+fn tint_regions(
+    scene: &mut Scene,
+    set: &TileSet,
+    tile: &Tile,
+    plan: &Plan,
+    tint: &impl Fn(usize) -> Rgba,
+) {
+    let size = Regions::cell_size();
+    let n = crate::regions::N;
+    let cells = plan.regions.cells();
+    for y in 0..n {
+        let mut x = 0;
+        while x < n {
+            let c = cells[y * n + x];
+            let mut end = x + 1;
+            while end < n && cells[y * n + end] == c {
+                end += 1;
+            }
+            if let Cell::Feature(i) = c
+                && is_region(set, tile, i)
+            {
+                scene.fill(
+                    rect(
+                        x as f32 * size,
+                        y as f32 * size,
+                        (end - x) as f32 * size,
+                        size,
+                    ),
+                    tint(i).alpha(95),
+                );
+            }
+            x = end;
+        }
+    }
+}
+
+/// The overlay's ports: a dot on the edge in the owner's tint (grey for an edge-owned port), and
+/// the name.
+fn mark_ports(scene: &mut Scene, tile: &Tile, tint: &impl Fn(usize) -> Rgba) {
     for port in tiledef::Port::ALL {
         let owner = tile.feature_at(port);
         let colour = owner.map_or(Rgba::rgb(0x80, 0x80, 0x80), tint);
@@ -2520,16 +2545,6 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
             colour: INK,
             align,
             halo: Some(WHITE.alpha(220)),
-        });
-    }
-    for (p, text, colour) in labels {
-        scene.commands.push(Command::Text {
-            at: p,
-            size: FEATURE_LABEL,
-            text,
-            colour: colour.darker(0.35),
-            align: Align::Centre,
-            halo: Some(WHITE.alpha(235)),
         });
     }
 }
