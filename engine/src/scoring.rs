@@ -11,6 +11,14 @@ use std::fmt;
 use tiledef::EffectCount;
 use tiledef::Shape;
 
+/// The figures leaving a scored feature, per player: how many, their strength in the majority,
+/// and the figures with a power among them (owner, `Tables::followers` index).
+type Leaving = (
+    [u8; MAX_PLAYERS as usize],
+    [u16; MAX_PLAYERS as usize],
+    Vec<(u8, usize)>,
+);
+
 /// What scored: a feature of a declared kind, or a windmill's range (Village Life).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scored {
@@ -553,17 +561,7 @@ impl<'t> Game<'t> {
     /// Takes the figures off the set `root` (of `kind`, with `emblems` emblems) back to their
     /// supplies: how many each player had there, their strength in the majority, and the set
     /// figures with a power among them (owner, `Tables::followers` index).
-    #[allow(clippy::type_complexity)]
-    fn return_followers(
-        &mut self,
-        root: NodeId,
-        kind: FeatureKindId,
-        emblems: u32,
-    ) -> (
-        [u8; MAX_PLAYERS as usize],
-        [u16; MAX_PLAYERS as usize],
-        Vec<(u8, usize)>,
-    ) {
+    fn return_followers(&mut self, root: NodeId, kind: FeatureKindId, emblems: u32) -> Leaving {
         let mut count = [0u8; MAX_PLAYERS as usize];
         let mut weight = [0u16; MAX_PLAYERS as usize];
         let mut powered = Vec::new();
@@ -601,15 +599,7 @@ impl<'t> Game<'t> {
 
     /// Takes the recalled figure `i` (index into `figures`) back alone: its owner's count,
     /// weight and power, as `return_followers` gives them for every figure.
-    fn return_recalled(
-        &mut self,
-        i: usize,
-        emblems: u32,
-    ) -> (
-        [u8; MAX_PLAYERS as usize],
-        [u16; MAX_PLAYERS as usize],
-        Vec<(u8, usize)>,
-    ) {
+    fn return_recalled(&mut self, i: usize, emblems: u32) -> Leaving {
         let mut count = [0u8; MAX_PLAYERS as usize];
         let mut weight = [0u16; MAX_PLAYERS as usize];
         let mut powered = Vec::new();
