@@ -667,6 +667,124 @@ fn pocketed(set: &TileSet, tile: &Tile, first: Plan) -> Plan {
 
 /// `plan` with the cities of `reshaped` (by feature index) drawn with the outlines given.
 fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Plan {
+    let mut cities = lay_out_cities(set, tile, reshaped);
+    let city_polys: Vec<(usize, Vec<Vec<Point>>)> = cities
+        .iter()
+        .map(|c| (c.feature, flatten(&c.outline.area)))
+        .collect();
+    let in_city = |p: Point| inside_any(&city_polys, p);
+
+    let channels = lay_out_channels(set, tile);
+    let water_lines: Vec<&Vec<Point>> = channels.iter().flat_map(|c| c.lines.iter()).collect();
+
+    let ends = road_ends(set, tile);
+    let festival = ends.festival;
+
+    let monastery = has_site(set, tile, Spot::Centre).then_some(CENTRE);
+    let marketplace = tile.marketplace.then_some(CENTRE);
+
+    let roads: Vec<(Road, Rgba)> = (tile.features.iter().enumerate())
+        .filter(|(_, f)| shape(set, f) == KindShape::Line && !f.ports.is_empty())
+        .map(|feature| lay_out_road(set, tile, feature, &city_polys, &water_lines, &ends))
+        .collect();
+
+    let bridges = bridges(&channels, &roads);
+
+    let overpasses = overpasses(&roads);
+    let hedges = hedges(
+        set,
+        tile,
+        &roads,
+        [monastery, marketplace, festival.map(|(p, _)| p)],
+        &in_city,
+    );
+    let walls: Vec<(Side, Rgba)> = Side::ALL
+        .into_iter()
+        .filter(|s| edge_style(set, tile.edge(*s)) == EdgeStyle::Wall)
+        .map(|s| (s, edge_colour(set, tile, s, STONE)))
+        .collect();
+
+    let lines = obstacle_lines(&roads, &channels, &hedges, &walls);
+    let (icons, water_end, source_marker) = icon_rooms(
+        set,
+        tile,
+        &roads,
+        &channels,
+        [monastery, marketplace],
+        &ends,
+    );
+    let (mut regions, separators, unowned) = region_grid(set, tile, &city_polys, &lines);
+    for (p, r) in &icons {
+        regions.take(*p, *r);
+    }
+    // Nothing is put where the tile's id may be written, with the overlay or without.
+    for overlay in [false, true] {
+        let (from, to) = id_label_box(tile, overlay);
+        regions.keep_out(from, to);
+    }
+
+    let SmallThings {
+        garden,
+        markers,
+        flowers,
+    } = place_small_things(
+        set,
+        tile,
+        &mut regions,
+        (&mut cities, &city_polys),
+        &roads,
+        &ends,
+        (source_marker, water_end),
+    );
+    let unowned = unowned_ground(&regions, &unowned);
+    let grounds = tile
+        .features
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let fill = region_fill(set, f)?;
+            let cells = regions.cells().iter().enumerate();
+            let mine = cells
+                .filter(|(_, c)| **c == Cell::Feature(i))
+                .map(|(c, _)| c);
+            Some((fill, mine.collect()))
+        })
+        .collect();
+    let roofs = roofs(&regions, &cities);
+
+    Plan {
+        field: field_colour(set),
+        cities,
+        roads,
+        channels,
+        hedges,
+        walls,
+        separators,
+        bridges,
+        overpasses,
+        monastery,
+        marketplace,
+        festival,
+        garden,
+        site_looks: [Spot::Centre, Spot::Garden].map(|spot| {
+            let site = tile
+                .features
+                .iter()
+                .find(|f| site_spot(set, f) == Some(spot))?;
+            set.kind_of(site).look
+        }),
+        markers,
+        flowers,
+        roofs,
+        unowned,
+        grounds,
+        regions,
+    }
+}
+
+/// The tile's areas, drawn as cities are, each in its kind's look (`reshaped`: outlines given
+/// by feature index).
+fn lay_out_cities(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Vec<City> {
     let city_count = tile
         .features
         .iter()
@@ -707,17 +825,11 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
             emblem_picture: (set.kind_of(f).emblem.as_ref()).and_then(|e| e.picture.clone()),
         });
     }
-    let city_polys: Vec<(usize, Vec<Vec<Point>>)> = cities
-        .iter()
-        .map(|c| (c.feature, flatten(&c.outline.area)))
-        .collect();
-    let in_city = |p: Point| {
-        city_polys
-            .iter()
-            .any(|(_, polys)| polys.iter().any(|poly| geom::inside(poly, p)))
-    };
+    cities
+}
 
-    // Channels (rivers, bands that are no road), one network per edge kind.
+/// The channels (rivers, bands that are no road), one network per edge kind.
+fn lay_out_channels(set: &TileSet, tile: &Tile) -> Vec<Channel> {
     let mut channel_kinds: Vec<usize> = Vec::new();
     for side in Side::ALL {
         let k = tile.edge(side);
@@ -725,7 +837,7 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
             channel_kinds.push(k);
         }
     }
-    let channels: Vec<Channel> = channel_kinds
+    channel_kinds
         .iter()
         .map(|&k| {
             let sides: Vec<Side> = Side::ALL
@@ -751,14 +863,24 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
                 end: (sides.len() == 1).then_some(CENTRE),
             }
         })
-        .collect();
-    let water_lines: Vec<&Vec<Point>> = channels.iter().flat_map(|c| c.lines.iter()).collect();
-    let near_water = |p: Point| {
-        water_lines
-            .iter()
-            .any(|l| geom::distance_to_polyline(l, p) < CHANNEL_HALF + 0.012)
-    };
+        .collect()
+}
 
+/// Where the tile's roads may end besides its sites: the Festival place and the hub marker.
+#[derive(Clone, Copy)]
+struct RoadEnds {
+    /// The Festival place's marker kind.
+    festival_kind: Option<usize>,
+    /// The Festival place and its colour.
+    festival: Option<(Point, Rgba)>,
+    /// The marker roads end at.
+    hub_marker: Option<usize>,
+    /// Where that marker stands.
+    hub_at: Option<Point>,
+}
+
+/// The tile's `RoadEnds`.
+fn road_ends(set: &TileSet, tile: &Tile) -> RoadEnds {
     let festival_kind = tile
         .markers
         .iter()
@@ -791,178 +913,246 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
         })
         .flatten();
     let hub_at = hub_marker.map(|m| marker_position(tile, &set.markers[m].id).unwrap_or(CENTRE));
+    RoadEnds {
+        festival_kind,
+        festival,
+        hub_marker,
+        hub_at,
+    }
+}
 
-    let monastery = has_site(set, tile, Spot::Centre).then_some(CENTRE);
-    let marketplace = tile.marketplace.then_some(CENTRE);
+/// A road of the tile (`f`, feature `i`): its path from its ports, where it stops, its colour.
+fn lay_out_road(
+    set: &TileSet,
+    tile: &Tile,
+    (i, f): (usize, &Feature),
+    city_polys: &CityPolys,
+    water_lines: &[&Vec<Point>],
+    ends: &RoadEnds,
+) -> (Road, Rgba) {
+    let arm = Arm::new(f.ports[0]);
+    // A line in its kind's fill (a road's is base's `#f1ead8`), unless its edge says.
+    let fill = set
+        .kind_of(f)
+        .look
+        .and_then(|l| l.fill)
+        .map_or(ROAD, Rgba::from);
+    let colour = edge_colour(set, tile, arm.side, fill);
+    let (path, stop) = if f.ports.len() == 2 {
+        let b = f.ports[1];
+        let pb = port_point(b);
+        let mut path = arm.curve_to(b.side(), pb);
+        path.push(Seg::Line(step(pb, inward(b.side()), -OUTSIDE)));
+        (path, Stop::Through)
+    } else if f.ports.len() > 2 {
+        // One road joining three or four sides: arms meeting at the centre, no junction.
+        let path = f
+            .ports
+            .iter()
+            .flat_map(|p| {
+                let at = port_point(*p);
+                [
+                    Seg::Move(step(at, inward(p.side()), -OUTSIDE)),
+                    Seg::Line(at),
+                    Seg::Line(CENTRE),
+                ]
+            })
+            .collect();
+        (path, Stop::Through)
+    } else {
+        one_port_road(set, tile, f, &arm, city_polys, water_lines, ends)
+    };
+    let lines = flatten(&path);
+    (
+        Road {
+            feature: i,
+            path,
+            lines,
+            stop,
+        },
+        colour,
+    )
+}
 
-    let mut roads = Vec::new();
-    for (i, f) in tile.features.iter().enumerate() {
-        if shape(set, f) != KindShape::Line || f.ports.is_empty() {
-            continue;
-        }
-        let a = f.ports[0];
-        let sa = a.side();
-        let pa = port_point(a);
-        let out_a = step(pa, inward(sa), -OUTSIDE);
-        // A line in its kind's fill (a road's is base's `#f1ead8`), unless its edge says.
-        let fill = set
-            .kind_of(f)
-            .look
-            .and_then(|l| l.fill)
-            .map_or(ROAD, Rgba::from);
-        let colour = edge_colour(set, tile, sa, fill);
-        let curve_to = |sb: Side, end: Point| -> Vec<Seg> {
-            if adjacent(sa, sb) {
-                let ctrl = CENTRE.lerp(corner(sa, sb), 0.2);
-                vec![Seg::Move(out_a), Seg::Line(pa), Seg::Quad(ctrl, end)]
+/// The path and stop of a road with one port, by where it ends.
+fn one_port_road(
+    set: &TileSet,
+    tile: &Tile,
+    f: &Feature,
+    arm: &Arm,
+    city_polys: &CityPolys,
+    water_lines: &[&Vec<Point>],
+    ends: &RoadEnds,
+) -> (Vec<Seg>, Stop) {
+    let in_city = |p: Point| inside_any(city_polys, p);
+    let near_water = |p: Point| {
+        water_lines
+            .iter()
+            .any(|l| geom::distance_to_polyline(l, p) < CHANNEL_HALF + 0.012)
+    };
+    match end_at(set, f.end) {
+        Some(EndAt::Side(side)) => {
+            let target = step(port_point(side.centre()), inward(side), 0.07);
+            if channel_side(set, tile, side) {
+                // A river bank: the road runs to the water and stops there. The line
+                // is walked in short steps from its port: a straight road is only its
+                // two ends.
+                let line = flatten(&arm.curve_to(side, target))
+                    .into_iter()
+                    .next()
+                    .map(|l| densify(&l, 0.06, 0.02))
+                    .unwrap_or_default();
+                let cut = line
+                    .iter()
+                    .position(|p| near_water(*p))
+                    .unwrap_or(line.len());
+                let kept = &line[..cut.max(2).min(line.len())];
+                let at = kept.last().copied().unwrap_or(arm.at);
+                let mut path = vec![Seg::Move(arm.out)];
+                path.extend(kept.iter().map(|p| Seg::Line(*p)));
+                (path, Stop::Bank(at))
+            } else if edge_style(set, tile.edge(side)) != EdgeStyle::Hedge
+                && one_field_beside(set, tile, side.centre())
+            {
+                // Open ground of one field by that side: the road stops short of it
+                // at a house, so the field passes between its end and the edge.
+                let hub = step(port_point(side.centre()), inward(side), 0.22);
+                (arm.curve_to(side, hub), Stop::Village(hub))
             } else {
-                vec![Seg::Move(out_a), Seg::Line(pa), Seg::Line(end)]
+                (arm.curve_to(side, target), Stop::Hedge)
             }
-        };
-        // Walks from the port towards `target`; stops before the first point `stop` accepts.
-        let walk = |target: Point, stop: &dyn Fn(Point) -> bool| -> (Point, bool) {
-            let mut last = pa;
-            for k in 1..=50 {
-                let p = pa.lerp(target, k as f32 / 50.0);
-                if stop(p) {
-                    return (last, true);
-                }
-                last = p;
-            }
-            (last, false)
-        };
-        let to = |p: Point| vec![Seg::Move(out_a), Seg::Line(pa), Seg::Line(p)];
-        let (path, stop) = if f.ports.len() == 2 {
-            let b = f.ports[1];
-            let pb = port_point(b);
-            let mut path = curve_to(b.side(), pb);
-            path.push(Seg::Line(step(pb, inward(b.side()), -OUTSIDE)));
-            (path, Stop::Through)
-        } else if f.ports.len() > 2 {
-            // One road joining three or four sides: arms meeting at the centre, no junction.
-            let path = f
-                .ports
+        }
+        // A site (a monastery, a marketplace) stands at the centre.
+        Some(EndAt::Site) => (arm.to(CENTRE), Stop::Icon),
+        Some(EndAt::Festival) if ends.festival.is_some() => {
+            (arm.to(ends.festival.map_or(CENTRE, |(p, _)| p)), Stop::Icon)
+        }
+        Some(EndAt::Marker) if ends.hub_at.is_some() => {
+            let at = ends.hub_at.unwrap_or(CENTRE);
+            (arm.to(at), Stop::Icon)
+        }
+        Some(EndAt::Area(kind)) if !city_polys.is_empty() => {
+            // To the edge of the nearest area of that kind (any area when the tile has
+            // none of it): a gate in a city wall, a landing on a lake's shore.
+            let of_kind = |&&(i, _): &&(usize, Vec<Vec<Point>>)| tile.features[i].kind == kind;
+            let any_of_kind = city_polys.iter().any(|c| of_kind(&c));
+            let target = city_polys
                 .iter()
-                .flat_map(|p| {
-                    let at = port_point(*p);
-                    [
-                        Seg::Move(step(at, inward(p.side()), -OUTSIDE)),
-                        Seg::Line(at),
-                        Seg::Line(CENTRE),
-                    ]
-                })
-                .collect();
-            (path, Stop::Through)
-        } else {
-            match end_at(set, f.end) {
-                Some(EndAt::Side(side)) => {
-                    let target = step(port_point(side.centre()), inward(side), 0.07);
-                    if channel_side(set, tile, side) {
-                        // A river bank: the road runs to the water and stops there. The line
-                        // is walked in short steps from its port: a straight road is only its
-                        // two ends.
-                        let line = flatten(&curve_to(side, target))
-                            .into_iter()
-                            .next()
-                            .map(|l| densify(&l, 0.06, 0.02))
-                            .unwrap_or_default();
-                        let cut = line
-                            .iter()
-                            .position(|p| near_water(*p))
-                            .unwrap_or(line.len());
-                        let kept = &line[..cut.max(2).min(line.len())];
-                        let at = kept.last().copied().unwrap_or(pa);
-                        let mut path = vec![Seg::Move(out_a)];
-                        path.extend(kept.iter().map(|p| Seg::Line(*p)));
-                        (path, Stop::Bank(at))
-                    } else if edge_style(set, tile.edge(side)) != EdgeStyle::Hedge
-                        && one_field_beside(set, tile, side.centre())
-                    {
-                        // Open ground of one field by that side: the road stops short of it
-                        // at a house, so the field passes between its end and the edge.
-                        let hub = step(port_point(side.centre()), inward(side), 0.22);
-                        (curve_to(side, hub), Stop::Village(hub))
-                    } else {
-                        (curve_to(side, target), Stop::Hedge)
-                    }
-                }
-                // A site (a monastery, a marketplace) stands at the centre.
-                Some(EndAt::Site) => (to(CENTRE), Stop::Icon),
-                Some(EndAt::Festival) if festival.is_some() => {
-                    (to(festival.map_or(CENTRE, |(p, _)| p)), Stop::Icon)
-                }
-                Some(EndAt::Marker) if hub_at.is_some() => {
-                    let at = hub_at.unwrap_or(CENTRE);
-                    (to(at), Stop::Icon)
-                }
-                Some(EndAt::Area(kind)) if !city_polys.is_empty() => {
-                    // To the edge of the nearest area of that kind (any area when the tile has
-                    // none of it): a gate in a city wall, a landing on a lake's shore.
-                    let of_kind =
-                        |&&(i, _): &&(usize, Vec<Vec<Point>>)| tile.features[i].kind == kind;
-                    let any_of_kind = city_polys.iter().any(|c| of_kind(&c));
-                    let target = city_polys
+                .filter(|c| !any_of_kind || of_kind(c))
+                .filter_map(|(_, polys)| polys.first())
+                .map(|poly| {
+                    let inside: Vec<Point> = poly
                         .iter()
-                        .filter(|c| !any_of_kind || of_kind(c))
-                        .filter_map(|(_, polys)| polys.first())
-                        .map(|poly| {
-                            let inside: Vec<Point> = poly
-                                .iter()
-                                .map(|p| pt(p.x.clamp(0.0, 1.0), p.y.clamp(0.0, 1.0)))
-                                .collect();
-                            let n = inside.len().max(1) as f32;
-                            pt(
-                                inside.iter().map(|p| p.x).sum::<f32>() / n,
-                                inside.iter().map(|p| p.y).sum::<f32>() / n,
-                            )
-                        })
-                        .min_by(|x, y| x.dist(pa).total_cmp(&y.dist(pa)))
-                        .unwrap_or(CENTRE);
-                    let (hub, _) = walk(target, &in_city);
-                    // At water (a lake's shore) a landing, at a wall a gate.
-                    let water = (set.feature_kinds[kind.index()].look)
-                        .is_some_and(|l| l.style == tiledef::LookStyle::Water);
-                    let stop = if water {
-                        Stop::Bank(hub)
-                    } else {
-                        Stop::Gate(hub)
-                    };
-                    (to(hub), stop)
-                }
-                _ if one_field_beside(set, tile, a) => {
-                    // The same field on both sides: a short stub with its house near the
-                    // edge, so the field passes round its end.
-                    let hub = step(pa, inward(sa), 0.2);
-                    (to(hub), Stop::Village(hub))
-                }
-                _ => {
-                    // A junction: at the centre, or at the city wall when a city covers it.
-                    let (hub, gate) = walk(CENTRE, &in_city);
-                    let stop = if gate {
-                        Stop::Gate(hub)
-                    } else {
-                        Stop::Village(CENTRE)
-                    };
-                    (to(hub), stop)
-                }
-            }
-        };
-        let lines = flatten(&path);
-        roads.push((
-            Road {
-                feature: i,
-                path,
-                lines,
-                stop,
-            },
-            colour,
-        ));
+                        .map(|p| pt(p.x.clamp(0.0, 1.0), p.y.clamp(0.0, 1.0)))
+                        .collect();
+                    let n = inside.len().max(1) as f32;
+                    pt(
+                        inside.iter().map(|p| p.x).sum::<f32>() / n,
+                        inside.iter().map(|p| p.y).sum::<f32>() / n,
+                    )
+                })
+                .min_by(|x, y| x.dist(arm.at).total_cmp(&y.dist(arm.at)))
+                .unwrap_or(CENTRE);
+            let (hub, _) = arm.walk(target, &in_city);
+            // At water (a lake's shore) a landing, at a wall a gate.
+            let water = (set.feature_kinds[kind.index()].look)
+                .is_some_and(|l| l.style == tiledef::LookStyle::Water);
+            let stop = if water {
+                Stop::Bank(hub)
+            } else {
+                Stop::Gate(hub)
+            };
+            (arm.to(hub), stop)
+        }
+        _ if one_field_beside(set, tile, arm.port) => {
+            // The same field on both sides: a short stub with its house near the
+            // edge, so the field passes round its end.
+            let hub = step(arm.at, inward(arm.side), 0.2);
+            (arm.to(hub), Stop::Village(hub))
+        }
+        _ => {
+            // A junction: at the centre, or at the city wall when a city covers it.
+            let (hub, gate) = arm.walk(CENTRE, &in_city);
+            let stop = if gate {
+                Stop::Gate(hub)
+            } else {
+                Stop::Village(CENTRE)
+            };
+            (arm.to(hub), stop)
+        }
+    }
+}
+
+/// Where a road leaves its first port: the port, its side, its point and the point just
+/// outside the tile the road's path starts from.
+struct Arm {
+    port: Port,
+    side: Side,
+    at: Point,
+    out: Point,
+}
+
+impl Arm {
+    fn new(port: Port) -> Arm {
+        let side = port.side();
+        let at = port_point(port);
+        Arm {
+            port,
+            side,
+            at,
+            out: step(at, inward(side), -OUTSIDE),
+        }
     }
 
-    // Bridges: where a road line crosses a river's line.
+    /// From outside the tile through the port to `end` on side `sb`'s way (curved to an
+    /// adjacent side).
+    fn curve_to(&self, sb: Side, end: Point) -> Vec<Seg> {
+        if adjacent(self.side, sb) {
+            let ctrl = CENTRE.lerp(corner(self.side, sb), 0.2);
+            vec![
+                Seg::Move(self.out),
+                Seg::Line(self.at),
+                Seg::Quad(ctrl, end),
+            ]
+        } else {
+            vec![Seg::Move(self.out), Seg::Line(self.at), Seg::Line(end)]
+        }
+    }
+
+    /// Walks from the port towards `target`; stops before the first point `stop` accepts.
+    fn walk(&self, target: Point, stop: &dyn Fn(Point) -> bool) -> (Point, bool) {
+        let mut last = self.at;
+        for k in 1..=50 {
+            let p = self.at.lerp(target, k as f32 / 50.0);
+            if stop(p) {
+                return (last, true);
+            }
+            last = p;
+        }
+        (last, false)
+    }
+
+    /// From outside the tile through the port straight to `p`.
+    fn to(&self, p: Point) -> Vec<Seg> {
+        vec![Seg::Move(self.out), Seg::Line(self.at), Seg::Line(p)]
+    }
+}
+
+/// Each city's feature index and its outline as polygons.
+type CityPolys = [(usize, Vec<Vec<Point>>)];
+
+/// Whether `p` is inside one of the cities' polygons.
+fn inside_any(city_polys: &CityPolys, p: Point) -> bool {
+    city_polys
+        .iter()
+        .any(|(_, polys)| polys.iter().any(|poly| geom::inside(poly, p)))
+}
+
+/// The bridges: where a road line crosses a river's line (each point and the road's direction).
+fn bridges(channels: &[Channel], roads: &[(Road, Rgba)]) -> Vec<(Point, Point)> {
     let mut bridges = Vec::new();
     for channel in channels.iter().filter(|c| c.style == EdgeStyle::River) {
-        for (road, _) in &roads {
+        for (road, _) in roads {
             for rl in &road.lines {
                 for r in rl.windows(2) {
                     for wl in &channel.lines {
@@ -982,10 +1172,20 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
             }
         }
     }
+    bridges
+}
 
-    let overpasses = overpasses(&roads);
+/// The hedges: from each hedge edge's centre inward, like a road arm, until the road, the
+/// site or the city beside it.
+fn hedges(
+    set: &TileSet,
+    tile: &Tile,
+    roads: &[(Road, Rgba)],
+    sites: [Option<Point>; 3],
+    in_city: &dyn Fn(Point) -> bool,
+) -> Vec<(Vec<Point>, Rgba)> {
     let road_lines: Vec<&Vec<Point>> = roads.iter().flat_map(|(r, _)| r.lines.iter()).collect();
-    let hedges: Vec<(Vec<Point>, Rgba)> = Side::ALL
+    Side::ALL
         .into_iter()
         .filter(|s| edge_style(set, tile.edge(*s)) == EdgeStyle::Hedge)
         .map(|s| {
@@ -997,10 +1197,7 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
                 let blocked = road_lines
                     .iter()
                     .any(|l| geom::distance_to_polyline(l, q) < ROAD_HALF)
-                    || [monastery, marketplace, festival.map(|(p, _)| p)]
-                        .into_iter()
-                        .flatten()
-                        .any(|c| c.dist(q) < 0.02)
+                    || sites.into_iter().flatten().any(|c| c.dist(q) < 0.02)
                     || in_city(q);
                 line.push(q);
                 if blocked {
@@ -1009,45 +1206,63 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
             }
             (line, edge_colour(set, tile, s, HEDGE))
         })
-        .collect();
-    let walls: Vec<(Side, Rgba)> = Side::ALL
-        .into_iter()
-        .filter(|s| edge_style(set, tile.edge(*s)) == EdgeStyle::Wall)
-        .map(|s| (s, edge_colour(set, tile, s, STONE)))
-        .collect();
+        .collect()
+}
 
-    // Obstacles for the region grid: everything drawn as a line divides the ground.
+/// Obstacles for the region grid: everything drawn as a line divides the ground (each line
+/// with its half width).
+fn obstacle_lines(
+    roads: &[(Road, Rgba)],
+    channels: &[Channel],
+    hedges: &[(Vec<Point>, Rgba)],
+    walls: &[(Side, Rgba)],
+) -> Vec<(Vec<Point>, f32)> {
     let mut lines: Vec<(Vec<Point>, f32)> = Vec::new();
-    for (r, _) in &roads {
+    for (r, _) in roads {
         for l in &r.lines {
             lines.push((l.clone(), ROAD_HALF + 0.01));
         }
     }
-    for c in &channels {
+    for c in channels {
         for l in &c.lines {
             lines.push((l.clone(), CHANNEL_HALF + 0.01));
         }
     }
-    for (l, _) in &hedges {
+    for (l, _) in hedges {
         lines.push((l.clone(), 0.06));
     }
-    for (s, _) in &walls {
+    for (s, _) in walls {
         lines.push((edge_line(*s), 0.07));
     }
+    lines
+}
+
+/// The room the icons take from the region grid (each point and radius): the centre sites, the
+/// Festival place, the hub marker, the roads' houses and gates, and the spring or lake at the
+/// end of a river of one edge (that end, and its marker).
+fn icon_rooms(
+    set: &TileSet,
+    tile: &Tile,
+    roads: &[(Road, Rgba)],
+    channels: &[Channel],
+    centre: [Option<Point>; 2],
+    ends: &RoadEnds,
+) -> (Vec<(Point, f32)>, Option<Point>, Option<usize>) {
     let mut icons: Vec<(Point, f32)> = Vec::new();
+    let [monastery, marketplace] = centre;
     if let Some(p) = monastery {
         icons.push((p, MONASTERY_ROOM));
     }
     if let Some(p) = marketplace {
         icons.push((p, 0.18));
     }
-    if let Some((p, _)) = festival {
+    if let Some((p, _)) = ends.festival {
         icons.push((p, 0.19));
     }
-    if let Some(p) = hub_at {
+    if let Some(p) = ends.hub_at {
         icons.push((p, 0.09));
     }
-    for (r, _) in &roads {
+    for (r, _) in roads {
         match r.stop {
             Stop::Village(p) => icons.push((p, 0.1)),
             Stop::Gate(p) => icons.push((p, 0.05)),
@@ -1076,6 +1291,18 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
         icons.push((end, r + 0.01));
         source_marker = Some(m);
     }
+    (icons, water_end, source_marker)
+}
+
+/// The region grid flooded between the lines, with the separators that keep apart the regions
+/// the data keeps apart, and the ports no feature owns.
+fn region_grid(
+    set: &TileSet,
+    tile: &Tile,
+    city_polys: &CityPolys,
+    lines: &[(Vec<Point>, f32)],
+) -> (Regions, Vec<Separator>, Vec<Port>) {
+    let in_city = |p: Point| inside_any(city_polys, p);
     let fields: Vec<(usize, &[tiledef::Port])> = tile
         .features
         .iter()
@@ -1096,12 +1323,12 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
     // add a low wall from the centre to what lies between them on the edge, and again.
     let mut separators: Vec<Separator> = Vec::new();
     let mut tried: Vec<Point> = Vec::new();
-    let mut regions = loop {
-        let mut all = lines.clone();
+    let regions = loop {
+        let mut all = lines.to_vec();
         all.extend(separators.iter().map(|s| (s.line.clone(), 0.03)));
         let regions = Regions::build(
             &Obstacles {
-                cities: &city_polys,
+                cities: city_polys,
                 lines: &all,
             },
             &fields,
@@ -1160,16 +1387,32 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
             None => break regions,
         }
     };
-    for (p, r) in &icons {
-        regions.take(*p, *r);
-    }
-    // Nothing is put where the tile's id may be written, with the overlay or without.
-    for overlay in [false, true] {
-        let (from, to) = id_label_box(tile, overlay);
-        regions.keep_out(from, to);
-    }
-    let is_field = |c: Cell| matches!(c, Cell::Feature(i) if is_region(set, tile, i));
+    (regions, separators, unowned)
+}
 
+/// What `place_small_things` places on the region grid.
+struct SmallThings {
+    /// The garden's icon.
+    garden: Option<Point>,
+    /// Markers: each point and marker kind.
+    markers: Vec<(Point, usize)>,
+    /// Flower groups: each point and colour.
+    flowers: Vec<(Point, Rgba)>,
+}
+
+/// Garden, then tile-level markers, then wells, then flower groups, then each city's markers and
+/// pennants: each keeps clear of the last (`source`: the river's end marker and that end).
+fn place_small_things(
+    set: &TileSet,
+    tile: &Tile,
+    regions: &mut Regions,
+    (cities, city_polys): (&mut [City], &CityPolys),
+    roads: &[(Road, Rgba)],
+    ends: &RoadEnds,
+    (source_marker, water_end): (Option<usize>, Option<Point>),
+) -> SmallThings {
+    let in_city = |p: Point| inside_any(city_polys, p);
+    let is_field = |c: Cell| matches!(c, Cell::Feature(i) if is_region(set, tile, i));
     // Garden, then tile-level markers, then wells, then flower groups: each keeps clear of the last.
     let garden = has_site(set, tile, Spot::Garden).then(|| {
         let p = regions.spot(is_field, 0.11, pt(0.5, 0.6)).unwrap_or(CENTRE);
@@ -1178,13 +1421,13 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
     });
     let mut markers = Vec::new();
     for &m in &tile.markers {
-        if Some(m) == festival_kind {
+        if Some(m) == ends.festival_kind {
             continue;
         }
         let p = if Some(m) == source_marker {
             water_end
-        } else if Some(m) == hub_marker {
-            hub_at
+        } else if Some(m) == ends.hub_marker {
+            ends.hub_at
         } else {
             None
         };
@@ -1195,19 +1438,19 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
         regions.take(p, 0.09);
         markers.push((p, m));
     }
-    for (road, _) in &roads {
+    for (road, _) in roads {
         let list = &tile.features[road.feature].markers;
         for (k, &m) in list.iter().enumerate() {
-            if Some(m) == hub_marker && !tile.markers.contains(&m) {
+            if Some(m) == ends.hub_marker && !tile.markers.contains(&m) {
                 // The marker this road ends at.
-                let at = hub_at.unwrap_or(CENTRE);
+                let at = ends.hub_at.unwrap_or(CENTRE);
                 regions.take(at, 0.07);
                 markers.push((at, m));
                 continue;
             }
             let at = marker_position(tile, &set.markers[m].id).unwrap_or_else(|| {
                 let t = (k + 1) as f32 / (list.len() + 1) as f32;
-                beside_road(road.line(), 0.2 + 0.6 * t, &regions, &in_city)
+                beside_road(road.line(), 0.2 + 0.6 * t, regions, &in_city)
             });
             regions.take(at, 0.07);
             markers.push((at, m));
@@ -1241,7 +1484,7 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
             flowers.push((p, Rgba::from(set.colours[colour].display)));
         }
     }
-    for city in &mut cities {
+    for city in cities.iter_mut() {
         let f = &tile.features[city.feature];
         for m in &f.markers {
             let id = city.feature;
@@ -1260,21 +1503,15 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
             }
         }
     }
-    let unowned = unowned_ground(&regions, &unowned);
-    let grounds = tile
-        .features
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| {
-            let fill = region_fill(set, f)?;
-            let cells = regions.cells().iter().enumerate();
-            let mine = cells
-                .filter(|(_, c)| **c == Cell::Feature(i))
-                .map(|(c, _)| c);
-            Some((fill, mine.collect()))
-        })
-        .collect();
-    // A few roofs inside each city, on a fixed lattice, where there is room.
+    SmallThings {
+        garden,
+        markers,
+        flowers,
+    }
+}
+
+/// A few roofs inside each city, on a fixed lattice, where there is room.
+fn roofs(regions: &Regions, cities: &[City]) -> Vec<(Point, tiledef::LookStyle, Rgba)> {
     let mut roofs = Vec::new();
     let size = Regions::cell_size();
     for (i, c) in regions.cells().iter().enumerate() {
@@ -1317,35 +1554,7 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
             roofs.push((p, style, colour));
         }
     }
-
-    Plan {
-        field: field_colour(set),
-        cities,
-        roads,
-        channels,
-        hedges,
-        walls,
-        separators,
-        bridges,
-        overpasses,
-        monastery,
-        marketplace,
-        festival,
-        garden,
-        site_looks: [Spot::Centre, Spot::Garden].map(|spot| {
-            let site = tile
-                .features
-                .iter()
-                .find(|f| site_spot(set, f) == Some(spot))?;
-            set.kind_of(site).look
-        }),
-        markers,
-        flowers,
-        roofs,
-        unowned,
-        grounds,
-        regions,
-    }
+    roofs
 }
 
 impl Plan {
