@@ -5,35 +5,10 @@
 
 mod common;
 
-use common::{scratch, text, tilekit};
+use common::{scratch, text, tilekit, untimed_json, untimed_text};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-/// The lines of `simulate --json` that hold timings, which a merge reckons from its slices.
-const TIMINGS: [&str; 3] = [
-    "  \"threads\": ",
-    "  \"seconds\": ",
-    "  \"games_per_second\": ",
-];
-
-/// `simulate --json` without its timing lines.
-fn untimed_json(out: &str) -> String {
-    (out.lines())
-        .filter(|l| !TIMINGS.iter().any(|t| l.starts_with(t)))
-        .map(|l| format!("{l}\n"))
-        .collect()
-}
-
-/// The text report with its headline's timing cut (`N games of P players in …`).
-fn untimed_text(out: &str) -> String {
-    (out.lines())
-        .map(|l| match l.split_once(" players in ") {
-            Some((head, _)) if l.contains(" games of ") => format!("{head} players in …\n"),
-            _ => format!("{l}\n"),
-        })
-        .collect()
-}
 
 fn run_ok(args: &[&str]) -> String {
     let out = tilekit(args);

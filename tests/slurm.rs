@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{root, text, tilekit};
+use common::{root, text, tilekit, untimed_json, untimed_text};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -242,29 +242,6 @@ fn wait_for(cluster: &Cluster, what: &str, ready: impl Fn() -> bool) {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
-}
-
-/// The lines of `simulate --json` that hold timings, which a merge reckons from its slices.
-fn untimed_json(out: &str) -> String {
-    let timings = [
-        "  \"threads\": ",
-        "  \"seconds\": ",
-        "  \"games_per_second\": ",
-    ];
-    (out.lines())
-        .filter(|l| !timings.iter().any(|t| l.starts_with(t)))
-        .map(|l| format!("{l}\n"))
-        .collect()
-}
-
-/// The text report with its headline's timing cut.
-fn untimed_text(out: &str) -> String {
-    (out.lines())
-        .map(|l| match l.split_once(" players in ") {
-            Some((head, _)) if l.contains(" games of ") => format!("{head} players in …\n"),
-            _ => format!("{l}\n"),
-        })
-        .collect()
 }
 
 #[test]

@@ -32,3 +32,28 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("scratch folder");
     dir
 }
+
+/// The lines of `simulate --json` that hold timings, which a merge reckons from its slices.
+const TIMINGS: [&str; 3] = [
+    "  \"threads\": ",
+    "  \"seconds\": ",
+    "  \"games_per_second\": ",
+];
+
+/// `simulate --json` without its timing lines.
+pub fn untimed_json(out: &str) -> String {
+    (out.lines())
+        .filter(|l| !TIMINGS.iter().any(|t| l.starts_with(t)))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// The text report with its headline's timing cut (`N games of P players in …`).
+pub fn untimed_text(out: &str) -> String {
+    (out.lines())
+        .map(|l| match l.split_once(" players in ") {
+            Some((head, _)) if l.contains(" games of ") => format!("{head} players in …\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect()
+}
