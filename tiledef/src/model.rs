@@ -437,6 +437,12 @@ pub struct LookDef {
     /// The icon of a site drawn with `style = "icon"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icon: Option<MarkerIcon>,
+    /// An author's picture of a site drawn with `style = "icon"`, instead of a library `icon`
+    /// (not both): a PNG or SVG file, relative to this file's folder, at most 1 MB and 4096
+    /// pixels a side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1), example = &"icons/lighthouse.svg")]
+    pub picture: Option<String>,
 }
 
 /// The drawing styles of feature kinds.

@@ -139,7 +139,7 @@ pub struct SmallPoints {
 }
 
 /// How a feature kind is drawn, resolved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Look {
     /// The drawing style.
     pub style: LookStyle,
@@ -151,6 +151,8 @@ pub struct Look {
     pub border_colour: Option<Rgb>,
     /// A site's icon, if declared.
     pub icon: Option<MarkerIcon>,
+    /// A site's picture, the author's, resolved against its file's folder.
+    pub picture: Option<PathBuf>,
 }
 
 /// A figure a set adds (`FigureDef` resolved): `count` per player, standing on the kinds `on`.

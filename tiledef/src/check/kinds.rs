@@ -78,13 +78,14 @@ fn points(rates: Option<&KindRates>, emblem: Option<&EmblemDef>) -> KindPoints {
     }
 }
 
-fn look(def: &LookDef) -> Look {
+fn look(def: &LookDef, dir: &std::path::Path) -> Look {
     Look {
         style: def.style,
         fill: def.fill.as_deref().and_then(Rgb::parse),
         border: def.border,
         border_colour: def.border_colour.as_deref().and_then(Rgb::parse),
         icon: def.icon,
+        picture: def.picture.as_ref().map(|p| dir.join(p)),
     }
 }
 
@@ -117,7 +118,7 @@ fn resolved(def: &FeatureKindDef, set: usize, dir: &std::path::Path) -> FeatureK
         bordered: Vec::new(),
         range: def.range,
         hub: def.hub,
-        look: def.look.as_ref().map(look),
+        look: def.look.as_ref().map(|l| look(l, dir)),
         jcz: def.jcz.clone(),
     }
 }
@@ -172,20 +173,27 @@ fn look_problems(shape: Shape, look: &LookDef) -> Vec<LookProblem> {
             );
         }
     }
-    match (look.style == LookStyle::Icon, look.icon.is_some()) {
-        (false, true) => push(
-            "icon",
-            true,
-            "an `icon` is drawn only with `style = \"icon\"`".to_string(),
-            "not drawn with this style".to_string(),
-            "write `style = \"icon\"`, or remove `icon`".to_string(),
-        ),
+    let drawn = look.icon.is_some() || look.picture.is_some();
+    match (look.style == LookStyle::Icon, drawn) {
+        (false, true) => {
+            let (key, a) = match look.icon {
+                Some(_) => ("icon", "an"),
+                None => ("picture", "a"),
+            };
+            push(
+                key,
+                true,
+                format!("{a} `{key}` is drawn only with `style = \"icon\"`"),
+                "not drawn with this style".to_string(),
+                format!("write `style = \"icon\"`, or remove `{key}`"),
+            )
+        }
         (true, false) => push(
             "style",
             false,
-            "`style = \"icon\"` needs an `icon`".to_string(),
-            "no `icon` to draw".to_string(),
-            "add one of the marker icons, e.g. `icon = \"hut\"`".to_string(),
+            "`style = \"icon\"` needs an `icon` or a `picture`".to_string(),
+            "nothing to draw".to_string(),
+            "add one of the marker icons, e.g. `icon = \"hut\"`, or your own `picture = \"icons/hut.svg\"`".to_string(),
         ),
         _ => {}
     }

@@ -1,4 +1,4 @@
-//! Authors' pictures (`picture` on a marker kind, a figure, an emblem): each file is read and
+//! Authors' pictures (`picture` on a marker kind, a figure, an emblem, a site's look): each file is read and
 //! parsed here (`crate::picture`), so a missing, oversized or broken picture is an error at the
 //! key naming it, at load time rather than first when something is drawn.
 
@@ -98,5 +98,14 @@ fn named_pictures(file: &crate::model::TileSetFile) -> Vec<Named<'_>> {
             icon: false,
         })
     });
-    markers.chain(figures).chain(emblems).collect()
+    let sites = file.features.iter().enumerate().filter_map(|(i, k)| {
+        let look = k.look.as_ref()?;
+        Some(Named {
+            ptr: format!("/feature/{i}/look"),
+            what: format!("the look of `{}`", k.id),
+            picture: look.picture.as_deref()?,
+            icon: look.icon.is_some(),
+        })
+    });
+    markers.chain(figures).chain(emblems).chain(sites).collect()
 }

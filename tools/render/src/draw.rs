@@ -63,9 +63,8 @@ pub(crate) enum Spot {
 /// claim it.
 pub(crate) fn site_spot(set: &TileSet, f: &Feature) -> Option<Spot> {
     let kind = set.kind_of(f);
-    let garden = kind
-        .look
-        .map_or(!kind.claimable, |l| l.style == tiledef::LookStyle::Garden);
+    let garden =
+        (kind.look.as_ref()).map_or(!kind.claimable, |l| l.style == tiledef::LookStyle::Garden);
     match (kind.shape, garden) {
         (KindShape::Site, true) => Some(Spot::Garden),
         (KindShape::Site, false) => Some(Spot::Centre),
@@ -771,7 +770,7 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
                 .features
                 .iter()
                 .find(|f| site_spot(set, f) == Some(spot))?;
-            set.kind_of(site).look
+            set.kind_of(site).look.clone()
         }),
         markers,
         flowers,
@@ -801,7 +800,7 @@ fn lay_out_cities(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)])
         let sides: Vec<Side> = f.ports.iter().map(|p| p.side()).collect();
         // An area is drawn as a city is, in its kind's look: its fill and border colours, and
         // houses only in a city (other area styles are drawn as their own later).
-        let look = set.kind_of(f).look;
+        let look = set.kind_of(f).look.as_ref();
         let fill = look.and_then(|l| l.fill).map_or(CITY, Rgba::from);
         let colour = sides
             .first()
@@ -932,9 +931,7 @@ fn lay_out_road(
 ) -> (Road, Rgba) {
     let arm = Arm::new(f.ports[0]);
     // A line in its kind's fill (a road's is base's `#f1ead8`), unless its edge says.
-    let fill = set
-        .kind_of(f)
-        .look
+    let fill = (set.kind_of(f).look.as_ref())
         .and_then(|l| l.fill)
         .map_or(ROAD, Rgba::from);
     let colour = edge_colour(set, tile, arm.side, fill);
@@ -1055,7 +1052,7 @@ fn one_port_road(
                 .unwrap_or(CENTRE);
             let (hub, _) = arm.walk(target, &in_city);
             // At water (a lake's shore) a landing, at a wall a gate.
-            let water = (set.feature_kinds[kind.index()].look)
+            let water = (set.feature_kinds[kind.index()].look.as_ref())
                 .is_some_and(|l| l.style == tiledef::LookStyle::Water);
             let stop = if water {
                 Stop::Bank(hub)
@@ -1652,7 +1649,7 @@ fn region_fill(set: &TileSet, f: &Feature) -> Option<Rgba> {
     let ground = ground_kind(set).and_then(|k| set.edge_kinds[k].halves_kind);
     let kind = set.kind_of(f);
     (kind.shape == KindShape::Region && Some(f.kind) != ground)
-        .then_some(kind.look?.fill.map(Rgba::from))
+        .then_some(kind.look.as_ref()?.fill.map(Rgba::from))
         .flatten()
 }
 
@@ -1994,13 +1991,13 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
         starburst(scene, p, colour);
     }
     if let Some(p) = plan.monastery {
-        site(scene, p, plan.site_looks[0], monastery);
+        site(scene, p, plan.site_looks[0].as_ref(), monastery);
     }
     if let Some(p) = plan.marketplace {
         marketplace(scene, p);
     }
     if let Some(p) = plan.garden {
-        site(scene, p, plan.site_looks[1], garden);
+        site(scene, p, plan.site_looks[1].as_ref(), garden);
     }
     for &(p, m) in &plan.markers {
         marker(scene, set, p, m);
@@ -2316,20 +2313,21 @@ fn starburst(scene: &mut Scene, c: Point, colour: Rgba) {
     );
 }
 
-/// A site in its kind's look: a cloister, a garden, a market or an icon of the library;
-/// `otherwise` without a look.
+/// A site in its kind's look: a cloister, a garden, a market, an icon of the library or the
+/// author's picture; `otherwise` without a look.
 fn site(
     scene: &mut Scene,
     c: Point,
-    look: Option<tiledef::Look>,
+    look: Option<&tiledef::Look>,
     otherwise: fn(&mut Scene, Point),
 ) {
     use tiledef::LookStyle;
-    match look.map(|l| (l.style, l.icon, l.fill)) {
+    match look.map(|l| (l.style, l.icon, l.fill, l.picture.as_ref())) {
         Some((LookStyle::Cloister, ..)) => monastery(scene, c),
         Some((LookStyle::Garden, ..)) => garden(scene, c),
         Some((LookStyle::Market, ..)) => marketplace(scene, c),
-        Some((LookStyle::Icon, Some(icon), fill)) => {
+        Some((LookStyle::Icon, _, _, Some(path))) => picture(scene, path, c, SITE_PICTURE),
+        Some((LookStyle::Icon, Some(icon), fill, None)) => {
             let colour = fill.map_or(INK, Rgba::from);
             crate::icons::draw_icon(scene, icon, c, colour, "");
         }
@@ -2473,6 +2471,9 @@ fn garden(scene: &mut Scene, c: Point) {
 const MARKER_PICTURE: f32 = 0.14;
 /// The side of the square an emblem's picture is fitted into: a pennant's height.
 const EMBLEM_PICTURE: f32 = 0.11;
+/// The side of the square a site's picture is fitted into: about a cloister's grounds (0.34
+/// across), so the site reads as the tile's centrepiece.
+const SITE_PICTURE: f32 = 0.3;
 
 fn picture(scene: &mut Scene, path: &std::path::Path, centre: Point, size: f32) {
     scene.commands.push(Command::Picture {
