@@ -245,7 +245,8 @@ pub(crate) fn refuses(core: &Core<'_>, barns: &Barns, root: NodeId) -> bool {
 /// What the figures at corners are worth to their owners for the greedy estimate: the `end`
 /// rate on their region's completed bordered features, and a third of it on the open ones
 /// times `time` (1 early, falling to 0 as the bag empties); `bordered` says how many of each a
-/// region has.
+/// region has. One in the supply is worth its `end` rate once times `time`: a better corner
+/// may come, so it goes down early only where it pays more than one city.
 pub(crate) fn worth(
     game: &Game<'_>,
     time: f64,
@@ -263,6 +264,9 @@ pub(crate) fn worth(
     else {
         return;
     };
+    for (o, &n) in out.iter_mut().zip(&barns.supply) {
+        *o += f64::from(n) * f64::from(info.end.bordered) * time;
+    }
     let mut seen: Vec<(NodeId, u8)> = Vec::new();
     for b in &barns.placed {
         let root = game.core.find(b.node);
