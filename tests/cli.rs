@@ -1043,6 +1043,8 @@ fn simulate_json_stats_keep_their_fields() {
     assert_eq!(
         keys,
         [
+            "actions",
+            "corner_points",
             "deployed",
             "donkey_moves",
             "extra_tiles",

@@ -20,7 +20,9 @@ pub use crate::options::{
     DonkeyBlocks, Draw, GameOptions, MAX_PLAYERS, RuleOptions, Rules, SetupError,
 };
 use crate::placements::nth_bit;
-pub use crate::scoring::{FigureBonus, FlowerBonus, NetworkBonus, Reason, Score, Scored};
+pub use crate::scoring::{
+    CornerPaid, FigureBonus, FlowerBonus, NetworkBonus, Reason, Score, Scored,
+};
 pub use crate::state::{
     Event, Figure, FigureKind, Game, GameStats, IllegalMove, Move, Node, Phase,
 };
@@ -73,6 +75,8 @@ enum StandFault {
     NotBesideOwn,
     /// The feature already has a figure.
     Taken,
+    /// A rule module refuses a follower there (the deploy filter hook).
+    Refused,
     /// The figure goes beside its owner's, on a feature the tile just completed (JCZ's
     /// builder: it would go home at once).
     Completed,
@@ -258,13 +262,18 @@ impl<'t> Game<'t> {
     }
 
     /// Appends the second-step moves of the first `ActionGroup::LISTED` groups, in the order
-    /// of `ActionGroup::ALL` (deploys, windmills, Festival returns, recalls, pass); returns how
+    /// of `ActionGroup::ALL` (deploys, windmills, Festival returns, recalls, barns, pass); returns how
     /// many of each it appended. (Simulations choose the donkey separately, so its many targets
     /// do not swamp the rest.)
-    pub fn legal_actions(&self, placed: PlacedId, out: &mut Vec<Move>) -> [usize; 5] {
+    pub fn legal_actions(
+        &self,
+        placed: PlacedId,
+        out: &mut Vec<Move>,
+    ) -> [usize; ActionGroup::LISTED] {
         let start = out.len();
         self.legal_deploys(placed, out);
-        let mut counts = [out.len() - start, 0, 0, 0, 0];
+        let mut counts = [0; ActionGroup::LISTED];
+        counts[0] = out.len() - start;
         for (i, group) in ActionGroup::ALL[1..ActionGroup::LISTED].iter().enumerate() {
             let n = self.action_count(placed, *group);
             out.extend((0..n).filter_map(|k| self.nth_action(placed, *group, k)));
@@ -338,7 +347,10 @@ impl<'t> Game<'t> {
                 ..Deploys::default()
             };
         }
-        let features = (self.free_features(placed)).fold(0, |set, i| set | 1 << i);
+        let mut features = (self.free_features(placed)).fold(0, |set, i| set | 1 << i);
+        if self.modules.filters_deploys() {
+            features &= !self.refused_features(placed);
+        }
         Deploys {
             features,
             figures,
@@ -356,6 +368,15 @@ impl<'t> Game<'t> {
                     && self.core.nodes[self.find(p.node(i as u8)).index()].followers == 0
             })
             .map(|(i, _)| i)
+    }
+
+    /// The local features of a tile just placed on which a rule module refuses a follower (bit
+    /// `i`: local feature `i`; the deploy filter hook).
+    fn refused_features(&self, placed: PlacedId) -> u64 {
+        let p = self.core.board.placed[placed.index()];
+        (0..self.core.play_orient(placed).features)
+            .filter(|&i| self.deploy_refused(self.find(p.node(i))))
+            .fold(0, |set, i| set | 1 << i)
     }
 
     /// The figures deployed as a follower is (a mask of `FigureId::bit`) the current player
@@ -462,8 +483,11 @@ impl<'t> Game<'t> {
                 return Some(StandFault::NotBesideOwn);
             }
             (core.closes(node.kind) && node.open == 0).then_some(StandFault::Completed)
+        } else if core.nodes[root.index()].followers > 0 {
+            Some(StandFault::Taken)
         } else {
-            (core.nodes[root.index()].followers > 0).then_some(StandFault::Taken)
+            (self.modules.filters_deploys() && self.deploy_refused(root))
+                .then_some(StandFault::Refused)
         }
     }
 
@@ -492,6 +516,10 @@ impl<'t> Game<'t> {
                 kind,
                 feature: describe_feature(core.tables, self.orient(placed), feature),
             },
+            StandFault::Refused => match self.deploy_fault(core.find(node)) {
+                Some(fault) => fault,
+                None => IllegalMove::NotOffered(format!("no {figure} may go on this {kind}")),
+            },
         })
     }
 
@@ -519,6 +547,9 @@ impl<'t> Game<'t> {
     /// Whether the current player may deploy a figure on the tile just placed (stops at the
     /// first free feature).
     pub fn can_deploy(&self, placed: PlacedId) -> bool {
+        if self.modules.filters_deploys() {
+            return self.deploys(placed).count() > 0;
+        }
         (self.deployable() != 0 && self.free_features(placed).next().is_some())
             || (self.core.powers.special != 0 && self.special_deploys(placed).next().is_some())
     }
@@ -696,6 +727,11 @@ impl<'t> Game<'t> {
                     kind: kind.id.clone(),
                     feature: describe_feature(self.core.tables, o, feature),
                 });
+            }
+            if self.modules.filters_deploys()
+                && let Some(fault) = self.deploy_fault(root)
+            {
+                return Err(fault);
             }
         }
         if self.left(figure) == 0 {

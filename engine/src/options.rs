@@ -124,6 +124,10 @@ pub struct Rules {
     #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "pairs_as_map")]
     #[schemars(with = "std::collections::BTreeMap<String, u8>")]
     pub figures: Vec<(String, u8)>,
+    /// The figure placed at a corner this game plays (`Tables::corner_figures` index) and how
+    /// many each player has: the first of the sets in the game (not in JSON: `figures` says it).
+    #[serde(skip)]
+    pub corner: Option<(u8, u8)>,
     /// Bit `k` when feature kind `k`'s small rates apply (`FeatureRule::small`: no option, or
     /// its option on).
     #[serde(skip)]

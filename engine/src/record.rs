@@ -92,6 +92,10 @@ pub struct Turn {
     /// Where the donkey moves: `[x, y]` of a placed tile (Village Life).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub donkey: Option<[i16; 2]>,
+    /// The corner of the tile just placed the player's barn goes at: `NW`, `NE`, `SE` or `SW`
+    /// (a figure a set places at a corner, `at = "corner"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub barn: Option<String>,
     /// Which follower `deploy` puts down: the id of a set's follower kind (`"large-follower"`);
     /// absent: a base follower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -423,6 +427,7 @@ impl Turn {
             return_figure: None,
             recall: None,
             donkey: None,
+            barn: None,
             figure: None,
         };
         match second {
@@ -438,6 +443,9 @@ impl Turn {
                     Target::Figure(i) => figure_ref(game, i).map(TargetRef::Figure),
                     Target::At { x, y } => Some(TargetRef::At([x, y])),
                     Target::Kind(_) => None,
+                    Target::Corner(c) => {
+                        Target::corner_name(c).map(|c| TargetRef::Corner(c.into()))
+                    }
                 };
                 if let (Some(key), Some(written)) = (action.info().record_key, written) {
                     turn.set_action(key, written);
@@ -456,6 +464,7 @@ impl Turn {
             ("return", self.return_figure.clone().map(TargetRef::Figure)),
             ("recall", self.recall.clone().map(TargetRef::Figure)),
             ("donkey", self.donkey.map(TargetRef::At)),
+            ("barn", self.barn.clone().map(TargetRef::Corner)),
         ];
         (written.into_iter())
             .filter_map(|(key, target)| Some((key, target?)))
@@ -470,6 +479,7 @@ impl Turn {
             ("return", TargetRef::Figure(f)) => self.return_figure = Some(f),
             ("recall", TargetRef::Figure(f)) => self.recall = Some(f),
             ("donkey", TargetRef::At(at)) => self.donkey = Some(at),
+            ("barn", TargetRef::Corner(c)) => self.barn = Some(c),
             _ => return false,
         }
         true
@@ -485,6 +495,8 @@ pub enum TargetRef {
     Figure(FigureRef),
     /// A position, `[x, y]` (`Target::At`).
     At([i16; 2]),
+    /// A corner of the tile just placed, `NE` (`Target::Corner`).
+    Corner(String),
 }
 
 /// The error of a turn naming more than one second step, listing the record's keys.
@@ -513,6 +525,10 @@ fn action_move(
         TargetRef::Feature(r) => Target::Feature(resolve(game, placed, r)?),
         TargetRef::Figure(f) => Target::Figure(resolve_figure(game, f)?),
         TargetRef::At([x, y]) => Target::At { x: *x, y: *y },
+        TargetRef::Corner(c) => Target::Corner(
+            Target::corner_by_name(c)
+                .ok_or_else(|| format!("`{c}` is not a corner of a tile: NW, NE, SE or SW"))?,
+        ),
     };
     Ok(Move::Action { action, target })
 }
@@ -778,6 +794,7 @@ mod tests {
                     figure: None,
                 }),
                 TargetKind::At => TargetRef::At([3, -1]),
+                TargetKind::Corner => TargetRef::Corner("NE".into()),
                 TargetKind::Kind => panic!("`{key}` takes a figure kind: no record form"),
             };
             let mut turn = Turn {
@@ -789,6 +806,7 @@ mod tests {
                 return_figure: None,
                 recall: None,
                 donkey: None,
+                barn: None,
                 figure: None,
             };
             assert!(turn.set_action(key, written.clone()), "`{key}` not written");
@@ -801,7 +819,7 @@ mod tests {
     fn the_one_second_step_error_lists_the_record_keys() {
         assert_eq!(
             at_most_one(),
-            "a turn has at most one of deploy, windmill, return, recall and donkey"
+            "a turn has at most one of deploy, windmill, return, recall, donkey and barn"
         );
     }
 }

@@ -19,21 +19,54 @@ type Leaving = (
     Vec<(u8, usize)>,
 );
 
-/// What scored: a feature of a declared kind, or a windmill's range (Village Life).
+/// What scored: a feature of a declared kind, a windmill's range (Village Life), or the region
+/// of a figure placed at a corner, at one of its rates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scored {
     /// A feature of this kind (`Tables::features`).
     Feature(FeatureKindId),
     /// A windmill's range.
     Windmill,
+    /// The region of a figure placed at a corner (`Tables::corner_figures[figure]`), paying
+    /// one of its rates.
+    Corner {
+        /// Index into `Tables::corner_figures`.
+        figure: u8,
+        /// Which of its rates.
+        paid: CornerPaid,
+    },
+}
+
+/// Which rate of a figure placed at a corner a scoring paid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CornerPaid {
+    /// To the followers on its region when it was placed.
+    Arrival,
+    /// To the followers a tile joined to its region.
+    Join,
+    /// To its owner at the end of the game.
+    End,
+}
+
+impl CornerPaid {
+    /// Its name in words and records: `arrival`, `join`, `end`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CornerPaid::Arrival => "arrival",
+            CornerPaid::Join => "join",
+            CornerPaid::End => "end",
+        }
+    }
 }
 
 impl Scored {
-    /// Its name in records and reports: the kind's id, or `windmill`.
+    /// Its name in records and reports: the kind's id, `windmill`, or the corner figure's id.
     pub fn name(self, tables: &Tables) -> &str {
         match self {
             Scored::Feature(kind) => &tables.feature(kind).id,
             Scored::Windmill => "windmill",
+            Scored::Corner { figure, .. } => (tables.corner_figures.get(usize::from(figure)))
+                .map_or("corner figure", |c| c.id.as_str()),
         }
     }
 }
@@ -196,6 +229,7 @@ impl Score {
     pub fn rule(&self, tables: &Tables) -> String {
         let name = self.kind.name(tables);
         match (self.kind, self.reason) {
+            (Scored::Corner { paid, .. }, _) => format!("{name}-{}", paid.name()),
             (Scored::Feature(k), _) if tables.feature(k).is_region() => name.to_string(),
             (_, Reason::Completed) => format!("completed-{name}"),
             (_, Reason::Small) => format!("small-{name}"),
@@ -235,6 +269,9 @@ impl Described<'_> {
             Reason::Unfinished => "unfinished",
             Reason::Recalled => "recalled",
         };
+        if let Scored::Corner { figure, paid } = s.kind {
+            return corner_why(s, tables, figure, paid);
+        }
         let Scored::Feature(kind) = s.kind else {
             return match s.reason {
                 Reason::Unfinished => format!(
@@ -306,6 +343,47 @@ impl Described<'_> {
     }
 }
 
+/// Why a corner figure's region scored what it did: its rate times what it counts.
+fn corner_why(s: &Score, tables: &Tables, figure: u8, paid: CornerPaid) -> String {
+    let Some(info) = tables.corner_figures.get(usize::from(figure)) else {
+        return String::new();
+    };
+    let rates = match paid {
+        CornerPaid::Arrival => info.arrival,
+        CornerPaid::Join => info.join,
+        CornerPaid::End => info.end,
+    };
+    let region = tables.feature(info.on);
+    let t = s.tiles.len() as u32;
+    let what = match paid {
+        CornerPaid::Arrival => format!("the {}'s {} on its arrival", info.id, region.id),
+        CornerPaid::Join => format!("a {} joined to the {}'s", region.id, info.id),
+        CornerPaid::End => format!("the {}'s {} at the end", info.id, region.id),
+    };
+    let mut parts: Vec<String> = (s.bordered.iter())
+        .filter(|&&(k, _)| tables.feature(k).pays(info.on) > 0)
+        .map(|&(k, n)| {
+            let k = tables.feature(k);
+            let what = count(
+                n,
+                &format!("completed {}", k.id),
+                &format!("completed {}", k.plural),
+            );
+            format!("{} × {what}", rates.bordered)
+        })
+        .collect();
+    if parts.is_empty() {
+        parts.push(format!("{} × 0 completed features", rates.bordered));
+    }
+    if rates.tile > 0 {
+        parts.push(format!("{} × {}", rates.tile, count(t, "tile", "tiles")));
+    }
+    if rates.emblem > 0 {
+        parts.push(format!("{} × {} emblems", rates.emblem, s.emblems));
+    }
+    format!("{what}: {}", parts.join(" + "))
+}
+
 /// How many of a region's completed bordered features pay it (by kind, `bordered`): what a
 /// pig's bonus and a pig farm's rate count.
 fn paying(tables: &Tables, region: FeatureKindId, bordered: &[(FeatureKindId, u32)]) -> u32 {
@@ -323,7 +401,7 @@ impl fmt::Display for Described<'_> {
         let mut extra = String::new();
         let paying = match s.kind {
             Scored::Feature(kind) => paying(self.tables, kind, &s.bordered),
-            Scored::Windmill => 0,
+            Scored::Windmill | Scored::Corner { .. } => 0,
         };
         for m in &s.modifiers {
             if let Some(r) = m.per_bordered {
@@ -523,6 +601,99 @@ impl<'t> Game<'t> {
                 Vec::new()
             },
             modifiers,
+            flowers,
+            network: Vec::new(),
+            bonuses,
+        })));
+    }
+
+    /// Scores the region at `root` at one rate of corner figure `figure`: to the majority of its
+    /// followers, who go home (`to` None; nothing when none is there), or to player `to` alone,
+    /// no figure moving. The points go to `GameStats::corner_points`.
+    pub(crate) fn score_corner(
+        &mut self,
+        root: NodeId,
+        (figure, paid): (u8, CornerPaid),
+        to: Option<u8>,
+        events: &mut Vec<Event>,
+    ) {
+        let node = self.core.nodes[root.index()];
+        let tables = self.core.tables;
+        let Some(info) = tables.corner_figures.get(usize::from(figure)) else {
+            return;
+        };
+        let rates = match paid {
+            CornerPaid::Arrival => info.arrival,
+            CornerPaid::Join => info.join,
+            CornerPaid::End => info.end,
+        };
+        let tiles = self.members(root);
+        let t = tiles.len() as u32;
+        let emblems = u32::from(node.emblems);
+        let bordered = self.bordered(node.kind);
+        let paying = paying(tables, node.kind, &bordered);
+        let points = rates.tile * t + rates.emblem * emblems + rates.bordered * paying;
+        let players = self.core.options.players as usize;
+        let (count, weight, powered) = match to {
+            None => self.return_followers(root, node.kind, emblems),
+            Some(_) => Default::default(),
+        };
+        let winners: Vec<u8> = match to {
+            Some(p) => vec![p],
+            None => {
+                let best = weight[..players].iter().copied().max().unwrap_or(0);
+                (0..players as u8)
+                    .filter(|&p| best > 0 && weight[p as usize] == best)
+                    .collect()
+            }
+        };
+        for &p in &winners {
+            self.core.scores[p as usize] += points;
+            if let Some(n) = self.core.stats.corner_points.get_mut(usize::from(figure)) {
+                *n += u64::from(points);
+            }
+        }
+        let (bonuses, flowers) = if self.modules.pay_scored(&powered) {
+            self.scored(&crate::rules::Scoring {
+                shape: Shape::Region,
+                tile: node.tile,
+                followers: &count[..players],
+                powered: &powered,
+                winners: &winners,
+                counted: (t, emblems, paying),
+                points,
+            })
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let at = self.lowest_member();
+        events.push(Event::Scored(Box::new(Score {
+            players: winners,
+            kind: Scored::Corner { figure, paid },
+            at,
+            tiles,
+            emblems,
+            range: 0,
+            bordered,
+            points,
+            reason: match paid {
+                CornerPaid::End => Reason::Unfinished,
+                _ => Reason::Completed,
+            },
+            rates: Rates {
+                tile: rates.tile,
+                emblem: rates.emblem,
+                marker: 0,
+            },
+            followers: count[..players].to_vec(),
+            strength: if (weight[..players].iter().zip(&count[..players]))
+                .any(|(&w, &c)| w != u16::from(c))
+            {
+                weight[..players].to_vec()
+            } else {
+                Vec::new()
+            },
+            modifiers: Vec::new(),
             flowers,
             network: Vec::new(),
             bonuses,

@@ -67,6 +67,11 @@ impl<'t> Setup<'t> {
             .filter(|&(_, &n)| n > 0)
             .map(|(f, &n)| (f.id.clone(), n))
             .collect();
+        rules.corner = corner_dealt(tables, &options, &rules);
+        if let Some((k, n)) = rules.corner {
+            let id = tables.corner_figures[usize::from(k)].id.clone();
+            rules.figures.push((id, n));
+        }
         // Every orientation of a kind has its features; a cut plays at most its number of tiles.
         let features = |k: KindId| {
             let first = tables.kind(k).orients[0];
@@ -153,6 +158,8 @@ impl<'t> Setup<'t> {
                     deployed: vec![0; self.tables.followers.len() + 1],
                     figure_points: vec![0; self.tables.followers.len()],
                     recalls: vec![0; self.tables.followers.len()],
+                    actions: vec![0; crate::rules::ACTIONS.len()],
+                    corner_points: vec![0; self.tables.corner_figures.len()],
                     ..GameStats::default()
                 },
                 rules: Arc::clone(&self.rules),
@@ -215,13 +222,27 @@ fn figures_dealt(
         .collect())
 }
 
+/// The figure placed at a corner a game plays (`Tables::corner_figures` index) and how many
+/// each player has: the first declared by a set of the game, its count as the options give it;
+/// None when there is none or its count is 0.
+fn corner_dealt(tables: &Tables, options: &GameOptions, rules: &Rules) -> Option<(u8, u8)> {
+    let in_game: Vec<bool> = (tables.sets.iter())
+        .map(|s| rules.sets.contains(s))
+        .collect();
+    let (k, f) = (tables.corner_figures.iter().enumerate()).find(|(_, f)| f.in_game(&in_game))?;
+    let n = options.rules.figures.get(&f.id).copied().unwrap_or(f.count);
+    (n > 0).then_some((k as u8, n))
+}
+
 /// Refuses a figure count given for a figure the tables do not declare, or above what a set
 /// may declare.
 fn check_figures(tables: &Tables, rules: &crate::options::RuleOptions) -> Result<(), SetupError> {
-    if let Some(name) =
-        (rules.figures.keys()).find(|name| !tables.followers.iter().any(|f| &f.id == *name))
-    {
-        let known: Vec<&str> = tables.followers.iter().map(|f| f.id.as_str()).collect();
+    let known = || {
+        let followers = tables.followers.iter().map(|f| f.id.as_str());
+        followers.chain(tables.corner_figures.iter().map(|f| f.id.as_str()))
+    };
+    if let Some(name) = (rules.figures.keys()).find(|name| !known().any(|id| id == name.as_str())) {
+        let known: Vec<&str> = known().collect();
         return Err(SetupError::UnknownFigure {
             name: name.clone(),
             known: known.join(", "),

@@ -808,6 +808,11 @@ pub struct GameStats {
     pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
+    /// The rule modules' moves made, by `ActionId` (the registry's order).
+    pub actions: Vec<u64>,
+    /// Points the figures placed at a corner paid (the barn's), by `Tables::corner_figures`
+    /// index.
+    pub corner_points: Vec<u64>,
 }
 
 impl GameStats {
@@ -846,6 +851,10 @@ impl GameStats {
                 let v = self.figure_points.get(k).copied().unwrap_or(0) as i64;
                 visit(SourceName::Bonus(&figure.id), v);
             }
+        }
+        for (k, figure) in tables.corner_figures.iter().enumerate() {
+            let v = self.corner_points.get(k).copied().unwrap_or(0) as i64;
+            visit(SourceName::Bonus(&figure.id), v);
         }
         for (name, points) in [
             ("flowers", self.flower_points as i64),
@@ -905,6 +914,10 @@ pub struct KeyedStats {
     pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
+    /// The rule modules' moves made, by the registry's name (`windmill`, `donkey`, `barn`).
+    pub actions: BTreeMap<String, u64>,
+    /// Points the figures placed at a corner paid, by figure id (the barn's).
+    pub corner_points: BTreeMap<String, u64>,
 }
 
 /// Each value of `values` under the id `id(i)` of its index; values under one id add up, so
@@ -942,6 +955,8 @@ impl GameStats {
             donkey_moves,
             windmills_placed,
             set_aside,
+            actions,
+            corner_points,
         } = self;
         let kind = |k: usize| tables.features.get(k).map_or("", |f| f.id.as_str());
         let marker = |m: usize| tables.markers.get(m).map_or("", |m| m.id.as_str());
@@ -974,6 +989,15 @@ impl GameStats {
             donkey_moves: *donkey_moves,
             windmills_placed: *windmills_placed,
             set_aside: *set_aside,
+            actions: (crate::rules::ActionId::moves())
+                .map(|a| {
+                    let n = actions.get(a.index()).copied().unwrap_or(0);
+                    (a.info().name.to_string(), n)
+                })
+                .collect(),
+            corner_points: keyed(corner_points, tables.corner_figures.len(), |i| {
+                tables.corner_figures.get(i).map_or("", |c| c.id.as_str())
+            }),
         }
     }
 }

@@ -562,6 +562,43 @@ pub struct Tables {
     /// The effects the sets declare (`[[effect]]`), in load order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<EffectRule>,
+    /// The figures the sets place at a corner (`at = "corner"`: the barn), in load order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corner_figures: Vec<CornerInfo>,
+}
+
+/// A figure placed at a corner of the tile just placed, where four quarters of one region of
+/// the kind `on` meet (the barn): what it pays, as rates on that region.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CornerInfo {
+    /// Its id (records name it).
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// Index into `Tables::sets` of the set that adds it.
+    pub set: u16,
+    /// The other sets that declare it again, identically.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<u16>,
+    /// How many each player has.
+    pub count: u8,
+    /// The region kind it stands on.
+    pub on: FeatureKindId,
+    /// Paid to the majority of the followers on its region when it is placed.
+    pub arrival: BonusRates,
+    /// Paid to the majority of the followers a later tile joins to its region.
+    pub join: BonusRates,
+    /// Paid to its owner at the end of the game.
+    pub end: BonusRates,
+}
+
+impl CornerInfo {
+    /// Whether a game whose draw holds tiles of these sets (`in_game`, by set) places it.
+    pub fn in_game(&self, in_game: &[bool]) -> bool {
+        std::iter::once(&self.set)
+            .chain(&self.also)
+            .any(|&s| in_game.get(usize::from(s)).copied().unwrap_or(false))
+    }
 }
 
 /// An effect as scoring reads it: a feature of a kind in `on` scores `complete` (or
@@ -672,6 +709,26 @@ pub struct BonusRates {
     pub emblem: u32,
     /// Per completed feature its region borders that pays the region.
     pub bordered: u32,
+}
+
+/// A figure placed at a corner as a game reads it.
+fn corner_info(f: &tiledef::CornerFigure) -> CornerInfo {
+    let rates = |r: tiledef::RegionRates| BonusRates {
+        tile: r.tile,
+        emblem: r.emblem,
+        bordered: r.bordered,
+    };
+    CornerInfo {
+        id: f.id.clone(),
+        name: f.name.clone(),
+        set: f.set as u16,
+        also: f.also.iter().map(|&s| s as u16).collect(),
+        count: f.count.min(u32::from(u8::MAX)) as u8,
+        on: FeatureKindId(f.on.0),
+        arrival: rates(f.arrival),
+        join: rates(f.join),
+        end: rates(f.end),
+    }
 }
 
 /// A figure of the loaded sets as a game reads it.
@@ -1126,6 +1183,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             fits: vec![0; entries],
         },
         followers,
+        corner_figures: ts.corner_figures.iter().map(corner_info).collect(),
         groups: ts
             .groups
             .iter()

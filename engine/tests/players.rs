@@ -397,3 +397,45 @@ fn bots_never_deploy_on_a_feature_a_figure_of_strength_0_holds() {
         "shades and ghosts deployed: {deployed:?}"
     );
 }
+
+/// Greedy values a barn, and places it where it pays: with two tiles left (nothing is scored
+/// at the end of this turn), P2's barn at the SW corner of AM-R, on E's field bordering one
+/// completed city, is worth 4 at the end less a fifth of that kept in the supply, more than a
+/// farmer there (3, less its worth in the supply) or the pass.
+#[test]
+fn greedy_places_a_barn_where_it_pays() {
+    let tables = common::tables();
+    let text = r#"
+        [game]
+        players = 2
+        draw = ["E", "B", "B", "AM-R", "B", "B"]
+        [[turn]]
+        tile = "E"
+        at = [0, -1]
+        rotation = 2
+        [[turn]]
+        tile = "B"
+        at = [0, -2]
+        [[turn]]
+        tile = "B"
+        at = [1, -1]
+    "#;
+    let record = engine::record::Record::from_toml(text).expect("a record");
+    let mut game = engine::record::replay(tables, &record)
+        .expect("it replays")
+        .game;
+    let mut events = Vec::new();
+    let place = Move::Place {
+        x: 1,
+        y: -2,
+        rotation: 2,
+    };
+    game.apply(place, &mut events).expect("AM-R fits at (1,-2)");
+    let mut rng = Rng::new(1);
+    let chosen = Player::new(Strategy::Greedy).choose(&game, &mut rng);
+    let barn = Move::Action {
+        action: engine::rules::ActionId::BARN,
+        target: engine::rules::Target::Corner(3),
+    };
+    assert_eq!(chosen, Some(barn));
+}

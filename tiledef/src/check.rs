@@ -178,16 +178,19 @@ fn value_text(value: Option<&serde_json::Value>) -> String {
     format!("`{short}…`")
 }
 
+/// The figures resolved: the followers and those placed at a corner.
+type Figures = (Vec<crate::FollowerKind>, Vec<crate::CornerFigure>);
+
 /// The tile set's vocabulary resolved, before any tile: its sets, editions (a `default` one
 /// when none is declared), feature and edge kinds, colours, marker kinds and figures.
 fn vocabulary_set(
     files: &[Parsed],
     order: &[usize],
     vocab: &Vocabulary,
-    (feature_kinds, edge_kinds, followers): (
+    (feature_kinds, edge_kinds, (followers, corner_figures)): (
         Vec<FeatureKindInfo>,
         Vec<EdgeKind>,
-        Vec<crate::FollowerKind>,
+        Figures,
     ),
 ) -> TileSet {
     let mut tileset = TileSet {
@@ -263,6 +266,7 @@ fn vocabulary_set(
         tiles: Vec::new(),
         start_tile: 0,
         followers,
+        corner_figures,
         groups: Vec::new(),
         effects: Vec::new(),
     };

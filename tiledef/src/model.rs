@@ -494,8 +494,9 @@ pub enum LookBorder {
 }
 
 /// A figure a set adds: deployed like a follower on a feature of the tile just placed, returned
-/// when its feature is scored. What it may stand on, how much it counts and what more it does
-/// are declared here (the large follower, the abbot, the builder, the pig, the mayor).
+/// when its feature is scored; or, `at = "corner"`, placed at a corner and paying its `scores`.
+/// What it may stand on, how much it counts and what more it does are declared here (the large
+/// follower, the abbot, the builder, the pig, the mayor, the barn).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FigureDef {
@@ -541,6 +542,44 @@ pub struct FigureDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1), example = &"icons/mayor.png")]
     pub picture: Option<String>,
+    /// Where it is placed: absent, on a feature of the tile just placed, as a follower is;
+    /// `corner`, instead of deploying, at a corner of the tile just placed where four placed
+    /// tiles meet and the four quarters there are one region of the kind in `on` that holds no
+    /// such figure yet (the barn). It claims nothing, never goes home, and pays its `scores`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<FigureAt>,
+    /// What a figure `at = "corner"` pays, as rates on its region: `arrival` to the majority of
+    /// the followers there when it is placed, `join` to the majority of the followers a later
+    /// tile joins to its region, each then going home; `end` to its owner at the end of the
+    /// game (the barn: `{ arrival = { bordered = 3 }, join = { bordered = 1 }, end = {
+    /// bordered = 4 } }`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<CornerScoresDef>,
+}
+
+/// Where a figure is placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FigureAt {
+    /// At a corner of the tile just placed where four quarters of one region meet.
+    Corner,
+}
+
+/// What a figure at a corner pays, each a set of rates on its region (absent: nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CornerScoresDef {
+    /// To the majority of the followers on its region when it is placed; they go home.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub arrival: BonusDef,
+    /// To the majority of the followers on a region a later tile joins to its region; they go
+    /// home.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub join: BonusDef,
+    /// To its owner at the end of the game, once per owner however many such figures they
+    /// have on the region.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub end: BonusDef,
 }
 
 /// How many followers a figure counts as in a majority.

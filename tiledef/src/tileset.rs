@@ -34,6 +34,9 @@ pub struct TileSet {
     pub start_tile: usize,
     /// The follower kinds the sets add (the large follower), in load order.
     pub followers: Vec<FollowerKind>,
+    /// The figures the sets add that are placed at a corner (`at = "corner"`: the barn), in
+    /// load order.
+    pub corner_figures: Vec<CornerFigure>,
     /// The tile groups, in draw order: the groups drawn first (ordered by their `after` and
     /// `before`, else by load order), then those drawn last.
     pub groups: Vec<Group>,
@@ -181,6 +184,53 @@ pub struct FollowerKind {
     pub dealt_with: Option<FeatureKindId>,
     /// The author's picture of it, resolved against its file's folder.
     pub picture: Option<PathBuf>,
+}
+
+/// A figure placed at a corner (`FigureDef` with `at = "corner"`, resolved): `count` per player,
+/// on a region of the kind `on`, paying its three rates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CornerFigure {
+    /// Its id, e.g. `barn`.
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// Index into `TileSet::sets` of the set that adds it.
+    pub set: usize,
+    /// The other sets that declare it again, identically.
+    pub also: Vec<usize>,
+    /// How many each player has.
+    pub count: u32,
+    /// The region kind whose four quarters it stands at.
+    pub on: FeatureKindId,
+    /// Paid to the majority of the followers on its region when it is placed.
+    pub arrival: RegionRates,
+    /// Paid to the majority of the followers a later tile joins to its region.
+    pub join: RegionRates,
+    /// Paid to its owner at the end of the game.
+    pub end: RegionRates,
+    /// The author's picture of it, resolved against its file's folder.
+    pub picture: Option<PathBuf>,
+}
+
+/// Rates on a region: per tile, per emblem, per completed bordered feature that pays it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegionRates {
+    /// Per tile.
+    pub tile: u32,
+    /// Per emblem.
+    pub emblem: u32,
+    /// Per completed feature it borders whose kind pays it.
+    pub bordered: u32,
+}
+
+impl From<crate::model::BonusDef> for RegionRates {
+    fn from(b: crate::model::BonusDef) -> RegionRates {
+        RegionRates {
+            tile: b.tile,
+            emblem: b.emblem,
+            bordered: b.bordered,
+        }
+    }
 }
 
 /// How many followers a figure counts as in a majority.

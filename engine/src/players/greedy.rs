@@ -14,6 +14,8 @@
 //!   inn with many open ends late in the game is worth little, and nothing once no tile is left;
 //! - a field 3 per completed city it borders plus 1 per open one;
 //! - a windmill its placed range tiles plus the missing ones times `0.8^missing`;
+//! - a figure placed at a corner (the barn) its `end` rate per completed city its field
+//!   borders plus a third of it per open one times the time left (`rules::barn::worth`);
 //! - the majority is weighed by each figure's strength (a set's follower kind, `[[figure]]`: the
 //!   large follower counts 2); a figure of strength `s` is worth `s × w` in the supply and
 //!   `s × w × p` on a feature (the chance it comes back: 0 on a field), `w` being 3 points while
@@ -692,6 +694,8 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
     let est = &mut scratch.greedy;
     est.survey(game);
     figures_to_try(game, est, &w, me);
+    // A rule module may refuse a follower on a set of the board (a field with a barn).
+    let filters = game.modules.filters_deploys();
     game.legal_moves(&mut scratch.moves);
     let tables = game.core.tables;
     for &mv in &scratch.moves {
@@ -754,7 +758,8 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
                 continue;
             }
             let g = &mut groups[gid(est, i)];
-            g.taken |= game.nodes()[it.root.index()].followers > 0;
+            g.taken |= game.nodes()[it.root.index()].followers > 0
+                || (filters && game.deploy_refused(it.root));
             if it.claimed != NONE {
                 let c = &est.claimed[it.claimed as usize];
                 worth(&c.standing, &w, &mut before);
@@ -1085,6 +1090,15 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
         out[f.owner as usize] +=
             f64::from(m.placed) + f64::from(missing) * 0.8f64.powi(missing) * w.time;
     }
+    let nodes = game.nodes();
+    let bordered = |root: NodeId| {
+        est.field_cities(game, root);
+        (est.cities.iter()).fold((0, 0), |(d, o), r| match nodes[r.index()].open {
+            0 => (d + 1, o),
+            _ => (d, o + 1),
+        })
+    };
+    game.corner_worth(w.time, bordered, &mut out);
     out
 }
 

@@ -68,6 +68,7 @@ pub(crate) fn rules_in_play(
         monastery_flowers_3x3: o.monastery_flowers_3x3 || named("monastery-flowers-3x3"),
         wells: o.wells || named("wells"),
         figures: Vec::new(),
+        corner: None,
         on: {
             let mut on = o.on.clone();
             if o.wells {

@@ -9,12 +9,13 @@
 //! |---|---|---|
 //! | `filter` | a tile is drawn: its placements | donkey |
 //! | `placed` | a tile is placed, before the second step | powers (the extra tile) |
-//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall) |
+//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall), barn |
 //! | `completed` | a feature is completed, scored or not | tokens |
 //! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers |
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
-//! | `end_turn` | after the completions of a turn | windmill |
-//! | `final_scoring` | after the features' final scoring | windmill, tokens |
+//! | deploy filter | a follower's deploy on a feature (`deploy_refused`, asked only when `Modules::filters_deploys`) | barn |
+//! | `end_turn` | after the completions of a turn | windmill, barn |
+//! | `final_scoring` | after the features' final scoring | windmill, tokens, barn |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
 //!
 //! - `in_play`: which rules a game plays (the options, else the data of its sets);
@@ -24,12 +25,14 @@
 //!   `Core::join`);
 //! - `tokens`: tokens given by completed features' markers, scored by majority at the end;
 //! - `powers`: the set figures' `recall`, `extra-tile` and `bonus` (the abbot's, the
-//!   builder's, the pig's).
+//!   builder's, the pig's);
+//! - `barn`: the figures a set places at a corner (`at = "corner"`: Abbey & Mayor's barn).
 //!
 //! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
 //! records, `play --json`, the page's words and the players read the entry, not the module.
 //! The core's files reach the modules only through this file (`engine/tests/layering.rs`).
 
+pub(crate) mod barn;
 pub(crate) mod donkey;
 pub mod festival;
 pub(crate) mod flowers;
@@ -64,6 +67,13 @@ impl ActionId {
     pub const DONKEY: ActionId = ActionId(3);
     /// An extra tile earned by a figure with the power `extra-tile` (`powers`; an event only).
     pub const EXTRA_TILE: ActionId = ActionId(4);
+    /// A figure placed at a corner of the tile just placed: the barn (`barn`).
+    pub const BARN: ActionId = ActionId(5);
+
+    /// Its index in the registry (`GameStats::actions`).
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
 
     /// Its entry in the registry.
     pub fn info(self) -> &'static Action {
@@ -101,6 +111,9 @@ pub enum Target {
     },
     /// A kind of figure (the base follower or a set figure).
     Kind(FigureId),
+    /// A corner of the tile just placed: 0 to 3, clockwise from the north-west (`NW`, `NE`,
+    /// `SE`, `SW`).
+    Corner(u8),
 }
 
 /// Which of `Target`'s forms an action takes.
@@ -114,6 +127,8 @@ pub enum TargetKind {
     At,
     /// `Target::Kind`.
     Kind,
+    /// `Target::Corner`.
+    Corner,
 }
 
 impl Target {
@@ -124,7 +139,20 @@ impl Target {
             Target::Figure(_) => TargetKind::Figure,
             Target::At { .. } => TargetKind::At,
             Target::Kind(_) => TargetKind::Kind,
+            Target::Corner(_) => TargetKind::Corner,
         }
+    }
+
+    /// A corner's name (`NE`), the form records and `--json` write it in.
+    pub fn corner_name(corner: u8) -> Option<&'static str> {
+        barn::CORNER_NAMES.get(usize::from(corner)).copied()
+    }
+
+    /// The corner a name (`NE`, any case) says.
+    pub fn corner_by_name(name: &str) -> Option<u8> {
+        (barn::CORNER_NAMES.iter())
+            .position(|c| c.eq_ignore_ascii_case(name))
+            .map(|c| c as u8)
     }
 }
 
@@ -149,7 +177,7 @@ pub struct Action {
 }
 
 /// The registry of the rule modules' moves and events, indexed by `ActionId`.
-pub static ACTIONS: [Action; 5] = [
+pub static ACTIONS: [Action; 6] = [
     Action {
         name: "windmill",
         record_key: Some("windmill"),
@@ -190,6 +218,14 @@ pub static ACTIONS: [Action; 5] = [
         move_words: "",
         event_words: "{player}'s {target}: the tile extends its feature, so {player} places one more tile",
     },
+    Action {
+        name: "barn",
+        record_key: Some("barn"),
+        target: TargetKind::Corner,
+        grouped: false,
+        move_words: "barn at the {target} corner",
+        event_words: "{player} places their barn at the {target} corner",
+    },
 ];
 
 /// A group of second-step moves: what a player may do after placing, from the core or one
@@ -206,10 +242,10 @@ pub enum ActionGroup {
 
 impl ActionGroup {
     /// Every group, in the order of `legal_moves` (the rules' registry orders them).
-    pub const ALL: [ActionGroup; 6] = GROUPS;
+    pub const ALL: [ActionGroup; 7] = GROUPS;
 
     /// How many of `ALL` `legal_actions` lists; the rest a simulation chooses apart.
-    pub const LISTED: usize = 5;
+    pub const LISTED: usize = 6;
 
     /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
     /// random player picks such a group first, then a move in it, so they do not swamp the
@@ -222,11 +258,12 @@ impl ActionGroup {
 /// The second-step groups in the order a player's moves are listed and a random player picks
 /// among them (a seeded game depends on it): deploys, the modules' moves before the pass, the
 /// pass, then the modules' moves listed apart (`ActionGroup::LISTED`).
-pub(crate) const GROUPS: [ActionGroup; 6] = [
+pub(crate) const GROUPS: [ActionGroup; 7] = [
     ActionGroup::Deploy,
     ActionGroup::Module(ActionId::WINDMILL),
     ActionGroup::Module(ActionId::RETURN),
     ActionGroup::Module(ActionId::RECALL),
+    ActionGroup::Module(ActionId::BARN),
     ActionGroup::Pass,
     ActionGroup::Module(ActionId::DONKEY),
 ];
@@ -234,7 +271,7 @@ pub(crate) const GROUPS: [ActionGroup; 6] = [
 /// The modules' moves that are not grouped and come before the pass in `GROUPS`, in its
 /// order: a game without grouped moves (`Modules::has_grouped`) picks uniformly among the
 /// deploys, these and the pass.
-pub(crate) const FLAT: [ActionId; 2] = [ActionId::RETURN, ActionId::RECALL];
+pub(crate) const FLAT: [ActionId; 3] = [ActionId::RETURN, ActionId::RECALL, ActionId::BARN];
 
 /// An action's event as JSON, in the one shape every module's event takes:
 /// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
@@ -251,6 +288,7 @@ pub fn event_json(
         Target::Figure(i) => ("figure", i.into()),
         Target::At { x, y } => ("at", serde_json::json!([x, y])),
         Target::Kind(figure) => ("figure", figure_kind_id(tables, figure).into()),
+        Target::Corner(c) => ("corner", Target::corner_name(c).unwrap_or("?").into()),
     };
     body.insert(key.into(), value);
     let mut out = serde_json::Map::new();
@@ -299,6 +337,8 @@ pub(crate) struct Modules {
     pub(crate) tokens: Option<tokens::Tokens>,
     /// The extra tile's progress, when a figure of the game has the power `extra-tile`.
     pub(crate) extra_tile: Option<powers::ExtraTile>,
+    /// The figures placed at a corner (the barns), when a set of the game declares one.
+    pub(crate) barns: Option<barn::Barns>,
 }
 
 impl Modules {
@@ -320,7 +360,14 @@ impl Modules {
             flowers: (!colours.is_empty()).then_some(flowers::Flowers { colours }),
             tokens: tokens.map(|markers| tokens::Tokens::new(players, markers)),
             extra_tile: extra_tile.then(powers::ExtraTile::default),
+            barns: (rules.corner).map(|(figure, n)| barn::Barns::new(figure, n, players)),
         }
+    }
+
+    /// Whether a module refuses some deploys (`Game::deploy_refused`): a region with a barn.
+    #[inline]
+    pub(crate) fn filters_deploys(&self) -> bool {
+        self.barns.as_ref().is_some_and(|b| !b.placed.is_empty())
     }
 
     /// Puts the donkey on a placed tile, or takes it out of the game (for analysis).
@@ -379,6 +426,7 @@ impl Game<'_> {
             ActionId::RETURN => festival::return_count(self, placed),
             ActionId::RECALL => powers::recall_count(self),
             ActionId::DONKEY => donkey::targets(self),
+            ActionId::BARN => barn::count(self, placed),
             _ => 0,
         }
     }
@@ -395,6 +443,7 @@ impl Game<'_> {
             ActionId::RETURN => festival::nth_return(self, n),
             ActionId::RECALL => powers::nth_recall(self, n),
             ActionId::DONKEY => donkey::nth_target(self, n),
+            ActionId::BARN => barn::nth(self, placed, n),
             _ => None,
         }?;
         Some(Move::Action { action, target })
@@ -416,7 +465,7 @@ impl Game<'_> {
                 info.name
             )));
         }
-        match (action, target) {
+        let made = match (action, target) {
             (ActionId::WINDMILL, Target::Feature(feature)) => {
                 windmill::place_windmill(self, placed, feature, events)
             }
@@ -425,10 +474,70 @@ impl Game<'_> {
             }
             (ActionId::RECALL, Target::Figure(figure)) => powers::recall(self, figure, events),
             (ActionId::DONKEY, Target::At { x, y }) => donkey::move_donkey(self, x, y, events),
+            (ActionId::BARN, Target::Corner(corner)) => barn::place(self, placed, corner, events),
             _ => Err(IllegalMove::NotOffered(format!(
                 "`{}` is not a move",
                 info.name
             ))),
+        };
+        if made.is_ok()
+            && let Some(n) = self.core.stats.actions.get_mut(action.index())
+        {
+            *n += 1;
+        }
+        made
+    }
+
+    /// The deploy filter: whether a module refuses a follower on the feature at `root` (a
+    /// region with a barn). Asked only when `Modules::filters_deploys`.
+    pub(crate) fn deploy_refused(&self, root: NodeId) -> bool {
+        (self.modules.barns.as_ref()).is_some_and(|b| barn::refuses(&self.core, b, root))
+    }
+
+    /// Why a module refuses a follower on the feature at `root`, for the message.
+    pub(crate) fn deploy_fault(&self, root: NodeId) -> Option<IllegalMove> {
+        let b = self.modules.barns.as_ref()?;
+        if !barn::refuses(&self.core, b, root) {
+            return None;
+        }
+        let tables = self.core.tables;
+        let name = (tables.corner_figures.get(usize::from(b.figure))).map_or("figure", |f| &f.name);
+        let kind = &tables.feature(self.core.nodes[root.index()].kind).id;
+        Some(IllegalMove::NotOffered(format!(
+            "no follower may be deployed on a {kind} with a {name}"
+        )))
+    }
+
+    /// The figures placed at corners: owner, tile position, corner, and the figure's id.
+    pub fn corner_figures(&self) -> Vec<(u8, i16, i16, u8, &str)> {
+        let Some(b) = &self.modules.barns else {
+            return Vec::new();
+        };
+        let tables = self.core.tables;
+        let id = (tables.corner_figures.get(usize::from(b.figure))).map_or("", |f| f.id.as_str());
+        (b.placed.iter())
+            .map(|f| {
+                let p = self.core.board.placed[f.tile.index()];
+                (f.owner, p.x, p.y, f.corner, id)
+            })
+            .collect()
+    }
+
+    /// Each player's figures to place at corners left (empty when the game has none).
+    pub fn corner_supply(&self) -> &[u8] {
+        self.modules.barns.as_ref().map_or(&[], |b| &b.supply)
+    }
+
+    /// What the figures at corners are worth to their owners, for the greedy estimate
+    /// (`barn::worth`).
+    pub(crate) fn corner_worth(
+        &self,
+        time: f64,
+        bordered: impl FnMut(NodeId) -> (u32, u32),
+        out: &mut [f64],
+    ) {
+        if self.modules.barns.is_some() {
+            barn::worth(self, time, bordered, out);
         }
     }
 
@@ -503,6 +612,9 @@ impl Game<'_> {
         {
             windmill::complete(self, placed, events);
         }
+        if self.modules.barns.is_some() {
+            barn::end_turn(self, events);
+        }
     }
 
     /// The `final_scoring` hook, after the features' final scoring: the windmills left on the
@@ -513,6 +625,9 @@ impl Game<'_> {
         }
         if self.modules.tokens.is_some() {
             tokens::score_majorities(self, events);
+        }
+        if self.modules.barns.is_some() {
+            barn::final_scoring(self, events);
         }
     }
 }

@@ -3,9 +3,11 @@
 
 use super::{Checker, Declared, Vocabulary};
 use crate::model::{
-    Beside, FigureDef, MAX_FIGURE_KINDS, PowerDef, RESERVED_FIGURE_IDS, StrengthDef,
+    Beside, FigureAt, FigureDef, MAX_FIGURE_KINDS, PowerDef, RESERVED_FIGURE_IDS, StrengthDef,
 };
-use crate::tileset::{FeatureKindId, FeatureKindInfo, FigurePower, FollowerKind, Strength};
+use crate::tileset::{
+    CornerFigure, FeatureKindId, FeatureKindInfo, FigurePower, FollowerKind, Strength,
+};
 
 impl Checker<'_> {
     /// Checks every declared figure and resolves it against the feature kinds, in vocabulary
@@ -16,20 +18,48 @@ impl Checker<'_> {
         vocab: &Vocabulary,
         order: &[usize],
         kinds: &[FeatureKindInfo],
-    ) -> Vec<FollowerKind> {
+    ) -> (Vec<FollowerKind>, Vec<CornerFigure>) {
         let files = self.files;
         let mut out = Vec::with_capacity(declared.len());
-        for (number, d) in declared.iter().enumerate() {
+        let mut corner = Vec::new();
+        for d in declared {
             let found = files[d.file].file.figures.iter().enumerate();
             let Some((i, def)) = found.clone().find(|(_, g)| g.id == d.id) else {
                 continue;
             };
             let ptr = format!("/figure/{i}");
             self.figure_id(d.file, &ptr, def);
-            if number == MAX_FIGURE_KINDS {
+            let on = self.figure_on(d.file, &ptr, def, vocab);
+            let set = order.iter().position(|&f| f == d.file).unwrap_or(0);
+            let also: Vec<usize> = (d.also.iter())
+                .filter_map(|&again| order.iter().position(|&f| f == again))
+                .collect();
+            if def.at == Some(FigureAt::Corner) {
+                let Some(on) = self.corner_on(d.file, &ptr, def, &on, kinds) else {
+                    continue;
+                };
+                self.corner_keys(d.file, &ptr, def);
+                let scores = def.scores.unwrap_or_default();
+                corner.push(CornerFigure {
+                    id: def.id.clone(),
+                    name: def.name.clone(),
+                    set,
+                    also,
+                    count: def.count,
+                    on,
+                    arrival: scores.arrival.into(),
+                    join: scores.join.into(),
+                    end: scores.end.into(),
+                    picture: def.picture.as_ref().map(|p| files[d.file].dir.join(p)),
+                });
+                continue;
+            }
+            if def.scores.is_some() {
+                self.scores_without_corner(d.file, &ptr, def);
+            }
+            if out.len() == MAX_FIGURE_KINDS {
                 self.too_many_figures(d.file, &ptr, def, declared.len());
             }
-            let on = self.figure_on(d.file, &ptr, def, vocab);
             let dealt_with = def.dealt.as_ref().and_then(|dealt| {
                 let at = format!("{ptr}/dealt/with");
                 let visible = vocab.visible(d.file);
@@ -47,10 +77,8 @@ impl Checker<'_> {
             out.push(FollowerKind {
                 id: def.id.clone(),
                 name: def.name.clone(),
-                set: order.iter().position(|&f| f == d.file).unwrap_or(0),
-                also: (d.also.iter())
-                    .filter_map(|&again| order.iter().position(|&f| f == again))
-                    .collect(),
+                set,
+                also,
                 count: def.count,
                 strength,
                 on,
@@ -60,7 +88,106 @@ impl Checker<'_> {
                 picture: def.picture.as_ref().map(|p| files[d.file].dir.join(p)),
             });
         }
-        out
+        (out, corner)
+    }
+
+    /// A figure at a corner stands where four quarters of one region meet: its `on` names
+    /// exactly one region kind (None after an error).
+    fn corner_on(
+        &mut self,
+        f: usize,
+        ptr: &str,
+        def: &FigureDef,
+        on: &[FeatureKindId],
+        kinds: &[FeatureKindInfo],
+    ) -> Option<FeatureKindId> {
+        let regions = |k: &&FeatureKindInfo| k.shape == crate::Shape::Region;
+        if let [k] = on
+            && kinds.get(k.index()).is_some_and(|k| regions(&k))
+        {
+            return Some(*k);
+        }
+        if on.len() != def.on.len() {
+            // A name that did not resolve has its own error already.
+            return None;
+        }
+        let names: Vec<String> = (kinds.iter().filter(regions))
+            .map(|k| format!("`on = [\"{}\"]`", k.id))
+            .collect();
+        let at = if def.on.is_empty() {
+            format!("{ptr}/at")
+        } else {
+            format!("{ptr}/on")
+        };
+        let d = self.error(
+            f,
+            &at,
+            true,
+            "tilekit::corner-figure-on",
+            format!(
+                "figure `{}` is placed at a corner (`at = \"corner\"`), so `on` must name one region kind, whose four quarters meet there; it names {}",
+                def.id,
+                if def.on.is_empty() {
+                    "none".to_string()
+                } else {
+                    format!("`{}`", def.on.join("`, `"))
+                }
+            ),
+        );
+        d.label = "one region kind".to_string();
+        d.hint = Some(if names.is_empty() {
+            "declare a region kind (`shape = \"region\"`) for it to stand on".to_string()
+        } else {
+            format!("name one region kind: {}", names.join(" or "))
+        });
+        None
+    }
+
+    /// A figure at a corner claims nothing, never goes home and has no power: `strength`,
+    /// `beside`, `power` and `dealt` would say otherwise.
+    fn corner_keys(&mut self, f: usize, ptr: &str, def: &FigureDef) {
+        let keys = [
+            ("strength", def.strength.is_some()),
+            ("beside", def.beside != Beside::None),
+            ("power", def.power.is_some()),
+            ("dealt", def.dealt.is_some()),
+        ];
+        let Some((key, _)) = keys.iter().find(|(_, set)| *set) else {
+            return;
+        };
+        let d = self.error(
+            f,
+            &format!("{ptr}/{key}"),
+            false,
+            "tilekit::corner-figure-keys",
+            format!(
+                "figure `{}` is placed at a corner (`at = \"corner\"`): it claims no feature and never goes home, so it has no `{key}`",
+                def.id
+            ),
+        );
+        d.label = "not for a figure at a corner".to_string();
+        d.hint = Some(format!(
+            "remove `{key}`; what it pays is its `scores` (`arrival`, `join`, `end`)"
+        ));
+    }
+
+    /// `scores` is what a figure at a corner pays; a follower pays by its feature's rates.
+    fn scores_without_corner(&mut self, f: usize, ptr: &str, def: &FigureDef) {
+        let d = self.error(
+            f,
+            &format!("{ptr}/scores"),
+            false,
+            "tilekit::corner-figure-keys",
+            format!(
+                "figure `{}` has `scores`, which only a figure placed at a corner (`at = \"corner\"`) pays",
+                def.id
+            ),
+        );
+        d.label = "only with `at = \"corner\"`".to_string();
+        d.hint = Some(
+            "add `at = \"corner\"` to place it at a corner, or remove `scores` (a follower scores at its feature's rates; a bonus is `power = { bonus = { … } }`)"
+                .to_string(),
+        );
     }
 
     /// A figure's id is how records, `--figure` and reports name it: the engine's own figures'

@@ -295,6 +295,18 @@ impl Session {
                 }
             })
             .collect();
+        // The figures at corners (barns) stand where four tiles meet.
+        let corners = (game.corner_figures().into_iter()).map(|(player, x, y, c, id)| {
+            let (fx, fy) = corner_point(c);
+            FigureView {
+                x,
+                y,
+                fx,
+                fy,
+                player,
+                kind: id.to_string(),
+            }
+        });
         let figures = game
             .figures()
             .iter()
@@ -314,6 +326,7 @@ impl Session {
                     },
                 }
             })
+            .chain(corners)
             .collect();
         let donkey = game.donkey().map(|d| {
             let p = game.board().placed[d.index()];
@@ -437,7 +450,8 @@ pub struct FigureView {
     pub fy: f32,
     /// Its owner's seat.
     pub player: u8,
-    /// `follower`, `windmill`, or a set's figure by its id (`abbot`, `builder`, `pig`).
+    /// `follower`, `windmill`, or a set's figure by its id (`abbot`, `builder`, `pig`, `barn`:
+    /// at a corner, `fx` and `fy` 0 or 1).
     pub kind: String,
 }
 
@@ -551,6 +565,17 @@ fn target_words(tables: &Tables, target: Target) -> String {
         Target::Figure(i) => format!("figure {i}"),
         Target::At { x, y } => format!("({x}, {y})"),
         Target::Kind(figure) => engine::rules::figure_kind_id(tables, figure),
+        Target::Corner(c) => Target::corner_name(c).unwrap_or("?").to_string(),
+    }
+}
+
+/// A corner of a tile (`Target::Corner`) in tile units ((0, 0) north-west).
+fn corner_point(corner: u8) -> (f32, f32) {
+    match corner {
+        0 => (0.0, 0.0),
+        1 => (1.0, 0.0),
+        2 => (1.0, 1.0),
+        _ => (0.0, 1.0),
     }
 }
 
@@ -588,6 +613,7 @@ fn choice_text(
         Move::Action { action, target } => {
             let point = match target {
                 Target::Feature(feature) => Some(feature_point(o, feature)),
+                Target::Corner(c) => Some(corner_point(c)),
                 _ => None,
             };
             let words = match target {

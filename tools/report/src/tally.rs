@@ -90,6 +90,8 @@ impl Source {
         match scored {
             Scored::Feature(k) => Source::Kind(k),
             Scored::Windmill => Source::Windmills,
+            // What a figure at a corner pays (the barn) is a figure's bonus.
+            Scored::Corner { .. } => Source::Figures,
         }
     }
 }

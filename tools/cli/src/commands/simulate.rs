@@ -18,6 +18,7 @@ mod bots;
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
 use engine::FigureId;
+use engine::rules::ActionId;
 use engine::simulate::{SimOptions, SimStats, SimSums};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -794,6 +795,27 @@ fn figures_per_game(tables: &engine::Tables, stats: &SimStats) -> Vec<String> {
                 None => {}
             }
             line
+        })
+        .chain(corner_figures_per_game(tables, stats))
+        .collect()
+}
+
+/// What the figures placed at a corner (the barn) did per game, when placed at all: how
+/// often, and the points they paid (arrival, join and end together).
+fn corner_figures_per_game(tables: &engine::Tables, stats: &SimStats) -> Vec<String> {
+    let g = stats.games.max(1) as f64;
+    let sums = &stats.sums;
+    let placed = sums
+        .actions
+        .get(ActionId::BARN.index())
+        .copied()
+        .unwrap_or(0) as f64
+        / g;
+    (tables.corner_figures.iter().enumerate())
+        .filter(|_| placed > 0.0)
+        .map(|(k, f)| {
+            let points = sums.corner_points.get(k).copied().unwrap_or(0) as f64 / g;
+            format!("{} {placed:.2} placed ({points:.2} points)", f.id)
         })
         .collect()
 }
