@@ -258,13 +258,18 @@ impl<'t> Game<'t> {
     }
 
     /// Appends the second-step moves of the first `ActionGroup::LISTED` groups, in the order
-    /// of `ActionGroup::ALL` (deploys, windmills, Festival returns, recalls, pass); returns how
-    /// many of each it appended. (Simulations choose the donkey separately, so its many targets
-    /// do not swamp the rest.)
-    pub fn legal_actions(&self, placed: PlacedId, out: &mut Vec<Move>) -> [usize; 5] {
+    /// of `ActionGroup::ALL` (deploys, windmills, Festival returns, recalls, figures sent home,
+    /// pass); returns how many of each it appended. (Simulations choose the donkey and the
+    /// portal separately, so their many targets do not swamp the rest.)
+    pub fn legal_actions(
+        &self,
+        placed: PlacedId,
+        out: &mut Vec<Move>,
+    ) -> [usize; ActionGroup::LISTED] {
         let start = out.len();
         self.legal_deploys(placed, out);
-        let mut counts = [out.len() - start, 0, 0, 0, 0];
+        let mut counts = [0; ActionGroup::LISTED];
+        counts[0] = out.len() - start;
         for (i, group) in ActionGroup::ALL[1..ActionGroup::LISTED].iter().enumerate() {
             let n = self.action_count(placed, *group);
             out.extend((0..n).filter_map(|k| self.nth_action(placed, *group, k)));

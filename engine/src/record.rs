@@ -96,6 +96,24 @@ pub struct Turn {
     /// absent: a base follower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<String>,
+    /// The figure (anyone's) sent home instead of deploying, from the feature a marker with
+    /// `removes` on the tile just placed extends (the princess).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub princess: Option<FigureRef>,
+    /// Where a base follower goes instead of on the tile just placed, when a tile marker with
+    /// `deploy = "anywhere"` lets it (the magic portal): a feature of another placed tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub portal: Option<SpotRef>,
+}
+
+/// A feature of any placed tile: its tile and the feature, named as in `deploy`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpotRef {
+    /// The tile, `[x, y]`.
+    pub at: [i16; 2],
+    /// The feature of that tile.
+    pub on: FeatureRef,
 }
 
 /// One of the current player's figures on the board: its tile, its feature, and (when a
@@ -361,7 +379,7 @@ fn resolve(game: &Game<'_>, placed: PlacedId, r: &FeatureRef) -> Result<u8, Stri
 }
 
 /// Finds the current player's figure a `FigureRef` names (index into `Game::figures`).
-fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
+fn resolve_figure(game: &Game<'_>, r: &FigureRef, own: bool) -> Result<u16, String> {
     let [x, y] = r.at;
     let cell = game.core.board.cell(i32::from(x), i32::from(y));
     if cell.placed == PlacedId::NONE {
@@ -375,7 +393,7 @@ fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
         .iter()
         .enumerate()
         .filter(|(_, f)| {
-            f.owner == game.current()
+            (!own || f.owner == game.current())
                 && f.node == p.node(feature)
                 && r.figure.is_none_or(|k| k == f.kind)
         })
@@ -383,9 +401,13 @@ fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
         .collect();
     match found.as_slice() {
         [i] => Ok(*i as u16),
-        [] => Err(format!(
+        [] if own => Err(format!(
             "player {} has no figure on {} at ({x}, {y})",
             game.current() + 1,
+            describe_feature(game.core.tables, game.orient(cell.placed), feature)
+        )),
+        [] => Err(format!(
+            "no figure on {} at ({x}, {y})",
             describe_feature(game.core.tables, game.orient(cell.placed), feature)
         )),
         _ => Err("a follower and a windmill stand there: say which with `figure`".into()),
@@ -424,6 +446,8 @@ impl Turn {
             recall: None,
             donkey: None,
             figure: None,
+            princess: None,
+            portal: None,
         };
         match second {
             Move::Deploy { feature, figure } => {
@@ -437,6 +461,10 @@ impl Turn {
                     Target::Feature(f) => Some(TargetRef::Feature(FeatureRef::Index(f))),
                     Target::Figure(i) => figure_ref(game, i).map(TargetRef::Figure),
                     Target::At { x, y } => Some(TargetRef::At([x, y])),
+                    Target::Spot { x, y, feature } => Some(TargetRef::Spot(SpotRef {
+                        at: [x, y],
+                        on: FeatureRef::Index(feature),
+                    })),
                     Target::Kind(_) => None,
                 };
                 if let (Some(key), Some(written)) = (action.info().record_key, written) {
@@ -456,6 +484,8 @@ impl Turn {
             ("return", self.return_figure.clone().map(TargetRef::Figure)),
             ("recall", self.recall.clone().map(TargetRef::Figure)),
             ("donkey", self.donkey.map(TargetRef::At)),
+            ("princess", self.princess.clone().map(TargetRef::Figure)),
+            ("portal", self.portal.clone().map(TargetRef::Spot)),
         ];
         (written.into_iter())
             .filter_map(|(key, target)| Some((key, target?)))
@@ -470,6 +500,8 @@ impl Turn {
             ("return", TargetRef::Figure(f)) => self.return_figure = Some(f),
             ("recall", TargetRef::Figure(f)) => self.recall = Some(f),
             ("donkey", TargetRef::At(at)) => self.donkey = Some(at),
+            ("princess", TargetRef::Figure(f)) => self.princess = Some(f),
+            ("portal", TargetRef::Spot(s)) => self.portal = Some(s),
             _ => return false,
         }
         true
@@ -485,6 +517,8 @@ pub enum TargetRef {
     Figure(FigureRef),
     /// A position, `[x, y]` (`Target::At`).
     At([i16; 2]),
+    /// A feature of any placed tile (`Target::Spot`).
+    Spot(SpotRef),
 }
 
 /// The error of a turn naming more than one second step, listing the record's keys.
@@ -511,8 +545,18 @@ fn action_move(
         ActionId::by_record_key(key).ok_or_else(|| format!("no rule has the move `{key}`"))?;
     let target = match written {
         TargetRef::Feature(r) => Target::Feature(resolve(game, placed, r)?),
-        TargetRef::Figure(f) => Target::Figure(resolve_figure(game, f)?),
+        // The princess sends anyone's figure home; the other moves name the player's own.
+        TargetRef::Figure(f) => Target::Figure(resolve_figure(game, f, key != "princess")?),
         TargetRef::At([x, y]) => Target::At { x: *x, y: *y },
+        TargetRef::Spot(s) => {
+            let [x, y] = s.at;
+            let cell = game.core.board.cell(i32::from(x), i32::from(y));
+            if cell.placed == PlacedId::NONE {
+                return Err(format!("no tile at ({x}, {y})"));
+            }
+            let feature = resolve(game, cell.placed, &s.on)?;
+            Target::Spot { x, y, feature }
+        }
     };
     Ok(Move::Action { action, target })
 }
@@ -757,7 +801,7 @@ fn check_draw(tables: &Tables, runs: &[ExpectRun], bag: &[KindId]) -> Option<Str
 
 #[cfg(test)]
 mod tests {
-    use super::{FeatureRef, FigureRef, TargetRef, Turn, at_most_one};
+    use super::{FeatureRef, FigureRef, SpotRef, TargetRef, Turn, at_most_one};
     use crate::rules::{ActionId, TargetKind};
 
     /// Every move in the rules' registry has its key in the record format, for its form of
@@ -778,6 +822,10 @@ mod tests {
                     figure: None,
                 }),
                 TargetKind::At => TargetRef::At([3, -1]),
+                TargetKind::Spot => TargetRef::Spot(SpotRef {
+                    at: [2, 1],
+                    on: FeatureRef::Name("city".into()),
+                }),
                 TargetKind::Kind => panic!("`{key}` takes a figure kind: no record form"),
             };
             let mut turn = Turn {
@@ -790,6 +838,8 @@ mod tests {
                 recall: None,
                 donkey: None,
                 figure: None,
+                princess: None,
+                portal: None,
             };
             assert!(turn.set_action(key, written.clone()), "`{key}` not written");
             assert_eq!(turn.actions(), vec![(key, written)]);
@@ -801,7 +851,7 @@ mod tests {
     fn the_one_second_step_error_lists_the_record_keys() {
         assert_eq!(
             at_most_one(),
-            "a turn has at most one of deploy, windmill, return, recall and donkey"
+            "a turn has at most one of deploy, windmill, return, recall, donkey, princess and portal"
         );
     }
 }

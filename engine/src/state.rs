@@ -808,6 +808,8 @@ pub struct GameStats {
     pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
+    /// The rule modules' moves made, by `ActionId` (`crate::rules::ACTIONS`).
+    pub actions: Vec<u64>,
 }
 
 impl GameStats {
@@ -905,6 +907,8 @@ pub struct KeyedStats {
     pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
+    /// The rule modules' moves made, by their registry name (`princess`, `portal`, …).
+    pub actions: BTreeMap<String, u64>,
 }
 
 /// Each value of `values` under the id `id(i)` of its index; values under one id add up, so
@@ -942,6 +946,7 @@ impl GameStats {
             donkey_moves,
             windmills_placed,
             set_aside,
+            actions,
         } = self;
         let kind = |k: usize| tables.features.get(k).map_or("", |f| f.id.as_str());
         let marker = |m: usize| tables.markers.get(m).map_or("", |m| m.id.as_str());
@@ -974,6 +979,9 @@ impl GameStats {
             donkey_moves: *donkey_moves,
             windmills_placed: *windmills_placed,
             set_aside: *set_aside,
+            actions: keyed(actions, crate::rules::ACTIONS.len(), |a| {
+                crate::rules::ACTIONS.get(a).map_or("", |a| a.name)
+            }),
         }
     }
 }

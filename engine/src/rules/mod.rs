@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | `filter` | a tile is drawn: its placements | donkey |
 //! | `placed` | a tile is placed, before the second step | powers (the extra tile) |
-//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall) |
+//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall), princess, portal |
 //! | `completed` | a feature is completed, scored or not | tokens |
 //! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers |
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
@@ -24,7 +24,9 @@
 //!   `Core::join`);
 //! - `tokens`: tokens given by completed features' markers, scored by majority at the end;
 //! - `powers`: the set figures' `recall`, `extra-tile` and `bonus` (the abbot's, the
-//!   builder's, the pig's).
+//!   builder's, the pig's);
+//! - `princess`: a feature marker with `removes` sends a figure of the feature its tile
+//!   extends home; `portal`: a tile marker with `deploy = "anywhere"` (Princess & Dragon).
 //!
 //! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
 //! records, `play --json`, the page's words and the players read the entry, not the module.
@@ -35,7 +37,9 @@ pub mod festival;
 pub(crate) mod flowers;
 pub(crate) mod in_play;
 pub(crate) mod network;
+pub(crate) mod portal;
 pub(crate) mod powers;
+pub(crate) mod princess;
 pub(crate) mod tokens;
 pub(crate) mod windmill;
 
@@ -64,6 +68,12 @@ impl ActionId {
     pub const DONKEY: ActionId = ActionId(3);
     /// An extra tile earned by a figure with the power `extra-tile` (`powers`; an event only).
     pub const EXTRA_TILE: ActionId = ActionId(4);
+    /// A figure (anyone's) sent home from the feature a `removes` marker's tile extends
+    /// (`princess`).
+    pub const PRINCESS: ActionId = ActionId(5);
+    /// A base follower deployed on another tile's feature after a `deploy = "anywhere"` tile
+    /// (`portal`).
+    pub const PORTAL: ActionId = ActionId(6);
 
     /// Its entry in the registry.
     pub fn info(self) -> &'static Action {
@@ -101,6 +111,15 @@ pub enum Target {
     },
     /// A kind of figure (the base follower or a set figure).
     Kind(FigureId),
+    /// A feature of any placed tile.
+    Spot {
+        /// Its tile's column.
+        x: i16,
+        /// Its tile's row (south is +1).
+        y: i16,
+        /// Its local index on that tile.
+        feature: u8,
+    },
 }
 
 /// Which of `Target`'s forms an action takes.
@@ -114,6 +133,8 @@ pub enum TargetKind {
     At,
     /// `Target::Kind`.
     Kind,
+    /// `Target::Spot`.
+    Spot,
 }
 
 impl Target {
@@ -124,6 +145,7 @@ impl Target {
             Target::Figure(_) => TargetKind::Figure,
             Target::At { .. } => TargetKind::At,
             Target::Kind(_) => TargetKind::Kind,
+            Target::Spot { .. } => TargetKind::Spot,
         }
     }
 }
@@ -149,7 +171,7 @@ pub struct Action {
 }
 
 /// The registry of the rule modules' moves and events, indexed by `ActionId`.
-pub static ACTIONS: [Action; 5] = [
+pub static ACTIONS: [Action; 7] = [
     Action {
         name: "windmill",
         record_key: Some("windmill"),
@@ -190,6 +212,22 @@ pub static ACTIONS: [Action; 5] = [
         move_words: "",
         event_words: "{player}'s {target}: the tile extends its feature, so {player} places one more tile",
     },
+    Action {
+        name: "princess",
+        record_key: Some("princess"),
+        target: TargetKind::Figure,
+        grouped: false,
+        move_words: "send the {target} home (princess)",
+        event_words: "",
+    },
+    Action {
+        name: "portal",
+        record_key: Some("portal"),
+        target: TargetKind::Spot,
+        grouped: true,
+        move_words: "deploy a follower through the portal on the {target}",
+        event_words: "{player} deploys a follower through the portal on the {target}",
+    },
 ];
 
 /// A group of second-step moves: what a player may do after placing, from the core or one
@@ -206,10 +244,10 @@ pub enum ActionGroup {
 
 impl ActionGroup {
     /// Every group, in the order of `legal_moves` (the rules' registry orders them).
-    pub const ALL: [ActionGroup; 6] = GROUPS;
+    pub const ALL: [ActionGroup; 8] = GROUPS;
 
     /// How many of `ALL` `legal_actions` lists; the rest a simulation chooses apart.
-    pub const LISTED: usize = 5;
+    pub const LISTED: usize = 6;
 
     /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
     /// random player picks such a group first, then a move in it, so they do not swamp the
@@ -222,19 +260,21 @@ impl ActionGroup {
 /// The second-step groups in the order a player's moves are listed and a random player picks
 /// among them (a seeded game depends on it): deploys, the modules' moves before the pass, the
 /// pass, then the modules' moves listed apart (`ActionGroup::LISTED`).
-pub(crate) const GROUPS: [ActionGroup; 6] = [
+pub(crate) const GROUPS: [ActionGroup; 8] = [
     ActionGroup::Deploy,
     ActionGroup::Module(ActionId::WINDMILL),
     ActionGroup::Module(ActionId::RETURN),
     ActionGroup::Module(ActionId::RECALL),
+    ActionGroup::Module(ActionId::PRINCESS),
     ActionGroup::Pass,
     ActionGroup::Module(ActionId::DONKEY),
+    ActionGroup::Module(ActionId::PORTAL),
 ];
 
 /// The modules' moves that are not grouped and come before the pass in `GROUPS`, in its
 /// order: a game without grouped moves (`Modules::has_grouped`) picks uniformly among the
 /// deploys, these and the pass.
-pub(crate) const FLAT: [ActionId; 2] = [ActionId::RETURN, ActionId::RECALL];
+pub(crate) const FLAT: [ActionId; 3] = [ActionId::RETURN, ActionId::RECALL, ActionId::PRINCESS];
 
 /// An action's event as JSON, in the one shape every module's event takes:
 /// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
@@ -251,6 +291,10 @@ pub fn event_json(
         Target::Figure(i) => ("figure", i.into()),
         Target::At { x, y } => ("at", serde_json::json!([x, y])),
         Target::Kind(figure) => ("figure", figure_kind_id(tables, figure).into()),
+        Target::Spot { x, y, feature } => {
+            body.insert("at".into(), serde_json::json!([x, y]));
+            ("feature", feature.into())
+        }
     };
     body.insert(key.into(), value);
     let mut out = serde_json::Map::new();
@@ -299,6 +343,34 @@ pub(crate) struct Modules {
     pub(crate) tokens: Option<tokens::Tokens>,
     /// The extra tile's progress, when a figure of the game has the power `extra-tile`.
     pub(crate) extra_tile: Option<powers::ExtraTile>,
+    /// The features whose markers send figures home, when a tile of the draw has one.
+    pub(crate) princess: Option<princess::Princess>,
+    /// The tiles whose markers let their player deploy anywhere, when one is in the draw.
+    pub(crate) portal: Option<portal::Portal>,
+}
+
+/// The rule modules a game's marker kinds bring (`removes`, `deploy`), found once per setup
+/// from the tile kinds of its draw and copied into each game's `Modules`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MarkerModules {
+    /// `princess`'s, when a tile of the draw carries a marker with `removes`.
+    princess: Option<princess::Princess>,
+    /// `portal`'s, when a tile of the draw carries a marker with `deploy`.
+    portal: Option<portal::Portal>,
+}
+
+impl MarkerModules {
+    /// What the marker kinds on the draw's tiles (`draw`, with repeats) bring.
+    pub(crate) fn of(tables: &Tables, draw: impl Iterator<Item = KindId>) -> MarkerModules {
+        let mut kinds = vec![false; tables.kinds.len()];
+        for k in draw {
+            kinds[k.index()] = true;
+        }
+        MarkerModules {
+            princess: princess::Princess::of(tables, &kinds),
+            portal: portal::Portal::of(tables, &kinds),
+        }
+    }
 }
 
 impl Modules {
@@ -312,6 +384,7 @@ impl Modules {
         colours: Vec<u8>,
         tokens: Option<usize>,
         extra_tile: bool,
+        markers: &MarkerModules,
     ) -> Modules {
         Modules {
             donkey: rules.donkey.then(donkey::Donkey::new),
@@ -320,6 +393,8 @@ impl Modules {
             flowers: (!colours.is_empty()).then_some(flowers::Flowers { colours }),
             tokens: tokens.map(|markers| tokens::Tokens::new(players, markers)),
             extra_tile: extra_tile.then(powers::ExtraTile::default),
+            princess: markers.princess.clone(),
+            portal: markers.portal.clone(),
         }
     }
 
@@ -342,7 +417,7 @@ impl Modules {
     /// Whether a group whose moves are many and alike (`Action::grouped`) is in play at all.
     #[inline]
     pub(crate) fn has_grouped(&self) -> bool {
-        self.donkey.is_some() || self.windmills.is_some()
+        self.donkey.is_some() || self.windmills.is_some() || self.portal.is_some()
     }
 
     /// Why a placement the edges and path rules allow is refused by a module (the donkey
@@ -379,6 +454,8 @@ impl Game<'_> {
             ActionId::RETURN => festival::return_count(self, placed),
             ActionId::RECALL => powers::recall_count(self),
             ActionId::DONKEY => donkey::targets(self),
+            ActionId::PRINCESS => princess::count(self, placed),
+            ActionId::PORTAL => portal::count(self, placed),
             _ => 0,
         }
     }
@@ -395,6 +472,8 @@ impl Game<'_> {
             ActionId::RETURN => festival::nth_return(self, n),
             ActionId::RECALL => powers::nth_recall(self, n),
             ActionId::DONKEY => donkey::nth_target(self, n),
+            ActionId::PRINCESS => princess::nth(self, placed, n),
+            ActionId::PORTAL => portal::nth(self, placed, n),
             _ => None,
         }?;
         Some(Move::Action { action, target })
@@ -416,7 +495,7 @@ impl Game<'_> {
                 info.name
             )));
         }
-        match (action, target) {
+        let made = match (action, target) {
             (ActionId::WINDMILL, Target::Feature(feature)) => {
                 windmill::place_windmill(self, placed, feature, events)
             }
@@ -425,11 +504,23 @@ impl Game<'_> {
             }
             (ActionId::RECALL, Target::Figure(figure)) => powers::recall(self, figure, events),
             (ActionId::DONKEY, Target::At { x, y }) => donkey::move_donkey(self, x, y, events),
+            (ActionId::PRINCESS, Target::Figure(figure)) => {
+                princess::send_home(self, placed, figure, events)
+            }
+            (ActionId::PORTAL, Target::Spot { x, y, feature }) => {
+                portal::deploy(self, placed, (x, y, feature), events)
+            }
             _ => Err(IllegalMove::NotOffered(format!(
                 "`{}` is not a move",
                 info.name
             ))),
+        };
+        if made.is_ok()
+            && let Some(n) = self.core.stats.actions.get_mut(usize::from(action.0))
+        {
+            *n += 1;
         }
+        made
     }
 
     /// The `placed` hook: the tile just placed may earn its player a figure's extra tile (not
