@@ -198,3 +198,12 @@ fn traders_and_builders_equal_jcz() {
 fn abbey_and_mayor_equal_jcz() {
     assert_matches_jcz("abbey-and-mayor", "abbey_and_mayor.xml", "abbey-and-mayor");
 }
+
+#[test]
+fn princess_and_dragon_equal_jcz() {
+    assert_matches_jcz(
+        "princess-and-dragon",
+        "princess_and_dragon.xml",
+        "princess-and-dragon",
+    );
+}

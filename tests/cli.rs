@@ -339,7 +339,7 @@ fn an_unknown_set_is_a_usage_error_listing_the_loaded_sets() {
         let stderr = text(&out.stderr);
         assert!(
             stderr.contains(
-                "no set `lakeland` is loaded (loaded: `base`, `abbey-and-mayor`, `festival`, `inns-and-cathedrals`, `river`, `river-2`, `traders-and-builders`, `village-life`)"
+                "no set `lakeland` is loaded (loaded: `base`, `abbey-and-mayor`, `festival`, `inns-and-cathedrals`, `princess-and-dragon`, `river`, `river-2`, `traders-and-builders`, `village-life`)"
             ),
             "{command}: {stderr}"
         );

@@ -523,3 +523,49 @@ markers = ["dragon", "portal"]
         assert!(second.contains(&element.to_string()), "{second:?}");
     }
 }
+
+/// A marker declared with the portal's or the princess's rule (`deploy`, `removes`) switches on
+/// JCZ's element for it whatever its id: a fan's gate and witch need JCZ's portal and princess.
+#[test]
+fn a_markers_rule_implies_jczs_element_whatever_its_id() {
+    let dir = scratch("jcz-addon-rules");
+    let fan = dir.join("gates.toml");
+    std::fs::write(
+        &fan,
+        r#"format = 1
+[set]
+id = "gates"
+name = "Gates"
+requires = ["base"]
+
+[[marker]]
+id = "gate"
+name = "Gate"
+on = "tile"
+deploy = "anywhere"
+
+[[marker]]
+id = "witch"
+name = "Witch"
+on = "city"
+removes = "follower"
+
+[[tile]]
+id = "GA-1"
+count = 1
+edges = { n = "city", e = "field", s = "field", w = "field" }
+cities = [{ ports = ["N"], markers = ["witch"] }]
+fields = [{ ports = ["ENE", "ESE", "SSE", "SSW", "WSW", "WNW"], cities = ["N"] }]
+markers = ["gate"]
+"#,
+    )
+    .unwrap();
+    let out = export(&dir, "gates", &[fan.to_str().unwrap()]);
+    let files = unpack(&out);
+    let xml = check_package(&files, "gates");
+    let implied: Vec<Option<&str>> = (xml.others[0].0.children.iter())
+        .filter(|c| c.name == "implies")
+        .map(|c| c.attr("element"))
+        .collect();
+    assert_eq!(implied, [Some("portal"), Some("princess")]);
+}

@@ -262,9 +262,9 @@ impl<'t> Game<'t> {
     }
 
     /// Appends the second-step moves of the first `ActionGroup::LISTED` groups, in the order
-    /// of `ActionGroup::ALL` (deploys, windmills, Festival returns, recalls, barns, pass); returns how
-    /// many of each it appended. (Simulations choose the donkey separately, so its many targets
-    /// do not swamp the rest.)
+    /// of `ActionGroup::ALL` (deploys, windmills, Festival returns, recalls, barns, figures sent
+    /// home, pass); returns how many of each it appended. (Simulations choose the donkey and
+    /// the portal separately, so their many targets do not swamp the rest.)
     pub fn legal_actions(
         &self,
         placed: PlacedId,

@@ -100,6 +100,24 @@ pub struct Turn {
     /// absent: a base follower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<String>,
+    /// The figure (anyone's) sent home instead of deploying, from the feature a marker with
+    /// `removes` on the tile just placed extends (the princess).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub princess: Option<FigureRef>,
+    /// Where a base follower goes instead of on the tile just placed, when a tile marker with
+    /// `deploy = "anywhere"` lets it (the magic portal): a feature of another placed tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub portal: Option<SpotRef>,
+}
+
+/// A feature of any placed tile: its tile and the feature, named as in `deploy`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpotRef {
+    /// The tile, `[x, y]`.
+    pub at: [i16; 2],
+    /// The feature of that tile.
+    pub on: FeatureRef,
 }
 
 /// One of the current player's figures on the board: its tile, its feature, and (when a
@@ -365,7 +383,7 @@ fn resolve(game: &Game<'_>, placed: PlacedId, r: &FeatureRef) -> Result<u8, Stri
 }
 
 /// Finds the current player's figure a `FigureRef` names (index into `Game::figures`).
-fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
+fn resolve_figure(game: &Game<'_>, r: &FigureRef, own: bool) -> Result<u16, String> {
     let [x, y] = r.at;
     let cell = game.core.board.cell(i32::from(x), i32::from(y));
     if cell.placed == PlacedId::NONE {
@@ -379,7 +397,7 @@ fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
         .iter()
         .enumerate()
         .filter(|(_, f)| {
-            f.owner == game.current()
+            (!own || f.owner == game.current())
                 && f.node == p.node(feature)
                 && r.figure.is_none_or(|k| k == f.kind)
         })
@@ -387,9 +405,13 @@ fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
         .collect();
     match found.as_slice() {
         [i] => Ok(*i as u16),
-        [] => Err(format!(
+        [] if own => Err(format!(
             "player {} has no figure on {} at ({x}, {y})",
             game.current() + 1,
+            describe_feature(game.core.tables, game.orient(cell.placed), feature)
+        )),
+        [] => Err(format!(
+            "no figure on {} at ({x}, {y})",
             describe_feature(game.core.tables, game.orient(cell.placed), feature)
         )),
         _ => Err("a follower and a windmill stand there: say which with `figure`".into()),
@@ -429,6 +451,8 @@ impl Turn {
             donkey: None,
             barn: None,
             figure: None,
+            princess: None,
+            portal: None,
         };
         match second {
             Move::Deploy { feature, figure } => {
@@ -442,6 +466,10 @@ impl Turn {
                     Target::Feature(f) => Some(TargetRef::Feature(FeatureRef::Index(f))),
                     Target::Figure(i) => figure_ref(game, i).map(TargetRef::Figure),
                     Target::At { x, y } => Some(TargetRef::At([x, y])),
+                    Target::Spot { x, y, feature } => Some(TargetRef::Spot(SpotRef {
+                        at: [x, y],
+                        on: FeatureRef::Index(feature),
+                    })),
                     Target::Kind(_) => None,
                     Target::Corner(c) => {
                         Target::corner_name(c).map(|c| TargetRef::Corner(c.into()))
@@ -465,6 +493,8 @@ impl Turn {
             ("recall", self.recall.clone().map(TargetRef::Figure)),
             ("donkey", self.donkey.map(TargetRef::At)),
             ("barn", self.barn.clone().map(TargetRef::Corner)),
+            ("princess", self.princess.clone().map(TargetRef::Figure)),
+            ("portal", self.portal.clone().map(TargetRef::Spot)),
         ];
         (written.into_iter())
             .filter_map(|(key, target)| Some((key, target?)))
@@ -480,6 +510,8 @@ impl Turn {
             ("recall", TargetRef::Figure(f)) => self.recall = Some(f),
             ("donkey", TargetRef::At(at)) => self.donkey = Some(at),
             ("barn", TargetRef::Corner(c)) => self.barn = Some(c),
+            ("princess", TargetRef::Figure(f)) => self.princess = Some(f),
+            ("portal", TargetRef::Spot(s)) => self.portal = Some(s),
             _ => return false,
         }
         true
@@ -497,6 +529,8 @@ pub enum TargetRef {
     At([i16; 2]),
     /// A corner of the tile just placed, `NE` (`Target::Corner`).
     Corner(String),
+    /// A feature of any placed tile (`Target::Spot`).
+    Spot(SpotRef),
 }
 
 /// The error of a turn naming more than one second step, listing the record's keys.
@@ -523,12 +557,22 @@ fn action_move(
         ActionId::by_record_key(key).ok_or_else(|| format!("no rule has the move `{key}`"))?;
     let target = match written {
         TargetRef::Feature(r) => Target::Feature(resolve(game, placed, r)?),
-        TargetRef::Figure(f) => Target::Figure(resolve_figure(game, f)?),
+        // The princess sends anyone's figure home; the other moves name the player's own.
+        TargetRef::Figure(f) => Target::Figure(resolve_figure(game, f, key != "princess")?),
         TargetRef::At([x, y]) => Target::At { x: *x, y: *y },
         TargetRef::Corner(c) => Target::Corner(
             Target::corner_by_name(c)
                 .ok_or_else(|| format!("`{c}` is not a corner of a tile: NW, NE, SE or SW"))?,
         ),
+        TargetRef::Spot(s) => {
+            let [x, y] = s.at;
+            let cell = game.core.board.cell(i32::from(x), i32::from(y));
+            if cell.placed == PlacedId::NONE {
+                return Err(format!("no tile at ({x}, {y})"));
+            }
+            let feature = resolve(game, cell.placed, &s.on)?;
+            Target::Spot { x, y, feature }
+        }
     };
     Ok(Move::Action { action, target })
 }
@@ -773,7 +817,7 @@ fn check_draw(tables: &Tables, runs: &[ExpectRun], bag: &[KindId]) -> Option<Str
 
 #[cfg(test)]
 mod tests {
-    use super::{FeatureRef, FigureRef, TargetRef, Turn, at_most_one};
+    use super::{FeatureRef, FigureRef, SpotRef, TargetRef, Turn, at_most_one};
     use crate::rules::{ActionId, TargetKind};
 
     /// Every move in the rules' registry has its key in the record format, for its form of
@@ -795,6 +839,10 @@ mod tests {
                 }),
                 TargetKind::At => TargetRef::At([3, -1]),
                 TargetKind::Corner => TargetRef::Corner("NE".into()),
+                TargetKind::Spot => TargetRef::Spot(SpotRef {
+                    at: [2, 1],
+                    on: FeatureRef::Name("city".into()),
+                }),
                 TargetKind::Kind => panic!("`{key}` takes a figure kind: no record form"),
             };
             let mut turn = Turn {
@@ -808,6 +856,8 @@ mod tests {
                 donkey: None,
                 barn: None,
                 figure: None,
+                princess: None,
+                portal: None,
             };
             assert!(turn.set_action(key, written.clone()), "`{key}` not written");
             assert_eq!(turn.actions(), vec![(key, written)]);
@@ -819,7 +869,7 @@ mod tests {
     fn the_one_second_step_error_lists_the_record_keys() {
         assert_eq!(
             at_most_one(),
-            "a turn has at most one of deploy, windmill, return, recall, donkey and barn"
+            "a turn has at most one of deploy, windmill, return, recall, donkey, barn, princess and portal"
         );
     }
 }

@@ -10,7 +10,7 @@ use crate::draw::Prepared;
 use crate::ids::KindId;
 use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
 use crate::placements::Placements;
-use crate::rules::{Modules, deal_colours, named_colours, rules_in_play};
+use crate::rules::{MarkerModules, Modules, deal_colours, named_colours, rules_in_play};
 use crate::scoring::{MarkersInPlay, markers_in_play};
 use crate::state::{Core, Event, Game, GameStats, Phase, PlayTables, Powers, Scratch};
 use crate::tables::Tables;
@@ -34,6 +34,8 @@ pub struct Setup<'t> {
     rules: Arc<Rules>,
     colours: Colours,
     markers: Arc<MarkersInPlay>,
+    /// The rule modules the marker kinds of the draw bring.
+    marker_modules: MarkerModules,
     /// Per follower kind of the tables: how many each player has (0 when its set has no tile
     /// in the game).
     follower_counts: Vec<u8>,
@@ -61,6 +63,7 @@ impl<'t> Setup<'t> {
             Colours::Dealt(Vec::new())
         };
         let markers = markers_in_play(tables, &rules, whole());
+        let marker_modules = MarkerModules::of(tables, whole());
         let follower_counts = figures_dealt(tables, &options, &rules, whole())?;
         let mut rules = rules;
         rules.figures = (tables.followers.iter().zip(&follower_counts))
@@ -88,6 +91,7 @@ impl<'t> Setup<'t> {
             rules: Arc::new(rules),
             colours,
             markers: Arc::new(markers),
+            marker_modules,
             follower_counts,
             nodes,
             play: Arc::new(PlayTables::new(tables)),
@@ -176,6 +180,7 @@ impl<'t> Setup<'t> {
                 colours,
                 self.markers.tokens.then_some(markers),
                 powers.extra_tile_kinds != 0,
+                &self.marker_modules,
             ),
         };
         game.put(0, 0, tables.orient_of(self.draw.start, 0));

@@ -438,6 +438,12 @@ pub struct MarkerInfo {
     /// been placed (`draw::hold`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held_until: Option<u8>,
+    /// The figures its tile's player may send home from its feature instead of deploying.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removes: Option<tiledef::Removes>,
+    /// Where its tile's player may deploy instead of on the tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploy: Option<tiledef::DeployWhere>,
 }
 
 /// The placement index: which rotations of each tile kind fit each neighbour pattern.
@@ -1171,6 +1177,8 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
                 token: m.token,
                 token_id: m.token_id.clone(),
                 held_until: m.held_until.map(small),
+                removes: m.removes,
+                deploy: m.deploy,
             })
             .collect(),
         features: rules,

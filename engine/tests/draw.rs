@@ -392,3 +392,33 @@ fn a_cut_draw_with_held_tiles_is_the_uncut_draw_s_first_tiles() {
         assert_eq!(order, whole[..4], "seed {seed}");
     }
 }
+
+/// Princess & Dragon's dragon tiles wait for the first volcano, with the base game and with
+/// River II, whose volcano lake (drawn last of the river) lets them go before the land tiles.
+#[test]
+fn the_dragon_tiles_come_after_the_first_volcano() {
+    let tables = common::tables();
+    let has = |k: KindId, marker: &str| {
+        let m = tables.markers.iter().position(|m| m.id == marker);
+        m.is_some_and(|m| {
+            let kind = tables.kind(k);
+            kind.markers.contains(&(m as u8))
+        })
+    };
+    for sets in [
+        &["base", "princess-and-dragon"][..],
+        &["base", "river-2", "princess-and-dragon"],
+    ] {
+        for seed in 0..100 {
+            let plan = engine::draw::plan(tables, &options(sets, seed)).expect("a draw");
+            let volcano = plan.bag.iter().position(|&k| has(k, "volcano"));
+            let volcano = volcano.expect("a volcano in the draw");
+            let dragons = plan.bag.iter().filter(|&&k| has(k, "dragon")).count();
+            assert_eq!(dragons, 12, "{sets:?} seed {seed}");
+            assert!(
+                !plan.bag[..volcano].iter().any(|&k| has(k, "dragon")),
+                "{sets:?} seed {seed}"
+            );
+        }
+    }
+}

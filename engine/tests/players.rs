@@ -439,3 +439,40 @@ fn greedy_places_a_barn_where_it_pays() {
     };
     assert_eq!(chosen, Some(barn));
 }
+
+/// Greedy values the princess: with the opponent's knight in the 3-tile city a princess tile
+/// extends (where nothing else of the tile is worth as much), it sends that knight home.
+#[test]
+fn greedy_sends_an_opponents_knight_home_with_the_princess() {
+    let tables = common::tables();
+    let record = engine::Record::from_toml(
+        r#"
+        [game]
+        players = 2
+        draw = ["N", "DG-Cc.p", "K"]
+        [[turn]]
+        tile = "N"
+        at = [0, -1]
+        rotation = 2
+        deploy = "city"
+        "#,
+    )
+    .expect("record reads");
+    let mut game = engine::replay(tables, &record).expect("replays").game;
+    let mut events = Vec::new();
+    let place = Move::Place {
+        x: 1,
+        y: -1,
+        rotation: 3,
+    };
+    game.apply(place, &mut events)
+        .expect("the princess tile joins the city");
+    let chosen = Player::new(Strategy::Greedy).choose(&game, &mut Rng::new(1));
+    assert_eq!(
+        chosen,
+        Some(Move::Action {
+            action: ActionId::PRINCESS,
+            target: engine::rules::Target::Figure(0),
+        })
+    );
+}

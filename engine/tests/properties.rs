@@ -709,10 +709,17 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
         while game.phase() != Phase::Over {
             if let Phase::Act(placed) = game.phase() {
                 let mut listed = Vec::new();
-                let [deploys, windmills, returns, recalls, barns, pass] =
-                    game.legal_actions(placed, &mut listed);
+                let [
+                    deploys,
+                    windmills,
+                    returns,
+                    recalls,
+                    barns,
+                    princesses,
+                    pass,
+                ] = game.legal_actions(placed, &mut listed);
                 assert_eq!(
-                    deploys + windmills + returns + recalls + barns + pass,
+                    deploys + windmills + returns + recalls + barns + princesses + pass,
                     listed.len()
                 );
                 assert_eq!(deploys > 0, game.can_deploy(placed));
@@ -731,6 +738,10 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
                 assert_eq!(
                     barns,
                     game.action_count(placed, ActionGroup::Module(ActionId::BARN))
+                );
+                assert_eq!(
+                    princesses,
+                    game.action_count(placed, ActionGroup::Module(ActionId::PRINCESS))
                 );
                 assert_eq!(pass, game.action_count(placed, ActionGroup::Pass));
                 let game = &game;

@@ -260,6 +260,8 @@ fn vocabulary_set(
                     token_id: m.token.as_ref().and_then(|t| t.id.clone()),
                     token_name: m.token.as_ref().and_then(|t| t.name.clone()),
                     held_until: None,
+                    removes: m.removes,
+                    deploy: m.deploy,
                 }
             })
             .collect(),
@@ -344,6 +346,7 @@ pub fn check(
         (feature_kinds, edge_kinds, followers),
     );
     cx.held_markers(&vocab, &mut tileset);
+    cx.marker_places(&vocab);
 
     // Tiles that write their layout first, then the tiles `like` them, kept in file order.
     let names = tile_names(files, &order);
@@ -2003,6 +2006,37 @@ impl Checker<'_> {
                 continue;
             }
             tileset.markers[m].held_until = until;
+        }
+    }
+
+    /// A marker's `removes` needs a feature to send figures home from, its `deploy` a tile.
+    fn marker_places(&mut self, vocab: &Vocabulary) {
+        let files = self.files;
+        for d in &vocab.markers {
+            let Some(m) = files[d.file].file.markers.get(d.at) else {
+                continue;
+            };
+            let on_tile = m.on == MarkerPlace::Tile;
+            if m.removes.is_some() && on_tile {
+                self.error(
+                    d.file,
+                    &format!("/marker/{}/removes", d.at),
+                    false,
+                    "tilekit::removes-on-tile",
+                    format!("marker `{}` is on the tile, so it has no feature to send figures home from", d.id),
+                )
+                .hint = Some("`removes` goes on a feature marker (`on = \"city\"`, as the princess): its figures are those on the feature the placement extends".to_string());
+            }
+            if m.deploy.is_some() && !on_tile {
+                self.error(
+                    d.file,
+                    &format!("/marker/{}/deploy", d.at),
+                    false,
+                    "tilekit::deploy-on-feature",
+                    format!("marker `{}` is on a feature, but `deploy` widens where a tile's player deploys", d.id),
+                )
+                .hint = Some("`deploy` goes on a tile marker (`on = \"tile\"`, as the magic portal)".to_string());
+            }
         }
     }
 

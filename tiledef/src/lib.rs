@@ -23,12 +23,12 @@ pub use load::{
     load_bundled, read_paths, read_text,
 };
 pub use model::{
-    ArtHints, Beside, BonusDef, Completion, CornerScoresDef, Count, DealtDef, EdgeStyle,
-    EffectCount, EffectDef, EmblemDef, FORMAT_VERSION, FeatureDef, FeatureKindDef, FigureAt,
-    FigureDef, GroupDraw, JczEdge, KindRates, KindScoring, KindValue, LookBorder, LookDef,
-    LookStyle, MarkerIcon, MarkerPlace, MarkerRule, Meeting, PathRule, PowerDef, RangeDef, Rates,
-    ScoringDef, SetFigure, Shape, SmallRates, SpareStarts, StrengthDef, TileFeatures, TileSetFile,
-    TokenDef,
+    ArtHints, Beside, BonusDef, Completion, CornerScoresDef, Count, DealtDef, DeployWhere,
+    EdgeStyle, EffectCount, EffectDef, EmblemDef, FORMAT_VERSION, FeatureDef, FeatureKindDef,
+    FigureAt, FigureDef, GroupDraw, JczEdge, KindRates, KindScoring, KindValue, LookBorder,
+    LookDef, LookStyle, MarkerIcon, MarkerPlace, MarkerRule, Meeting, PathRule, PowerDef, RangeDef,
+    Rates, Removes, ScoringDef, SetFigure, Shape, SmallRates, SpareStarts, StrengthDef,
+    TileFeatures, TileSetFile, TokenDef,
 };
 pub use port::{Port, Side};
 pub use schema::{json_schema, json_schema_text};

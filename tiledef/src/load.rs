@@ -270,7 +270,7 @@ pub fn bundled() -> Vec<Source> {
 }
 
 /// The bundled files by name; each file is named after the set it declares (tested).
-const BUNDLED: [(&str, &str); 8] = [
+const BUNDLED: [(&str, &str); 9] = [
     (
         "abbey-and-mayor.toml",
         include_str!("../../definitions/abbey-and-mayor.toml"),
@@ -283,6 +283,10 @@ const BUNDLED: [(&str, &str); 8] = [
     (
         "inns-and-cathedrals.toml",
         include_str!("../../definitions/inns-and-cathedrals.toml"),
+    ),
+    (
+        "princess-and-dragon.toml",
+        include_str!("../../definitions/princess-and-dragon.toml"),
     ),
     (
         "river-2.toml",

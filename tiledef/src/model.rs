@@ -973,6 +973,32 @@ pub struct MarkerDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(example = HeldDef::example())]
     pub held: Option<HeldDef>,
+    /// A feature marker whose tile lets its player, when the placement extends a feature of its
+    /// kind that holds figures, send one of those figures home instead of deploying (anyone's;
+    /// JCZ's princess: `removes = "follower"` on a city marker).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removes: Option<Removes>,
+    /// A tile marker that widens where its tile's player may deploy instead of on the tile
+    /// (JCZ's magic portal: `deploy = "anywhere"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploy: Option<DeployWhere>,
+}
+
+/// Which figures a marker with `removes` may send home from its feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Removes {
+    /// A figure that claims the feature (a follower, the large follower, the abbot, the mayor;
+    /// not a builder or pig, which go home with their owner's last claiming figure there).
+    Follower,
+}
+
+/// Where a tile marker with `deploy` lets its tile's player deploy instead of on the tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeployWhere {
+    /// On any unoccupied, unfinished feature of any other placed tile (the base follower).
+    Anywhere,
 }
 
 /// When the tiles carrying a marker come into the draw.

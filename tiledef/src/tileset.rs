@@ -400,6 +400,10 @@ pub struct MarkerKind {
     /// Tiles carrying it are held out of the draw until a tile carrying this marker kind (an
     /// index into `TileSet::markers`) has been placed.
     pub held_until: Option<usize>,
+    /// The figures its tile's player may send home from its feature instead of deploying.
+    pub removes: Option<crate::Removes>,
+    /// Where its tile's player may deploy instead of on the tile.
+    pub deploy: Option<crate::DeployWhere>,
     /// The id of the good its token is, when named apart from the marker (`fish` on a `port`):
     /// markers giving one good id are counted together.
     pub token_id: Option<String>,

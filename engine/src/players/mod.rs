@@ -246,5 +246,34 @@ fn second_steps(game: &Game<'_>, buf: &mut Vec<Move>) -> Vec<Move> {
             });
         }
     }
+    portal_steps(game, placed, &mut moves);
     moves
+}
+
+/// The portal's deploys worth trying: one per feature (the first spot of each), since a
+/// follower anywhere on a feature stands the same to the estimate.
+fn portal_steps(game: &Game<'_>, placed: crate::ids::PlacedId, moves: &mut Vec<Move>) {
+    if game.action_count(placed, ActionGroup::Module(ActionId::PORTAL)) == 0 {
+        return;
+    }
+    // Listed once: each `nth` would walk the board again.
+    let mut all = Vec::new();
+    game.legal_moves(&mut all);
+    let mut roots = Vec::new();
+    for mv in all {
+        let Move::Action {
+            action: ActionId::PORTAL,
+            target: Target::Spot { x, y, feature },
+        } = mv
+        else {
+            continue;
+        };
+        let cell = game.core.board.cell(i32::from(x), i32::from(y));
+        let node = game.core.board.placed[cell.placed.index()].node(feature);
+        let root = game.core.find(node);
+        if !roots.contains(&root) {
+            roots.push(root);
+            moves.push(mv);
+        }
+    }
 }

@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | `filter` | a tile is drawn: its placements | donkey |
 //! | `placed` | a tile is placed, before the second step | powers (the extra tile) |
-//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall), barn |
+//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall), barn, princess, portal |
 //! | `completed` | a feature is completed, scored or not | tokens |
 //! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers |
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
@@ -27,6 +27,8 @@
 //! - `powers`: the set figures' `recall`, `extra-tile` and `bonus` (the abbot's, the
 //!   builder's, the pig's);
 //! - `barn`: the figures a set places at a corner (`at = "corner"`: Abbey & Mayor's barn).
+//! - `princess`: a feature marker with `removes` sends a figure of the feature its tile
+//!   extends home; `portal`: a tile marker with `deploy = "anywhere"` (Princess & Dragon).
 //!
 //! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
 //! records, `play --json`, the page's words and the players read the entry, not the module.
@@ -38,7 +40,9 @@ pub mod festival;
 pub(crate) mod flowers;
 pub(crate) mod in_play;
 pub(crate) mod network;
+pub(crate) mod portal;
 pub(crate) mod powers;
+pub(crate) mod princess;
 pub(crate) mod tokens;
 pub(crate) mod windmill;
 
@@ -69,6 +73,12 @@ impl ActionId {
     pub const EXTRA_TILE: ActionId = ActionId(4);
     /// A figure placed at a corner of the tile just placed: the barn (`barn`).
     pub const BARN: ActionId = ActionId(5);
+    /// A figure (anyone's) sent home from the feature a `removes` marker's tile extends
+    /// (`princess`).
+    pub const PRINCESS: ActionId = ActionId(6);
+    /// A base follower deployed on another tile's feature after a `deploy = "anywhere"` tile
+    /// (`portal`).
+    pub const PORTAL: ActionId = ActionId(7);
 
     /// Its index in the registry (`GameStats::actions`).
     pub fn index(self) -> usize {
@@ -114,6 +124,15 @@ pub enum Target {
     /// A corner of the tile just placed: 0 to 3, clockwise from the north-west (`NW`, `NE`,
     /// `SE`, `SW`).
     Corner(u8),
+    /// A feature of any placed tile.
+    Spot {
+        /// Its tile's column.
+        x: i16,
+        /// Its tile's row (south is +1).
+        y: i16,
+        /// Its local index on that tile.
+        feature: u8,
+    },
 }
 
 /// Which of `Target`'s forms an action takes.
@@ -129,6 +148,8 @@ pub enum TargetKind {
     Kind,
     /// `Target::Corner`.
     Corner,
+    /// `Target::Spot`.
+    Spot,
 }
 
 impl Target {
@@ -140,6 +161,7 @@ impl Target {
             Target::At { .. } => TargetKind::At,
             Target::Kind(_) => TargetKind::Kind,
             Target::Corner(_) => TargetKind::Corner,
+            Target::Spot { .. } => TargetKind::Spot,
         }
     }
 
@@ -177,7 +199,7 @@ pub struct Action {
 }
 
 /// The registry of the rule modules' moves and events, indexed by `ActionId`.
-pub static ACTIONS: [Action; 6] = [
+pub static ACTIONS: [Action; 8] = [
     Action {
         name: "windmill",
         record_key: Some("windmill"),
@@ -226,6 +248,22 @@ pub static ACTIONS: [Action; 6] = [
         move_words: "barn at the {target} corner",
         event_words: "{player} places their barn at the {target} corner",
     },
+    Action {
+        name: "princess",
+        record_key: Some("princess"),
+        target: TargetKind::Figure,
+        grouped: false,
+        move_words: "send the {target} home (princess)",
+        event_words: "",
+    },
+    Action {
+        name: "portal",
+        record_key: Some("portal"),
+        target: TargetKind::Spot,
+        grouped: true,
+        move_words: "deploy a follower through the portal on the {target}",
+        event_words: "{player} deploys a follower through the portal on the {target}",
+    },
 ];
 
 /// A group of second-step moves: what a player may do after placing, from the core or one
@@ -242,10 +280,10 @@ pub enum ActionGroup {
 
 impl ActionGroup {
     /// Every group, in the order of `legal_moves` (the rules' registry orders them).
-    pub const ALL: [ActionGroup; 7] = GROUPS;
+    pub const ALL: [ActionGroup; 9] = GROUPS;
 
     /// How many of `ALL` `legal_actions` lists; the rest a simulation chooses apart.
-    pub const LISTED: usize = 6;
+    pub const LISTED: usize = 7;
 
     /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
     /// random player picks such a group first, then a move in it, so they do not swamp the
@@ -258,20 +296,27 @@ impl ActionGroup {
 /// The second-step groups in the order a player's moves are listed and a random player picks
 /// among them (a seeded game depends on it): deploys, the modules' moves before the pass, the
 /// pass, then the modules' moves listed apart (`ActionGroup::LISTED`).
-pub(crate) const GROUPS: [ActionGroup; 7] = [
+pub(crate) const GROUPS: [ActionGroup; 9] = [
     ActionGroup::Deploy,
     ActionGroup::Module(ActionId::WINDMILL),
     ActionGroup::Module(ActionId::RETURN),
     ActionGroup::Module(ActionId::RECALL),
     ActionGroup::Module(ActionId::BARN),
+    ActionGroup::Module(ActionId::PRINCESS),
     ActionGroup::Pass,
     ActionGroup::Module(ActionId::DONKEY),
+    ActionGroup::Module(ActionId::PORTAL),
 ];
 
 /// The modules' moves that are not grouped and come before the pass in `GROUPS`, in its
 /// order: a game without grouped moves (`Modules::has_grouped`) picks uniformly among the
 /// deploys, these and the pass.
-pub(crate) const FLAT: [ActionId; 3] = [ActionId::RETURN, ActionId::RECALL, ActionId::BARN];
+pub(crate) const FLAT: [ActionId; 4] = [
+    ActionId::RETURN,
+    ActionId::RECALL,
+    ActionId::BARN,
+    ActionId::PRINCESS,
+];
 
 /// An action's event as JSON, in the one shape every module's event takes:
 /// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
@@ -289,6 +334,10 @@ pub fn event_json(
         Target::At { x, y } => ("at", serde_json::json!([x, y])),
         Target::Kind(figure) => ("figure", figure_kind_id(tables, figure).into()),
         Target::Corner(c) => ("corner", Target::corner_name(c).unwrap_or("?").into()),
+        Target::Spot { x, y, feature } => {
+            body.insert("at".into(), serde_json::json!([x, y]));
+            ("feature", feature.into())
+        }
     };
     body.insert(key.into(), value);
     let mut out = serde_json::Map::new();
@@ -339,6 +388,34 @@ pub(crate) struct Modules {
     pub(crate) extra_tile: Option<powers::ExtraTile>,
     /// The figures placed at a corner (the barns), when a set of the game declares one.
     pub(crate) barns: Option<barn::Barns>,
+    /// The features whose markers send figures home, when a tile of the draw has one.
+    pub(crate) princess: Option<princess::Princess>,
+    /// The tiles whose markers let their player deploy anywhere, when one is in the draw.
+    pub(crate) portal: Option<portal::Portal>,
+}
+
+/// The rule modules a game's marker kinds bring (`removes`, `deploy`), found once per setup
+/// from the tile kinds of its draw and copied into each game's `Modules`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MarkerModules {
+    /// `princess`'s, when a tile of the draw carries a marker with `removes`.
+    princess: Option<princess::Princess>,
+    /// `portal`'s, when a tile of the draw carries a marker with `deploy`.
+    portal: Option<portal::Portal>,
+}
+
+impl MarkerModules {
+    /// What the marker kinds on the draw's tiles (`draw`, with repeats) bring.
+    pub(crate) fn of(tables: &Tables, draw: impl Iterator<Item = KindId>) -> MarkerModules {
+        let mut kinds = vec![false; tables.kinds.len()];
+        for k in draw {
+            kinds[k.index()] = true;
+        }
+        MarkerModules {
+            princess: princess::Princess::of(tables, &kinds),
+            portal: portal::Portal::of(tables, &kinds),
+        }
+    }
 }
 
 impl Modules {
@@ -352,6 +429,7 @@ impl Modules {
         colours: Vec<u8>,
         tokens: Option<usize>,
         extra_tile: bool,
+        markers: &MarkerModules,
     ) -> Modules {
         Modules {
             donkey: rules.donkey.then(donkey::Donkey::new),
@@ -361,6 +439,8 @@ impl Modules {
             tokens: tokens.map(|markers| tokens::Tokens::new(players, markers)),
             extra_tile: extra_tile.then(powers::ExtraTile::default),
             barns: (rules.corner).map(|(figure, n)| barn::Barns::new(figure, n, players)),
+            princess: markers.princess.clone(),
+            portal: markers.portal.clone(),
         }
     }
 
@@ -389,7 +469,7 @@ impl Modules {
     /// Whether a group whose moves are many and alike (`Action::grouped`) is in play at all.
     #[inline]
     pub(crate) fn has_grouped(&self) -> bool {
-        self.donkey.is_some() || self.windmills.is_some()
+        self.donkey.is_some() || self.windmills.is_some() || self.portal.is_some()
     }
 
     /// Why a placement the edges and path rules allow is refused by a module (the donkey
@@ -427,6 +507,8 @@ impl Game<'_> {
             ActionId::RECALL => powers::recall_count(self),
             ActionId::DONKEY => donkey::targets(self),
             ActionId::BARN => barn::count(self, placed),
+            ActionId::PRINCESS => princess::count(self, placed),
+            ActionId::PORTAL => portal::count(self, placed),
             _ => 0,
         }
     }
@@ -444,6 +526,8 @@ impl Game<'_> {
             ActionId::RECALL => powers::nth_recall(self, n),
             ActionId::DONKEY => donkey::nth_target(self, n),
             ActionId::BARN => barn::nth(self, placed, n),
+            ActionId::PRINCESS => princess::nth(self, placed, n),
+            ActionId::PORTAL => portal::nth(self, placed, n),
             _ => None,
         }?;
         Some(Move::Action { action, target })
@@ -475,6 +559,12 @@ impl Game<'_> {
             (ActionId::RECALL, Target::Figure(figure)) => powers::recall(self, figure, events),
             (ActionId::DONKEY, Target::At { x, y }) => donkey::move_donkey(self, x, y, events),
             (ActionId::BARN, Target::Corner(corner)) => barn::place(self, placed, corner, events),
+            (ActionId::PRINCESS, Target::Figure(figure)) => {
+                princess::send_home(self, placed, figure, events)
+            }
+            (ActionId::PORTAL, Target::Spot { x, y, feature }) => {
+                portal::deploy(self, placed, (x, y, feature), events)
+            }
             _ => Err(IllegalMove::NotOffered(format!(
                 "`{}` is not a move",
                 info.name

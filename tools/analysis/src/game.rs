@@ -565,6 +565,7 @@ fn target_words(tables: &Tables, target: Target) -> String {
         Target::Figure(i) => format!("figure {i}"),
         Target::At { x, y } => format!("({x}, {y})"),
         Target::Kind(figure) => engine::rules::figure_kind_id(tables, figure),
+        Target::Spot { x, y, feature } => format!("feature {feature} at ({x}, {y})"),
         Target::Corner(c) => Target::corner_name(c).unwrap_or("?").to_string(),
     }
 }
@@ -625,6 +626,16 @@ fn choice_text(
                     }
                     None => format!("figure {i}"),
                 },
+                Target::Spot { x, y, feature } => {
+                    match game.board().at(i32::from(x), i32::from(y)) {
+                        Some(q) => {
+                            let o = game.tables().orient(q.orient);
+                            let on = engine::game::describe_feature(game.tables(), o, feature);
+                            format!("{on} at ({x}, {y})")
+                        }
+                        None => target_words(game.tables(), target),
+                    }
+                }
                 other => target_words(game.tables(), other),
             };
             (fill(action.info().move_words, None, &words), point)
@@ -747,7 +758,7 @@ fn event_text(
             kind,
             ..
         } => Some(format!(
-            "  P{} returns their {} from the {} at ({x}, {y}) (Festival, no scoring)",
+            "  P{}'s {} goes home from the {} at ({x}, {y}) (no scoring)",
             player + 1,
             match (figure, follower.set_index()) {
                 (FigureKind::Follower, Some(k)) => tables.followers[k].name.to_lowercase(),

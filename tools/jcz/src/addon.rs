@@ -135,6 +135,16 @@ fn implied(set: &TileSetFile) -> Vec<String> {
                 .filter_map(|f| vocab::element_of_figure(&f.id)),
         )
         .collect();
+    // A marker declared with the portal's or the princess's rule needs JCZ's element for it,
+    // whatever its id.
+    for m in &set.markers {
+        if m.deploy.is_some() {
+            elements.push("portal".to_string());
+        }
+        if m.removes.is_some() {
+            elements.push("princess".to_string());
+        }
+    }
     // FanCloisterZone's Village Life rules.
     let flowers = |t: &TileDef| (t.features_under(FIELDS).iter()).any(|f| !f.flowers.is_empty());
     if set.tiles.iter().any(flowers) {

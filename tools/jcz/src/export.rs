@@ -230,6 +230,22 @@ fn rules_notes(
             ),
         });
     }
+    // JCZ's princess and portal are its own cities' and tiles' elements, with its reading.
+    for m in &set.markers {
+        let jcz = vocab::jcz_name(&m.id);
+        let declared = m.removes.is_some() || m.deploy.is_some();
+        if declared && (m.removes != vocab::removes(jcz) || m.deploy != vocab::deploy(jcz)) {
+            notes.push(Note {
+                file: set.set.id.clone(),
+                tile: None,
+                kind: "rule".to_string(),
+                detail: format!(
+                    "`{}`: its `removes`/`deploy` is not JCZ's reading of `{jcz}`",
+                    m.id
+                ),
+            });
+        }
+    }
     for figure in &set.set.figures {
         let id = figure.id().to_string();
         notes.push(Note {

@@ -939,6 +939,8 @@ impl Markers {
             scoring: known.and_then(|k| vocab::scoring(k.marker)),
             token: known.and_then(|k| vocab::token(k.marker)),
             held: known.and_then(|k| vocab::held(k.marker)),
+            removes: known.and_then(|k| vocab::removes(k.marker)),
+            deploy: known.and_then(|k| vocab::deploy(k.marker)),
         });
         // The marker that lets held tiles be drawn is declared with them.
         let until = self.defs.get(&id).and_then(|d| d.held.as_ref());

@@ -195,6 +195,18 @@ pub fn held(marker: &str) -> Option<HeldDef> {
         })
 }
 
+/// The figures JCZ's `PrincessCapability` lets a player send home from the marker's city: its
+/// followers (`City::getFollowers2`: not the builder or pig).
+pub fn removes(marker: &str) -> Option<tiledef::Removes> {
+    (marker == "princess").then_some(tiledef::Removes::Follower)
+}
+
+/// Where JCZ's `PortalCapability` (`AbstractActionPhase::prepareMeepleActions`) lets the
+/// player of a tile with the marker deploy instead: on any placed tile.
+pub fn deploy(marker: &str) -> Option<tiledef::DeployWhere> {
+    (marker == "portal").then_some(tiledef::DeployWhere::Anywhere)
+}
+
 /// What one value of JCZ's `<tile group="…">` means in its `RiverCapability`.
 #[derive(Clone, Copy, Debug)]
 pub struct TileGroup {

@@ -204,12 +204,12 @@ proptest::proptest! {
     /// changes nothing of what comes back.
     #[test]
     fn any_choice_and_order_of_the_bundled_sets_comes_back(
-        chosen in proptest::collection::vec(proptest::bool::ANY, 8),
-        set_keys in proptest::collection::vec(proptest::num::u32::ANY, 8),
+        chosen in proptest::collection::vec(proptest::bool::ANY, 9),
+        set_keys in proptest::collection::vec(proptest::num::u32::ANY, 9),
         tile_keys in proptest::collection::vec(proptest::num::u32::ANY, 1..200),
     ) {
         let files = bundled_files();
-        proptest::prop_assert_eq!(files.len(), 8);
+        proptest::prop_assert_eq!(files.len(), 9);
         let ours = tiledef::load_bundled();
         let sets = choose(&files, &chosen, &set_keys, &tile_keys);
         let differ = differences(&sets, &ours, &round_trip(&sets, &[]));

@@ -120,6 +120,8 @@ fn with_new_vocabulary() -> (TileSet, usize) {
         token_id: None,
         token_name: None,
         held_until: None,
+        removes: None,
+        deploy: None,
     });
     let colour = set.colours.len() - 1;
     let marker = set.markers.len() - 1;

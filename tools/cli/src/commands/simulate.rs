@@ -1,6 +1,6 @@
 //! `tilekit simulate`: random legal games across all cores, with a progress bar; reports
 //! games/s, score statistics, points by source (features, flowers, windmills, marketplace
-//! networks, each marker kind's scoring modifier and token: wells, inns, cathedrals, goods), the expansions' actions (Festival returns, donkey moves, windmills) and the
+//! networks, each marker kind's scoring modifier and token: wells, inns, cathedrals, goods), the expansions' actions (Festival returns, donkey moves, windmills, every rule module's moves by name) and the
 //! tiles that could not be placed. The rules follow the sets in the bag unless a flag says
 //! otherwise; the report's first line (and `rules` in `--json`) says which are in play.
 //! `--json` prints `SimulateJson`, versioned, its figures keyed by id (its schema:
@@ -744,6 +744,13 @@ fn report(
     let figures = figures_per_game(tables, stats);
     if !figures.is_empty() {
         let _ = writeln!(out, "figures per game: {}", figures.join("; "));
+    }
+    let moves: Vec<String> = (engine::rules::ACTIONS.iter().zip(&stats.sums.actions))
+        .filter(|(_, n)| **n > 0)
+        .map(|(a, n)| format!("{} {:.2}", a.name, *n as f64 / g))
+        .collect();
+    if !moves.is_empty() {
+        let _ = writeln!(out, "rule moves per game: {}", moves.join("; "));
     }
     let _ = writeln!(
         out,
