@@ -67,6 +67,17 @@ pub enum Phase {
     Place(KindId),
     /// The tile is placed; deploy or pass.
     Act(PlacedId),
+    /// After the turn's second step and its scoring, a rule module asks `player` (not
+    /// necessarily the current one) for a move of `action` (`Game::next_choice`); `placed` is
+    /// the turn's tile.
+    Choose {
+        /// Who must choose (0-based).
+        player: u8,
+        /// The move asked for.
+        action: crate::rules::ActionId,
+        /// The tile placed this turn.
+        placed: PlacedId,
+    },
     /// All tiles are drawn and the final scoring is done.
     Over,
 }
@@ -1171,6 +1182,15 @@ impl<'t> Game<'t> {
     /// The player whose turn it is.
     pub fn current(&self) -> u8 {
         self.core.current
+    }
+
+    /// The player who moves now: the chooser in `Phase::Choose`, else the current player.
+    #[inline]
+    pub fn to_move(&self) -> u8 {
+        match self.core.phase {
+            Phase::Choose { player, .. } => player,
+            _ => self.core.current,
+        }
     }
 
     /// The feature nodes.

@@ -15,6 +15,7 @@
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
 //! | `end_turn` | after the completions of a turn | windmill |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens |
+//! | `next_choice` | after `end_turn`, and after each choice made: who must choose a move of which action now (`Phase::Choose`; `None` ends the turn); `choice_declinable`, `decline_choice`: whether the pass declines it, and what declining does | (none yet) |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
 //!
 //! - `in_play`: which rules a game plays (the options, else the data of its sets);
@@ -77,6 +78,11 @@ impl ActionId {
             .map(|i| ActionId(i as u8))
     }
 
+    /// Whether it is a choice after the turn (`Phase::Choose`), not a second step.
+    pub fn is_choice(self) -> bool {
+        CHOICES.contains(&self)
+    }
+
     /// Every action that is a move, in registry order.
     pub fn moves() -> impl Iterator<Item = ActionId> {
         (0..ACTIONS.len() as u8)
@@ -101,6 +107,15 @@ pub enum Target {
     },
     /// A kind of figure (the base follower or a set figure).
     Kind(FigureId),
+    /// A feature of any placed tile: the tile's position and its local feature index.
+    Spot {
+        /// Column.
+        x: i16,
+        /// Row (south is +1).
+        y: i16,
+        /// The local index of the feature on that tile.
+        feature: u8,
+    },
 }
 
 /// Which of `Target`'s forms an action takes.
@@ -114,6 +129,8 @@ pub enum TargetKind {
     At,
     /// `Target::Kind`.
     Kind,
+    /// `Target::Spot`.
+    Spot,
 }
 
 impl Target {
@@ -124,6 +141,7 @@ impl Target {
             Target::Figure(_) => TargetKind::Figure,
             Target::At { .. } => TargetKind::At,
             Target::Kind(_) => TargetKind::Kind,
+            Target::Spot { .. } => TargetKind::Spot,
         }
     }
 }
@@ -236,6 +254,10 @@ pub(crate) const GROUPS: [ActionGroup; 6] = [
 /// deploys, these and the pass.
 pub(crate) const FLAT: [ActionId; 2] = [ActionId::RETURN, ActionId::RECALL];
 
+/// The actions that are choices after the turn (`Phase::Choose`, asked by `next_choice`), not
+/// second steps: they have a record key (a list of the choices made) and no group.
+pub(crate) const CHOICES: [ActionId; 0] = [];
+
 /// An action's event as JSON, in the one shape every module's event takes:
 /// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
 pub fn event_json(
@@ -251,6 +273,10 @@ pub fn event_json(
         Target::Figure(i) => ("figure", i.into()),
         Target::At { x, y } => ("at", serde_json::json!([x, y])),
         Target::Kind(figure) => ("figure", figure_kind_id(tables, figure).into()),
+        Target::Spot { x, y, feature } => {
+            body.insert("at".into(), serde_json::json!([x, y]));
+            ("feature", feature.into())
+        }
     };
     body.insert(key.into(), value);
     let mut out = serde_json::Map::new();
@@ -505,6 +531,26 @@ impl Game<'_> {
         }
     }
 
+    /// The `next_choice` hook, after the turn's `end_turn` and after each choice made: the
+    /// player who must now choose and the action they choose a move of (`Phase::Choose`), or
+    /// None when no module asks (the turn ends).
+    #[inline]
+    pub(crate) fn next_choice(&mut self) -> Option<(u8, ActionId)> {
+        None
+    }
+
+    /// Whether a choice of `action` may be declined by `Move::Pass` (listed among its moves).
+    #[inline]
+    pub(crate) fn choice_declinable(&self, action: ActionId) -> bool {
+        let _ = action;
+        false
+    }
+
+    /// Declines the choice of `action` asked for now (`choice_declinable`).
+    pub(crate) fn decline_choice(&mut self, action: ActionId, events: &mut Vec<Event>) {
+        let _ = (action, events);
+    }
+
     /// The `final_scoring` hook, after the features' final scoring: the windmills left on the
     /// board, then the token majorities.
     pub(crate) fn final_scoring_modules(&mut self, events: &mut Vec<Event>) {
@@ -520,7 +566,7 @@ impl Game<'_> {
 #[cfg(test)]
 mod tests {
     use super::ActionGroup;
-    use super::{ACTIONS, ActionId, FLAT, GROUPS};
+    use super::{ACTIONS, ActionId, CHOICES, FLAT, GROUPS};
 
     /// `FLAT` is what it says: the ungrouped modules' moves before the pass, in `GROUPS`'s
     /// order (the random player's flat pick relies on it).
@@ -537,19 +583,20 @@ mod tests {
         assert_eq!(before, FLAT);
     }
 
-    /// Every move of the registry has a group, once; the events-only entries none.
+    /// Every move of the registry has a group, once, but the choices after the turn
+    /// (`CHOICES`) none; the events-only entries none.
     #[test]
     fn every_move_has_one_group() {
         for (i, info) in ACTIONS.iter().enumerate() {
+            let action = ActionId(i as u8);
             let groups = (GROUPS.iter())
-                .filter(|&&g| g == ActionGroup::Module(ActionId(i as u8)))
+                .filter(|&&g| g == ActionGroup::Module(action))
                 .count();
-            assert_eq!(
-                groups,
-                usize::from(info.record_key.is_some()),
-                "{}",
-                info.name
-            );
+            let second_step = info.record_key.is_some() && !CHOICES.contains(&action);
+            assert_eq!(groups, usize::from(second_step), "{}", info.name);
+        }
+        for choice in CHOICES {
+            assert!(choice.info().record_key.is_some(), "{}", choice.info().name);
         }
     }
 }
