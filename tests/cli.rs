@@ -1043,6 +1043,7 @@ fn simulate_json_stats_keep_their_fields() {
     assert_eq!(
         keys,
         [
+            "actions",
             "deployed",
             "donkey_moves",
             "extra_tiles",

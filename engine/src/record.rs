@@ -92,6 +92,11 @@ pub struct Turn {
     /// Where the donkey moves: `[x, y]` of a placed tile (Village Life).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub donkey: Option<[i16; 2]>,
+    /// After the turn, where each wagon freed by a completed feature moved on, in the order
+    /// chosen: a feature of a placed tile `{ at = [x, y], on = "N" }`, or `"pass"` (it goes
+    /// home).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wagon: Option<Vec<ChoiceRef>>,
     /// Which follower `deploy` puts down: the id of a set's follower kind (`"large-follower"`);
     /// absent: a base follower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -482,6 +487,7 @@ impl Turn {
             return_figure: None,
             recall: None,
             donkey: None,
+            wagon: None,
             figure: None,
         };
         match second {
@@ -534,7 +540,7 @@ impl Turn {
     /// The choices after the turn it lists, as `(record key, the choices in the order made)`:
     /// the format's keys, each an action of `rules::CHOICES`.
     pub fn choices(&self) -> Vec<(&'static str, &[ChoiceRef])> {
-        let written: [(&'static str, &Option<Vec<ChoiceRef>>); 0] = [];
+        let written = [("wagon", &self.wagon)];
         (written.into_iter())
             .filter_map(|(key, list)| Some((key, list.as_deref()?)))
             .collect()
@@ -542,8 +548,10 @@ impl Turn {
 
     /// The list of choices a record key names (None: the format has no such list).
     fn choice_list(&mut self, key: &str) -> Option<&mut Option<Vec<ChoiceRef>>> {
-        let _ = key;
-        None
+        match key {
+            "wagon" => Some(&mut self.wagon),
+            _ => None,
+        }
     }
 
     /// The rule modules' moves the turn names, as `(record key, target)`: the format's keys,
@@ -983,6 +991,7 @@ mod tests {
                 return_figure: None,
                 recall: None,
                 donkey: None,
+                wagon: None,
                 figure: None,
             };
             assert_eq!(ActionId::by_record_key(key), Some(action));

@@ -496,6 +496,8 @@ impl<'t> Game<'t> {
                 winners: &winners,
                 counted: (t, emblems, paying),
                 points,
+                root,
+                complete,
             })
         } else {
             (Vec::new(), Vec::new())

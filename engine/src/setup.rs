@@ -153,6 +153,7 @@ impl<'t> Setup<'t> {
                     deployed: vec![0; self.tables.followers.len() + 1],
                     figure_points: vec![0; self.tables.followers.len()],
                     recalls: vec![0; self.tables.followers.len()],
+                    actions: vec![0; crate::rules::ACTIONS.len()],
                     ..GameStats::default()
                 },
                 rules: Arc::clone(&self.rules),
@@ -169,6 +170,7 @@ impl<'t> Setup<'t> {
                 colours,
                 self.markers.tokens.then_some(markers),
                 powers.extra_tile_kinds != 0,
+                powers.move_on_kinds != 0,
             ),
         };
         game.put(0, 0, tables.orient_of(self.draw.start, 0));

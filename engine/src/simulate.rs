@@ -216,6 +216,7 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
         donkey_moves,
         windmills_placed,
         set_aside,
+        actions,
     } = game;
     add_all(&mut sum.points_by_kind, points_by_kind);
     sum.windmill_points += windmill_points;
@@ -232,6 +233,7 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
     sum.donkey_moves += donkey_moves;
     sum.windmills_placed += windmills_placed;
     sum.set_aside += set_aside;
+    add_all(&mut sum.actions, actions);
 }
 
 /// Adds `b` into `a` entry by entry (growing `a` to `b`'s length).

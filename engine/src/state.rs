@@ -819,6 +819,8 @@ pub struct GameStats {
     pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
+    /// The rule modules' moves made (second steps and choices after the turn), by `ActionId`.
+    pub actions: Vec<u64>,
 }
 
 impl GameStats {
@@ -916,6 +918,9 @@ pub struct KeyedStats {
     pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
+    /// The rule modules' moves made (second steps and choices after the turn), by the action's
+    /// name (`rules::ACTIONS`).
+    pub actions: BTreeMap<String, u64>,
 }
 
 /// Each value of `values` under the id `id(i)` of its index; values under one id add up, so
@@ -953,6 +958,7 @@ impl GameStats {
             donkey_moves,
             windmills_placed,
             set_aside,
+            actions,
         } = self;
         let kind = |k: usize| tables.features.get(k).map_or("", |f| f.id.as_str());
         let marker = |m: usize| tables.markers.get(m).map_or("", |m| m.id.as_str());
@@ -985,6 +991,9 @@ impl GameStats {
             donkey_moves: *donkey_moves,
             windmills_placed: *windmills_placed,
             set_aside: *set_aside,
+            actions: keyed(actions, crate::rules::ACTIONS.len(), |a| {
+                crate::rules::ACTIONS.get(a).map_or("", |a| a.name)
+            }),
         }
     }
 }
@@ -1087,6 +1096,8 @@ pub(crate) struct Powers {
     pub(crate) recall_kinds: u32,
     /// The set figures in play with the power `extra-tile` (`FigureId::bit`: the builder).
     pub(crate) extra_tile_kinds: u32,
+    /// The set figures in play with the power `move-on` (`FigureId::bit`).
+    pub(crate) move_on_kinds: u32,
 }
 
 impl Powers {
@@ -1111,6 +1122,7 @@ impl Powers {
             match f.power {
                 Some(crate::tables::Power::Recall) => powers.recall_kinds |= bit,
                 Some(crate::tables::Power::ExtraTile) => powers.extra_tile_kinds |= bit,
+                Some(crate::tables::Power::MoveOn) => powers.move_on_kinds |= bit,
                 _ => {}
             }
         }

@@ -11,11 +11,11 @@
 //! | `placed` | a tile is placed, before the second step | powers (the extra tile) |
 //! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall) |
 //! | `completed` | a feature is completed, scored or not | tokens |
-//! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers |
+//! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers, wagon (freed) |
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
 //! | `end_turn` | after the completions of a turn | windmill |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens |
-//! | `next_choice` | after `end_turn`, and after each choice made: who must choose a move of which action now (`Phase::Choose`; `None` ends the turn); `choice_declinable`, `decline_choice`: whether the pass declines it, and what declining does | (none yet) |
+//! | `next_choice` | after `end_turn`, and after each choice made: who must choose a move of which action now (`Phase::Choose`; `None` ends the turn); `choice_declinable`, `decline_choice`: whether the pass declines it, and what declining does | wagon |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
 //!
 //! - `in_play`: which rules a game plays (the options, else the data of its sets);
@@ -25,7 +25,8 @@
 //!   `Core::join`);
 //! - `tokens`: tokens given by completed features' markers, scored by majority at the end;
 //! - `powers`: the set figures' `recall`, `extra-tile` and `bonus` (the abbot's, the
-//!   builder's, the pig's).
+//!   builder's, the pig's);
+//! - `wagon`: the set figures' `move-on` (the wagon), a choice after the turn.
 //!
 //! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
 //! records, `play --json`, the page's words and the players read the entry, not the module.
@@ -38,6 +39,7 @@ pub(crate) mod in_play;
 pub(crate) mod network;
 pub(crate) mod powers;
 pub(crate) mod tokens;
+pub(crate) mod wagon;
 pub(crate) mod windmill;
 
 pub(crate) use in_play::{deal_colours, named_colours, rules_in_play};
@@ -65,6 +67,14 @@ impl ActionId {
     pub const DONKEY: ActionId = ActionId(3);
     /// An extra tile earned by a figure with the power `extra-tile` (`powers`; an event only).
     pub const EXTRA_TILE: ActionId = ActionId(4);
+    /// A figure with the power `move-on` moved on from its completed feature, a choice after
+    /// the turn (`wagon`).
+    pub const WAGON: ActionId = ActionId(5);
+
+    /// Its index in `ACTIONS`.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
 
     /// Its entry in the registry.
     pub fn info(self) -> &'static Action {
@@ -167,7 +177,7 @@ pub struct Action {
 }
 
 /// The registry of the rule modules' moves and events, indexed by `ActionId`.
-pub static ACTIONS: [Action; 5] = [
+pub static ACTIONS: [Action; 6] = [
     Action {
         name: "windmill",
         record_key: Some("windmill"),
@@ -207,6 +217,14 @@ pub static ACTIONS: [Action; 5] = [
         grouped: false,
         move_words: "",
         event_words: "{player}'s {target}: the tile extends its feature, so {player} places one more tile",
+    },
+    Action {
+        name: "wagon",
+        record_key: Some("wagon"),
+        target: TargetKind::Spot,
+        grouped: false,
+        move_words: "move your wagon on to the {target}",
+        event_words: "{player}'s wagon moves on to the {target}",
     },
 ];
 
@@ -256,7 +274,7 @@ pub(crate) const FLAT: [ActionId; 2] = [ActionId::RETURN, ActionId::RECALL];
 
 /// The actions that are choices after the turn (`Phase::Choose`, asked by `next_choice`), not
 /// second steps: they have a record key (a list of the choices made) and no group.
-pub(crate) const CHOICES: [ActionId; 0] = [];
+pub(crate) const CHOICES: [ActionId; 1] = [ActionId::WAGON];
 
 /// An action's event as JSON, in the one shape every module's event takes:
 /// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
@@ -309,6 +327,10 @@ pub(crate) struct Scoring<'a> {
     pub(crate) counted: (u32, u32, u32),
     /// The points it scored.
     pub(crate) points: u32,
+    /// Its root.
+    pub(crate) root: NodeId,
+    /// Whether it was scored as completed (not at the end, nor by a recall).
+    pub(crate) complete: bool,
 }
 
 /// The rule modules a game plays, each with its own state; a module not in play is `None`,
@@ -325,12 +347,14 @@ pub(crate) struct Modules {
     pub(crate) tokens: Option<tokens::Tokens>,
     /// The extra tile's progress, when a figure of the game has the power `extra-tile`.
     pub(crate) extra_tile: Option<powers::ExtraTile>,
+    /// The figures that move on (the wagon), when a figure of the game has the power `move-on`.
+    pub(crate) wagons: Option<wagon::Wagons>,
 }
 
 impl Modules {
     /// The modules a game of these rules plays, each in its start state: `colours` the
     /// players' flower colours (empty: no flower bonus), `tokens` the marker kinds when a
-    /// marker gives tokens, `extra_tile` whether a figure has that power.
+    /// marker gives tokens, `extra_tile` and `move_on` whether a figure has that power.
     #[inline]
     pub(crate) fn new(
         rules: &Rules,
@@ -338,6 +362,7 @@ impl Modules {
         colours: Vec<u8>,
         tokens: Option<usize>,
         extra_tile: bool,
+        move_on: bool,
     ) -> Modules {
         Modules {
             donkey: rules.donkey.then(donkey::Donkey::new),
@@ -346,6 +371,7 @@ impl Modules {
             flowers: (!colours.is_empty()).then_some(flowers::Flowers { colours }),
             tokens: tokens.map(|markers| tokens::Tokens::new(players, markers)),
             extra_tile: extra_tile.then(powers::ExtraTile::default),
+            wagons: move_on.then(wagon::Wagons::default),
         }
     }
 
@@ -405,6 +431,7 @@ impl Game<'_> {
             ActionId::RETURN => festival::return_count(self, placed),
             ActionId::RECALL => powers::recall_count(self),
             ActionId::DONKEY => donkey::targets(self),
+            ActionId::WAGON => wagon::count(self),
             _ => 0,
         }
     }
@@ -421,6 +448,7 @@ impl Game<'_> {
             ActionId::RETURN => festival::nth_return(self, n),
             ActionId::RECALL => powers::nth_recall(self, n),
             ActionId::DONKEY => donkey::nth_target(self, n),
+            ActionId::WAGON => wagon::nth(self, n),
             _ => None,
         }?;
         Some(Move::Action { action, target })
@@ -442,7 +470,7 @@ impl Game<'_> {
                 info.name
             )));
         }
-        match (action, target) {
+        let made = match (action, target) {
             (ActionId::WINDMILL, Target::Feature(feature)) => {
                 windmill::place_windmill(self, placed, feature, events)
             }
@@ -451,11 +479,20 @@ impl Game<'_> {
             }
             (ActionId::RECALL, Target::Figure(figure)) => powers::recall(self, figure, events),
             (ActionId::DONKEY, Target::At { x, y }) => donkey::move_donkey(self, x, y, events),
+            (ActionId::WAGON, Target::Spot { x, y, feature }) => {
+                wagon::move_on(self, (x, y, feature), events)
+            }
             _ => Err(IllegalMove::NotOffered(format!(
                 "`{}` is not a move",
                 info.name
             ))),
+        };
+        if made.is_ok()
+            && let Some(n) = self.core.stats.actions.get_mut(action.index())
+        {
+            *n += 1;
         }
+        made
     }
 
     /// The `placed` hook: the tile just placed may earn its player a figure's extra tile (not
@@ -501,6 +538,9 @@ impl Game<'_> {
         } else {
             Vec::new()
         };
+        if self.modules.wagons.is_some() && !s.powered.is_empty() {
+            wagon::free(self, s);
+        }
         (bonuses, flowers)
     }
 
@@ -536,19 +576,23 @@ impl Game<'_> {
     /// None when no module asks (the turn ends).
     #[inline]
     pub(crate) fn next_choice(&mut self) -> Option<(u8, ActionId)> {
-        None
+        self.modules.wagons.as_ref()?;
+        wagon::next_choice(self)
     }
 
     /// Whether a choice of `action` may be declined by `Move::Pass` (listed among its moves).
     #[inline]
     pub(crate) fn choice_declinable(&self, action: ActionId) -> bool {
-        let _ = action;
-        false
+        // The wagon's pass leaves it at home.
+        action == ActionId::WAGON
     }
 
     /// Declines the choice of `action` asked for now (`choice_declinable`).
     pub(crate) fn decline_choice(&mut self, action: ActionId, events: &mut Vec<Event>) {
-        let _ = (action, events);
+        let _ = events;
+        if action == ActionId::WAGON {
+            wagon::stay_home(self);
+        }
     }
 
     /// The `final_scoring` hook, after the features' final scoring: the windmills left on the
