@@ -569,3 +569,50 @@ markers = ["gate"]
         .collect();
     assert_eq!(implied, [Some("portal"), Some("princess")]);
 }
+
+/// A fan set's figure that moves on (its id JCZ's `wagon`) switches on JCZ's wagon by its
+/// expansion, and its tiles' `moves` are written as JCZ's `wagon-move` letters.
+#[test]
+fn a_wagon_is_implied_and_its_moves_written_as_jcz_does() {
+    let dir = scratch("jcz-addon-wagon");
+    let fan = dir.join("carts.toml");
+    std::fs::write(
+        &fan,
+        r#"format = 1
+[set]
+id = "carts"
+name = "Carts"
+requires = ["base"]
+
+[[figure]]
+id = "wagon"
+name = "Wagon"
+count = 1
+on = ["road", "city", "monastery"]
+power = "move-on"
+
+[[tile]]
+id = "CA-1"
+count = 1
+edges = { n = "city", e = "field", s = "road", w = "field" }
+cities = [{ ports = ["N"] }]
+roads = [{ ports = ["S"], end = "city" }]
+fields = [{ ports = ["ENE", "ESE", "SSE", "SSW", "WSW", "WNW"], cities = ["N"] }]
+moves = [["N", "S"]]
+"#,
+    )
+    .unwrap();
+    let out = export(&dir, "carts", &[fan.to_str().unwrap()]);
+    let files = unpack(&out);
+    let xml = check_package(&files, "carts");
+    let implied: Vec<Option<&str>> = (xml.others[0].0.children.iter())
+        .filter(|c| c.name == "implies")
+        .map(|c| c.attr("element"))
+        .collect();
+    assert_eq!(implied, [Some("wagon")]);
+    let linked: Vec<String> = (xml.tiles[0].elements.iter())
+        .filter_map(|e| e.attrs.iter().find(|(k, _)| k == "wagon-move"))
+        .map(|(_, v)| v.clone())
+        .collect();
+    assert_eq!(linked, ["a", "a"], "{:?}", xml.tiles[0].elements);
+}

@@ -574,6 +574,8 @@ impl<'t> Game<'t> {
                 winners: &winners,
                 counted: (t, emblems, paying),
                 points,
+                root,
+                complete,
             })
         } else {
             (Vec::new(), Vec::new())
@@ -662,6 +664,9 @@ impl<'t> Game<'t> {
                 winners: &winners,
                 counted: (t, emblems, paying),
                 points,
+                root,
+                // A barn's scoring completes nothing: no figure on its field moves on.
+                complete: false,
             })
         } else {
             (Vec::new(), Vec::new())

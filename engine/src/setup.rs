@@ -181,6 +181,7 @@ impl<'t> Setup<'t> {
                 self.markers.tokens.then_some(markers),
                 powers.extra_tile_kinds != 0,
                 &self.marker_modules,
+                powers.move_on_kinds != 0,
             ),
         };
         game.put(0, 0, tables.orient_of(self.draw.start, 0));

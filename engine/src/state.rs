@@ -67,6 +67,17 @@ pub enum Phase {
     Place(KindId),
     /// The tile is placed; deploy or pass.
     Act(PlacedId),
+    /// After the turn's second step and its scoring, a rule module asks `player` (not
+    /// necessarily the current one) for a move of `action` (`Game::next_choice`); `placed` is
+    /// the turn's tile.
+    Choose {
+        /// Who must choose (0-based).
+        player: u8,
+        /// The move asked for.
+        action: crate::rules::ActionId,
+        /// The tile placed this turn.
+        placed: PlacedId,
+    },
     /// All tiles are drawn and the final scoring is done.
     Over,
 }
@@ -1100,6 +1111,8 @@ pub(crate) struct Powers {
     pub(crate) recall_kinds: u32,
     /// The set figures in play with the power `extra-tile` (`FigureId::bit`: the builder).
     pub(crate) extra_tile_kinds: u32,
+    /// The set figures in play with the power `move-on` (`FigureId::bit`).
+    pub(crate) move_on_kinds: u32,
 }
 
 impl Powers {
@@ -1124,6 +1137,7 @@ impl Powers {
             match f.power {
                 Some(crate::tables::Power::Recall) => powers.recall_kinds |= bit,
                 Some(crate::tables::Power::ExtraTile) => powers.extra_tile_kinds |= bit,
+                Some(crate::tables::Power::MoveOn) => powers.move_on_kinds |= bit,
                 _ => {}
             }
         }
@@ -1195,6 +1209,15 @@ impl<'t> Game<'t> {
     /// The player whose turn it is.
     pub fn current(&self) -> u8 {
         self.core.current
+    }
+
+    /// The player who moves now: the chooser in `Phase::Choose`, else the current player.
+    #[inline]
+    pub fn to_move(&self) -> u8 {
+        match self.core.phase {
+            Phase::Choose { player, .. } => player,
+            _ => self.core.current,
+        }
     }
 
     /// The feature nodes.

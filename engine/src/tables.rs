@@ -387,8 +387,8 @@ pub struct TileKind {
     #[serde(default)]
     pub no_u_turn: bool,
     /// The links of features a moving figure may follow, each a bit mask of local feature
-    /// indices (the same in every orientation); empty when the tile declares none. No rule
-    /// reads them yet.
+    /// indices (the same in every orientation); empty when the tile declares none. A figure
+    /// with the power `move-on` follows them (`rules::wagon`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<u64>,
     /// The draw rules holding it back: bit `h` when it carries the marker of the `h`-th marker
@@ -704,6 +704,9 @@ pub enum Power {
     ExtraTile,
     /// Its owner adds these rates when its feature scores for them (the pig).
     Bonus(BonusRates),
+    /// When its feature is completed, its owner may move it on along the tiles' `moves` (the
+    /// wagon).
+    MoveOn,
 }
 
 /// What a figure's bonus adds to its owner's points.
@@ -759,6 +762,7 @@ fn follower_info(f: &tiledef::FollowerKind, claimable: u32) -> FollowerInfo {
         power: f.power.map(|p| match p {
             tiledef::FigurePower::Recall => Power::Recall,
             tiledef::FigurePower::ExtraTile => Power::ExtraTile,
+            tiledef::FigurePower::MoveOn => Power::MoveOn,
             tiledef::FigurePower::Bonus {
                 tile,
                 emblem,

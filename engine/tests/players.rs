@@ -45,7 +45,7 @@ fn play_checked<'t>(
     let mut game = Game::new(tables, options, &mut events).expect("game sets up");
     let mut used = [0u32; 4];
     while game.phase() != Phase::Over {
-        let seat = game.current() as usize;
+        let seat = game.to_move() as usize;
         let mv = players[seat]
             .choose(&game, &mut rng)
             .expect("a move while the game is on");
@@ -475,4 +475,64 @@ fn greedy_sends_an_opponents_knight_home_with_the_princess() {
             target: engine::rules::Target::Figure(0),
         })
     );
+}
+
+/// After P2's tile completes the road P1's wagon stands on (scenario `wagon-moves-on-to-the-monastery`), P1 chooses: the
+/// greedy and MCTS players move the wagon on to a linked monastery, worth points, rather than
+/// home.
+#[test]
+fn greedy_moves_its_wagon_on_when_it_pays() {
+    let tables = common::tables();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/scenarios/wagon-moves-on-to-the-monastery.toml"),
+    )
+    .expect("the scenario");
+    let mut record = engine::record::Record::from_toml(&text).expect("a record");
+    // The last turn without its choice: the replay stops where P1 must choose.
+    record.turns[1].wagon = None;
+    let game = engine::record::replay(tables, &record)
+        .expect("replays")
+        .game;
+    let Phase::Choose { player, action, .. } = game.phase() else {
+        panic!("no choice asked: {:?}", game.phase());
+    };
+    assert_eq!((player, action), (0, ActionId::WAGON));
+    let mut legal = Vec::new();
+    game.legal_moves(&mut legal);
+    assert_eq!(legal.len(), 3, "two monasteries and the pass: {legal:?}");
+    for strategy in [Strategy::Greedy, Strategy::Mcts { playouts: 200 }] {
+        let mv = Player::new(strategy).choose(&game, &mut Rng::new(7));
+        let moved = matches!(
+            mv,
+            Some(Move::Action {
+                action: ActionId::WAGON,
+                ..
+            })
+        );
+        assert!(
+            moved && legal.contains(&mv.unwrap_or(Move::Pass)),
+            "{strategy} chose {mv:?}"
+        );
+    }
+}
+
+/// Every kind of player makes the wagon's move in games of Abbey & Mayor, only legally (each
+/// move is held to the legal list by `play_checked`).
+#[test]
+fn every_player_moves_the_wagon_on() {
+    let tables = common::tables();
+    for strategy in [Strategy::Random, Strategy::Greedy] {
+        let mut moved = 0;
+        for seed in 0..30u64 {
+            let options = GameOptions {
+                sets: vec!["base".into(), "abbey-and-mayor".into()],
+                ..GameOptions::seeded(2, seed)
+            };
+            let (game, _) = play_checked(tables, options, &[strategy; 2], seed);
+            assert_eq!(game.phase(), Phase::Over);
+            moved += game.stats().actions[ActionId::WAGON.index()];
+        }
+        assert!(moved > 0, "{strategy}: no wagon moved on in 30 games");
+    }
 }

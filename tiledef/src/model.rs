@@ -528,8 +528,10 @@ pub struct FigureDef {
     pub beside: Beside,
     /// What more it does: `recall` (instead of deploying, its owner takes it back and its
     /// feature scores at once as at the end: the abbot), `extra-tile` (placing a tile that
-    /// extends its feature gives its owner one more tile: the builder), or `{ bonus = { … } }`
-    /// (when its feature scores for its owner, the owner adds these rates: the pig).
+    /// extends its feature gives its owner one more tile: the builder), `{ bonus = { … } }`
+    /// (when its feature scores for its owner, the owner adds these rates: the pig), or
+    /// `move-on` (when its feature is completed, its owner may move it on along the tiles'
+    /// `moves` instead of taking it home: the wagon).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power: Option<PowerDef>,
     /// When it is dealt: `{ with = "garden" }` only in games whose draw has a tile with a
@@ -621,6 +623,10 @@ pub enum PowerDef {
     /// once however many such figures they have there (the pig: `{ bordered = 1 }`, 1 more per
     /// completed city its field borders).
     Bonus(BonusDef),
+    /// When its feature is completed and scored, instead of going home its owner may move it
+    /// on to an unoccupied, unfinished feature it may stand on that a tile's `moves` links to
+    /// the completed feature, on any of that feature's tiles (the wagon).
+    MoveOn,
 }
 
 /// The rates a figure's bonus adds to its owner's points.

@@ -259,6 +259,8 @@ pub enum FigurePower {
         /// Per completed feature a region borders.
         bordered: u32,
     },
+    /// When its feature is completed, its owner may move it on along the tiles' `moves`.
+    MoveOn,
 }
 
 /// A tile group: tiles drawn together, before or after the tiles of no group.

@@ -1102,13 +1102,14 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
     out
 }
 
-/// The value to its player of each second-step move in `moves`, each tried on a copy.
+/// The value to the player who moves of each second-step move (or choice after the turn) in
+/// `moves`, each tried on a copy.
 pub(crate) fn rank_actions(game: &Game<'_>, moves: &[Move], scratch: &mut Scratch) {
     scratch.candidates.clear();
-    let Phase::Act(placed) = game.phase() else {
+    let (Phase::Act(placed) | Phase::Choose { placed, .. }) = game.phase() else {
         return;
     };
-    let me = game.current() as usize;
+    let me = game.to_move() as usize;
     let players = game.core.options.players as usize;
     let p = game.core.board.placed[placed.index()];
     let place = Move::Place {

@@ -11,11 +11,12 @@
 //! | `placed` | a tile is placed, before the second step | powers (the extra tile) |
 //! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall), barn, princess, portal |
 //! | `completed` | a feature is completed, scored or not | tokens |
-//! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers |
+//! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers, wagon (freed) |
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
 //! | deploy filter | a follower's deploy on a feature (`deploy_refused`, asked only when `Modules::filters_deploys`) | barn |
 //! | `end_turn` | after the completions of a turn | windmill, barn |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens, barn |
+//! | `next_choice` | after `end_turn`, and after each choice made: who must choose a move of which action now (`Phase::Choose`; `None` ends the turn); `choice_declinable`, `decline_choice`: whether the pass declines it, and what declining does | wagon |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
 //!
 //! - `in_play`: which rules a game plays (the options, else the data of its sets);
@@ -29,6 +30,7 @@
 //! - `barn`: the figures a set places at a corner (`at = "corner"`: Abbey & Mayor's barn).
 //! - `princess`: a feature marker with `removes` sends a figure of the feature its tile
 //!   extends home; `portal`: a tile marker with `deploy = "anywhere"` (Princess & Dragon).
+//! - `wagon`: the set figures' `move-on` (the wagon), a choice after the turn.
 //!
 //! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
 //! records, `play --json`, the page's words and the players read the entry, not the module.
@@ -44,6 +46,7 @@ pub(crate) mod portal;
 pub(crate) mod powers;
 pub(crate) mod princess;
 pub(crate) mod tokens;
+pub(crate) mod wagon;
 pub(crate) mod windmill;
 
 pub(crate) use in_play::{deal_colours, named_colours, rules_in_play};
@@ -79,6 +82,9 @@ impl ActionId {
     /// A base follower deployed on another tile's feature after a `deploy = "anywhere"` tile
     /// (`portal`).
     pub const PORTAL: ActionId = ActionId(7);
+    /// A figure with the power `move-on` moved on from its completed feature, a choice after
+    /// the turn (`wagon`).
+    pub const WAGON: ActionId = ActionId(8);
 
     /// Its index in the registry (`GameStats::actions`).
     pub fn index(self) -> usize {
@@ -95,6 +101,11 @@ impl ActionId {
         (0..ACTIONS.len())
             .find(|&i| ACTIONS[i].record_key == Some(key))
             .map(|i| ActionId(i as u8))
+    }
+
+    /// Whether it is a choice after the turn (`Phase::Choose`), not a second step.
+    pub fn is_choice(self) -> bool {
+        CHOICES.contains(&self)
     }
 
     /// Every action that is a move, in registry order.
@@ -199,7 +210,7 @@ pub struct Action {
 }
 
 /// The registry of the rule modules' moves and events, indexed by `ActionId`.
-pub static ACTIONS: [Action; 8] = [
+pub static ACTIONS: [Action; 9] = [
     Action {
         name: "windmill",
         record_key: Some("windmill"),
@@ -264,6 +275,14 @@ pub static ACTIONS: [Action; 8] = [
         move_words: "deploy a follower through the portal on the {target}",
         event_words: "{player} deploys a follower through the portal on the {target}",
     },
+    Action {
+        name: "wagon",
+        record_key: Some("wagon"),
+        target: TargetKind::Spot,
+        grouped: false,
+        move_words: "move your wagon on to the {target}",
+        event_words: "{player}'s wagon moves on to the {target}",
+    },
 ];
 
 /// A group of second-step moves: what a player may do after placing, from the core or one
@@ -318,6 +337,10 @@ pub(crate) const FLAT: [ActionId; 4] = [
     ActionId::PRINCESS,
 ];
 
+/// The actions that are choices after the turn (`Phase::Choose`, asked by `next_choice`), not
+/// second steps: they have a record key (a list of the choices made) and no group.
+pub(crate) const CHOICES: [ActionId; 1] = [ActionId::WAGON];
+
 /// An action's event as JSON, in the one shape every module's event takes:
 /// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
 pub fn event_json(
@@ -370,6 +393,10 @@ pub(crate) struct Scoring<'a> {
     pub(crate) counted: (u32, u32, u32),
     /// The points it scored.
     pub(crate) points: u32,
+    /// Its root.
+    pub(crate) root: NodeId,
+    /// Whether it was scored as completed (not at the end, nor by a recall).
+    pub(crate) complete: bool,
 }
 
 /// The rule modules a game plays, each with its own state; a module not in play is `None`,
@@ -392,6 +419,8 @@ pub(crate) struct Modules {
     pub(crate) princess: Option<princess::Princess>,
     /// The tiles whose markers let their player deploy anywhere, when one is in the draw.
     pub(crate) portal: Option<portal::Portal>,
+    /// The figures that move on (the wagon), when a figure of the game has the power `move-on`.
+    pub(crate) wagons: Option<wagon::Wagons>,
 }
 
 /// The rule modules a game's marker kinds bring (`removes`, `deploy`), found once per setup
@@ -421,7 +450,7 @@ impl MarkerModules {
 impl Modules {
     /// The modules a game of these rules plays, each in its start state: `colours` the
     /// players' flower colours (empty: no flower bonus), `tokens` the marker kinds when a
-    /// marker gives tokens, `extra_tile` whether a figure has that power.
+    /// marker gives tokens, `extra_tile` and `move_on` whether a figure has that power.
     #[inline]
     pub(crate) fn new(
         rules: &Rules,
@@ -430,6 +459,7 @@ impl Modules {
         tokens: Option<usize>,
         extra_tile: bool,
         markers: &MarkerModules,
+        move_on: bool,
     ) -> Modules {
         Modules {
             donkey: rules.donkey.then(donkey::Donkey::new),
@@ -441,6 +471,7 @@ impl Modules {
             barns: (rules.corner).map(|(figure, n)| barn::Barns::new(figure, n, players)),
             princess: markers.princess.clone(),
             portal: markers.portal.clone(),
+            wagons: move_on.then(wagon::Wagons::default),
         }
     }
 
@@ -509,6 +540,7 @@ impl Game<'_> {
             ActionId::BARN => barn::count(self, placed),
             ActionId::PRINCESS => princess::count(self, placed),
             ActionId::PORTAL => portal::count(self, placed),
+            ActionId::WAGON => wagon::count(self),
             _ => 0,
         }
     }
@@ -528,6 +560,7 @@ impl Game<'_> {
             ActionId::BARN => barn::nth(self, placed, n),
             ActionId::PRINCESS => princess::nth(self, placed, n),
             ActionId::PORTAL => portal::nth(self, placed, n),
+            ActionId::WAGON => wagon::nth(self, n),
             _ => None,
         }?;
         Some(Move::Action { action, target })
@@ -564,6 +597,9 @@ impl Game<'_> {
             }
             (ActionId::PORTAL, Target::Spot { x, y, feature }) => {
                 portal::deploy(self, placed, (x, y, feature), events)
+            }
+            (ActionId::WAGON, Target::Spot { x, y, feature }) => {
+                wagon::move_on(self, (x, y, feature), events)
             }
             _ => Err(IllegalMove::NotOffered(format!(
                 "`{}` is not a move",
@@ -674,6 +710,9 @@ impl Game<'_> {
         } else {
             Vec::new()
         };
+        if self.modules.wagons.is_some() && !s.powered.is_empty() {
+            wagon::free(self, s);
+        }
         (bonuses, flowers)
     }
 
@@ -707,6 +746,30 @@ impl Game<'_> {
         }
     }
 
+    /// The `next_choice` hook, after the turn's `end_turn` and after each choice made: the
+    /// player who must now choose and the action they choose a move of (`Phase::Choose`), or
+    /// None when no module asks (the turn ends).
+    #[inline]
+    pub(crate) fn next_choice(&mut self) -> Option<(u8, ActionId)> {
+        self.modules.wagons.as_ref()?;
+        wagon::next_choice(self)
+    }
+
+    /// Whether a choice of `action` may be declined by `Move::Pass` (listed among its moves).
+    #[inline]
+    pub(crate) fn choice_declinable(&self, action: ActionId) -> bool {
+        // The wagon's pass leaves it at home.
+        action == ActionId::WAGON
+    }
+
+    /// Declines the choice of `action` asked for now (`choice_declinable`).
+    pub(crate) fn decline_choice(&mut self, action: ActionId, events: &mut Vec<Event>) {
+        let _ = events;
+        if action == ActionId::WAGON {
+            wagon::stay_home(self);
+        }
+    }
+
     /// The `final_scoring` hook, after the features' final scoring: the windmills left on the
     /// board, then the token majorities.
     pub(crate) fn final_scoring_modules(&mut self, events: &mut Vec<Event>) {
@@ -725,7 +788,7 @@ impl Game<'_> {
 #[cfg(test)]
 mod tests {
     use super::ActionGroup;
-    use super::{ACTIONS, ActionId, FLAT, GROUPS};
+    use super::{ACTIONS, ActionId, CHOICES, FLAT, GROUPS};
 
     /// `FLAT` is what it says: the ungrouped modules' moves before the pass, in `GROUPS`'s
     /// order (the random player's flat pick relies on it).
@@ -742,19 +805,20 @@ mod tests {
         assert_eq!(before, FLAT);
     }
 
-    /// Every move of the registry has a group, once; the events-only entries none.
+    /// Every move of the registry has a group, once, but the choices after the turn
+    /// (`CHOICES`) none; the events-only entries none.
     #[test]
     fn every_move_has_one_group() {
         for (i, info) in ACTIONS.iter().enumerate() {
+            let action = ActionId(i as u8);
             let groups = (GROUPS.iter())
-                .filter(|&&g| g == ActionGroup::Module(ActionId(i as u8)))
+                .filter(|&&g| g == ActionGroup::Module(action))
                 .count();
-            assert_eq!(
-                groups,
-                usize::from(info.record_key.is_some()),
-                "{}",
-                info.name
-            );
+            let second_step = info.record_key.is_some() && !CHOICES.contains(&action);
+            assert_eq!(groups, usize::from(second_step), "{}", info.name);
+        }
+        for choice in CHOICES {
+            assert!(choice.info().record_key.is_some(), "{}", choice.info().name);
         }
     }
 }

@@ -331,7 +331,8 @@ impl Checker<'_> {
     }
 
     /// The power: `recall` scores its feature as at the end for the recalled figure's owner
-    /// alone, so the figure must claim its feature: not `beside` its owner's figures.
+    /// alone, and `move-on` moves the figure to a free feature, so the figure must claim its
+    /// feature: not `beside` its owner's figures.
     fn figure_power(
         &mut self,
         f: usize,
@@ -364,6 +365,26 @@ impl Checker<'_> {
                 FigurePower::Recall
             }
             PowerDef::ExtraTile => FigurePower::ExtraTile,
+            PowerDef::MoveOn => {
+                if def.beside == Beside::Own {
+                    let d = self.error(
+                        f,
+                        &at,
+                        false,
+                        "tilekit::figure-move-on-beside",
+                        format!(
+                            "figure `{}` has the power `move-on`, but it goes beside its owner's figures (`beside = \"own\"`): it claims nothing, so it could not move on to a feature of its own",
+                            def.id
+                        ),
+                    );
+                    d.label = "move-on".to_string();
+                    d.hint = Some(
+                        "remove `beside`, so that the figure claims a free feature as a follower does (and may move on to another when it is completed)"
+                            .to_string(),
+                    );
+                }
+                FigurePower::MoveOn
+            }
             PowerDef::Bonus(b) => {
                 if b.emblem > 0 {
                     self.bonus_emblem(f, &at, def, on, kinds);

@@ -329,7 +329,9 @@ mod games {
             let view = game.view().unwrap();
             match &view.phase {
                 crate::game::PhaseView::Over { .. } => break,
-                crate::game::PhaseView::Place { .. } => game.play(0).unwrap(),
+                crate::game::PhaseView::Place { .. } | crate::game::PhaseView::Choose { .. } => {
+                    game.play(0).unwrap();
+                }
                 crate::game::PhaseView::Act { choices, .. } => {
                     let pick = |prefix: &str| choices.iter().find(|c| c.label.starts_with(prefix));
                     let choice = if let Some(c) = pick("take back your abbot") {
@@ -350,6 +352,52 @@ mod games {
             deployed && recalled,
             "deployed {deployed}, recalled {recalled}"
         );
+    }
+
+    /// The page offers the wagon's move on by the registry's words, in a choice after the turn
+    /// that the engine replays: two people put their wagons down whenever they can.
+    #[test]
+    fn the_wagon_is_offered_after_its_feature_is_completed() {
+        let mut host = host_with_base();
+        let abbey = include_str!("../../../definitions/abbey-and-mayor.toml");
+        assert!(host.apply_change("definitions/abbey-and-mayor.toml", Some(abbey.to_string())));
+        let mut offered = false;
+        for seed in 0..8 {
+            let mut game = host
+                .start_game(
+                    vec![Seat::Person, Seat::Person],
+                    seed,
+                    GameChoice::default(),
+                )
+                .expect("a game of base and Abbey & Mayor");
+            for _ in 0..400 {
+                let view = game.view().unwrap();
+                match &view.phase {
+                    crate::game::PhaseView::Over { .. } => break,
+                    crate::game::PhaseView::Place { .. } => game.play(0).unwrap(),
+                    crate::game::PhaseView::Act { choices, .. } => {
+                        let wagon = choices.iter().find(|c| c.label.starts_with("wagon on"));
+                        let pass = choices.last().expect("a pass at least");
+                        game.play(wagon.unwrap_or(pass).index).unwrap();
+                    }
+                    crate::game::PhaseView::Choose { choose, choices } => {
+                        assert_eq!(choose, "wagon");
+                        let (last, moves) = choices.split_last().expect("moves and the pass");
+                        assert_eq!(last.label, "decline");
+                        assert!(!moves.is_empty(), "asked with nowhere to go");
+                        for c in moves {
+                            assert!(c.label.starts_with("move your wagon on to the "), "{c:?}");
+                        }
+                        offered = true;
+                        game.play(moves[0].index).unwrap();
+                    }
+                }
+            }
+            if offered {
+                break;
+            }
+        }
+        assert!(offered, "no wagon was offered a move in 8 games");
     }
 
     #[test]

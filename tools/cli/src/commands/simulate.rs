@@ -799,6 +799,15 @@ fn figures_per_game(tables: &engine::Tables, stats: &SimStats) -> Vec<String> {
                 Some(engine::tables::Power::Bonus(_)) => {
                     let _ = write!(line, ", {:.2} bonus points", at(&sums.figure_points, k));
                 }
+                Some(engine::tables::Power::MoveOn) => {
+                    // The moves on of every figure that moves on, counted by their action.
+                    let moved = at(&sums.actions, engine::rules::ActionId::WAGON.index());
+                    let _ = write!(
+                        line,
+                        ", {moved:.2} moved on ({:.2} points there)",
+                        at(&sums.figure_points, k)
+                    );
+                }
                 None => {}
             }
             line

@@ -285,6 +285,7 @@ fn fits(stats: &SimStats, tables: &engine::Tables, players: u8) -> Result<(), St
         (s.deployed.len(), figures + 1),
         (s.figure_points.len(), figures),
         (s.recalls.len(), figures),
+        (s.actions.len(), engine::rules::ACTIONS.len()),
     ];
     if lengths.iter().any(|&(n, most)| n > most) {
         return Err(

@@ -1,0 +1,223 @@
+//! The figures with the power `move-on` (Abbey & Mayor's wagon). When the feature such a figure
+//! stands on is completed and scored it goes home with the others (`scored` hook: `free`);
+//! after the turn its owner may move it on instead (`Phase::Choose`, the `next_choice` hook),
+//! to a feature that a tile's `moves` links to the completed feature on any of that feature's
+//! tiles, which it may stand on, unoccupied and unfinished; the pass leaves it at home. With
+//! no such feature it stays home unasked. Several freed in one turn choose one after another
+//! in turn order from the current player. The reading is JCZ's (`WagonPhase`, rule
+//! `wagon-move` = C1; `ScoringPhase` queues the wagons from the turn player): docs/decisions.md.
+
+use crate::ids::{FigureId, NodeId, PlacedId};
+use crate::rules::{ActionId, Scoring, Target};
+use crate::state::{Core, Event, Figure, FigureKind, Game, IllegalMove};
+use crate::tables::Power;
+
+/// A figure freed by a completed feature, waiting for its owner's choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Freed {
+    /// Its owner.
+    owner: u8,
+    /// Its `Tables::followers` index.
+    figure: usize,
+    /// The completed feature it stood on (its root).
+    from: NodeId,
+}
+
+/// The state of the figures that move on (`Modules::wagons`): in play when a figure of the game
+/// has the power `move-on`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Wagons {
+    /// Freed this turn and not asked yet, in the order their features were scored.
+    freed: Vec<Freed>,
+    /// The figure whose owner chooses now.
+    choosing: Option<Freed>,
+    /// Where it may go: (tile, local feature), sorted; the order of its moves.
+    options: Vec<(PlacedId, u8)>,
+    /// The figures on the board that got there by moving on, by owner and figure: what they
+    /// score for their owner is counted as what the power paid (`GameStats::figure_points`).
+    moved: Vec<(u8, usize)>,
+}
+
+/// The `scored` hook's part: a completed feature took off figures that move on; each waits
+/// for its owner's choice after the turn. A figure that had moved on there has paid its points.
+pub(crate) fn free(game: &mut Game<'_>, s: &Scoring<'_>) {
+    let tables = game.core.tables;
+    let Some(wagons) = &mut game.modules.wagons else {
+        return;
+    };
+    for &(owner, k) in s.powered {
+        if tables.followers[k].power != Some(Power::MoveOn) {
+            continue;
+        }
+        if let Some(i) = wagons.moved.iter().position(|&m| m == (owner, k)) {
+            wagons.moved.swap_remove(i);
+            if s.winners.contains(&owner) {
+                game.core.stats.figure_points[k] += u64::from(s.points);
+            }
+        }
+        if s.complete {
+            wagons.freed.push(Freed {
+                owner,
+                figure: k,
+                from: s.root,
+            });
+        }
+    }
+}
+
+/// The `next_choice` hook's part: the next freed figure, in turn order from the current
+/// player, that has somewhere to go; its owner chooses. None when none is left (the others
+/// stay home).
+pub(crate) fn next_choice(game: &mut Game<'_>) -> Option<(u8, ActionId)> {
+    let players = game.core.options.players;
+    let current = game.core.current;
+    loop {
+        let wagons = game.modules.wagons.as_mut()?;
+        wagons.choosing = None;
+        wagons.options.clear();
+        let next = (0..wagons.freed.len())
+            .min_by_key(|&i| ((wagons.freed[i].owner + players - current) % players, i))?;
+        let freed = wagons.freed.remove(next);
+        let options = options(game, freed);
+        if !options.is_empty() {
+            let wagons = game.modules.wagons.as_mut()?;
+            wagons.choosing = Some(freed);
+            wagons.options = options;
+            return Some((freed.owner, ActionId::WAGON));
+        }
+    }
+}
+
+/// Where a freed figure may go: each feature a tile's `moves` links to a member of the
+/// completed feature on that member's tile, that the figure may stand on, with no figure and
+/// not finished; sorted by tile and local index.
+fn options(game: &mut Game<'_>, freed: Freed) -> Vec<(PlacedId, u8)> {
+    let kinds = game.core.follower_counts.len();
+    if game.core.follower_supply[usize::from(freed.owner) * kinds + freed.figure] == 0 {
+        return Vec::new();
+    }
+    game.walk(freed.from);
+    let core = &game.core;
+    let mut out = Vec::new();
+    for &m in game.ring() {
+        let node = &core.nodes[m.index()];
+        let links = &core.tables.kind(core.kind_of(node.tile)).moves;
+        for &link in links.iter().filter(|&&l| l & 1 << node.local != 0) {
+            let mut others = link & !(1 << node.local);
+            while others != 0 {
+                let j = others.trailing_zeros() as u8;
+                others &= others - 1;
+                out.push((node.tile, j));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    let info = &core.tables.followers[freed.figure];
+    out.retain(|&(tile, j)| {
+        let n = core.board.placed[tile.index()].node(j);
+        let kind = core.nodes[n.index()].kind;
+        let root = core.find(n);
+        info.stands_on(kind)
+            && core.play.claimable(kind)
+            && root != core.find(freed.from)
+            && core.nodes[root.index()].followers == 0
+            && !finished(core, tile, n, root)
+    });
+    out
+}
+
+/// Whether a feature is finished: closed (or scored), or a site whose range is all placed.
+fn finished(core: &Core<'_>, tile: PlacedId, node: NodeId, root: NodeId) -> bool {
+    let kind = core.nodes[node.index()].kind;
+    let r = &core.nodes[root.index()];
+    if core.closes(kind) {
+        return r.done || r.open == 0;
+    }
+    if core.play.is_site(kind) {
+        let p = core.board.placed[tile.index()];
+        let range = core.tables.feature(kind).site_range();
+        return r.done || core.board.placed_in(p.x.into(), p.y.into(), range) == range.tiles();
+    }
+    r.done
+}
+
+/// How many moves the chooser has: the places the freed figure may go.
+#[inline]
+pub(crate) fn count(game: &Game<'_>) -> usize {
+    game.modules.wagons.as_ref().map_or(0, |w| w.options.len())
+}
+
+/// The `n`-th of them.
+pub(crate) fn nth(game: &Game<'_>, n: usize) -> Option<Target> {
+    let &(tile, feature) = game.modules.wagons.as_ref()?.options.get(n)?;
+    let p = game.core.board.placed[tile.index()];
+    Some(Target::Spot {
+        x: p.x,
+        y: p.y,
+        feature,
+    })
+}
+
+/// Moves the freed figure on to the feature `feature` of the tile at (x, y), one of its
+/// options.
+pub(crate) fn move_on(
+    game: &mut Game<'_>,
+    (x, y, feature): (i16, i16, u8),
+    events: &mut Vec<Event>,
+) -> Result<(), IllegalMove> {
+    let tile = game.core.board.cell(x.into(), y.into()).placed;
+    let tables = game.core.tables;
+    let Some(wagons) = game.modules.wagons.as_mut() else {
+        return Err(IllegalMove::NotOffered(
+            "no figure moves on in this game".into(),
+        ));
+    };
+    let Some(freed) = wagons.choosing else {
+        return Err(IllegalMove::NotOffered("no figure moves on now".into()));
+    };
+    if tile == PlacedId::NONE || !wagons.options.contains(&(tile, feature)) {
+        let name = &tables.followers[freed.figure].name;
+        return Err(IllegalMove::NotOffered(format!(
+            "the {} cannot move on to feature {feature} of ({x}, {y}): it goes to an unoccupied, unfinished feature the tiles' `moves` link to its completed one",
+            name.to_lowercase()
+        )));
+    }
+    wagons.choosing = None;
+    wagons.options.clear();
+    wagons.moved.push((freed.owner, freed.figure));
+    stand(&mut game.core, freed, tile, feature);
+    events.push(Event::Action {
+        player: freed.owner,
+        action: ActionId::WAGON,
+        target: Target::Spot { x, y, feature },
+    });
+    Ok(())
+}
+
+/// Puts the freed figure from its owner's supply on a feature.
+fn stand(core: &mut Core<'_>, freed: Freed, tile: PlacedId, feature: u8) {
+    let kinds = core.follower_counts.len();
+    core.follower_supply[usize::from(freed.owner) * kinds + freed.figure] -= 1;
+    let node = core.board.placed[tile.index()].node(feature);
+    let root = core.find_mut(node);
+    core.nodes[root.index()].followers += 1;
+    if core.play.is_site(core.nodes[node.index()].kind) {
+        core.site_followers += 1;
+    }
+    core.figures.push(Figure {
+        kind: FigureKind::Follower,
+        owner: freed.owner,
+        node,
+        tile,
+        figure: FigureId::set(freed.figure),
+    });
+}
+
+/// Declines the move: the freed figure stays in its owner's supply.
+pub(crate) fn stay_home(game: &mut Game<'_>) {
+    if let Some(wagons) = &mut game.modules.wagons {
+        wagons.choosing = None;
+        wagons.options.clear();
+    }
+}
