@@ -22,6 +22,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 mod borders;
+mod creatures;
 mod effects;
 mod figures;
 mod goods;
@@ -265,6 +266,7 @@ fn vocabulary_set(
         followers,
         groups: Vec::new(),
         effects: Vec::new(),
+        creatures: Vec::new(),
     };
     if tileset.editions.is_empty() {
         tileset.editions.push(Edition {
@@ -319,6 +321,9 @@ pub fn check(
     let group_ids = cx.declare(&order, |f| ids(&f.groups, |g| &g.id, "group", "tile group"));
     let effect_ids = cx.declare(&order, |f| {
         shareable(&f.effects, |e| &e.id, "effect", "effect")
+    });
+    let creature_ids = cx.declare(&order, |f| {
+        shareable(&f.creatures, |c| &c.id, "creature", "creature")
     });
     let vocab = Vocabulary {
         editions,
@@ -379,6 +384,7 @@ pub fn check(
     }
     cx.marker_rules(&vocab, &tileset.feature_kinds);
     tileset.effects = cx.effects(&effect_ids, &vocab, &tileset);
+    tileset.creatures = cx.creatures((&creature_ids, &figure_ids), &vocab, &tileset);
     cx.groups(&order, &group_ids, &vocab, &mut tileset, &tile_defs);
     cx.removes(&order, &vocab, &mut tileset);
     cx.report_not_required();
@@ -2388,6 +2394,8 @@ fn table_of(what: &str) -> &'static str {
         "colour" => "colour",
         "marker kind" => "marker",
         "tile group" => "group",
+        "creature" => "creature",
+        "figure" => "figure",
         _ => "edition",
     }
 }

@@ -621,6 +621,7 @@ fn family_set(
             figures: Vec::new(),
             groups: Vec::new(),
             effects: Vec::new(),
+            creatures: Vec::new(),
         },
     }
 }
@@ -734,6 +735,7 @@ fn vocabulary(
             figures: Vec::new(),
             groups: group_defs,
             effects: Vec::new(),
+            creatures: Vec::new(),
         },
     })
 }
