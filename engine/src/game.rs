@@ -258,13 +258,18 @@ impl<'t> Game<'t> {
     }
 
     /// Appends the second-step moves of the first `ActionGroup::LISTED` groups, in the order
-    /// of `ActionGroup::ALL` (deploys, windmills, Festival returns, recalls, pass); returns how
+    /// of `ActionGroup::ALL` (deploys, windmills, Festival returns, recalls, the fairy, pass); returns how
     /// many of each it appended. (Simulations choose the donkey separately, so its many targets
     /// do not swamp the rest.)
-    pub fn legal_actions(&self, placed: PlacedId, out: &mut Vec<Move>) -> [usize; 5] {
+    pub fn legal_actions(
+        &self,
+        placed: PlacedId,
+        out: &mut Vec<Move>,
+    ) -> [usize; ActionGroup::LISTED] {
         let start = out.len();
         self.legal_deploys(placed, out);
-        let mut counts = [out.len() - start, 0, 0, 0, 0];
+        let mut counts = [0; ActionGroup::LISTED];
+        counts[0] = out.len() - start;
         for (i, group) in ActionGroup::ALL[1..ActionGroup::LISTED].iter().enumerate() {
             let n = self.action_count(placed, *group);
             out.extend((0..n).filter_map(|k| self.nth_action(placed, *group, k)));
@@ -326,6 +331,9 @@ impl<'t> Game<'t> {
     /// The deploy moves on the tile just placed, counted but not listed (a random second step
     /// makes only the chosen one, with `nth_deploy`).
     pub fn deploys(&self, placed: PlacedId) -> Deploys {
+        if self.modules.deploy_forbidden(placed) {
+            return Deploys::default();
+        }
         let special = if self.core.powers.special != 0 {
             self.special_count(placed)
         } else {
@@ -519,6 +527,9 @@ impl<'t> Game<'t> {
     /// Whether the current player may deploy a figure on the tile just placed (stops at the
     /// first free feature).
     pub fn can_deploy(&self, placed: PlacedId) -> bool {
+        if self.modules.deploy_forbidden(placed) {
+            return false;
+        }
         (self.deployable() != 0 && self.free_features(placed).next().is_some())
             || (self.core.powers.special != 0 && self.special_deploys(placed).next().is_some())
     }
@@ -668,6 +679,9 @@ impl<'t> Game<'t> {
                 feature: feature.to_string(),
             });
         };
+        if let Some(fault) = self.modules.deploy_fault(self.core.tables, placed) {
+            return Err(fault);
+        }
         let kind = self.core.tables.feature(f.kind);
         let node = self.core.board.placed[placed.index()].node(feature);
         let root = self.core.find_mut(node);
@@ -748,10 +762,14 @@ impl<'t> Game<'t> {
             self.complete_sites(p.x, p.y, events);
         }
         self.end_turn_modules(placed, events);
-        if !self.plays_again() {
+        let next_player = !self.plays_again();
+        if next_player {
             self.core.current = (self.core.current + 1) % self.core.options.players;
         }
         self.draw_next(events);
+        if next_player && self.core.phase != Phase::Over {
+            self.turn_started(events);
+        }
     }
 
     /// Scores the sites with followers whose range the tile just placed at `(x, y)` completed.

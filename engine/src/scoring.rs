@@ -491,6 +491,7 @@ impl<'t> Game<'t> {
             self.scored(&crate::rules::Scoring {
                 shape: rule.shape,
                 tile: node.tile,
+                root,
                 followers: &count[..players],
                 powered: &powered,
                 winners: &winners,

@@ -808,6 +808,13 @@ pub struct GameStats {
     pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
+    /// The rule modules' actions made or taken effect, by `ActionId::index` (absent: none),
+    /// for the mechanics without a count of their own (the creatures').
+    #[serde(default)]
+    pub actions: Vec<u64>,
+    /// Points the creatures paid (the fairy's), by `Tables::creatures` index.
+    #[serde(default)]
+    pub creature_points: Vec<u64>,
 }
 
 impl GameStats {
@@ -845,6 +852,12 @@ impl GameStats {
             if let Some(crate::tables::Power::Bonus(_)) = figure.power {
                 let v = self.figure_points.get(k).copied().unwrap_or(0) as i64;
                 visit(SourceName::Bonus(&figure.id), v);
+            }
+        }
+        for (c, creature) in tables.creatures.iter().enumerate() {
+            if creature.guards.is_some() {
+                let v = self.creature_points.get(c).copied().unwrap_or(0) as i64;
+                visit(SourceName::Bonus(&creature.id), v);
             }
         }
         for (name, points) in [
@@ -905,6 +918,13 @@ pub struct KeyedStats {
     pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
+    /// The rule modules' actions made or taken effect that have no count above, by action
+    /// name (`fairy`, `dragon`, `arrives`, `fairy_paid`); absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub actions: BTreeMap<String, u64>,
+    /// Points each creature paid (the fairy's), by creature id; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub creature_points: BTreeMap<String, u64>,
 }
 
 /// Each value of `values` under the id `id(i)` of its index; values under one id add up, so
@@ -942,6 +962,8 @@ impl GameStats {
             donkey_moves,
             windmills_placed,
             set_aside,
+            actions,
+            creature_points,
         } = self;
         let kind = |k: usize| tables.features.get(k).map_or("", |f| f.id.as_str());
         let marker = |m: usize| tables.markers.get(m).map_or("", |m| m.id.as_str());
@@ -974,6 +996,19 @@ impl GameStats {
             donkey_moves: *donkey_moves,
             windmills_placed: *windmills_placed,
             set_aside: *set_aside,
+            actions: (actions.iter().enumerate())
+                .filter(|&(a, &n)| n > 0 && a < crate::rules::ACTIONS.len())
+                .map(|(a, &n)| (crate::rules::ACTIONS[a].name.to_string(), n))
+                .collect(),
+            creature_points: (tables.creatures.iter().enumerate())
+                .map(|(c, rule)| {
+                    (
+                        rule.id.clone(),
+                        creature_points.get(c).copied().unwrap_or(0),
+                    )
+                })
+                .filter(|&(_, n)| n > 0)
+                .collect(),
         }
     }
 }

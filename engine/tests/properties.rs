@@ -709,9 +709,12 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
         while game.phase() != Phase::Over {
             if let Phase::Act(placed) = game.phase() {
                 let mut listed = Vec::new();
-                let [deploys, windmills, returns, recalls, pass] =
+                let [deploys, windmills, returns, recalls, fairies, pass] =
                     game.legal_actions(placed, &mut listed);
-                assert_eq!(deploys + windmills + returns + recalls + pass, listed.len());
+                assert_eq!(
+                    deploys + windmills + returns + recalls + fairies + pass,
+                    listed.len()
+                );
                 assert_eq!(deploys > 0, game.can_deploy(placed));
                 assert_eq!(
                     windmills,
@@ -725,9 +728,13 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
                     recalls,
                     game.action_count(placed, ActionGroup::Module(ActionId::RECALL))
                 );
+                assert_eq!(
+                    fairies,
+                    game.action_count(placed, ActionGroup::Module(ActionId::FAIRY))
+                );
                 assert_eq!(pass, game.action_count(placed, ActionGroup::Pass));
                 let game = &game;
-                let made: Vec<Move> = (ActionGroup::ALL[..5].iter())
+                let made: Vec<Move> = (ActionGroup::ALL[..ActionGroup::LISTED].iter())
                     .flat_map(|&g| {
                         let n = game.action_count(placed, g);
                         (0..n).filter_map(move |k| game.nth_action(placed, g, k))

@@ -8,14 +8,16 @@
 //! | hook | when | modules |
 //! |---|---|---|
 //! | `filter` | a tile is drawn: its placements | donkey |
-//! | `placed` | a tile is placed, before the second step | powers (the extra tile) |
-//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall) |
+//! | `placed` | a tile is placed, before the second step | powers (the extra tile), creatures (arriving) |
+//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall), creatures (the fairy) |
 //! | `completed` | a feature is completed, scored or not | tokens |
-//! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers |
+//! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), creatures (the fairy), flowers |
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
-//! | `end_turn` | after the completions of a turn | windmill |
+//! | `end_turn` | after the completions of a turn | windmill, creatures (a guard's follower gone) |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
+//! | `turn_started` | a player's turn starts (not an extra tile's; not after the last tile) | creatures (the fairy's point) |
+//! | `deploy_forbidden` | deploys on the tile just placed: whether a module bars them all | creatures (the dragon's tile) |
 //!
 //! - `in_play`: which rules a game plays (the options, else the data of its sets);
 //! - `festival`: returning a figure after placing a Festival tile (no state);
@@ -23,6 +25,7 @@
 //!   Life's mechanics (bushes need no code: the `close` meeting of the vocabulary does it in
 //!   `Core::join`);
 //! - `tokens`: tokens given by completed features' markers, scored by majority at the end;
+//! - `creatures`: neutral figures declared as data (`[[creature]]`): the dragon, the fairy;
 //! - `powers`: the set figures' `recall`, `extra-tile` and `bonus` (the abbot's, the
 //!   builder's, the pig's).
 //!
@@ -30,6 +33,7 @@
 //! records, `play --json`, the page's words and the players read the entry, not the module.
 //! The core's files reach the modules only through this file (`engine/tests/layering.rs`).
 
+pub(crate) mod creatures;
 pub(crate) mod donkey;
 pub mod festival;
 pub(crate) mod flowers;
@@ -64,6 +68,21 @@ impl ActionId {
     pub const DONKEY: ActionId = ActionId(3);
     /// An extra tile earned by a figure with the power `extra-tile` (`powers`; an event only).
     pub const EXTRA_TILE: ActionId = ActionId(4);
+    /// A guarding creature (the fairy) moved beside a follower of the player (`creatures`).
+    pub const FAIRY: ActionId = ActionId(5);
+    /// A roaming creature (the dragon) moved one tile (`creatures`).
+    pub const DRAGON: ActionId = ActionId(6);
+    /// A creature came onto the tile just placed, which carries its `arrives` marker
+    /// (`creatures`; an event only).
+    pub const ARRIVES: ActionId = ActionId(7);
+    /// A guarding creature paid the owner of the follower beside it (`creatures`; an event
+    /// only).
+    pub const GUARD_PAID: ActionId = ActionId(8);
+
+    /// Its index in the registry (and in `GameStats::actions`).
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
 
     /// Its entry in the registry.
     pub fn info(self) -> &'static Action {
@@ -149,7 +168,7 @@ pub struct Action {
 }
 
 /// The registry of the rule modules' moves and events, indexed by `ActionId`.
-pub static ACTIONS: [Action; 5] = [
+pub static ACTIONS: [Action; 9] = [
     Action {
         name: "windmill",
         record_key: Some("windmill"),
@@ -190,6 +209,38 @@ pub static ACTIONS: [Action; 5] = [
         move_words: "",
         event_words: "{player}'s {target}: the tile extends its feature, so {player} places one more tile",
     },
+    Action {
+        name: "fairy",
+        record_key: Some("fairy"),
+        target: TargetKind::Figure,
+        grouped: false,
+        move_words: "move the fairy beside your {target}",
+        event_words: "{player} moves the fairy beside their {target}",
+    },
+    Action {
+        name: "dragon",
+        record_key: Some("dragon"),
+        target: TargetKind::At,
+        grouped: false,
+        move_words: "move the dragon to {target}",
+        event_words: "{player} moves the dragon to {target}",
+    },
+    Action {
+        name: "arrives",
+        record_key: None,
+        target: TargetKind::At,
+        grouped: false,
+        move_words: "",
+        event_words: "the dragon comes to {target}, the tile {player} placed",
+    },
+    Action {
+        name: "fairy_paid",
+        record_key: None,
+        target: TargetKind::Figure,
+        grouped: false,
+        move_words: "",
+        event_words: "the fairy pays {player} for their {target}",
+    },
 ];
 
 /// A group of second-step moves: what a player may do after placing, from the core or one
@@ -206,10 +257,10 @@ pub enum ActionGroup {
 
 impl ActionGroup {
     /// Every group, in the order of `legal_moves` (the rules' registry orders them).
-    pub const ALL: [ActionGroup; 6] = GROUPS;
+    pub const ALL: [ActionGroup; 7] = GROUPS;
 
     /// How many of `ALL` `legal_actions` lists; the rest a simulation chooses apart.
-    pub const LISTED: usize = 5;
+    pub const LISTED: usize = 6;
 
     /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
     /// random player picks such a group first, then a move in it, so they do not swamp the
@@ -222,11 +273,12 @@ impl ActionGroup {
 /// The second-step groups in the order a player's moves are listed and a random player picks
 /// among them (a seeded game depends on it): deploys, the modules' moves before the pass, the
 /// pass, then the modules' moves listed apart (`ActionGroup::LISTED`).
-pub(crate) const GROUPS: [ActionGroup; 6] = [
+pub(crate) const GROUPS: [ActionGroup; 7] = [
     ActionGroup::Deploy,
     ActionGroup::Module(ActionId::WINDMILL),
     ActionGroup::Module(ActionId::RETURN),
     ActionGroup::Module(ActionId::RECALL),
+    ActionGroup::Module(ActionId::FAIRY),
     ActionGroup::Pass,
     ActionGroup::Module(ActionId::DONKEY),
 ];
@@ -234,7 +286,7 @@ pub(crate) const GROUPS: [ActionGroup; 6] = [
 /// The modules' moves that are not grouped and come before the pass in `GROUPS`, in its
 /// order: a game without grouped moves (`Modules::has_grouped`) picks uniformly among the
 /// deploys, these and the pass.
-pub(crate) const FLAT: [ActionId; 2] = [ActionId::RETURN, ActionId::RECALL];
+pub(crate) const FLAT: [ActionId; 3] = [ActionId::RETURN, ActionId::RECALL, ActionId::FAIRY];
 
 /// An action's event as JSON, in the one shape every module's event takes:
 /// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
@@ -273,6 +325,8 @@ pub(crate) struct Scoring<'a> {
     pub(crate) shape: tiledef::Shape,
     /// The tile of its root.
     pub(crate) tile: PlacedId,
+    /// Its root.
+    pub(crate) root: NodeId,
     /// Each player's figures that stood on it.
     pub(crate) followers: &'a [u8],
     /// The figures with a power taken off it: owner and `Tables::followers` index.
@@ -299,6 +353,8 @@ pub(crate) struct Modules {
     pub(crate) tokens: Option<tokens::Tokens>,
     /// The extra tile's progress, when a figure of the game has the power `extra-tile`.
     pub(crate) extra_tile: Option<powers::ExtraTile>,
+    /// The creatures (Princess & Dragon's dragon and fairy), when a set of the game has one.
+    pub(crate) creatures: Option<creatures::Creatures>,
 }
 
 impl Modules {
@@ -307,6 +363,7 @@ impl Modules {
     /// marker gives tokens, `extra_tile` whether a figure has that power.
     #[inline]
     pub(crate) fn new(
+        tables: &Tables,
         rules: &Rules,
         players: usize,
         colours: Vec<u8>,
@@ -320,6 +377,11 @@ impl Modules {
             flowers: (!colours.is_empty()).then_some(flowers::Flowers { colours }),
             tokens: tokens.map(|markers| tokens::Tokens::new(players, markers)),
             extra_tile: extra_tile.then(powers::ExtraTile::default),
+            creatures: if tables.creatures.is_empty() {
+                None
+            } else {
+                creatures::Creatures::new(tables, &rules.sets)
+            },
         }
     }
 
@@ -357,7 +419,24 @@ impl Modules {
     /// power `powered`: most scorings take off none, and most games have no flowers.
     #[inline]
     pub(crate) fn pay_scored(&self, powered: &[(u8, usize)]) -> bool {
-        !powered.is_empty() || self.flowers.is_some()
+        !powered.is_empty()
+            || self.flowers.is_some()
+            || self.creatures.as_ref().is_some_and(|c| c.guarding())
+    }
+
+    /// The deploy filter: whether no figure may be deployed on the tile just placed (a creature
+    /// with `no_deploy` stands there). One test when no module bars deploys.
+    #[inline]
+    pub(crate) fn deploy_forbidden(&self, placed: PlacedId) -> bool {
+        self.creatures.as_ref().is_some_and(|c| c.forbids(placed))
+    }
+
+    /// Why no figure may be deployed on the tile just placed, for the message.
+    pub(crate) fn deploy_fault(&self, tables: &Tables, placed: PlacedId) -> Option<IllegalMove> {
+        let name = self.creatures.as_ref()?.forbidding(tables, placed)?;
+        Some(IllegalMove::NotOffered(format!(
+            "the {name} stands on this tile: no figure may be deployed on it"
+        )))
     }
 
     /// Whether a module reads `Node::ends_at` (the donkey's filter), which `put` then keeps.
@@ -379,6 +458,7 @@ impl Game<'_> {
             ActionId::RETURN => festival::return_count(self, placed),
             ActionId::RECALL => powers::recall_count(self),
             ActionId::DONKEY => donkey::targets(self),
+            ActionId::FAIRY => creatures::guard_count(self),
             _ => 0,
         }
     }
@@ -395,6 +475,7 @@ impl Game<'_> {
             ActionId::RETURN => festival::nth_return(self, n),
             ActionId::RECALL => powers::nth_recall(self, n),
             ActionId::DONKEY => donkey::nth_target(self, n),
+            ActionId::FAIRY => creatures::nth_guard(self, n),
             _ => None,
         }?;
         Some(Move::Action { action, target })
@@ -425,6 +506,9 @@ impl Game<'_> {
             }
             (ActionId::RECALL, Target::Figure(figure)) => powers::recall(self, figure, events),
             (ActionId::DONKEY, Target::At { x, y }) => donkey::move_donkey(self, x, y, events),
+            (ActionId::FAIRY, Target::Figure(figure)) => {
+                creatures::move_guard(self, figure, events)
+            }
             _ => Err(IllegalMove::NotOffered(format!(
                 "`{}` is not a move",
                 info.name
@@ -442,6 +526,23 @@ impl Game<'_> {
             .is_some_and(|e| e.turn == powers::ExtraTurn::None)
         {
             powers::earn_extra_tile(self, placed, events);
+        }
+        if self.modules.creatures.is_some() {
+            creatures::arrive(self, placed, events);
+        }
+    }
+
+    /// The `turn_started` hook, when a player's turn starts (not an extra tile's, nor after
+    /// the last tile): a guarding creature pays its follower's owner.
+    #[inline]
+    pub(crate) fn turn_started(&mut self, events: &mut Vec<Event>) {
+        if self
+            .modules
+            .creatures
+            .as_ref()
+            .is_some_and(|c| c.guarding())
+        {
+            creatures::turn_started(self, events);
         }
     }
 
@@ -462,14 +563,22 @@ impl Game<'_> {
     }
 
     /// The `scored` hook: a feature was scored; the bonuses paid beside its points, the
-    /// figures' (`powers`) then the flowers' (`flowers`).
+    /// figures' (`powers`), a guarding creature's (`creatures`), then the flowers' (`flowers`).
     #[inline]
     pub(crate) fn scored(&mut self, s: &Scoring<'_>) -> (Vec<FigureBonus>, Vec<FlowerBonus>) {
-        let bonuses = if s.powered.is_empty() {
+        let mut bonuses = if s.powered.is_empty() {
             Vec::new()
         } else {
             powers::pay_bonuses(self, s)
         };
+        if self
+            .modules
+            .creatures
+            .as_ref()
+            .is_some_and(|c| c.guarding())
+        {
+            bonuses.extend(creatures::pay_scored(self, s));
+        }
         let flowers = if self.modules.flowers.is_some() {
             flowers::pay(self, s.shape, s.tile, s.followers)
         } else {
@@ -502,6 +611,14 @@ impl Game<'_> {
             .is_some_and(|w| !w.mills.is_empty())
         {
             windmill::complete(self, placed, events);
+        }
+        if self
+            .modules
+            .creatures
+            .as_ref()
+            .is_some_and(|c| c.guarding())
+        {
+            creatures::forget_gone(self);
         }
     }
 
