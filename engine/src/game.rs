@@ -6,12 +6,15 @@
 //!
 //! A turn is two moves: `Move::Place` puts the drawn tile, then one of `Move::Deploy` (a follower
 //! on a feature of that tile), `Move::Action` (a rule module's move, `rules::ACTIONS`) or
-//! `Move::Pass` ends the turn; completed features are scored then, and the next tile is drawn
-//! (tiles that fit nowhere are set aside).
+//! `Move::Pass` ends the turn; completed features are scored then. A rule module may then ask a
+//! player for choices (`Phase::Choose`, `Game::next_choice`: the wagon moving on), each a move
+//! of its action or, when it may be declined, the pass; then the next tile is drawn (tiles that
+//! fit nowhere are set aside).
 
 use crate::board::EMPTY;
 use crate::ids::{FigureId, KindId, NodeId, OrientId, PlacedId};
 pub use crate::rules::ActionGroup;
+use crate::rules::ActionId;
 pub use crate::setup::Setup;
 use crate::tables::{Orient, Tables};
 use tiledef::{Meeting, Port, Side};
@@ -251,6 +254,13 @@ impl<'t> Game<'t> {
                 for group in &ActionGroup::ALL[ActionGroup::LISTED..] {
                     let n = self.action_count(placed, *group);
                     out.extend((0..n).filter_map(|k| self.nth_action(placed, *group, k)));
+                }
+            }
+            Phase::Choose { action, placed, .. } => {
+                let n = self.module_action_count(placed, action);
+                out.extend((0..n).filter_map(|k| self.nth_module_action(placed, action, k)));
+                if self.choice_declinable(action) {
+                    out.push(Move::Pass);
                 }
             }
             Phase::Over => {}
@@ -568,7 +578,36 @@ impl<'t> Game<'t> {
                 self.end_turn(placed, events);
                 Ok(())
             }
+            (Phase::Choose { action, placed, .. }, mv) => {
+                self.apply_choice(action, placed, mv, events)
+            }
         }
+    }
+
+    /// Makes the choice asked for in `Phase::Choose` (a move of `action`, or the pass when the
+    /// module lets it be declined), then asks for the next choice or finishes the turn.
+    fn apply_choice(
+        &mut self,
+        asked: ActionId,
+        placed: PlacedId,
+        mv: Move,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalMove> {
+        match mv {
+            Move::Action { action, target } if action == asked => {
+                self.apply_module_action(placed, action, target, events)?;
+            }
+            Move::Pass if self.choice_declinable(asked) => self.decline_choice(asked, events),
+            _ => {
+                return Err(IllegalMove::NotOffered(format!(
+                    "player {} must first choose: {}",
+                    self.to_move() + 1,
+                    asked.info().name
+                )));
+            }
+        }
+        self.choose_or_finish(placed, events);
+        Ok(())
     }
 
     fn check_place(
@@ -762,6 +801,28 @@ impl<'t> Game<'t> {
             self.complete_sites(p.x, p.y, events);
         }
         self.end_turn_modules(placed, events);
+        self.choose_or_finish(placed, events);
+    }
+
+    /// Asks the rule modules whether a player must choose something now (`Phase::Choose`);
+    /// when none asks, the turn is over.
+    #[inline]
+    fn choose_or_finish(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
+        match self.next_choice() {
+            Some((player, action)) => {
+                self.core.phase = Phase::Choose {
+                    player,
+                    action,
+                    placed,
+                };
+            }
+            None => self.finish_turn(events),
+        }
+    }
+
+    /// The end of a turn after its choices: the next player (unless the same one plays again)
+    /// draws.
+    fn finish_turn(&mut self, events: &mut Vec<Event>) {
         let next_player = !self.plays_again();
         if next_player {
             self.core.current = (self.core.current + 1) % self.core.options.players;

@@ -92,6 +92,15 @@ pub struct Turn {
     /// Where the donkey moves: `[x, y]` of a placed tile (Village Life).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub donkey: Option<[i16; 2]>,
+    /// The follower of the player's the fairy moves beside instead of deploying (Princess &
+    /// Dragon: a guarding `[[creature]]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairy: Option<FigureRef>,
+    /// The dragon's steps after the turn, in the order made, each `[x, y]` of the tile it
+    /// enters (Princess & Dragon: a roaming `[[creature]]`; each chosen by the next player in
+    /// turn order from the current one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dragon: Option<Vec<ChoiceRef>>,
     /// Which follower `deploy` puts down: the id of a set's follower kind (`"large-follower"`);
     /// absent: a base follower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -110,6 +119,38 @@ pub struct FigureRef {
     /// `follower` or `windmill` (absent: whichever stands there).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<FigureKind>,
+}
+
+/// A feature of any placed tile: the tile's position and the feature, named as in `deploy`
+/// (`Target::Spot`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpotRef {
+    /// The tile, `[x, y]`.
+    pub at: [i16; 2],
+    /// The feature of that tile.
+    pub on: FeatureRef,
+}
+
+/// One choice made after a turn (`Phase::Choose`), as its action's list in a turn holds it:
+/// `"pass"` (declined), a position `[x, y]`, or a feature of a placed tile `{ at, on }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ChoiceRef {
+    /// The choice declined (`Move::Pass`).
+    Pass(Declined),
+    /// A position (`Target::At`).
+    At([i16; 2]),
+    /// A feature of a placed tile (`Target::Spot`).
+    Spot(SpotRef),
+}
+
+/// The word `"pass"`: a choice declined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Declined {
+    /// `"pass"`.
+    #[serde(rename = "pass")]
+    Pass,
 }
 
 /// Expected outcomes of a scenario record.
@@ -239,6 +280,31 @@ pub enum ReplayError {
         /// 1-based turn.
         turn: usize,
     },
+    /// A choice after the turn is asked for, and the turn's list for it has no entry left
+    /// (while later turns follow: a record's last turn may stop there, a game in progress).
+    #[error(
+        "turn {turn}: player {player} must choose a `{key}` move after the turn, but the turn's `{key}` list has no entry left"
+    )]
+    MissingChoice {
+        /// 1-based turn.
+        turn: usize,
+        /// The action's record key.
+        key: &'static str,
+        /// The player who chooses (1-based).
+        player: u8,
+    },
+    /// A turn lists more choices of an action than were asked for.
+    #[error("turn {turn}: `{key}` lists {written} choices, but {asked} were asked for")]
+    ExtraChoice {
+        /// 1-based turn.
+        turn: usize,
+        /// The action's record key.
+        key: &'static str,
+        /// How many the turn lists.
+        written: usize,
+        /// How many were asked for.
+        asked: usize,
+    },
 }
 
 impl ReplayError {
@@ -249,7 +315,9 @@ impl ReplayError {
             | ReplayError::WrongTile { turn, .. }
             | ReplayError::Illegal { turn, .. }
             | ReplayError::Feature { turn, .. }
-            | ReplayError::Over { turn } => Some(*turn),
+            | ReplayError::Over { turn }
+            | ReplayError::MissingChoice { turn, .. }
+            | ReplayError::ExtraChoice { turn, .. } => Some(*turn),
             _ => None,
         }
     }
@@ -375,7 +443,7 @@ fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
         .iter()
         .enumerate()
         .filter(|(_, f)| {
-            f.owner == game.current()
+            f.owner == game.to_move()
                 && f.node == p.node(feature)
                 && r.figure.is_none_or(|k| k == f.kind)
         })
@@ -385,7 +453,7 @@ fn resolve_figure(game: &Game<'_>, r: &FigureRef) -> Result<u16, String> {
         [i] => Ok(*i as u16),
         [] => Err(format!(
             "player {} has no figure on {} at ({x}, {y})",
-            game.current() + 1,
+            game.to_move() + 1,
             describe_feature(game.core.tables, game.orient(cell.placed), feature)
         )),
         _ => Err("a follower and a windmill stand there: say which with `figure`".into()),
@@ -423,6 +491,8 @@ impl Turn {
             return_figure: None,
             recall: None,
             donkey: None,
+            fairy: None,
+            dragon: None,
             figure: None,
         };
         match second {
@@ -433,19 +503,60 @@ impl Turn {
                     .map(|f| f.id.clone());
             }
             Move::Action { action, target } => {
-                let written = match target {
-                    Target::Feature(f) => Some(TargetRef::Feature(FeatureRef::Index(f))),
-                    Target::Figure(i) => figure_ref(game, i).map(TargetRef::Figure),
-                    Target::At { x, y } => Some(TargetRef::At([x, y])),
-                    Target::Kind(_) => None,
-                };
-                if let (Some(key), Some(written)) = (action.info().record_key, written) {
+                if let (Some(key), Some(written)) =
+                    (action.info().record_key, target_ref(game, target))
+                {
                     turn.set_action(key, written);
                 }
             }
             Move::Place { .. } | Move::Pass => {}
         }
         turn
+    }
+
+    /// Adds to the turn the choice `mv` about to be made in `game`'s `Phase::Choose`, at the
+    /// end of its action's list; false when `game` asks for no choice or the format has no
+    /// list for it.
+    pub fn add_choice(&mut self, game: &Game<'_>, mv: Move) -> bool {
+        let Phase::Choose { action, .. } = game.phase() else {
+            return false;
+        };
+        let choice = match mv {
+            Move::Pass => Some(ChoiceRef::Pass(Declined::Pass)),
+            Move::Action { target, .. } => match target_ref(game, target) {
+                Some(TargetRef::At(at)) => Some(ChoiceRef::At(at)),
+                Some(TargetRef::Spot(spot)) => Some(ChoiceRef::Spot(spot)),
+                _ => None,
+            },
+            Move::Place { .. } | Move::Deploy { .. } => None,
+        };
+        match (action.info().record_key, choice) {
+            (Some(key), Some(choice)) => match self.choice_list(key) {
+                Some(list) => {
+                    list.get_or_insert_with(Vec::new).push(choice);
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The choices after the turn it lists, as `(record key, the choices in the order made)`:
+    /// the format's keys, each an action of `rules::CHOICES`.
+    pub fn choices(&self) -> Vec<(&'static str, &[ChoiceRef])> {
+        let written = [("dragon", &self.dragon)];
+        (written.into_iter())
+            .filter_map(|(key, list)| Some((key, list.as_deref()?)))
+            .collect()
+    }
+
+    /// The list of choices a record key names (None: the format has no such list).
+    fn choice_list(&mut self, key: &str) -> Option<&mut Option<Vec<ChoiceRef>>> {
+        match key {
+            "dragon" => Some(&mut self.dragon),
+            _ => None,
+        }
     }
 
     /// The rule modules' moves the turn names, as `(record key, target)`: the format's keys,
@@ -456,6 +567,7 @@ impl Turn {
             ("return", self.return_figure.clone().map(TargetRef::Figure)),
             ("recall", self.recall.clone().map(TargetRef::Figure)),
             ("donkey", self.donkey.map(TargetRef::At)),
+            ("fairy", self.fairy.clone().map(TargetRef::Figure)),
         ];
         (written.into_iter())
             .filter_map(|(key, target)| Some((key, target?)))
@@ -470,6 +582,7 @@ impl Turn {
             ("return", TargetRef::Figure(f)) => self.return_figure = Some(f),
             ("recall", TargetRef::Figure(f)) => self.recall = Some(f),
             ("donkey", TargetRef::At(at)) => self.donkey = Some(at),
+            ("fairy", TargetRef::Figure(f)) => self.fairy = Some(f),
             _ => return false,
         }
         true
@@ -485,12 +598,42 @@ pub enum TargetRef {
     Figure(FigureRef),
     /// A position, `[x, y]` (`Target::At`).
     At([i16; 2]),
+    /// A feature of a placed tile (`Target::Spot`).
+    Spot(SpotRef),
+}
+
+/// A target as a record writes it (None: a figure kind, which no record names).
+fn target_ref(game: &Game<'_>, target: Target) -> Option<TargetRef> {
+    match target {
+        Target::Feature(f) => Some(TargetRef::Feature(FeatureRef::Index(f))),
+        Target::Figure(i) => figure_ref(game, i).map(TargetRef::Figure),
+        Target::At { x, y } => Some(TargetRef::At([x, y])),
+        Target::Spot { x, y, feature } => Some(TargetRef::Spot(SpotRef {
+            at: [x, y],
+            on: FeatureRef::Index(feature),
+        })),
+        Target::Kind(_) => None,
+    }
+}
+
+/// The feature a `SpotRef` names on the board, as a target.
+fn resolve_spot(game: &Game<'_>, spot: &SpotRef) -> Result<Target, String> {
+    let [x, y] = spot.at;
+    let placed = game.core.board.cell(i32::from(x), i32::from(y)).placed;
+    if placed == PlacedId::NONE {
+        return Err(format!("no tile at ({x}, {y})"));
+    }
+    let feature = resolve(game, placed, &spot.on)?;
+    if usize::from(feature) >= game.orient(placed).features.len() {
+        return Err(format!("the tile at ({x}, {y}) has no feature {feature}"));
+    }
+    Ok(Target::Spot { x, y, feature })
 }
 
 /// The error of a turn naming more than one second step, listing the record's keys.
 fn at_most_one() -> String {
     let keys: Vec<&str> = std::iter::once("deploy")
-        .chain(ActionId::moves().filter_map(|a| a.info().record_key))
+        .chain((ActionId::moves().filter(|a| !a.is_choice())).filter_map(|a| a.info().record_key))
         .collect();
     match keys.split_last() {
         Some((last, rest)) if !rest.is_empty() => {
@@ -513,8 +656,66 @@ fn action_move(
         TargetRef::Feature(r) => Target::Feature(resolve(game, placed, r)?),
         TargetRef::Figure(f) => Target::Figure(resolve_figure(game, f)?),
         TargetRef::At([x, y]) => Target::At { x: *x, y: *y },
+        TargetRef::Spot(spot) => resolve_spot(game, spot)?,
     };
     Ok(Move::Action { action, target })
+}
+
+/// A written choice as a move of the game asking for a choice of `action`.
+fn choice_move(game: &Game<'_>, action: ActionId, written: &ChoiceRef) -> Result<Move, String> {
+    let target = match written {
+        ChoiceRef::Pass(_) => return Ok(Move::Pass),
+        ChoiceRef::At([x, y]) => Target::At { x: *x, y: *y },
+        ChoiceRef::Spot(spot) => resolve_spot(game, spot)?,
+    };
+    Ok(Move::Action { action, target })
+}
+
+/// Makes the choices asked for after a turn (`Phase::Choose`) from the turn's lists, each in
+/// the order made. A record's last turn may stop at a choice not made yet (a game in progress).
+fn replay_choices(
+    game: &mut Game<'_>,
+    t: &Turn,
+    (turn, tile, last): (usize, &str, bool),
+    events: &mut Vec<Event>,
+) -> Result<(), ReplayError> {
+    let written = t.choices();
+    let mut asked = vec![0usize; written.len()];
+    while let Phase::Choose { player, action, .. } = game.phase() {
+        let key = action.info().record_key.unwrap_or(action.info().name);
+        let k = written.iter().position(|(w, _)| *w == key);
+        let Some((k, entry)) = k.and_then(|k| Some((k, written[k].1.get(asked[k])?))) else {
+            if last {
+                return Ok(());
+            }
+            return Err(ReplayError::MissingChoice {
+                turn,
+                key,
+                player: player + 1,
+            });
+        };
+        asked[k] += 1;
+        let mv = choice_move(game, action, entry).map_err(|message| ReplayError::Feature {
+            turn,
+            tile: tile.to_string(),
+            message: format!("`{key}` choice {}: {message}", asked[k]),
+        })?;
+        game.apply(mv, events)
+            .map_err(|reason| ReplayError::Illegal {
+                turn,
+                tile: tile.to_string(),
+                reason: Box::new(reason),
+            })?;
+    }
+    match (written.iter().zip(&asked)).find(|((_, list), n)| list.len() > **n) {
+        Some(((key, list), &n)) => Err(ReplayError::ExtraChoice {
+            turn,
+            key,
+            written: list.len(),
+            asked: n,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Replays a record, stopping at the first illegal move.
@@ -596,6 +797,8 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
             }
         };
         game.apply(second, &mut events).map_err(illegal)?;
+        let last = turn == record.turns.len();
+        replay_choices(&mut game, t, (turn, &drawn, last), &mut events)?;
         turns.push(events);
     }
     Ok(Replay { game, setup, turns })
@@ -757,7 +960,9 @@ fn check_draw(tables: &Tables, runs: &[ExpectRun], bag: &[KindId]) -> Option<Str
 
 #[cfg(test)]
 mod tests {
-    use super::{FeatureRef, FigureRef, TargetRef, Turn, at_most_one};
+    use super::{
+        ChoiceRef, Declined, FeatureRef, FigureRef, SpotRef, TargetRef, Turn, at_most_one,
+    };
     use crate::rules::{ActionId, TargetKind};
 
     /// Every move in the rules' registry has its key in the record format, for its form of
@@ -778,6 +983,10 @@ mod tests {
                     figure: None,
                 }),
                 TargetKind::At => TargetRef::At([3, -1]),
+                TargetKind::Spot => TargetRef::Spot(SpotRef {
+                    at: [1, 0],
+                    on: FeatureRef::Name("N".into()),
+                }),
                 TargetKind::Kind => panic!("`{key}` takes a figure kind: no record form"),
             };
             let mut turn = Turn {
@@ -789,19 +998,56 @@ mod tests {
                 return_figure: None,
                 recall: None,
                 donkey: None,
+                fairy: None,
+                dragon: None,
                 figure: None,
             };
+            assert_eq!(ActionId::by_record_key(key), Some(action));
+            if action.is_choice() {
+                // A choice after the turn is a list under its key, the pass among its forms.
+                let list = (turn.choice_list(key)).unwrap_or_else(|| panic!("`{key}`: no list"));
+                *list = Some(vec![ChoiceRef::Pass(Declined::Pass)]);
+                let made = [ChoiceRef::Pass(Declined::Pass)];
+                assert_eq!(turn.choices(), vec![(key, &made[..])]);
+                continue;
+            }
             assert!(turn.set_action(key, written.clone()), "`{key}` not written");
             assert_eq!(turn.actions(), vec![(key, written)]);
             assert_eq!(ActionId::by_record_key(key), Some(action));
         }
     }
 
+    /// A choice is written `"pass"`, `[x, y]` or `{ at, on }`, and read back as such.
+    #[test]
+    fn choices_read_back_in_each_form() {
+        #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+        struct Listed {
+            made: Vec<ChoiceRef>,
+        }
+        let listed = Listed {
+            made: vec![
+                ChoiceRef::Spot(SpotRef {
+                    at: [0, 1],
+                    on: FeatureRef::Name("N".into()),
+                }),
+                ChoiceRef::Pass(Declined::Pass),
+                ChoiceRef::At([-2, 3]),
+            ],
+        };
+        let text = toml::to_string(&listed).expect("written");
+        assert_eq!(
+            text,
+            "made = [{ at = [0, 1], on = \"N\" }, \"pass\", [-2, 3]]\n"
+        );
+        assert_eq!(toml::from_str::<Listed>(&text).ok(), Some(listed));
+        assert!(toml::from_str::<Listed>("made = [\"home\"]").is_err());
+    }
+
     #[test]
     fn the_one_second_step_error_lists_the_record_keys() {
         assert_eq!(
             at_most_one(),
-            "a turn has at most one of deploy, windmill, return, recall and donkey"
+            "a turn has at most one of deploy, windmill, return, recall, donkey and fairy"
         );
     }
 }

@@ -26,6 +26,9 @@ pub enum Scored {
     Feature(FeatureKindId),
     /// A windmill's range.
     Windmill,
+    /// A creature's points outside a feature's scoring (the fairy's at the start of its
+    /// follower's owner's turn), by `Tables::creatures` index.
+    Creature(u8),
 }
 
 impl Scored {
@@ -34,6 +37,9 @@ impl Scored {
         match self {
             Scored::Feature(kind) => &tables.feature(kind).id,
             Scored::Windmill => "windmill",
+            Scored::Creature(c) => {
+                (tables.creatures.get(usize::from(c))).map_or("creature", |r| &r.id)
+            }
         }
     }
 }
@@ -235,6 +241,13 @@ impl Described<'_> {
             Reason::Unfinished => "unfinished",
             Reason::Recalled => "recalled",
         };
+        if let Scored::Creature(_) = s.kind {
+            let name = s.kind.name(tables);
+            return format!(
+                "the {name} beside their follower at the start of their turn: {}",
+                s.points
+            );
+        }
         let Scored::Feature(kind) = s.kind else {
             return match s.reason {
                 Reason::Unfinished => format!(
@@ -323,7 +336,7 @@ impl fmt::Display for Described<'_> {
         let mut extra = String::new();
         let paying = match s.kind {
             Scored::Feature(kind) => paying(self.tables, kind, &s.bordered),
-            Scored::Windmill => 0,
+            Scored::Windmill | Scored::Creature(_) => 0,
         };
         for m in &s.modifiers {
             if let Some(r) = m.per_bordered {

@@ -58,7 +58,7 @@ pub fn play_seats<'t>(
 ) -> Result<Game<'t>, SimError> {
     let mut game = setup.game(seed, events);
     while game.phase() != Phase::Over {
-        let seat = &mut seats[game.current() as usize % seats.len()];
+        let seat = &mut seats[game.to_move() as usize % seats.len()];
         let Some(mv) = seat.choose(&game, rng) else {
             break;
         };
@@ -93,8 +93,16 @@ pub fn play_random_record(
         let Some(second) = choose_action(&game, rng, &mut moves) else {
             break;
         };
-        turns.push(Turn::of(&game, kind, (x, y, rotation), second));
+        let mut turn = Turn::of(&game, kind, (x, y, rotation), second);
         game.apply(second, &mut events).map_err(SimError::Refused)?;
+        while let Phase::Choose { .. } = game.phase() {
+            let Some(choice) = choose_action(&game, rng, &mut moves) else {
+                break;
+            };
+            turn.add_choice(&game, choice);
+            game.apply(choice, &mut events).map_err(SimError::Refused)?;
+        }
+        turns.push(turn);
     }
     let scores = game.core.scores.clone();
     Ok((Record { turns, ..record }, events, scores))

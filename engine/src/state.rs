@@ -67,6 +67,17 @@ pub enum Phase {
     Place(KindId),
     /// The tile is placed; deploy or pass.
     Act(PlacedId),
+    /// After the turn's second step and its scoring, a rule module asks `player` (not
+    /// necessarily the current one) for a move of `action` (`Game::next_choice`); `placed` is
+    /// the turn's tile.
+    Choose {
+        /// Who must choose (0-based).
+        player: u8,
+        /// The move asked for.
+        action: crate::rules::ActionId,
+        /// The tile placed this turn.
+        placed: PlacedId,
+    },
     /// All tiles are drawn and the final scoring is done.
     Over,
 }
@@ -919,7 +930,7 @@ pub struct KeyedStats {
     /// Tiles set aside.
     pub set_aside: u64,
     /// The rule modules' actions made or taken effect that have no count above, by action
-    /// name (`fairy`, `dragon`, `arrives`, `fairy_paid`); absent when none.
+    /// name (`fairy`, `dragon`, `arrives`); absent when none.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub actions: BTreeMap<String, u64>,
     /// Points each creature paid (the fairy's), by creature id; absent when none.
@@ -1206,6 +1217,15 @@ impl<'t> Game<'t> {
     /// The player whose turn it is.
     pub fn current(&self) -> u8 {
         self.core.current
+    }
+
+    /// The player who moves now: the chooser in `Phase::Choose`, else the current player.
+    #[inline]
+    pub fn to_move(&self) -> u8 {
+        match self.core.phase {
+            Phase::Choose { player, .. } => player,
+            _ => self.core.current,
+        }
     }
 
     /// The feature nodes.

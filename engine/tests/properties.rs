@@ -83,6 +83,10 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
                 assert_eq!(game.nth_deploy(placed, i), Some(*m));
             }
         }
+        if let Phase::Choose { player, action, .. } = game.phase() {
+            assert!(!base_only, "a base game asked for a choice after the turn");
+            check_choice(&game, player, action, &moves);
+        }
         let mv = moves[rng.below(moves.len())];
         game.apply(mv, &mut events)
             .unwrap_or_else(|e| panic!("listed move {mv:?} refused: {e}"));
@@ -147,6 +151,52 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
     );
 }
 
+/// A choice after the turn is held to its legal list: the chooser moves, only moves of the
+/// asked action (and the pass) are listed, each applies, and what is not listed is refused.
+fn check_choice(game: &Game<'_>, player: u8, action: ActionId, moves: &[Move]) {
+    assert_eq!(game.to_move(), player);
+    for &m in moves {
+        assert!(
+            m == Move::Pass || matches!(m, Move::Action { action: a, .. } if a == action),
+            "{m:?} listed for a choice of {}",
+            action.info().name
+        );
+        assert!(
+            game.clone().apply(m, &mut Vec::new()).is_ok(),
+            "{m:?} refused"
+        );
+    }
+    let mut refused = vec![Move::Place {
+        x: 0,
+        y: 0,
+        rotation: 0,
+    }];
+    if !moves.contains(&Move::Pass) {
+        refused.push(Move::Pass);
+    }
+    // A target of the asked action that is not listed: a spot or position far off the board.
+    refused.push(Move::Action {
+        action,
+        target: Target::Spot {
+            x: i16::MAX,
+            y: i16::MAX,
+            feature: 0,
+        },
+    });
+    refused.push(Move::Action {
+        action,
+        target: Target::At {
+            x: i16::MAX,
+            y: i16::MAX,
+        },
+    });
+    for m in refused {
+        let mut copy = game.clone();
+        assert!(copy.apply(m, &mut Vec::new()).is_err(), "{m:?} accepted");
+        assert_eq!(copy.phase(), game.phase(), "{m:?} refused, the phase moved");
+    }
+}
+
 /// Each player's points summed over the scoring events (scorings and token majorities).
 fn points_of_events(events: &[Event], players: u8) -> Vec<u32> {
     (0..players)
@@ -191,9 +241,24 @@ fn play_seats_record(
         game.apply(place, &mut events)
             .unwrap_or_else(|e| panic!("{:?} chose {place:?}, refused: {e}", seats[seat]));
         let second = players[seat].choose(&game, rng).expect("a second step");
-        turns.push(Turn::of(&game, kind, (x, y, rotation), second));
+        let mut turn = Turn::of(&game, kind, (x, y, rotation), second);
         game.apply(second, &mut events)
             .unwrap_or_else(|e| panic!("{:?} chose {second:?}, refused: {e}", seats[seat]));
+        while let Phase::Choose { .. } = game.phase() {
+            let seat = usize::from(game.to_move());
+            let choice = players[seat].choose(&game, rng).expect("a choice");
+            let mut legal = Vec::new();
+            game.legal_moves(&mut legal);
+            assert!(
+                legal.contains(&choice),
+                "{:?} chose {choice:?}",
+                seats[seat]
+            );
+            assert!(turn.add_choice(&game, choice), "{choice:?} not recorded");
+            game.apply(choice, &mut events)
+                .unwrap_or_else(|e| panic!("{:?} chose {choice:?}, refused: {e}", seats[seat]));
+        }
+        turns.push(turn);
     }
     let scores = game.scores().to_vec();
     (Record { turns, ..record }, events, scores)

@@ -64,7 +64,7 @@ pub(crate) fn choose_turn(
     if arms <= 1 {
         return scratch.candidates.first().copied();
     }
-    let me = game.current() as usize;
+    let me = game.to_move() as usize;
     let mut visits = vec![0u32; arms];
     let mut total = vec![0.0f64; arms];
     for t in 0..playouts as usize {
@@ -127,11 +127,13 @@ fn play_ahead(game: &mut Game<'_>, rng: &mut Rng, scratch: &mut Scratch) -> bool
             return false;
         }
     }
-    // Finish the second step of the last turn, so its scoring counts.
-    if let Phase::Act(_) = game.phase()
+    // Finish the second step of the last turn and its choices, so its scoring counts.
+    while let Phase::Act(_) | Phase::Choose { .. } = game.phase()
         && let Some(mv) = random::choose_action(game, rng, &mut scratch.moves)
     {
-        return game.apply(mv, &mut scratch.events).is_ok();
+        if game.apply(mv, &mut scratch.events).is_err() {
+            return false;
+        }
     }
     true
 }

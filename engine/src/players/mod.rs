@@ -214,6 +214,22 @@ impl Player {
                 }
                 .or(Some(Move::Pass))
             }
+            Phase::Choose { .. } => {
+                // A choice after the turn: each offered move tried on a copy, for the chooser.
+                let mut moves = std::mem::take(&mut self.scratch.moves);
+                game.legal_moves(&mut moves);
+                greedy::rank_actions(game, &moves, &mut self.scratch);
+                let first = moves.first().copied();
+                self.scratch.moves = moves;
+                match self.strategy {
+                    Strategy::Mcts { playouts } => {
+                        mcts::choose_turn(game, playouts, rng, &mut self.scratch)
+                    }
+                    _ => greedy::best(&self.scratch.candidates),
+                }
+                .map(|c| c.action)
+                .or(first)
+            }
         }
     }
 }

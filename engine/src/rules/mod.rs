@@ -15,6 +15,7 @@
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
 //! | `end_turn` | after the completions of a turn | windmill, creatures (a guard's follower gone) |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens |
+//! | `next_choice` | after `end_turn`, and after each choice made: who must choose a move of which action now (`Phase::Choose`; `None` ends the turn); `choice_declinable`, `decline_choice`: whether the pass declines it, and what declining does | creatures (the dragon's steps) |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
 //! | `turn_started` | a player's turn starts (not an extra tile's; not after the last tile) | creatures (the fairy's point) |
 //! | `deploy_forbidden` | deploys on the tile just placed: whether a module bars them all | creatures (the dragon's tile) |
@@ -75,9 +76,6 @@ impl ActionId {
     /// A creature came onto the tile just placed, which carries its `arrives` marker
     /// (`creatures`; an event only).
     pub const ARRIVES: ActionId = ActionId(7);
-    /// A guarding creature paid the owner of the follower beside it (`creatures`; an event
-    /// only).
-    pub const GUARD_PAID: ActionId = ActionId(8);
 
     /// Its index in the registry (and in `GameStats::actions`).
     pub fn index(self) -> usize {
@@ -94,6 +92,11 @@ impl ActionId {
         (0..ACTIONS.len())
             .find(|&i| ACTIONS[i].record_key == Some(key))
             .map(|i| ActionId(i as u8))
+    }
+
+    /// Whether it is a choice after the turn (`Phase::Choose`), not a second step.
+    pub fn is_choice(self) -> bool {
+        CHOICES.contains(&self)
     }
 
     /// Every action that is a move, in registry order.
@@ -120,6 +123,15 @@ pub enum Target {
     },
     /// A kind of figure (the base follower or a set figure).
     Kind(FigureId),
+    /// A feature of any placed tile: the tile's position and its local feature index.
+    Spot {
+        /// Column.
+        x: i16,
+        /// Row (south is +1).
+        y: i16,
+        /// The local index of the feature on that tile.
+        feature: u8,
+    },
 }
 
 /// Which of `Target`'s forms an action takes.
@@ -133,6 +145,8 @@ pub enum TargetKind {
     At,
     /// `Target::Kind`.
     Kind,
+    /// `Target::Spot`.
+    Spot,
 }
 
 impl Target {
@@ -143,6 +157,7 @@ impl Target {
             Target::Figure(_) => TargetKind::Figure,
             Target::At { .. } => TargetKind::At,
             Target::Kind(_) => TargetKind::Kind,
+            Target::Spot { .. } => TargetKind::Spot,
         }
     }
 }
@@ -168,7 +183,7 @@ pub struct Action {
 }
 
 /// The registry of the rule modules' moves and events, indexed by `ActionId`.
-pub static ACTIONS: [Action; 9] = [
+pub static ACTIONS: [Action; 8] = [
     Action {
         name: "windmill",
         record_key: Some("windmill"),
@@ -233,14 +248,6 @@ pub static ACTIONS: [Action; 9] = [
         move_words: "",
         event_words: "the dragon comes to {target}, the tile {player} placed",
     },
-    Action {
-        name: "fairy_paid",
-        record_key: None,
-        target: TargetKind::Figure,
-        grouped: false,
-        move_words: "",
-        event_words: "the fairy pays {player} for their {target}",
-    },
 ];
 
 /// A group of second-step moves: what a player may do after placing, from the core or one
@@ -288,6 +295,10 @@ pub(crate) const GROUPS: [ActionGroup; 7] = [
 /// deploys, these and the pass.
 pub(crate) const FLAT: [ActionId; 3] = [ActionId::RETURN, ActionId::RECALL, ActionId::FAIRY];
 
+/// The actions that are choices after the turn (`Phase::Choose`, asked by `next_choice`), not
+/// second steps: they have a record key (a list of the choices made) and no group.
+pub(crate) const CHOICES: [ActionId; 1] = [ActionId::DRAGON];
+
 /// An action's event as JSON, in the one shape every module's event takes:
 /// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
 pub fn event_json(
@@ -303,6 +314,10 @@ pub fn event_json(
         Target::Figure(i) => ("figure", i.into()),
         Target::At { x, y } => ("at", serde_json::json!([x, y])),
         Target::Kind(figure) => ("figure", figure_kind_id(tables, figure).into()),
+        Target::Spot { x, y, feature } => {
+            body.insert("at".into(), serde_json::json!([x, y]));
+            ("feature", feature.into())
+        }
     };
     body.insert(key.into(), value);
     let mut out = serde_json::Map::new();
@@ -431,6 +446,15 @@ impl Modules {
         self.creatures.as_ref().is_some_and(|c| c.forbids(placed))
     }
 
+    /// Whether placing a tile of `kind` brings a creature that bars deploys onto it (the
+    /// volcano's dragon): a player's plan for such a tile deploys nothing.
+    #[inline]
+    pub(crate) fn bars_deploys_on(&self, tables: &Tables, kind: KindId) -> bool {
+        self.creatures
+            .as_ref()
+            .is_some_and(|c| c.bars_on(tables, kind))
+    }
+
     /// Why no figure may be deployed on the tile just placed, for the message.
     pub(crate) fn deploy_fault(&self, tables: &Tables, placed: PlacedId) -> Option<IllegalMove> {
         let name = self.creatures.as_ref()?.forbidding(tables, placed)?;
@@ -459,6 +483,7 @@ impl Game<'_> {
             ActionId::RECALL => powers::recall_count(self),
             ActionId::DONKEY => donkey::targets(self),
             ActionId::FAIRY => creatures::guard_count(self),
+            ActionId::DRAGON => creatures::step_count(self),
             _ => 0,
         }
     }
@@ -476,6 +501,7 @@ impl Game<'_> {
             ActionId::RECALL => powers::nth_recall(self, n),
             ActionId::DONKEY => donkey::nth_target(self, n),
             ActionId::FAIRY => creatures::nth_guard(self, n),
+            ActionId::DRAGON => creatures::nth_step(self, n),
             _ => None,
         }?;
         Some(Move::Action { action, target })
@@ -509,6 +535,7 @@ impl Game<'_> {
             (ActionId::FAIRY, Target::Figure(figure)) => {
                 creatures::move_guard(self, figure, events)
             }
+            (ActionId::DRAGON, Target::At { x, y }) => creatures::step(self, x, y, events),
             _ => Err(IllegalMove::NotOffered(format!(
                 "`{}` is not a move",
                 info.name
@@ -530,6 +557,13 @@ impl Game<'_> {
         if self.modules.creatures.is_some() {
             creatures::arrive(self, placed, events);
         }
+    }
+
+    /// The follower a guarding creature stands beside, for an estimate: its owner, and the
+    /// guard's turn and scored points (None: no guard beside a follower on the board).
+    pub(crate) fn guarded(&self) -> Option<(u8, u32, u32)> {
+        let c = self.modules.creatures.as_ref()?;
+        creatures::guarded(self, c)
     }
 
     /// The `turn_started` hook, when a player's turn starts (not an extra tile's, nor after
@@ -622,6 +656,29 @@ impl Game<'_> {
         }
     }
 
+    /// The `next_choice` hook, after the turn's `end_turn` and after each choice made: the
+    /// player who must now choose and the action they choose a move of (`Phase::Choose`), or
+    /// None when no module asks (the turn ends).
+    #[inline]
+    pub(crate) fn next_choice(&mut self) -> Option<(u8, ActionId)> {
+        if self.modules.creatures.is_some() {
+            return creatures::next_choice(self);
+        }
+        None
+    }
+
+    /// Whether a choice of `action` may be declined by `Move::Pass` (listed among its moves).
+    #[inline]
+    pub(crate) fn choice_declinable(&self, action: ActionId) -> bool {
+        let _ = action;
+        false
+    }
+
+    /// Declines the choice of `action` asked for now (`choice_declinable`).
+    pub(crate) fn decline_choice(&mut self, action: ActionId, events: &mut Vec<Event>) {
+        let _ = (action, events);
+    }
+
     /// The `final_scoring` hook, after the features' final scoring: the windmills left on the
     /// board, then the token majorities.
     pub(crate) fn final_scoring_modules(&mut self, events: &mut Vec<Event>) {
@@ -637,7 +694,7 @@ impl Game<'_> {
 #[cfg(test)]
 mod tests {
     use super::ActionGroup;
-    use super::{ACTIONS, ActionId, FLAT, GROUPS};
+    use super::{ACTIONS, ActionId, CHOICES, FLAT, GROUPS};
 
     /// `FLAT` is what it says: the ungrouped modules' moves before the pass, in `GROUPS`'s
     /// order (the random player's flat pick relies on it).
@@ -654,19 +711,20 @@ mod tests {
         assert_eq!(before, FLAT);
     }
 
-    /// Every move of the registry has a group, once; the events-only entries none.
+    /// Every move of the registry has a group, once, but the choices after the turn
+    /// (`CHOICES`) none; the events-only entries none.
     #[test]
     fn every_move_has_one_group() {
         for (i, info) in ACTIONS.iter().enumerate() {
+            let action = ActionId(i as u8);
             let groups = (GROUPS.iter())
-                .filter(|&&g| g == ActionGroup::Module(ActionId(i as u8)))
+                .filter(|&&g| g == ActionGroup::Module(action))
                 .count();
-            assert_eq!(
-                groups,
-                usize::from(info.record_key.is_some()),
-                "{}",
-                info.name
-            );
+            let second_step = info.record_key.is_some() && !CHOICES.contains(&action);
+            assert_eq!(groups, usize::from(second_step), "{}", info.name);
+        }
+        for choice in CHOICES {
+            assert!(choice.info().record_key.is_some(), "{}", choice.info().name);
         }
     }
 }

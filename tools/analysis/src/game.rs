@@ -181,7 +181,7 @@ impl Session {
     /// The seat whose turn it is, when the game is not over and a bot plays it.
     pub fn bot_to_move(&self) -> Result<Option<usize>, GameError> {
         let (game, _) = self.state()?;
-        let seat = usize::from(game.current());
+        let seat = usize::from(game.to_move());
         Ok((game.phase() != Phase::Over && self.players[seat].is_some()).then_some(seat))
     }
 
@@ -192,7 +192,7 @@ impl Session {
         if phase == Phase::Over {
             return Err(GameError::Over);
         }
-        let seat = usize::from(game.current());
+        let seat = usize::from(game.to_move());
         if let Seat::Bot(_) = self.seats[seat] {
             return Err(self.not_yours(seat));
         }
@@ -220,7 +220,7 @@ impl Session {
             if moved && matches!(phase, Phase::Place(_)) {
                 return Ok(());
             }
-            let seat = usize::from(game.current());
+            let seat = usize::from(game.to_move());
             let Some(player) = self.players[seat].as_mut() else {
                 return if moved {
                     Ok(())
@@ -269,6 +269,27 @@ impl Session {
                     return Err(engine_error(e));
                 }
                 self.pending = None;
+                Ok(())
+            }
+            Phase::Choose { .. } => {
+                let (game, _) = self.state()?;
+                let Some(turn) = self.record.turns.last() else {
+                    return Err(GameError::Engine("no turn waits for its choice".into()));
+                };
+                let mut turn = turn.clone();
+                if !turn.add_choice(&game, mv) {
+                    return Err(GameError::Engine(format!(
+                        "the record has no form for the choice {mv:?}"
+                    )));
+                }
+                drop(game);
+                let last = self.record.turns.len() - 1;
+                let before = std::mem::replace(&mut self.record.turns[last], turn);
+                // The engine is the judge: a choice it refuses is taken back.
+                if let Err(e) = replay(&self.tables, &self.record) {
+                    self.record.turns[last] = before;
+                    return Err(engine_error(e));
+                }
                 Ok(())
             }
             Phase::Over => Err(GameError::Over),
@@ -355,6 +376,19 @@ impl Session {
                     choices,
                 }
             }
+            Phase::Choose { action, placed, .. } => PhaseView::Choose {
+                choose: action.info().name.to_string(),
+                choices: (moves.iter().enumerate())
+                    .map(|(index, m)| Choice {
+                        index,
+                        label: match m {
+                            Move::Pass => "decline".to_string(),
+                            m => choice_text(&game, game.orient(placed), *m).0,
+                        },
+                        point: None,
+                    })
+                    .collect(),
+            },
             Phase::Over => PhaseView::Over { over: true },
         };
         let log = turns
@@ -368,7 +402,7 @@ impl Session {
         Ok(View {
             players: game.scores().len(),
             seats: self.seats.iter().map(Seat::to_string).collect(),
-            current: game.current(),
+            current: game.to_move(),
             scores: game.scores().to_vec(),
             supply: game.supply().to_vec(),
             tiles_left: game.tiles_left(),
@@ -461,6 +495,13 @@ pub enum PhaseView {
         /// The engine's legal second steps.
         choices: Vec<Choice>,
     },
+    /// A choice after the turn (`Phase::Choose`) by the seat `current`.
+    Choose {
+        /// The action chosen (its registry name: `wagon`).
+        choose: String,
+        /// The engine's legal choices.
+        choices: Vec<Choice>,
+    },
     /// The game is over.
     Over {
         /// Always true.
@@ -551,6 +592,7 @@ fn target_words(tables: &Tables, target: Target) -> String {
         Target::Figure(i) => format!("figure {i}"),
         Target::At { x, y } => format!("({x}, {y})"),
         Target::Kind(figure) => engine::rules::figure_kind_id(tables, figure),
+        Target::Spot { x, y, feature } => format!("feature {feature} of the tile at ({x}, {y})"),
     }
 }
 
@@ -592,6 +634,17 @@ fn choice_text(
             };
             let words = match target {
                 Target::Feature(feature) => on(feature),
+                Target::Spot { x, y, feature } => match game.board().at(x.into(), y.into()) {
+                    Some(p) => format!(
+                        "{} at ({x}, {y})",
+                        engine::game::describe_feature(
+                            game.tables(),
+                            game.tables().orient(p.orient),
+                            feature
+                        )
+                    ),
+                    None => target_words(game.tables(), target),
+                },
                 Target::Figure(i) => match game.figures().get(usize::from(i)) {
                     Some(f) => {
                         let t = game.board().placed[f.tile.index()];
@@ -721,7 +774,7 @@ fn event_text(
             kind,
             ..
         } => Some(format!(
-            "  P{} returns their {} from the {} at ({x}, {y}) (Festival, no scoring)",
+            "  P{} gets their {} back from the {} at ({x}, {y}), unscored (a Festival return, a dragon)",
             player + 1,
             match (figure, follower.set_index()) {
                 (FigureKind::Follower, Some(k)) => tables.followers[k].name.to_lowercase(),

@@ -329,7 +329,9 @@ mod games {
             let view = game.view().unwrap();
             match &view.phase {
                 crate::game::PhaseView::Over { .. } => break,
-                crate::game::PhaseView::Place { .. } => game.play(0).unwrap(),
+                crate::game::PhaseView::Place { .. } | crate::game::PhaseView::Choose { .. } => {
+                    game.play(0).unwrap();
+                }
                 crate::game::PhaseView::Act { choices, .. } => {
                     let pick = |prefix: &str| choices.iter().find(|c| c.label.starts_with(prefix));
                     let choice = if let Some(c) = pick("take back your abbot") {

@@ -90,6 +90,7 @@ impl Source {
         match scored {
             Scored::Feature(k) => Source::Kind(k),
             Scored::Windmill => Source::Windmills,
+            Scored::Creature(_) => Source::Figures,
         }
     }
 }

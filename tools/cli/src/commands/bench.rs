@@ -116,7 +116,7 @@ fn bench_bots(setup: &Setup<'_>, players: u8, playouts: u32) -> miette::Result<B
                     late = Some(game.clone());
                 }
             }
-            let seat = game.current() as usize % bots.len();
+            let seat = game.to_move() as usize % bots.len();
             let Some(mv) = bots[seat].choose(&game, &mut rng) else {
                 break;
             };

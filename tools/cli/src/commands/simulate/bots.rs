@@ -169,7 +169,7 @@ fn play(
     let mut moves = [(0u64, 0u64); 6];
     let mut buf = Vec::new();
     while game.phase() != Phase::Over {
-        let seat = game.current() as usize % players;
+        let seat = game.to_move() as usize % players;
         let Some(mv) = seats[seat].choose(&game, &mut rng) else {
             break;
         };
