@@ -134,6 +134,7 @@ fn implied(set: &TileSetFile) -> Vec<String> {
                 .iter()
                 .filter_map(|f| vocab::element_of_figure(&f.id)),
         )
+        .chain((set.creatures.iter()).filter_map(|c| vocab::element_of_creature(&c.id)))
         .collect();
     // FanCloisterZone's Village Life rules.
     let flowers = |t: &TileDef| (t.features_under(FIELDS).iter()).any(|f| !f.flowers.is_empty());

@@ -239,6 +239,7 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             .and_then(|t| t.split(':').next())
             .unwrap_or_default();
         set.set.figures = vocab::figures(jcz_family);
+        set.set.creatures = vocab::creatures(jcz_family);
         if let Some(title) = titles.get(jcz_family) {
             set.set.set.name = title.clone();
         }

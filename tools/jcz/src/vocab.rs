@@ -270,6 +270,8 @@ const FIGURES: &str = include_str!("figures.toml");
 #[serde(deny_unknown_fields)]
 struct Figures {
     elements: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    creature_elements: std::collections::BTreeMap<String, String>,
     family: Vec<FamilyFigures>,
 }
 
@@ -283,7 +285,25 @@ fn figures_file() -> Figures {
 #[serde(deny_unknown_fields)]
 struct FamilyFigures {
     id: String,
+    #[serde(default)]
     figure: Vec<FigureDef>,
+    #[serde(default)]
+    creature: Vec<tiledef::CreatureDef>,
+}
+
+/// The creatures JCZ's rules add with a tile-set family (JCZ's family id): Princess & Dragon's
+/// dragon and fairy (`figures.toml`).
+pub fn creatures(family: &str) -> Vec<tiledef::CreatureDef> {
+    (figures_file().family.into_iter())
+        .find(|f| f.id == family)
+        .map(|f| f.creature)
+        .unwrap_or_default()
+}
+
+/// The game element of a creature JCZ's rules know (`dragon`, `fairy`), as `figures.toml`
+/// names them.
+pub fn element_of_creature(creature: &str) -> Option<String> {
+    figures_file().creature_elements.remove(creature)
 }
 
 /// The figures JCZ's rules add with a tile-set family (JCZ's family id): the abbot, the large
