@@ -93,7 +93,30 @@ fn set_rules(ts: &TileSet, id: &str) -> String {
         .filter(|(g, _)| used.contains(g))
         .map(|(_, g)| format!("{} {:?} spare starts {:?}", g.id, g.draw, g.spare_starts))
         .collect();
-    format!("removes {removes:?}\nfollowers {followers:?}\ngroups in draw order {groups:?}")
+    // By names: the indices differ between the two loads.
+    let marker = |m: Option<usize>| m.map(|m| ts.markers[m].id.clone());
+    let creatures: Vec<String> = (ts.creatures.iter())
+        .filter(|c| c.set == s)
+        .map(|c| {
+            let avoids: Vec<&str> = c
+                .avoids
+                .iter()
+                .map(|&a| ts.creatures[a].id.as_str())
+                .collect();
+            format!(
+                "{} arrives {:?} moves {:?} eats {:?} no_deploy {} avoids {avoids:?} guards {:?}",
+                c.id,
+                marker(c.arrives),
+                c.moves.map(|(m, steps)| (marker(Some(m)), steps)),
+                c.eats,
+                c.no_deploy,
+                c.guards
+            )
+        })
+        .collect();
+    format!(
+        "removes {removes:?}\nfollowers {followers:?}\ngroups in draw order {groups:?}\ncreatures {creatures:?}"
+    )
 }
 
 fn of_set<'a>(ts: &'a TileSet, id: &str) -> Vec<&'a Tile> {

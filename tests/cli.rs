@@ -1045,6 +1045,7 @@ fn simulate_json_stats_keep_their_fields() {
         [
             "actions",
             "corner_points",
+            "creature_points",
             "deployed",
             "donkey_moves",
             "extra_tiles",

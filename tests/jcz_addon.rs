@@ -616,3 +616,56 @@ moves = [["N", "S"]]
         .collect();
     assert_eq!(linked, ["a", "a"], "{:?}", xml.tiles[0].elements);
 }
+
+/// A fan set's creatures JCZ plays (its dragon and fairy, declared as Princess & Dragon
+/// declares them) switch on JCZ's dragon and fairy elements; the export notes a creature of
+/// the set's own (the serpent example's) as one JCZ has not.
+#[test]
+fn creatures_jcz_plays_are_implied_by_the_expansion() {
+    let dir = scratch("jcz-addon-creatures");
+    let fan = dir.join("roost.toml");
+    std::fs::write(
+        &fan,
+        r#"format = 1
+[set]
+id = "roost"
+name = "Roost"
+requires = ["base"]
+
+[[creature]]
+id = "fairy"
+name = "Fairy"
+guards = { turn = 1, scored = 3 }
+
+[[tile]]
+id = "RO-1"
+count = 1
+edges = { n = "field", e = "field", s = "field", w = "field" }
+fields = [{ ports = ["NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW"] }]
+"#,
+    )
+    .unwrap();
+    let out = export(&dir, "roost", &[fan.to_str().unwrap()]);
+    let files = unpack(&out);
+    let xml = check_package(&files, "roost");
+    let implied: Vec<Option<&str>> = (xml.others[0].0.children.iter())
+        .filter(|c| c.name == "implies")
+        .map(|c| c.attr("element"))
+        .collect();
+    assert_eq!(implied, [Some("fairy")]);
+    let serpent = root().join("examples/serpent.toml");
+    let xml_out = dir.join("serpent.xml");
+    let run = tilekit(&[
+        "export",
+        "jcz",
+        serpent.to_str().unwrap(),
+        "--out",
+        xml_out.to_str().unwrap(),
+    ]);
+    let said =
+        String::from_utf8_lossy(&run.stdout).into_owned() + &String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("`serpent`: JCZ has no such creature"),
+        "{said}"
+    );
+}

@@ -273,8 +273,8 @@ impl<'t> Game<'t> {
 
     /// Appends the second-step moves of the first `ActionGroup::LISTED` groups, in the order
     /// of `ActionGroup::ALL` (deploys, windmills, Festival returns, recalls, barns, figures sent
-    /// home, pass); returns how many of each it appended. (Simulations choose the donkey and
-    /// the portal separately, so their many targets do not swamp the rest.)
+    /// home, the fairy, pass); returns how many of each it appended. (Simulations choose the
+    /// donkey and the portal separately, so their many targets do not swamp the rest.)
     pub fn legal_actions(
         &self,
         placed: PlacedId,
@@ -345,6 +345,9 @@ impl<'t> Game<'t> {
     /// The deploy moves on the tile just placed, counted but not listed (a random second step
     /// makes only the chosen one, with `nth_deploy`).
     pub fn deploys(&self, placed: PlacedId) -> Deploys {
+        if self.modules.deploy_forbidden(placed) {
+            return Deploys::default();
+        }
         let special = if self.core.powers.special != 0 {
             self.special_count(placed)
         } else {
@@ -557,6 +560,9 @@ impl<'t> Game<'t> {
     /// Whether the current player may deploy a figure on the tile just placed (stops at the
     /// first free feature).
     pub fn can_deploy(&self, placed: PlacedId) -> bool {
+        if self.modules.deploy_forbidden(placed) {
+            return false;
+        }
         if self.modules.filters_deploys() {
             return self.deploys(placed).count() > 0;
         }
@@ -738,6 +744,9 @@ impl<'t> Game<'t> {
                 feature: feature.to_string(),
             });
         };
+        if let Some(fault) = self.modules.deploy_fault(self.core.tables, placed) {
+            return Err(fault);
+        }
         let kind = self.core.tables.feature(f.kind);
         let node = self.core.board.placed[placed.index()].node(feature);
         let root = self.core.find_mut(node);
@@ -845,10 +854,14 @@ impl<'t> Game<'t> {
     /// The end of a turn after its choices: the next player (unless the same one plays again)
     /// draws.
     fn finish_turn(&mut self, events: &mut Vec<Event>) {
-        if !self.plays_again() {
+        let next_player = !self.plays_again();
+        if next_player {
             self.core.current = (self.core.current + 1) % self.core.options.players;
         }
         self.draw_next(events);
+        if next_player && self.core.phase != Phase::Over {
+            self.turn_started(events);
+        }
     }
 
     /// Scores the sites with followers whose range the tile just placed at `(x, y)` completed.

@@ -101,6 +101,15 @@ pub struct Turn {
     /// home).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wagon: Option<Vec<ChoiceRef>>,
+    /// The follower of the player's the fairy moves beside instead of deploying (Princess &
+    /// Dragon: a guarding `[[creature]]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairy: Option<FigureRef>,
+    /// The dragon's steps after the turn, in the order made, each `[x, y]` of the tile it
+    /// enters (Princess & Dragon: a roaming `[[creature]]`; each chosen by the next player in
+    /// turn order from the current one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dragon: Option<Vec<ChoiceRef>>,
     /// Which follower `deploy` puts down: the id of a set's follower kind (`"large-follower"`);
     /// absent: a base follower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -505,6 +514,8 @@ impl Turn {
             donkey: None,
             barn: None,
             wagon: None,
+            fairy: None,
+            dragon: None,
             figure: None,
             princess: None,
             portal: None,
@@ -559,7 +570,7 @@ impl Turn {
     /// The choices after the turn it lists, as `(record key, the choices in the order made)`:
     /// the format's keys, each an action of `rules::CHOICES`.
     pub fn choices(&self) -> Vec<(&'static str, &[ChoiceRef])> {
-        let written = [("wagon", &self.wagon)];
+        let written = [("wagon", &self.wagon), ("dragon", &self.dragon)];
         (written.into_iter())
             .filter_map(|(key, list)| Some((key, list.as_deref()?)))
             .collect()
@@ -569,6 +580,7 @@ impl Turn {
     fn choice_list(&mut self, key: &str) -> Option<&mut Option<Vec<ChoiceRef>>> {
         match key {
             "wagon" => Some(&mut self.wagon),
+            "dragon" => Some(&mut self.dragon),
             _ => None,
         }
     }
@@ -584,6 +596,7 @@ impl Turn {
             ("barn", self.barn.clone().map(TargetRef::Corner)),
             ("princess", self.princess.clone().map(TargetRef::Figure)),
             ("portal", self.portal.clone().map(TargetRef::Spot)),
+            ("fairy", self.fairy.clone().map(TargetRef::Figure)),
         ];
         (written.into_iter())
             .filter_map(|(key, target)| Some((key, target?)))
@@ -601,6 +614,7 @@ impl Turn {
             ("barn", TargetRef::Corner(c)) => self.barn = Some(c),
             ("princess", TargetRef::Figure(f)) => self.princess = Some(f),
             ("portal", TargetRef::Spot(s)) => self.portal = Some(s),
+            ("fairy", TargetRef::Figure(f)) => self.fairy = Some(f),
             _ => return false,
         }
         true
@@ -1027,6 +1041,8 @@ mod tests {
                 donkey: None,
                 barn: None,
                 wagon: None,
+                fairy: None,
+                dragon: None,
                 figure: None,
                 princess: None,
                 portal: None,
@@ -1076,7 +1092,7 @@ mod tests {
     fn the_one_second_step_error_lists_the_record_keys() {
         assert_eq!(
             at_most_one(),
-            "a turn has at most one of deploy, windmill, return, recall, donkey, barn, princess and portal"
+            "a turn has at most one of deploy, windmill, return, recall, donkey, barn, princess, portal and fairy"
         );
     }
 }

@@ -27,6 +27,9 @@ pub enum Scored {
     Feature(FeatureKindId),
     /// A windmill's range.
     Windmill,
+    /// A creature's points outside a feature's scoring (the fairy's at the start of its
+    /// follower's owner's turn), by `Tables::creatures` index.
+    Creature(u8),
     /// The region of a figure placed at a corner (`Tables::corner_figures[figure]`), paying
     /// one of its rates.
     Corner {
@@ -67,6 +70,9 @@ impl Scored {
             Scored::Windmill => "windmill",
             Scored::Corner { figure, .. } => (tables.corner_figures.get(usize::from(figure)))
                 .map_or("corner figure", |c| c.id.as_str()),
+            Scored::Creature(c) => {
+                (tables.creatures.get(usize::from(c))).map_or("creature", |r| &r.id)
+            }
         }
     }
 }
@@ -272,6 +278,13 @@ impl Described<'_> {
         if let Scored::Corner { figure, paid } = s.kind {
             return corner_why(s, tables, figure, paid);
         }
+        if let Scored::Creature(_) = s.kind {
+            let name = s.kind.name(tables);
+            return format!(
+                "the {name} beside their follower at the start of their turn: {}",
+                s.points
+            );
+        }
         let Scored::Feature(kind) = s.kind else {
             return match s.reason {
                 Reason::Unfinished => format!(
@@ -401,7 +414,7 @@ impl fmt::Display for Described<'_> {
         let mut extra = String::new();
         let paying = match s.kind {
             Scored::Feature(kind) => paying(self.tables, kind, &s.bordered),
-            Scored::Windmill | Scored::Corner { .. } => 0,
+            Scored::Windmill | Scored::Corner { .. } | Scored::Creature(_) => 0,
         };
         for m in &s.modifiers {
             if let Some(r) = m.per_bordered {

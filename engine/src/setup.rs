@@ -175,6 +175,7 @@ impl<'t> Setup<'t> {
             scratch: Scratch::new(tiles),
             place: Placements::new(),
             modules: Modules::new(
+                self.tables,
                 &self.rules,
                 players,
                 colours,

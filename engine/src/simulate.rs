@@ -218,6 +218,7 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
         set_aside,
         actions,
         corner_points,
+        creature_points,
     } = game;
     add_all(&mut sum.points_by_kind, points_by_kind);
     sum.windmill_points += windmill_points;
@@ -236,6 +237,7 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
     sum.set_aside += set_aside;
     add_all(&mut sum.actions, actions);
     add_all(&mut sum.corner_points, corner_points);
+    add_all(&mut sum.creature_points, creature_points);
 }
 
 /// Adds `b` into `a` entry by entry (growing `a` to `b`'s length).

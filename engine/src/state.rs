@@ -819,11 +819,17 @@ pub struct GameStats {
     pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
-    /// The rule modules' moves made, by `ActionId` (the registry's order).
+    /// The rule modules' moves made (and event-only actions taken effect: a creature's
+    /// arrival), by `ActionId::index`.
+    #[serde(default)]
     pub actions: Vec<u64>,
     /// Points the figures placed at a corner paid (the barn's), by `Tables::corner_figures`
     /// index.
+    #[serde(default)]
     pub corner_points: Vec<u64>,
+    /// Points the creatures paid (the fairy's), by `Tables::creatures` index.
+    #[serde(default)]
+    pub creature_points: Vec<u64>,
 }
 
 impl GameStats {
@@ -866,6 +872,12 @@ impl GameStats {
         for (k, figure) in tables.corner_figures.iter().enumerate() {
             let v = self.corner_points.get(k).copied().unwrap_or(0) as i64;
             visit(SourceName::Bonus(&figure.id), v);
+        }
+        for (c, creature) in tables.creatures.iter().enumerate() {
+            if creature.guards.is_some() {
+                let v = self.creature_points.get(c).copied().unwrap_or(0) as i64;
+                visit(SourceName::Bonus(&creature.id), v);
+            }
         }
         for (name, points) in [
             ("flowers", self.flower_points as i64),
@@ -925,10 +937,14 @@ pub struct KeyedStats {
     pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
-    /// The rule modules' moves made, by the registry's name (`windmill`, `donkey`, `barn`).
+    /// The rule modules' moves made, by the registry's name (`windmill`, `donkey`, `barn`,
+    /// `wagon`, `dragon`), and the events-only actions that took effect (`arrives`).
     pub actions: BTreeMap<String, u64>,
     /// Points the figures placed at a corner paid, by figure id (the barn's).
     pub corner_points: BTreeMap<String, u64>,
+    /// Points each creature paid (the fairy's), by creature id; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub creature_points: BTreeMap<String, u64>,
 }
 
 /// Each value of `values` under the id `id(i)` of its index; values under one id add up, so
@@ -968,6 +984,7 @@ impl GameStats {
             set_aside,
             actions,
             corner_points,
+            creature_points,
         } = self;
         let kind = |k: usize| tables.features.get(k).map_or("", |f| f.id.as_str());
         let marker = |m: usize| tables.markers.get(m).map_or("", |m| m.id.as_str());
@@ -1000,15 +1017,25 @@ impl GameStats {
             donkey_moves: *donkey_moves,
             windmills_placed: *windmills_placed,
             set_aside: *set_aside,
-            actions: (crate::rules::ActionId::moves())
-                .map(|a| {
-                    let n = actions.get(a.index()).copied().unwrap_or(0);
-                    (a.info().name.to_string(), n)
+            actions: (0..crate::rules::ACTIONS.len())
+                .filter_map(|a| {
+                    let info = &crate::rules::ACTIONS[a];
+                    let n = actions.get(a).copied().unwrap_or(0);
+                    (info.record_key.is_some() || n > 0).then(|| (info.name.to_string(), n))
                 })
                 .collect(),
             corner_points: keyed(corner_points, tables.corner_figures.len(), |i| {
                 tables.corner_figures.get(i).map_or("", |c| c.id.as_str())
             }),
+            creature_points: (tables.creatures.iter().enumerate())
+                .map(|(c, rule)| {
+                    (
+                        rule.id.clone(),
+                        creature_points.get(c).copied().unwrap_or(0),
+                    )
+                })
+                .filter(|&(_, n)| n > 0)
+                .collect(),
         }
     }
 }

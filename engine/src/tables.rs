@@ -8,7 +8,7 @@
 //! The index holds the path rule `extend` too (a river tile fits only where it continues the
 //! river), as that rule reads nothing but which neighbours are placed.
 
-use crate::ids::{FeatureKindId, KindId, OrientId};
+use crate::ids::{FeatureKindId, FigureId, KindId, OrientId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use tiledef::{Meeting, Port, Shape, Side, TileSet};
@@ -62,6 +62,9 @@ pub enum CompileError {
     /// More marker kinds hold tiles back than a tile kind's 32-bit sets hold.
     #[error("{0} marker kinds with `held`: the engine plays at most 32")]
     TooManyHeldMarkers(usize),
+    /// More creatures are declared than a creature's 32-bit `avoids` holds.
+    #[error("{0} creatures: the engine plays at most 32")]
+    TooManyCreatures(usize),
     /// More feature kinds are declared than the compact ids and masks hold.
     #[error("{0} feature kinds: the engine plays at most {MAX_FEATURE_KINDS}")]
     TooManyFeatureKinds(usize),
@@ -571,6 +574,9 @@ pub struct Tables {
     /// The figures the sets place at a corner (`at = "corner"`: the barn), in load order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub corner_figures: Vec<CornerInfo>,
+    /// The creatures the sets declare (`[[creature]]`), in load order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub creatures: Vec<CreatureRule>,
 }
 
 /// A figure placed at a corner of the tile just placed, where four quarters of one region of
@@ -605,6 +611,40 @@ impl CornerInfo {
             .chain(&self.also)
             .any(|&s| in_game.get(usize::from(s)).copied().unwrap_or(false))
     }
+}
+
+/// A creature as the rules read it: a neutral figure, one in a game of its set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatureRule {
+    /// Its id (`dragon`).
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// Index into `Tables::sets` of the set that declares it: it is in that set's games.
+    pub set: u16,
+    /// Index into `Tables::markers` of the tile marker whose tile it moves onto when placed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrives: Option<u8>,
+    /// The tile marker after whose tile's turn it moves, and the most tiles it enters then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<(u8, u8)>,
+    /// The figures it eats, a mask of `FigureId::bit` (all bits: every figure).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub eats: u32,
+    /// Whether no figure may be deployed on its tile.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_deploy: bool,
+    /// The creatures whose tile it may not enter, bit `c` for `Tables::creatures[c]`.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub avoids: u32,
+    /// What it pays the owner of the follower it guards: at their turn's start, and when the
+    /// follower's feature is scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guards: Option<(u32, u32)>,
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
 }
 
 /// An effect as scoring reads it: a feature of a kind in `on` scores `complete` (or
@@ -1125,6 +1165,9 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     if ts.tiles.len() > u16::MAX as usize {
         return Err(CompileError::TooManyTiles(ts.tiles.len()));
     }
+    if ts.creatures.len() > 32 {
+        return Err(CompileError::TooManyCreatures(ts.creatures.len()));
+    }
     if ts.feature_kinds.len() > MAX_FEATURE_KINDS {
         return Err(CompileError::TooManyFeatureKinds(ts.feature_kinds.len()));
     }
@@ -1224,6 +1267,7 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
             .map(|s| s.removes.iter().map(|&t| t as u16).collect())
             .collect(),
         set_kinds: Vec::new(),
+        creatures: ts.creatures.iter().map(creature_rule).collect(),
     };
     tables.set_kinds = vec![Vec::new(); tables.sets.len()];
     for (k, kind) in tables.kinds.iter().enumerate() {
@@ -1231,6 +1275,29 @@ pub fn compile(ts: &TileSet) -> Result<Tables, CompileError> {
     }
     build_index(&mut tables);
     Ok(tables)
+}
+
+/// A creature compiled: its markers and steps small, what it eats and avoids as masks.
+fn creature_rule(c: &tiledef::Creature) -> CreatureRule {
+    let eats = match &c.eats {
+        tiledef::CreatureEats::Nothing => 0,
+        tiledef::CreatureEats::All => u32::MAX,
+        tiledef::CreatureEats::Only { follower, figures } => (figures.iter())
+            .fold(u32::from(*follower) * FigureId::FOLLOWER.bit(), |m, &k| {
+                m | FigureId::set(k).bit()
+            }),
+    };
+    CreatureRule {
+        id: c.id.clone(),
+        name: c.name.clone(),
+        set: c.set as u16,
+        arrives: c.arrives.map(small),
+        moves: (c.moves).map(|(m, steps)| (small(m), steps.min(u32::from(u8::MAX)) as u8)),
+        eats,
+        no_deploy: c.no_deploy,
+        avoids: (c.avoids.iter()).fold(0, |m, &k| m | 1u32 << k),
+        guards: c.guards,
+    }
 }
 
 /// Marks each kind with the draw rules (marker kinds with `held_until`, at most 32) that hold

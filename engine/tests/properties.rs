@@ -781,10 +781,11 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
                     recalls,
                     barns,
                     princesses,
+                    fairies,
                     pass,
                 ] = game.legal_actions(placed, &mut listed);
                 assert_eq!(
-                    deploys + windmills + returns + recalls + barns + princesses + pass,
+                    deploys + windmills + returns + recalls + barns + princesses + fairies + pass,
                     listed.len()
                 );
                 assert_eq!(deploys > 0, game.can_deploy(placed));
@@ -807,6 +808,10 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
                 assert_eq!(
                     princesses,
                     game.action_count(placed, ActionGroup::Module(ActionId::PRINCESS))
+                );
+                assert_eq!(
+                    fairies,
+                    game.action_count(placed, ActionGroup::Module(ActionId::FAIRY))
                 );
                 assert_eq!(pass, game.action_count(placed, ActionGroup::Pass));
                 let game = &game;

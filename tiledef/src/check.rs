@@ -22,6 +22,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 mod borders;
+mod creatures;
 mod effects;
 mod figures;
 mod goods;
@@ -271,6 +272,7 @@ fn vocabulary_set(
         corner_figures,
         groups: Vec::new(),
         effects: Vec::new(),
+        creatures: Vec::new(),
     };
     if tileset.editions.is_empty() {
         tileset.editions.push(Edition {
@@ -325,6 +327,9 @@ pub fn check(
     let group_ids = cx.declare(&order, |f| ids(&f.groups, |g| &g.id, "group", "tile group"));
     let effect_ids = cx.declare(&order, |f| {
         shareable(&f.effects, |e| &e.id, "effect", "effect")
+    });
+    let creature_ids = cx.declare(&order, |f| {
+        shareable(&f.creatures, |c| &c.id, "creature", "creature")
     });
     let vocab = Vocabulary {
         editions,
@@ -386,6 +391,7 @@ pub fn check(
     }
     cx.marker_rules(&vocab, &tileset.feature_kinds);
     tileset.effects = cx.effects(&effect_ids, &vocab, &tileset);
+    tileset.creatures = cx.creatures((&creature_ids, &figure_ids), &vocab, &tileset);
     cx.groups(&order, &group_ids, &vocab, &mut tileset, &tile_defs);
     cx.removes(&order, &vocab, &mut tileset);
     cx.report_not_required();
@@ -2426,6 +2432,8 @@ fn table_of(what: &str) -> &'static str {
         "colour" => "colour",
         "marker kind" => "marker",
         "tile group" => "group",
+        "creature" => "creature",
+        "figure" => "figure",
         _ => "edition",
     }
 }

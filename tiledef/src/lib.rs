@@ -23,18 +23,18 @@ pub use load::{
     load_bundled, read_paths, read_text,
 };
 pub use model::{
-    ArtHints, Beside, BonusDef, Completion, CornerScoresDef, Count, DealtDef, DeployWhere,
-    EdgeStyle, EffectCount, EffectDef, EmblemDef, FORMAT_VERSION, FeatureDef, FeatureKindDef,
-    FigureAt, FigureDef, GroupDraw, JczEdge, KindRates, KindScoring, KindValue, LookBorder,
-    LookDef, LookStyle, MarkerIcon, MarkerPlace, MarkerRule, Meeting, PathRule, PowerDef, RangeDef,
-    Rates, Removes, ScoringDef, SetFigure, Shape, SmallRates, SpareStarts, StrengthDef,
-    TileFeatures, TileSetFile, TokenDef,
+    ArtHints, Beside, BonusDef, Completion, CornerScoresDef, Count, CreatureDef, DealtDef,
+    DeployWhere, EatsAll, EatsDef, EdgeStyle, EffectCount, EffectDef, EmblemDef, FORMAT_VERSION,
+    FeatureDef, FeatureKindDef, FigureAt, FigureDef, GroupDraw, GuardsDef, JczEdge, KindRates,
+    KindScoring, KindValue, LookBorder, LookDef, LookStyle, MarkerIcon, MarkerPlace, MarkerRule,
+    Meeting, MovesDef, PathRule, PowerDef, RangeDef, Rates, Removes, ScoringDef, SetFigure, Shape,
+    SmallRates, SpareStarts, StrengthDef, TileFeatures, TileSetFile, TokenDef,
 };
 pub use port::{Port, Side};
 pub use schema::{json_schema, json_schema_text};
 pub use source::Source;
 pub use tileset::{
-    Colour, CornerFigure, EdgeKind, Edition, Effect, Emblem, Feature, FeatureKindId,
-    FeatureKindInfo, FigurePower, FollowerKind, Group, KindPoints, LineEnd, Look, MarkerKind,
-    RegionRates, Rgb, SetInfo, SmallPoints, Strength, Tile, TileSet,
+    Colour, CornerFigure, Creature, CreatureEats, EdgeKind, Edition, Effect, Emblem, Feature,
+    FeatureKindId, FeatureKindInfo, FigurePower, FollowerKind, Group, KindPoints, LineEnd, Look,
+    MarkerKind, RegionRates, Rgb, SetInfo, SmallPoints, Strength, Tile, TileSet,
 };

@@ -111,6 +111,131 @@ pub struct TileSetFile {
     /// or on it (the vineyards of a monastery's range).
     #[serde(default, rename = "effect", skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<EffectDef>,
+    /// Creatures: neutral figures, one of each in the game and nobody's, that arrive, roam,
+    /// eat figures or guard them (Princess & Dragon's dragon and fairy).
+    #[serde(default, rename = "creature", skip_serializing_if = "Vec::is_empty")]
+    pub creatures: Vec<CreatureDef>,
+}
+
+/// The most steps a creature's `moves` may take.
+pub const MAX_CREATURE_STEPS: u32 = 20;
+
+/// A creature: a neutral figure, one in the game, nobody's. It comes onto the board when a tile
+/// with its `arrives` marker is placed; it may roam after a tile with its `moves` marker,
+/// eating figures; or players may move it beside their followers to be paid (`guards`).
+///
+/// ```toml
+/// [[creature]]
+/// id = "dragon"
+/// name = "Dragon"
+/// arrives = "volcano"
+/// moves = { after = "dragon", steps = 6 }
+/// eats = "all"
+/// no_deploy = true
+/// avoids = ["fairy"]
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreatureDef {
+    /// The id records and reports name it by, e.g. `"dragon"`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), length(max = MAX_ID_LEN), example = &"dragon")]
+    pub id: String,
+    /// A readable name.
+    pub name: String,
+    /// A tile marker (`on = "tile"`, in scope): placing a tile carrying it moves the creature
+    /// onto that tile, from wherever it was (the dragon to a volcano).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"), example = &"volcano")]
+    pub arrives: Option<String>,
+    /// After the turn of a tile carrying the tile marker `after` (its second step and
+    /// scorings), the creature, if on the board, moves up to `steps` tiles, one orthogonal step
+    /// at a time, each chosen by the next player in turn order from the current one; never onto
+    /// a tile it entered in this movement nor one it `avoids`; it stops when it cannot move.
+    /// Needs `arrives`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = MovesDef::example())]
+    pub moves: Option<MovesDef>,
+    /// What it eats on each tile it enters: `"all"` (every figure standing on a feature: the
+    /// followers and set figures, not a windmill) or a list of figure ids (`"follower"` the base
+    /// follower, or a `[[figure]]` in scope). Eaten figures go home unscored. Absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eats: Option<EatsDef>,
+    /// Whether no figure may be deployed on the tile where it stands (the dragon's).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub no_deploy: bool,
+    /// Creatures (ids, in scope) whose tile it may not enter: the dragon avoids the fairy's, so
+    /// the fairy protects the figures there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = vec!["fairy"])]
+    pub avoids: Vec<String>,
+    /// A player may, instead of deploying, move it beside one of their followers on the board
+    /// (the fairy): it pays that follower's owner these points. It stays on its tile when the
+    /// follower leaves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = GuardsDef::example())]
+    pub guards: Option<GuardsDef>,
+}
+
+/// How a creature roams (`moves`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovesDef {
+    /// The tile marker (`on = "tile"`, in scope) after whose tile's turn it moves, e.g.
+    /// `"dragon"`.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9-]*$"))]
+    pub after: String,
+    /// The most tiles it enters in one movement (the dragon: 6).
+    #[schemars(range(min = 1, max = MAX_CREATURE_STEPS))]
+    pub steps: u32,
+}
+
+impl MovesDef {
+    fn example() -> MovesDef {
+        MovesDef {
+            after: "dragon".to_string(),
+            steps: 6,
+        }
+    }
+}
+
+/// Which figures a creature eats.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum EatsDef {
+    /// `"all"`: every figure standing on a feature.
+    All(EatsAll),
+    /// These figure ids: `"follower"` (the base follower) or a `[[figure]]` in scope.
+    Only(#[schemars(length(min = 1))] Vec<String>),
+}
+
+/// The word `all`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EatsAll {
+    /// Every figure.
+    All,
+}
+
+/// What a guarding creature pays (the fairy's points).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GuardsDef {
+    /// Points to the guarded follower's owner at the start of each of their turns (the fairy:
+    /// 1).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(max = MAX_RATE))]
+    pub turn: u32,
+    /// Points to the guarded follower's owner when that follower's feature is scored, whoever
+    /// wins it (the fairy: 3).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(max = MAX_RATE))]
+    pub scored: u32,
+}
+
+impl GuardsDef {
+    fn example() -> GuardsDef {
+        GuardsDef { turn: 1, scored: 3 }
+    }
 }
 
 /// An effect: when a feature of a kind in `on` is scored, its scorers get points for the tiles

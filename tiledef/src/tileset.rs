@@ -42,6 +42,50 @@ pub struct TileSet {
     pub groups: Vec<Group>,
     /// The effects the sets declare, in load order (`[[effect]]`).
     pub effects: Vec<Effect>,
+    /// The creatures the sets declare, in load order (`[[creature]]`).
+    pub creatures: Vec<Creature>,
+}
+
+/// A creature, resolved: a neutral figure, one in the game (`[[creature]]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Creature {
+    /// Its id, e.g. `dragon`.
+    pub id: String,
+    /// Its readable name.
+    pub name: String,
+    /// Index into `TileSet::sets` of the set that declares it first.
+    pub set: usize,
+    /// Index into `TileSet::markers` of the tile marker whose tile it moves onto when placed.
+    pub arrives: Option<usize>,
+    /// How it roams: the tile marker (index into `TileSet::markers`) after whose tile's turn it
+    /// moves, and the most tiles it enters then.
+    pub moves: Option<(usize, u32)>,
+    /// What it eats on a tile it enters.
+    pub eats: CreatureEats,
+    /// Whether no figure may be deployed on its tile.
+    pub no_deploy: bool,
+    /// The creatures (indices into `TileSet::creatures`) whose tile it may not enter.
+    pub avoids: Vec<usize>,
+    /// What it pays when guarding a follower: at its owner's turn start, and when its feature
+    /// is scored.
+    pub guards: Option<(u32, u32)>,
+}
+
+/// Which figures a creature eats.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CreatureEats {
+    /// None.
+    #[default]
+    Nothing,
+    /// Every figure standing on a feature.
+    All,
+    /// These: the base follower if `follower`, and these `TileSet::followers`.
+    Only {
+        /// Whether the base follower is eaten.
+        follower: bool,
+        /// Indices into `TileSet::followers`.
+        figures: Vec<usize>,
+    },
 }
 
 /// An effect, resolved: the scorers of a feature of a kind in `on` get points per tile with a

@@ -24,7 +24,11 @@
 //! - tokens (Traders & Builders' goods: a marker kind's `token`) a placement completes go to
 //!   its player; each kind's tokens are worth its points to the players with the most once no
 //!   tile is left, before that a share by the logistic of the lead over the best other player,
-//!   `1 / (1 + e^(−lead / (0.5 + time)))`, `time` the scale below.
+//!   `1 / (1 + e^(−lead / (0.5 + time)))`, `time` the scale below;
+//! - a guarding creature (the fairy) beside a follower its `scored` points plus its `turn`
+//!   points for two of the owner's turns (others soon move it away), times `time` (the
+//!   `scored` points come with the follower's feature, the turn points only while tiles are
+//!   left).
 //!
 //! Every chance is scaled down as the bag empties (`min(1, tiles left / 10)`), and is 0 when
 //! no tile is left; an open road or city on the donkey's tile has its chance scaled by 0.3. A
@@ -234,6 +238,10 @@ fn add_bordered(
 /// What an extra tile is worth to its player while tiles are left: about what a placement
 /// earns (a base game pays some 0.8 points a placed tile) plus the tempo of a second figure.
 const EXTRA_TILE: f64 = 2.0;
+
+/// How many of its owner's turns a guard beside a follower is expected to pay for before
+/// another player moves it.
+const GUARD_TURNS: f64 = 2.0;
 
 /// What the powers of the figures on the board add to their owners' standings: a bonus (the
 /// pig) its rates on what its feature counts now, a completed bordered feature in full and an
@@ -698,6 +706,8 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
     let filters = game.modules.filters_deploys();
     game.legal_moves(&mut scratch.moves);
     let tables = game.core.tables;
+    // A creature arriving with the tile may bar deploys on it (the volcano's dragon).
+    let barred = game.modules.bars_deploys_on(tables, kind);
     for &mv in &scratch.moves {
         let Move::Place { x, y, rotation } = mv else {
             continue;
@@ -819,7 +829,9 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
             action: Move::Pass,
             value: pass,
         });
-        push_deploys(&mut scratch.candidates, est, o, &groups, (mv, pass, me), &w);
+        if !barred {
+            push_deploys(&mut scratch.candidates, est, o, &groups, (mv, pass, me), &w);
+        }
         est.groups = groups;
     }
 }
@@ -1071,6 +1083,9 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
     }
     if game.core.powers.special != 0 {
         powers_worth(game, est, &w, &mut out);
+    }
+    if let Some((owner, turn, scored)) = game.guarded() {
+        out[usize::from(owner)] += f64::from(scored) + f64::from(turn) * GUARD_TURNS * w.time;
     }
     let mills = game
         .modules

@@ -8,16 +8,18 @@
 //! | hook | when | modules |
 //! |---|---|---|
 //! | `filter` | a tile is drawn: its placements | donkey |
-//! | `placed` | a tile is placed, before the second step | powers (the extra tile) |
-//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall), barn, princess, portal |
+//! | `placed` | a tile is placed, before the second step | powers (the extra tile), creatures (arriving) |
+//! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall), barn, princess, portal, creatures (the fairy) |
 //! | `completed` | a feature is completed, scored or not | tokens |
-//! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers, wagon (freed) |
+//! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), creatures (the fairy), flowers, wagon (freed) |
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
 //! | deploy filter | a follower's deploy on a feature (`deploy_refused`, asked only when `Modules::filters_deploys`) | barn |
-//! | `end_turn` | after the completions of a turn | windmill, barn |
+//! | `end_turn` | after the completions of a turn | windmill, barn, creatures (a guard's follower gone) |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens, barn |
-//! | `next_choice` | after `end_turn`, and after each choice made: who must choose a move of which action now (`Phase::Choose`; `None` ends the turn); `choice_declinable`, `decline_choice`: whether the pass declines it, and what declining does | wagon |
+//! | `next_choice` | after `end_turn`, and after each choice made: who must choose a move of which action now (`Phase::Choose`; `None` ends the turn); `choice_declinable`, `decline_choice`: whether the pass declines it, and what declining does | wagon, then creatures (the dragon's steps), as JCZ's phases run (`GameStatePhaseReducer`: `WagonPhase` before an after-scoring `DragonPhase`) |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
+//! | `turn_started` | a player's turn starts (not an extra tile's; not after the last tile) | creatures (the fairy's point) |
+//! | `deploy_forbidden` | deploys on the tile just placed: whether a module bars them all | creatures (the dragon's tile) |
 //!
 //! - `in_play`: which rules a game plays (the options, else the data of its sets);
 //! - `festival`: returning a figure after placing a Festival tile (no state);
@@ -25,6 +27,7 @@
 //!   Life's mechanics (bushes need no code: the `close` meeting of the vocabulary does it in
 //!   `Core::join`);
 //! - `tokens`: tokens given by completed features' markers, scored by majority at the end;
+//! - `creatures`: neutral figures declared as data (`[[creature]]`): the dragon, the fairy;
 //! - `powers`: the set figures' `recall`, `extra-tile` and `bonus` (the abbot's, the
 //!   builder's, the pig's);
 //! - `barn`: the figures a set places at a corner (`at = "corner"`: Abbey & Mayor's barn).
@@ -37,6 +40,7 @@
 //! The core's files reach the modules only through this file (`engine/tests/layering.rs`).
 
 pub(crate) mod barn;
+pub(crate) mod creatures;
 pub(crate) mod donkey;
 pub mod festival;
 pub(crate) mod flowers;
@@ -85,8 +89,15 @@ impl ActionId {
     /// A figure with the power `move-on` moved on from its completed feature, a choice after
     /// the turn (`wagon`).
     pub const WAGON: ActionId = ActionId(8);
+    /// A guarding creature (the fairy) moved beside a follower of the player (`creatures`).
+    pub const FAIRY: ActionId = ActionId(9);
+    /// A roaming creature (the dragon) moved one tile (`creatures`).
+    pub const DRAGON: ActionId = ActionId(10);
+    /// A creature came onto the tile just placed, which carries its `arrives` marker
+    /// (`creatures`; an event only).
+    pub const ARRIVES: ActionId = ActionId(11);
 
-    /// Its index in the registry (`GameStats::actions`).
+    /// Its index in the registry (and in `GameStats::actions`).
     pub fn index(self) -> usize {
         usize::from(self.0)
     }
@@ -210,7 +221,7 @@ pub struct Action {
 }
 
 /// The registry of the rule modules' moves and events, indexed by `ActionId`.
-pub static ACTIONS: [Action; 9] = [
+pub static ACTIONS: [Action; 12] = [
     Action {
         name: "windmill",
         record_key: Some("windmill"),
@@ -283,6 +294,30 @@ pub static ACTIONS: [Action; 9] = [
         move_words: "move your wagon on to the {target}",
         event_words: "{player}'s wagon moves on to the {target}",
     },
+    Action {
+        name: "fairy",
+        record_key: Some("fairy"),
+        target: TargetKind::Figure,
+        grouped: false,
+        move_words: "move the fairy beside your {target}",
+        event_words: "{player} moves the fairy beside their {target}",
+    },
+    Action {
+        name: "dragon",
+        record_key: Some("dragon"),
+        target: TargetKind::At,
+        grouped: false,
+        move_words: "move the dragon to {target}",
+        event_words: "{player} moves the dragon to {target}",
+    },
+    Action {
+        name: "arrives",
+        record_key: None,
+        target: TargetKind::At,
+        grouped: false,
+        move_words: "",
+        event_words: "the dragon comes to {target}, the tile {player} placed",
+    },
 ];
 
 /// A group of second-step moves: what a player may do after placing, from the core or one
@@ -299,10 +334,10 @@ pub enum ActionGroup {
 
 impl ActionGroup {
     /// Every group, in the order of `legal_moves` (the rules' registry orders them).
-    pub const ALL: [ActionGroup; 9] = GROUPS;
+    pub const ALL: [ActionGroup; 10] = GROUPS;
 
     /// How many of `ALL` `legal_actions` lists; the rest a simulation chooses apart.
-    pub const LISTED: usize = 7;
+    pub const LISTED: usize = 8;
 
     /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
     /// random player picks such a group first, then a move in it, so they do not swamp the
@@ -315,13 +350,14 @@ impl ActionGroup {
 /// The second-step groups in the order a player's moves are listed and a random player picks
 /// among them (a seeded game depends on it): deploys, the modules' moves before the pass, the
 /// pass, then the modules' moves listed apart (`ActionGroup::LISTED`).
-pub(crate) const GROUPS: [ActionGroup; 9] = [
+pub(crate) const GROUPS: [ActionGroup; 10] = [
     ActionGroup::Deploy,
     ActionGroup::Module(ActionId::WINDMILL),
     ActionGroup::Module(ActionId::RETURN),
     ActionGroup::Module(ActionId::RECALL),
     ActionGroup::Module(ActionId::BARN),
     ActionGroup::Module(ActionId::PRINCESS),
+    ActionGroup::Module(ActionId::FAIRY),
     ActionGroup::Pass,
     ActionGroup::Module(ActionId::DONKEY),
     ActionGroup::Module(ActionId::PORTAL),
@@ -330,16 +366,17 @@ pub(crate) const GROUPS: [ActionGroup; 9] = [
 /// The modules' moves that are not grouped and come before the pass in `GROUPS`, in its
 /// order: a game without grouped moves (`Modules::has_grouped`) picks uniformly among the
 /// deploys, these and the pass.
-pub(crate) const FLAT: [ActionId; 4] = [
+pub(crate) const FLAT: [ActionId; 5] = [
     ActionId::RETURN,
     ActionId::RECALL,
     ActionId::BARN,
     ActionId::PRINCESS,
+    ActionId::FAIRY,
 ];
 
 /// The actions that are choices after the turn (`Phase::Choose`, asked by `next_choice`), not
 /// second steps: they have a record key (a list of the choices made) and no group.
-pub(crate) const CHOICES: [ActionId; 1] = [ActionId::WAGON];
+pub(crate) const CHOICES: [ActionId; 2] = [ActionId::WAGON, ActionId::DRAGON];
 
 /// An action's event as JSON, in the one shape every module's event takes:
 /// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
@@ -421,6 +458,8 @@ pub(crate) struct Modules {
     pub(crate) portal: Option<portal::Portal>,
     /// The figures that move on (the wagon), when a figure of the game has the power `move-on`.
     pub(crate) wagons: Option<wagon::Wagons>,
+    /// The creatures (Princess & Dragon's dragon and fairy), when a set of the game has one.
+    pub(crate) creatures: Option<creatures::Creatures>,
 }
 
 /// The rule modules a game's marker kinds bring (`removes`, `deploy`), found once per setup
@@ -453,6 +492,7 @@ impl Modules {
     /// marker gives tokens, `extra_tile` and `move_on` whether a figure has that power.
     #[inline]
     pub(crate) fn new(
+        tables: &Tables,
         rules: &Rules,
         players: usize,
         colours: Vec<u8>,
@@ -472,6 +512,11 @@ impl Modules {
             princess: markers.princess.clone(),
             portal: markers.portal.clone(),
             wagons: move_on.then(wagon::Wagons::default),
+            creatures: if tables.creatures.is_empty() {
+                None
+            } else {
+                creatures::Creatures::new(tables, &rules.sets)
+            },
         }
     }
 
@@ -515,7 +560,33 @@ impl Modules {
     /// power `powered`: most scorings take off none, and most games have no flowers.
     #[inline]
     pub(crate) fn pay_scored(&self, powered: &[(u8, usize)]) -> bool {
-        !powered.is_empty() || self.flowers.is_some()
+        !powered.is_empty()
+            || self.flowers.is_some()
+            || self.creatures.as_ref().is_some_and(|c| c.guarding())
+    }
+
+    /// The deploy filter: whether no figure may be deployed on the tile just placed (a creature
+    /// with `no_deploy` stands there). One test when no module bars deploys.
+    #[inline]
+    pub(crate) fn deploy_forbidden(&self, placed: PlacedId) -> bool {
+        self.creatures.as_ref().is_some_and(|c| c.forbids(placed))
+    }
+
+    /// Whether placing a tile of `kind` brings a creature that bars deploys onto it (the
+    /// volcano's dragon): a player's plan for such a tile deploys nothing.
+    #[inline]
+    pub(crate) fn bars_deploys_on(&self, tables: &Tables, kind: KindId) -> bool {
+        self.creatures
+            .as_ref()
+            .is_some_and(|c| c.bars_on(tables, kind))
+    }
+
+    /// Why no figure may be deployed on the tile just placed, for the message.
+    pub(crate) fn deploy_fault(&self, tables: &Tables, placed: PlacedId) -> Option<IllegalMove> {
+        let name = self.creatures.as_ref()?.forbidding(tables, placed)?;
+        Some(IllegalMove::NotOffered(format!(
+            "the {name} stands on this tile: no figure may be deployed on it"
+        )))
     }
 
     /// Whether a module reads `Node::ends_at` (the donkey's filter), which `put` then keeps.
@@ -541,6 +612,8 @@ impl Game<'_> {
             ActionId::PRINCESS => princess::count(self, placed),
             ActionId::PORTAL => portal::count(self, placed),
             ActionId::WAGON => wagon::count(self),
+            ActionId::FAIRY => creatures::guard_count(self),
+            ActionId::DRAGON => creatures::step_count(self),
             _ => 0,
         }
     }
@@ -561,6 +634,8 @@ impl Game<'_> {
             ActionId::PRINCESS => princess::nth(self, placed, n),
             ActionId::PORTAL => portal::nth(self, placed, n),
             ActionId::WAGON => wagon::nth(self, n),
+            ActionId::FAIRY => creatures::nth_guard(self, n),
+            ActionId::DRAGON => creatures::nth_step(self, n),
             _ => None,
         }?;
         Some(Move::Action { action, target })
@@ -601,6 +676,10 @@ impl Game<'_> {
             (ActionId::WAGON, Target::Spot { x, y, feature }) => {
                 wagon::move_on(self, (x, y, feature), events)
             }
+            (ActionId::FAIRY, Target::Figure(figure)) => {
+                creatures::move_guard(self, figure, events)
+            }
+            (ActionId::DRAGON, Target::At { x, y }) => creatures::step(self, x, y, events),
             _ => Err(IllegalMove::NotOffered(format!(
                 "`{}` is not a move",
                 info.name
@@ -678,6 +757,30 @@ impl Game<'_> {
         {
             powers::earn_extra_tile(self, placed, events);
         }
+        if self.modules.creatures.is_some() {
+            creatures::arrive(self, placed, events);
+        }
+    }
+
+    /// The follower a guarding creature stands beside, for an estimate: its owner, and the
+    /// guard's turn and scored points (None: no guard beside a follower on the board).
+    pub(crate) fn guarded(&self) -> Option<(u8, u32, u32)> {
+        let c = self.modules.creatures.as_ref()?;
+        creatures::guarded(self, c)
+    }
+
+    /// The `turn_started` hook, when a player's turn starts (not an extra tile's, nor after
+    /// the last tile): a guarding creature pays its follower's owner.
+    #[inline]
+    pub(crate) fn turn_started(&mut self, events: &mut Vec<Event>) {
+        if self
+            .modules
+            .creatures
+            .as_ref()
+            .is_some_and(|c| c.guarding())
+        {
+            creatures::turn_started(self, events);
+        }
     }
 
     /// The `plays_again` hook, as a turn ends: whether its player places the next tile too (an
@@ -697,14 +800,22 @@ impl Game<'_> {
     }
 
     /// The `scored` hook: a feature was scored; the bonuses paid beside its points, the
-    /// figures' (`powers`) then the flowers' (`flowers`).
+    /// figures' (`powers`), a guarding creature's (`creatures`), then the flowers' (`flowers`).
     #[inline]
     pub(crate) fn scored(&mut self, s: &Scoring<'_>) -> (Vec<FigureBonus>, Vec<FlowerBonus>) {
-        let bonuses = if s.powered.is_empty() {
+        let mut bonuses = if s.powered.is_empty() {
             Vec::new()
         } else {
             powers::pay_bonuses(self, s)
         };
+        if self
+            .modules
+            .creatures
+            .as_ref()
+            .is_some_and(|c| c.guarding())
+        {
+            bonuses.extend(creatures::pay_scored(self, s));
+        }
         let flowers = if self.modules.flowers.is_some() {
             flowers::pay(self, s.shape, s.tile, s.followers)
         } else {
@@ -744,6 +855,14 @@ impl Game<'_> {
         if self.modules.barns.is_some() {
             barn::end_turn(self, events);
         }
+        if self
+            .modules
+            .creatures
+            .as_ref()
+            .is_some_and(|c| c.guarding())
+        {
+            creatures::forget_gone(self);
+        }
     }
 
     /// The `next_choice` hook, after the turn's `end_turn` and after each choice made: the
@@ -751,8 +870,15 @@ impl Game<'_> {
     /// None when no module asks (the turn ends).
     #[inline]
     pub(crate) fn next_choice(&mut self) -> Option<(u8, ActionId)> {
-        self.modules.wagons.as_ref()?;
-        wagon::next_choice(self)
+        if self.modules.wagons.is_some()
+            && let Some(choice) = wagon::next_choice(self)
+        {
+            return Some(choice);
+        }
+        if self.modules.creatures.is_some() {
+            return creatures::next_choice(self);
+        }
+        None
     }
 
     /// Whether a choice of `action` may be declined by `Move::Pass` (listed among its moves).

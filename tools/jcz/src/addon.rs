@@ -134,6 +134,7 @@ fn implied(set: &TileSetFile) -> Vec<String> {
                 .iter()
                 .filter_map(|f| vocab::element_of_figure(&f.id)),
         )
+        .chain((set.creatures.iter()).filter_map(|c| vocab::element_of_creature(&c.id)))
         .collect();
     // A marker declared with the portal's or the princess's rule needs JCZ's element for it,
     // whatever its id.

@@ -268,6 +268,21 @@ fn rules_notes(
             ),
         });
     }
+    // JCZ plays only its own dragon and fairy, by their expansion's capabilities.
+    for creature in
+        (set.creatures.iter()).filter(|c| !vocab::creatures("princess-and-dragon").contains(c))
+    {
+        losses.figures.insert(creature.id.clone());
+        notes.push(Note {
+            file: set.set.id.clone(),
+            tile: None,
+            kind: "creature".to_string(),
+            detail: format!(
+                "`{}`: JCZ has no such creature (it plays its own dragon and fairy only)",
+                creature.id
+            ),
+        });
+    }
 }
 
 /// An export: the XML, a note for each thing JCZ cannot represent, and what of the sets' rules

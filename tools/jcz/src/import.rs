@@ -239,6 +239,7 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             .and_then(|t| t.split(':').next())
             .unwrap_or_default();
         set.set.figures = vocab::figures(jcz_family);
+        set.set.creatures = vocab::creatures(jcz_family);
         if let Some(title) = titles.get(jcz_family) {
             set.set.set.name = title.clone();
         }
@@ -621,6 +622,7 @@ fn family_set(
             figures: Vec::new(),
             groups: Vec::new(),
             effects: Vec::new(),
+            creatures: Vec::new(),
         },
     }
 }
@@ -734,6 +736,7 @@ fn vocabulary(
             figures: Vec::new(),
             groups: group_defs,
             effects: Vec::new(),
+            creatures: Vec::new(),
         },
     })
 }

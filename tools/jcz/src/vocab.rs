@@ -282,6 +282,8 @@ const FIGURES: &str = include_str!("figures.toml");
 #[serde(deny_unknown_fields)]
 struct Figures {
     elements: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    creature_elements: std::collections::BTreeMap<String, String>,
     family: Vec<FamilyFigures>,
 }
 
@@ -295,7 +297,25 @@ fn figures_file() -> Figures {
 #[serde(deny_unknown_fields)]
 struct FamilyFigures {
     id: String,
+    #[serde(default)]
     figure: Vec<FigureDef>,
+    #[serde(default)]
+    creature: Vec<tiledef::CreatureDef>,
+}
+
+/// The creatures JCZ's rules add with a tile-set family (JCZ's family id): Princess & Dragon's
+/// dragon and fairy (`figures.toml`).
+pub fn creatures(family: &str) -> Vec<tiledef::CreatureDef> {
+    (figures_file().family.into_iter())
+        .find(|f| f.id == family)
+        .map(|f| f.creature)
+        .unwrap_or_default()
+}
+
+/// The game element of a creature JCZ's rules know (`dragon`, `fairy`), as `figures.toml`
+/// names them.
+pub fn element_of_creature(creature: &str) -> Option<String> {
+    figures_file().creature_elements.remove(creature)
 }
 
 /// The figures JCZ's rules add with a tile-set family (JCZ's family id): the abbot, the large
@@ -528,14 +548,18 @@ pub fn fancz_flowers(colour: &str) -> Option<&'static str> {
 mod tests {
     use super::*;
 
-    /// The compiled-in figures parse, and where tilekit bundles the family's set (JCZ's
-    /// `basic` is base), they are that set's declarations exactly.
+    /// The compiled-in figures and creatures parse, and where tilekit bundles the family's set
+    /// (JCZ's `basic` is base), they are that set's declarations exactly.
     #[test]
     fn the_figures_file_parses_and_agrees_with_the_bundled_sets() {
         let file: Figures = toml::from_str(FIGURES).expect("figures.toml parses");
         let mut compared = 0;
         for family in &file.family {
-            assert!(!family.figure.is_empty(), "{} declares figures", family.id);
+            assert!(
+                !family.figure.is_empty() || !family.creature.is_empty(),
+                "{} declares figures or creatures",
+                family.id
+            );
             let set = if family.id == "basic" {
                 "base"
             } else {
@@ -550,11 +574,12 @@ mod tests {
             let file: tiledef::model::TileSetFile =
                 toml::from_str(&source.text).expect("a bundled file parses");
             assert_eq!(family.figure, file.figures, "the figures of {set}");
+            assert_eq!(family.creature, file.creatures, "the creatures of {set}");
             compared += 1;
         }
         assert_eq!(
-            compared, 4,
-            "base, Inns & Cathedrals, Traders & Builders, Abbey & Mayor"
+            compared, 5,
+            "base, Inns & Cathedrals, Traders & Builders, Abbey & Mayor, Princess & Dragon"
         );
         assert_eq!(super::figures("abbey-and-mayor")[0].id, "mayor");
         // Every figure the file declares has its JCZ element.

@@ -42,6 +42,9 @@ pub fn to_toml(file: &TileSetFile, schema: &str, header: &[String]) -> Result<St
     for e in &file.effects {
         section(&mut out, "effect", e)?;
     }
+    for c in &file.creatures {
+        section(&mut out, "creature", c)?;
+    }
     for t in &file.tiles {
         section(&mut out, "tile", t)?;
     }

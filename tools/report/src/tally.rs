@@ -92,6 +92,7 @@ impl Source {
             Scored::Windmill => Source::Windmills,
             // What a figure at a corner pays (the barn) is a figure's bonus.
             Scored::Corner { .. } => Source::Figures,
+            Scored::Creature(_) => Source::Figures,
         }
     }
 }

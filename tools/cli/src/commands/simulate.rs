@@ -741,6 +741,14 @@ fn report(
         stats.sums.donkey_moves as f64 / g,
         stats.sums.windmills_placed as f64 / g
     );
+    // The other rule modules' actions, by registry name (the creatures'), when any was made.
+    let actions: Vec<String> = (stats.sums.actions.iter().enumerate())
+        .filter(|&(a, &n)| n > 0 && a < engine::rules::ACTIONS.len())
+        .map(|(a, &n)| format!("{} {:.2}", engine::rules::ACTIONS[a].name, n as f64 / g))
+        .collect();
+    if !actions.is_empty() {
+        let _ = writeln!(out, "actions per game: {}", actions.join(", "));
+    }
     let figures = figures_per_game(tables, stats);
     if !figures.is_empty() {
         let _ = writeln!(out, "figures per game: {}", figures.join("; "));

@@ -1,0 +1,556 @@
+//! Creatures (`[[creature]]`, Princess & Dragon's dragon and fairy): neutral figures, one of
+//! each in a game of their set, nobody's. What each does is its compiled `CreatureRule`:
+//!
+//! - `arrives`: placing a tile with that marker moves it there (the `placed` hook);
+//! - `no_deploy`: no figure may be deployed on its tile (`deploy_forbidden`);
+//! - `moves`, `eats`, `avoids`: after a tile with the `moves` marker, it moves tile by tile,
+//!   eating the figures it `eats` on each tile it enters, never onto a tile it entered in that
+//!   movement nor onto an avoided creature's tile;
+//! - `guards`: instead of deploying, a player may move it beside one of their followers (the
+//!   `FAIRY` move); the follower's owner scores `turn` at the start of each of their turns
+//!   (the `turn_started` hook, as JCZ's `FairyPhase` does before the tile is drawn) and
+//!   `scored` when the follower's feature is scored (the `scored` hook). It stays on its tile
+//!   when the follower leaves.
+
+use crate::ids::{KindId, PlacedId};
+use crate::rules::{ActionId, Scoring, Target};
+use crate::scoring::{FigureBonus, Reason, Score, Scored};
+use crate::state::{Event, Figure, FigureKind, Game, IllegalMove, Phase};
+use crate::tables::Rates;
+use crate::tables::Tables;
+
+/// The creatures of a game: where each stands and whom a guard stands beside.
+#[derive(Clone, Debug)]
+pub(crate) struct Creatures {
+    /// Bit `c` when `Tables::creatures[c]` is in this game.
+    pub(crate) in_play: u32,
+    /// Bit `c` for the creatures in play with `no_deploy`.
+    pub(crate) no_deploy: u32,
+    /// The first guarding creature in play (the one the `FAIRY` move moves).
+    pub(crate) guard: Option<usize>,
+    /// Where each creature stands (`PlacedId::NONE`: not on the board), by `Tables::creatures`.
+    pub(crate) at: Vec<PlacedId>,
+    /// The follower the guard stands beside (None: nobody, or no guard).
+    pub(crate) beside: Option<Figure>,
+    /// The turn whose movements are under way or done: its tile, and bit `c` for each
+    /// creature that has moved after it.
+    pub(crate) turn: (PlacedId, u32),
+    /// The movement under way: the creature, and the tiles it stood on in it (never entered
+    /// again).
+    pub(crate) moving: Option<(usize, Vec<PlacedId>)>,
+}
+
+impl Creatures {
+    /// The creatures of the sets `sets` (the game's, by id), off the board; None when the game
+    /// has none.
+    pub(crate) fn new(tables: &Tables, sets: &[String]) -> Option<Creatures> {
+        let in_play = (tables.creatures.iter().enumerate())
+            .filter(|(_, c)| {
+                (tables.sets.get(usize::from(c.set))).is_some_and(|id| sets.contains(id))
+            })
+            .fold(0u32, |m, (c, _)| m | 1 << c);
+        if in_play == 0 {
+            return None;
+        }
+        let creatures = &tables.creatures;
+        let no_deploy = (0..creatures.len())
+            .filter(|&c| creatures[c].no_deploy)
+            .fold(0, |m, c| m | 1 << c)
+            & in_play;
+        let guard =
+            (0..creatures.len()).find(|&c| in_play >> c & 1 != 0 && creatures[c].guards.is_some());
+        Some(Creatures {
+            in_play,
+            no_deploy,
+            guard,
+            at: vec![PlacedId::NONE; creatures.len()],
+            beside: None,
+            turn: (PlacedId::NONE, 0),
+            moving: None,
+        })
+    }
+
+    /// Whether a creature barring deploys stands on `placed`.
+    #[inline]
+    pub(crate) fn forbids(&self, placed: PlacedId) -> bool {
+        let mut bits = self.no_deploy;
+        while bits != 0 {
+            let c = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.at[c] == placed {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether placing a tile of `kind` brings a creature barring deploys onto it.
+    pub(crate) fn bars_on(&self, tables: &Tables, kind: KindId) -> bool {
+        let markers = &tables.kind(kind).markers;
+        (0..self.at.len()).any(|c| {
+            self.no_deploy >> c & 1 != 0
+                && (tables.creatures[c].arrives).is_some_and(|m| markers.contains(&m))
+        })
+    }
+
+    /// The creature barring deploys on `placed`, for the message.
+    pub(crate) fn forbidding(&self, tables: &Tables, placed: PlacedId) -> Option<String> {
+        (0..self.at.len())
+            .find(|&c| self.no_deploy >> c & 1 != 0 && self.at[c] == placed)
+            .map(|c| tables.creatures[c].name.clone())
+    }
+
+    /// Whether a guard stands beside a follower (the `scored` hook then has work).
+    #[inline]
+    pub(crate) fn guarding(&self) -> bool {
+        self.beside.is_some()
+    }
+}
+
+/// The `placed` hook: each creature in play whose `arrives` marker the tile carries moves onto
+/// it.
+pub(crate) fn arrive(game: &mut Game<'_>, placed: PlacedId, events: &mut Vec<Event>) {
+    let tables = game.core.tables;
+    let kind = game.core.kind_of(placed);
+    let markers = &tables.kind(kind).markers;
+    let p = game.core.board.placed[placed.index()];
+    let player = game.core.current;
+    for (c, rule) in tables.creatures.iter().enumerate() {
+        let Some(creatures) = game.modules.creatures.as_mut() else {
+            return;
+        };
+        if creatures.in_play >> c & 1 != 0 && rule.arrives.is_some_and(|m| markers.contains(&m)) {
+            creatures.at[c] = placed;
+            add_stats(game, ActionId::ARRIVES);
+            events.push(Event::Action {
+                player,
+                action: ActionId::ARRIVES,
+                target: Target::At { x: p.x, y: p.y },
+            });
+        }
+    }
+}
+
+/// Whether the current player's figure `fig` is a follower a guard may stand beside: a figure
+/// that claims (not the builder or pig beside its owner's), and not the one it stands beside.
+fn guardable(game: &Game<'_>, creatures: &Creatures, fig: &Figure) -> bool {
+    fig.owner == game.core.current
+        && fig.kind == FigureKind::Follower
+        && game.core.claims(fig)
+        && creatures.beside != Some(*fig)
+}
+
+/// How many `FAIRY` moves the current player has: one per follower of theirs on the board the
+/// guard may stand beside.
+pub(crate) fn guard_count(game: &Game<'_>) -> usize {
+    let Some(creatures) = &game.modules.creatures else {
+        return 0;
+    };
+    if creatures.guard.is_none() {
+        return 0;
+    }
+    (game.core.figures.iter())
+        .filter(|f| guardable(game, creatures, f))
+        .count()
+}
+
+/// The `n`-th `FAIRY` move, in the order of the figures.
+pub(crate) fn nth_guard(game: &Game<'_>, n: usize) -> Option<Target> {
+    let creatures = game.modules.creatures.as_ref()?;
+    creatures.guard?;
+    let (i, _) = (game.core.figures.iter().enumerate())
+        .filter(|(_, f)| guardable(game, creatures, f))
+        .nth(n)?;
+    Some(Target::Figure(i as u16))
+}
+
+/// Moves the guard beside the current player's follower `figure` (index into `figures`).
+pub(crate) fn move_guard(
+    game: &mut Game<'_>,
+    figure: u16,
+    events: &mut Vec<Event>,
+) -> Result<(), IllegalMove> {
+    let Some(creatures) = &game.modules.creatures else {
+        return Err(IllegalMove::NotOffered(
+            "no creature of this game guards a follower".into(),
+        ));
+    };
+    let Some(c) = creatures.guard else {
+        return Err(IllegalMove::NotOffered(
+            "no creature of this game guards a follower".into(),
+        ));
+    };
+    let Some(&fig) = game.core.figures.get(usize::from(figure)) else {
+        return Err(IllegalMove::NoSuchFigure(figure));
+    };
+    if !guardable(game, creatures, &fig) {
+        let name = &game.core.tables.creatures[c].name;
+        return Err(IllegalMove::NotOffered(format!(
+            "the {name} may stand only beside a follower of player {} that it is not beside yet (figure {figure})",
+            game.core.current + 1
+        )));
+    }
+    let player = game.core.current;
+    if let Some(creatures) = game.modules.creatures.as_mut() {
+        creatures.at[c] = fig.tile;
+        creatures.beside = Some(fig);
+    }
+    add_stats(game, ActionId::FAIRY);
+    events.push(Event::Action {
+        player,
+        action: ActionId::FAIRY,
+        target: Target::Figure(figure),
+    });
+    Ok(())
+}
+
+/// The follower the guard stands beside, if on the board: its owner and the guard's points.
+pub(crate) fn guarded(game: &Game<'_>, creatures: &Creatures) -> Option<(u8, u32, u32)> {
+    let (c, fig) = (creatures.guard?, creatures.beside?);
+    let (turn, scored) = game.core.tables.creatures[c].guards?;
+    game.core
+        .figures
+        .contains(&fig)
+        .then_some((fig.owner, turn, scored))
+}
+
+/// The `turn_started` hook: the guard pays its `turn` points to the current player when it
+/// stands beside their follower.
+pub(crate) fn turn_started(game: &mut Game<'_>, events: &mut Vec<Event>) {
+    let Some(creatures) = &game.modules.creatures else {
+        return;
+    };
+    let (Some(c), Some(fig)) = (creatures.guard, creatures.beside) else {
+        return;
+    };
+    let player = game.core.current;
+    let Some((turn, _)) = game.core.tables.creatures[c].guards else {
+        return;
+    };
+    if fig.owner != player || turn == 0 {
+        return;
+    }
+    if !game.core.figures.contains(&fig) {
+        return;
+    }
+    game.core.scores[usize::from(player)] += turn;
+    add_points(game, c, turn);
+    let p = game.core.board.placed[fig.tile.index()];
+    let local = game.core.nodes[fig.node.index()].local;
+    events.push(Event::Scored(Box::new(Score {
+        players: vec![player],
+        kind: Scored::Creature(c as u8),
+        at: (p.x, p.y, local),
+        tiles: Vec::new(),
+        emblems: 0,
+        range: 0,
+        bordered: Vec::new(),
+        points: turn,
+        reason: Reason::Completed,
+        rates: Rates::default(),
+        followers: vec![0; usize::from(game.core.options.players)],
+        strength: Vec::new(),
+        modifiers: Vec::new(),
+        flowers: Vec::new(),
+        network: Vec::new(),
+        bonuses: Vec::new(),
+    })));
+}
+
+/// The `scored` hook: when the follower the guard stands beside left with the feature just
+/// scored, its owner scores the guard's `scored` points (whoever won the feature, as JCZ's
+/// `FairyCapability.appendFiguresBonusPoints` pays), and the guard stays beside nobody.
+pub(crate) fn pay_scored(game: &mut Game<'_>, s: &Scoring<'_>) -> Option<FigureBonus> {
+    let creatures = game.modules.creatures.as_ref()?;
+    let (c, fig) = (creatures.guard?, creatures.beside?);
+    if game.core.find(fig.node) != s.root || game.core.figures.contains(&fig) {
+        return None;
+    }
+    let rule = &game.core.tables.creatures[c];
+    let points = rule.guards.map_or(0, |(_, scored)| scored);
+    let id = rule.id.clone();
+    if let Some(creatures) = game.modules.creatures.as_mut() {
+        creatures.beside = None;
+    }
+    game.core.scores[usize::from(fig.owner)] += points;
+    add_points(game, c, points);
+    Some(FigureBonus {
+        player: fig.owner,
+        figure: id,
+        counted: 1,
+        points,
+    })
+}
+
+/// The `end_turn` hook: a guard whose follower left the board otherwise (eaten, returned)
+/// stands beside nobody from now on.
+pub(crate) fn forget_gone(game: &mut Game<'_>) {
+    let figures = &game.core.figures;
+    if let Some(creatures) = game.modules.creatures.as_mut()
+        && let Some(fig) = creatures.beside
+        && !figures.contains(&fig)
+    {
+        creatures.beside = None;
+    }
+}
+
+/// Counts an action in the game's statistics.
+fn add_stats(game: &mut Game<'_>, action: ActionId) {
+    let stats = &mut game.core.stats;
+    let a = action.index();
+    if stats.actions.len() <= a {
+        stats.actions.resize(a + 1, 0);
+    }
+    stats.actions[a] += 1;
+}
+
+/// Adds what creature `c` paid to the game's statistics.
+fn add_points(game: &mut Game<'_>, c: usize, points: u32) {
+    let stats = &mut game.core.stats;
+    if stats.creature_points.len() <= c {
+        stats.creature_points.resize(c + 1, 0);
+    }
+    stats.creature_points[c] += u64::from(points);
+}
+
+/// The tiles the moving creature may enter now: the placed tiles beside it that it has not
+/// stood on in this movement and where no creature it avoids stands, in the order north, east,
+/// south, west. Empty when no creature is moving or its steps are spent.
+fn steps(game: &Game<'_>) -> Vec<PlacedId> {
+    let Some(creatures) = &game.modules.creatures else {
+        return Vec::new();
+    };
+    let Some((c, visited)) = &creatures.moving else {
+        return Vec::new();
+    };
+    let rule = &game.core.tables.creatures[*c];
+    let most = rule.moves.map_or(0, |(_, steps)| usize::from(steps));
+    let from = creatures.at[*c];
+    if visited.len() >= most || from == PlacedId::NONE {
+        return Vec::new();
+    }
+    let p = game.core.board.placed[from.index()];
+    let avoided = (0..creatures.at.len())
+        .filter(|&o| rule.avoids >> o & 1 != 0 && creatures.in_play >> o & 1 != 0)
+        .map(|o| creatures.at[o]);
+    let avoided: Vec<PlacedId> = avoided.collect();
+    [(0, -1), (1, 0), (0, 1), (-1, 0)]
+        .into_iter()
+        .map(|(dx, dy)| {
+            let cell = game
+                .core
+                .board
+                .cell(i32::from(p.x) + dx, i32::from(p.y) + dy);
+            cell.placed
+        })
+        .filter(|&t| t != PlacedId::NONE && !visited.contains(&t) && !avoided.contains(&t))
+        .collect()
+}
+
+/// The `next_choice` hook: after the turn of a tile carrying a roaming creature's `moves`
+/// marker, the step of its movement asked now, of the player `steps taken` places after the
+/// current one in turn order (JCZ's `DragonMovePhase.enter`); None when no creature moves.
+pub(crate) fn next_choice(game: &mut Game<'_>) -> Option<(u8, ActionId)> {
+    let placed = match game.core.phase {
+        Phase::Act(p) | Phase::Choose { placed: p, .. } => p,
+        _ => return None,
+    };
+    let tables = game.core.tables;
+    let markers = &tables.kind(game.core.kind_of(placed)).markers;
+    let players = game.core.options.players;
+    let current = game.core.current;
+    loop {
+        let creatures = game.modules.creatures.as_mut()?;
+        if creatures.turn.0 != placed {
+            creatures.turn = (placed, 0);
+            creatures.moving = None;
+        }
+        if let Some((c, visited)) = &creatures.moving {
+            let (c, taken) = (*c, visited.len());
+            if !steps(game).is_empty() {
+                let player = ((usize::from(current) + taken) % usize::from(players)) as u8;
+                return Some((player, ActionId::DRAGON));
+            }
+            let creatures = game.modules.creatures.as_mut()?;
+            creatures.moving = None;
+            creatures.turn.1 |= 1 << c;
+            continue;
+        }
+        let next = (0..tables.creatures.len()).find(|&c| {
+            creatures.in_play >> c & 1 != 0
+                && creatures.turn.1 >> c & 1 == 0
+                && creatures.at[c] != PlacedId::NONE
+                && (tables.creatures[c].moves).is_some_and(|(m, _)| markers.contains(&m))
+        })?;
+        creatures.moving = Some((next, Vec::new()));
+    }
+}
+
+/// How many steps the moving creature may take now (`Phase::Choose` of `DRAGON` only).
+pub(crate) fn step_count(game: &Game<'_>) -> usize {
+    match game.core.phase {
+        Phase::Choose {
+            action: ActionId::DRAGON,
+            ..
+        } => steps(game).len(),
+        _ => 0,
+    }
+}
+
+/// The `n`-th step the moving creature may take, in the order of `steps`.
+pub(crate) fn nth_step(game: &Game<'_>, n: usize) -> Option<Target> {
+    if step_count(game) == 0 {
+        return None;
+    }
+    let t = *steps(game).get(n)?;
+    let p = game.core.board.placed[t.index()];
+    Some(Target::At { x: p.x, y: p.y })
+}
+
+/// Moves the moving creature to the tile at `(x, y)`, one of `steps`, eating the figures there
+/// it eats.
+pub(crate) fn step(
+    game: &mut Game<'_>,
+    x: i16,
+    y: i16,
+    events: &mut Vec<Event>,
+) -> Result<(), IllegalMove> {
+    let player = game.to_move();
+    let Some((c, _)) = game
+        .modules
+        .creatures
+        .as_ref()
+        .and_then(|k| k.moving.clone())
+    else {
+        return Err(IllegalMove::NotOffered(
+            "no creature is moving now: it moves after its tile's turn".into(),
+        ));
+    };
+    let to = game.core.board.cell(i32::from(x), i32::from(y)).placed;
+    if step_count(game) == 0 || !steps(game).contains(&to) {
+        let name = &game.core.tables.creatures[c].name;
+        return Err(IllegalMove::NotOffered(format!(
+            "the {name} cannot move to ({x}, {y}): it moves to a placed tile beside it that it has not stood on in this movement, and not onto the fairy's"
+        )));
+    }
+    if let Some(creatures) = game.modules.creatures.as_mut()
+        && let Some((_, visited)) = creatures.moving.as_mut()
+    {
+        visited.push(creatures.at[c]);
+        creatures.at[c] = to;
+    }
+    add_stats(game, ActionId::DRAGON);
+    events.push(Event::Action {
+        player,
+        action: ActionId::DRAGON,
+        target: Target::At { x, y },
+    });
+    eat(game, c, to, events);
+    Ok(())
+}
+
+/// The figures on `tile` that creature `c` eats go home unscored (their owners' figures beside
+/// them, the builder and the pig, with them); a guard beside one of them stays beside nobody.
+fn eat(game: &mut Game<'_>, c: usize, tile: PlacedId, events: &mut Vec<Event>) {
+    let eats = game.core.tables.creatures[c].eats;
+    while let Some(i) = (game.core.figures.iter()).position(|f| {
+        f.tile == tile && f.kind == FigureKind::Follower && eats & f.figure.bit() != 0
+    }) {
+        let fig = game.lift(i);
+        let lonely = game.return_lonely(fig);
+        for fig in std::iter::once(fig).chain(lonely) {
+            if let Some(creatures) = game.modules.creatures.as_mut()
+                && creatures.beside == Some(fig)
+            {
+                creatures.beside = None;
+            }
+            let p = game.core.board.placed[fig.tile.index()];
+            let n = game.core.nodes[fig.node.index()];
+            events.push(Event::Returned {
+                player: fig.owner,
+                figure: fig.kind,
+                follower: fig.figure,
+                x: p.x,
+                y: p.y,
+                feature: n.local,
+                kind: n.kind,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::{GameOptions, Phase};
+    use crate::players::{Scratch, greedy, random};
+    use crate::rng::Rng;
+    use crate::rules::{ActionGroup, ActionId};
+    use crate::state::{Game, Move};
+
+    /// Plays random games of base and Princess & Dragon, calling `look` at every second step.
+    fn each_second_step(games: u64, mut look: impl FnMut(&Game<'_>)) {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        for seed in 0..games {
+            let options = GameOptions {
+                sets: vec!["base".into(), "princess-and-dragon".into()],
+                ..GameOptions::seeded(2, seed)
+            };
+            let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
+            let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
+            while game.phase() != Phase::Over {
+                if let Phase::Act(_) = game.phase() {
+                    look(&game);
+                }
+                let mv = random::choose_action(&game, &mut rng, &mut moves).expect("a move");
+                game.apply(mv, &mut events).expect("a listed move is legal");
+            }
+        }
+    }
+
+    /// The greedy estimate values the fairy: moving it beside one's own follower is worth more
+    /// than passing whenever it is not beside one of theirs already.
+    #[test]
+    fn greedy_values_moving_the_fairy_beside_its_follower() {
+        let mut tried = 0;
+        each_second_step(6, |game| {
+            let Phase::Act(placed) = game.phase() else {
+                return;
+            };
+            let beside_own = (game.modules.creatures.as_ref())
+                .and_then(|c| c.beside)
+                .is_some_and(|f| f.owner == game.current());
+            let fairy = ActionGroup::Module(ActionId::FAIRY);
+            if beside_own || game.action_count(placed, fairy) == 0 {
+                return;
+            }
+            let moves = [
+                game.nth_action(placed, fairy, 0).expect("a fairy move"),
+                Move::Pass,
+            ];
+            let mut scratch = Scratch::default();
+            greedy::rank_actions(game, &moves, &mut scratch);
+            let [fairy, pass] = [0, 1].map(|i| scratch.candidates[i].value);
+            assert!(fairy > pass, "fairy {fairy} ≤ pass {pass}");
+            tried += 1;
+        });
+        assert!(tried > 20, "only {tried} positions tried");
+    }
+
+    /// Nothing is ever deployed on the tile the dragon stands on, and the deploys listed there
+    /// are none.
+    #[test]
+    fn no_deploy_is_listed_on_the_dragon_s_tile() {
+        let mut volcanoes = 0;
+        each_second_step(6, |game| {
+            let Phase::Act(placed) = game.phase() else {
+                return;
+            };
+            if game.modules.deploy_forbidden(placed) {
+                volcanoes += 1;
+                assert_eq!(game.deploy_count(placed), 0);
+                assert!(!game.can_deploy(placed));
+            }
+        });
+        assert!(volcanoes > 0, "no volcano placed");
+    }
+}
