@@ -117,12 +117,15 @@ struct Use {
     did: u64,
 }
 
+/// How many move kinds there are (`ActionGroup::ALL`).
+const GROUPS: usize = ActionGroup::ALL.len();
+
 /// One game's counts: per subject, the win shares, and per move kind (`ActionGroup::ALL`
 /// order) the turns it was legal in and the times chosen.
 struct GameUse {
     subjects: Vec<Use>,
     wins: Vec<f64>,
-    moves: [(u64, u64); 6],
+    moves: [(u64, u64); GROUPS],
 }
 
 /// A move kind's name: `deploy`, `pass`, or the rule module's action as the registry names it.
@@ -166,7 +169,7 @@ fn play(
         };
         followed.len()
     ];
-    let mut moves = [(0u64, 0u64); 6];
+    let mut moves = [(0u64, 0u64); GROUPS];
     let mut buf = Vec::new();
     while game.phase() != Phase::Over {
         let seat = game.current() as usize % players;
@@ -284,7 +287,7 @@ pub fn study(
     let followed = followed(tables, tileset, own_sets);
     let setup = Setup::new(tables, opts.game_options()).map_err(|e| miette::miette!("{e}"))?;
     let mut sums = vec![vec![UseSums::default(); followed.len()]; bots.len()];
-    let mut moves = vec![[(0u64, 0u64); 6]; bots.len()];
+    let mut moves = vec![[(0u64, 0u64); GROUPS]; bots.len()];
     let mut seconds = Vec::new();
     for (b, &bot) in bots.iter().enumerate() {
         let start = Instant::now();
