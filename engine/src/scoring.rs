@@ -356,16 +356,38 @@ impl Described<'_> {
     }
 }
 
+/// The rates of a corner figure's payment.
+fn corner_rates(info: &crate::tables::CornerInfo, paid: CornerPaid) -> crate::tables::BonusRates {
+    match paid {
+        CornerPaid::Arrival => info.arrival,
+        CornerPaid::Join => info.join,
+        CornerPaid::End => info.end,
+    }
+}
+
+/// The players with the greatest strength `weight` (none when it is 0).
+fn majority(weight: &[u16]) -> Vec<u8> {
+    let best = weight.iter().copied().max().unwrap_or(0);
+    (0..weight.len() as u8)
+        .filter(|&p| best > 0 && weight[usize::from(p)] == best)
+        .collect()
+}
+
+/// The strength per player when it is not the figure count (`Score::strength`), else empty.
+fn strength_apart(weight: &[u16], count: &[u8]) -> Vec<u16> {
+    if (weight.iter().zip(count)).any(|(&w, &c)| w != u16::from(c)) {
+        weight.to_vec()
+    } else {
+        Vec::new()
+    }
+}
+
 /// Why a corner figure's region scored what it did: its rate times what it counts.
 fn corner_why(s: &Score, tables: &Tables, figure: u8, paid: CornerPaid) -> String {
     let Some(info) = tables.corner_figures.get(usize::from(figure)) else {
         return String::new();
     };
-    let rates = match paid {
-        CornerPaid::Arrival => info.arrival,
-        CornerPaid::Join => info.join,
-        CornerPaid::End => info.end,
-    };
+    let rates = corner_rates(info, paid);
     let region = tables.feature(info.on);
     let t = s.tiles.len() as u32;
     let what = match paid {
@@ -637,11 +659,7 @@ impl<'t> Game<'t> {
         let Some(info) = tables.corner_figures.get(usize::from(figure)) else {
             return;
         };
-        let rates = match paid {
-            CornerPaid::Arrival => info.arrival,
-            CornerPaid::Join => info.join,
-            CornerPaid::End => info.end,
-        };
+        let rates = corner_rates(info, paid);
         let tiles = self.members(root);
         let t = tiles.len() as u32;
         let emblems = u32::from(node.emblems);
@@ -655,12 +673,7 @@ impl<'t> Game<'t> {
         };
         let winners: Vec<u8> = match to {
             Some(p) => vec![p],
-            None => {
-                let best = weight[..players].iter().copied().max().unwrap_or(0);
-                (0..players as u8)
-                    .filter(|&p| best > 0 && weight[p as usize] == best)
-                    .collect()
-            }
+            None => majority(&weight[..players]),
         };
         for &p in &winners {
             self.core.scores[p as usize] += points;
@@ -704,13 +717,7 @@ impl<'t> Game<'t> {
                 marker: 0,
             },
             followers: count[..players].to_vec(),
-            strength: if (weight[..players].iter().zip(&count[..players]))
-                .any(|(&w, &c)| w != u16::from(c))
-            {
-                weight[..players].to_vec()
-            } else {
-                Vec::new()
-            },
+            strength: strength_apart(&weight[..players], &count[..players]),
             modifiers: Vec::new(),
             flowers,
             network: Vec::new(),

@@ -180,9 +180,8 @@ impl<'t> Setup<'t> {
                 players,
                 colours,
                 self.markers.tokens.then_some(markers),
-                powers.extra_tile_kinds != 0,
+                &powers,
                 &self.marker_modules,
-                powers.move_on_kinds != 0,
             ),
         };
         game.put(0, 0, tables.orient_of(self.draw.start, 0));

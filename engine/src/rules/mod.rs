@@ -59,7 +59,7 @@ use crate::ids::{FigureId, KindId, NodeId, PlacedId};
 use crate::options::Rules;
 use crate::placements::Placements;
 use crate::scoring::{FigureBonus, FlowerBonus};
-use crate::state::{Core, Event, Game, IllegalMove, Move};
+use crate::state::{Core, Event, Game, IllegalMove, Move, Powers};
 use crate::tables::Tables;
 
 /// A rule module's move or event kind: an index into `ACTIONS`, the registry every consumer
@@ -489,7 +489,7 @@ impl MarkerModules {
 impl Modules {
     /// The modules a game of these rules plays, each in its start state: `colours` the
     /// players' flower colours (empty: no flower bonus), `tokens` the marker kinds when a
-    /// marker gives tokens, `extra_tile` and `move_on` whether a figure has that power.
+    /// marker gives tokens, `powers` the set figures' powers (the extra tile, moving on).
     #[inline]
     pub(crate) fn new(
         tables: &Tables,
@@ -497,9 +497,8 @@ impl Modules {
         players: usize,
         colours: Vec<u8>,
         tokens: Option<usize>,
-        extra_tile: bool,
+        powers: &Powers,
         markers: &MarkerModules,
-        move_on: bool,
     ) -> Modules {
         Modules {
             donkey: rules.donkey.then(donkey::Donkey::new),
@@ -507,11 +506,11 @@ impl Modules {
                 .then(|| windmill::Windmills::new(rules.windmills, players)),
             flowers: (!colours.is_empty()).then_some(flowers::Flowers { colours }),
             tokens: tokens.map(|markers| tokens::Tokens::new(players, markers)),
-            extra_tile: extra_tile.then(powers::ExtraTile::default),
+            extra_tile: (powers.extra_tile_kinds != 0).then(powers::ExtraTile::default),
             barns: (rules.corner).map(|(figure, n)| barn::Barns::new(figure, n, players)),
             princess: markers.princess.clone(),
             portal: markers.portal.clone(),
-            wagons: move_on.then(wagon::Wagons::default),
+            wagons: (powers.move_on_kinds != 0).then(wagon::Wagons::default),
             creatures: if tables.creatures.is_empty() {
                 None
             } else {
