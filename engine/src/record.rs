@@ -71,7 +71,9 @@ pub struct Turn {
     /// The tile drawn (checked against the draw when present).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tile: Option<String>,
-    /// Where it goes: `[x, y]`, x east, y south, the start tile at `[0, 0]`.
+    /// Where it goes: `[x, y]`, x east, y south, the start tile at `[0, 0]` (absent, and
+    /// `NO_AT` here, on a turn that places a `reserve` tile instead).
+    #[serde(default = "no_at", skip_serializing_if = "is_no_at")]
     pub at: [i16; 2],
     /// Clockwise quarter turns.
     #[serde(default)]
@@ -92,10 +94,35 @@ pub struct Turn {
     /// Where the donkey moves: `[x, y]` of a placed tile (Village Life).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub donkey: Option<[i16; 2]>,
+    /// Instead of the drawn tile, the player's reserve tile (the abbey) placed at `[x, y]`, or
+    /// `"pass"`: declining to place it after the last tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserve: Option<ReserveRef>,
     /// Which follower `deploy` puts down: the id of a set's follower kind (`"large-follower"`);
     /// absent: a base follower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<String>,
+}
+
+/// `Turn::at` on a turn that gives none (a reserve tile's turn).
+pub const NO_AT: [i16; 2] = [i16::MIN, i16::MIN];
+
+fn no_at() -> [i16; 2] {
+    NO_AT
+}
+
+fn is_no_at(at: &[i16; 2]) -> bool {
+    *at == NO_AT
+}
+
+/// A reserve tile's turn as a record writes it: where it goes, or `"pass"`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ReserveRef {
+    /// Placed at `[x, y]`, a gap closed on all four sides.
+    At([i16; 2]),
+    /// `"pass"`: the player declines to place it (after the last tile).
+    Word(String),
 }
 
 /// One of the current player's figures on the board: its tile, its feature, and (when a
@@ -295,6 +322,7 @@ impl Record {
                 self.turns
                     .iter()
                     .enumerate()
+                    .filter(|(_, t)| t.reserve.is_none())
                     .map(|(i, t)| t.tile.clone().ok_or(ReplayError::NoDraw { turn: i + 1 }))
                     .collect::<Result<_, _>>()?,
             ),
@@ -418,13 +446,45 @@ impl Turn {
             tile: Some(tables.kind(kind).id.clone()),
             at: [x, y],
             rotation,
+            ..Turn::empty()
+        };
+        turn.set_second(game, second);
+        turn
+    }
+
+    /// The record of a turn placing the player's reserve tile at `at` (None: declining it, and
+    /// `second` is ignored), then `second`. `game` is the game after the placement.
+    pub fn of_reserve(game: &Game<'_>, at: Option<[i16; 2]>, second: Move) -> Turn {
+        let mut turn = Turn {
+            reserve: Some(at.map_or(ReserveRef::Word("pass".into()), ReserveRef::At)),
+            ..Turn::empty()
+        };
+        if at.is_some() {
+            turn.set_second(game, second);
+        }
+        turn
+    }
+
+    /// A turn that names nothing yet.
+    fn empty() -> Turn {
+        Turn {
+            tile: None,
+            at: NO_AT,
+            rotation: 0,
             deploy: None,
             windmill: None,
             return_figure: None,
             recall: None,
             donkey: None,
+            reserve: None,
             figure: None,
-        };
+        }
+    }
+
+    /// Writes the turn's second step.
+    fn set_second(&mut self, game: &Game<'_>, second: Move) {
+        let tables = game.tables();
+        let turn = self;
         match second {
             Move::Deploy { feature, figure } => {
                 turn.deploy = Some(FeatureRef::Index(feature));
@@ -445,7 +505,30 @@ impl Turn {
             }
             Move::Place { .. } | Move::Pass => {}
         }
-        turn
+    }
+
+    /// The first move of the turn: the drawn tile placed, or the reserve tile's move.
+    fn first_move(&self) -> Result<Move, String> {
+        match (&self.reserve, self.at) {
+            (None, NO_AT) => Err("the turn gives no `at`: where the tile goes".into()),
+            (None, [x, y]) => Ok(Move::Place {
+                x,
+                y,
+                rotation: self.rotation,
+            }),
+            (Some(_), at) if at != NO_AT => Err(
+                "a turn places the drawn tile (`at`) or a reserve tile (`reserve`), not both"
+                    .into(),
+            ),
+            (Some(ReserveRef::At([x, y])), _) => Ok(Move::Action {
+                action: ActionId::ABBEY,
+                target: Target::At { x: *x, y: *y },
+            }),
+            (Some(ReserveRef::Word(w)), _) if w == "pass" => Ok(Move::Pass),
+            (Some(ReserveRef::Word(w)), _) => {
+                Err(format!("`reserve` is `[x, y]` or \"pass\", not \"{w}\""))
+            }
+        }
     }
 
     /// The rule modules' moves the turn names, as `(record key, target)`: the format's keys,
@@ -456,6 +539,13 @@ impl Turn {
             ("return", self.return_figure.clone().map(TargetRef::Figure)),
             ("recall", self.recall.clone().map(TargetRef::Figure)),
             ("donkey", self.donkey.map(TargetRef::At)),
+            (
+                "reserve",
+                match &self.reserve {
+                    Some(ReserveRef::At(at)) => Some(TargetRef::At(*at)),
+                    _ => None,
+                },
+            ),
         ];
         (written.into_iter())
             .filter_map(|(key, target)| Some((key, target?)))
@@ -470,6 +560,7 @@ impl Turn {
             ("return", TargetRef::Figure(f)) => self.return_figure = Some(f),
             ("recall", TargetRef::Figure(f)) => self.recall = Some(f),
             ("donkey", TargetRef::At(at)) => self.donkey = Some(at),
+            ("reserve", TargetRef::At(at)) => self.reserve = Some(ReserveRef::At(at)),
             _ => return false,
         }
         true
@@ -490,7 +581,7 @@ pub enum TargetRef {
 /// The error of a turn naming more than one second step, listing the record's keys.
 fn at_most_one() -> String {
     let keys: Vec<&str> = std::iter::once("deploy")
-        .chain(ActionId::moves().filter_map(|a| a.info().record_key))
+        .chain(second_steps().filter_map(|a| a.info().record_key))
         .collect();
     match keys.split_last() {
         Some((last, rest)) if !rest.is_empty() => {
@@ -498,6 +589,11 @@ fn at_most_one() -> String {
         }
         _ => format!("a turn has at most one of {}", keys.join(", ")),
     }
+}
+
+/// The registry's moves made after placing (not instead of it).
+fn second_steps() -> impl Iterator<Item = ActionId> {
+    ActionId::moves().filter(|a| !crate::rules::PLACE_STEP.contains(a))
 }
 
 /// A turn's module move as a move of the game: its target resolved on the board.
@@ -544,29 +640,33 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
             reason: Box::new(reason),
         };
         let mut events = Vec::new();
-        game.apply(
-            Move::Place {
-                x: t.at[0],
-                y: t.at[1],
-                rotation: t.rotation,
-            },
-            &mut events,
-        )
-        .map_err(illegal)?;
-        let Phase::Act(placed) = game.phase() else {
-            return Err(ReplayError::Over { turn });
-        };
         let feature_error = |message| ReplayError::Feature {
             turn,
             tile: drawn.clone(),
             message,
+        };
+        let first = t.first_move().map_err(feature_error)?;
+        game.apply(first, &mut events).map_err(illegal)?;
+        let actions: Vec<_> = (t.actions().into_iter())
+            .filter(|(key, _)| second_steps().any(|a| a.info().record_key == Some(key)))
+            .collect();
+        if first == Move::Pass {
+            if t.deploy.is_some() || !actions.is_empty() {
+                return Err(feature_error(
+                    "a turn declining the reserve tile places nothing to deploy on".into(),
+                ));
+            }
+            turns.push(events);
+            continue;
+        }
+        let Phase::Act(placed) = game.phase() else {
+            return Err(ReplayError::Over { turn });
         };
         if t.figure.is_some() && t.deploy.is_none() {
             return Err(feature_error(
                 "`figure` says which follower `deploy` puts down: give `deploy` too".into(),
             ));
         }
-        let actions = t.actions();
         if usize::from(t.deploy.is_some()) + actions.len() > 1 {
             return Err(feature_error(at_most_one()));
         }
@@ -789,6 +889,7 @@ mod tests {
                 return_figure: None,
                 recall: None,
                 donkey: None,
+                reserve: None,
                 figure: None,
             };
             assert!(turn.set_action(key, written.clone()), "`{key}` not written");

@@ -26,8 +26,8 @@ pub use model::{
     ArtHints, Beside, BonusDef, Completion, Count, DealtDef, EdgeStyle, EffectCount, EffectDef,
     EmblemDef, FORMAT_VERSION, FeatureDef, FeatureKindDef, FigureDef, GroupDraw, JczEdge,
     KindRates, KindScoring, KindValue, LookBorder, LookDef, LookStyle, MarkerIcon, MarkerPlace,
-    MarkerRule, Meeting, PathRule, PowerDef, RangeDef, Rates, ScoringDef, SetFigure, Shape,
-    SmallRates, SpareStarts, StrengthDef, TileFeatures, TileSetFile, TokenDef,
+    MarkerRule, Meeting, PathRule, PowerDef, RangeDef, Rates, ReserveDef, ReserveInto, ScoringDef,
+    SetFigure, Shape, SmallRates, SpareStarts, StrengthDef, TileFeatures, TileSetFile, TokenDef,
 };
 pub use port::{Port, Side};
 pub use schema::{json_schema, json_schema_text};

@@ -8,12 +8,14 @@
 //! | hook | when | modules |
 //! |---|---|---|
 //! | `filter` | a tile is drawn: its placements | donkey |
-//! | `placed` | a tile is placed, before the second step | powers (the extra tile) |
+//! | place-step moves | instead of placing the drawn tile: counted, made and applied by `place_action_count`, `nth_place_action`, `apply_place_action` (a `Move::Pass` when `may_decline`) | reserve |
+//! | `placed` | a tile is placed, before the second step | powers (the extra tile), reserve (its gaps) |
 //! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall) |
 //! | `completed` | a feature is completed, scored or not | tokens |
 //! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers |
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
 //! | `end_turn` | after the completions of a turn | windmill |
+//! | `after_last_tile` | the draw is exhausted, before the final scoring: a module may give a player one more placement | reserve (the end-game round) |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
 //!
@@ -24,7 +26,9 @@
 //!   `Core::join`);
 //! - `tokens`: tokens given by completed features' markers, scored by majority at the end;
 //! - `powers`: the set figures' `recall`, `extra-tile` and `bonus` (the abbot's, the
-//!   builder's, the pig's).
+//!   builder's, the pig's);
+//! - `reserve`: tiles held in each player's reserve and placed instead of the drawn tile (the
+//!   abbey).
 //!
 //! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
 //! records, `play --json`, the page's words and the players read the entry, not the module.
@@ -36,6 +40,7 @@ pub(crate) mod flowers;
 pub(crate) mod in_play;
 pub(crate) mod network;
 pub(crate) mod powers;
+pub(crate) mod reserve;
 pub(crate) mod tokens;
 pub(crate) mod windmill;
 
@@ -64,6 +69,9 @@ impl ActionId {
     pub const DONKEY: ActionId = ActionId(3);
     /// An extra tile earned by a figure with the power `extra-tile` (`powers`; an event only).
     pub const EXTRA_TILE: ActionId = ActionId(4);
+    /// A tile of the player's reserve (the abbey) placed instead of the drawn tile
+    /// (`reserve`; a place-step move, `PLACE_STEP`).
+    pub const ABBEY: ActionId = ActionId(5);
 
     /// Its entry in the registry.
     pub fn info(self) -> &'static Action {
@@ -149,7 +157,7 @@ pub struct Action {
 }
 
 /// The registry of the rule modules' moves and events, indexed by `ActionId`.
-pub static ACTIONS: [Action; 5] = [
+pub static ACTIONS: [Action; 6] = [
     Action {
         name: "windmill",
         record_key: Some("windmill"),
@@ -190,7 +198,19 @@ pub static ACTIONS: [Action; 5] = [
         move_words: "",
         event_words: "{player}'s {target}: the tile extends its feature, so {player} places one more tile",
     },
+    Action {
+        name: "reserve",
+        record_key: Some("reserve"),
+        target: TargetKind::At,
+        grouped: false,
+        move_words: "place your reserve tile at {target} instead",
+        event_words: "{player} took the tile at {target} from their reserve",
+    },
 ];
+
+/// The modules' moves made instead of placing the drawn tile, not after it: no `GROUPS`
+/// entry, offered in `Phase::Place` beside the placements.
+pub(crate) const PLACE_STEP: [ActionId; 1] = [ActionId::ABBEY];
 
 /// A group of second-step moves: what a player may do after placing, from the core or one
 /// rule module (`ACTIONS`), listed in the order of `ALL`.
@@ -299,6 +319,8 @@ pub(crate) struct Modules {
     pub(crate) tokens: Option<tokens::Tokens>,
     /// The extra tile's progress, when a figure of the game has the power `extra-tile`.
     pub(crate) extra_tile: Option<powers::ExtraTile>,
+    /// The tiles held in reserve (the abbey), when the game deals any.
+    pub(crate) reserve: Option<reserve::Reserve>,
 }
 
 impl Modules {
@@ -320,6 +342,9 @@ impl Modules {
             flowers: (!colours.is_empty()).then_some(flowers::Flowers { colours }),
             tokens: tokens.map(|markers| tokens::Tokens::new(players, markers)),
             extra_tile: extra_tile.then(powers::ExtraTile::default),
+            reserve: (rules.reserve_kind)
+                .filter(|_| rules.reserve > 0)
+                .map(|k| reserve::Reserve::new(KindId(k), rules.reserve, players)),
         }
     }
 
@@ -358,6 +383,23 @@ impl Modules {
     #[inline]
     pub(crate) fn pay_scored(&self, powered: &[(u8, usize)]) -> bool {
         !powered.is_empty() || self.flowers.is_some()
+    }
+
+    /// The rotations of tile `kind` at the frontier slot `slot` that the placement index and
+    /// the modules' filters allow, as they would for a drawn tile (a reserve tile may not
+    /// complete a feature on the donkey's tile either).
+    pub(crate) fn filtered_mask(&self, core: &Core<'_>, kind: KindId, slot: u16) -> u8 {
+        let Some(open) = core.board.frontier.get(usize::from(slot)) else {
+            return 0;
+        };
+        let mask = core.tables.index.fits(open.pattern, kind);
+        let Some(mut donkey) = self.donkey.filter(|_| mask != 0) else {
+            return mask;
+        };
+        let mut place = Placements::new();
+        place.reset(kind);
+        donkey.filter(core, &mut place, kind);
+        place.mask_at(core, usize::from(slot))
     }
 
     /// Whether a module reads `Node::ends_at` (the donkey's filter), which `put` then keeps.
@@ -432,10 +474,67 @@ impl Game<'_> {
         }
     }
 
+    /// Whether the game has place-step moves at all (a tile held in reserve).
+    #[inline]
+    pub fn has_place_actions(&self) -> bool {
+        self.modules.reserve.is_some()
+    }
+
+    /// How many place-step moves (`PLACE_STEP`: a reserve tile instead of the drawn one, or
+    /// declining in the end-game round) the current player has; 0 outside the place phase.
+    #[inline]
+    pub fn place_action_count(&self) -> usize {
+        if self.modules.reserve.is_none() {
+            return 0;
+        }
+        reserve::count(self)
+    }
+
+    /// The `n`-th place-step move, after the placements in the order of `legal_moves`.
+    pub fn nth_place_action(&self, n: usize) -> Option<Move> {
+        self.modules.reserve.as_ref()?;
+        reserve::nth(self, n)
+    }
+
+    /// Whether the current player may pass instead of placing (declining the end-game round's
+    /// reserve tile).
+    #[inline]
+    pub(crate) fn may_decline(&self) -> bool {
+        self.modules.reserve.is_some() && reserve::declining(self)
+    }
+
+    /// Makes a place-step move, returning the tile it placed, or says why it is illegal (the
+    /// game is then unchanged).
+    pub(crate) fn apply_place_action(
+        &mut self,
+        action: ActionId,
+        target: Target,
+        events: &mut Vec<Event>,
+    ) -> Result<PlacedId, IllegalMove> {
+        match (action, target) {
+            (ActionId::ABBEY, Target::At { x, y }) if PLACE_STEP.contains(&action) => {
+                reserve::place(self, x, y, events)
+            }
+            _ => Err(IllegalMove::PlaceFirst),
+        }
+    }
+
+    /// The `after_last_tile` hook: the draw is exhausted; the kind the current player (which
+    /// the module chose) places before the final scoring, with no placement of its own (only
+    /// the place-step moves), or None for the final scoring.
+    #[inline]
+    pub(crate) fn after_last_tile(&mut self) -> Option<KindId> {
+        self.modules.reserve.as_ref()?;
+        reserve::next_in_round(self)
+    }
+
     /// The `placed` hook: the tile just placed may earn its player a figure's extra tile (not
-    /// while they are placing one).
+    /// while they are placing one), and open or fill a reserve tile's gap.
     #[inline]
     pub(crate) fn placed_modules(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
+        if self.modules.reserve.is_some() {
+            reserve::note_placed(self, placed);
+        }
         if self
             .modules
             .extra_tile
@@ -520,7 +619,7 @@ impl Game<'_> {
 #[cfg(test)]
 mod tests {
     use super::ActionGroup;
-    use super::{ACTIONS, ActionId, FLAT, GROUPS};
+    use super::{ACTIONS, ActionId, FLAT, GROUPS, PLACE_STEP};
 
     /// `FLAT` is what it says: the ungrouped modules' moves before the pass, in `GROUPS`'s
     /// order (the random player's flat pick relies on it).
@@ -544,12 +643,8 @@ mod tests {
             let groups = (GROUPS.iter())
                 .filter(|&&g| g == ActionGroup::Module(ActionId(i as u8)))
                 .count();
-            assert_eq!(
-                groups,
-                usize::from(info.record_key.is_some()),
-                "{}",
-                info.name
-            );
+            let second_step = info.record_key.is_some() && !PLACE_STEP.contains(&ActionId(i as u8));
+            assert_eq!(groups, usize::from(second_step), "{}", info.name);
         }
     }
 }

@@ -796,6 +796,7 @@ fn blank_tile() -> TileDef {
         art: None,
         group: None,
         held_back: false,
+        reserve: None,
         moves: Vec::new(),
         features: Default::default(),
     }
