@@ -239,6 +239,9 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             .and_then(|t| t.split(':').next())
             .unwrap_or_default();
         set.set.figures = vocab::figures(jcz_family);
+        let (edge_kinds, code_tiles) = vocab::code_tiles(jcz_family);
+        set.set.edge_kinds.extend(edge_kinds);
+        set.set.tiles.extend(code_tiles);
         if let Some(title) = titles.get(jcz_family) {
             set.set.set.name = title.clone();
         }
