@@ -560,6 +560,7 @@ impl<'t> Game<'t> {
             }
             (Phase::Place(_), Move::Action { action, target }) => {
                 let id = self.apply_place_action(action, target, events)?;
+                self.core.stats.count_action(action.index());
                 self.placed_modules(id, events);
                 self.core.phase = Phase::Act(id);
                 Ok(())
@@ -581,6 +582,7 @@ impl<'t> Game<'t> {
             }
             (Phase::Act(placed), Move::Action { action, target }) => {
                 self.apply_module_action(placed, action, target, events)?;
+                self.core.stats.count_action(action.index());
                 self.end_turn(placed, events);
                 Ok(())
             }

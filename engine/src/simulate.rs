@@ -222,6 +222,8 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
         donkey_moves,
         windmills_placed,
         set_aside,
+        actions,
+        action_points,
     } = game;
     add_all(&mut sum.points_by_kind, points_by_kind);
     sum.windmill_points += windmill_points;
@@ -238,6 +240,8 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
     sum.donkey_moves += donkey_moves;
     sum.windmills_placed += windmills_placed;
     sum.set_aside += set_aside;
+    add_all(&mut sum.actions, actions);
+    add_all(&mut sum.action_points, action_points);
 }
 
 /// Adds `b` into `a` entry by entry (growing `a` to `b`'s length).

@@ -14,7 +14,7 @@
 //! | `completed` | a feature is completed, scored or not | tokens |
 //! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), flowers |
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
-//! | `end_turn` | after the completions of a turn | windmill |
+//! | `end_turn` | after the completions of a turn | windmill, reserve (what its turn scored) |
 //! | `after_last_tile` | the draw is exhausted, before the final scoring: a module may give a player one more placement | reserve (the end-game round) |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
@@ -72,6 +72,16 @@ impl ActionId {
     /// A tile of the player's reserve (the abbey) placed instead of the drawn tile
     /// (`reserve`; a place-step move, `PLACE_STEP`).
     pub const ABBEY: ActionId = ActionId(5);
+
+    /// Its index in the registry (and in `GameStats::actions`).
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// Every entry of the registry, in order.
+    pub fn all() -> impl Iterator<Item = ActionId> {
+        (0..ACTIONS.len() as u8).map(ActionId)
+    }
 
     /// Its entry in the registry.
     pub fn info(self) -> &'static Action {
@@ -591,7 +601,8 @@ impl Game<'_> {
         }
     }
 
-    /// The `end_turn` hook, after the turn's completions: the windmills' ranges.
+    /// The `end_turn` hook, after the turn's completions: the windmills' ranges; what a reserve
+    /// tile's turn scored, credited to it.
     #[inline]
     pub(crate) fn end_turn_modules(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
         if self
@@ -601,6 +612,9 @@ impl Game<'_> {
             .is_some_and(|w| !w.mills.is_empty())
         {
             windmill::complete(self, placed, events);
+        }
+        if (self.modules.reserve.as_ref()).is_some_and(|r| r.scored_from.is_some()) {
+            reserve::credit(self);
         }
     }
 

@@ -28,6 +28,9 @@ pub(crate) struct Reserve {
     pub(crate) placer: u8,
     /// After the last tile: the round asking each player once.
     pub(crate) end: Option<EndRound>,
+    /// The players' points together when a reserve tile was placed this turn: what the turn
+    /// scores is credited to it (`GameStats::action_points`).
+    pub(crate) scored_from: Option<u64>,
 }
 
 /// The round after the last tile: the seat asked next and how many seats are still to ask.
@@ -48,6 +51,7 @@ impl Reserve {
             gaps: Vec::new(),
             placer: 0,
             end: None,
+            scored_from: None,
         }
     }
 }
@@ -179,8 +183,10 @@ pub(crate) fn place(
         // The drawn tile was not used: the next player draws it.
         game.core.next_draw -= 1;
     }
+    let scored: u64 = game.core.scores.iter().map(|&s| u64::from(s)).sum();
     if let Some(r) = &mut game.modules.reserve {
         r.held[usize::from(player)] -= 1;
+        r.scored_from = Some(scored);
     }
     let placed = game.put(i32::from(x), i32::from(y), orient);
     events.push(Event::Placed {
@@ -227,4 +233,19 @@ pub(crate) fn next_in_round(game: &mut Game<'_>) -> Option<KindId> {
         game.place.narrow(&game.core, |_, _| 0);
         return Some(kind);
     }
+}
+
+/// The `end_turn` hook after a reserve tile's turn: what the turn scored, all players
+/// together, credited to the reserve tile's move.
+pub(crate) fn credit(game: &mut Game<'_>) {
+    let Some(from) = game
+        .modules
+        .reserve
+        .as_mut()
+        .and_then(|r| r.scored_from.take())
+    else {
+        return;
+    };
+    let now: u64 = game.core.scores.iter().map(|&s| u64::from(s)).sum();
+    (game.core.stats).credit_action(ActionId::ABBEY.index(), now.saturating_sub(from));
 }
