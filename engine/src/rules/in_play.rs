@@ -71,7 +71,7 @@ pub(crate) fn rules_in_play(
         windmills: o
             .windmills
             .unwrap_or_else(|| u8::from(brings(SetFigure::Windmill))),
-        reserve: o.reserve.unwrap_or(reserve.map_or(0, |(_, each)| each)),
+        reserve: reserve.map_or(0, |(_, each)| o.reserve.unwrap_or(each)),
         reserve_kind: reserve.map(|(k, _)| k),
         flower_bonus: o.flower_bonus.unwrap_or(flowers),
         monastery_flowers_3x3: o.monastery_flowers_3x3 || named("monastery-flowers-3x3"),
