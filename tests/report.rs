@@ -408,3 +408,44 @@ fn a_bot_study_follows_the_authors_figures_under_each_bot() {
     let random = args(&["--report", dir.to_str().unwrap(), "--bot-study", "random"]);
     assert_eq!(random.status.code(), Some(2));
 }
+
+#[test]
+fn simulate_and_the_report_count_the_abbeys_and_what_they_paid() {
+    // Abbey & Mayor's abbey is a rule module's move (`reserve`): `simulate --json` counts it
+    // per game with the points its turns scored, and the report keys it the same way.
+    let dir = scratch("report-abbey");
+    let out = tilekit(&[
+        "simulate",
+        "--sets",
+        "base,abbey-and-mayor",
+        "--games",
+        "60",
+        "--json",
+        "--report",
+        dir.to_str().expect("utf-8 path"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let made = json["actions_per_game"]["reserve"]
+        .as_f64()
+        .expect("abbeys per game");
+    let paid = json["action_points_per_game"]["reserve"]
+        .as_f64()
+        .expect("their points");
+    assert!(made > 0.5 && paid > made, "abbeys {made}, points {paid}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("report.json")).expect("report.json"))
+            .expect("JSON");
+    let r = &report["report"];
+    assert_eq!(
+        r["actions_per_game"]["reserve"]["value"].as_f64(),
+        Some(made)
+    );
+    assert_eq!(
+        r["action_points_per_game"]["reserve"]["value"].as_f64(),
+        Some(paid)
+    );
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("report.html");
+    assert!(html.contains("<h2>Rule moves</h2>"), "no rule moves table");
+    let _ = std::fs::remove_dir_all(&dir);
+}

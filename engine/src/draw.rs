@@ -227,7 +227,7 @@ pub fn prepare(tables: &Tables, options: &GameOptions) -> Result<Prepared, Setup
     }
     let copies = |k: usize| -> usize {
         let kind = &tables.kinds[k];
-        if !game_sets[usize::from(kind.set)] || removed[k] {
+        if !game_sets[usize::from(kind.set)] || removed[k] || kind.reserve.is_some() {
             return 0;
         }
         let n = kind.counts.get(edition).copied().unwrap_or(0) as usize;

@@ -176,28 +176,40 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// How many placements the drawn tile has (0 outside the place phase).
+    /// How many moves the place phase has: the drawn tile's placements, then the rules'
+    /// place-step moves (`rules::PLACE_STEP`: a reserve tile instead); 0 outside the phase.
     pub fn placement_count(&self) -> u32 {
         match self.core.phase {
-            Phase::Place(_) => self.place.count(&self.core),
+            Phase::Place(_) => self.place.count(&self.core) + self.place_action_count() as u32,
             _ => 0,
         }
     }
 
-    /// The `n`-th legal placement of the drawn tile, in the order of `legal_moves`.
+    /// The `n`-th move of the place phase, in the order of `legal_moves`.
     pub fn nth_placement(&self, n: u32) -> Option<Move> {
         let Phase::Place(_) = self.core.phase else {
             return None;
         };
-        self.place.nth(&self.core, n)
+        self.place.nth(&self.core, n).or_else(|| {
+            let placements = self.place.count(&self.core);
+            self.nth_place_action(n.checked_sub(placements)? as usize)
+        })
     }
 
-    /// A legal placement of the drawn tile drawn uniformly at random (None outside the place
-    /// phase), reading a few open positions, not the whole frontier (`Placements::sample`).
+    /// A move of the place phase drawn uniformly at random (None outside the phase), reading
+    /// a few open positions, not the whole frontier (`Placements::sample`); with place-step
+    /// moves in play, uniform over the placements and those.
     pub fn sample_placement(&self, rng: &mut crate::rng::Rng) -> Option<Move> {
         let Phase::Place(_) = self.core.phase else {
             return None;
         };
+        if self.has_place_actions() {
+            let placements = self.place.count(&self.core) as usize;
+            let n = rng.below(placements + self.place_action_count());
+            if n >= placements {
+                return self.nth_place_action(n - placements);
+            }
+        }
         self.place.sample(&self.core, rng)
     }
 
@@ -215,6 +227,9 @@ impl<'t> Game<'t> {
             self.core.set_aside.push(kind);
             self.core.stats.set_aside += 1;
             events.push(Event::SetAside { kind });
+        }
+        if self.after_last_tile().is_some() {
+            return;
         }
         self.final_scoring(events);
         self.core.phase = Phase::Over;
@@ -252,6 +267,8 @@ impl<'t> Game<'t> {
                 for (slot, open) in self.core.board.frontier.iter().enumerate() {
                     push_rotations(open.x, open.y, self.place.mask_at(&self.core, slot), out);
                 }
+                let n = self.place_action_count();
+                out.extend((0..n).filter_map(|k| self.nth_place_action(k)));
             }
             Phase::Act(placed) => {
                 self.legal_actions(placed, out);
@@ -588,6 +605,17 @@ impl<'t> Game<'t> {
                 self.core.phase = Phase::Act(id);
                 Ok(())
             }
+            (Phase::Place(_), Move::Action { action, target }) => {
+                let id = self.apply_place_action(action, target, events)?;
+                self.core.stats.count_action(action.index());
+                self.placed_modules(id, events);
+                self.core.phase = Phase::Act(id);
+                Ok(())
+            }
+            (Phase::Place(_), Move::Pass) if self.may_decline() => {
+                self.draw_next(events);
+                Ok(())
+            }
             (Phase::Place(_), _) => Err(IllegalMove::PlaceFirst),
             (Phase::Act(_), Move::Place { .. }) => Err(IllegalMove::AlreadyPlaced),
             (Phase::Act(placed), Move::Deploy { feature, figure }) => {
@@ -601,6 +629,7 @@ impl<'t> Game<'t> {
             }
             (Phase::Act(placed), Move::Action { action, target }) => {
                 self.apply_module_action(placed, action, target, events)?;
+                self.core.stats.count_action(action.index());
                 self.end_turn(placed, events);
                 Ok(())
             }

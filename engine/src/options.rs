@@ -46,6 +46,10 @@ pub struct RuleOptions {
     /// (its `[set] figures`), else 0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub windmills: Option<u8>,
+    /// Reserve tiles per player (Abbey & Mayor's abbey: a tile with `reserve`); absent: the
+    /// tile's `each` when its set has a tile in the game; 0 takes them out of play.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reserve: Option<u8>,
     /// Flower colours and the flower bonus (Village Life); absent: on when a tile of the draw
     /// carries flower groups. Bushes and marketplaces always follow the data.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -112,6 +116,13 @@ pub struct Rules {
     pub donkey_blocks: DonkeyBlocks,
     /// Windmills per player.
     pub windmills: u8,
+    /// Reserve tiles per player (the abbey), 0 when none is in play.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reserve: u8,
+    /// The tile kind held in reserve (index into `Tables::kinds`): the first tile with
+    /// `reserve` of a set in the game.
+    #[serde(skip)]
+    pub reserve_kind: Option<u16>,
     /// Flower colours are dealt and flowers pay.
     pub flower_bonus: bool,
     /// A monastery's flowers are those of its 3×3 range.
@@ -140,6 +151,11 @@ pub struct Rules {
     /// rules line names only those (not in JSON: `festival`, `wells`, … say the switches).
     #[serde(skip)]
     pub possible: Possible,
+}
+
+/// Whether a count is 0 (left out of JSON).
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// Writes `(id, value)` pairs as an object keyed by id (in their order, where the serializer
@@ -212,6 +228,9 @@ impl fmt::Display for Rules {
         if self.wells || can.wells {
             write!(f, "; wells {}", on(self.wells))?;
         }
+        if self.reserve > 0 {
+            write!(f, "; reserve tiles {} each", self.reserve)?;
+        }
         for (id, n) in &self.figures {
             write!(f, "; {id} {n} each")?;
         }
@@ -235,6 +254,7 @@ impl Default for RuleOptions {
             donkey: None,
             donkey_blocks: DonkeyBlocks::Road,
             windmills: None,
+            reserve: None,
             flower_bonus: None,
             wells: false,
             monastery_flowers_3x3: false,

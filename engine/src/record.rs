@@ -71,7 +71,9 @@ pub struct Turn {
     /// The tile drawn (checked against the draw when present).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tile: Option<String>,
-    /// Where it goes: `[x, y]`, x east, y south, the start tile at `[0, 0]`.
+    /// Where it goes: `[x, y]`, x east, y south, the start tile at `[0, 0]` (absent, and
+    /// `NO_AT` here, on a turn that places a `reserve` tile instead).
+    #[serde(default = "no_at", skip_serializing_if = "is_no_at")]
     pub at: [i16; 2],
     /// Clockwise quarter turns.
     #[serde(default)]
@@ -110,6 +112,10 @@ pub struct Turn {
     /// turn order from the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dragon: Option<Vec<ChoiceRef>>,
+    /// Instead of the drawn tile, the player's reserve tile (the abbey) placed at `[x, y]`, or
+    /// `"pass"`: declining to place it after the last tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserve: Option<ReserveRef>,
     /// Which follower `deploy` puts down: the id of a set's follower kind (`"large-follower"`);
     /// absent: a base follower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,6 +128,27 @@ pub struct Turn {
     /// `deploy = "anywhere"` lets it (the magic portal): a feature of another placed tile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub portal: Option<SpotRef>,
+}
+
+/// `Turn::at` on a turn that gives none (a reserve tile's turn).
+pub const NO_AT: [i16; 2] = [i16::MIN, i16::MIN];
+
+fn no_at() -> [i16; 2] {
+    NO_AT
+}
+
+fn is_no_at(at: &[i16; 2]) -> bool {
+    *at == NO_AT
+}
+
+/// A reserve tile's turn as a record writes it: where it goes, or `"pass"`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ReserveRef {
+    /// Placed at `[x, y]`, a gap closed on all four sides.
+    At([i16; 2]),
+    /// `"pass"`: the player declines to place it (after the last tile).
+    Word(String),
 }
 
 /// One of the current player's figures on the board: its tile, its feature, and (when a
@@ -380,6 +407,7 @@ impl Record {
                 self.turns
                     .iter()
                     .enumerate()
+                    .filter(|(_, t)| t.reserve.is_none())
                     .map(|(i, t)| t.tile.clone().ok_or(ReplayError::NoDraw { turn: i + 1 }))
                     .collect::<Result<_, _>>()?,
             ),
@@ -507,6 +535,31 @@ impl Turn {
             tile: Some(tables.kind(kind).id.clone()),
             at: [x, y],
             rotation,
+            ..Turn::empty()
+        };
+        turn.set_second(game, second);
+        turn
+    }
+
+    /// The record of a turn placing the player's reserve tile at `at` (None: declining it, and
+    /// `second` is ignored), then `second`. `game` is the game after the placement.
+    pub fn of_reserve(game: &Game<'_>, at: Option<[i16; 2]>, second: Move) -> Turn {
+        let mut turn = Turn {
+            reserve: Some(at.map_or(ReserveRef::Word("pass".into()), ReserveRef::At)),
+            ..Turn::empty()
+        };
+        if at.is_some() {
+            turn.set_second(game, second);
+        }
+        turn
+    }
+
+    /// A turn that names nothing yet.
+    fn empty() -> Turn {
+        Turn {
+            tile: None,
+            at: NO_AT,
+            rotation: 0,
             deploy: None,
             windmill: None,
             return_figure: None,
@@ -519,7 +572,14 @@ impl Turn {
             figure: None,
             princess: None,
             portal: None,
-        };
+            reserve: None,
+        }
+    }
+
+    /// Writes the turn's second step.
+    fn set_second(&mut self, game: &Game<'_>, second: Move) {
+        let tables = game.tables();
+        let turn = self;
         match second {
             Move::Deploy { feature, figure } => {
                 turn.deploy = Some(FeatureRef::Index(feature));
@@ -536,7 +596,30 @@ impl Turn {
             }
             Move::Place { .. } | Move::Pass => {}
         }
-        turn
+    }
+
+    /// The first move of the turn: the drawn tile placed, or the reserve tile's move.
+    fn first_move(&self) -> Result<Move, String> {
+        match (&self.reserve, self.at) {
+            (None, NO_AT) => Err("the turn gives no `at`: where the tile goes".into()),
+            (None, [x, y]) => Ok(Move::Place {
+                x,
+                y,
+                rotation: self.rotation,
+            }),
+            (Some(_), at) if at != NO_AT => Err(
+                "a turn places the drawn tile (`at`) or a reserve tile (`reserve`), not both"
+                    .into(),
+            ),
+            (Some(ReserveRef::At([x, y])), _) => Ok(Move::Action {
+                action: ActionId::ABBEY,
+                target: Target::At { x: *x, y: *y },
+            }),
+            (Some(ReserveRef::Word(w)), _) if w == "pass" => Ok(Move::Pass),
+            (Some(ReserveRef::Word(w)), _) => {
+                Err(format!("`reserve` is `[x, y]` or \"pass\", not \"{w}\""))
+            }
+        }
     }
 
     /// Adds to the turn the choice `mv` about to be made in `game`'s `Phase::Choose`, at the
@@ -597,6 +680,13 @@ impl Turn {
             ("princess", self.princess.clone().map(TargetRef::Figure)),
             ("portal", self.portal.clone().map(TargetRef::Spot)),
             ("fairy", self.fairy.clone().map(TargetRef::Figure)),
+            (
+                "reserve",
+                match &self.reserve {
+                    Some(ReserveRef::At(at)) => Some(TargetRef::At(*at)),
+                    _ => None,
+                },
+            ),
         ];
         (written.into_iter())
             .filter_map(|(key, target)| Some((key, target?)))
@@ -615,6 +705,7 @@ impl Turn {
             ("princess", TargetRef::Figure(f)) => self.princess = Some(f),
             ("portal", TargetRef::Spot(s)) => self.portal = Some(s),
             ("fairy", TargetRef::Figure(f)) => self.fairy = Some(f),
+            ("reserve", TargetRef::At(at)) => self.reserve = Some(ReserveRef::At(at)),
             _ => return false,
         }
         true
@@ -668,7 +759,7 @@ fn resolve_spot(game: &Game<'_>, spot: &SpotRef) -> Result<Target, String> {
 /// The error of a turn naming more than one second step, listing the record's keys.
 fn at_most_one() -> String {
     let keys: Vec<&str> = std::iter::once("deploy")
-        .chain((ActionId::moves().filter(|a| !a.is_choice())).filter_map(|a| a.info().record_key))
+        .chain(second_steps().filter_map(|a| a.info().record_key))
         .collect();
     match keys.split_last() {
         Some((last, rest)) if !rest.is_empty() => {
@@ -676,6 +767,11 @@ fn at_most_one() -> String {
         }
         _ => format!("a turn has at most one of {}", keys.join(", ")),
     }
+}
+
+/// The registry's moves made after placing (not instead of it).
+fn second_steps() -> impl Iterator<Item = ActionId> {
+    ActionId::moves().filter(|a| !a.is_choice() && !crate::rules::PLACE_STEP.contains(a))
 }
 
 /// A turn's module move as a move of the game: its target resolved on the board.
@@ -785,29 +881,33 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
             reason: Box::new(reason),
         };
         let mut events = Vec::new();
-        game.apply(
-            Move::Place {
-                x: t.at[0],
-                y: t.at[1],
-                rotation: t.rotation,
-            },
-            &mut events,
-        )
-        .map_err(illegal)?;
-        let Phase::Act(placed) = game.phase() else {
-            return Err(ReplayError::Over { turn });
-        };
         let feature_error = |message| ReplayError::Feature {
             turn,
             tile: drawn.clone(),
             message,
+        };
+        let first = t.first_move().map_err(feature_error)?;
+        game.apply(first, &mut events).map_err(illegal)?;
+        let actions: Vec<_> = (t.actions().into_iter())
+            .filter(|(key, _)| second_steps().any(|a| a.info().record_key == Some(key)))
+            .collect();
+        if first == Move::Pass {
+            if t.deploy.is_some() || !actions.is_empty() {
+                return Err(feature_error(
+                    "a turn declining the reserve tile places nothing to deploy on".into(),
+                ));
+            }
+            turns.push(events);
+            continue;
+        }
+        let Phase::Act(placed) = game.phase() else {
+            return Err(ReplayError::Over { turn });
         };
         if t.figure.is_some() && t.deploy.is_none() {
             return Err(feature_error(
                 "`figure` says which follower `deploy` puts down: give `deploy` too".into(),
             ));
         }
-        let actions = t.actions();
         if usize::from(t.deploy.is_some()) + actions.len() > 1 {
             return Err(feature_error(at_most_one()));
         }
@@ -1043,6 +1143,7 @@ mod tests {
                 wagon: None,
                 fairy: None,
                 dragon: None,
+                reserve: None,
                 figure: None,
                 princess: None,
                 portal: None,

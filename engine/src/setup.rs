@@ -122,8 +122,9 @@ impl<'t> Setup<'t> {
         };
         let cut = options.tiles.map(|tiles| tiles.saturating_sub(1));
         let bag = self.draw.shuffled(seed, cut);
-        let tiles = bag.len() + 1;
         let players = options.players as usize;
+        // The draw, the start tile and the tiles the players hold in reserve.
+        let tiles = bag.len() + 1 + usize::from(self.rules.reserve) * players;
         let colours = match &self.colours {
             Colours::Named(named) => named.clone(),
             Colours::Dealt(tokens) => deal_colours(tokens, players, seeded),

@@ -11,6 +11,7 @@ pub use crate::players::random::{choose_action, play_out};
 use crate::players::{Player, Strategy};
 use crate::record::{GameSpec, Record, Turn};
 use crate::rng::Rng;
+use crate::rules::Target;
 use crate::state::{KeyedStats, keyed};
 use crate::tables::Tables;
 use rayon::prelude::*;
@@ -85,15 +86,28 @@ pub fn play_random_record(
     let mut moves = Vec::new();
     while let Phase::Place(kind) = game.phase() {
         game.legal_moves(&mut moves);
-        let Move::Place { x, y, rotation } = moves[rng.below(moves.len())] else {
-            return Err(SimError::Refused(IllegalMove::PlaceFirst));
+        let first = moves[rng.below(moves.len())];
+        game.apply(first, &mut events).map_err(SimError::Refused)?;
+        let reserve = match first {
+            Move::Place { .. } => None,
+            Move::Action {
+                target: Target::At { x, y },
+                ..
+            } => Some(Some([x, y])),
+            Move::Pass => Some(None),
+            _ => return Err(SimError::Refused(IllegalMove::PlaceFirst)),
         };
-        game.apply(Move::Place { x, y, rotation }, &mut events)
-            .map_err(SimError::Refused)?;
+        if reserve == Some(None) {
+            turns.push(Turn::of_reserve(&game, None, Move::Pass));
+            continue;
+        }
         let Some(second) = choose_action(&game, rng, &mut moves) else {
             break;
         };
-        let mut turn = Turn::of(&game, kind, (x, y, rotation), second);
+        let mut turn = match (first, reserve) {
+            (Move::Place { x, y, rotation }, _) => Turn::of(&game, kind, (x, y, rotation), second),
+            (_, at) => Turn::of_reserve(&game, at.flatten(), second),
+        };
         game.apply(second, &mut events).map_err(SimError::Refused)?;
         while let Phase::Choose { .. } = game.phase() {
             let Some(choice) = choose_action(&game, rng, &mut moves) else {
@@ -219,6 +233,7 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
         actions,
         corner_points,
         creature_points,
+        action_points,
     } = game;
     add_all(&mut sum.points_by_kind, points_by_kind);
     sum.windmill_points += windmill_points;
@@ -238,6 +253,7 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
     add_all(&mut sum.actions, actions);
     add_all(&mut sum.corner_points, corner_points);
     add_all(&mut sum.creature_points, creature_points);
+    add_all(&mut sum.action_points, action_points);
 }
 
 /// Adds `b` into `a` entry by entry (growing `a` to `b`'s length).

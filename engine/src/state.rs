@@ -830,9 +830,30 @@ pub struct GameStats {
     /// Points the creatures paid (the fairy's), by `Tables::creatures` index.
     #[serde(default)]
     pub creature_points: Vec<u64>,
+    /// Points a module credits to its moves, by `ActionId` index: what the turn of a reserve
+    /// tile scored (the features its edges ended, its own site if completed then).
+    #[serde(default)]
+    pub action_points: Vec<u64>,
 }
 
 impl GameStats {
+    /// Counts a rule module's move.
+    #[inline]
+    pub(crate) fn count_action(&mut self, action: usize) {
+        if self.actions.len() <= action {
+            self.actions.resize(action + 1, 0);
+        }
+        self.actions[action] += 1;
+    }
+
+    /// Credits `points` to a rule module's move.
+    pub(crate) fn credit_action(&mut self, action: usize, points: u64) {
+        if self.action_points.len() <= action {
+            self.action_points.resize(action + 1, 0);
+        }
+        self.action_points[action] += points;
+    }
+
     /// Points by source, as `simulate` and the balance report print them: each feature kind's
     /// points at the base rates (what scoring modifiers changed taken out), then the bonuses,
     /// then each marker kind's modifier (signed: an inn's unfinished road takes away) and
@@ -985,6 +1006,8 @@ impl GameStats {
             actions,
             corner_points,
             creature_points,
+            // `simulate` reports them per game by the registry's names.
+            action_points: _,
         } = self;
         let kind = |k: usize| tables.features.get(k).map_or("", |f| f.id.as_str());
         let marker = |m: usize| tables.markers.get(m).map_or("", |m| m.id.as_str());

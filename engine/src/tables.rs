@@ -381,6 +381,10 @@ pub struct TileKind {
     /// Drawn last of its group.
     #[serde(default)]
     pub held_back: bool,
+    /// Held in each player's reserve, never drawn (the abbey): how many each holds and where
+    /// one may go.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserve: Option<tiledef::ReserveDef>,
     /// Whether one of its edges is a path (`Tables::paths`): the placement index lets it only
     /// continue the path (`extend`).
     #[serde(default)]
@@ -1383,6 +1387,7 @@ fn tile_kind(
         rotation_orient,
         group: tile.group.map(|g| g as u16),
         held_back: tile.held_back,
+        reserve: tile.reserve,
         path: tile.edges.iter().any(|&e| ts.edge_kinds[e].path.is_some()),
         no_u_turn: (tile.edges.iter())
             .any(|&e| ts.edge_kinds[e].path == Some(tiledef::PathRule::NoUTurn)),

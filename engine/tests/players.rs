@@ -536,3 +536,112 @@ fn every_player_moves_the_wagon_on() {
         assert!(moved > 0, "{strategy}: no wagon moved on in 30 games");
     }
 }
+
+/// Scenario `abbey-instead-of-the-drawn-tile`'s board after its sixth turn: a gap at (0,1) closed on four sides, P1's
+/// one-tile city and P2's one-tile road ending there, P1 to play with a B drawn.
+const ABBEY_GAP: &str = r#"
+[game]
+players = 2
+draw = ["U", "U", "E", "A", "B", "B", "B"]
+rules = { reserve = 1 }
+
+[[turn]]
+tile = "U"
+at = [1, 0]
+
+[[turn]]
+tile = "U"
+at = [-1, 0]
+
+[[turn]]
+tile = "E"
+at = [1, 1]
+rotation = 3
+deploy = "city"
+
+[[turn]]
+tile = "A"
+at = [-1, 1]
+rotation = 3
+deploy = "road"
+
+[[turn]]
+tile = "B"
+at = [1, 2]
+
+[[turn]]
+tile = "B"
+at = [0, 2]
+"#;
+
+#[test]
+fn greedy_places_its_abbey_where_it_pays() {
+    // The abbey there completes P1's city (2) and puts a monk on a monastery with 7 of its 8
+    // neighbours: worth more than any placement of the drawn B. Greedy and MCTS both take it.
+    let tables = common::tables();
+    let record = engine::record::Record::from_toml(ABBEY_GAP).expect("the record reads");
+    let game = engine::record::replay(tables, &record)
+        .expect("it replays")
+        .game;
+    let abbey = Move::Action {
+        action: ActionId::ABBEY,
+        target: engine::rules::Target::At { x: 0, y: 1 },
+    };
+    let mut legal = Vec::new();
+    game.legal_moves(&mut legal);
+    assert!(
+        legal.contains(&abbey),
+        "the abbey is not offered: {legal:?}"
+    );
+    for strategy in [Strategy::Greedy, Strategy::Mcts { playouts: 200 }] {
+        let mut rng = Rng::new(7);
+        let mv = Player::new(strategy).choose(&game, &mut rng);
+        assert_eq!(mv, Some(abbey), "{strategy:?}");
+    }
+}
+
+#[test]
+fn every_player_places_abbeys_and_only_legal_moves() {
+    // Abbey & Mayor with the base game: the random player places abbeys (uniform over the
+    // placements and the abbey's gaps), greedy and MCTS too; every move is legal, the
+    // end-game round's declines included.
+    let tables = common::tables();
+    let seats: [&[Strategy]; 3] = [
+        &[Strategy::Random, Strategy::Random],
+        &[Strategy::Greedy, Strategy::Random],
+        &[Strategy::Mcts { playouts: 6 }, Strategy::Greedy],
+    ];
+    for (i, seats) in seats.into_iter().enumerate() {
+        let mut abbeys = [0u32; 2];
+        let games = if i == 2 { 4 } else { 40 };
+        for seed in 0..games {
+            let options = GameOptions {
+                sets: vec!["base".into(), "abbey-and-mayor".into()],
+                ..GameOptions::seeded(2, seed)
+            };
+            let mut players: Vec<Player> = seats.iter().map(|&s| Player::new(s)).collect();
+            let mut rng = Rng::new(seed);
+            let (mut events, mut legal) = (Vec::new(), Vec::new());
+            let mut game = Game::new(tables, options, &mut events).expect("game sets up");
+            while game.phase() != Phase::Over {
+                let seat = game.current() as usize;
+                let mv = players[seat].choose(&game, &mut rng).expect("a move");
+                game.legal_moves(&mut legal);
+                assert!(legal.contains(&mv), "{:?}: {mv:?} not legal", seats[seat]);
+                if matches!(
+                    mv,
+                    Move::Action {
+                        action: ActionId::ABBEY,
+                        ..
+                    }
+                ) {
+                    abbeys[seat] += 1;
+                }
+                game.apply(mv, &mut events).expect("a legal move applies");
+            }
+        }
+        for seat in 0..2 {
+            assert!(abbeys[seat] > 0, "{:?} placed no abbey", seats[seat]);
+        }
+    }
+}

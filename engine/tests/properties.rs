@@ -235,13 +235,26 @@ fn play_seats_record(
     while let Phase::Place(kind) = game.phase() {
         let seat = usize::from(game.current());
         let place = players[seat].choose(&game, rng).expect("a placement");
-        let Move::Place { x, y, rotation } = place else {
-            panic!("{:?} chose {place:?} to place a tile", seats[seat]);
-        };
         game.apply(place, &mut events)
             .unwrap_or_else(|e| panic!("{:?} chose {place:?}, refused: {e}", seats[seat]));
+        // A reserve tile (the abbey) instead of the drawn one, or declining it at the end.
+        let reserve = match place {
+            Move::Place { .. } => None,
+            Move::Action {
+                target: Target::At { x, y },
+                ..
+            } => Some([x, y]),
+            Move::Pass => {
+                turns.push(Turn::of_reserve(&game, None, Move::Pass));
+                continue;
+            }
+            _ => panic!("{:?} chose {place:?} to place a tile", seats[seat]),
+        };
         let second = players[seat].choose(&game, rng).expect("a second step");
-        let mut turn = Turn::of(&game, kind, (x, y, rotation), second);
+        let mut turn = match place {
+            Move::Place { x, y, rotation } => Turn::of(&game, kind, (x, y, rotation), second),
+            _ => Turn::of_reserve(&game, reserve, second),
+        };
         game.apply(second, &mut events)
             .unwrap_or_else(|e| panic!("{:?} chose {second:?}, refused: {e}", seats[seat]));
         while let Phase::Choose { .. } = game.phase() {
@@ -597,8 +610,14 @@ fn check_donkey_filter(blocks: DonkeyBlocks) {
                         .iter()
                         .any(|&r| free.nodes()[r.index()].hub_ends > 0 && completes_set(r));
                     let closed = sets.iter().any(|&r| completes_set(r));
-                    let Move::Place { x, y, .. } = *mv else {
-                        unreachable!()
+                    // A reserve tile (the abbey) goes where its target says.
+                    let (x, y) = match *mv {
+                        Move::Place { x, y, .. } => (x, y),
+                        Move::Action {
+                            target: Target::At { x, y },
+                            ..
+                        } => (x, y),
+                        _ => unreachable!(),
                     };
                     let p = game.board().placed[donkey.index()];
                     let near = (i32::from(x - p.x)).abs() <= 1 && (i32::from(y - p.y)).abs() <= 1;

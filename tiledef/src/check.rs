@@ -1291,7 +1291,7 @@ impl Checker<'_> {
                 }
                 if let Some(problem) = meeting_problem(&kinds[a], &kinds[b], meeting, features) {
                     self.error(d.file, &ptr, false, "tilekit::meeting-mismatch", format!("`{}` cannot {} `{}`: {problem}", kinds[a].id, verb(meeting), kinds[b].id))
-                        .hint = Some("`connect` needs the same carries on both kinds; `close` needs the same halves and a road facing nothing".to_string());
+                        .hint = Some("`connect` needs the same carries on both kinds; `close` needs the same halves and a road facing nothing; `end` needs one kind whose ports carry nothing".to_string());
                     continue;
                 }
                 declared.insert(pair, (meeting, d.file, ptr));
@@ -1975,6 +1975,18 @@ impl Checker<'_> {
                 }
                 None => {}
             }
+            if def.reserve.is_some() && def.start {
+                self.error(
+                    f,
+                    &format!("{ptr}/reserve"),
+                    true,
+                    "tilekit::reserve-start",
+                    format!("tile `{}` is both the start tile and held in reserve", def.id),
+                )
+                .hint = Some(
+                    "a reserve tile is in the players' hands, never on the board at the start: remove `start` or `reserve`".to_string(),
+                );
+            }
         }
     }
 
@@ -2213,6 +2225,7 @@ fn resolved_tile(
         artwork,
         group: None,
         held_back: def.held_back,
+        reserve: def.reserve,
         moves: layout.moves,
     }
 }
@@ -2384,6 +2397,19 @@ fn meeting_problem(
         {
             Some("`close` is for a line meeting an edge whose centre carries nothing".to_string())
         }
+        // A feature facing a port that carries nothing joins nothing: only such an edge can
+        // end every feature meeting it.
+        Meeting::End
+            if [a, b]
+                .iter()
+                .all(|k| k.centre_kind.is_some() || k.halves_kind.is_some()) =>
+        {
+            Some(format!(
+                "both carry features ({} and {}): `end` is for an edge whose ports carry nothing",
+                name(a.centre_kind.or(a.halves_kind)),
+                name(b.centre_kind.or(b.halves_kind))
+            ))
+        }
         _ => None,
     }
 }
@@ -2392,6 +2418,7 @@ fn verb(meeting: Meeting) -> &'static str {
     match meeting {
         Meeting::Connect => "connect to",
         Meeting::Close => "close",
+        Meeting::End => "end",
         Meeting::Forbidden => "refuse",
     }
 }

@@ -27,8 +27,9 @@ pub use model::{
     DeployWhere, EatsAll, EatsDef, EdgeStyle, EffectCount, EffectDef, EmblemDef, FORMAT_VERSION,
     FeatureDef, FeatureKindDef, FigureAt, FigureDef, GroupDraw, GuardsDef, JczEdge, KindRates,
     KindScoring, KindValue, LookBorder, LookDef, LookStyle, MarkerIcon, MarkerPlace, MarkerRule,
-    Meeting, MovesDef, PathRule, PowerDef, RangeDef, Rates, Removes, ScoringDef, SetFigure, Shape,
-    SmallRates, SpareStarts, StrengthDef, TileFeatures, TileSetFile, TokenDef,
+    Meeting, MovesDef, PathRule, PowerDef, RangeDef, Rates, Removes, ReserveDef, ReserveInto,
+    ScoringDef, SetFigure, Shape, SmallRates, SpareStarts, StrengthDef, TileFeatures, TileSetFile,
+    TokenDef,
 };
 pub use port::{Port, Side};
 pub use schema::{json_schema, json_schema_text};

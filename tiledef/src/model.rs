@@ -48,7 +48,7 @@ pub const MAX_SMALL_TILES: u32 = 100;
 /// The keys of a `[[tile]]` table that no feature kind may take as its `key`: the tile's own
 /// keys. (`cities`, `roads`, `fields`, `monastery` and `garden` are the keys of base's kinds,
 /// `marketplace` Village Life's.)
-pub const FIXED_TILE_KEYS: [&str; 14] = [
+pub const FIXED_TILE_KEYS: [&str; 15] = [
     "id",
     "name",
     "aliases",
@@ -63,6 +63,7 @@ pub const FIXED_TILE_KEYS: [&str; 14] = [
     "group",
     "held_back",
     "moves",
+    "reserve",
 ];
 /// The keys of a feature on a tile that no feature kind or emblem may take as its `key`.
 pub const FIXED_FEATURE_KEYS: [&str; 5] = ["ports", "inner", "end", "flowers", "markers"];
@@ -921,6 +922,9 @@ pub enum Meeting {
     Connect,
     /// The edges fit; a road on either centre port is closed there (as bushes close a road).
     Close,
+    /// The edges fit and join nothing: every road, city and field meeting an edge whose ports
+    /// carry nothing ends there (the abbey's walls).
+    End,
     /// The edges may not touch.
     Forbidden,
 }
@@ -1574,6 +1578,31 @@ pub struct TileDef {
     /// Drawn last of its group, after the group's other tiles (the River's lake).
     #[serde(default, skip_serializing_if = "is_false")]
     pub held_back: bool,
+    /// Held in each player's reserve, not drawn: a player places it instead of the drawn tile
+    /// (Abbey & Mayor's abbey). `count` is then the copies printed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = ReserveDef { each: 1, into: ReserveInto::ClosedGap })]
+    pub reserve: Option<ReserveDef>,
+}
+
+/// A tile each player holds in reserve, and where it may be placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReserveDef {
+    /// How many copies each player holds at the start, 1 to 9.
+    #[schemars(range(min = 1, max = 9))]
+    pub each: u8,
+    /// Where a copy may be placed instead of the drawn tile, and once more after the last tile.
+    pub into: ReserveInto,
+}
+
+/// Where a reserve tile may be placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReserveInto {
+    /// An open position with a placed tile on all four sides, each of whose edges the tile's
+    /// own meets.
+    ClosedGap,
 }
 
 impl TileDef {

@@ -561,6 +561,8 @@ pub struct Tile {
     pub group: Option<usize>,
     /// Drawn last of its group.
     pub held_back: bool,
+    /// Held in each player's reserve instead of drawn (the abbey), and where it goes.
+    pub reserve: Option<crate::model::ReserveDef>,
     /// The links of features a moving figure may follow (`TileDef::moves`): each a list of
     /// indices into `features`, in written order.
     pub moves: Vec<Vec<usize>>,

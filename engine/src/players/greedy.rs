@@ -834,6 +834,55 @@ pub(crate) fn rank_turns(game: &Game<'_>, scratch: &mut Scratch) {
         }
         est.groups = groups;
     }
+    rank_place_steps(game, scratch);
+}
+
+/// Values the place-step moves (a reserve tile instead of the drawn one; declining it after
+/// the last tile) into `scratch.candidates`: each tried on a copy with each second step after
+/// it, and the whole board valued, as `rank_actions` values a second step. A reserve tile
+/// kept is worth nothing to the estimate, so one is placed as soon as placing it pays.
+fn rank_place_steps(game: &Game<'_>, scratch: &mut Scratch) {
+    let n = game.place_action_count();
+    if n == 0 {
+        return;
+    }
+    let me = game.current() as usize;
+    let players = game.core.options.players as usize;
+    let base = standings(game, &mut scratch.greedy);
+    let mut seconds = Vec::new();
+    for k in 0..n {
+        let Some(mv) = game.nth_place_action(k) else {
+            continue;
+        };
+        let mut copy = game.clone();
+        scratch.events.clear();
+        if copy.apply(mv, &mut scratch.events).is_err() {
+            continue;
+        }
+        seconds.clear();
+        match copy.phase() {
+            Phase::Act(placed) => {
+                copy.legal_actions(placed, &mut seconds);
+            }
+            _ => seconds.push(mv),
+        }
+        for &second in &seconds {
+            let mut after = copy.clone();
+            if second != mv && after.apply(second, &mut scratch.events).is_err() {
+                continue;
+            }
+            let now = standings(&after, &mut scratch.greedy);
+            let mut delta = [0.0; P];
+            for q in 0..P {
+                delta[q] = now[q] - base[q];
+            }
+            scratch.candidates.push(Candidate {
+                place: mv,
+                action: second,
+                value: relative(&delta, me, players),
+            });
+        }
+    }
 }
 
 /// The figures a deploy may be tried with, each with its strength and worth in the supply:

@@ -86,8 +86,10 @@ pub(crate) fn choose_turn(
         let mut copy = game.clone();
         copy.shuffle_undrawn(rng);
         scratch.events.clear();
+        // A place-step move that places nothing (declining a reserve tile) has no second step.
         let made = (!placing || copy.apply(c.place, &mut scratch.events).is_ok())
-            && copy.apply(c.action, &mut scratch.events).is_ok()
+            && ((placing && !matches!(copy.phase(), Phase::Act(_)))
+                || copy.apply(c.action, &mut scratch.events).is_ok())
             && play_ahead(&mut copy, rng, scratch);
         let reward = if !made {
             0.0

@@ -28,6 +28,13 @@ pub(crate) fn rules_in_play(
         }
     }
     let flowers = colours.contains(&true);
+    // The reserve tile: the first tile with `reserve` of a set in the game; with the option
+    // given, of any loaded set (dealt whatever the draw, as a figure's count is).
+    let dealt = o_reserve(options).is_some_and(|n| n > 0);
+    let reserve = (tables.kinds.iter().enumerate())
+        .filter(|(_, k)| k.reserve.is_some())
+        .find(|(_, k)| in_game[usize::from(k.set)] || dealt)
+        .and_then(|(i, k)| Some((i as u16, k.reserve?.each)));
     let (festival, wells) = festival_and_wells(tables, std::iter::once(&start).chain(bag));
     let brings = |figure: SetFigure| {
         in_game
@@ -64,6 +71,8 @@ pub(crate) fn rules_in_play(
         windmills: o
             .windmills
             .unwrap_or_else(|| u8::from(brings(SetFigure::Windmill))),
+        reserve: reserve.map_or(0, |(_, each)| o.reserve.unwrap_or(each)),
+        reserve_kind: reserve.map(|(k, _)| k),
         flower_bonus: o.flower_bonus.unwrap_or(flowers),
         monastery_flowers_3x3: o.monastery_flowers_3x3 || named("monastery-flowers-3x3"),
         wells: o.wells || named("wells"),
@@ -100,6 +109,11 @@ pub(crate) fn rules_in_play(
         .filter(|&c| colours[usize::from(c)])
         .collect();
     (rules, tokens)
+}
+
+/// The reserve tiles per player the options name, if they do.
+fn o_reserve(options: &GameOptions) -> Option<u8> {
+    options.rules.reserve
 }
 
 /// Whether a tile kind of the draw has a Festival place, and whether one carries a marker whose

@@ -8,13 +8,15 @@
 //! | hook | when | modules |
 //! |---|---|---|
 //! | `filter` | a tile is drawn: its placements | donkey |
-//! | `placed` | a tile is placed, before the second step | powers (the extra tile), creatures (arriving) |
+//! | place-step moves | instead of placing the drawn tile: counted, made and applied by `place_action_count`, `nth_place_action`, `apply_place_action` (a `Move::Pass` when `may_decline`) | reserve |
+//! | `placed` | a tile is placed, before the second step | powers (the extra tile), creatures (arriving), reserve (its gaps) |
 //! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall), barn, princess, portal, creatures (the fairy) |
 //! | `completed` | a feature is completed, scored or not | tokens |
 //! | `scored` | a feature is scored: bonuses beside its points | powers (`bonus`), creatures (the fairy), flowers, wagon (freed) |
 //! | `networks` | roads closed at a hub this turn, waiting for their network | network |
 //! | deploy filter | a follower's deploy on a feature (`deploy_refused`, asked only when `Modules::filters_deploys`) | barn |
-//! | `end_turn` | after the completions of a turn | windmill, barn, creatures (a guard's follower gone) |
+//! | `end_turn` | after the completions of a turn | windmill, barn, creatures (a guard's follower gone), reserve (what its turn scored) |
+//! | `after_last_tile` | the draw is exhausted, before the final scoring: a module may give a player one more placement | reserve (the end-game round) |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens, barn |
 //! | `next_choice` | after `end_turn`, and after each choice made: who must choose a move of which action now (`Phase::Choose`; `None` ends the turn); `choice_declinable`, `decline_choice`: whether the pass declines it, and what declining does | wagon, then creatures (the dragon's steps), as JCZ's phases run (`GameStatePhaseReducer`: `WagonPhase` before an after-scoring `DragonPhase`) |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
@@ -34,6 +36,8 @@
 //! - `princess`: a feature marker with `removes` sends a figure of the feature its tile
 //!   extends home; `portal`: a tile marker with `deploy = "anywhere"` (Princess & Dragon).
 //! - `wagon`: the set figures' `move-on` (the wagon), a choice after the turn.
+//! - `reserve`: tiles held in each player's reserve and placed instead of the drawn tile (the
+//!   abbey).
 //!
 //! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
 //! records, `play --json`, the page's words and the players read the entry, not the module.
@@ -49,6 +53,7 @@ pub(crate) mod network;
 pub(crate) mod portal;
 pub(crate) mod powers;
 pub(crate) mod princess;
+pub(crate) mod reserve;
 pub(crate) mod tokens;
 pub(crate) mod wagon;
 pub(crate) mod windmill;
@@ -96,10 +101,18 @@ impl ActionId {
     /// A creature came onto the tile just placed, which carries its `arrives` marker
     /// (`creatures`; an event only).
     pub const ARRIVES: ActionId = ActionId(11);
+    /// A tile of the player's reserve (the abbey) placed instead of the drawn tile
+    /// (`reserve`; a place-step move, `PLACE_STEP`).
+    pub const ABBEY: ActionId = ActionId(12);
 
     /// Its index in the registry (and in `GameStats::actions`).
     pub fn index(self) -> usize {
         usize::from(self.0)
+    }
+
+    /// Every entry of the registry, in order.
+    pub fn all() -> impl Iterator<Item = ActionId> {
+        (0..ACTIONS.len() as u8).map(ActionId)
     }
 
     /// Its entry in the registry.
@@ -221,7 +234,7 @@ pub struct Action {
 }
 
 /// The registry of the rule modules' moves and events, indexed by `ActionId`.
-pub static ACTIONS: [Action; 12] = [
+pub static ACTIONS: [Action; 13] = [
     Action {
         name: "windmill",
         record_key: Some("windmill"),
@@ -318,7 +331,19 @@ pub static ACTIONS: [Action; 12] = [
         move_words: "",
         event_words: "the dragon comes to {target}, the tile {player} placed",
     },
+    Action {
+        name: "reserve",
+        record_key: Some("reserve"),
+        target: TargetKind::At,
+        grouped: false,
+        move_words: "place your reserve tile at {target} instead",
+        event_words: "{player} took the tile at {target} from their reserve",
+    },
 ];
+
+/// The modules' moves made instead of placing the drawn tile, not after it: no `GROUPS`
+/// entry, offered in `Phase::Place` beside the placements.
+pub(crate) const PLACE_STEP: [ActionId; 1] = [ActionId::ABBEY];
 
 /// A group of second-step moves: what a player may do after placing, from the core or one
 /// rule module (`ACTIONS`), listed in the order of `ALL`.
@@ -460,6 +485,8 @@ pub(crate) struct Modules {
     pub(crate) wagons: Option<wagon::Wagons>,
     /// The creatures (Princess & Dragon's dragon and fairy), when a set of the game has one.
     pub(crate) creatures: Option<creatures::Creatures>,
+    /// The tiles held in reserve (the abbey), when the game deals any.
+    pub(crate) reserve: Option<reserve::Reserve>,
 }
 
 /// The rule modules a game's marker kinds bring (`removes`, `deploy`), found once per setup
@@ -516,6 +543,9 @@ impl Modules {
             } else {
                 creatures::Creatures::new(tables, &rules.sets)
             },
+            reserve: (rules.reserve_kind)
+                .filter(|_| rules.reserve > 0)
+                .map(|k| reserve::Reserve::new(KindId(k), rules.reserve, players)),
         }
     }
 
@@ -586,6 +616,23 @@ impl Modules {
         Some(IllegalMove::NotOffered(format!(
             "the {name} stands on this tile: no figure may be deployed on it"
         )))
+    }
+
+    /// The rotations of tile `kind` at the frontier slot `slot` that the placement index and
+    /// the modules' filters allow, as they would for a drawn tile (a reserve tile may not
+    /// complete a feature on the donkey's tile either).
+    pub(crate) fn filtered_mask(&self, core: &Core<'_>, kind: KindId, slot: u16) -> u8 {
+        let Some(open) = core.board.frontier.get(usize::from(slot)) else {
+            return 0;
+        };
+        let mask = core.tables.index.fits(open.pattern, kind);
+        let Some(mut donkey) = self.donkey.filter(|_| mask != 0) else {
+            return mask;
+        };
+        let mut place = Placements::new();
+        place.reset(kind);
+        donkey.filter(core, &mut place, kind);
+        place.mask_at(core, usize::from(slot))
     }
 
     /// Whether a module reads `Node::ends_at` (the donkey's filter), which `put` then keeps.
@@ -745,10 +792,67 @@ impl Game<'_> {
         }
     }
 
+    /// Whether the game has place-step moves at all (a tile held in reserve).
+    #[inline]
+    pub fn has_place_actions(&self) -> bool {
+        self.modules.reserve.is_some()
+    }
+
+    /// How many place-step moves (`PLACE_STEP`: a reserve tile instead of the drawn one, or
+    /// declining in the end-game round) the current player has; 0 outside the place phase.
+    #[inline]
+    pub fn place_action_count(&self) -> usize {
+        if self.modules.reserve.is_none() {
+            return 0;
+        }
+        reserve::count(self)
+    }
+
+    /// The `n`-th place-step move, after the placements in the order of `legal_moves`.
+    pub fn nth_place_action(&self, n: usize) -> Option<Move> {
+        self.modules.reserve.as_ref()?;
+        reserve::nth(self, n)
+    }
+
+    /// Whether the current player may pass instead of placing (declining the end-game round's
+    /// reserve tile).
+    #[inline]
+    pub(crate) fn may_decline(&self) -> bool {
+        self.modules.reserve.is_some() && reserve::declining(self)
+    }
+
+    /// Makes a place-step move, returning the tile it placed, or says why it is illegal (the
+    /// game is then unchanged).
+    pub(crate) fn apply_place_action(
+        &mut self,
+        action: ActionId,
+        target: Target,
+        events: &mut Vec<Event>,
+    ) -> Result<PlacedId, IllegalMove> {
+        match (action, target) {
+            (ActionId::ABBEY, Target::At { x, y }) if PLACE_STEP.contains(&action) => {
+                reserve::place(self, x, y, events)
+            }
+            _ => Err(IllegalMove::PlaceFirst),
+        }
+    }
+
+    /// The `after_last_tile` hook: the draw is exhausted; the kind the current player (which
+    /// the module chose) places before the final scoring, with no placement of its own (only
+    /// the place-step moves), or None for the final scoring.
+    #[inline]
+    pub(crate) fn after_last_tile(&mut self) -> Option<KindId> {
+        self.modules.reserve.as_ref()?;
+        reserve::next_in_round(self)
+    }
+
     /// The `placed` hook: the tile just placed may earn its player a figure's extra tile (not
-    /// while they are placing one).
+    /// while they are placing one), and open or fill a reserve tile's gap.
     #[inline]
     pub(crate) fn placed_modules(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
+        if self.modules.reserve.is_some() {
+            reserve::note_placed(self, placed);
+        }
         if self
             .modules
             .extra_tile
@@ -840,7 +944,8 @@ impl Game<'_> {
         }
     }
 
-    /// The `end_turn` hook, after the turn's completions: the windmills' ranges.
+    /// The `end_turn` hook, after the turn's completions: the windmills' ranges; what a reserve
+    /// tile's turn scored, credited to it.
     #[inline]
     pub(crate) fn end_turn_modules(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
         if self
@@ -861,6 +966,9 @@ impl Game<'_> {
             .is_some_and(|c| c.guarding())
         {
             creatures::forget_gone(self);
+        }
+        if (self.modules.reserve.as_ref()).is_some_and(|r| r.scored_from.is_some()) {
+            reserve::credit(self);
         }
     }
 
@@ -913,7 +1021,7 @@ impl Game<'_> {
 #[cfg(test)]
 mod tests {
     use super::ActionGroup;
-    use super::{ACTIONS, ActionId, CHOICES, FLAT, GROUPS};
+    use super::{ACTIONS, ActionId, CHOICES, FLAT, GROUPS, PLACE_STEP};
 
     /// `FLAT` is what it says: the ungrouped modules' moves before the pass, in `GROUPS`'s
     /// order (the random player's flat pick relies on it).
@@ -939,7 +1047,9 @@ mod tests {
             let groups = (GROUPS.iter())
                 .filter(|&&g| g == ActionGroup::Module(action))
                 .count();
-            let second_step = info.record_key.is_some() && !CHOICES.contains(&action);
+            let second_step = info.record_key.is_some()
+                && !CHOICES.contains(&action)
+                && !PLACE_STEP.contains(&action);
             assert_eq!(groups, usize::from(second_step), "{}", info.name);
         }
         for choice in CHOICES {

@@ -244,6 +244,13 @@ impl Session {
 
     fn make(&mut self, phase: Phase, mv: Move) -> Result<(), GameError> {
         match phase {
+            // Declining a reserve tile after the last tile: a turn of its own.
+            Phase::Place(_) if mv == Move::Pass => {
+                let (game, _) = self.state()?;
+                let turn = Turn::of_reserve(&game, None, Move::Pass);
+                drop(game);
+                self.push_turn(turn)
+            }
             Phase::Place(kind) => {
                 self.pending = Some((kind, mv));
                 // The engine is the judge: a placement it refuses is taken back.
@@ -254,22 +261,27 @@ impl Session {
                 Ok(())
             }
             Phase::Act(_) => {
-                let Some((kind, Move::Place { x, y, rotation })) = self.pending else {
-                    return Err(GameError::Engine(
-                        "no placement waits for its second step".into(),
-                    ));
-                };
                 let (game, _) = self.state()?;
-                let turn = Turn::of(&game, kind, (x, y, rotation), mv);
+                let turn = match self.pending {
+                    Some((kind, Move::Place { x, y, rotation })) => {
+                        Turn::of(&game, kind, (x, y, rotation), mv)
+                    }
+                    // A reserve tile placed instead of the drawn one.
+                    Some((
+                        _,
+                        Move::Action {
+                            target: Target::At { x, y },
+                            ..
+                        },
+                    )) => Turn::of_reserve(&game, Some([x, y]), mv),
+                    _ => {
+                        return Err(GameError::Engine(
+                            "no placement waits for its second step".into(),
+                        ));
+                    }
+                };
                 drop(game);
-                self.record.turns.push(turn);
-                // The engine is the judge: a turn it refuses is taken back.
-                if let Err(e) = replay(&self.tables, &self.record) {
-                    self.record.turns.pop();
-                    return Err(engine_error(e));
-                }
-                self.pending = None;
-                Ok(())
+                self.push_turn(turn)
             }
             Phase::Choose { .. } => {
                 let (game, _) = self.state()?;
@@ -294,6 +306,18 @@ impl Session {
             }
             Phase::Over => Err(GameError::Over),
         }
+    }
+
+    /// Adds a whole turn to the record; the engine is the judge: a turn it refuses is taken
+    /// back.
+    fn push_turn(&mut self, turn: Turn) -> Result<(), GameError> {
+        self.record.turns.push(turn);
+        if let Err(e) = replay(&self.tables, &self.record) {
+            self.record.turns.pop();
+            return Err(engine_error(e));
+        }
+        self.pending = None;
+        Ok(())
     }
 
     /// The game as a page draws it: the board, the figures, the drawn tile and its legal
@@ -367,6 +391,16 @@ impl Session {
                             rotation,
                         }),
                         _ => None,
+                    })
+                    .collect(),
+                // The rules' moves instead of placing (a reserve tile, declining it), by the
+                // registry's words.
+                choices: (moves.iter().enumerate())
+                    .filter(|(_, m)| !matches!(m, Move::Place { .. }))
+                    .map(|(index, m)| Choice {
+                        index,
+                        label: place_step_text(tables, *m),
+                        point: None,
                     })
                     .collect(),
             },
@@ -499,6 +533,9 @@ pub enum PhaseView {
         place: String,
         /// Its legal placements, each with every rotation allowed there.
         placements: Vec<Placement>,
+        /// The rules' moves instead of placing it (a reserve tile), absent when none.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        choices: Vec<Choice>,
     },
     /// The second step of the placed tile.
     Act {
@@ -632,6 +669,19 @@ fn fill(words: &str, player: Option<u8>, target: &str) -> String {
 }
 
 /// A second step in words, and where its figure would stand.
+/// A move of the place phase other than a placement, in words: a rule module's by its
+/// registry words, the pass as declining the reserve tile.
+fn place_step_text(tables: &Tables, m: Move) -> String {
+    match m {
+        Move::Action { action, target } => fill(
+            action.info().move_words,
+            None,
+            &target_words(tables, target),
+        ),
+        _ => "decline: keep your reserve tile".to_string(),
+    }
+}
+
 fn choice_text(
     game: &engine::Game<'_>,
     o: &engine::tables::Orient,

@@ -400,6 +400,55 @@ mod games {
         assert!(offered, "no wagon was offered a move in 8 games");
     }
 
+    /// The page offers the abbey (a reserve tile) beside the drawn tile's placements, by the
+    /// registry's words, and the game it makes is a record the engine replays.
+    #[test]
+    fn the_abbey_is_offered_instead_of_the_drawn_tile() {
+        let mut host = host_with_base();
+        let am = include_str!("../../../definitions/abbey-and-mayor.toml");
+        assert!(host.apply_change("definitions/abbey-and-mayor.toml", Some(am.to_string())));
+        let mut game = person_against_greedy(&mut host);
+        let mut placed = false;
+        for _ in 0..300 {
+            if game.bot_to_move().unwrap().is_some() {
+                game.bot_turn().unwrap();
+                continue;
+            }
+            let view = game.view().unwrap();
+            match &view.phase {
+                crate::game::PhaseView::Over { .. } => break,
+                crate::game::PhaseView::Place {
+                    placements,
+                    choices,
+                    ..
+                } => {
+                    let abbey = choices
+                        .iter()
+                        .find(|c| c.label.starts_with("place your reserve tile at ("));
+                    match (abbey, placements.first(), choices.first()) {
+                        (Some(c), _, _) => {
+                            placed = true;
+                            game.play(c.index).unwrap();
+                        }
+                        (None, Some(p), _) => game.play(p.index).unwrap(),
+                        (None, None, Some(c)) => game.play(c.index).unwrap(),
+                        (None, None, None) => panic!("nothing to do: {view:?}"),
+                    }
+                }
+                crate::game::PhaseView::Act { choices, .. }
+                | crate::game::PhaseView::Choose { choices, .. } => {
+                    let last = choices.last().expect("a pass at least");
+                    game.play(last.index).unwrap();
+                }
+            }
+        }
+        assert!(placed, "the person was never offered the abbey");
+        assert!(game.record().turns.iter().any(|t| t.reserve.is_some()));
+        let tables = game.tables().clone();
+        let replayed = engine::replay(&tables, game.record()).expect("the record replays");
+        assert_eq!(replayed.game.scores(), game.view().unwrap().scores);
+    }
+
     #[test]
     fn a_game_keeps_the_tables_it_started_with() {
         let mut host = host_with_base();

@@ -89,7 +89,8 @@ pub struct FeatureArt {
 
 /// The `<expansion>` element of a set: its title, its tile-sets, and the game elements its
 /// tiles need (a marker's rule is implied, a river enforced, as JCZ's own expansions do;
-/// FanCloisterZone's `flowers` and `marketplace` for Village Life's).
+/// FanCloisterZone's `flowers` and `marketplace` for Village Life's; `abbey` for a reserve
+/// tile).
 pub fn expansion(set: &TileSetFile, tile_sets: &[String]) -> Element {
     let child = |name: &str, attr: &str, value: &str| Element {
         name: name.to_string(),
@@ -153,6 +154,10 @@ fn implied(set: &TileSetFile) -> Vec<String> {
     }
     if set.tiles.iter().any(|t| t.has_site(MARKETPLACE)) {
         elements.push("marketplace".to_string());
+    }
+    // A tile in each player's reserve: JCZ's abbey (`AbbeyCapability`).
+    if set.tiles.iter().any(|t| t.reserve.is_some()) {
+        elements.push("abbey".to_string());
     }
     elements.sort_unstable();
     elements.dedup();

@@ -121,6 +121,18 @@ pub fn export_for(
                     detail,
                 });
             };
+            // A tile in each player's reserve is JCZ's abbey, which JCZ makes in its code and
+            // deals by its `abbey` element (`addon::expansion` switches it on): no XML tile.
+            if tile.reserve.is_some() {
+                note(
+                    "reserve",
+                    format!(
+                        "held in each player's reserve: JCZ's `abbey` element deals its own abbey (AM/A, made in its code), not `{}`'s layout",
+                        tile.id
+                    ),
+                );
+                continue;
+            }
             let id = match &tile.like {
                 Some(like) => names.get(like.as_str()).cloned().unwrap_or(like.clone()),
                 None => {

@@ -240,6 +240,9 @@ pub fn import(files: &[JczFile], bundled: &Bundled) -> Result<Import, Error> {
             .unwrap_or_default();
         set.set.figures = vocab::figures(jcz_family);
         set.set.creatures = vocab::creatures(jcz_family);
+        let (edge_kinds, code_tiles) = vocab::code_tiles(jcz_family);
+        set.set.edge_kinds.extend(edge_kinds);
+        set.set.tiles.extend(code_tiles);
         if let Some(title) = titles.get(jcz_family) {
             set.set.set.name = title.clone();
         }
@@ -799,6 +802,7 @@ fn blank_tile() -> TileDef {
         art: None,
         group: None,
         held_back: false,
+        reserve: None,
         moves: Vec::new(),
         features: Default::default(),
     }

@@ -299,6 +299,12 @@ struct FamilyFigures {
     id: String,
     #[serde(default)]
     figure: Vec<FigureDef>,
+    /// Tiles JCZ makes in its Java, not its XML (Abbey & Mayor's abbey).
+    #[serde(default)]
+    tile: Vec<tiledef::model::TileDef>,
+    /// The edge kinds those tiles need.
+    #[serde(default)]
+    edge_kind: Vec<tiledef::model::EdgeKindDef>,
     #[serde(default)]
     creature: Vec<tiledef::CreatureDef>,
 }
@@ -324,6 +330,20 @@ pub fn figures(family: &str) -> Vec<FigureDef> {
     (figures_file().family.into_iter())
         .find(|f| f.id == family)
         .map(|f| f.figure)
+        .unwrap_or_default()
+}
+
+/// The tiles JCZ makes in its Java for a tile-set family (JCZ's family id), and the edge kinds
+/// they need: Abbey & Mayor's abbey (`figures.toml`).
+pub fn code_tiles(
+    family: &str,
+) -> (
+    Vec<tiledef::model::EdgeKindDef>,
+    Vec<tiledef::model::TileDef>,
+) {
+    (figures_file().family.into_iter())
+        .find(|f| f.id == family)
+        .map(|f| (f.edge_kind, f.tile))
         .unwrap_or_default()
 }
 

@@ -493,3 +493,48 @@ fn a_document_nested_to_the_limit_is_read() {
     let import = import_texts(&[nested(MAX_DEPTH - 3)]).unwrap();
     assert_eq!(import.sets[0].set.tiles.len(), 1);
 }
+
+#[test]
+fn a_reserve_tile_is_jczs_abbey() {
+    // Abbey & Mayor's abbey: JCZ makes it in its Java, so an import of the family adds it (as
+    // the bundled set declares it), an export writes no XML tile for it but says so, and an
+    // add-on's `<expansion>` switches on JCZ's `abbey` element.
+    let files: Vec<TileSetFile> = tiledef::bundled()
+        .iter()
+        .map(|s| toml::from_str(&s.text).expect("a bundled file parses"))
+        .collect();
+    let base = files.iter().find(|f| f.set.id == "base").expect("base");
+    let am = files
+        .iter()
+        .find(|f| f.set.id == "abbey-and-mayor")
+        .expect("A&M");
+    let abbey = am
+        .tiles
+        .iter()
+        .find(|t| t.reserve.is_some())
+        .expect("the abbey");
+    let (kinds, tiles) = tilekit_jcz::vocab::code_tiles("abbey-and-mayor");
+    assert_eq!(tiles.len(), 1);
+    assert_eq!(toml::to_string(&tiles[0]).ok(), toml::to_string(abbey).ok());
+    assert!(kinds.iter().any(|k| k.id == "abbey-wall"));
+    let out = tilekit_jcz::export::export(
+        std::slice::from_ref(am),
+        std::slice::from_ref(base),
+        "x.xml",
+    );
+    assert!(
+        out.xml.tiles.iter().all(|t| t.id != "AM/A"),
+        "the abbey written as a tile"
+    );
+    assert!(
+        (out.notes.iter()).any(|n| n.kind == "reserve" && n.tile.as_deref() == Some("AM-A")),
+        "no note says the abbey is JCZ's own: {:?}",
+        out.notes
+    );
+    let expansion = tilekit_jcz::addon::expansion(am, &[]);
+    let implies: Vec<&str> = (expansion.children.iter())
+        .filter(|c| c.name == "implies")
+        .flat_map(|c| c.attrs.iter().map(|(_, v)| v.as_str()))
+        .collect();
+    assert!(implies.contains(&"abbey"), "{implies:?}");
+}

@@ -211,6 +211,24 @@ fn sources_section(h: &mut String, r: &Report) {
         }
     }
     h.push_str("</table>\n");
+    if !r.actions_per_game.is_empty() {
+        h.push_str(
+            "<h2>Rule moves</h2>\n<table><tr><th>move</th><th>per game</th>\
+             <th>points its turns scored, per game</th></tr>\n",
+        );
+        for (name, e) in &r.actions_per_game {
+            let paid = (r.action_points_per_game.iter())
+                .find(|(n, _)| n == name)
+                .map_or_else(|| "–".to_string(), |(_, p)| ci(p, 2));
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{paid}</td></tr>",
+                esc(name),
+                ci(e, 2)
+            );
+        }
+        h.push_str("</table>\n");
+    }
     if r.deployments_per_game.iter().any(|(_, e)| e.value > 0.0) {
         h.push_str(
             "<h2>Figures deployed</h2>\n<table><tr><th>figure</th><th>per game</th>\

@@ -138,6 +138,14 @@ pub struct Report {
     /// an object keyed by id, as `simulate --json` keys `deployed`).
     #[serde(serialize_with = "pairs_as_map")]
     pub deployments_per_game: Vec<(String, Estimate)>,
+    /// The rule modules' moves made per game, by the registry's name, those made at all (the
+    /// abbey: `reserve`; in JSON an object keyed by name, as `simulate --json` keys
+    /// `actions_per_game`).
+    #[serde(serialize_with = "pairs_as_map")]
+    pub actions_per_game: Vec<(String, Estimate)>,
+    /// Points per game credited to those moves, by name (`reserve`: what its turns scored).
+    #[serde(serialize_with = "pairs_as_map")]
+    pub action_points_per_game: Vec<(String, Estimate)>,
     /// Per figure dealt in some game: the share of its games in which it was deployed.
     pub figures: Vec<FigureRow>,
     /// Tiles placed per game.
@@ -302,6 +310,14 @@ impl Report {
                 .collect(),
             deployments_per_game: (tally.deployments.iter())
                 .map(|(id, m)| (id.clone(), m.estimate()))
+                .collect(),
+            actions_per_game: (tally.actions.iter())
+                .filter(|(_, made, _)| made.mean() > 0.0)
+                .map(|(name, made, _)| (name.clone(), made.estimate()))
+                .collect(),
+            action_points_per_game: (tally.actions.iter())
+                .filter(|(_, _, paid)| paid.mean() > 0.0)
+                .map(|(name, _, paid)| (name.clone(), paid.estimate()))
                 .collect(),
             tiles_placed_per_game: tally.tiles_placed.estimate(),
             set_aside_per_game: tally.set_aside.estimate(),

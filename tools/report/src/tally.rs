@@ -304,6 +304,9 @@ pub struct Tally {
     /// Per figure (indexed like `deployments`): the games it was dealt in, and those of them
     /// in which some seat deployed it at least once.
     pub figure_games: Vec<FigureGames>,
+    /// The rule modules' moves per game and the points credited to them, by the registry's
+    /// name (`engine::rules::ACTIONS` order), from `GameStats::actions` and `action_points`.
+    pub actions: Vec<(String, Moments, Moments)>,
     /// Per flower colour (indexed like `Tables::colours`): the final score and win share of
     /// the player dealt it, per game it was dealt in (Village Life's flower bonus).
     pub colours: Vec<SeatTally>,
@@ -360,6 +363,15 @@ impl Tally {
                 .map(|id| (id, Moments::default()))
                 .collect(),
             figure_games: vec![FigureGames::default(); tables.followers.len() + 1],
+            actions: (engine::rules::ActionId::all())
+                .map(|a| {
+                    (
+                        a.info().name.to_string(),
+                        Moments::default(),
+                        Moments::default(),
+                    )
+                })
+                .collect(),
             tiles_placed: Moments::default(),
             set_aside: Moments::default(),
             credit_balanced: true,
@@ -469,6 +481,11 @@ impl Collect for Tally {
         for (i, (_, m)) in self.deployments.iter_mut().enumerate() {
             m.add(deployed.get(i).copied().unwrap_or(0) as f64);
         }
+        let stats = game.stats();
+        for (i, (_, made, paid)) in self.actions.iter_mut().enumerate() {
+            made.add(stats.actions.get(i).copied().unwrap_or(0) as f64);
+            paid.add(stats.action_points.get(i).copied().unwrap_or(0) as f64);
+        }
         let counts = game.follower_counts();
         for (i, g) in self.figure_games.iter_mut().enumerate() {
             // Index 0 is the base follower, dealt in every game; set figure k is index k + 1.
@@ -532,6 +549,10 @@ impl Collect for Tally {
         }
         for ((_, a), (_, b)) in self.deployments.iter_mut().zip(&later.deployments) {
             a.merge(b);
+        }
+        for ((_, a, c), (_, b, d)) in self.actions.iter_mut().zip(&later.actions) {
+            a.merge(b);
+            c.merge(d);
         }
         for (a, b) in self.figure_games.iter_mut().zip(&later.figure_games) {
             a.dealt += b.dealt;

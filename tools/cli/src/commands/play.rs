@@ -187,7 +187,12 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                 }
                 for (i, t) in r.turns.iter().enumerate() {
                     crate::out!("{:>3}. ", i + 1)?;
-                    for (j, line) in turn_text(&tables, t).iter().enumerate() {
+                    let lines = turn_text(&tables, t);
+                    // Only declining a reserve tile after the last tile changes nothing.
+                    if lines.is_empty() {
+                        crate::outln!("the player keeps their reserve tile")?;
+                    }
+                    for (j, line) in lines.iter().enumerate() {
                         if j == 0 {
                             crate::outln!("{line}")?;
                         } else {

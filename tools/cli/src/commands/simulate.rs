@@ -436,6 +436,12 @@ pub struct SimulateJson {
     pub donkey_moves_per_game: f64,
     /// Windmills placed per game.
     pub windmills_placed_per_game: f64,
+    /// The rule modules' moves made per game, by the registry's name (`reserve`: a reserve
+    /// tile, the abbey, placed), for those made at all.
+    pub actions_per_game: BTreeMap<String, f64>,
+    /// Points per game a module credits to its moves, by the registry's name (`reserve`: what
+    /// the turns of reserve tiles scored), for those credited any.
+    pub action_points_per_game: BTreeMap<String, f64>,
     /// Tiles set aside (drawn with no legal placement) per game.
     pub tiles_set_aside_per_game: f64,
     /// Times each tile was set aside, by tile id (only tiles set aside at least once).
@@ -483,6 +489,8 @@ impl SimulateJson {
             festival_returns_per_game: stats.sums.festival_returns as f64 / g,
             donkey_moves_per_game: stats.sums.donkey_moves as f64 / g,
             windmills_placed_per_game: stats.sums.windmills_placed as f64 / g,
+            actions_per_game: by_action(&stats.sums.actions, g),
+            action_points_per_game: by_action(&stats.sums.action_points, g),
             tiles_set_aside_per_game: stats.sums.set_aside as f64 / g,
             set_aside_by_tile: set_aside(tables, stats).into_iter().collect(),
             stats: stats.keyed(tables),
@@ -741,13 +749,16 @@ fn report(
         stats.sums.donkey_moves as f64 / g,
         stats.sums.windmills_placed as f64 / g
     );
-    // The other rule modules' actions, by registry name (the creatures'), when any was made.
-    let actions: Vec<String> = (stats.sums.actions.iter().enumerate())
-        .filter(|&(a, &n)| n > 0 && a < engine::rules::ACTIONS.len())
-        .map(|(a, &n)| format!("{} {:.2}", engine::rules::ACTIONS[a].name, n as f64 / g))
-        .collect();
+    let actions = by_action(&stats.sums.actions, g);
     if !actions.is_empty() {
-        let _ = writeln!(out, "actions per game: {}", actions.join(", "));
+        let points = by_action(&stats.sums.action_points, g);
+        let words: Vec<String> = (actions.iter())
+            .map(|(name, n)| match points.get(name) {
+                Some(p) => format!("{name} {n:.2} (its turns scored {p:.2} points)"),
+                None => format!("{name} {n:.2}"),
+            })
+            .collect();
+        let _ = writeln!(out, "rule moves per game: {}", words.join("; "));
     }
     let figures = figures_per_game(tables, stats);
     if !figures.is_empty() {
@@ -770,6 +781,16 @@ fn report(
         let _ = writeln!(out, "  {id:<10} could not be placed {n} times");
     }
     out
+}
+
+/// Sums by `ActionId` index, per game, by the registry's name (those above 0).
+fn by_action(sums: &[u64], games: f64) -> BTreeMap<String, f64> {
+    (engine::rules::ActionId::all())
+        .filter_map(|a| {
+            let n = *sums.get(a.index())?;
+            (n > 0).then(|| (a.info().name.to_string(), n as f64 / games))
+        })
+        .collect()
 }
 
 /// The text report's first line: the games and their timing.
