@@ -442,15 +442,15 @@ mod tests {
         assert_eq!(number(0.025 * 900.0), "22.5");
     }
 
-    /// Abbey & Mayor's expansion switches on JCZ's `barn`, `mayor` and `wagon` (its figures'
-    /// elements) beside its tunnel marker's.
+    /// Abbey & Mayor's expansion switches on JCZ's `abbey` (its reserve tile's), `barn`,
+    /// `mayor` and `wagon` (its figures' elements) beside its tunnel marker's.
     #[test]
     fn a_set_with_a_barn_implies_the_barn() {
         let source = (tiledef::bundled().into_iter())
             .find(|s| s.name == "definitions/abbey-and-mayor.toml")
             .expect("Abbey & Mayor is bundled");
         let set: TileSetFile = toml::from_str(&source.text).expect("it parses");
-        assert_eq!(implied(&set), ["barn", "mayor", "tunnel", "wagon"]);
+        assert_eq!(implied(&set), ["abbey", "barn", "mayor", "tunnel", "wagon"]);
     }
 
     #[test]
