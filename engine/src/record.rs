@@ -785,8 +785,9 @@ fn action_move(
         ActionId::by_record_key(key).ok_or_else(|| format!("no rule has the move `{key}`"))?;
     let target = match written {
         TargetRef::Feature(r) => Target::Feature(resolve(game, placed, r)?),
-        // The princess sends anyone's figure home; the other moves name the player's own.
-        TargetRef::Figure(f) => Target::Figure(resolve_figure(game, f, key != "princess")?),
+        TargetRef::Figure(f) => {
+            Target::Figure(resolve_figure(game, f, !action.targets_anyones_figure())?)
+        }
         TargetRef::At([x, y]) => Target::At { x: *x, y: *y },
         TargetRef::Corner(c) => Target::Corner(
             Target::corner_by_name(c)

@@ -132,6 +132,12 @@ impl ActionId {
         CHOICES.contains(&self)
     }
 
+    /// Whether its `Target::Figure` may be anyone's figure (the princess's), not only the
+    /// player's own: how a record's figure is looked up.
+    pub fn targets_anyones_figure(self) -> bool {
+        ANYONES_FIGURE.contains(&self)
+    }
+
     /// Every action that is a move, in registry order.
     pub fn moves() -> impl Iterator<Item = ActionId> {
         (0..ACTIONS.len() as u8)
@@ -398,6 +404,9 @@ pub(crate) const FLAT: [ActionId; 5] = [
     ActionId::PRINCESS,
     ActionId::FAIRY,
 ];
+
+/// The actions whose figure target may be anyone's, not only the player's own.
+const ANYONES_FIGURE: [ActionId; 1] = [ActionId::PRINCESS];
 
 /// The actions that are choices after the turn (`Phase::Choose`, asked by `next_choice`), not
 /// second steps: they have a record key (a list of the choices made) and no group.
