@@ -1742,3 +1742,18 @@ fn the_bundled_sets_and_examples_get_no_play_finding() {
         }
     }
 }
+
+/// `bench` plays every bundled set to the end, the turns' steps after placing included: the
+/// choices after a turn (the wagon's, the dragon's) and the abbeys declined after the last tile
+/// (its placement-listing part once took a second move for granted and panicked there).
+#[test]
+fn bench_plays_every_bundled_set_to_the_end() {
+    let out = tilekit(&[
+        "bench",
+        "--sets",
+        "base,abbey-and-mayor,princess-and-dragon,festival,village-life,inns-and-cathedrals,traders-and-builders,river,river-2",
+        "--games",
+        "20",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

@@ -1383,6 +1383,22 @@ impl<'t> Game<'t> {
         fig
     }
 
+    /// The event of a figure that went home unscored (lifted: a Festival return, a recall's
+    /// lonely figures, the princess, the dragon), where it stood.
+    pub(crate) fn returned(&self, fig: &Figure) -> Event {
+        let p = self.core.board.placed[fig.tile.index()];
+        let n = self.core.nodes[fig.node.index()];
+        Event::Returned {
+            player: fig.owner,
+            figure: fig.kind,
+            follower: fig.figure,
+            x: p.x,
+            y: p.y,
+            feature: n.local,
+            kind: n.kind,
+        }
+    }
+
     /// After a claiming figure left its feature unscored (`lift`), takes its owner's figures
     /// beside theirs there (the builder, the pig) back too when no claiming figure of the owner
     /// is left on it: those figures go where their owner is. Returns the figures taken back.

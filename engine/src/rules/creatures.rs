@@ -464,17 +464,7 @@ fn eat(game: &mut Game<'_>, c: usize, tile: PlacedId, events: &mut Vec<Event>) {
             {
                 creatures.beside = None;
             }
-            let p = game.core.board.placed[fig.tile.index()];
-            let n = game.core.nodes[fig.node.index()];
-            events.push(Event::Returned {
-                player: fig.owner,
-                figure: fig.kind,
-                follower: fig.figure,
-                x: p.x,
-                y: p.y,
-                feature: n.local,
-                kind: n.kind,
-            });
+            events.push(game.returned(&fig));
         }
     }
 }

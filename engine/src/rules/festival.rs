@@ -38,17 +38,7 @@ pub(crate) fn return_figure(
     // Its owner's figures beside it (a builder, a pig) go home with it.
     let lonely = game.return_lonely(fig);
     for fig in std::iter::once(fig).chain(lonely) {
-        let p = game.core.board.placed[fig.tile.index()];
-        let n = game.core.nodes[fig.node.index()];
-        events.push(Event::Returned {
-            player,
-            figure: fig.kind,
-            follower: fig.figure,
-            x: p.x,
-            y: p.y,
-            feature: n.local,
-            kind: n.kind,
-        });
+        events.push(game.returned(&fig));
     }
     game.core.stats.festival_returns += 1;
     Ok(())

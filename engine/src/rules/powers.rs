@@ -82,17 +82,7 @@ pub(crate) fn recall(
     }
     game.score_as(root, false, Some(i), events);
     for lonely in game.return_lonely(fig) {
-        let p = game.core.board.placed[lonely.tile.index()];
-        let n = game.core.nodes[lonely.node.index()];
-        events.push(Event::Returned {
-            player: lonely.owner,
-            figure: lonely.kind,
-            follower: lonely.figure,
-            x: p.x,
-            y: p.y,
-            feature: n.local,
-            kind: n.kind,
-        });
+        events.push(game.returned(&lonely));
     }
     Ok(())
 }

@@ -124,17 +124,7 @@ pub(crate) fn send_home(
     let fig = game.lift(usize::from(figure));
     let lonely = game.return_lonely(fig);
     for fig in std::iter::once(fig).chain(lonely) {
-        let p = game.core.board.placed[fig.tile.index()];
-        let n = game.core.nodes[fig.node.index()];
-        events.push(Event::Returned {
-            player: fig.owner,
-            figure: fig.kind,
-            follower: fig.figure,
-            x: p.x,
-            y: p.y,
-            feature: n.local,
-            kind: n.kind,
-        });
+        events.push(game.returned(&fig));
     }
     Ok(())
 }

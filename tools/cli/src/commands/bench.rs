@@ -222,10 +222,17 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
             let mv = moves[rng.below(n)];
             game.apply(mv, &mut ev)
                 .map_err(|e| miette::miette!("{e}"))?;
-            game.legal_moves(&mut moves);
-            let mv = moves[rng.below(moves.len())];
-            game.apply(mv, &mut ev)
-                .map_err(|e| miette::miette!("{e}"))?;
+            // The rest of the turn: the second step, then any choices after it (the wagon's,
+            // the dragon's); none after declining a reserve tile at the end.
+            while !matches!(game.phase(), Phase::Place(_) | Phase::Over) {
+                game.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                game.apply(mv, &mut ev)
+                    .map_err(|e| miette::miette!("{e}"))?;
+            }
         }
     }
     let bots = if args.bots {
