@@ -11,13 +11,17 @@
 # placement-listing part out: in builds before its own generator, that part played different
 # games in the two runs, and on a large board its difference outweighed the playouts' (the
 # 576-tile and whole all-sets figures of those builds were off by hundreds). Not counted: the
-# bench loop dropping each game and its events. Four figures:
+# bench loop dropping each game and its events. The figures:
 #   base C1 72   the first edition's base game: no garden, so no abbot (`--edition C1`)
 #   base 72      the base game (`--sets base`): the newest edition, its gardens and the abbot
 #   base 576     the base game with every count × 8 (a folder written here from
 #                definitions/base.toml), the games of 576 tiles; 150 − 25 games
 #   all 72       all seven bundled sets, every rule on, cut to 72 tiles
 #   all whole    the same, the whole draw (169 tiles): the game those sets make; 500 − 100 games
+#   base+P&D 72  the first edition's base game with Princess & Dragon (the dragon, the fairy,
+#                the princess, the portal), cut to 72 tiles
+#   base+A&M 72  the same with Abbey & Mayor (the mayor, the barn, the wagon)
+#   every set 72 every bundled set, every rule on, cut to 72 tiles
 set -eu
 BIN=${1:-target/release/tilekit}
 TMP=$(mktemp -d)
@@ -50,3 +54,6 @@ figure "base 72" 1200 200 --sets base
 figure "base 576" 150 25 "$TMP/x8" --sets base
 figure "all 72" 1200 200 --sets base,festival,village-life,inns-and-cathedrals,traders-and-builders,river,river-2 --tiles 72 --wells
 figure "all whole" 500 100 --sets base,festival,village-life,inns-and-cathedrals,traders-and-builders,river,river-2 --wells
+figure "base+P&D 72" 1200 200 --sets base,princess-and-dragon --edition C1 --tiles 72
+figure "base+A&M 72" 1200 200 --sets base,abbey-and-mayor --edition C1 --tiles 72
+figure "every set 72" 1200 200 --sets base,festival,village-life,inns-and-cathedrals,traders-and-builders,river,river-2,abbey-and-mayor,princess-and-dragon --tiles 72 --wells
