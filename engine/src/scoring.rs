@@ -600,21 +600,17 @@ impl<'t> Game<'t> {
                 self.core.stats.marker_points[k] += m.points * winners.len() as i64;
             }
         }
-        let (bonuses, flowers) = if self.modules.pay_scored(&powered) {
-            self.scored(&crate::rules::Scoring {
-                shape: rule.shape,
-                tile: node.tile,
-                followers: &count[..players],
-                powered: &powered,
-                winners: &winners,
-                counted: (t, emblems, paying),
-                points,
-                root,
-                complete,
-            })
-        } else {
-            (Vec::new(), Vec::new())
-        };
+        let (bonuses, flowers) = self.scored(&crate::rules::Scoring {
+            shape: rule.shape,
+            tile: node.tile,
+            followers: &count[..players],
+            powered: &powered,
+            winners: &winners,
+            counted: (t, emblems, paying),
+            points,
+            root,
+            complete,
+        });
         let at = self.lowest_member();
         events.push(Event::Scored(Box::new(Score {
             players: winners,
@@ -681,22 +677,18 @@ impl<'t> Game<'t> {
                 *n += u64::from(points);
             }
         }
-        let (bonuses, flowers) = if self.modules.pay_scored(&powered) {
-            self.scored(&crate::rules::Scoring {
-                shape: Shape::Region,
-                tile: node.tile,
-                followers: &count[..players],
-                powered: &powered,
-                winners: &winners,
-                counted: (t, emblems, paying),
-                points,
-                root,
-                // A barn's scoring completes nothing: no figure on its field moves on.
-                complete: false,
-            })
-        } else {
-            (Vec::new(), Vec::new())
-        };
+        let (bonuses, flowers) = self.scored(&crate::rules::Scoring {
+            shape: Shape::Region,
+            tile: node.tile,
+            followers: &count[..players],
+            powered: &powered,
+            winners: &winners,
+            counted: (t, emblems, paying),
+            points,
+            root,
+            // A barn's scoring completes nothing: no figure on its field moves on.
+            complete: false,
+        });
         let at = self.lowest_member();
         events.push(Event::Scored(Box::new(Score {
             players: winners,

@@ -915,6 +915,9 @@ impl Game<'_> {
     /// figures' (`powers`), a guarding creature's (`creatures`), then the flowers' (`flowers`).
     #[inline]
     pub(crate) fn scored(&mut self, s: &Scoring<'_>) -> (Vec<FigureBonus>, Vec<FlowerBonus>) {
+        if !self.modules.pay_scored(s.powered) {
+            return (Vec::new(), Vec::new());
+        }
         let mut bonuses = if s.powered.is_empty() {
             Vec::new()
         } else {

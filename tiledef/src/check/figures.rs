@@ -330,6 +330,37 @@ impl Checker<'_> {
         strength
     }
 
+    /// A power that needs its figure to claim its feature (`recall`, `move-on`): an error at
+    /// `at` when the figure goes `beside` its owner's figures instead (`code`, `power`: the
+    /// error's code and the power's name; `why` the claim it lacks; `more` the hint's tail).
+    fn power_needs_a_claim(
+        &mut self,
+        f: usize,
+        at: &str,
+        def: &FigureDef,
+        (code, power): (&'static str, &str),
+        why: &str,
+        more: &str,
+    ) {
+        if def.beside != Beside::Own {
+            return;
+        }
+        let d = self.error(
+            f,
+            at,
+            false,
+            code,
+            format!(
+                "figure `{}` has the power `{power}`, but it goes beside its owner's figures (`beside = \"own\"`): it claims nothing, so {why}",
+                def.id
+            ),
+        );
+        d.label = power.to_string();
+        d.hint = Some(format!(
+            "remove `beside`, so that the figure claims a free feature as a follower does{more}"
+        ));
+    }
+
     /// The power: `recall` scores its feature as at the end for the recalled figure's owner
     /// alone, and `move-on` moves the figure to a free feature, so the figure must claim its
     /// feature: not `beside` its owner's figures.
@@ -345,44 +376,26 @@ impl Checker<'_> {
         let at = format!("{ptr}/power");
         Some(match power {
             PowerDef::Recall => {
-                if def.beside == Beside::Own {
-                    let d = self.error(
-                        f,
-                        &at,
-                        false,
-                        "tilekit::figure-recall",
-                        format!(
-                            "figure `{}` has the power `recall`, but it goes beside its owner's figures (`beside = \"own\"`): it claims nothing, so a recall would score a feature for a figure that holds no part of it",
-                            def.id
-                        ),
-                    );
-                    d.label = "recall".to_string();
-                    d.hint = Some(
-                        "remove `beside`, so that the figure claims a free feature as a follower does"
-                            .to_string(),
-                    );
-                }
+                self.power_needs_a_claim(
+                    f,
+                    &at,
+                    def,
+                    ("tilekit::figure-recall", "recall"),
+                    "a recall would score a feature for a figure that holds no part of it",
+                    "",
+                );
                 FigurePower::Recall
             }
             PowerDef::ExtraTile => FigurePower::ExtraTile,
             PowerDef::MoveOn => {
-                if def.beside == Beside::Own {
-                    let d = self.error(
-                        f,
-                        &at,
-                        false,
-                        "tilekit::figure-move-on-beside",
-                        format!(
-                            "figure `{}` has the power `move-on`, but it goes beside its owner's figures (`beside = \"own\"`): it claims nothing, so it could not move on to a feature of its own",
-                            def.id
-                        ),
-                    );
-                    d.label = "move-on".to_string();
-                    d.hint = Some(
-                        "remove `beside`, so that the figure claims a free feature as a follower does (and may move on to another when it is completed)"
-                            .to_string(),
-                    );
-                }
+                self.power_needs_a_claim(
+                    f,
+                    &at,
+                    def,
+                    ("tilekit::figure-move-on-beside", "move-on"),
+                    "it could not move on to a feature of its own",
+                    " (and may move on to another when it is completed)",
+                );
                 FigurePower::MoveOn
             }
             PowerDef::Bonus(b) => {

@@ -195,46 +195,8 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
     }
     let secs = start.elapsed().as_secs_f64();
     let rate = args.games as f64 / secs.max(1e-9);
-    // Legal placements: every drawn tile of some games, timed over all open positions. Its own
-    // generator, so this part is the same work whatever `--games` is (instruction counts of two
-    // runs subtract exactly: `engine/benches/instructions.sh`).
-    let mut rng = Rng::new(args.seed ^ 0x11_57ed);
-    let mut positions = 0u64;
-    let mut lists = 0u64;
-    let mut list_time = 0.0;
-    for g in 0..200u64 {
-        let mut ev = Vec::new();
-        let Ok(mut game) = Game::new(&tables, options(g), &mut ev) else {
-            break;
-        };
-        while let Phase::Place(kind) = game.phase() {
-            let t = Instant::now();
-            for _ in 0..16 {
-                moves.clear();
-                game.legal_placements(black_box(kind), &mut moves);
-            }
-            list_time += t.elapsed().as_secs_f64();
-            positions += 16 * game.board().frontier.len() as u64;
-            lists += 16;
-            // The index's list ignores the filters (a river's room, the donkey): play from the legal moves.
-            game.legal_moves(&mut moves);
-            let n = moves.len();
-            let mv = moves[rng.below(n)];
-            game.apply(mv, &mut ev)
-                .map_err(|e| miette::miette!("{e}"))?;
-            // The rest of the turn: the second step, then any choices after it (the wagon's,
-            // the dragon's); none after declining a reserve tile at the end.
-            while !matches!(game.phase(), Phase::Place(_) | Phase::Over) {
-                game.legal_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                let mv = moves[rng.below(moves.len())];
-                game.apply(mv, &mut ev)
-                    .map_err(|e| miette::miette!("{e}"))?;
-            }
-        }
-    }
+    // Legal placements: every drawn tile of some games, timed over all open positions.
+    let (positions, lists, list_time) = time_placements(&tables, options, args.seed, &mut moves)?;
     let bots = if args.bots {
         Some(bench_bots(&setup, args.players, args.playouts)?)
     } else {
@@ -297,4 +259,54 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Lists the legal placements of every drawn tile of 200 games, 16 times each, playing each turn
+/// on at random: the open positions and lists timed, and the seconds. Its own generator, so this
+/// part is the same work whatever `--games` is (instruction counts of two runs subtract
+/// exactly: `engine/benches/instructions.sh`).
+fn time_placements(
+    tables: &engine::Tables,
+    options: impl Fn(u64) -> GameOptions,
+    seed: u64,
+    moves: &mut Vec<engine::Move>,
+) -> miette::Result<(u64, u64, f64)> {
+    let mut rng = Rng::new(seed ^ 0x11_57ed);
+    let mut positions = 0u64;
+    let mut lists = 0u64;
+    let mut list_time = 0.0;
+    for g in 0..200u64 {
+        let mut ev = Vec::new();
+        let Ok(mut game) = Game::new(tables, options(g), &mut ev) else {
+            break;
+        };
+        while let Phase::Place(kind) = game.phase() {
+            let t = Instant::now();
+            for _ in 0..16 {
+                moves.clear();
+                game.legal_placements(black_box(kind), moves);
+            }
+            list_time += t.elapsed().as_secs_f64();
+            positions += 16 * game.board().frontier.len() as u64;
+            lists += 16;
+            // The index's list ignores the filters (a river's room, the donkey): play from the legal moves.
+            game.legal_moves(moves);
+            let n = moves.len();
+            let mv = moves[rng.below(n)];
+            game.apply(mv, &mut ev)
+                .map_err(|e| miette::miette!("{e}"))?;
+            // The rest of the turn: the second step, then any choices after it (the wagon's,
+            // the dragon's); none after declining a reserve tile at the end.
+            while !matches!(game.phase(), Phase::Place(_) | Phase::Over) {
+                game.legal_moves(moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                game.apply(mv, &mut ev)
+                    .map_err(|e| miette::miette!("{e}"))?;
+            }
+        }
+    }
+    Ok((positions, lists, list_time))
 }
