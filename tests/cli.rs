@@ -1757,3 +1757,29 @@ fn bench_plays_every_bundled_set_to_the_end() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+/// `play` names a fan's creature by its own name, and a feature of another tile by that
+/// tile's feature words, not "the dragon" and "feature N".
+#[test]
+fn play_names_a_fan_creature_and_a_feature_of_another_tile() {
+    let record = root().join("examples/records/serpent-eats-only-followers-in-three-steps.toml");
+    let set = root().join("examples/serpent.toml");
+    let out = tilekit(&["play", &record.to_string_lossy(), &set.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for line in [
+        "the sea serpent comes to (0, 1), the tile P1 placed",
+        "P2 moves the sea serpent to (0, 0)",
+        "P1 moves the sea serpent to (1, 0)",
+    ] {
+        assert!(stdout.contains(line), "{line:?} missing:\n{stdout}");
+    }
+    assert!(!stdout.contains("dragon"), "{stdout}");
+
+    let portal = root().join("engine/tests/scenarios/61-portal-deploys-on-another-tile.toml");
+    let out = tilekit(&["play", &portal.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let line = "P2 deploys a follower through the portal on the city N at (0, 0)";
+    assert!(stdout.contains(line), "{line:?} missing:\n{stdout}");
+}

@@ -19,6 +19,26 @@ use crate::state::{Event, Figure, FigureKind, Game, IllegalMove, Phase};
 use crate::tables::Rates;
 use crate::tables::Tables;
 
+/// `words` with `{creature}` naming the creature `action` moves: the one creature of `tables`
+/// that moves so (roaming for its steps and its arrival, guarding for the `FAIRY` move), in
+/// lower case, or "creature" when the tables have several.
+pub(crate) fn name_words(tables: &Tables, action: ActionId, words: &str) -> String {
+    if !words.contains("{creature}") {
+        return words.to_string();
+    }
+    let moved = |c: &&crate::tables::CreatureRule| match action {
+        ActionId::FAIRY => c.guards.is_some(),
+        ActionId::ARRIVES => c.arrives.is_some(),
+        _ => c.moves.is_some(),
+    };
+    let mut names = tables.creatures.iter().filter(moved);
+    let name = match (names.next(), names.next()) {
+        (Some(only), None) => only.name.to_lowercase(),
+        _ => "creature".to_string(),
+    };
+    words.replace("{creature}", &name)
+}
+
 /// The creatures of a game: where each stands and whom a guard stands beside.
 #[derive(Clone, Debug)]
 pub(crate) struct Creatures {

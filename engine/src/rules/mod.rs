@@ -138,6 +138,16 @@ impl ActionId {
         ANYONES_FIGURE.contains(&self)
     }
 
+    /// Its move in words (`Action::move_words`) with `{creature}` named from `tables`.
+    pub fn move_words(self, tables: &Tables) -> String {
+        creatures::name_words(tables, self, self.info().move_words)
+    }
+
+    /// Its event in words (`Action::event_words`) with `{creature}` named from `tables`.
+    pub fn event_words(self, tables: &Tables) -> String {
+        creatures::name_words(tables, self, self.info().event_words)
+    }
+
     /// Every action that is a move, in registry order.
     pub fn moves() -> impl Iterator<Item = ActionId> {
         (0..ACTIONS.len() as u8)
@@ -232,10 +242,12 @@ pub struct Action {
     /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
     /// random player picks such a group first, then a move in it.
     pub grouped: bool,
-    /// The move in words, `{target}` standing for its target.
+    /// The move in words, `{target}` standing for its target and `{creature}` for the
+    /// creature it moves (`ActionId::move_words` names it).
     pub move_words: &'static str,
-    /// The event in words, `{player}` for `P1` and `{target}` for its target (empty: the move
-    /// tells of itself by the general events, `Returned`, `Scored`).
+    /// The event in words, `{player}` for `P1`, `{target}` for its target and `{creature}` as
+    /// in `move_words` (empty: the move tells of itself by the general events, `Returned`,
+    /// `Scored`).
     pub event_words: &'static str,
 }
 
@@ -318,16 +330,16 @@ pub static ACTIONS: [Action; 13] = [
         record_key: Some("fairy"),
         target: TargetKind::Figure,
         grouped: false,
-        move_words: "move the fairy beside your {target}",
-        event_words: "{player} moves the fairy beside their {target}",
+        move_words: "move the {creature} beside your {target}",
+        event_words: "{player} moves the {creature} beside their {target}",
     },
     Action {
         name: "dragon",
         record_key: Some("dragon"),
         target: TargetKind::At,
         grouped: false,
-        move_words: "move the dragon to {target}",
-        event_words: "{player} moves the dragon to {target}",
+        move_words: "move the {creature} to {target}",
+        event_words: "{player} moves the {creature} to {target}",
     },
     Action {
         name: "arrives",
@@ -335,7 +347,7 @@ pub static ACTIONS: [Action; 13] = [
         target: TargetKind::At,
         grouped: false,
         move_words: "",
-        event_words: "the dragon comes to {target}, the tile {player} placed",
+        event_words: "the {creature} comes to {target}, the tile {player} placed",
     },
     Action {
         name: "reserve",

@@ -9,6 +9,7 @@
 //! drawn tile and its legal placements with their rotations, or the second step's choices in
 //! words, the scores and each turn's events in words.
 
+use engine::board::Board;
 use engine::players::{Player, Strategy};
 use engine::record::{GameSpec, Record, Turn, replay};
 use engine::rng::Rng;
@@ -441,7 +442,7 @@ impl Session {
         let log = turns
             .iter()
             .map(|t| {
-                (turn_text(tables, t).into_iter())
+                (turn_text(tables, game.board(), t).into_iter())
                     .map(|l| l.trim().to_string())
                     .collect()
             })
@@ -648,6 +649,17 @@ fn target_words(tables: &Tables, target: Target) -> String {
     }
 }
 
+/// A feature of a placed tile (`Target::Spot`) in words: `road W E at (1, 0)`.
+fn spot_words(tables: &Tables, board: &Board, x: i16, y: i16, feature: u8) -> String {
+    match board.at(x.into(), y.into()) {
+        Some(p) => {
+            let on = engine::game::describe_feature(tables, tables.orient(p.orient), feature);
+            format!("{on} at ({x}, {y})")
+        }
+        None => target_words(tables, Target::Spot { x, y, feature }),
+    }
+}
+
 /// A corner of a tile (`Target::Corner`) in tile units ((0, 0) north-west).
 fn corner_point(corner: u8) -> (f32, f32) {
     match corner {
@@ -674,7 +686,7 @@ fn fill(words: &str, player: Option<u8>, target: &str) -> String {
 fn place_step_text(tables: &Tables, m: Move) -> String {
     match m {
         Move::Action { action, target } => fill(
-            action.info().move_words,
+            &action.move_words(tables),
             None,
             &target_words(tables, target),
         ),
@@ -710,17 +722,9 @@ fn choice_text(
             };
             let words = match target {
                 Target::Feature(feature) => on(feature),
-                Target::Spot { x, y, feature } => match game.board().at(x.into(), y.into()) {
-                    Some(p) => format!(
-                        "{} at ({x}, {y})",
-                        engine::game::describe_feature(
-                            game.tables(),
-                            game.tables().orient(p.orient),
-                            feature
-                        )
-                    ),
-                    None => target_words(game.tables(), target),
-                },
+                Target::Spot { x, y, feature } => {
+                    spot_words(game.tables(), game.board(), x, y, feature)
+                }
                 Target::Figure(i) => match game.figures().get(usize::from(i)) {
                     Some(f) => {
                         let t = game.board().placed[f.tile.index()];
@@ -730,7 +734,7 @@ fn choice_text(
                 },
                 other => target_words(game.tables(), other),
             };
-            (fill(action.info().move_words, None, &words), point)
+            (fill(&action.move_words(game.tables()), None, &words), point)
         }
         Move::Pass => ("pass (no figure)".to_string(), None),
         Move::Place { .. } => ("place".to_string(), None),
@@ -778,8 +782,9 @@ fn feature_point(o: &engine::tables::Orient, feature: u8) -> (f32, f32) {
 }
 
 /// A turn's events in words (`tilekit play` prints the same lines), a figure named by where it
-/// stands on the tile just placed (`deploys a follower on the field NNE E SSE`).
-pub fn turn_text(tables: &Tables, events: &[Event]) -> Vec<String> {
+/// stands on the tile just placed (`deploys a follower on the field NNE E SSE`), a feature of
+/// another tile by that tile on `board` (the game's, at that turn or later: tiles never move).
+pub fn turn_text(tables: &Tables, board: &Board, events: &[Event]) -> Vec<String> {
     let mut placed = None;
     (events.iter())
         .filter_map(|e| {
@@ -789,7 +794,7 @@ pub fn turn_text(tables: &Tables, events: &[Event]) -> Vec<String> {
                     .map(|&o| &tables.orients[usize::from(o)])
                     .find(|o| o.rotation == rotation);
             }
-            event_text(tables, e, placed)
+            event_text(tables, board, e, placed)
         })
         .collect()
 }
@@ -798,6 +803,7 @@ pub fn turn_text(tables: &Tables, events: &[Event]) -> Vec<String> {
 /// turn's tile, which a deploy's feature index is local to.
 fn event_text(
     tables: &Tables,
+    board: &Board,
     e: &Event,
     placed: Option<&engine::tables::Orient>,
 ) -> Option<String> {
@@ -865,11 +871,12 @@ fn event_text(
         } => {
             let words = match *target {
                 Target::Feature(feature) => on(feature, "feature"),
+                Target::Spot { x, y, feature } => spot_words(tables, board, x, y, feature),
                 other => target_words(tables, other),
             };
             Some(format!(
                 "  {}",
-                fill(action.info().event_words, Some(*player), &words)
+                fill(&action.event_words(tables), Some(*player), &words)
             ))
         }
         Event::Tokens {

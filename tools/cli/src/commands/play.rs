@@ -182,12 +182,12 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                 if let Some(rules) = &rules {
                     crate::outln!("rules: {rules}")?;
                 }
-                for line in turn_text(&tables, &r.setup) {
+                for line in turn_text(&tables, r.game.board(), &r.setup) {
                     crate::outln!("{line}")?;
                 }
                 for (i, t) in r.turns.iter().enumerate() {
                     crate::out!("{:>3}. ", i + 1)?;
-                    let lines = turn_text(&tables, t);
+                    let lines = turn_text(&tables, r.game.board(), t);
                     // Only declining a reserve tile after the last tile changes nothing.
                     if lines.is_empty() {
                         crate::outln!("the player keeps their reserve tile")?;
