@@ -188,7 +188,11 @@ struct Separator {
 
 /// Where everything of a tile goes, worked out before anything is painted.
 pub(crate) struct Plan {
+    /// The ground's fill: the field's, or paving on a tile with no field (an abbey behind
+    /// its walls), so that grass is drawn only where the data has a field.
     field: Rgba,
+    /// Whether the tile has a field: only then is the ground furrowed.
+    has_field: bool,
     cities: Vec<City>,
     roads: Vec<(Road, Rgba)>,
     channels: Vec<Channel>,
@@ -751,8 +755,14 @@ fn lay_out(set: &TileSet, tile: &Tile, reshaped: &[(usize, CityOutline)]) -> Pla
         .collect();
     let roofs = roofs(&regions, &cities);
 
+    let has_field = (0..tile.features.len()).any(|i| is_region(set, tile, i));
     Plan {
-        field: field_colour(set),
+        field: if has_field {
+            field_colour(set)
+        } else {
+            UNOWNED
+        },
+        has_field,
         cities,
         roads,
         channels,
@@ -1877,7 +1887,7 @@ fn paint(scene: &mut Scene, set: &TileSet, plan: &Plan) {
     let o = OUTSIDE;
     scene.fill(rect(-o, -o, 1.0 + 2.0 * o, 1.0 + 2.0 * o), plan.field);
     // Light furrows give the field some texture without suggesting features.
-    for k in 0..5 {
+    for k in (0..5).filter(|_| plan.has_field) {
         let y = 0.1 + 0.2 * k as f32;
         scene.stroke(
             Shape::Path(vec![

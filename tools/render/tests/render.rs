@@ -1371,3 +1371,20 @@ fn a_forest_has_trees_and_a_mountain_peaks() {
     };
     assert!(peaks(&scene) > peaks(&plain), "{scene}");
 }
+
+/// A tile with no field (the abbey behind its walls) is paved inside, not grass: grass is
+/// drawn only where the data has a field. A monastery tile with its field stays green.
+#[test]
+fn a_tile_without_a_field_is_paved_not_grass() {
+    let set = bundled();
+    let grass = pixel_at(&set, "B", 0.2, 0.2);
+    let courtyard = pixel_at(&set, "AM-A", 0.2, 0.2);
+    assert!(
+        grass[1] > grass[0] && grass[1] > grass[2],
+        "B's field is green: {grass:?}"
+    );
+    assert!(
+        close(courtyard, [0xd2, 0xc8, 0xb4]),
+        "the abbey's courtyard is paving, not grass: {courtyard:?}"
+    );
+}
