@@ -373,6 +373,18 @@ pub enum SetupError {
         /// The count as given.
         count: u8,
     },
+    /// The game's sets declare two of something a game plays one of.
+    #[error(
+        "the sets of this game declare {count} {what} ({ids}): a game plays one; leave a set out"
+    )]
+    OnePerGame {
+        /// What there are too many of, in words.
+        what: &'static str,
+        /// How many the sets declare.
+        count: usize,
+        /// Their ids, comma-separated.
+        ids: String,
+    },
     /// More tiles than the board's positions and indices can hold.
     #[error("{0} tiles (the start tile included): a game has at most {max}", max = crate::board::MAX_TILES)]
     TooManyTiles(u64),

@@ -70,6 +70,7 @@ impl<'t> Setup<'t> {
             .filter(|&(_, &n)| n > 0)
             .map(|(f, &n)| (f.id.clone(), n))
             .collect();
+        one_per_game(tables, &rules)?;
         rules.corner = corner_dealt(tables, &options, &rules);
         if let Some((k, n)) = rules.corner {
             let id = tables.corner_figures[usize::from(k)].id.clone();
@@ -239,6 +240,38 @@ fn corner_dealt(tables: &Tables, options: &GameOptions, rules: &Rules) -> Option
     let (k, f) = (tables.corner_figures.iter().enumerate()).find(|(_, f)| f.in_game(&in_game))?;
     let n = options.rules.figures.get(&f.id).copied().unwrap_or(f.count);
     (n > 0).then_some((k as u8, n))
+}
+
+/// Refuses a game whose sets declare two of what a game plays one of (a figure placed at a
+/// corner, a reserve tile, a guarding creature), rather than playing the first and leaving
+/// the other out unsaid.
+fn one_per_game(tables: &Tables, rules: &Rules) -> Result<(), SetupError> {
+    let in_game: Vec<bool> = (tables.sets.iter())
+        .map(|s| rules.sets.contains(s))
+        .collect();
+    let set_in_game = |set: u16| in_game.get(usize::from(set)).copied().unwrap_or(false);
+    let corner = (tables.corner_figures.iter())
+        .filter(|f| f.in_game(&in_game))
+        .map(|f| f.id.as_str());
+    let reserve = (tables.kinds.iter())
+        .filter(|k| k.reserve.is_some() && set_in_game(k.set))
+        .map(|k| k.id.as_str());
+    let guards = (tables.creatures.iter())
+        .filter(|c| c.guards.is_some() && set_in_game(c.set))
+        .map(|c| c.id.as_str());
+    let kinds: [(&'static str, Vec<&str>); 3] = [
+        ("figures placed at a corner", corner.collect()),
+        ("reserve tiles", reserve.collect()),
+        ("guarding creatures", guards.collect()),
+    ];
+    match kinds.into_iter().find(|(_, ids)| ids.len() > 1) {
+        Some((what, ids)) => Err(SetupError::OnePerGame {
+            what,
+            count: ids.len(),
+            ids: ids.join(", "),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Refuses a figure count given for a figure the tables do not declare, or above what a set

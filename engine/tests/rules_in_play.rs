@@ -177,3 +177,59 @@ fn flower_tokens_are_the_colours_of_the_sets_in_the_game() {
     }
     assert_eq!(colours(&["base", "lake"], 3, 1), vec![teal; 3]);
 }
+
+/// A fan's set with a figure of its own placed at a corner, beside Abbey & Mayor's barn: a
+/// game plays one corner figure, so a game of both sets is refused, naming the two, instead of
+/// quietly leaving the second out. Either set alone plays.
+#[test]
+fn a_game_with_two_corner_figures_is_refused_naming_them() {
+    const SILO: &str = r##"
+format = 1
+
+[set]
+id = "silo"
+name = "Silo"
+requires = ["base"]
+
+[[figure]]
+id = "silo"
+name = "Silo"
+count = 1
+on = ["field"]
+at = "corner"
+scores = { end = { bordered = 2 } }
+
+[[tile]]
+id = "SI-1"
+count = 4
+edges = { n = "field", e = "road", s = "field", w = "road" }
+roads = [{ ports = ["W", "E"] }]
+fields = [
+  { ports = ["WNW", "NNW", "NNE", "ENE"] },
+  { ports = ["ESE", "SSE", "SSW", "WSW"] },
+]
+"##;
+    let mut sources = tiledef::bundled();
+    sources.push(tiledef::Source {
+        name: "silo.toml".into(),
+        text: SILO.into(),
+    });
+    let report = tiledef::load(sources);
+    let set = (report.tileset).unwrap_or_else(|| panic!("valid: {:#?}", report.diagnostics));
+    let tables = engine::compile(&set).expect("compiles");
+    let game = |sets: &[&str]| {
+        let options = GameOptions {
+            sets: sets.iter().map(|s| s.to_string()).collect(),
+            ..GameOptions::seeded(2, 7)
+        };
+        Game::new(&tables, options, &mut Vec::new()).map(|g| g.rules().corner)
+    };
+    let err = game(&["base", "abbey-and-mayor", "silo"]).expect_err("two corner figures");
+    assert_eq!(
+        err.to_string(),
+        "the sets of this game declare 2 figures placed at a corner (barn, silo): a game plays \
+         one; leave a set out"
+    );
+    assert!(game(&["base", "silo"]).expect("plays").is_some());
+    assert!(game(&["base", "abbey-and-mayor"]).expect("plays").is_some());
+}
