@@ -12,7 +12,7 @@ use engine::game::{
 use engine::players::{Player, Strategy};
 use engine::record::{GameSpec, Record, Turn, replay};
 use engine::rng::Rng;
-use engine::rules::{ActionId, Target};
+use engine::rules::{ACTIONS, ActionId, Target};
 use engine::simulate::play_random_record;
 use engine::tables::{Orient, Tables};
 use engine::{FigureId, KindId, NodeId, PlacedId};
@@ -393,6 +393,49 @@ fn expansion_games_use_every_rule() {
     assert!(returns > 0 && donkey > 0 && windmills > 0 && flowers > 0 && network > 0);
     // Inns & Cathedrals and Traders & Builders' rules happen too.
     assert!(large > 0 && tokens > 0 && majorities > 0 && modified > 0);
+}
+
+/// Plays `games` games of every set by uniformly random legal moves, giving `visit` each
+/// finished game, its events and how many moves of each action were made (by
+/// `ActionId::index`).
+fn play_every_move(games: u64, mut visit: impl FnMut(&Game<'_>, &[Event], &[u64])) {
+    let tables = common::tables();
+    for seed in 0..games {
+        let mut rng = Rng::new(seed ^ 0xc0de);
+        let (mut events, mut moves) = (Vec::new(), Vec::new());
+        let players = 2 + (seed % 3) as u8;
+        let mut game = Game::new(tables, options(players, seed, false), &mut events).unwrap();
+        let mut made = vec![0u64; ACTIONS.len()];
+        while game.phase() != Phase::Over {
+            game.legal_moves(&mut moves);
+            let mv = moves[rng.below(moves.len())];
+            game.apply(mv, &mut events).unwrap();
+            if let Move::Action { action, .. } = mv {
+                made[action.index()] += 1;
+            }
+        }
+        visit(&game, &events, &made);
+    }
+}
+
+/// Every rule module's move made is counted once in `GameStats::actions`, whether a second
+/// step, a choice after the turn or a place-step move.
+#[test]
+fn stats_count_each_module_move_once() {
+    let (mut made, mut counted) = (vec![0u64; ACTIONS.len()], vec![0u64; ACTIONS.len()]);
+    play_every_move(60, |game, _, moves| {
+        for a in 0..ACTIONS.len() {
+            made[a] += moves[a];
+            counted[a] += game.stats().actions.get(a).copied().unwrap_or(0);
+        }
+    });
+    for a in ActionId::moves() {
+        assert_eq!(counted[a.index()], made[a.index()], "{}", a.info().name);
+    }
+    let moved = |a: ActionId| made[a.index()];
+    assert!(moved(ActionId::WINDMILL) > 0 && moved(ActionId::RETURN) > 0);
+    assert!(moved(ActionId::DONKEY) > 0 && moved(ActionId::FAIRY) > 0);
+    assert!(moved(ActionId::DRAGON) > 0 && moved(ActionId::ABBEY) > 0);
 }
 
 #[test]

@@ -740,10 +740,9 @@ impl Game<'_> {
                 info.name
             ))),
         };
-        if made.is_ok()
-            && let Some(n) = self.core.stats.actions.get_mut(action.index())
-        {
-            *n += 1;
+        // Counted here, once for a second step and a choice alike.
+        if made.is_ok() {
+            self.core.stats.count_action(action.index());
         }
         made
     }
