@@ -8,11 +8,12 @@ mod common;
 
 use engine::game::{
     ActionGroup, DonkeyBlocks, Event, FigureKind, Game, GameOptions, Move, Phase, RuleOptions,
+    Scored,
 };
 use engine::players::{Player, Strategy};
 use engine::record::{GameSpec, Record, Turn, replay};
 use engine::rng::Rng;
-use engine::rules::{ACTIONS, ActionId, Target};
+use engine::rules::{ACTIONS, ActionId, RULE_SOURCES, RuleSource, Target};
 use engine::simulate::play_random_record;
 use engine::tables::{Orient, Tables};
 use engine::{FigureId, KindId, NodeId, PlacedId};
@@ -370,11 +371,11 @@ fn expansion_games_use_every_rule() {
             rules.donkey && rules.windmills == 1 && rules.flower_bonus,
             "Village Life's figures and flowers come with its set: {rules:?}"
         );
-        returns += game.stats().festival_returns;
-        donkey += game.stats().donkey_moves;
-        windmills += game.stats().windmills_placed;
-        flowers += game.stats().flower_points;
-        network += game.stats().network_points;
+        returns += game.stats().moves_of(ActionId::RETURN);
+        donkey += game.stats().moves_of(ActionId::DONKEY);
+        windmills += game.stats().moves_of(ActionId::WINDMILL);
+        flowers += game.stats().points_of(RuleSource::FLOWERS);
+        network += game.stats().points_of(RuleSource::NETWORKS);
         for e in &events {
             match e {
                 Event::Deployed { figure, .. } if *figure != FigureId::FOLLOWER => large += 1,
@@ -436,6 +437,28 @@ fn stats_count_each_module_move_once() {
     assert!(moved(ActionId::WINDMILL) > 0 && moved(ActionId::RETURN) > 0);
     assert!(moved(ActionId::DONKEY) > 0 && moved(ActionId::FAIRY) > 0);
     assert!(moved(ActionId::DRAGON) > 0 && moved(ActionId::ABBEY) > 0);
+}
+
+/// What each rule source paid is credited to it (`GameStats::rule_points`), as the score
+/// events tell it: its own scorings (`Scored::Rule`) and its bonuses beside others'.
+#[test]
+fn stats_credit_each_rule_source_what_the_events_paid() {
+    let (mut paid, mut credited) = (vec![0u64; RULE_SOURCES.len()], vec![0; RULE_SOURCES.len()]);
+    play_every_move(60, |game, events, _| {
+        for source in RuleSource::all() {
+            credited[source.index()] += game.stats().points_of(source);
+        }
+        for e in events {
+            if let Event::Scored(s) = e {
+                for source in RuleSource::all() {
+                    let own = u64::from(s.kind == Scored::Rule(source)) * u64::from(s.points);
+                    paid[source.index()] += own + (source.info().beside)(s);
+                }
+            }
+        }
+    });
+    assert_eq!(credited, paid);
+    assert!(paid.iter().all(|&p| p > 0), "every source pays: {paid:?}");
 }
 
 #[test]
