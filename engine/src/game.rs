@@ -629,7 +629,6 @@ impl<'t> Game<'t> {
             }
             (Phase::Act(placed), Move::Action { action, target }) => {
                 self.apply_module_action(placed, action, target, events)?;
-                self.core.stats.count_action(action.index());
                 self.end_turn(placed, events);
                 Ok(())
             }

@@ -19,14 +19,15 @@ type Leaving = (
     Vec<(u8, usize)>,
 );
 
-/// What scored: a feature of a declared kind, a windmill's range (Village Life), or the region
-/// of a figure placed at a corner, at one of its rates.
+/// What scored: a feature of a declared kind, a rule module's own figure (a windmill's range),
+/// a creature, or the region of a figure placed at a corner, at one of its rates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scored {
     /// A feature of this kind (`Tables::features`).
     Feature(FeatureKindId),
-    /// A windmill's range.
-    Windmill,
+    /// A rule module's own figure (the windmill's range), its points credited to this source
+    /// (`crate::rules::RULE_SOURCES`, which names the scoring).
+    Rule(crate::rules::RuleSource),
     /// A creature's points outside a feature's scoring (the fairy's at the start of its
     /// follower's owner's turn), by `Tables::creatures` index.
     Creature(u8),
@@ -63,11 +64,15 @@ impl CornerPaid {
 }
 
 impl Scored {
-    /// Its name in records and reports: the kind's id, `windmill`, or the corner figure's id.
+    /// Its name in records and reports: the kind's id, the rule source's name for its scorings
+    /// (`windmill`), the creature's or the corner figure's id.
     pub fn name(self, tables: &Tables) -> &str {
         match self {
             Scored::Feature(kind) => &tables.feature(kind).id,
-            Scored::Windmill => "windmill",
+            Scored::Rule(source) => {
+                let info = source.info();
+                info.scored.unwrap_or(info.name)
+            }
             Scored::Corner { figure, .. } => (tables.corner_figures.get(usize::from(figure)))
                 .map_or("corner figure", |c| c.id.as_str()),
             Scored::Creature(c) => {
@@ -286,12 +291,15 @@ impl Described<'_> {
             );
         }
         let Scored::Feature(kind) = s.kind else {
+            // A rule module's figure pays its range's placed tiles, or its points once complete.
+            let name = s.kind.name(tables);
             return match s.reason {
                 Reason::Unfinished => format!(
-                    "unfinished windmill: 1 × {t} placed {} of its range",
+                    "unfinished {name}: {} × {t} placed {} of its range",
+                    s.rates.tile,
                     if t == 1 { "tile" } else { "tiles" }
                 ),
-                _ => "completed windmill: 9".to_string(),
+                _ => format!("completed {name}: {}", s.points),
             };
         };
         let rule = tables.feature(kind);
@@ -436,7 +444,7 @@ impl fmt::Display for Described<'_> {
         let mut extra = String::new();
         let paying = match s.kind {
             Scored::Feature(kind) => paying(self.tables, kind, &s.bordered),
-            Scored::Windmill | Scored::Corner { .. } | Scored::Creature(_) => 0,
+            Scored::Rule(_) | Scored::Corner { .. } | Scored::Creature(_) => 0,
         };
         for m in &s.modifiers {
             if let Some(r) = m.per_bordered {

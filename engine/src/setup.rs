@@ -157,9 +157,10 @@ impl<'t> Setup<'t> {
                 set_aside: Vec::new(),
                 stats: GameStats {
                     points_by_kind: vec![0; self.tables.features.len()],
+                    rule_points: vec![0; crate::rules::RULE_SOURCES.len()],
                     modifier_points: vec![0; self.tables.features.len()],
                     marker_points: vec![0; markers],
-                    token_points: vec![0; markers],
+                    good_points: vec![0; markers],
                     // By `FigureId::index`: the base follower, then each set figure.
                     deployed: vec![0; self.tables.followers.len() + 1],
                     figure_points: vec![0; self.tables.followers.len()],

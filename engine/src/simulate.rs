@@ -11,7 +11,7 @@ pub use crate::players::random::{choose_action, play_out};
 use crate::players::{Player, Strategy};
 use crate::record::{GameSpec, Record, Turn};
 use crate::rng::Rng;
-use crate::rules::Target;
+use crate::rules::{RuleSource, Target};
 use crate::state::{KeyedStats, keyed};
 use crate::tables::Tables;
 use rayon::prelude::*;
@@ -216,19 +216,14 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
     // Destructured, so that a field added to `GameStats` cannot be left out of the sum.
     let GameStats {
         points_by_kind,
-        windmill_points,
-        flower_points,
-        network_points,
+        rule_points,
         modifier_points,
         marker_points,
-        token_points,
+        good_points,
         deployed,
         figure_points,
         recalls,
         extra_tiles,
-        festival_returns,
-        donkey_moves,
-        windmills_placed,
         set_aside,
         actions,
         corner_points,
@@ -236,19 +231,14 @@ fn add_stats(sum: &mut GameStats, game: &GameStats) {
         action_points,
     } = game;
     add_all(&mut sum.points_by_kind, points_by_kind);
-    sum.windmill_points += windmill_points;
-    sum.flower_points += flower_points;
-    sum.network_points += network_points;
+    add_all(&mut sum.rule_points, rule_points);
     add_all(&mut sum.modifier_points, modifier_points);
     add_all(&mut sum.marker_points, marker_points);
-    add_all(&mut sum.token_points, token_points);
+    add_all(&mut sum.good_points, good_points);
     add_all(&mut sum.deployed, deployed);
     add_all(&mut sum.figure_points, figure_points);
     add_all(&mut sum.recalls, recalls);
     sum.extra_tiles += extra_tiles;
-    sum.festival_returns += festival_returns;
-    sum.donkey_moves += donkey_moves;
-    sum.windmills_placed += windmills_placed;
     sum.set_aside += set_aside;
     add_all(&mut sum.actions, actions);
     add_all(&mut sum.corner_points, corner_points);
@@ -362,9 +352,9 @@ impl SimStats {
         points.unwrap_or(0) as f64 / self.games.max(1) as f64
     }
 
-    /// Mean points per game of the windmills (all players together).
-    pub fn windmill_points_per_game(&self) -> f64 {
-        self.sums.windmill_points as f64 / self.games.max(1) as f64
+    /// Mean points per game a rule module's source paid (all players together).
+    pub fn rule_points_per_game(&self, source: RuleSource) -> f64 {
+        self.sums.points_of(source) as f64 / self.games.max(1) as f64
     }
 }
 

@@ -789,19 +789,16 @@ pub enum IllegalMove {
 pub struct GameStats {
     /// Base points scored by feature kind (indexed like `Tables::features`; wells included).
     pub points_by_kind: Vec<u64>,
-    /// Points windmills scored (Village Life).
-    pub windmill_points: u64,
-    /// Flower bonus points.
-    pub flower_points: u64,
-    /// Marketplace network bonus points.
-    pub network_points: u64,
+    /// Points the rule modules paid outside a feature's own scoring, by `RuleSource::index`.
+    pub rule_points: Vec<u64>,
     /// What scoring modifiers changed, by feature kind (part of `points_by_kind`).
     pub modifier_points: Vec<i64>,
     /// What each marker kind's scoring modifier changed, by marker kind (counted per scoring
     /// player, as `points_by_kind` is).
     pub marker_points: Vec<i64>,
-    /// Points of token majorities at the end, by marker kind.
-    pub token_points: Vec<u64>,
+    /// Points the majorities of each good paid at the end, by marker kind (the first giving
+    /// the good: `Tables::good_slot`).
+    pub good_points: Vec<u64>,
     /// Figures deployed, by figure (`FigureId::index`).
     pub deployed: Vec<u64>,
     /// Points a set figure's power paid, by `Tables::followers` index: a bonus (the pig) and a
@@ -811,16 +808,10 @@ pub struct GameStats {
     pub recalls: Vec<u64>,
     /// Extra tiles a figure gave (the builder).
     pub extra_tiles: u64,
-    /// Figures returned by the Festival.
-    pub festival_returns: u64,
-    /// Donkey moves.
-    pub donkey_moves: u64,
-    /// Windmills placed.
-    pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
-    /// The rule modules' moves made (and event-only actions taken effect: a creature's
-    /// arrival), by `ActionId::index`.
+    /// The rule modules' moves made, each counted once (and event-only actions taken effect:
+    /// a creature's arrival), by `ActionId::index`.
     #[serde(default)]
     pub actions: Vec<u64>,
     /// Points the figures placed at a corner paid (the barn's), by `Tables::corner_figures`
@@ -844,6 +835,25 @@ impl GameStats {
             self.actions.resize(action + 1, 0);
         }
         self.actions[action] += 1;
+    }
+
+    /// Credits `points` a rule module paid to its source: the one way modules credit them.
+    pub(crate) fn credit_rule_points(&mut self, source: crate::rules::RuleSource, points: u32) {
+        let i = source.index();
+        if self.rule_points.len() <= i {
+            self.rule_points.resize(i + 1, 0);
+        }
+        self.rule_points[i] += u64::from(points);
+    }
+
+    /// The points credited to a rule module's source.
+    pub fn points_of(&self, source: crate::rules::RuleSource) -> u64 {
+        self.rule_points.get(source.index()).copied().unwrap_or(0)
+    }
+
+    /// The moves of a rule module's action made.
+    pub fn moves_of(&self, action: crate::rules::ActionId) -> u64 {
+        self.actions.get(action.index()).copied().unwrap_or(0)
     }
 
     /// Credits `points` to a rule module's move.
@@ -900,21 +910,22 @@ impl GameStats {
                 visit(SourceName::Bonus(&creature.id), v);
             }
         }
-        for (name, points) in [
-            ("flowers", self.flower_points as i64),
-            ("windmills", self.windmill_points as i64),
-            ("marketplace networks", self.network_points as i64),
-        ] {
-            visit(SourceName::Fixed(name), points);
+        for source in crate::rules::RuleSource::all() {
+            visit(
+                SourceName::Fixed(source.info().name),
+                self.points_of(source) as i64,
+            );
         }
         for (m, marker) in tables.markers.iter().enumerate() {
             if tables.marker_pays(m) {
                 let v = self.marker_points.get(m).copied().unwrap_or(0);
                 visit(SourceName::Modifier(&marker.id), v);
             }
-            if marker.token.is_some() && tables.good_slot(m) == m {
-                let v = self.token_points.get(m).copied().unwrap_or(0) as i64;
-                visit(SourceName::Tokens(tables.good(m)), v);
+            if let Some(good) = crate::rules::good_of(tables, m)
+                && tables.good_slot(m) == m
+            {
+                let v = self.good_points.get(m).copied().unwrap_or(0) as i64;
+                visit(SourceName::Good(good), v);
             }
         }
     }
@@ -927,20 +938,18 @@ impl GameStats {
 pub struct KeyedStats {
     /// Base points scored by feature kind id (wells included).
     pub points_by_kind: BTreeMap<String, u64>,
-    /// Points windmills scored (Village Life).
-    pub windmill_points: u64,
-    /// Flower bonus points.
-    pub flower_points: u64,
-    /// Marketplace network bonus points.
-    pub network_points: u64,
+    /// Points the rule modules paid outside a feature's own scoring, by the name of their
+    /// source in the registry (`flowers`, `windmills`, `marketplace networks`), every source
+    /// present.
+    pub rule_points: BTreeMap<String, u64>,
     /// What scoring modifiers changed, by feature kind id (part of `points_by_kind`).
     pub modifier_points: BTreeMap<String, i64>,
     /// What each marker kind's scoring modifier changed, by marker id (counted per scoring
     /// player, as `points_by_kind` is).
     pub marker_points: BTreeMap<String, i64>,
-    /// Points of token majorities at the end, by good id (the marker's id unless its token
-    /// names another).
-    pub token_points: BTreeMap<String, u64>,
+    /// Points the majorities of each good paid at the end, by good id (the marker's id unless
+    /// its `token` names another).
+    pub good_points: BTreeMap<String, u64>,
     /// Figures deployed, by figure id: `follower` (the base follower) and the sets' figures.
     pub deployed: BTreeMap<String, u64>,
     /// Points a set figure's power paid, by figure id: a bonus (the pig) and a recall's
@@ -950,16 +959,10 @@ pub struct KeyedStats {
     pub recalls: BTreeMap<String, u64>,
     /// Extra tiles a figure gave (the builder).
     pub extra_tiles: u64,
-    /// Figures returned by the Festival.
-    pub festival_returns: u64,
-    /// Donkey moves.
-    pub donkey_moves: u64,
-    /// Windmills placed.
-    pub windmills_placed: u64,
     /// Tiles set aside.
     pub set_aside: u64,
-    /// The rule modules' moves made, by the registry's name (`windmill`, `donkey`, `barn`,
-    /// `wagon`, `dragon`), and the events-only actions that took effect (`arrives`).
+    /// The rule modules' moves made, by the registry's name (`windmill`, `return`, `donkey`,
+    /// `barn`, `wagon`, `dragon`), and the events-only actions that took effect (`arrives`).
     pub actions: BTreeMap<String, u64>,
     /// Points the figures placed at a corner paid, by figure id (the barn's).
     pub corner_points: BTreeMap<String, u64>,
@@ -989,19 +992,14 @@ impl GameStats {
         // Destructured, so that a field added to `GameStats` cannot be left out.
         let GameStats {
             points_by_kind,
-            windmill_points,
-            flower_points,
-            network_points,
+            rule_points,
             modifier_points,
             marker_points,
-            token_points,
+            good_points,
             deployed,
             figure_points,
             recalls,
             extra_tiles,
-            festival_returns,
-            donkey_moves,
-            windmills_placed,
             set_aside,
             actions,
             corner_points,
@@ -1011,11 +1009,8 @@ impl GameStats {
         } = self;
         let kind = |k: usize| tables.features.get(k).map_or("", |f| f.id.as_str());
         let marker = |m: usize| tables.markers.get(m).map_or("", |m| m.id.as_str());
-        // A token's points are the good's, named by its id (a marker's own unless named apart).
-        let good = |m: usize| match tables.markers.get(m) {
-            Some(k) if k.token.is_some() => tables.good(m),
-            _ => marker(m),
-        };
+        // A good's points are named by its id (a marker's own unless named apart).
+        let good = |m: usize| crate::rules::good_of(tables, m).unwrap_or_else(|| marker(m));
         let set_figure = |k: usize| tables.figure_id(FigureId::set(k));
         let (kinds, markers, figures) = (
             tables.features.len(),
@@ -1024,21 +1019,18 @@ impl GameStats {
         );
         KeyedStats {
             points_by_kind: keyed(points_by_kind, kinds, kind),
-            windmill_points: *windmill_points,
-            flower_points: *flower_points,
-            network_points: *network_points,
+            rule_points: keyed(rule_points, crate::rules::RULE_SOURCES.len(), |i| {
+                (crate::rules::RULE_SOURCES.get(i)).map_or("", |r| r.name)
+            }),
             modifier_points: keyed(modifier_points, kinds, kind),
             marker_points: keyed(marker_points, markers, marker),
-            token_points: keyed(token_points, markers, good),
+            good_points: keyed(good_points, markers, good),
             deployed: keyed(deployed, figures + 1, |i| {
                 tables.figure_id(FigureId::from_index(i))
             }),
             figure_points: keyed(figure_points, figures, set_figure),
             recalls: keyed(recalls, figures, set_figure),
             extra_tiles: *extra_tiles,
-            festival_returns: *festival_returns,
-            donkey_moves: *donkey_moves,
-            windmills_placed: *windmills_placed,
             set_aside: *set_aside,
             actions: (0..crate::rules::ACTIONS.len())
                 .filter_map(|a| {
@@ -1074,8 +1066,8 @@ enum SourceName<'a> {
     Bonus(&'a str),
     /// A marker kind's scoring modifier.
     Modifier(&'a str),
-    /// A marker kind's token majorities.
-    Tokens(&'a str),
+    /// A good's majorities, by the good's id.
+    Good(&'a str),
 }
 
 impl std::fmt::Display for SourceName<'_> {
@@ -1084,7 +1076,7 @@ impl std::fmt::Display for SourceName<'_> {
             SourceName::Kind(name) | SourceName::Fixed(name) => f.write_str(name),
             SourceName::Modifier(marker) => write!(f, "{marker} (modifier)"),
             SourceName::Bonus(figure) => write!(f, "{figure} (bonus)"),
-            SourceName::Tokens(marker) => write!(f, "{marker} (tokens)"),
+            SourceName::Good(good) => write!(f, "{good} ({})", crate::rules::GOOD_SOURCE),
         }
     }
 }

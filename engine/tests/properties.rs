@@ -8,11 +8,12 @@ mod common;
 
 use engine::game::{
     ActionGroup, DonkeyBlocks, Event, FigureKind, Game, GameOptions, Move, Phase, RuleOptions,
+    Scored,
 };
 use engine::players::{Player, Strategy};
 use engine::record::{GameSpec, Record, Turn, replay};
 use engine::rng::Rng;
-use engine::rules::{ActionId, Target};
+use engine::rules::{ACTIONS, ActionId, RULE_SOURCES, RuleSource, Target};
 use engine::simulate::play_random_record;
 use engine::tables::{Orient, Tables};
 use engine::{FigureId, KindId, NodeId, PlacedId};
@@ -370,11 +371,11 @@ fn expansion_games_use_every_rule() {
             rules.donkey && rules.windmills == 1 && rules.flower_bonus,
             "Village Life's figures and flowers come with its set: {rules:?}"
         );
-        returns += game.stats().festival_returns;
-        donkey += game.stats().donkey_moves;
-        windmills += game.stats().windmills_placed;
-        flowers += game.stats().flower_points;
-        network += game.stats().network_points;
+        returns += game.stats().moves_of(ActionId::RETURN);
+        donkey += game.stats().moves_of(ActionId::DONKEY);
+        windmills += game.stats().moves_of(ActionId::WINDMILL);
+        flowers += game.stats().points_of(RuleSource::FLOWERS);
+        network += game.stats().points_of(RuleSource::NETWORKS);
         for e in &events {
             match e {
                 Event::Deployed { figure, .. } if *figure != FigureId::FOLLOWER => large += 1,
@@ -393,6 +394,71 @@ fn expansion_games_use_every_rule() {
     assert!(returns > 0 && donkey > 0 && windmills > 0 && flowers > 0 && network > 0);
     // Inns & Cathedrals and Traders & Builders' rules happen too.
     assert!(large > 0 && tokens > 0 && majorities > 0 && modified > 0);
+}
+
+/// Plays `games` games of every set by uniformly random legal moves, giving `visit` each
+/// finished game, its events and how many moves of each action were made (by
+/// `ActionId::index`).
+fn play_every_move(games: u64, mut visit: impl FnMut(&Game<'_>, &[Event], &[u64])) {
+    let tables = common::tables();
+    for seed in 0..games {
+        let mut rng = Rng::new(seed ^ 0xc0de);
+        let (mut events, mut moves) = (Vec::new(), Vec::new());
+        let players = 2 + (seed % 3) as u8;
+        let mut game = Game::new(tables, options(players, seed, false), &mut events).unwrap();
+        let mut made = vec![0u64; ACTIONS.len()];
+        while game.phase() != Phase::Over {
+            game.legal_moves(&mut moves);
+            let mv = moves[rng.below(moves.len())];
+            game.apply(mv, &mut events).unwrap();
+            if let Move::Action { action, .. } = mv {
+                made[action.index()] += 1;
+            }
+        }
+        visit(&game, &events, &made);
+    }
+}
+
+/// Every rule module's move made is counted once in `GameStats::actions`, whether a second
+/// step, a choice after the turn or a place-step move.
+#[test]
+fn stats_count_each_module_move_once() {
+    let (mut made, mut counted) = (vec![0u64; ACTIONS.len()], vec![0u64; ACTIONS.len()]);
+    play_every_move(60, |game, _, moves| {
+        for a in 0..ACTIONS.len() {
+            made[a] += moves[a];
+            counted[a] += game.stats().actions.get(a).copied().unwrap_or(0);
+        }
+    });
+    for a in ActionId::moves() {
+        assert_eq!(counted[a.index()], made[a.index()], "{}", a.info().name);
+    }
+    let moved = |a: ActionId| made[a.index()];
+    assert!(moved(ActionId::WINDMILL) > 0 && moved(ActionId::RETURN) > 0);
+    assert!(moved(ActionId::DONKEY) > 0 && moved(ActionId::FAIRY) > 0);
+    assert!(moved(ActionId::DRAGON) > 0 && moved(ActionId::ABBEY) > 0);
+}
+
+/// What each rule source paid is credited to it (`GameStats::rule_points`), as the score
+/// events tell it: its own scorings (`Scored::Rule`) and its bonuses beside others'.
+#[test]
+fn stats_credit_each_rule_source_what_the_events_paid() {
+    let (mut paid, mut credited) = (vec![0u64; RULE_SOURCES.len()], vec![0; RULE_SOURCES.len()]);
+    play_every_move(60, |game, events, _| {
+        for source in RuleSource::all() {
+            credited[source.index()] += game.stats().points_of(source);
+        }
+        for e in events {
+            if let Event::Scored(s) = e {
+                for source in RuleSource::all() {
+                    let own = u64::from(s.kind == Scored::Rule(source)) * u64::from(s.points);
+                    paid[source.index()] += own + (source.info().beside)(s);
+                }
+            }
+        }
+    });
+    assert_eq!(credited, paid);
+    assert!(paid.iter().all(|&p| p > 0), "every source pays: {paid:?}");
 }
 
 #[test]

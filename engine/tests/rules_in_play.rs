@@ -4,6 +4,7 @@
 
 mod common;
 
+use engine::rules::{ActionId, RuleSource};
 use engine::{Game, GameOptions, RuleOptions, Rules, Tables};
 
 /// A fan author's set with one new colour and flowers on its tiles, and no figures.
@@ -140,9 +141,9 @@ fn games_follow_their_rules() {
         )
         .expect("sets up");
         engine::simulate::play_out(&mut game, &mut rng, &mut moves, &mut events).expect("plays");
-        donkey += game.stats().donkey_moves;
-        flowers += game.stats().flower_points;
-        windmills += game.stats().windmills_placed;
+        donkey += game.stats().moves_of(ActionId::DONKEY);
+        flowers += game.stats().points_of(RuleSource::FLOWERS);
+        windmills += game.stats().moves_of(ActionId::WINDMILL);
         assert!(game.donkey().is_none() && game.colours().is_empty());
     }
     assert_eq!((donkey, flowers), (0, 0));

@@ -215,7 +215,6 @@ pub(crate) fn move_guard(
         creatures.at[c] = fig.tile;
         creatures.beside = Some(fig);
     }
-    add_stats(game, ActionId::FAIRY);
     events.push(Event::Action {
         player,
         action: ActionId::FAIRY,
@@ -314,14 +313,10 @@ pub(crate) fn forget_gone(game: &mut Game<'_>) {
     }
 }
 
-/// Counts an action in the game's statistics.
+/// Counts an event-only action (an arrival) in the game's statistics; the moves are counted
+/// where every module's move is made (`Game::apply_module_action`).
 fn add_stats(game: &mut Game<'_>, action: ActionId) {
-    let stats = &mut game.core.stats;
-    let a = action.index();
-    if stats.actions.len() <= a {
-        stats.actions.resize(a + 1, 0);
-    }
-    stats.actions[a] += 1;
+    game.core.stats.count_action(action.index());
 }
 
 /// Adds what creature `c` paid to the game's statistics.
@@ -459,7 +454,6 @@ pub(crate) fn step(
         visited.push(creatures.at[c]);
         creatures.at[c] = to;
     }
-    add_stats(game, ActionId::DRAGON);
     events.push(Event::Action {
         player,
         action: ActionId::DRAGON,

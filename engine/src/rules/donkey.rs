@@ -308,7 +308,6 @@ pub(crate) fn move_donkey(
         tile: cell.placed,
         sets: DonkeySets::of(&game.core, cell.placed),
     });
-    game.core.stats.donkey_moves += 1;
     events.push(Event::Action {
         player: game.current(),
         action: ActionId::DONKEY,

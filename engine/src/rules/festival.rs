@@ -40,7 +40,6 @@ pub(crate) fn return_figure(
     for fig in std::iter::once(fig).chain(lonely) {
         events.push(game.returned(&fig));
     }
-    game.core.stats.festival_returns += 1;
     Ok(())
 }
 

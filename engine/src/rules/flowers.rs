@@ -5,6 +5,7 @@
 //! the groups inside it.
 
 use crate::ids::PlacedId;
+use crate::rules::RuleSource;
 use crate::scoring::FlowerBonus;
 use crate::state::Game;
 use tiledef::Shape;
@@ -94,7 +95,7 @@ pub(crate) fn pay(
     };
     for b in &flowers {
         game.core.scores[b.player as usize] += b.points;
-        game.core.stats.flower_points += u64::from(b.points);
+        (game.core.stats).credit_rule_points(RuleSource::FLOWERS, b.points);
     }
     flowers
 }

@@ -41,6 +41,9 @@
 //!
 //! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
 //! records, `play --json`, the page's words and the players read the entry, not the module.
+//! What a module pays outside a feature's own scoring (a windmill, a bonus beside a scoring) is
+//! credited to an entry of `RULE_SOURCES` (`GameStats::credit_rule_points`), whose name
+//! `simulate` and the balance report print.
 //! The core's files reach the modules only through this file (`engine/tests/layering.rs`).
 
 pub(crate) mod barn;
@@ -63,7 +66,7 @@ pub(crate) use in_play::{deal_colours, named_colours, rules_in_play};
 use crate::ids::{FigureId, KindId, NodeId, PlacedId};
 use crate::options::Rules;
 use crate::placements::Placements;
-use crate::scoring::{FigureBonus, FlowerBonus};
+use crate::scoring::{FigureBonus, FlowerBonus, Score};
 use crate::state::{Core, Event, Game, IllegalMove, Move, Powers};
 use crate::tables::Tables;
 
@@ -424,6 +427,89 @@ const ANYONES_FIGURE: [ActionId; 1] = [ActionId::PRINCESS];
 /// second steps: they have a record key (a list of the choices made) and no group.
 pub(crate) const CHOICES: [ActionId; 2] = [ActionId::WAGON, ActionId::DRAGON];
 
+/// The moves `simulate`'s text report counts on its `per game:` line, in that line's order,
+/// each with the words it is counted in there.
+pub const COUNTED_MOVES: [(ActionId, &str); 3] = [
+    (ActionId::RETURN, "Festival returns"),
+    (ActionId::DONKEY, "donkey moves"),
+    (ActionId::WINDMILL, "windmills placed"),
+];
+
+/// A source of the points a rule module pays outside a feature's own scoring: an index into
+/// `RULE_SOURCES`, the registry the statistics (`GameStats::rule_points`), `simulate` and the
+/// balance report read its name from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RuleSource(u8);
+
+impl RuleSource {
+    /// The flower bonuses beside a scoring (`flowers`).
+    pub const FLOWERS: RuleSource = RuleSource(0);
+    /// What the windmills' own scorings paid (`windmill`).
+    pub const WINDMILLS: RuleSource = RuleSource(1);
+    /// The marketplace network bonuses beside a road's scoring (`network`).
+    pub const NETWORKS: RuleSource = RuleSource(2);
+
+    /// Its index in the registry (and in `GameStats::rule_points`).
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// Every entry of the registry, in order (the reports' order).
+    pub fn all() -> impl Iterator<Item = RuleSource> {
+        (0..RULE_SOURCES.len() as u8).map(RuleSource)
+    }
+
+    /// Its entry in the registry.
+    pub fn info(self) -> &'static RuleSourceInfo {
+        &RULE_SOURCES[usize::from(self.0)]
+    }
+}
+
+/// One entry of the registry of rule sources of points.
+#[derive(Clone, Copy, Debug)]
+pub struct RuleSourceInfo {
+    /// Its name among the sources of points, as `simulate` and the report print it.
+    pub name: &'static str,
+    /// What records and `--json` call a scoring of the module's own figure (`Scored::Rule`),
+    /// when its module scores one; None when it pays only beside other scorings.
+    pub scored: Option<&'static str>,
+    /// What it paid beside a scoring's own points (its bonuses in the `Score`), all players
+    /// together.
+    pub beside: fn(&Score) -> u64,
+}
+
+/// The words after a good's id among the sources of points (`cloth (tokens)`): what the
+/// majorities of the tokens module's goods paid.
+pub const GOOD_SOURCE: &str = "tokens";
+
+/// The good marker kind `marker` gives, by its id, when it gives one (`tokens`): whose
+/// majorities' points `GameStats::good_points` holds.
+pub fn good_of(tables: &Tables, marker: usize) -> Option<&str> {
+    (tables.markers.get(marker))
+        .filter(|m| m.token.is_some())
+        .map(|_| tables.good(marker))
+}
+
+/// The registry of the rule modules' sources of points, indexed by `RuleSource`, in report
+/// order.
+pub static RULE_SOURCES: [RuleSourceInfo; 3] = [
+    RuleSourceInfo {
+        name: "flowers",
+        scored: None,
+        beside: |s| s.flowers.iter().map(|b| u64::from(b.points)).sum(),
+    },
+    RuleSourceInfo {
+        name: "windmills",
+        scored: Some("windmill"),
+        beside: |_| 0,
+    },
+    RuleSourceInfo {
+        name: "marketplace networks",
+        scored: None,
+        beside: |s| s.network.iter().map(|b| u64::from(b.points)).sum(),
+    },
+];
+
 /// An action's event as JSON, in the one shape every module's event takes:
 /// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
 pub fn event_json(
@@ -752,10 +838,9 @@ impl Game<'_> {
                 info.name
             ))),
         };
-        if made.is_ok()
-            && let Some(n) = self.core.stats.actions.get_mut(action.index())
-        {
-            *n += 1;
+        // Counted here, once for a second step and a choice alike.
+        if made.is_ok() {
+            self.core.stats.count_action(action.index());
         }
         made
     }

@@ -3,6 +3,7 @@
 //! tiles of the other roads of each of those marketplaces.
 
 use crate::ids::{NodeId, PlacedId};
+use crate::rules::RuleSource;
 use crate::scoring::NetworkBonus;
 use crate::state::{Core, Event, Game};
 
@@ -90,7 +91,7 @@ fn add_network_bonus(game: &mut Game<'_>, root: NodeId, events: &mut [Event]) {
     let network = network_bonus(game, root, &score.players);
     for b in &network {
         game.core.scores[b.player as usize] += b.points;
-        game.core.stats.network_points += u64::from(b.points);
+        (game.core.stats).credit_rule_points(RuleSource::NETWORKS, b.points);
     }
     score.network = network;
 }

@@ -75,7 +75,7 @@ pub(crate) fn score_majorities(game: &mut Game<'_>, events: &mut Vec<Event>) {
             .collect();
         for &p in &winners {
             game.core.scores[usize::from(p)] += points;
-            game.core.stats.token_points[k] += u64::from(points);
+            game.core.stats.good_points[k] += u64::from(points);
         }
         events.push(Event::TokenMajority {
             marker: tables.good(k).to_string(),

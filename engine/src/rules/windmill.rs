@@ -3,7 +3,7 @@
 //! placed, else 1 per placed tile at the end.
 
 use crate::ids::{FigureId, KindId, PlacedId};
-use crate::rules::{ActionId, Target};
+use crate::rules::{ActionId, RuleSource, Target};
 use crate::scoring::{FlowerBonus, Reason, Score, Scored};
 use crate::state::{Event, Figure, FigureKind, Game, IllegalMove};
 use crate::tables::Rates;
@@ -104,7 +104,6 @@ pub(crate) fn place_windmill(
         tile: placed,
         figure: FigureId::FOLLOWER,
     });
-    game.core.stats.windmills_placed += 1;
     events.push(Event::Action {
         player,
         action: ActionId::WINDMILL,
@@ -211,16 +210,16 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
         }
     }
     game.core.scores[owner as usize] += points;
-    game.core.stats.windmill_points += u64::from(points);
+    (game.core.stats).credit_rule_points(RuleSource::WINDMILLS, points);
     for b in &flowers {
         game.core.scores[owner as usize] += b.points;
-        game.core.stats.flower_points += u64::from(b.points);
+        (game.core.stats).credit_rule_points(RuleSource::FLOWERS, b.points);
     }
     let w = game.core.board.placed[fig.tile.index()];
     let local = game.core.nodes[fig.node.index()].local;
     events.push(Event::Scored(Box::new(Score {
         players: vec![owner],
-        kind: Scored::Windmill,
+        kind: Scored::Rule(RuleSource::WINDMILLS),
         at: (w.x, w.y, local),
         tiles: tiles
             .iter()

@@ -17,6 +17,7 @@
 //! A tile is *drawn* by the seat whose turn it is, whether it is placed or set aside.
 
 use crate::stats::{Moments, Ratio};
+use engine::rules::{RULE_SOURCES, RuleSource};
 use engine::simulate::Collect;
 use engine::tables::MAX_FEATURE_KINDS;
 use engine::{Event, FeatureKindId, Game, Score, Scored, Tables};
@@ -26,12 +27,9 @@ use engine::{Event, FeatureKindId, Game, Score, Scored, Tables};
 pub enum Source {
     /// The base points of a feature kind (wells taken out).
     Kind(FeatureKindId),
-    /// Windmill points (Village Life).
-    Windmills,
-    /// Flower bonuses (Village Life).
-    Flowers,
-    /// Marketplace network bonuses (Village Life).
-    Networks,
+    /// What a rule module paid outside a feature's own scoring (`engine::rules::RULE_SOURCES`:
+    /// flowers, windmills, marketplace networks).
+    Rule(RuleSource),
     /// What markers' scoring modifiers added (wells, inns, cathedrals, an author's own).
     Modifiers,
     /// Token majorities at the end (Traders & Builders' goods).
@@ -40,36 +38,34 @@ pub enum Source {
     Figures,
 }
 
-/// The bonuses, in report order after the feature kinds.
-const BONUSES: [Source; 6] = [
-    Source::Figures,
-    Source::Flowers,
-    Source::Windmills,
-    Source::Networks,
-    Source::Modifiers,
-    Source::Tokens,
-];
-
-/// How many sources a credit array holds: one per possible feature kind, then the bonuses.
-pub const SOURCES: usize = MAX_FEATURE_KINDS + BONUSES.len();
+/// How many sources a credit array holds: one per possible feature kind, the figures'
+/// bonuses, one per rule source, the modifiers and the tokens.
+pub const SOURCES: usize = MAX_FEATURE_KINDS + RULE_SOURCES.len() + 3;
 
 impl Source {
     /// Every source of these tables, in report order: the kinds a figure may stand on (in
-    /// declaration order), then the bonuses.
+    /// declaration order), then the bonuses: the figures', the rule sources' (in the
+    /// registry's order), the modifiers', the tokens'.
     pub fn all(tables: &Tables) -> Vec<Source> {
         let takeable = tables.takeable();
         (tables.features.iter().enumerate())
             .filter(|(k, _)| takeable >> k & 1 != 0)
             .map(|(k, _)| Source::Kind(FeatureKindId(k as u8)))
-            .chain(BONUSES)
+            .chain([Source::Figures])
+            .chain(RuleSource::all().map(Source::Rule))
+            .chain([Source::Modifiers, Source::Tokens])
             .collect()
     }
 
     /// Its slot in a credit array (`[f64; SOURCES]`).
     pub fn index(self) -> usize {
+        let rules = MAX_FEATURE_KINDS + 1;
         match self {
             Source::Kind(k) => k.index(),
-            bonus => MAX_FEATURE_KINDS + BONUSES.iter().position(|&b| b == bonus).unwrap_or(0),
+            Source::Figures => MAX_FEATURE_KINDS,
+            Source::Rule(source) => rules + source.index(),
+            Source::Modifiers => rules + RULE_SOURCES.len(),
+            Source::Tokens => rules + RULE_SOURCES.len() + 1,
         }
     }
 
@@ -77,9 +73,7 @@ impl Source {
     pub fn name(self, tables: &Tables) -> &str {
         match self {
             Source::Kind(k) => &tables.feature(k).plural,
-            Source::Windmills => "windmills",
-            Source::Flowers => "flowers",
-            Source::Networks => "marketplace networks",
+            Source::Rule(source) => source.info().name,
             Source::Modifiers => "marker modifiers",
             Source::Tokens => "token majorities",
             Source::Figures => "figure bonuses",
@@ -89,7 +83,7 @@ impl Source {
     fn of(scored: Scored) -> Source {
         match scored {
             Scored::Feature(k) => Source::Kind(k),
-            Scored::Windmill => Source::Windmills,
+            Scored::Rule(source) => Source::Rule(source),
             // What a figure at a corner pays (the barn) is a figure's bonus.
             Scored::Corner { .. } => Source::Figures,
             Scored::Creature(_) => Source::Figures,
@@ -108,8 +102,9 @@ pub fn points_by_source(s: &Score) -> [u64; SOURCES] {
     let base = u64::from(s.points) * winners;
     out[Source::of(s.kind).index()] += base - added;
     out[Source::Modifiers.index()] += added;
-    out[Source::Flowers.index()] += s.flowers.iter().map(|b| u64::from(b.points)).sum::<u64>();
-    out[Source::Networks.index()] += s.network.iter().map(|b| u64::from(b.points)).sum::<u64>();
+    for source in RuleSource::all() {
+        out[Source::Rule(source).index()] += (source.info().beside)(s);
+    }
     out[Source::Figures.index()] += s.bonuses.iter().map(|b| u64::from(b.points)).sum::<u64>();
     out
 }

@@ -143,7 +143,9 @@ fn per_tile_credit_adds_up_to_each_games_points() {
             match e {
                 engine::Event::Scored(s) => {
                     scorings[0] += u64::from(!s.flowers.is_empty());
-                    scorings[1] += u64::from(s.kind == engine::Scored::Windmill);
+                    scorings[1] += u64::from(
+                        s.kind == engine::Scored::Rule(engine::rules::RuleSource::WINDMILLS),
+                    );
                     scorings[2] += u64::from(s.modifiers.iter().any(|m| m.points > 0));
                 }
                 engine::Event::TokenMajority { points, .. } => {

@@ -387,7 +387,7 @@ fn findings_text(report: &tilekit_report::Report) -> String {
 
 /// The version of what `simulate --json` prints (`SimulateJson`): raised when a field is
 /// renamed, removed, or changes its meaning or shape; a field added keeps the version.
-pub const JSON_VERSION: u32 = 1;
+pub const JSON_VERSION: u32 = 2;
 
 /// What `simulate --json` prints; its schema, `tilekit schema --of simulate`, is committed as
 /// `docs/simulate.schema.json`. Per-kind, per-marker, per-figure and per-tile figures are
@@ -423,21 +423,16 @@ pub struct SimulateJson {
     /// Standard deviation of the final score by seat.
     pub stddev_score: Vec<f64>,
     /// Points per game, all players together, by feature kind id (the kinds that score), and
-    /// `windmill` for the windmills'.
+    /// by the name of a rule module's own figure's scorings (`windmill`).
     pub points_per_game: BTreeMap<String, f64>,
     /// Points per game, all players together, by source as the text report names it: a
     /// feature kind's plural (`cities`; base rates), `flowers`, `windmills`, `marketplace
     /// networks`, `<figure> (bonus)`, `<marker> (modifier)`, `<good> (tokens)` (the good's id,
     /// its marker's unless its token names another). They add up to the points scored.
     pub points_per_game_by_source: BTreeMap<String, f64>,
-    /// Figures the Festival returned, per game.
-    pub festival_returns_per_game: f64,
-    /// Donkey moves per game.
-    pub donkey_moves_per_game: f64,
-    /// Windmills placed per game.
-    pub windmills_placed_per_game: f64,
-    /// The rule modules' moves made per game, by the registry's name (`reserve`: a reserve
-    /// tile, the abbey, placed), for those made at all.
+    /// The rule modules' moves made per game, by the registry's name (`return`: a figure the
+    /// Festival returned; `donkey`, `windmill`; `reserve`: a reserve tile, the abbey,
+    /// placed), for those made at all.
     pub actions_per_game: BTreeMap<String, f64>,
     /// Points per game a module credits to its moves, by the registry's name (`reserve`: what
     /// the turns of reserve tiles scored), for those credited any.
@@ -486,9 +481,6 @@ impl SimulateJson {
             stddev_score: per_seat(&|p| stats.stddev(p)),
             points_per_game: points_per_game(tables, stats),
             points_per_game_by_source: by_source.map(|(k, v)| (k, v as f64 / g)).collect(),
-            festival_returns_per_game: stats.sums.festival_returns as f64 / g,
-            donkey_moves_per_game: stats.sums.donkey_moves as f64 / g,
-            windmills_placed_per_game: stats.sums.windmills_placed as f64 / g,
             actions_per_game: by_action(&stats.sums.actions, g),
             action_points_per_game: by_action(&stats.sums.action_points, g),
             tiles_set_aside_per_game: stats.sums.set_aside as f64 / g,
@@ -742,13 +734,10 @@ fn report(
             100.0 * *pts as f64 / total.max(1) as f64
         );
     }
-    let _ = writeln!(
-        out,
-        "per game: {:.2} Festival returns, {:.2} donkey moves, {:.2} windmills placed",
-        stats.sums.festival_returns as f64 / g,
-        stats.sums.donkey_moves as f64 / g,
-        stats.sums.windmills_placed as f64 / g
-    );
+    let counted: Vec<String> = (engine::rules::COUNTED_MOVES.iter())
+        .map(|&(a, words)| format!("{:.2} {words}", stats.sums.moves_of(a) as f64 / g))
+        .collect();
+    let _ = writeln!(out, "per game: {}", counted.join(", "));
     let actions = by_action(&stats.sums.actions, g);
     if !actions.is_empty() {
         let points = by_action(&stats.sums.action_points, g);
@@ -865,7 +854,8 @@ fn corner_figures_per_game(tables: &engine::Tables, stats: &SimStats) -> Vec<Str
         .collect()
 }
 
-/// Points per game by feature kind id (the kinds that score), and the windmills'.
+/// Points per game by feature kind id (the kinds that score), and by the name of each rule
+/// module's own figure's scorings (the windmills').
 fn points_per_game(
     tables: &engine::Tables,
     stats: &SimStats,
@@ -878,7 +868,9 @@ fn points_per_game(
                 stats.points_per_game(engine::FeatureKindId(k as u8)),
             )
         });
-    kinds
-        .chain([("windmill".to_string(), stats.windmill_points_per_game())])
-        .collect()
+    let figures = (engine::rules::RuleSource::all()).filter_map(|source| {
+        let name = source.info().scored?;
+        Some((name.to_string(), stats.rule_points_per_game(source)))
+    });
+    kinds.chain(figures).collect()
 }

@@ -265,7 +265,7 @@ fn count_uses(game: &engine::Game<'_>, events: &[Event], key: Key, u: &mut Use) 
                 }
             }
             let modifier = stats.marker_points.get(m).copied().unwrap_or(0);
-            let tokens = stats.token_points.get(m).copied().unwrap_or(0) as i64;
+            let tokens = stats.good_points.get(m).copied().unwrap_or(0) as i64;
             u.points = (modifier + tokens) as f64;
         }
     }

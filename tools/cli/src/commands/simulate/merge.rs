@@ -281,11 +281,12 @@ fn fits(stats: &SimStats, tables: &engine::Tables, players: u8) -> Result<(), St
         (s.points_by_kind.len(), kinds),
         (s.modifier_points.len(), kinds),
         (s.marker_points.len(), markers),
-        (s.token_points.len(), markers),
+        (s.good_points.len(), markers),
         (s.deployed.len(), figures + 1),
         (s.figure_points.len(), figures),
         (s.recalls.len(), figures),
         (s.actions.len(), engine::rules::ACTIONS.len()),
+        (s.rule_points.len(), engine::rules::RULE_SOURCES.len()),
     ];
     if lengths.iter().any(|&(n, most)| n > most) {
         return Err(

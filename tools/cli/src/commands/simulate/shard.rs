@@ -20,7 +20,7 @@ pub const FORMAT: &str = "tilekit-slice";
 
 /// The version of the slice file's shape: raised when a field is renamed, removed or changes
 /// meaning; `merge` refuses any other.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Slice `index` of `count` (1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
