@@ -753,13 +753,6 @@ fn report(
     if !figures.is_empty() {
         let _ = writeln!(out, "figures per game: {}", figures.join("; "));
     }
-    let moves: Vec<String> = (engine::rules::ACTIONS.iter().zip(&stats.sums.actions))
-        .filter(|(_, n)| **n > 0)
-        .map(|(a, n)| format!("{} {:.2}", a.name, *n as f64 / g))
-        .collect();
-    if !moves.is_empty() {
-        let _ = writeln!(out, "rule moves per game: {}", moves.join("; "));
-    }
     let _ = writeln!(
         out,
         "tiles set aside: {} ({:.3} per game)",
