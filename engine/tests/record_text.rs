@@ -6,11 +6,11 @@
 
 mod common;
 
-use engine::Record;
 use engine::record::GameSpec;
 use engine::rng::Rng;
 use engine::rules::ActionId;
 use engine::simulate::play_random_record;
+use engine::{Phase, Record, replay};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -47,8 +47,8 @@ fn record_files() -> Vec<(String, Record)> {
 }
 
 /// Seeded random games of every bundled set, 2 to 4 players, as `simulate --record` writes
-/// them.
-fn random_records() -> Vec<(String, Record)> {
+/// them, with their final scores.
+fn random_games() -> Vec<(String, Record, Vec<u32>)> {
     let tables = common::tables();
     (0..SEEDS)
         .map(|seed| {
@@ -62,10 +62,17 @@ fn random_records() -> Vec<(String, Record)> {
                 tiles: None,
                 start: None,
             };
-            let (record, _, _) =
+            let (record, _, scores) =
                 play_random_record(tables, spec, &mut Rng::new(seed)).expect("a random game");
-            (format!("random-{seed}"), record)
+            (format!("random-{seed}"), record, scores)
         })
+        .collect()
+}
+
+/// The random games' records, by name.
+fn random_records() -> Vec<(String, Record)> {
+    (random_games().into_iter())
+        .map(|(name, record, _)| (name, record))
         .collect()
 }
 
@@ -102,11 +109,19 @@ fn records_are_written_as_before() {
 }
 
 /// The random games write every key a turn may have, each action's in its own form, so the
-/// expected text covers them all.
+/// expected text covers them all; read back, TOML and JSON, each replays to the game's end and
+/// scores.
 #[test]
 fn the_random_records_write_every_record_key() {
     let mut written = BTreeSet::new();
-    for (_, record) in random_records() {
+    for (name, record, scores) in random_games() {
+        for text in [record.to_toml(), record.to_json()] {
+            let read = Record::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let replayed =
+                replay(common::tables(), &read).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(replayed.game.phase(), Phase::Over, "{name}");
+            assert_eq!(replayed.game.scores(), scores, "{name}");
+        }
         let text = record.to_toml();
         for line in text.lines() {
             // A table value is written as its own `[turn.KEY]` section.
