@@ -920,16 +920,21 @@ impl Turn {
 
     /// Puts `entry` under `action`, keeping `RECORD_ORDER`.
     fn insert(&mut self, action: ActionId, entry: Entry) {
-        let rank = |a: ActionId| RECORD_ORDER.iter().position(|&o| o == a);
-        match self
-            .entries
-            .iter()
-            .position(|(a, _)| rank(*a) >= rank(action))
-        {
-            Some(at) if self.entries[at].0 == action => self.entries[at].1 = entry,
-            Some(at) => self.entries.insert(at, (action, entry)),
-            None => self.entries.push((action, entry)),
+        if let Some((_, old)) = self.entries.iter_mut().find(|(a, _)| *a == action) {
+            *old = entry;
+            return;
         }
+        // An action missing from the order (a test holds it to the registry) goes last.
+        let rank = |a: ActionId| {
+            RECORD_ORDER
+                .iter()
+                .position(|&o| o == a)
+                .unwrap_or(usize::MAX)
+        };
+        let at = (self.entries.iter())
+            .position(|(a, _)| rank(*a) > rank(action))
+            .unwrap_or(self.entries.len());
+        self.entries.insert(at, (action, entry));
     }
 
     /// Writes the turn's second step.
@@ -1051,10 +1056,13 @@ fn read_move(
                 .ok_or_else(|| format!("`{c}` is not a corner of a tile: NW, NE, SE or SW"))?,
         ),
         (TargetKind::Spot, Entry::Table(spot)) => resolve_spot(game, spot)?,
+        // Unreachable from a turn read or built here: every entry's shape was checked.
         _ => {
-            return Err(check_shape(action, entry.clone())
-                .err()
-                .map_or_else(|| format!("`{key}` has no record form"), |e| e.to_string()));
+            return Err(format!(
+                "`{key}` expects {}, not {}",
+                expected(action),
+                entry.describe()
+            ));
         }
     };
     Ok(Move::Action { action, target })
