@@ -6,9 +6,13 @@ use crate::game::{
     describe_feature,
 };
 use crate::ids::{FigureId, KindId, PlacedId};
-use crate::rules::{ActionId, Target};
+use crate::options::did_you_mean;
+use crate::rules::{ActionId, RECORD_ORDER, RecordForm, Target, TargetKind};
 use crate::tables::Tables;
-use serde::{Deserialize, Serialize};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
 use tiledef::Port;
 
 /// A game record.
@@ -64,137 +68,435 @@ pub enum FeatureRef {
     Name(String),
 }
 
-/// One turn: the tile placed and what the player did next.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// One turn: the tile placed and what the player did next. The core's keys are its fields;
+/// each rule module's move is an `Entry` under its action's record key (`rules::ACTIONS`),
+/// read, checked and written alike for every action, its shape said by the registry.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
     /// The tile drawn (checked against the draw when present).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tile: Option<String>,
     /// Where it goes: `[x, y]`, x east, y south, the start tile at `[0, 0]` (absent, and
-    /// `NO_AT` here, on a turn that places a `reserve` tile instead).
-    #[serde(default = "no_at", skip_serializing_if = "is_no_at")]
+    /// `NO_AT` here, on a turn whose module entry replaces the placement: `reserve`).
     pub at: [i16; 2],
     /// Clockwise quarter turns.
-    #[serde(default)]
     pub rotation: u8,
     /// The feature a follower is deployed on (absent: none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deploy: Option<FeatureRef>,
-    /// The field the player's windmill goes on (Village Life).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub windmill: Option<FeatureRef>,
-    /// The figure returned to the supply after placing a Festival tile.
-    #[serde(default, rename = "return", skip_serializing_if = "Option::is_none")]
-    pub return_figure: Option<FigureRef>,
-    /// The figure with the power `recall` (the abbot) taken back instead of deploying: its
-    /// feature scores at once, as at the end.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub recall: Option<FigureRef>,
-    /// Where the donkey moves: `[x, y]` of a placed tile (Village Life).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub donkey: Option<[i16; 2]>,
-    /// The corner of the tile just placed the player's barn goes at: `NW`, `NE`, `SE` or `SW`
-    /// (a figure a set places at a corner, `at = "corner"`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub barn: Option<String>,
-    /// After the turn, where each wagon freed by a completed feature moved on, in the order
-    /// chosen: a feature of a placed tile `{ at = [x, y], on = "N" }`, or `"pass"` (it goes
-    /// home).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wagon: Option<Vec<ChoiceRef>>,
-    /// The follower of the player's the fairy moves beside instead of deploying (Princess &
-    /// Dragon: a guarding `[[creature]]`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fairy: Option<FigureRef>,
-    /// The dragon's steps after the turn, in the order made, each `[x, y]` of the tile it
-    /// enters (Princess & Dragon: a roaming `[[creature]]`; each chosen by the next player in
-    /// turn order from the current one).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dragon: Option<Vec<ChoiceRef>>,
-    /// Instead of the drawn tile, the player's reserve tile (the abbey) placed at `[x, y]`, or
-    /// `"pass"`: declining to place it after the last tile.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reserve: Option<ReserveRef>,
     /// Which follower `deploy` puts down: the id of a set's follower kind (`"large-follower"`);
     /// absent: a base follower.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<String>,
-    /// The figure (anyone's) sent home instead of deploying, from the feature a marker with
-    /// `removes` on the tile just placed extends (the princess).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub princess: Option<FigureRef>,
-    /// Where a base follower goes instead of on the tile just placed, when a tile marker with
-    /// `deploy = "anywhere"` lets it (the magic portal): a feature of another placed tile.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub portal: Option<SpotRef>,
+    /// The rule modules' entries, in `RECORD_ORDER`, at most one per action.
+    entries: Vec<(ActionId, Entry)>,
 }
 
 /// `Turn::at` on a turn that gives none (a reserve tile's turn).
 pub const NO_AT: [i16; 2] = [i16::MIN, i16::MIN];
 
-fn no_at() -> [i16; 2] {
-    NO_AT
+/// The core's keys of a turn, in the order an error lists them.
+const CORE_KEYS: [(&str, Core); 5] = [
+    ("tile", Core::Tile),
+    ("at", Core::At),
+    ("rotation", Core::Rotation),
+    ("deploy", Core::Deploy),
+    ("figure", Core::Figure),
+];
+
+/// A key of the core's, a field of `Turn`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Core {
+    /// `tile`.
+    Tile,
+    /// `at`.
+    At,
+    /// `rotation`.
+    Rotation,
+    /// `deploy`.
+    Deploy,
+    /// `figure`.
+    Figure,
 }
 
-fn is_no_at(at: &[i16; 2]) -> bool {
-    *at == NO_AT
-}
+/// The word a declined move is written as.
+const PASS: &str = "pass";
 
-/// A reserve tile's turn as a record writes it: where it goes, or `"pass"`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A rule module's move as a turn writes it under the action's record key: one shape for
+/// every action, whose registry entry says which of these its value must be
+/// (`RecordForm`, `TargetKind`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
-pub enum ReserveRef {
-    /// Placed at `[x, y]`, a gap closed on all four sides.
-    At([i16; 2]),
-    /// `"pass"`: the player declines to place it (after the last tile).
+pub enum Entry {
+    /// A number: a feature of the tile just placed, by index.
+    Index(u8),
+    /// A word: a feature of the tile just placed by port or kind (`"SSW"`, `"field"`), a
+    /// corner (`"NE"`), or `"pass"` (declined).
     Word(String),
+    /// A position `[x, y]`.
+    At([i16; 2]),
+    /// A table: a feature of a placed tile, or a figure on it.
+    Table(SpotRef),
+    /// A list of those: the choices made after the turn, in the order made.
+    List(Vec<Entry>),
 }
 
-/// One of the current player's figures on the board: its tile, its feature, and (when a
-/// follower and a windmill share the feature) which.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FigureRef {
-    /// The tile it stands on, `[x, y]`.
-    pub at: [i16; 2],
-    /// The feature of that tile, named as in `deploy`.
-    pub on: FeatureRef,
-    /// `follower` or `windmill` (absent: whichever stands there).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub figure: Option<FigureKind>,
+impl Entry {
+    /// `"pass"`: the move declined.
+    pub fn pass() -> Entry {
+        Entry::Word(PASS.into())
+    }
+
+    /// Whether it is `"pass"`.
+    pub fn is_pass(&self) -> bool {
+        matches!(self, Entry::Word(w) if w == PASS)
+    }
+
+    /// What it is, for an error.
+    fn describe(&self) -> String {
+        match self {
+            Entry::Index(n) => format!("the number {n}"),
+            Entry::Word(w) => format!("\"{w}\""),
+            Entry::At([x, y]) => format!("the position [{x}, {y}]"),
+            Entry::Table(_) => "a table".into(),
+            Entry::List(_) => "a list".into(),
+        }
+    }
 }
 
-/// A feature of any placed tile: the tile's position and the feature, named as in `deploy`
-/// (`Target::Spot`).
+/// A feature of a placed tile, `{ at = [x, y], on = "N" }`, and for a figure standing there
+/// (`Target::Figure`), which one when a follower and a windmill share it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpotRef {
     /// The tile, `[x, y]`.
     pub at: [i16; 2],
-    /// The feature of that tile.
+    /// The feature of that tile, named as in `deploy`.
     pub on: FeatureRef,
+    /// `follower` or `windmill`, for a figure (absent: whichever stands there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<FigureKind>,
 }
 
-/// One choice made after a turn (`Phase::Choose`), as its action's list in a turn holds it:
-/// `"pass"` (declined), a position `[x, y]`, or a feature of a placed tile `{ at, on }`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum ChoiceRef {
-    /// The choice declined (`Move::Pass`).
-    Pass(Declined),
-    /// A position (`Target::At`).
-    At([i16; 2]),
-    /// A feature of a placed tile (`Target::Spot`).
-    Spot(SpotRef),
+/// Why a turn's key or a module's value is refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum KeyError {
+    /// Neither a key of the core nor a rule module's record key.
+    #[error("unknown key `{key}` in a turn{hint} (a turn's keys: {known})", hint = did_you_mean(.key, .known))]
+    Unknown {
+        /// The key written.
+        key: String,
+        /// Every key a turn may have, comma-separated.
+        known: String,
+    },
+    /// A module's value not of the shape its action's registry entry says.
+    #[error("`{key}` expects {expected}, not {found}")]
+    Shape {
+        /// The action's record key.
+        key: &'static str,
+        /// The shape its registry entry says.
+        expected: String,
+        /// What was written.
+        found: String,
+    },
 }
 
-/// The word `"pass"`: a choice declined.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Declined {
-    /// `"pass"`.
-    #[serde(rename = "pass")]
-    Pass,
+/// An action's key in a record (its name when it has none: an event).
+fn key_of(action: ActionId) -> &'static str {
+    action.info().record_key.unwrap_or(action.info().name)
+}
+
+/// The action a turn's key names, or the error naming the key and every key a turn may have.
+fn recorded_action(key: &str) -> Result<ActionId, KeyError> {
+    ActionId::by_record_key(key).ok_or_else(|| KeyError::Unknown {
+        key: key.to_string(),
+        known: (CORE_KEYS.iter().map(|(k, _)| *k))
+            .chain(RECORD_ORDER.iter().map(|&a| key_of(a)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
+}
+
+/// Whether `entry` is of the shape `action`'s registry entry says: its target's form, once,
+/// or also `"pass"`, or a list of those.
+fn fits(action: ActionId, entry: &Entry) -> bool {
+    let info = action.info();
+    let one = |e: &Entry| match (info.target, e) {
+        (TargetKind::Feature, Entry::Index(_) | Entry::Word(_))
+        | (TargetKind::Corner, Entry::Word(_))
+        | (TargetKind::At, Entry::At(_))
+        | (TargetKind::Figure, Entry::Table(_)) => true,
+        (TargetKind::Spot, Entry::Table(spot)) => spot.figure.is_none(),
+        _ => false,
+    };
+    let or_pass = |e: &Entry| e.is_pass() || one(e);
+    match info.record_form {
+        RecordForm::None => false,
+        RecordForm::Step => one(entry),
+        RecordForm::InsteadOfPlacing => or_pass(entry),
+        RecordForm::Choices => matches!(entry, Entry::List(list) if list.iter().all(or_pass)),
+    }
+}
+
+/// The shape `action`'s value takes, in words.
+fn expected(action: ActionId) -> String {
+    let info = action.info();
+    let one = match info.target {
+        TargetKind::Feature => {
+            "a feature of the tile just placed, named as in `deploy` (\"N\", \"field\" or an index)"
+                .to_string()
+        }
+        TargetKind::Figure => "a figure on the board, `{ at = [x, y], on = \"N\" }` (with \
+             `figure = \"follower\"` or \"windmill\" when both stand there)"
+            .into(),
+        TargetKind::At => "a tile's position `[x, y]`".into(),
+        TargetKind::Corner => {
+            let names: Vec<String> = (0..4)
+                .filter_map(Target::corner_name)
+                .map(|c| format!("\"{c}\""))
+                .collect();
+            match names.split_last() {
+                Some((last, rest)) => format!(
+                    "a corner of the tile just placed: {} or {last}",
+                    rest.join(", ")
+                ),
+                None => "a corner of the tile just placed".into(),
+            }
+        }
+        TargetKind::Spot => "a feature of a placed tile, `{ at = [x, y], on = \"N\" }`".into(),
+        TargetKind::Kind => "a figure kind, which no record names".into(),
+    };
+    match info.record_form {
+        RecordForm::None => "nothing: it is an event, never a move".into(),
+        RecordForm::Step => one,
+        RecordForm::InsteadOfPlacing => format!("{one}, or \"pass\" declining it"),
+        RecordForm::Choices => {
+            format!("a list of the choices made after the turn, each {one} or \"pass\"")
+        }
+    }
+}
+
+/// `entry` if it is of `action`'s shape, else the error naming the key and the shape.
+fn check_shape(action: ActionId, entry: Entry) -> Result<Entry, KeyError> {
+    if fits(action, &entry) {
+        return Ok(entry);
+    }
+    Err(KeyError::Shape {
+        key: key_of(action),
+        expected: expected(action),
+        found: entry.describe(),
+    })
+}
+
+impl Serialize for Turn {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let len = usize::from(self.tile.is_some())
+            + usize::from(self.at != NO_AT)
+            + 1
+            + usize::from(self.deploy.is_some())
+            + self.entries.len()
+            + usize::from(self.figure.is_some());
+        let mut out = serializer.serialize_struct("Turn", len)?;
+        if let Some(tile) = &self.tile {
+            out.serialize_field("tile", tile)?;
+        }
+        if self.at != NO_AT {
+            out.serialize_field("at", &self.at)?;
+        }
+        out.serialize_field("rotation", &self.rotation)?;
+        if let Some(deploy) = &self.deploy {
+            out.serialize_field("deploy", deploy)?;
+        }
+        for (action, entry) in &self.entries {
+            out.serialize_field(key_of(*action), entry)?;
+        }
+        // After the modules' keys, where records have always had it.
+        if let Some(figure) = &self.figure {
+            out.serialize_field("figure", figure)?;
+        }
+        out.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Turn {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Turn, D::Error> {
+        deserializer.deserialize_map(TurnVisitor)
+    }
+}
+
+/// Reads a turn's table: the core's keys into their fields, any other through the registry.
+struct TurnVisitor;
+
+impl<'de> Visitor<'de> for TurnVisitor {
+    type Value = Turn;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a turn: a table of its keys")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Turn, A::Error> {
+        let mut turn = Turn::empty();
+        let mut seen: Vec<Key> = Vec::new();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            if seen.contains(&key) {
+                let name = key.name();
+                return Err(de::Error::custom(format!(
+                    "duplicate key `{name}` in a turn"
+                )));
+            }
+            match key {
+                Key::Core(Core::Tile) => turn.tile = map.next_value()?,
+                Key::Core(Core::At) => turn.at = map.next_value()?,
+                Key::Core(Core::Rotation) => turn.rotation = map.next_value()?,
+                Key::Core(Core::Deploy) => turn.deploy = map.next_value()?,
+                Key::Core(Core::Figure) => turn.figure = map.next_value()?,
+                Key::Module(action) => {
+                    let entry = map.next_value_seed(EntrySeed(action))?;
+                    turn.insert(action, entry);
+                }
+            }
+            seen.push(key);
+        }
+        Ok(turn)
+    }
+}
+
+/// A turn's key: one of `CORE_KEYS`, or a rule module's record key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key {
+    /// A core key.
+    Core(Core),
+    /// The action whose record key it is.
+    Module(ActionId),
+}
+
+impl Key {
+    /// The key as written.
+    fn name(self) -> &'static str {
+        match self {
+            Key::Core(core) => (CORE_KEYS.iter())
+                .find(|(_, c)| *c == core)
+                .map_or("", |(k, _)| k),
+            Key::Module(action) => key_of(action),
+        }
+    }
+}
+
+/// Reads a turn's key, refusing one that is neither the core's nor the registry's (the error
+/// at the key).
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        let key = String::deserialize(deserializer)?;
+        match CORE_KEYS.iter().find(|(k, _)| *k == key) {
+            Some((_, core)) => Ok(Key::Core(*core)),
+            None => recorded_action(&key)
+                .map(Key::Module)
+                .map_err(de::Error::custom),
+        }
+    }
+}
+
+/// Reads an action's entry and checks its shape against the registry.
+struct EntrySeed(ActionId);
+
+impl<'de> DeserializeSeed<'de> for EntrySeed {
+    type Value = Entry;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Entry, D::Error> {
+        let key = key_of(self.0);
+        let entry = Entry::deserialize(deserializer)
+            .map_err(|e| de::Error::custom(format!("`{key}` expects {}: {e}", expected(self.0))))?;
+        check_shape(self.0, entry).map_err(de::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for Entry {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Entry, D::Error> {
+        match deserializer.deserialize_any(ItemVisitor)? {
+            Item::Int(n) => index(n),
+            Item::Entry(entry) => Ok(entry),
+        }
+    }
+}
+
+/// A value inside an entry: an integer stands for a feature index alone, and for a
+/// coordinate in a list of two.
+enum Item {
+    /// An integer.
+    Int(i64),
+    /// Anything else, read.
+    Entry(Entry),
+}
+
+/// An integer as a feature index.
+fn index<E: de::Error>(n: i64) -> Result<Entry, E> {
+    u8::try_from(n).map(Entry::Index).map_err(|_| {
+        E::invalid_value(
+            de::Unexpected::Signed(n),
+            &"a feature index (0 to 255), or a position [x, y]",
+        )
+    })
+}
+
+/// Reads one `Item`.
+struct ItemVisitor;
+
+impl<'de> Visitor<'de> for ItemVisitor {
+    type Value = Item;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a number, a word, [x, y], a table { at, on } or a list of those")
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Item, E> {
+        Ok(Item::Int(n))
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Item, E> {
+        i64::try_from(n)
+            .map(Item::Int)
+            .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(n), &self))
+    }
+
+    fn visit_str<E: de::Error>(self, word: &str) -> Result<Item, E> {
+        Ok(Item::Entry(Entry::Word(word.to_string())))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Item, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(ItemSeed)? {
+            items.push(item);
+        }
+        if let [Item::Int(x), Item::Int(y)] = items[..]
+            && let (Ok(x), Ok(y)) = (i16::try_from(x), i16::try_from(y))
+        {
+            return Ok(Item::Entry(Entry::At([x, y])));
+        }
+        let list = (items.into_iter())
+            .map(|item| match item {
+                Item::Int(n) => index(n),
+                Item::Entry(entry) => Ok(entry),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Item::Entry(Entry::List(list)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Item, A::Error> {
+        SpotRef::deserialize(de::value::MapAccessDeserializer::new(map))
+            .map(|spot| Item::Entry(Entry::Table(spot)))
+    }
+}
+
+/// Reads a list's element as an `Item`.
+struct ItemSeed;
+
+impl<'de> DeserializeSeed<'de> for ItemSeed {
+    type Value = Item;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Item, D::Error> {
+        deserializer.deserialize_any(ItemVisitor)
+    }
 }
 
 /// Expected outcomes of a scenario record.
@@ -407,7 +709,7 @@ impl Record {
                 self.turns
                     .iter()
                     .enumerate()
-                    .filter(|(_, t)| t.reserve.is_none())
+                    .filter(|(_, t)| !t.replaces_placement())
                     .map(|(i, t)| t.tile.clone().ok_or(ReplayError::NoDraw { turn: i + 1 }))
                     .collect::<Result<_, _>>()?,
             ),
@@ -473,8 +775,9 @@ fn resolve(game: &Game<'_>, placed: PlacedId, r: &FeatureRef) -> Result<u8, Stri
     }
 }
 
-/// Finds the current player's figure a `FigureRef` names (index into `Game::figures`).
-fn resolve_figure(game: &Game<'_>, r: &FigureRef, own: bool) -> Result<u16, String> {
+/// Finds the figure a `SpotRef` names, the current player's when `own` (index into
+/// `Game::figures`).
+fn resolve_figure(game: &Game<'_>, r: &SpotRef, own: bool) -> Result<u16, String> {
     let [x, y] = r.at;
     let cell = game.core.board.cell(i32::from(x), i32::from(y));
     if cell.placed == PlacedId::NONE {
@@ -510,10 +813,10 @@ fn resolve_figure(game: &Game<'_>, r: &FigureRef, own: bool) -> Result<u16, Stri
 }
 
 /// How a replay names a figure: its tile, its feature by index, and its kind.
-pub fn figure_ref(game: &Game<'_>, figure: u16) -> Option<FigureRef> {
+pub fn figure_ref(game: &Game<'_>, figure: u16) -> Option<SpotRef> {
     let f = game.core.figures.get(figure as usize)?;
     let p = game.core.board.placed[f.tile.index()];
-    Some(FigureRef {
+    Some(SpotRef {
         at: [p.x, p.y],
         on: FeatureRef::Index(game.nodes()[f.node.index()].local),
         figure: Some(f.kind),
@@ -522,8 +825,8 @@ pub fn figure_ref(game: &Game<'_>, figure: u16) -> Option<FigureRef> {
 
 impl Turn {
     /// The record of a turn: tile `kind` placed at (x, y) turned `rotation`, then `second`
-    /// (a deploy, windmill, Festival return, donkey move or pass). `game` is the game after the
-    /// placement and before `second` (a returned figure is named by where it stands then).
+    /// (a deploy, a rule module's move, or a pass). `game` is the game after the placement and
+    /// before `second` (a figure is named by where it stands then).
     pub fn of(
         game: &Game<'_>,
         kind: KindId,
@@ -542,204 +845,227 @@ impl Turn {
     }
 
     /// The record of a turn placing the player's reserve tile at `at` (None: declining it, and
-    /// `second` is ignored), then `second`. `game` is the game after the placement.
+    /// `second` is ignored), then `second`: the registry's move instead of placing
+    /// (`RecordForm::InsteadOfPlacing`). `game` is the game after the placement.
     pub fn of_reserve(game: &Game<'_>, at: Option<[i16; 2]>, second: Move) -> Turn {
-        let mut turn = Turn {
-            reserve: Some(at.map_or(ReserveRef::Word("pass".into()), ReserveRef::At)),
-            ..Turn::empty()
+        let mut turn = Turn::empty();
+        let Some(action) =
+            ActionId::moves().find(|a| a.info().record_form == RecordForm::InsteadOfPlacing)
+        else {
+            return turn;
         };
-        if at.is_some() {
-            turn.set_second(game, second);
+        match at {
+            None => turn.insert(action, Entry::pass()),
+            Some(at) => {
+                turn.insert(action, Entry::At(at));
+                turn.set_second(game, second);
+            }
         }
         turn
     }
 
-    /// A turn that names nothing yet.
-    fn empty() -> Turn {
+    /// A turn that names nothing yet (no `at` either).
+    pub fn empty() -> Turn {
         Turn {
             tile: None,
             at: NO_AT,
             rotation: 0,
             deploy: None,
-            windmill: None,
-            return_figure: None,
-            recall: None,
-            donkey: None,
-            barn: None,
-            wagon: None,
-            fairy: None,
-            dragon: None,
             figure: None,
-            princess: None,
-            portal: None,
-            reserve: None,
+            entries: Vec::new(),
         }
+    }
+
+    /// A rule module's entry, by its record key.
+    pub fn action(&self, key: &str) -> Option<&Entry> {
+        let action = ActionId::by_record_key(key)?;
+        self.entries
+            .iter()
+            .find(|(a, _)| *a == action)
+            .map(|(_, e)| e)
+    }
+
+    /// Writes a rule module's entry under its record key, replacing any: refused when no
+    /// action of the registry has that key, or the entry is not of its shape.
+    pub fn set_action(&mut self, key: &str, entry: Entry) -> Result<(), KeyError> {
+        let action = recorded_action(key)?;
+        let entry = check_shape(action, entry)?;
+        self.insert(action, entry);
+        Ok(())
+    }
+
+    /// Takes a rule module's entry out of the turn.
+    pub fn remove_action(&mut self, key: &str) -> Option<Entry> {
+        let action = ActionId::by_record_key(key)?;
+        let at = self.entries.iter().position(|(a, _)| *a == action)?;
+        Some(self.entries.remove(at).1)
+    }
+
+    /// The rule modules' entries, as `(record key, entry)`, in the order they are written.
+    pub fn actions(&self) -> impl Iterator<Item = (&'static str, &Entry)> {
+        self.entries.iter().map(|(a, e)| (key_of(*a), e))
+    }
+
+    /// Whether a module's entry stands instead of placing the drawn tile (`reserve`).
+    pub fn replaces_placement(&self) -> bool {
+        self.of_form(RecordForm::InsteadOfPlacing).next().is_some()
+    }
+
+    /// The entries of the actions written in `form`.
+    fn of_form(&self, form: RecordForm) -> impl Iterator<Item = (ActionId, &Entry)> {
+        (self.entries.iter())
+            .filter(move |(a, _)| a.info().record_form == form)
+            .map(|(a, e)| (*a, e))
+    }
+
+    /// Puts `entry` under `action`, keeping `RECORD_ORDER`.
+    fn insert(&mut self, action: ActionId, entry: Entry) {
+        if let Some((_, old)) = self.entries.iter_mut().find(|(a, _)| *a == action) {
+            *old = entry;
+            return;
+        }
+        // An action missing from the order (a test holds it to the registry) goes last.
+        let rank = |a: ActionId| {
+            RECORD_ORDER
+                .iter()
+                .position(|&o| o == a)
+                .unwrap_or(usize::MAX)
+        };
+        let at = (self.entries.iter())
+            .position(|(a, _)| rank(*a) > rank(action))
+            .unwrap_or(self.entries.len());
+        self.entries.insert(at, (action, entry));
     }
 
     /// Writes the turn's second step.
     fn set_second(&mut self, game: &Game<'_>, second: Move) {
-        let tables = game.tables();
-        let turn = self;
         match second {
             Move::Deploy { feature, figure } => {
-                turn.deploy = Some(FeatureRef::Index(feature));
-                turn.figure = (figure.set_index())
-                    .and_then(|k| tables.followers.get(k))
+                self.deploy = Some(FeatureRef::Index(feature));
+                self.figure = (figure.set_index())
+                    .and_then(|k| game.tables().followers.get(k))
                     .map(|f| f.id.clone());
             }
             Move::Action { action, target } => {
-                if let (Some(key), Some(written)) =
-                    (action.info().record_key, target_ref(game, target))
+                if action.info().record_key.is_some()
+                    && let Some(entry) = write_target(game, target)
                 {
-                    turn.set_action(key, written);
+                    self.insert(action, entry);
                 }
             }
             Move::Place { .. } | Move::Pass => {}
         }
     }
 
-    /// The first move of the turn: the drawn tile placed, or the reserve tile's move.
-    fn first_move(&self) -> Result<Move, String> {
-        match (&self.reserve, self.at) {
+    /// The first move of the turn: the drawn tile placed, or the module's move instead.
+    fn first_move(&self, game: &Game<'_>) -> Result<Move, String> {
+        match (self.of_form(RecordForm::InsteadOfPlacing).next(), self.at) {
             (None, NO_AT) => Err("the turn gives no `at`: where the tile goes".into()),
             (None, [x, y]) => Ok(Move::Place {
                 x,
                 y,
                 rotation: self.rotation,
             }),
-            (Some(_), at) if at != NO_AT => Err(
-                "a turn places the drawn tile (`at`) or a reserve tile (`reserve`), not both"
-                    .into(),
-            ),
-            (Some(ReserveRef::At([x, y])), _) => Ok(Move::Action {
-                action: ActionId::ABBEY,
-                target: Target::At { x: *x, y: *y },
-            }),
-            (Some(ReserveRef::Word(w)), _) if w == "pass" => Ok(Move::Pass),
-            (Some(ReserveRef::Word(w)), _) => {
-                Err(format!("`reserve` is `[x, y]` or \"pass\", not \"{w}\""))
-            }
+            (Some((action, _)), at) if at != NO_AT => Err(format!(
+                "a turn places the drawn tile (`at`) or gives `{}` instead, not both",
+                key_of(action)
+            )),
+            (Some((action, entry)), _) => read_move(game, None, action, entry),
         }
     }
 
     /// Adds to the turn the choice `mv` about to be made in `game`'s `Phase::Choose`, at the
-    /// end of its action's list; false when `game` asks for no choice or the format has no
-    /// list for it.
+    /// end of its action's list; false when `game` asks for no choice or the move has no
+    /// record form.
     pub fn add_choice(&mut self, game: &Game<'_>, mv: Move) -> bool {
         let Phase::Choose { action, .. } = game.phase() else {
             return false;
         };
+        if action.info().record_form != RecordForm::Choices {
+            return false;
+        }
         let choice = match mv {
-            Move::Pass => Some(ChoiceRef::Pass(Declined::Pass)),
-            Move::Action { target, .. } => match target_ref(game, target) {
-                Some(TargetRef::At(at)) => Some(ChoiceRef::At(at)),
-                Some(TargetRef::Spot(spot)) => Some(ChoiceRef::Spot(spot)),
-                _ => None,
+            Move::Pass => Entry::pass(),
+            Move::Action { target, .. } => match write_target(game, target) {
+                Some(entry) => entry,
+                None => return false,
             },
-            Move::Place { .. } | Move::Deploy { .. } => None,
+            Move::Place { .. } | Move::Deploy { .. } => return false,
         };
-        match (action.info().record_key, choice) {
-            (Some(key), Some(choice)) => match self.choice_list(key) {
-                Some(list) => {
-                    list.get_or_insert_with(Vec::new).push(choice);
-                    true
-                }
-                None => false,
-            },
-            _ => false,
-        }
-    }
-
-    /// The choices after the turn it lists, as `(record key, the choices in the order made)`:
-    /// the format's keys, each an action of `rules::CHOICES`.
-    pub fn choices(&self) -> Vec<(&'static str, &[ChoiceRef])> {
-        let written = [("wagon", &self.wagon), ("dragon", &self.dragon)];
-        (written.into_iter())
-            .filter_map(|(key, list)| Some((key, list.as_deref()?)))
-            .collect()
-    }
-
-    /// The list of choices a record key names (None: the format has no such list).
-    fn choice_list(&mut self, key: &str) -> Option<&mut Option<Vec<ChoiceRef>>> {
-        match key {
-            "wagon" => Some(&mut self.wagon),
-            "dragon" => Some(&mut self.dragon),
-            _ => None,
-        }
-    }
-
-    /// The rule modules' moves the turn names, as `(record key, target)`: the format's keys,
-    /// each a module's in the registry (`ActionId::by_record_key`).
-    pub fn actions(&self) -> Vec<(&'static str, TargetRef)> {
-        let written = [
-            ("windmill", self.windmill.clone().map(TargetRef::Feature)),
-            ("return", self.return_figure.clone().map(TargetRef::Figure)),
-            ("recall", self.recall.clone().map(TargetRef::Figure)),
-            ("donkey", self.donkey.map(TargetRef::At)),
-            ("barn", self.barn.clone().map(TargetRef::Corner)),
-            ("princess", self.princess.clone().map(TargetRef::Figure)),
-            ("portal", self.portal.clone().map(TargetRef::Spot)),
-            ("fairy", self.fairy.clone().map(TargetRef::Figure)),
-            (
-                "reserve",
-                match &self.reserve {
-                    Some(ReserveRef::At(at)) => Some(TargetRef::At(*at)),
-                    _ => None,
-                },
-            ),
-        ];
-        (written.into_iter())
-            .filter_map(|(key, target)| Some((key, target?)))
-            .collect()
-    }
-
-    /// Writes a module's move under its record key; false when the format has no such key for
-    /// that form of target.
-    pub fn set_action(&mut self, key: &str, target: TargetRef) -> bool {
-        match (key, target) {
-            ("windmill", TargetRef::Feature(f)) => self.windmill = Some(f),
-            ("return", TargetRef::Figure(f)) => self.return_figure = Some(f),
-            ("recall", TargetRef::Figure(f)) => self.recall = Some(f),
-            ("donkey", TargetRef::At(at)) => self.donkey = Some(at),
-            ("barn", TargetRef::Corner(c)) => self.barn = Some(c),
-            ("princess", TargetRef::Figure(f)) => self.princess = Some(f),
-            ("portal", TargetRef::Spot(s)) => self.portal = Some(s),
-            ("fairy", TargetRef::Figure(f)) => self.fairy = Some(f),
-            ("reserve", TargetRef::At(at)) => self.reserve = Some(ReserveRef::At(at)),
-            _ => return false,
+        match self.entries.iter_mut().find(|(a, _)| *a == action) {
+            Some((_, Entry::List(list))) => list.push(choice),
+            Some(_) => return false,
+            None => self.insert(action, Entry::List(vec![choice])),
         }
         true
     }
+
+    /// The choices after the turn it lists, as `(action, the choices in the order made)`.
+    fn choices(&self) -> Vec<(ActionId, &[Entry])> {
+        (self.of_form(RecordForm::Choices))
+            .map(|(action, entry)| match entry {
+                Entry::List(list) => (action, &list[..]),
+                _ => (action, &[][..]),
+            })
+            .collect()
+    }
 }
 
-/// A rule module's target as a record writes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TargetRef {
-    /// A feature of the tile just placed (`Target::Feature`).
-    Feature(FeatureRef),
-    /// One of the player's figures on the board (`Target::Figure`).
-    Figure(FigureRef),
-    /// A position, `[x, y]` (`Target::At`).
-    At([i16; 2]),
-    /// A corner of the tile just placed, `NE` (`Target::Corner`).
-    Corner(String),
-    /// A feature of a placed tile (`Target::Spot`).
-    Spot(SpotRef),
-}
-
-/// A target as a record writes it (None: a figure kind, which no record names).
-fn target_ref(game: &Game<'_>, target: Target) -> Option<TargetRef> {
+/// A move's target as a record writes it (None: a figure kind, which no record names).
+fn write_target(game: &Game<'_>, target: Target) -> Option<Entry> {
     match target {
-        Target::Feature(f) => Some(TargetRef::Feature(FeatureRef::Index(f))),
-        Target::Figure(i) => figure_ref(game, i).map(TargetRef::Figure),
-        Target::At { x, y } => Some(TargetRef::At([x, y])),
-        Target::Spot { x, y, feature } => Some(TargetRef::Spot(SpotRef {
+        Target::Feature(f) => Some(Entry::Index(f)),
+        Target::Figure(i) => figure_ref(game, i).map(Entry::Table),
+        Target::At { x, y } => Some(Entry::At([x, y])),
+        Target::Spot { x, y, feature } => Some(Entry::Table(SpotRef {
             at: [x, y],
             on: FeatureRef::Index(feature),
+            figure: None,
         })),
+        Target::Corner(c) => Target::corner_name(c).map(|c| Entry::Word(c.into())),
         Target::Kind(_) => None,
-        Target::Corner(c) => Target::corner_name(c).map(|c| TargetRef::Corner(c.into())),
     }
+}
+
+/// A module's entry as a move of the game: `"pass"` declining it where its form lets it,
+/// else its target resolved on the board (`placed`: the tile just placed, for a feature of
+/// it).
+fn read_move(
+    game: &Game<'_>,
+    placed: Option<PlacedId>,
+    action: ActionId,
+    entry: &Entry,
+) -> Result<Move, String> {
+    if entry.is_pass() && action.info().record_form != RecordForm::Step {
+        return Ok(Move::Pass);
+    }
+    let key = key_of(action);
+    let feature = |r: FeatureRef| {
+        let placed = placed.ok_or_else(|| format!("`{key}` needs a tile just placed"))?;
+        resolve(game, placed, &r).map(Target::Feature)
+    };
+    let target = match (action.info().target, entry) {
+        (TargetKind::Feature, Entry::Index(i)) => feature(FeatureRef::Index(*i))?,
+        (TargetKind::Feature, Entry::Word(w)) => feature(FeatureRef::Name(w.clone()))?,
+        (TargetKind::Figure, Entry::Table(f)) => {
+            Target::Figure(resolve_figure(game, f, !action.targets_anyones_figure())?)
+        }
+        (TargetKind::At, Entry::At([x, y])) => Target::At { x: *x, y: *y },
+        (TargetKind::Corner, Entry::Word(c)) => Target::Corner(
+            Target::corner_by_name(c)
+                .ok_or_else(|| format!("`{c}` is not a corner of a tile: NW, NE, SE or SW"))?,
+        ),
+        (TargetKind::Spot, Entry::Table(spot)) => resolve_spot(game, spot)?,
+        // Unreachable from a turn read or built here: every entry's shape was checked.
+        _ => {
+            return Err(format!(
+                "`{key}` expects {}, not {}",
+                expected(action),
+                entry.describe()
+            ));
+        }
+    };
+    Ok(Move::Action { action, target })
 }
 
 /// The feature a `SpotRef` names on the board, as a target.
@@ -769,43 +1095,9 @@ fn at_most_one() -> String {
     }
 }
 
-/// The registry's moves made after placing (not instead of it).
+/// The registry's moves made after placing (not instead of it, nor chosen after the turn).
 fn second_steps() -> impl Iterator<Item = ActionId> {
-    ActionId::moves().filter(|a| !a.is_choice() && !crate::rules::PLACE_STEP.contains(a))
-}
-
-/// A turn's module move as a move of the game: its target resolved on the board.
-fn action_move(
-    game: &Game<'_>,
-    placed: PlacedId,
-    key: &str,
-    written: &TargetRef,
-) -> Result<Move, String> {
-    let action =
-        ActionId::by_record_key(key).ok_or_else(|| format!("no rule has the move `{key}`"))?;
-    let target = match written {
-        TargetRef::Feature(r) => Target::Feature(resolve(game, placed, r)?),
-        TargetRef::Figure(f) => {
-            Target::Figure(resolve_figure(game, f, !action.targets_anyones_figure())?)
-        }
-        TargetRef::At([x, y]) => Target::At { x: *x, y: *y },
-        TargetRef::Corner(c) => Target::Corner(
-            Target::corner_by_name(c)
-                .ok_or_else(|| format!("`{c}` is not a corner of a tile: NW, NE, SE or SW"))?,
-        ),
-        TargetRef::Spot(spot) => resolve_spot(game, spot)?,
-    };
-    Ok(Move::Action { action, target })
-}
-
-/// A written choice as a move of the game asking for a choice of `action`.
-fn choice_move(game: &Game<'_>, action: ActionId, written: &ChoiceRef) -> Result<Move, String> {
-    let target = match written {
-        ChoiceRef::Pass(_) => return Ok(Move::Pass),
-        ChoiceRef::At([x, y]) => Target::At { x: *x, y: *y },
-        ChoiceRef::Spot(spot) => resolve_spot(game, spot)?,
-    };
-    Ok(Move::Action { action, target })
+    ActionId::moves().filter(|a| a.info().record_form == RecordForm::Step)
 }
 
 /// Makes the choices asked for after a turn (`Phase::Choose`) from the turn's lists, each in
@@ -819,8 +1111,8 @@ fn replay_choices(
     let written = t.choices();
     let mut asked = vec![0usize; written.len()];
     while let Phase::Choose { player, action, .. } = game.phase() {
-        let key = action.info().record_key.unwrap_or(action.info().name);
-        let k = written.iter().position(|(w, _)| *w == key);
+        let key = key_of(action);
+        let k = written.iter().position(|(w, _)| *w == action);
         let Some((k, entry)) = k.and_then(|k| Some((k, written[k].1.get(asked[k])?))) else {
             if last {
                 return Ok(());
@@ -832,7 +1124,7 @@ fn replay_choices(
             });
         };
         asked[k] += 1;
-        let mv = choice_move(game, action, entry).map_err(|message| ReplayError::Feature {
+        let mv = read_move(game, None, action, entry).map_err(|message| ReplayError::Feature {
             turn,
             tile: tile.to_string(),
             message: format!("`{key}` choice {}: {message}", asked[k]),
@@ -845,14 +1137,48 @@ fn replay_choices(
             })?;
     }
     match (written.iter().zip(&asked)).find(|((_, list), n)| list.len() > **n) {
-        Some(((key, list), &n)) => Err(ReplayError::ExtraChoice {
+        Some(((action, list), &n)) => Err(ReplayError::ExtraChoice {
             turn,
-            key,
+            key: key_of(*action),
             written: list.len(),
             asked: n,
         }),
         None => Ok(()),
     }
+}
+
+/// The turn's second step as a move of the game: its deploy, its one module move, or the pass.
+fn second_move(game: &Game<'_>, placed: PlacedId, t: &Turn) -> Result<Move, String> {
+    if t.figure.is_some() && t.deploy.is_none() {
+        return Err("`figure` says which follower `deploy` puts down: give `deploy` too".into());
+    }
+    let steps: Vec<_> = t.of_form(RecordForm::Step).collect();
+    if usize::from(t.deploy.is_some()) + steps.len() > 1 {
+        return Err(at_most_one());
+    }
+    let followers = &game.tables().followers;
+    Ok(match (&t.deploy, steps.first()) {
+        (None, None) => Move::Pass,
+        (Some(r), _) => Move::Deploy {
+            feature: resolve(game, placed, r)?,
+            figure: match &t.figure {
+                None => FigureId::FOLLOWER,
+                Some(id) => match followers.iter().position(|f| &f.id == id) {
+                    Some(k) => FigureId::set(k),
+                    None => {
+                        let known: Vec<&str> = followers.iter().map(|f| f.id.as_str()).collect();
+                        let known = known.join(", ");
+                        return Err(format!(
+                            "unknown figure `{id}`{} (known: {})",
+                            did_you_mean(id, &known),
+                            if known.is_empty() { "none" } else { &known }
+                        ));
+                    }
+                },
+            },
+        },
+        (None, Some((action, entry))) => read_move(game, Some(placed), *action, entry)?,
+    })
 }
 
 /// Replays a record, stopping at the first illegal move.
@@ -887,16 +1213,15 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
             tile: drawn.clone(),
             message,
         };
-        let first = t.first_move().map_err(feature_error)?;
+        let first = t.first_move(&game).map_err(feature_error)?;
         game.apply(first, &mut events).map_err(illegal)?;
-        let actions: Vec<_> = (t.actions().into_iter())
-            .filter(|(key, _)| second_steps().any(|a| a.info().record_key == Some(key)))
-            .collect();
         if first == Move::Pass {
-            if t.deploy.is_some() || !actions.is_empty() {
-                return Err(feature_error(
-                    "a turn declining the reserve tile places nothing to deploy on".into(),
-                ));
+            if t.deploy.is_some() || t.of_form(RecordForm::Step).next().is_some() {
+                let declined = t.of_form(RecordForm::InsteadOfPlacing).next();
+                return Err(feature_error(format!(
+                    "a turn declining `{}` places nothing to deploy on",
+                    declined.map_or("the placement", |(action, _)| key_of(action))
+                )));
             }
             turns.push(events);
             continue;
@@ -904,39 +1229,7 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
         let Phase::Act(placed) = game.phase() else {
             return Err(ReplayError::Over { turn });
         };
-        if t.figure.is_some() && t.deploy.is_none() {
-            return Err(feature_error(
-                "`figure` says which follower `deploy` puts down: give `deploy` too".into(),
-            ));
-        }
-        if usize::from(t.deploy.is_some()) + actions.len() > 1 {
-            return Err(feature_error(at_most_one()));
-        }
-        let second = match (&t.deploy, actions.first()) {
-            (None, None) => Move::Pass,
-            (Some(r), _) => Move::Deploy {
-                feature: resolve(&game, placed, r).map_err(feature_error)?,
-                figure: match &t.figure {
-                    None => FigureId::FOLLOWER,
-                    Some(id) => match tables.followers.iter().position(|f| &f.id == id) {
-                        Some(k) => FigureId::set(k),
-                        None => {
-                            let known: Vec<&str> =
-                                tables.followers.iter().map(|f| f.id.as_str()).collect();
-                            let known = known.join(", ");
-                            return Err(feature_error(format!(
-                                "unknown figure `{id}`{} (known: {})",
-                                crate::options::did_you_mean(id, &known),
-                                if known.is_empty() { "none" } else { &known }
-                            )));
-                        }
-                    },
-                },
-            },
-            (None, Some((key, written))) => {
-                action_move(&game, placed, key, written).map_err(feature_error)?
-            }
-        };
+        let second = second_move(&game, placed, t).map_err(feature_error)?;
         game.apply(second, &mut events).map_err(illegal)?;
         let last = turn == record.turns.len();
         replay_choices(&mut game, t, (turn, &drawn, last), &mut events)?;
@@ -1101,10 +1394,57 @@ fn check_draw(tables: &Tables, runs: &[ExpectRun], bag: &[KindId]) -> Option<Str
 
 #[cfg(test)]
 mod tests {
-    use super::{
-        ChoiceRef, Declined, FeatureRef, FigureRef, SpotRef, TargetRef, Turn, at_most_one,
-    };
-    use crate::rules::{ActionId, TargetKind};
+    use super::{Entry, FeatureRef, KeyError, Record, SpotRef, Turn, at_most_one};
+    use crate::rules::{ActionId, RECORD_ORDER, RecordForm, TargetKind};
+
+    /// A value of each target form, as a record writes it.
+    fn written(target: TargetKind) -> Entry {
+        match target {
+            TargetKind::Feature => Entry::Index(2),
+            TargetKind::Figure => Entry::Table(SpotRef {
+                at: [1, 0],
+                on: FeatureRef::Name("road".into()),
+                figure: Some(crate::game::FigureKind::Windmill),
+            }),
+            TargetKind::At => Entry::At([3, -1]),
+            TargetKind::Corner => Entry::Word("NE".into()),
+            TargetKind::Spot => Entry::Table(SpotRef {
+                at: [2, 1],
+                on: FeatureRef::Name("city".into()),
+                figure: None,
+            }),
+            TargetKind::Kind => panic!("a figure kind has no record form"),
+        }
+    }
+
+    /// The values an action's turn may hold: its target's form, with the pass and in a list
+    /// where its record form says so.
+    fn entries(action: ActionId) -> Vec<Entry> {
+        let one = written(action.info().target);
+        match action.info().record_form {
+            RecordForm::None => Vec::new(),
+            RecordForm::Step => vec![one],
+            RecordForm::InsteadOfPlacing => vec![one, Entry::pass()],
+            RecordForm::Choices => vec![Entry::List(vec![one, Entry::pass()]), Entry::List(vec![])],
+        }
+    }
+
+    /// A record of one turn at [0, 1] holding `key = entry`.
+    fn record_of(key: &str, entry: Entry) -> Record {
+        let mut turn = Turn {
+            at: [0, 1],
+            ..Turn::empty()
+        };
+        turn.set_action(key, entry)
+            .unwrap_or_else(|e| panic!("`{key}`: {e}"));
+        Record::from_toml("[game]\nplayers = 2\n").map_or_else(
+            |e| panic!("{e}"),
+            |r| Record {
+                turns: vec![turn],
+                ..r
+            },
+        )
+    }
 
     /// Every move in the rules' registry has its key in the record format, for its form of
     /// target, and reads back from it: a module added to the registry without a record key
@@ -1116,52 +1456,167 @@ mod tests {
             let Some(key) = info.record_key else {
                 continue;
             };
-            let written = match info.target {
-                TargetKind::Feature => TargetRef::Feature(FeatureRef::Index(2)),
-                TargetKind::Figure => TargetRef::Figure(FigureRef {
-                    at: [1, 0],
-                    on: FeatureRef::Name("road".into()),
-                    figure: None,
-                }),
-                TargetKind::At => TargetRef::At([3, -1]),
-                TargetKind::Corner => TargetRef::Corner("NE".into()),
-                TargetKind::Spot => TargetRef::Spot(SpotRef {
-                    at: [2, 1],
-                    on: FeatureRef::Name("city".into()),
-                }),
-                TargetKind::Kind => panic!("`{key}` takes a figure kind: no record form"),
-            };
-            let mut turn = Turn {
-                tile: None,
-                at: [0, 1],
-                rotation: 0,
-                deploy: None,
-                windmill: None,
-                return_figure: None,
-                recall: None,
-                donkey: None,
-                barn: None,
-                wagon: None,
-                fairy: None,
-                dragon: None,
-                reserve: None,
-                figure: None,
-                princess: None,
-                portal: None,
-            };
             assert_eq!(ActionId::by_record_key(key), Some(action));
+            let mut turn = Turn {
+                at: [0, 1],
+                ..Turn::empty()
+            };
             if action.is_choice() {
                 // A choice after the turn is a list under its key, the pass among its forms.
-                let list = (turn.choice_list(key)).unwrap_or_else(|| panic!("`{key}`: no list"));
-                *list = Some(vec![ChoiceRef::Pass(Declined::Pass)]);
-                let made = [ChoiceRef::Pass(Declined::Pass)];
-                assert_eq!(turn.choices(), vec![(key, &made[..])]);
+                let list = Entry::List(vec![Entry::pass()]);
+                assert_eq!(turn.set_action(key, list), Ok(()), "`{key}`: no list");
+                let made = [Entry::pass()];
+                assert_eq!(turn.choices(), vec![(action, &made[..])]);
                 continue;
             }
-            assert!(turn.set_action(key, written.clone()), "`{key}` not written");
-            assert_eq!(turn.actions(), vec![(key, written)]);
+            let one = written(info.target);
+            assert_eq!(
+                turn.set_action(key, one.clone()),
+                Ok(()),
+                "`{key}` not written"
+            );
+            assert_eq!(turn.actions().collect::<Vec<_>>(), vec![(key, &one)]);
             assert_eq!(ActionId::by_record_key(key), Some(action));
         }
+    }
+
+    /// Each registry action with a record key round-trips through a record, TOML and JSON, in
+    /// every shape its entry says (a new module's key needs nothing here), and refuses the
+    /// other shapes, naming its key.
+    #[test]
+    fn every_record_key_round_trips_in_each_shape() {
+        let shapes = [
+            TargetKind::Feature,
+            TargetKind::Figure,
+            TargetKind::At,
+            TargetKind::Corner,
+            TargetKind::Spot,
+        ];
+        for action in ActionId::moves() {
+            let key = action.info().record_key.unwrap_or_default();
+            for entry in entries(action) {
+                let record = record_of(key, entry.clone());
+                for text in [record.to_toml(), record.to_json()] {
+                    let read = Record::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+                    assert_eq!(read, record, "{text}");
+                    assert_eq!(read.turns[0].action(key), Some(&entry), "{text}");
+                }
+            }
+            let theirs = written(action.info().target);
+            for other in shapes.map(written).into_iter().filter(|e| *e != theirs) {
+                let accepted = entries(action).contains(&other)
+                    || matches!(
+                        (&other, action.info().target),
+                        (Entry::Word(_), TargetKind::Feature | TargetKind::Corner)
+                            | (Entry::Index(_), TargetKind::Feature)
+                            | (Entry::Table(_), TargetKind::Figure)
+                    );
+                let refused = Turn::empty().set_action(key, other.clone());
+                assert_eq!(
+                    refused.is_err(),
+                    !accepted,
+                    "`{key}` = {other:?}: {refused:?}"
+                );
+                if let Err(KeyError::Shape { key: named, .. }) = refused {
+                    assert_eq!(named, key);
+                }
+            }
+        }
+    }
+
+    /// A turn writes the core's keys, then the modules' in `RECORD_ORDER`, then `figure`,
+    /// where records have always had it.
+    #[test]
+    fn a_turn_writes_its_keys_in_the_registry_order() {
+        let mut turn = Turn {
+            tile: Some("E".into()),
+            at: [0, 1],
+            deploy: Some(FeatureRef::Index(0)),
+            figure: Some("large-follower".into()),
+            ..Turn::empty()
+        };
+        for action in RECORD_ORDER.iter().rev() {
+            let key = action.info().record_key.unwrap_or_default();
+            let entry = entries(*action).remove(0);
+            assert_eq!(turn.set_action(key, entry), Ok(()), "`{key}`");
+        }
+        let json = serde_json::to_string_pretty(&turn).expect("written");
+        // The turn's own keys are the lines indented once.
+        let keys: Vec<&str> = (json.lines())
+            .filter_map(|l| l.strip_prefix("  \""))
+            .filter_map(|l| l.split_once('"').map(|(k, _)| k))
+            .collect();
+        let want: Vec<&str> = ["tile", "at", "rotation", "deploy"]
+            .into_iter()
+            .chain(RECORD_ORDER.iter().filter_map(|a| a.info().record_key))
+            .chain(["figure"])
+            .collect();
+        assert_eq!(keys, want);
+    }
+
+    /// A key that is neither the core's nor the registry's is an error naming it and every
+    /// key a turn may have; a value of another shape names the key and the shape expected.
+    #[test]
+    fn a_wrong_key_or_shape_is_named() {
+        let turn = |line: &str| {
+            let text = format!("[game]\nplayers = 2\n\n[[turn]]\nat = [0, 1]\n{line}\n");
+            match Record::from_toml(&text) {
+                Ok(r) => panic!("`{line}` read: {r:?}"),
+                Err(e) => e.to_string(),
+            }
+        };
+        let unknown = turn("windmil = \"N\"");
+        for part in [
+            "unknown key `windmil` in a turn: did you mean `windmill`?",
+            "tile, at, rotation, deploy, figure, windmill, return, recall, donkey, barn, wagon, \
+             fairy, dragon, reserve, princess, portal",
+        ] {
+            assert!(unknown.contains(part), "{unknown}");
+        }
+        for (line, says) in [
+            (
+                "barn = 3",
+                "`barn` expects a corner of the tile just placed: \"NW\", \"NE\", \"SE\" or \"SW\", not the number 3",
+            ),
+            (
+                "reserve = \"home\"",
+                "`reserve` expects a tile's position `[x, y]`, or \"pass\" declining it, not \"home\"",
+            ),
+            (
+                "dragon = [0, 1]",
+                "`dragon` expects a list of the choices made after the turn, each a tile's position `[x, y]` or \"pass\", not the position [0, 1]",
+            ),
+            ("dragon = [\"home\"]", "`dragon` expects a list"),
+            (
+                "donkey = \"N\"",
+                "`donkey` expects a tile's position `[x, y]`, not \"N\"",
+            ),
+            (
+                "portal = { at = [1, 0], on = \"N\", figure = \"follower\" }",
+                "`portal` expects a feature of a placed tile",
+            ),
+            (
+                "return = { at = [1, 0], onn = \"N\" }",
+                "unknown field `onn`",
+            ),
+            (
+                "windmill = 300",
+                "`windmill` expects a feature of the tile just placed",
+            ),
+            (
+                "windmill = true",
+                "`windmill` expects a feature of the tile just placed",
+            ),
+        ] {
+            let error = turn(line);
+            assert!(error.contains(says), "`{line}`: {error}");
+        }
+        let json = r#"{"game": {"players": 2}, "turn": [{"at": [0, 1], "barn": [1, 2]}]}"#;
+        let error = Record::parse(json).map(|_| ()).unwrap_err().to_string();
+        assert!(error.contains("`barn` expects a corner"), "{error}");
+        let twice = r#"{"game": {"players": 2}, "turn": [{"at": [0, 1], "at": [0, 2]}]}"#;
+        let error = Record::parse(twice).map(|_| ()).unwrap_err().to_string();
+        assert!(error.contains("duplicate key `at`"), "{error}");
     }
 
     /// A choice is written `"pass"`, `[x, y]` or `{ at, on }`, and read back as such.
@@ -1169,16 +1624,17 @@ mod tests {
     fn choices_read_back_in_each_form() {
         #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
         struct Listed {
-            made: Vec<ChoiceRef>,
+            made: Vec<Entry>,
         }
         let listed = Listed {
             made: vec![
-                ChoiceRef::Spot(SpotRef {
+                Entry::Table(SpotRef {
                     at: [0, 1],
                     on: FeatureRef::Name("N".into()),
+                    figure: None,
                 }),
-                ChoiceRef::Pass(Declined::Pass),
-                ChoiceRef::At([-2, 3]),
+                Entry::pass(),
+                Entry::At([-2, 3]),
             ],
         };
         let text = toml::to_string(&listed).expect("written");
@@ -1187,7 +1643,29 @@ mod tests {
             "made = [{ at = [0, 1], on = \"N\" }, \"pass\", [-2, 3]]\n"
         );
         assert_eq!(toml::from_str::<Listed>(&text).ok(), Some(listed));
-        assert!(toml::from_str::<Listed>("made = [\"home\"]").is_err());
+        let home = "[game]\nplayers = 2\n[[turn]]\nat = [0, 1]\nwagon = [\"home\"]\n";
+        assert!(Record::from_toml(home).is_err());
+    }
+
+    /// `RECORDS.md` lists the registry's record keys, in `RECORD_ORDER`, where it says how
+    /// a module's key is written.
+    #[test]
+    fn the_format_lists_the_registry_keys() {
+        let doc: Vec<&str> = include_str!("../RECORDS.md").split_whitespace().collect();
+        let doc = doc.join(" ");
+        let keys: Vec<String> = (RECORD_ORDER.iter())
+            .filter_map(|a| a.info().record_key)
+            .map(|k| format!("`{k}`"))
+            .collect();
+        let sentence = format!(
+            "A rule module's move is written under its record key, from the registry (`ACTIONS` \
+             in `engine/src/rules/mod.rs`): {}.",
+            keys.join(", ")
+        );
+        assert!(
+            doc.contains(&sentence),
+            "RECORDS.md does not say: {sentence}"
+        );
     }
 
     #[test]

@@ -490,7 +490,7 @@ fn greedy_moves_its_wagon_on_when_it_pays() {
     .expect("the scenario");
     let mut record = engine::record::Record::from_toml(&text).expect("a record");
     // The last turn without its choice: the replay stops where P1 must choose.
-    record.turns[1].wagon = None;
+    record.turns[1].remove_action("wagon");
     let game = engine::record::replay(tables, &record)
         .expect("replays")
         .game;

@@ -242,6 +242,8 @@ pub struct Action {
     pub record_key: Option<&'static str>,
     /// The form of its target.
     pub target: TargetKind,
+    /// How a record's turn writes its moves under `record_key`.
+    pub record_form: RecordForm,
     /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
     /// random player picks such a group first, then a move in it.
     pub grouped: bool,
@@ -254,12 +256,45 @@ pub struct Action {
     pub event_words: &'static str,
 }
 
+/// How a game record's turn writes an action's moves under its record key: the value's shape
+/// is its target's form (`TargetKind`), once, or with `"pass"`, or in a list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordForm {
+    /// Not written: an event, never a move (no record key).
+    None,
+    /// The turn's one move after placing, instead of a deploy: its target.
+    Step,
+    /// Instead of placing the drawn tile (the turn gives no `at`): its target, or `"pass"`
+    /// declining it (`PLACE_STEP`).
+    InsteadOfPlacing,
+    /// The choices made after the turn (`CHOICES`), in the order made: a list of targets and
+    /// `"pass"`es.
+    Choices,
+}
+
+/// The actions a record's turn names, in the order a turn writes their keys: the order
+/// records have always been written in (a new one goes last).
+pub const RECORD_ORDER: [ActionId; 11] = [
+    ActionId::WINDMILL,
+    ActionId::RETURN,
+    ActionId::RECALL,
+    ActionId::DONKEY,
+    ActionId::BARN,
+    ActionId::WAGON,
+    ActionId::FAIRY,
+    ActionId::DRAGON,
+    ActionId::ABBEY,
+    ActionId::PRINCESS,
+    ActionId::PORTAL,
+];
+
 /// The registry of the rule modules' moves and events, indexed by `ActionId`.
 pub static ACTIONS: [Action; 13] = [
     Action {
         name: "windmill",
         record_key: Some("windmill"),
         target: TargetKind::Feature,
+        record_form: RecordForm::Step,
         grouped: true,
         move_words: "windmill on the {target}",
         event_words: "{player} places their windmill on the {target}",
@@ -268,6 +303,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "return",
         record_key: Some("return"),
         target: TargetKind::Figure,
+        record_form: RecordForm::Step,
         grouped: false,
         move_words: "return your {target} (Festival)",
         event_words: "",
@@ -276,6 +312,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "recall",
         record_key: Some("recall"),
         target: TargetKind::Figure,
+        record_form: RecordForm::Step,
         grouped: false,
         move_words: "take back your {target}, scoring its feature now",
         event_words: "",
@@ -284,6 +321,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "donkey",
         record_key: Some("donkey"),
         target: TargetKind::At,
+        record_form: RecordForm::Step,
         grouped: true,
         move_words: "move the donkey to {target}",
         event_words: "{player} moves the donkey to {target}",
@@ -292,6 +330,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "extra_tile",
         record_key: None,
         target: TargetKind::Kind,
+        record_form: RecordForm::None,
         grouped: false,
         move_words: "",
         event_words: "{player}'s {target}: the tile extends its feature, so {player} places one more tile",
@@ -300,6 +339,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "barn",
         record_key: Some("barn"),
         target: TargetKind::Corner,
+        record_form: RecordForm::Step,
         grouped: false,
         move_words: "barn at the {target} corner",
         event_words: "{player} places their barn at the {target} corner",
@@ -308,6 +348,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "princess",
         record_key: Some("princess"),
         target: TargetKind::Figure,
+        record_form: RecordForm::Step,
         grouped: false,
         move_words: "send the {target} home (princess)",
         event_words: "",
@@ -316,6 +357,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "portal",
         record_key: Some("portal"),
         target: TargetKind::Spot,
+        record_form: RecordForm::Step,
         grouped: true,
         move_words: "deploy a follower through the portal on the {target}",
         event_words: "{player} deploys a follower through the portal on the {target}",
@@ -324,6 +366,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "wagon",
         record_key: Some("wagon"),
         target: TargetKind::Spot,
+        record_form: RecordForm::Choices,
         grouped: false,
         move_words: "move your wagon on to the {target}",
         event_words: "{player}'s wagon moves on to the {target}",
@@ -332,6 +375,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "fairy",
         record_key: Some("fairy"),
         target: TargetKind::Figure,
+        record_form: RecordForm::Step,
         grouped: false,
         move_words: "move the {creature} beside your {target}",
         event_words: "{player} moves the {creature} beside their {target}",
@@ -340,6 +384,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "dragon",
         record_key: Some("dragon"),
         target: TargetKind::At,
+        record_form: RecordForm::Choices,
         grouped: false,
         move_words: "move the {creature} to {target}",
         event_words: "{player} moves the {creature} to {target}",
@@ -348,6 +393,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "arrives",
         record_key: None,
         target: TargetKind::At,
+        record_form: RecordForm::None,
         grouped: false,
         move_words: "",
         event_words: "the {creature} comes to {target}, the tile {player} placed",
@@ -356,6 +402,7 @@ pub static ACTIONS: [Action; 13] = [
         name: "reserve",
         record_key: Some("reserve"),
         target: TargetKind::At,
+        record_form: RecordForm::InsteadOfPlacing,
         grouped: false,
         move_words: "place your reserve tile at {target} instead",
         event_words: "{player} took the tile at {target} from their reserve",
@@ -1130,7 +1177,7 @@ impl Game<'_> {
 #[cfg(test)]
 mod tests {
     use super::ActionGroup;
-    use super::{ACTIONS, ActionId, CHOICES, FLAT, GROUPS, PLACE_STEP};
+    use super::{ACTIONS, ActionId, CHOICES, FLAT, GROUPS, PLACE_STEP, RECORD_ORDER, RecordForm};
 
     /// `FLAT` is what it says: the ungrouped modules' moves before the pass, in `GROUPS`'s
     /// order (the random player's flat pick relies on it).
@@ -1163,6 +1210,29 @@ mod tests {
         }
         for choice in CHOICES {
             assert!(choice.info().record_key.is_some(), "{}", choice.info().name);
+        }
+    }
+
+    /// Each entry's record form agrees with what it is (an event, a second step, a place-step
+    /// move, a choice), and `RECORD_ORDER` holds every action with a record key once.
+    #[test]
+    fn the_record_forms_and_order_cover_the_moves() {
+        for (i, info) in ACTIONS.iter().enumerate() {
+            let action = ActionId(i as u8);
+            let form = match info.record_key {
+                None => RecordForm::None,
+                Some(_) if CHOICES.contains(&action) => RecordForm::Choices,
+                Some(_) if PLACE_STEP.contains(&action) => RecordForm::InsteadOfPlacing,
+                Some(_) => RecordForm::Step,
+            };
+            assert_eq!(info.record_form, form, "{}", info.name);
+            let listed = RECORD_ORDER.iter().filter(|&&a| a == action).count();
+            assert_eq!(
+                listed,
+                usize::from(info.record_key.is_some()),
+                "{}",
+                info.name
+            );
         }
     }
 }

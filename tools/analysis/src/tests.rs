@@ -443,7 +443,12 @@ mod games {
             }
         }
         assert!(placed, "the person was never offered the abbey");
-        assert!(game.record().turns.iter().any(|t| t.reserve.is_some()));
+        assert!(
+            game.record()
+                .turns
+                .iter()
+                .any(|t| t.action("reserve").is_some())
+        );
         let tables = game.tables().clone();
         let replayed = engine::replay(&tables, game.record()).expect("the record replays");
         assert_eq!(replayed.game.scores(), game.view().unwrap().scores);
