@@ -42,7 +42,11 @@
 //!
 //! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
 //! records, `play --json`, the page's words and the players read the entry, not the module.
-//! The core's files reach the modules only through this file (`engine/tests/layering.rs`).
+//! A module's figure that is not a follower is a `FigureKind::Module` of the move that placed
+//! it (its word is that entry's name); a move a module refuses is an `IllegalMove::Rule` with
+//! the module's message; what a module reads of the tables in play it builds once per setup
+//! into `ModuleTables` (the flowers' groups, the Festival's tiles). The core's files reach the
+//! modules only through this file and name no mechanic (`engine/tests/layering.rs`).
 
 pub(crate) mod barn;
 pub(crate) mod creatures;
