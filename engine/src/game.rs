@@ -19,13 +19,9 @@ pub use crate::setup::Setup;
 use crate::tables::{Orient, Tables};
 use tiledef::{Meeting, Port, Side};
 
-pub use crate::options::{
-    DonkeyBlocks, Draw, GameOptions, MAX_PLAYERS, RuleOptions, Rules, SetupError,
-};
+pub use crate::options::{Draw, GameOptions, MAX_PLAYERS, RuleOptions, Rules, SetupError};
 use crate::placements::nth_bit;
-pub use crate::scoring::{
-    CornerPaid, FigureBonus, FlowerBonus, NetworkBonus, Reason, Score, Scored,
-};
+pub use crate::scoring::{CornerPaid, FigureBonus, Reason, Score, Scored};
 pub use crate::state::{
     Event, Figure, FigureKind, Game, GameStats, IllegalMove, Move, Node, Phase,
 };

@@ -40,9 +40,12 @@ pub mod tables;
 pub use record::{Record, Replay, ReplayError, Turn, replay};
 
 pub use game::{
-    ActionGroup, DonkeyBlocks, Draw, Event, Figure, FigureKind, Game, GameOptions, IllegalMove,
-    Move, Phase, Reason, RuleOptions, Rules, Score, Scored, Setup, SetupError,
+    ActionGroup, Draw, Event, Figure, FigureKind, Game, GameOptions, IllegalMove, Move, Phase,
+    Reason, RuleOptions, Rules, Score, Scored, Setup, SetupError,
 };
+
+// A rule module's option, named here rather than in the turn flow.
+pub use options::DonkeyBlocks;
 
 pub use ids::{FeatureKindId, FigureId, KindId, NodeId, OrientId, PlacedId};
 pub use tables::{CompileError, FeatureRule, Tables, compile};

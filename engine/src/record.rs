@@ -1404,7 +1404,7 @@ mod tests {
             TargetKind::Figure => Entry::Table(SpotRef {
                 at: [1, 0],
                 on: FeatureRef::Name("road".into()),
-                figure: Some(crate::game::FigureKind::Windmill),
+                figure: Some(crate::game::FigureKind::Module(ActionId::WINDMILL)),
             }),
             TargetKind::At => Entry::At([3, -1]),
             TargetKind::Corner => Entry::Word("NE".into()),

@@ -4,6 +4,7 @@
 
 use crate::ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
 use crate::options::MAX_PLAYERS;
+use crate::rules::{FlowerBonus, NetworkBonus};
 use crate::state::{Event, FigureKind, Game};
 use crate::tables::{EffectRule, Rates, SiteRange, Tables};
 use serde::{Deserialize, Serialize};
@@ -97,19 +98,6 @@ pub enum Reason {
     Recalled,
 }
 
-/// A flower bonus of one player in a scoring (Village Life).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FlowerBonus {
-    /// The player (0-based).
-    pub player: u8,
-    /// Their flower colour id.
-    pub colour: String,
-    /// Matching flower groups on the scored feature's tiles.
-    pub groups: u32,
-    /// 3 × groups.
-    pub points: u32,
-}
-
 /// What a figure's bonus paid its owner in a scoring (the pig's).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FigureBonus {
@@ -120,17 +108,6 @@ pub struct FigureBonus {
     /// What it counted: tiles, emblems and bordered features at its rates.
     pub counted: u32,
     /// The points it added.
-    pub points: u32,
-}
-
-/// A marketplace network bonus of one player (Village Life).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NetworkBonus {
-    /// The player (0-based).
-    pub player: u8,
-    /// Tiles of each other road of the marketplaces the scored road touches.
-    pub roads: Vec<u32>,
-    /// Their sum.
     pub points: u32,
 }
 
@@ -201,26 +178,15 @@ pub struct ModifierPoints {
 }
 
 impl Score {
-    /// Everything a player got from this scoring: base points (if among the majority), flower
-    /// and network bonuses.
+    /// Everything a player got from this scoring: base points (if among the majority), the
+    /// rule modules' bonuses and the figures'.
     pub fn points_of(&self, player: u8) -> u32 {
         let base = if self.players.contains(&player) {
             self.points
         } else {
             0
         };
-        base + self
-            .flowers
-            .iter()
-            .filter(|b| b.player == player)
-            .map(|b| b.points)
-            .sum::<u32>()
-            + self
-                .network
-                .iter()
-                .filter(|b| b.player == player)
-                .map(|b| b.points)
-                .sum::<u32>()
+        base + self.module_bonus_points(player)
             + (self.bonuses.iter())
                 .filter(|b| b.player == player)
                 .map(|b| b.points)
@@ -489,15 +455,7 @@ impl fmt::Display for Described<'_> {
             write!(f, "; majority by strength: {}", by.join(", "))?;
         }
         for b in &s.flowers {
-            write!(
-                f,
-                "; P{} +{} for flowers (3 × {} {} group{})",
-                b.player + 1,
-                b.points,
-                b.groups,
-                b.colour,
-                if b.groups == 1 { "" } else { "s" }
-            )?;
+            write!(f, "; {b}")?;
         }
         for b in &s.bonuses {
             write!(
@@ -510,14 +468,7 @@ impl fmt::Display for Described<'_> {
             )?;
         }
         for b in &s.network {
-            let parts: Vec<String> = b.roads.iter().map(u32::to_string).collect();
-            write!(
-                f,
-                "; P{} +{} marketplace network (tiles of the other roads: {})",
-                b.player + 1,
-                b.points,
-                parts.join(" + ")
-            )?;
+            write!(f, "; {b}")?;
         }
         Ok(())
     }
@@ -608,7 +559,7 @@ impl<'t> Game<'t> {
                 self.core.stats.marker_points[k] += m.points * winners.len() as i64;
             }
         }
-        let (bonuses, flowers) = self.scored(&crate::rules::Scoring {
+        let (bonuses, module_bonuses) = self.scored(&crate::rules::Scoring {
             shape: rule.shape,
             tile: node.tile,
             followers: &count[..players],
@@ -642,7 +593,7 @@ impl<'t> Game<'t> {
                 Vec::new()
             },
             modifiers,
-            flowers,
+            flowers: module_bonuses,
             network: Vec::new(),
             bonuses,
         })));
@@ -685,7 +636,7 @@ impl<'t> Game<'t> {
                 *n += u64::from(points);
             }
         }
-        let (bonuses, flowers) = self.scored(&crate::rules::Scoring {
+        let (bonuses, module_bonuses) = self.scored(&crate::rules::Scoring {
             shape: Shape::Region,
             tile: node.tile,
             followers: &count[..players],
@@ -719,7 +670,7 @@ impl<'t> Game<'t> {
             followers: count[..players].to_vec(),
             strength: strength_apart(&weight[..players], &count[..players]),
             modifiers: Vec::new(),
-            flowers,
+            flowers: module_bonuses,
             network: Vec::new(),
             bonuses,
         })));
@@ -1062,15 +1013,17 @@ impl<'t> Game<'t> {
     }
 }
 
-/// Which marker kinds' scoring modifiers and tokens a game plays.
+/// Which marker kinds' scoring modifiers, and which marker kinds a rule module counts (the
+/// tokens), a game plays.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct MarkersInPlay {
     /// Per marker kind: whether its scoring modifier is in play.
     pub scoring_on: Vec<bool>,
     /// Whether any marker kind's scoring modifier is in play (else scoring skips the walk).
     pub modifiers: bool,
-    /// Whether any marker kind on the draw's tiles gives a token.
-    pub tokens: bool,
+    /// Whether any marker kind on the draw's tiles is one a rule module counts
+    /// (`rules::counts_marker`: the tokens'), so the game plays that module.
+    pub counted: bool,
     /// Per orientation: bit `i` when its local feature `i` carries a marker whose modifier or
     /// token is in play. A scoring's walk tests this bit, beside the tile's orientation it
     /// reads anyway, and reads a member's marker list only when it is set: most members have
@@ -1108,7 +1061,8 @@ pub(crate) fn markers_in_play(
                 .is_some_and(|s| s.option.as_deref().is_none_or(|o| rules.is_on(o)))
         })
         .collect();
-    let in_play = |k: u8| scoring_on[usize::from(k)] || markers[usize::from(k)].token.is_some();
+    let counted = crate::rules::counts_marker;
+    let in_play = |k: u8| scoring_on[usize::from(k)] || counted(&markers[usize::from(k)]);
     let marked = (tables.orients.iter())
         .map(|o| {
             (o.features.iter().enumerate())
@@ -1117,7 +1071,7 @@ pub(crate) fn markers_in_play(
         })
         .collect();
     MarkersInPlay {
-        tokens: (markers.iter().zip(&used)).any(|(m, &used)| used && m.token.is_some()),
+        counted: (markers.iter().zip(&used)).any(|(m, &used)| used && counted(m)),
         modifiers: scoring_on.contains(&true),
         scoring_on,
         marked,

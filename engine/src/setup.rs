@@ -182,7 +182,7 @@ impl<'t> Setup<'t> {
                 &self.rules,
                 players,
                 colours,
-                self.markers.tokens.then_some(markers),
+                self.markers.counted.then_some(markers),
                 &powers,
                 &self.marker_modules,
             ),

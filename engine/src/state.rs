@@ -34,14 +34,63 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use tiledef::{Meeting, Side};
 
-/// The kinds of figure; expansions add theirs (windmill, donkey) here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// The kinds of figure: the followers, and the figures a rule module places that are not
+/// followers (Village Life's windmill), each named by the move that places it, so a new one
+/// needs no variant here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FigureKind {
     /// A follower (meeple): 7 per player in the base game.
     Follower,
-    /// A windmill (Village Life): one per player, on a field, scores its plus-shaped range.
-    Windmill,
+    /// A figure placed by a rule module's move of this action (`crate::rules::ACTIONS`), not a
+    /// follower: the module keeps its supply and is told when it leaves the board.
+    Module(crate::rules::ActionId),
+}
+
+impl FigureKind {
+    /// Its word in records, `--json` and the page: `follower`, or its action's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            FigureKind::Follower => "follower",
+            FigureKind::Module(action) => action.info().name,
+        }
+    }
+
+    /// The kind a word names (`name`'s inverse): `follower`, or a module's move that places a
+    /// figure.
+    pub fn by_name(word: &str) -> Option<FigureKind> {
+        if word == "follower" {
+            return Some(FigureKind::Follower);
+        }
+        (crate::rules::ActionId::all())
+            .find(|a| a.places_figure() && a.info().name == word)
+            .map(FigureKind::Module)
+    }
+}
+
+impl Serialize for FigureKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for FigureKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let word = String::deserialize(deserializer)?;
+        FigureKind::by_name(&word).ok_or_else(|| {
+            let known: Vec<String> = (std::iter::once(FigureKind::Follower))
+                .chain(
+                    (crate::rules::ActionId::all())
+                        .filter(|a| a.places_figure())
+                        .map(FigureKind::Module),
+                )
+                .map(|k| format!("`{}`", k.name()))
+                .collect();
+            serde::de::Error::custom(format!(
+                "unknown figure `{word}`, expected {}",
+                known.join(" or ")
+            ))
+        })
+    }
 }
 
 /// A figure on the board.
@@ -182,14 +231,9 @@ pub(crate) struct PlayTables {
     connects: Vec<bool>,
     /// How many edge kinds the tables have.
     edge_kinds: usize,
-    /// Colours of flowers in the tables (`Tables::colours`).
-    colours: usize,
-    /// Per tile kind and colour (`kind × colours + colour`): its flower groups of that colour,
-    /// on all its fields (`TileKind::flowers`).
-    kind_flowers: Vec<u8>,
-    /// Per orientation: bit `i` when its local feature `i` has flower groups (every bit from 63
-    /// on for a feature past 63). A field's flower bonus reads a member's flower list only then.
-    flowered: Vec<u64>,
+    /// What the rule modules read of the tables (the flowers' groups, the Festival's tiles),
+    /// built by `crate::rules` beside these and shared the same way.
+    pub(crate) modules: crate::rules::ModuleTables,
     /// Bit `k` when feature kind `k` completes by closing (`FeatureRule::closes`): what `join`
     /// and the completion check test.
     pub closes: u32,
@@ -239,8 +283,6 @@ pub(crate) struct OrientCore {
     pub site: u8,
     /// How many fields it has (`Orient::fields`: where a windmill may go).
     pub fields: u8,
-    /// `Orient::festival`: a tile marker is a Festival place.
-    pub festival: bool,
 }
 
 /// How the features of two placed orientations meet across a side (`PlayTables::meetings`):
@@ -358,18 +400,6 @@ impl PlayTables {
                 room_sides: crate::placement::room_sides(tables, o),
                 site: o.site.unwrap_or(NO_FEATURE),
                 fields: o.fields.len() as u8,
-                festival: o.festival,
-            })
-            .collect();
-        let colours = tables.colours.len();
-        let kind_flowers = (tables.kinds.iter())
-            .flat_map(|k| (0..colours).map(|c| k.flowers.get(c).copied().unwrap_or(0)))
-            .collect();
-        let flowered = (tables.orients.iter())
-            .map(|o| {
-                (o.features.iter().enumerate())
-                    .filter(|(_, f)| !f.flowers.is_empty())
-                    .fold(0, |bits, (i, _)| bits | 1 << i.min(63))
             })
             .collect();
         let kinds_where = |test: &dyn Fn(&crate::tables::FeatureRule) -> bool| {
@@ -390,9 +420,7 @@ impl PlayTables {
                 .map(|&m| m == Meeting::Connect)
                 .collect(),
             edge_kinds: tables.edge_kinds.len(),
-            colours,
-            kind_flowers,
-            flowered,
+            modules: crate::rules::ModuleTables::new(tables),
             closes: kinds_where(&|k| k.closes()),
             claimable: kinds_where(&|k| k.claimable),
             sites: kinds_where(&|k| k.range.is_some()) & tables.takeable(),
@@ -401,23 +429,6 @@ impl PlayTables {
                 .max()
                 .unwrap_or(0),
         }
-    }
-
-    /// The flower groups of a colour on all the fields of a tile kind.
-    #[inline]
-    pub(crate) fn flower_groups(&self, kind: KindId, colour: u8) -> u32 {
-        let colour = usize::from(colour);
-        if colour >= self.colours {
-            return 0;
-        }
-        u32::from(self.kind_flowers[kind.index() * self.colours + colour])
-    }
-
-    /// Whether local feature `local` of an orientation may have flower groups (false: it has
-    /// none).
-    #[inline]
-    pub(crate) fn flowered(&self, orient: OrientId, local: u8) -> bool {
-        self.flowered[orient.index()] >> local.min(63) & 1 != 0
     }
 
     /// Bit `k` when an orientation has a feature of kind `k`.
@@ -714,25 +725,13 @@ pub enum IllegalMove {
     /// The player has no follower left.
     #[error("player {0} has no follower left")]
     NoFollower(u8),
-    /// The placement would complete a feature on the donkey's tile.
-    #[error(
-        "placing there would complete a feature on the donkey's tile ({dx}, {dy}): the donkey blocks it"
-    )]
-    DonkeyBlocks {
-        /// The donkey's column.
-        dx: i16,
-        /// The donkey's row.
-        dy: i16,
-    },
     /// The rules module is not in play, or the move is not offered now.
     #[error("{0}")]
     NotOffered(String),
-    /// A windmill must stand on a field.
-    #[error("a windmill goes on a field, not on a {0}")]
-    WindmillNotOnField(String),
-    /// The player has no windmill left.
-    #[error("player {0} has no windmill left")]
-    NoWindmill(u8),
+    /// A rule module's rule refuses the move; the module wrote the message (the donkey blocking
+    /// a placement, a windmill off a field, no windmill left, the donkey's target).
+    #[error("{0}")]
+    Rule(String),
     /// The figure to return is not one of the player's figures.
     #[error("there is no figure {0} of the current player to return")]
     NoSuchFigure(u16),
@@ -769,16 +768,6 @@ pub enum IllegalMove {
         edge: String,
         /// The side whose path end is cramped.
         side: String,
-    },
-    /// The donkey may only go to a placed tile other than its own.
-    #[error("the donkey cannot move to ({x}, {y}): {why}")]
-    DonkeyTarget {
-        /// Column.
-        x: i16,
-        /// Row.
-        y: i16,
-        /// Why.
-        why: &'static str,
     },
 }
 
@@ -1320,33 +1309,6 @@ impl<'t> Game<'t> {
         &self.core.stats
     }
 
-    /// The tile the donkey stands on (Village Life).
-    pub fn donkey(&self) -> Option<PlacedId> {
-        self.modules.donkey.map(|d| d.tile)
-    }
-
-    /// Puts the donkey on a placed tile, or takes it out of the game (for analysis: then
-    /// `recompute_placements`).
-    pub fn set_donkey(&mut self, tile: Option<PlacedId>) {
-        self.modules.set_donkey(tile);
-    }
-
-    /// Windmills in each player's supply (Village Life; empty when the game has none).
-    pub fn windmills(&self) -> &[u8] {
-        self.modules.windmills.as_ref().map_or(&[], |w| &w.supply)
-    }
-
-    /// Flower colour (index into `Tables::colours`) of each player (Village Life; else empty).
-    pub fn colours(&self) -> &[u8] {
-        self.modules.flowers.as_ref().map_or(&[], |f| &f.colours)
-    }
-
-    /// Tokens by player and marker kind (`player × markers + kind`), for marker kinds that
-    /// give a token (empty when none does).
-    pub fn tokens(&self) -> &[u32] {
-        self.modules.tokens.as_ref().map_or(&[], |t| &t.held)
-    }
-
     /// Puts a tile on the board and joins its features to its neighbours'.
     pub(crate) fn put(&mut self, x: i32, y: i32, orient: OrientId) -> PlacedId {
         let ends = self.modules.wants_ends();
@@ -1366,11 +1328,7 @@ impl<'t> Game<'t> {
                 }
                 core.return_to_supply(fig);
             }
-            FigureKind::Windmill => {
-                if let Some(windmills) = self.modules.windmills.as_mut() {
-                    windmills.lift(fig.owner, fig.tile);
-                }
-            }
+            FigureKind::Module(action) => self.module_figure_lifted(action, &fig),
         }
         fig
     }
@@ -1797,28 +1755,8 @@ mod tests {
             assert_eq!(core.rotation_orient, kind.rotation_orient.map(OrientId));
             assert_eq!(1 << core.rotations_shift, kind.orients.len());
             assert_eq!(core.no_u_turn, kind.no_u_turn);
-            for c in 0..=tables.colours.len() {
-                let groups = kind.flowers.get(c).copied().unwrap_or(0);
-                assert_eq!(
-                    play.flower_groups(KindId(k as u16), c as u8),
-                    u32::from(groups)
-                );
-            }
         }
-        // Village Life's fields have flowers, so the bits below are tested both ways.
-        assert!(
-            tables
-                .kinds
-                .iter()
-                .any(|k| k.flowers.iter().any(|&n| n > 0))
-        );
         for (i, o) in tables.orients.iter().enumerate() {
-            for (local, f) in o.features.iter().enumerate() {
-                assert_eq!(
-                    play.flowered(OrientId(i as u16), local as u8),
-                    !f.flowers.is_empty()
-                );
-            }
             let core = play.orients[i];
             assert_eq!(
                 (core.edges, core.ports, core.links, core.kind, core.rotation),
@@ -1832,8 +1770,8 @@ mod tests {
             }
             assert_eq!(core.room_sides, crate::placement::room_sides(&tables, o));
             assert_eq!(
-                (core.site, usize::from(core.fields), core.festival),
-                (o.site.unwrap_or(u8::MAX), o.fields.len(), o.festival)
+                (core.site, usize::from(core.fields)),
+                (o.site.unwrap_or(u8::MAX), o.fields.len())
             );
             assert_eq!(play.of(OrientId(i as u16)).len(), o.features.len());
         }

@@ -213,3 +213,188 @@ fn the_check_finds_a_rule_module_however_it_is_named() {
     assert_eq!(faults("use crate::rules::{ActionId, Target};", "record"), 0);
     assert_eq!(faults("use crate::state::{Core, Game};", "scoring"), 0);
 }
+
+/// The mechanics of the bundled sets and of Carcassonne's expansions: words the core's code
+/// must not say (a comment may say which module does what). A word counts in an identifier's
+/// parts (`windmill_points`, `TokenMajority`) and in string literals, alone or plural; the
+/// longer ones also as a prefix (`marketplace`).
+const MECHANICS: &[&str] = &[
+    "windmill",
+    "donkey",
+    "festival",
+    "flower",
+    "market",
+    "token",
+    "well",
+    "river",
+    "abbey",
+    "dragon",
+    "fairy",
+    "princess",
+    "portal",
+    "wagon",
+    "barn",
+    "volcano",
+    "abbot",
+    "pig",
+    "builder",
+    "mayor",
+    "village",
+    "trader",
+    "inn",
+    "cathedral",
+    "tower",
+    "bridge",
+    "castle",
+    "bazaar",
+    "catapult",
+    "magic",
+    "witch",
+    "ferry",
+    "gold",
+    "vineyard",
+    "shepherd",
+    "sheep",
+];
+
+/// The core files held to `MECHANICS` (`engine/src/NAME.rs`).
+const MECHANIC_FREE: &[&str] = &["state", "game", "scoring"];
+
+/// Identifiers and words still naming a mechanic in those files, each with who is moving it
+/// out: the statistics' named counters and `Scored::Windmill` (the stats slice), the token
+/// events and the flower and network bonuses' fields of `Score` (read by records and tools:
+/// to be made general with them). Shrink it; never grow it.
+const LEFT: &[(&str, &[&str])] = &[
+    (
+        "state",
+        &[
+            // The statistics (the stats slice).
+            "windmill_points",
+            "flower_points",
+            "token_points",
+            "festival_returns",
+            "donkey_moves",
+            "windmills_placed",
+            "flowers",
+            "windmills",
+            "marketplace",
+            "token",
+            "Tokens",
+            "tokens",
+            // The token events, read by every consumer of events.
+            "TokenMajority",
+        ],
+    ),
+    (
+        "scoring",
+        &[
+            // `Scored::Windmill` and its words (the stats slice).
+            "Windmill",
+            "windmill",
+            // The bonuses' fields and types of `Score`, read by records and tools.
+            "FlowerBonus",
+            "flowers",
+        ],
+    ),
+];
+
+/// The mechanic a word of code names, if any: the word itself or one of its parts (split at
+/// `_` and at a lower-to-upper case change).
+fn names_mechanic(word: &str) -> Option<&'static str> {
+    let mut parts = Vec::new();
+    for piece in word.split('_') {
+        let mut start = 0;
+        let chars: Vec<(usize, char)> = piece.char_indices().collect();
+        for w in chars.windows(2) {
+            if w[0].1.is_lowercase() && w[1].1.is_uppercase() {
+                parts.push(&piece[start..w[1].0]);
+                start = w[1].0;
+            }
+        }
+        parts.push(&piece[start..]);
+    }
+    parts.iter().find_map(|part| {
+        let part = part.to_lowercase();
+        MECHANICS.iter().copied().find(|m| {
+            part == *m
+                || part.strip_suffix('s') == Some(*m)
+                || (m.len() >= 5 && part.starts_with(*m))
+        })
+    })
+}
+
+/// A file's code without its comments: whole comment lines, and what follows `//` outside a
+/// string literal.
+fn code_only(text: &str) -> Vec<(usize, String)> {
+    (text.lines().enumerate())
+        .filter(|(_, l)| !l.trim_start().starts_with("//"))
+        .map(|(i, l)| {
+            let mut quotes = 0;
+            let mut end = l.len();
+            for (at, c) in l.char_indices() {
+                if c == '"' {
+                    quotes += 1;
+                } else if quotes % 2 == 0 && l[at..].starts_with("//") {
+                    end = at;
+                    break;
+                }
+            }
+            (i + 1, l[..end].to_string())
+        })
+        .collect()
+}
+
+/// Every word of `code` naming a mechanic that `allowed` does not list: line, word, mechanic.
+fn mechanic_faults(code: &str, allowed: &[&str]) -> Vec<(usize, String, &'static str)> {
+    let mut out = Vec::new();
+    for (line, text) in code_only(code) {
+        for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if let Some(m) = names_mechanic(word)
+                && !allowed.contains(&word)
+            {
+                out.push((line, word.to_string(), m));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_core_s_code_names_no_mechanic() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut faults = Vec::new();
+    for file in MECHANIC_FREE {
+        let text = std::fs::read_to_string(src.join(format!("{file}.rs")))
+            .unwrap_or_else(|e| panic!("engine/src/{file}.rs: {e}"));
+        let allowed = (LEFT.iter())
+            .find(|(f, _)| f == file)
+            .map_or(&[][..], |(_, words)| *words);
+        for (line, word, mechanic) in mechanic_faults(&text, allowed) {
+            faults.push(format!(
+                "engine/src/{file}.rs:{line} `{word}` names a mechanic ({mechanic}): move it \
+                 behind a hook or the registry in rules/mod.rs"
+            ));
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+/// The check finds a mechanic in an identifier's parts, plural or as a prefix, and in a
+/// string, but not in a comment or in a word that only contains one.
+#[test]
+fn the_mechanic_check_reads_words_not_comments() {
+    let count = |code: &str| mechanic_faults(code, &[]).len();
+    assert_eq!(count("FigureKind::Windmill => {"), 1);
+    assert_eq!(count("IllegalMove::DonkeyBlocks { dx, dy }"), 1);
+    assert_eq!(count("let kind_flowers = play.flowered(o, 1);"), 2);
+    assert_eq!(count("(\"marketplace networks\", n)"), 1);
+    assert_eq!(count("Event::TokenMajority { tokens }"), 2);
+    assert_eq!(count("    // the donkey's tile: a comment"), 0);
+    assert_eq!(count("let x = 1; // the windmill's range"), 0);
+    assert_eq!(count("let s = \"a // b windmill\";"), 1);
+    assert_eq!(count("let spinning = wellness + pigment + inner;"), 0);
+    assert_eq!(
+        mechanic_faults("x.windmill_points", &["windmill_points"]).len(),
+        0
+    );
+}

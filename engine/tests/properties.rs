@@ -6,9 +6,9 @@
 
 mod common;
 
+use engine::DonkeyBlocks;
 use engine::game::{
-    ActionGroup, DonkeyBlocks, Event, FigureKind, Game, GameOptions, Move, Phase, RuleOptions,
-    Scored,
+    ActionGroup, Event, FigureKind, Game, GameOptions, Move, Phase, RuleOptions, Scored,
 };
 use engine::players::{Player, Strategy};
 use engine::record::{GameSpec, Record, Turn, replay};
@@ -119,7 +119,7 @@ fn check_game(tables: &Tables, players: u8, seed: u64, base_only: bool) {
             }
             assert_eq!(
                 game.windmills().get(p as usize).map_or(0, |&n| n as usize)
-                    + on_board(FigureKind::Windmill),
+                    + on_board(FigureKind::Module(engine::rules::ActionId::WINDMILL)),
                 windmills.get(p as usize).map_or(0, |&n| n as usize),
                 "player {p} windmills not conserved"
             );

@@ -1142,12 +1142,9 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
         .as_ref()
         .map_or(&[][..], |w| &w.mills);
     for m in mills {
-        let Some(f) = game
-            .core
-            .figures
-            .iter()
-            .find(|f| f.kind == FigureKind::Windmill && f.tile == m.tile)
-        else {
+        let Some(f) = game.core.figures.iter().find(|f| {
+            f.kind == FigureKind::Module(crate::rules::ActionId::WINDMILL) && f.tile == m.tile
+        }) else {
             continue;
         };
         let missing = 9 - i32::from(m.placed);

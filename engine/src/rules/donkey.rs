@@ -274,6 +274,11 @@ fn mean_position(sum: (i32, i32), open: u32) -> Option<(i32, i32)> {
     ((x * k == sum.0) & (y * k == sum.1)).then_some((x, y))
 }
 
+/// Why the donkey may not move to (x, y).
+fn target_fault(x: i16, y: i16, why: &str) -> IllegalMove {
+    IllegalMove::Rule(format!("the donkey cannot move to ({x}, {y}): {why}"))
+}
+
 /// Moves the donkey to the placed tile at (x, y).
 pub(crate) fn move_donkey(
     game: &mut Game<'_>,
@@ -289,18 +294,10 @@ pub(crate) fn move_donkey(
     };
     let cell = game.core.board.cell(i32::from(x), i32::from(y));
     if cell.placed == PlacedId::NONE {
-        return Err(IllegalMove::DonkeyTarget {
-            x,
-            y,
-            why: "no tile is placed there",
-        });
+        return Err(target_fault(x, y, "no tile is placed there"));
     }
     if cell.placed == current {
-        return Err(IllegalMove::DonkeyTarget {
-            x,
-            y,
-            why: "it already stands there",
-        });
+        return Err(target_fault(x, y, "it already stands there"));
     }
     // The sets are taken now rather than at the next draw, where the branch would be a coin
     // toss.

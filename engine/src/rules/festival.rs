@@ -7,13 +7,35 @@
 use crate::ids::PlacedId;
 use crate::rules::Target;
 use crate::state::{Event, Game, IllegalMove};
+use crate::tables::Tables;
+
+/// Which orientations carry a Festival place (`Orient::festival`), built once per `Setup`
+/// (`ModuleTables`) and shared by its games.
+#[derive(Debug)]
+pub(crate) struct FestivalTables {
+    /// Per orientation: whether a tile marker of it is a Festival place.
+    places: Vec<bool>,
+}
+
+impl FestivalTables {
+    /// The Festival places of the tables.
+    pub(crate) fn new(tables: &Tables) -> FestivalTables {
+        FestivalTables {
+            places: tables.orients.iter().map(|o| o.festival).collect(),
+        }
+    }
+}
 
 /// Whether the tile just placed lets its player return a figure.
 pub(crate) fn may_return(game: &Game<'_>, placed: PlacedId) -> bool {
     if !game.core.options.rules.festival {
         return false;
     }
-    game.core.play_orient(placed).festival
+    let orient = game.core.board.placed[placed.index()].orient;
+    (game.core.play.modules.festival.places)
+        .get(orient.index())
+        .copied()
+        .unwrap_or(false)
 }
 
 /// Returns figure `figure` (index into `Game::figures`) of the current player to their supply.
@@ -72,4 +94,22 @@ pub(crate) fn nth_return(game: &Game<'_>, n: usize) -> Option<Target> {
         .filter(|(_, f)| f.owner == game.core.current)
         .nth(n)?;
     Some(Target::Figure(i as u16))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FestivalTables;
+
+    /// The Festival's table says what the tables say, for every orientation of the bundled
+    /// sets, some of which have a Festival place.
+    #[test]
+    fn the_festival_table_agrees_with_the_tables() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let festival = FestivalTables::new(&tables);
+        assert_eq!(festival.places.len(), tables.orients.len());
+        for (i, o) in tables.orients.iter().enumerate() {
+            assert_eq!(festival.places[i], o.festival);
+        }
+        assert!(festival.places.iter().any(|&p| p));
+    }
 }

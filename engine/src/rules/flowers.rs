@@ -4,11 +4,100 @@
 //! its tiles (a site: its own tile, or its 3×3 range by option); a region at the end counts
 //! the groups inside it.
 
-use crate::ids::PlacedId;
+use crate::ids::{KindId, OrientId, PlacedId};
 use crate::rules::RuleSource;
-use crate::scoring::FlowerBonus;
 use crate::state::Game;
+use crate::tables::Tables;
+use serde::{Deserialize, Serialize};
+use std::fmt;
 use tiledef::Shape;
+
+/// A flower bonus of one player in a scoring (Village Life).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlowerBonus {
+    /// The player (0-based).
+    pub player: u8,
+    /// Their flower colour id.
+    pub colour: String,
+    /// Matching flower groups on the scored feature's tiles.
+    pub groups: u32,
+    /// 3 × groups.
+    pub points: u32,
+}
+
+impl fmt::Display for FlowerBonus {
+    /// As a scoring's text adds it: `P1 +6 for flowers (3 × 2 yellow groups)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "P{} +{} for flowers (3 × {} {} group{})",
+            self.player + 1,
+            self.points,
+            self.groups,
+            self.colour,
+            if self.groups == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// The flower groups of the tables as a scoring reads them, compact: built once per `Setup`
+/// (`ModuleTables`) and shared by its games.
+#[derive(Debug)]
+pub(crate) struct FlowerTables {
+    /// Colours of flowers in the tables (`Tables::colours`).
+    colours: usize,
+    /// Per tile kind and colour (`kind × colours + colour`): its flower groups of that colour,
+    /// on all its fields (`TileKind::flowers`).
+    kind_flowers: Vec<u8>,
+    /// Per orientation: bit `i` when its local feature `i` has flower groups (every bit from 63
+    /// on for a feature past 63). A field's flower bonus reads a member's flower list only then.
+    flowered: Vec<u64>,
+}
+
+impl FlowerTables {
+    /// The flower tables of the tables.
+    pub(crate) fn new(tables: &Tables) -> FlowerTables {
+        let colours = tables.colours.len();
+        let kind_flowers = (tables.kinds.iter())
+            .flat_map(|k| (0..colours).map(|c| k.flowers.get(c).copied().unwrap_or(0)))
+            .collect();
+        let flowered = (tables.orients.iter())
+            .map(|o| {
+                (o.features.iter().enumerate())
+                    .filter(|(_, f)| !f.flowers.is_empty())
+                    .fold(0, |bits, (i, _)| bits | 1 << i.min(63))
+            })
+            .collect();
+        FlowerTables {
+            colours,
+            kind_flowers,
+            flowered,
+        }
+    }
+
+    /// The flower groups of a colour on all the fields of a tile kind.
+    #[inline]
+    pub(crate) fn groups(&self, kind: KindId, colour: u8) -> u32 {
+        let colour = usize::from(colour);
+        if colour >= self.colours {
+            return 0;
+        }
+        u32::from(self.kind_flowers[kind.index() * self.colours + colour])
+    }
+
+    /// Whether local feature `local` of an orientation may have flower groups (false: it has
+    /// none).
+    #[inline]
+    pub(crate) fn flowered(&self, orient: OrientId, local: u8) -> bool {
+        self.flowered[orient.index()] >> local.min(63) & 1 != 0
+    }
+}
+
+/// The flower groups of a colour on all the fields of a placed tile.
+#[inline]
+pub(crate) fn groups_on(game: &Game<'_>, tile: PlacedId, colour: u8) -> u32 {
+    (game.core.play.modules.flowers).groups(game.core.kind_of(tile), colour)
+}
 
 /// The flower bonus's state: the players' colours.
 #[derive(Clone, Debug)]
@@ -39,7 +128,7 @@ impl Flowers {
                         let n = &game.core.nodes[m.index()];
                         let orient = game.core.board.placed[n.tile.index()].orient;
                         // Most fields have no flowers: their lists are not read.
-                        if !game.core.play.flowered(orient, n.local) {
+                        if !game.core.play.modules.flowers.flowered(orient, n.local) {
                             return 0;
                         }
                         let f = &game.core.tables.orient(orient).features;
@@ -54,19 +143,12 @@ impl Flowers {
                     let p = game.core.board.placed[tile.index()];
                     let block = game.core.board.block(i32::from(p.x), i32::from(p.y));
                     (block.iter().filter(|c| c.placed != PlacedId::NONE))
-                        .map(|c| {
-                            game.core
-                                .play
-                                .flower_groups(game.core.kind_of(c.placed), colour)
-                        })
+                        .map(|c| groups_on(game, c.placed, colour))
                         .sum()
                 }
-                Shape::Site => game
-                    .core
-                    .play
-                    .flower_groups(game.core.kind_of(tile), colour),
+                Shape::Site => groups_on(game, tile, colour),
                 _ => (game.scratch.ring_tiles.iter())
-                    .map(|&t| game.core.play.flower_groups(game.core.kind_of(t), colour))
+                    .map(|&t| groups_on(game, t, colour))
                     .sum(),
             };
             if groups > 0 {
@@ -98,4 +180,39 @@ pub(crate) fn pay(
         (game.core.stats).credit_rule_points(RuleSource::FLOWERS, b.points);
     }
     flowers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FlowerTables;
+    use crate::ids::{KindId, OrientId};
+
+    /// The compact flower tables say what the tables say, for every kind and orientation of
+    /// the bundled sets.
+    #[test]
+    fn the_flower_tables_agree_with_the_tables() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let flowers = FlowerTables::new(&tables);
+        for (k, kind) in tables.kinds.iter().enumerate() {
+            for c in 0..=tables.colours.len() {
+                let groups = kind.flowers.get(c).copied().unwrap_or(0);
+                assert_eq!(flowers.groups(KindId(k as u16), c as u8), u32::from(groups));
+            }
+        }
+        // Village Life's fields have flowers, so the bits below are tested both ways.
+        assert!(
+            tables
+                .kinds
+                .iter()
+                .any(|k| k.flowers.iter().any(|&n| n > 0))
+        );
+        for (i, o) in tables.orients.iter().enumerate() {
+            for (local, f) in o.features.iter().enumerate() {
+                assert_eq!(
+                    flowers.flowered(OrientId(i as u16), local as u8),
+                    !f.flowers.is_empty()
+                );
+            }
+        }
+    }
 }

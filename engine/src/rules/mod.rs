@@ -17,6 +17,7 @@
 //! | deploy filter | a follower's deploy on a feature (`deploy_refused`, asked only when `Modules::filters_deploys`) | barn |
 //! | `end_turn` | after the completions of a turn | windmill, barn, creatures (a guard's follower gone), reserve (what its turn scored) |
 //! | `after_last_tile` | the draw is exhausted, before the final scoring: a module may give a player one more placement | reserve (the end-game round) |
+//! | `lifted` | a module's figure (`FigureKind::Module`) leaves the board unscored (`Game::lift`): back to its module's supply | windmill |
 //! | `final_scoring` | after the features' final scoring | windmill, tokens, barn |
 //! | `next_choice` | after `end_turn`, and after each choice made: who must choose a move of which action now (`Phase::Choose`; `None` ends the turn); `choice_declinable`, `decline_choice`: whether the pass declines it, and what declining does | wagon, then creatures (the dragon's steps), as JCZ's phases run (`GameStatePhaseReducer`: `WagonPhase` before an after-scoring `DragonPhase`) |
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
@@ -44,7 +45,11 @@
 //! What a module pays outside a feature's own scoring (a windmill, a bonus beside a scoring) is
 //! credited to an entry of `RULE_SOURCES` (`GameStats::credit_rule_points`), whose name
 //! `simulate` and the balance report print.
-//! The core's files reach the modules only through this file (`engine/tests/layering.rs`).
+//! A module's figure that is not a follower is a `FigureKind::Module` of the move that placed
+//! it (its word is that entry's name); a move a module refuses is an `IllegalMove::Rule` with
+//! the module's message; what a module reads of the tables in play it builds once per setup
+//! into `ModuleTables` (the flowers' groups, the Festival's tiles). The core's files reach the
+//! modules only through this file and name no mechanic (`engine/tests/layering.rs`).
 
 pub(crate) mod barn;
 pub(crate) mod creatures;
@@ -61,12 +66,14 @@ pub(crate) mod tokens;
 pub(crate) mod wagon;
 pub(crate) mod windmill;
 
+pub use flowers::FlowerBonus;
 pub(crate) use in_play::{deal_colours, named_colours, rules_in_play};
+pub use network::NetworkBonus;
 
 use crate::ids::{FigureId, KindId, NodeId, PlacedId};
 use crate::options::Rules;
 use crate::placements::Placements;
-use crate::scoring::{FigureBonus, FlowerBonus, Score};
+use crate::scoring::{FigureBonus, Score};
 use crate::state::{Core, Event, Game, IllegalMove, Move, Powers};
 use crate::tables::Tables;
 
@@ -149,6 +156,12 @@ impl ActionId {
     /// Its event in words (`Action::event_words`) with `{creature}` named from `tables`.
     pub fn event_words(self, tables: &Tables) -> String {
         creatures::name_words(tables, self, self.info().event_words)
+    }
+
+    /// Whether its move puts a figure on the board that is not a follower
+    /// (`FigureKind::Module`, named by this action: the windmill).
+    pub fn places_figure(self) -> bool {
+        PLACES_FIGURE.contains(&self)
     }
 
     /// Every action that is a move, in registry order.
@@ -467,6 +480,10 @@ pub(crate) const FLAT: [ActionId; 5] = [
     ActionId::FAIRY,
 ];
 
+/// The actions whose move puts a figure of the module's own on the board
+/// (`FigureKind::Module`), kept among `Game::figures` beside the followers.
+const PLACES_FIGURE: [ActionId; 1] = [ActionId::WINDMILL];
+
 /// The actions whose figure target may be anyone's, not only the player's own.
 const ANYONES_FIGURE: [ActionId; 1] = [ActionId::PRINCESS];
 
@@ -615,6 +632,33 @@ pub(crate) struct Scoring<'a> {
     pub(crate) complete: bool,
 }
 
+/// What the rule modules read of the tables during play, built once per `Setup` beside the
+/// core's compact tables (`PlayTables::modules`) and shared by its games.
+#[derive(Debug)]
+pub(crate) struct ModuleTables {
+    /// The flower groups of each tile kind and orientation (`flowers`).
+    pub(crate) flowers: flowers::FlowerTables,
+    /// The orientations with a Festival place (`festival`).
+    pub(crate) festival: festival::FestivalTables,
+}
+
+impl ModuleTables {
+    /// The modules' tables of the tables.
+    pub(crate) fn new(tables: &Tables) -> ModuleTables {
+        ModuleTables {
+            flowers: flowers::FlowerTables::new(tables),
+            festival: festival::FestivalTables::new(tables),
+        }
+    }
+}
+
+/// Whether a rule module counts markers of this kind on the features completed (`tokens`: a
+/// marker that gives a token), so a scoring's walk marks the features carrying one.
+#[inline]
+pub(crate) fn counts_marker(marker: &crate::tables::MarkerInfo) -> bool {
+    marker.token.is_some()
+}
+
 /// The rule modules a game plays, each with its own state; a module not in play is `None`,
 /// and each of its hooks costs the game one test.
 #[derive(Clone, Debug, Default)]
@@ -736,7 +780,10 @@ impl Modules {
     pub(crate) fn placement_fault(&self, core: &Core<'_>) -> Option<IllegalMove> {
         let d = self.donkey?;
         let p = core.board.placed[d.tile.index()];
-        Some(IllegalMove::DonkeyBlocks { dx: p.x, dy: p.y })
+        Some(IllegalMove::Rule(format!(
+            "placing there would complete a feature on the donkey's tile ({}, {}): the donkey blocks it",
+            p.x, p.y
+        )))
     }
 
     /// Whether the `scored` hook pays anything for a scoring that took off the figures with a
@@ -1174,10 +1221,84 @@ impl Game<'_> {
     }
 }
 
+impl Score {
+    /// What the rule modules' bonuses of this scoring paid a player (flowers, marketplace
+    /// networks).
+    pub(crate) fn module_bonus_points(&self, player: u8) -> u32 {
+        let flowers = (self.flowers.iter()).filter(|b| b.player == player);
+        let network = (self.network.iter()).filter(|b| b.player == player);
+        flowers.map(|b| b.points).sum::<u32>() + network.map(|b| b.points).sum::<u32>()
+    }
+}
+
+/// The modules' state as tools read it (`Game`'s accessors of what a module holds).
+impl Game<'_> {
+    /// The tile the donkey stands on (Village Life).
+    pub fn donkey(&self) -> Option<PlacedId> {
+        self.modules.donkey.map(|d| d.tile)
+    }
+
+    /// Puts the donkey on a placed tile, or takes it out of the game (for analysis: then
+    /// `recompute_placements`).
+    pub fn set_donkey(&mut self, tile: Option<PlacedId>) {
+        self.modules.set_donkey(tile);
+    }
+
+    /// Windmills in each player's supply (Village Life; empty when the game has none).
+    pub fn windmills(&self) -> &[u8] {
+        self.modules.windmills.as_ref().map_or(&[], |w| &w.supply)
+    }
+
+    /// Flower colour (index into `Tables::colours`) of each player (Village Life; else empty).
+    pub fn colours(&self) -> &[u8] {
+        self.modules.flowers.as_ref().map_or(&[], |f| &f.colours)
+    }
+
+    /// Tokens by player and marker kind (`player × markers + kind`), for marker kinds that
+    /// give a token (empty when none does).
+    pub fn tokens(&self) -> &[u32] {
+        self.modules.tokens.as_ref().map_or(&[], |t| &t.held)
+    }
+}
+
+impl Game<'_> {
+    /// The `lifted` hook: a module's figure (`FigureKind::Module`) left the board unscored; its
+    /// module takes it back into its owner's supply.
+    pub(crate) fn module_figure_lifted(&mut self, action: ActionId, fig: &crate::state::Figure) {
+        if action == ActionId::WINDMILL
+            && let Some(windmills) = self.modules.windmills.as_mut()
+        {
+            windmills.lift(fig.owner, fig.tile);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::ActionGroup;
     use super::{ACTIONS, ActionId, CHOICES, FLAT, GROUPS, PLACE_STEP, RECORD_ORDER, RecordForm};
+
+    /// A module's figure is written as its action's name (`windmill`, as before it was a
+    /// module's), a follower as `follower`, and read back; another word is refused, naming the
+    /// words known.
+    #[test]
+    fn figure_kinds_are_written_as_their_words() {
+        use crate::state::FigureKind;
+        let windmill = FigureKind::Module(ActionId::WINDMILL);
+        for (kind, word) in [(FigureKind::Follower, "follower"), (windmill, "windmill")] {
+            let json = serde_json::to_string(&kind).expect("a figure kind serialises");
+            assert_eq!(json, format!("\"{word}\""));
+            let back: FigureKind = serde_json::from_str(&json).expect("and reads back");
+            assert_eq!(back, kind);
+        }
+        let err = serde_json::from_str::<FigureKind>("\"donkey\"")
+            .expect_err("the donkey is no figure of a player's");
+        assert!(
+            err.to_string()
+                .contains("unknown figure `donkey`, expected `follower` or `windmill`"),
+            "{err}"
+        );
+    }
 
     /// `FLAT` is what it says: the ungrouped modules' moves before the pass, in `GROUPS`'s
     /// order (the random player's flat pick relies on it).

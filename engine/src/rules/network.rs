@@ -4,8 +4,34 @@
 
 use crate::ids::{NodeId, PlacedId};
 use crate::rules::RuleSource;
-use crate::scoring::NetworkBonus;
 use crate::state::{Core, Event, Game};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A marketplace network bonus of one player (Village Life).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetworkBonus {
+    /// The player (0-based).
+    pub player: u8,
+    /// Tiles of each other road of the marketplaces the scored road touches.
+    pub roads: Vec<u32>,
+    /// Their sum.
+    pub points: u32,
+}
+
+impl fmt::Display for NetworkBonus {
+    /// As a scoring's text adds it: `P1 +5 marketplace network (tiles of the other roads: 2 + 3)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self.roads.iter().map(u32::to_string).collect();
+        write!(
+            f,
+            "P{} +{} marketplace network (tiles of the other roads: {})",
+            self.player + 1,
+            self.points,
+            parts.join(" + ")
+        )
+    }
+}
 
 /// The marketplace tiles a road set touches (its members that end at a marketplace).
 pub(crate) fn markets_of(core: &Core<'_>, root: NodeId, out: &mut Vec<PlacedId>) {

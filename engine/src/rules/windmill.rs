@@ -3,8 +3,9 @@
 //! placed, else 1 per placed tile at the end.
 
 use crate::ids::{FigureId, KindId, PlacedId};
+use crate::rules::FlowerBonus;
 use crate::rules::{ActionId, RuleSource, Target};
-use crate::scoring::{FlowerBonus, Reason, Score, Scored};
+use crate::scoring::{Reason, Score, Scored};
 use crate::state::{Event, Figure, FigureKind, Game, IllegalMove};
 use crate::tables::Rates;
 
@@ -58,6 +59,11 @@ pub(crate) struct Mill {
     pub placed: u8,
 }
 
+/// The refusal of a windmill to a player (0-based) with none left.
+fn no_windmill(player: u8) -> IllegalMove {
+    IllegalMove::Rule(format!("player {} has no windmill left", player + 1))
+}
+
 /// Puts the current player's windmill on a field of the tile just placed.
 pub(crate) fn place_windmill(
     game: &mut Game<'_>,
@@ -80,16 +86,19 @@ pub(crate) fn place_windmill(
     };
     let kind = game.core.tables.feature(f.kind);
     if !kind.is_region() {
-        return Err(IllegalMove::WindmillNotOnField(kind.id.clone()));
+        return Err(IllegalMove::Rule(format!(
+            "a windmill goes on a field, not on a {}",
+            kind.id
+        )));
     }
     let player = game.current();
     let in_range = range_tiles(game, placed).1 as u8;
     let p = game.core.board.placed[placed.index()];
     let Some(windmills) = game.modules.windmills.as_mut() else {
-        return Err(IllegalMove::NoWindmill(player + 1));
+        return Err(no_windmill(player));
     };
     if windmills.supply[usize::from(player)] == 0 {
-        return Err(IllegalMove::NoWindmill(player + 1));
+        return Err(no_windmill(player));
     }
     windmills.supply[usize::from(player)] -= 1;
     windmills.mills.push(Mill {
@@ -98,7 +107,7 @@ pub(crate) fn place_windmill(
         placed: in_range,
     });
     game.core.figures.push(Figure {
-        kind: FigureKind::Windmill,
+        kind: FigureKind::Module(ActionId::WINDMILL),
         owner: player,
         node: game.core.board.placed[placed.index()].node(feature),
         tile: placed,
@@ -142,8 +151,9 @@ fn score_complete_windmills(game: &mut Game<'_>, events: &mut Vec<Event>) {
     let mut i = 0;
     while let Some(&mill) = (game.modules.windmills.as_ref()).and_then(|w| w.mills.get(i)) {
         if usize::from(mill.placed) == WINDMILL_RANGE.len()
-            && let Some(index) = (game.core.figures.iter())
-                .position(|f| f.kind == FigureKind::Windmill && f.tile == mill.tile)
+            && let Some(index) = (game.core.figures.iter()).position(|f| {
+                f.kind == FigureKind::Module(ActionId::WINDMILL) && f.tile == mill.tile
+            })
         {
             // Scoring lifts the windmill, which drops it from `mills`.
             score_windmill(game, index, true, events);
@@ -159,7 +169,7 @@ pub(crate) fn final_scoring(game: &mut Game<'_>, events: &mut Vec<Event>) {
         .core
         .figures
         .iter()
-        .position(|f| f.kind == FigureKind::Windmill)
+        .position(|f| f.kind == FigureKind::Module(ActionId::WINDMILL))
     {
         score_windmill(game, i, false, events);
     }
@@ -198,7 +208,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
     {
         let groups: u32 = tiles
             .iter()
-            .map(|&t| game.core.play.flower_groups(game.core.kind_of(t), colour))
+            .map(|&t| super::flowers::groups_on(game, t, colour))
             .sum();
         if groups > 0 {
             flowers.push(FlowerBonus {

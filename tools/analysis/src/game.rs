@@ -368,7 +368,7 @@ impl Session {
                     player: f.owner,
                     kind: match f.figure.set_index() {
                         Some(k) if f.kind == FigureKind::Follower => tables.followers[k].id.clone(),
-                        _ => figure_name(f.kind).to_string(),
+                        _ => f.kind.name().to_string(),
                     },
                 }
             })
@@ -621,19 +621,12 @@ fn with_article(noun: &str) -> String {
     format!("{} {noun}", if vowel { "an" } else { "a" })
 }
 
-fn figure_name(kind: FigureKind) -> &'static str {
-    match kind {
-        FigureKind::Follower => "follower",
-        FigureKind::Windmill => "windmill",
-    }
-}
-
 /// A figure on the board in words: a set figure's name, else `follower` or `windmill`.
 fn figure_word(tables: &Tables, f: &engine::Figure) -> String {
     match (f.kind, f.figure.set_index()) {
         (FigureKind::Follower, Some(k)) => (tables.followers.get(k))
             .map_or_else(|| "figure".to_string(), |k| k.name.to_lowercase()),
-        _ => figure_name(f.kind).to_string(),
+        _ => f.kind.name().to_string(),
     }
 }
 
@@ -860,7 +853,7 @@ fn event_text(
             player + 1,
             match (figure, follower.set_index()) {
                 (FigureKind::Follower, Some(k)) => tables.followers[k].name.to_lowercase(),
-                _ => figure_name(*figure).to_string(),
+                _ => figure.name().to_string(),
             },
             tables.feature(*kind).id
         )),

@@ -91,7 +91,7 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
         } => serde_json::json!({
             "returned": { "player": player + 1, "figure": match figure {
                     engine::game::FigureKind::Follower => figure_id(tables, *follower),
-                    engine::game::FigureKind::Windmill => "windmill".to_string(),
+                    other => other.name().to_string(),
                 }, "at": [x, y], "feature": feature, "kind": tables.feature(*kind).id }
         }),
         Event::Action {
