@@ -58,27 +58,26 @@ impl Reserve {
 
 /// Whether the open position `(x, y)` has a placed tile on each side.
 fn closed(game: &Game<'_>, (x, y): (i16, i16)) -> bool {
-    let cells = game.core.board.neighbours(i32::from(x), i32::from(y));
-    game.core.board.cell(i32::from(x), i32::from(y)).placed == PlacedId::NONE
-        && cells.iter().all(|c| c.placed != PlacedId::NONE)
+    let board = &game.core.board;
+    // The position first: beside a tile just placed, most are placed tiles.
+    board.cell(i32::from(x), i32::from(y)).placed == PlacedId::NONE
+        && (board.neighbours(i32::from(x), i32::from(y)).iter()).all(|c| c.placed != PlacedId::NONE)
 }
 
 /// The `placed` hook: the tile at `placed` filled a gap or closed the gaps beside it; its
 /// player is remembered for the end-game round.
 pub(crate) fn note_placed(game: &mut Game<'_>, placed: PlacedId) {
     let p = game.core.board.placed[placed.index()];
-    let beside: Vec<(i16, i16)> = [(0, -1), (1, 0), (0, 1), (-1, 0)]
-        .into_iter()
+    let beside = [(0, -1), (1, 0), (0, 1), (-1, 0)]
         .map(|(dx, dy)| (p.x + dx, p.y + dy))
-        .filter(|&at| closed(game, at))
-        .collect();
+        .map(|at| closed(game, at).then_some(at));
     let current = game.core.current;
     let Some(r) = &mut game.modules.reserve else {
         return;
     };
     r.placer = current;
     r.gaps.retain(|&at| at != (p.x, p.y));
-    for at in beside {
+    for at in beside.into_iter().flatten() {
         if !r.gaps.contains(&at) {
             r.gaps.push(at);
         }
