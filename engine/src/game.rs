@@ -200,10 +200,17 @@ impl<'t> Game<'t> {
             return None;
         };
         if self.has_place_actions() {
-            let placements = self.place.count(&self.core) as usize;
-            let n = rng.below(placements + self.place_action_count());
-            if n >= placements {
-                return self.nth_place_action(n - placements);
+            let actions = self.place_action_count();
+            if actions == 0 {
+                // `below` takes one number of the stream whatever its bound, so the draw
+                // among the placements alone is skipped without counting them: the same games.
+                rng.below(1);
+            } else {
+                let placements = self.place.count(&self.core) as usize;
+                let n = rng.below(placements + actions);
+                if n >= placements {
+                    return self.nth_place_action(n - placements);
+                }
             }
         }
         self.place.sample(&self.core, rng)

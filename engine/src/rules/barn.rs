@@ -119,8 +119,17 @@ fn count_corners(game: &Game<'_>, barns: &Barns, placed: PlacedId) -> usize {
     if barns.supply[usize::from(game.core.current)] == 0 {
         return 0;
     }
+    // Most corners of a tile just placed lack one of the three other tiles: one read of the
+    // block around it rules them out before any region is looked at.
+    let p = game.core.board.placed[placed.index()];
+    let block = game.core.board.block(i32::from(p.x), i32::from(p.y));
+    let meet = |c: u8| {
+        MEETING[usize::from(c)][1..]
+            .iter()
+            .all(|&(dx, dy, _)| block[((dy + 1) * 3 + dx + 1) as usize].placed != PlacedId::NONE)
+    };
     (0..4)
-        .filter(|&c| corner_region(game, barns, placed, c).is_some())
+        .filter(|&c| meet(c) && corner_region(game, barns, placed, c).is_some())
         .count()
 }
 

@@ -58,6 +58,10 @@ pub(crate) struct Creatures {
     /// The movement under way: the creature, and the tiles it stood on in it (never entered
     /// again).
     pub(crate) moving: Option<(usize, Vec<PlacedId>)>,
+    /// The moving creature's `steps` when `next_choice` last asked for one: what the
+    /// `DRAGON` choice it asked offers (the board and the creatures do not change before it is
+    /// made), so listing and making a step do not look at the board again.
+    offered: Steps,
 }
 
 impl Creatures {
@@ -87,6 +91,7 @@ impl Creatures {
             beside: None,
             turn: (PlacedId::NONE, 0),
             moving: None,
+            offered: Steps::NONE,
         })
     }
 
@@ -235,6 +240,9 @@ pub(crate) fn guarded(game: &Game<'_>, creatures: &Creatures) -> Option<(u8, u32
 
 /// The `turn_started` hook: the guard pays its `turn` points to the current player when it
 /// stands beside their follower.
+// Out of line: inlined into the end of every turn, its body made that end save and restore
+// registers in games without a guard.
+#[inline(never)]
 pub(crate) fn turn_started(game: &mut Game<'_>, events: &mut Vec<Event>) {
     let Some(creatures) = &game.modules.creatures else {
         return;
@@ -331,35 +339,61 @@ fn add_points(game: &mut Game<'_>, c: usize, points: u32) {
 /// The tiles the moving creature may enter now: the placed tiles beside it that it has not
 /// stood on in this movement and where no creature it avoids stands, in the order north, east,
 /// south, west. Empty when no creature is moving or its steps are spent.
-fn steps(game: &Game<'_>) -> Vec<PlacedId> {
+// A fixed array, not a `Vec`: listing a random dragon step asks this several times, and the
+// allocations were a tenth of a Princess & Dragon playout.
+fn steps(game: &Game<'_>) -> Steps {
+    let mut out = Steps::NONE;
     let Some(creatures) = &game.modules.creatures else {
-        return Vec::new();
+        return out;
     };
     let Some((c, visited)) = &creatures.moving else {
-        return Vec::new();
+        return out;
     };
     let rule = &game.core.tables.creatures[*c];
     let most = rule.moves.map_or(0, |(_, steps)| usize::from(steps));
     let from = creatures.at[*c];
     if visited.len() >= most || from == PlacedId::NONE {
-        return Vec::new();
+        return out;
     }
     let p = game.core.board.placed[from.index()];
-    let avoided = (0..creatures.at.len())
-        .filter(|&o| rule.avoids >> o & 1 != 0 && creatures.in_play >> o & 1 != 0)
-        .map(|o| creatures.at[o]);
-    let avoided: Vec<PlacedId> = avoided.collect();
-    [(0, -1), (1, 0), (0, 1), (-1, 0)]
-        .into_iter()
-        .map(|(dx, dy)| {
-            let cell = game
-                .core
-                .board
-                .cell(i32::from(p.x) + dx, i32::from(p.y) + dy);
-            cell.placed
+    let avoided = |t: PlacedId| {
+        (0..creatures.at.len()).any(|o| {
+            rule.avoids >> o & 1 != 0 && creatures.in_play >> o & 1 != 0 && creatures.at[o] == t
         })
-        .filter(|&t| t != PlacedId::NONE && !visited.contains(&t) && !avoided.contains(&t))
-        .collect()
+    };
+    let cells = (game.core.board).neighbours(i32::from(p.x), i32::from(p.y));
+    for t in cells.map(|cell| cell.placed) {
+        if t != PlacedId::NONE && !visited.contains(&t) && !avoided(t) {
+            out.tiles[out.len] = t;
+            out.len += 1;
+        }
+    }
+    out
+}
+
+/// The tiles a creature may step to: at most the four beside it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Steps {
+    /// The first `len` are the tiles.
+    tiles: [PlacedId; 4],
+    /// How many there are.
+    len: usize,
+}
+
+impl Steps {
+    /// None.
+    const NONE: Steps = Steps {
+        tiles: [PlacedId::NONE; 4],
+        len: 0,
+    };
+}
+
+impl std::ops::Deref for Steps {
+    type Target = [PlacedId];
+
+    fn deref(&self) -> &[PlacedId] {
+        &self.tiles[..self.len]
+    }
 }
 
 /// The `next_choice` hook: after the turn of a tile carrying a roaming creature's `moves`
@@ -382,11 +416,13 @@ pub(crate) fn next_choice(game: &mut Game<'_>) -> Option<(u8, ActionId)> {
         }
         if let Some((c, visited)) = &creatures.moving {
             let (c, taken) = (*c, visited.len());
-            if !steps(game).is_empty() {
+            let offered = steps(game);
+            let creatures = game.modules.creatures.as_mut()?;
+            if !offered.is_empty() {
+                creatures.offered = offered;
                 let player = ((usize::from(current) + taken) % usize::from(players)) as u8;
                 return Some((player, ActionId::DRAGON));
             }
-            let creatures = game.modules.creatures.as_mut()?;
             creatures.moving = None;
             creatures.turn.1 |= 1 << c;
             continue;
@@ -401,23 +437,29 @@ pub(crate) fn next_choice(game: &mut Game<'_>) -> Option<(u8, ActionId)> {
     }
 }
 
+/// The steps the moving creature may take now: those offered in `Phase::Choose` of `DRAGON`,
+/// else none.
+fn offered<'a>(game: &'a Game<'_>) -> &'a [PlacedId] {
+    match (game.core.phase, &game.modules.creatures) {
+        (
+            Phase::Choose {
+                action: ActionId::DRAGON,
+                ..
+            },
+            Some(creatures),
+        ) => &creatures.offered,
+        _ => &[],
+    }
+}
+
 /// How many steps the moving creature may take now (`Phase::Choose` of `DRAGON` only).
 pub(crate) fn step_count(game: &Game<'_>) -> usize {
-    match game.core.phase {
-        Phase::Choose {
-            action: ActionId::DRAGON,
-            ..
-        } => steps(game).len(),
-        _ => 0,
-    }
+    offered(game).len()
 }
 
 /// The `n`-th step the moving creature may take, in the order of `steps`.
 pub(crate) fn nth_step(game: &Game<'_>, n: usize) -> Option<Target> {
-    if step_count(game) == 0 {
-        return None;
-    }
-    let t = *steps(game).get(n)?;
+    let t = *offered(game).get(n)?;
     let p = game.core.board.placed[t.index()];
     Some(Target::At { x: p.x, y: p.y })
 }
@@ -431,18 +473,16 @@ pub(crate) fn step(
     events: &mut Vec<Event>,
 ) -> Result<(), IllegalMove> {
     let player = game.to_move();
-    let Some((c, _)) = game
-        .modules
-        .creatures
-        .as_ref()
-        .and_then(|k| k.moving.clone())
+    let Some(c) = (game.modules.creatures.as_ref())
+        .and_then(|k| k.moving.as_ref())
+        .map(|&(c, _)| c)
     else {
         return Err(IllegalMove::NotOffered(
             "no creature is moving now: it moves after its tile's turn".into(),
         ));
     };
     let to = game.core.board.cell(i32::from(x), i32::from(y)).placed;
-    if step_count(game) == 0 || !steps(game).contains(&to) {
+    if !offered(game).contains(&to) {
         let name = &game.core.tables.creatures[c].name;
         return Err(IllegalMove::NotOffered(format!(
             "the {name} cannot move to ({x}, {y}): it moves to a placed tile beside it that it has not stood on in this movement, and not onto the fairy's"
@@ -538,6 +578,39 @@ mod tests {
             tried += 1;
         });
         assert!(tried > 20, "only {tried} positions tried");
+    }
+
+    /// The steps a `DRAGON` choice offers are the board's at every step of a movement (kept
+    /// when asked, not looked at again), and some are.
+    #[test]
+    fn the_offered_steps_are_the_board_s() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let mut asked = 0;
+        for seed in 0..6 {
+            let options = GameOptions {
+                sets: vec!["base".into(), "princess-and-dragon".into()],
+                ..GameOptions::seeded(2, seed)
+            };
+            let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
+            let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
+            while game.phase() != Phase::Over {
+                if let Phase::Choose {
+                    action: ActionId::DRAGON,
+                    ..
+                } = game.phase()
+                {
+                    assert_eq!(super::offered(&game), &*super::steps(&game));
+                    assert!(super::step_count(&game) > 0);
+                    asked += 1;
+                }
+                let mv = match random::choose_placement(&game, &mut rng) {
+                    Some(mv) => mv,
+                    None => random::choose_action(&game, &mut rng, &mut moves).expect("a move"),
+                };
+                game.apply(mv, &mut events).expect("a chosen move is legal");
+            }
+        }
+        assert!(asked > 20, "only {asked} dragon steps");
     }
 
     /// Nothing is ever deployed on the tile the dragon stands on, and the deploys listed there

@@ -120,6 +120,11 @@ impl ActionId {
         usize::from(self.0)
     }
 
+    /// Its bit in a set of actions (`Modules::actions`).
+    pub(crate) const fn bit(self) -> u16 {
+        1 << self.0
+    }
+
     /// Every entry of the registry, in order.
     pub fn all() -> impl Iterator<Item = ActionId> {
         (0..ACTIONS.len() as u8).map(ActionId)
@@ -389,7 +394,7 @@ pub static ACTIONS: [Action; 13] = [
         record_key: Some("fairy"),
         target: TargetKind::Figure,
         record_form: RecordForm::Step,
-        grouped: false,
+        grouped: true,
         move_words: "move the {creature} beside your {target}",
         event_words: "{player} moves the {creature} beside their {target}",
     },
@@ -470,14 +475,13 @@ pub(crate) const GROUPS: [ActionGroup; 10] = [
 ];
 
 /// The modules' moves that are not grouped and come before the pass in `GROUPS`, in its
-/// order: a game without grouped moves (`Modules::has_grouped`) picks uniformly among the
+/// order: a game without grouped moves in play (`Modules::has_grouped`) picks uniformly among the
 /// deploys, these and the pass.
-pub(crate) const FLAT: [ActionId; 5] = [
+pub(crate) const FLAT: [ActionId; 4] = [
     ActionId::RETURN,
     ActionId::RECALL,
     ActionId::BARN,
     ActionId::PRINCESS,
-    ActionId::FAIRY,
 ];
 
 /// The actions whose move puts a figure of the module's own on the board
@@ -573,6 +577,14 @@ pub static RULE_SOURCES: [RuleSourceInfo; 3] = [
         beside: |s| s.network.iter().map(|b| u64::from(b.points)).sum(),
     },
 ];
+
+/// The actions whose modules the `placed` hook calls: a game with none of them in play skips
+/// the hook with one test.
+const PLACED_HOOK: u16 =
+    ActionId::ABBEY.bit() | ActionId::EXTRA_TILE.bit() | ActionId::ARRIVES.bit();
+
+/// `CHOICES` as a set of actions: a game with none of them in play never asks `next_choice`.
+const CHOICE_BITS: u16 = ActionId::WAGON.bit() | ActionId::DRAGON.bit();
 
 /// An action's event as JSON, in the one shape every module's event takes:
 /// `{ name: { "player": p + 1, target… } }` (`play --json`, the page).
@@ -685,6 +697,11 @@ pub(crate) struct Modules {
     pub(crate) creatures: Option<creatures::Creatures>,
     /// The tiles held in reserve (the abbey), when the game deals any.
     pub(crate) reserve: Option<reserve::Reserve>,
+    /// Bit `a.index()` (`ActionId::bit`) for each action, move or event, whose module is in
+    /// play: set once in `new`, so a turn skips an absent module's count or hook with one test.
+    pub(crate) actions: u16,
+    /// Whether an action with `Action::grouped` is in play (`has_grouped`).
+    grouped: bool,
 }
 
 /// The rule modules a game's marker kinds bring (`removes`, `deploy`), found once per setup
@@ -725,7 +742,7 @@ impl Modules {
         powers: &Powers,
         markers: &MarkerModules,
     ) -> Modules {
-        Modules {
+        let mut modules = Modules {
             donkey: rules.donkey.then(donkey::Donkey::new),
             windmills: (rules.windmills > 0)
                 .then(|| windmill::Windmills::new(rules.windmills, players)),
@@ -744,7 +761,49 @@ impl Modules {
             reserve: (rules.reserve_kind)
                 .filter(|_| rules.reserve > 0)
                 .map(|k| reserve::Reserve::new(KindId(k), rules.reserve, players)),
-        }
+            actions: 0,
+            grouped: false,
+        };
+        // A reserve tile is not in the draw that `possible` reads: its Festival place is
+        // not ruled out.
+        let returns = rules.festival && (rules.possible.festival || rules.reserve_kind.is_some());
+        modules.set_actions(returns, powers.recall_kinds != 0);
+        modules
+    }
+
+    /// Sets `actions` and `grouped` from the modules in play, `returns` whether Festival
+    /// returns are and `recall` whether a figure with the power `recall` is (neither has
+    /// state here).
+    fn set_actions(&mut self, returns: bool, recall: bool) {
+        let creatures = self.creatures.as_ref();
+        let in_play = [
+            (ActionId::WINDMILL, self.windmills.is_some()),
+            (ActionId::RETURN, returns),
+            (ActionId::RECALL, recall),
+            (ActionId::DONKEY, self.donkey.is_some()),
+            (ActionId::EXTRA_TILE, self.extra_tile.is_some()),
+            (ActionId::BARN, self.barns.is_some()),
+            (ActionId::PRINCESS, self.princess.is_some()),
+            (ActionId::PORTAL, self.portal.is_some()),
+            (ActionId::WAGON, self.wagons.is_some()),
+            (
+                ActionId::FAIRY,
+                creatures.is_some_and(|c| c.guard.is_some()),
+            ),
+            (ActionId::DRAGON, creatures.is_some()),
+            (ActionId::ARRIVES, creatures.is_some()),
+            (ActionId::ABBEY, self.reserve.is_some()),
+        ];
+        self.actions = (in_play.iter())
+            .filter(|(_, on)| *on)
+            .fold(0, |set, (a, _)| set | a.bit());
+        self.grouped = ActionId::all().any(|a| self.plays(a) && a.info().grouped);
+    }
+
+    /// Whether the module of `action` is in play.
+    #[inline]
+    pub(crate) fn plays(&self, action: ActionId) -> bool {
+        self.actions & action.bit() != 0
     }
 
     /// Whether a module refuses some deploys (`Game::deploy_refused`): a region with a barn.
@@ -759,6 +818,8 @@ impl Modules {
             tile,
             ..donkey::Donkey::new()
         });
+        let (returns, recall) = (self.plays(ActionId::RETURN), self.plays(ActionId::RECALL));
+        self.set_actions(returns, recall);
     }
 
     /// The `filter` hook: clears from the drawn tile's masks the placements a module forbids.
@@ -772,7 +833,7 @@ impl Modules {
     /// Whether a group whose moves are many and alike (`Action::grouped`) is in play at all.
     #[inline]
     pub(crate) fn has_grouped(&self) -> bool {
-        self.donkey.is_some() || self.windmills.is_some() || self.portal.is_some()
+        self.grouped
     }
 
     /// Why a placement the edges and path rules allow is refused by a module (the donkey
@@ -850,6 +911,15 @@ impl Game<'_> {
     // C1 playouts 28 instructions a placed tile).
     #[inline(always)]
     pub(crate) fn module_action_count(&self, placed: PlacedId, action: ActionId) -> usize {
+        if !self.modules.plays(action) {
+            return 0;
+        }
+        self.count_in_module(placed, action)
+    }
+
+    /// `module_action_count` as its module counts, whether or not `Modules::plays` it.
+    #[inline(always)]
+    fn count_in_module(&self, placed: PlacedId, action: ActionId) -> usize {
         match action {
             ActionId::WINDMILL => windmill::count(self, placed),
             ActionId::RETURN => festival::return_count(self, placed),
@@ -1050,6 +1120,15 @@ impl Game<'_> {
     /// while they are placing one), and open or fill a reserve tile's gap.
     #[inline]
     pub(crate) fn placed_modules(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
+        if self.modules.actions & PLACED_HOOK != 0 {
+            self.placed_in_play(placed, events);
+        }
+    }
+
+    // Out of line: inlined, the modules' bodies made every placement of a game without them
+    // save and restore registers (24 instructions a placed tile of the base game).
+    #[inline(never)]
+    fn placed_in_play(&mut self, placed: PlacedId, events: &mut Vec<Event>) {
         if self.modules.reserve.is_some() {
             reserve::note_placed(self, placed);
         }
@@ -1180,6 +1259,15 @@ impl Game<'_> {
     /// None when no module asks (the turn ends).
     #[inline]
     pub(crate) fn next_choice(&mut self) -> Option<(u8, ActionId)> {
+        if self.modules.actions & CHOICE_BITS == 0 {
+            return None;
+        }
+        self.next_choice_in_play()
+    }
+
+    // Out of line for the same reason as `placed_in_play` (45 instructions a placed tile).
+    #[inline(never)]
+    fn next_choice_in_play(&mut self) -> Option<(u8, ActionId)> {
         if self.modules.wagons.is_some()
             && let Some(choice) = wagon::next_choice(self)
         {
@@ -1277,6 +1365,10 @@ impl Game<'_> {
 mod tests {
     use super::ActionGroup;
     use super::{ACTIONS, ActionId, CHOICES, FLAT, GROUPS, PLACE_STEP, RECORD_ORDER, RecordForm};
+    use crate::game::{GameOptions, Phase};
+    use crate::players::random;
+    use crate::rng::Rng;
+    use crate::state::Game;
 
     /// A module's figure is written as its action's name (`windmill`, as before it was a
     /// module's), a follower as `follower`, and read back; another word is refused, naming the
@@ -1298,6 +1390,56 @@ mod tests {
                 .contains("unknown figure `donkey`, expected `follower` or `windmill`"),
             "{err}"
         );
+    }
+
+    /// An action whose module `Modules::actions` leaves out has no move, at any step of random
+    /// games of every bundled set, so skipping its count changes nothing; and the actions
+    /// marked in play in those games include every module's.
+    #[test]
+    fn an_action_left_out_of_play_has_no_move() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let every: Vec<String> = tables.sets.clone();
+        let games: [&[&str]; 4] = [
+            &["base"],
+            &["base", "princess-and-dragon"],
+            &["base", "abbey-and-mayor"],
+            &[],
+        ];
+        let mut seen = 0u16;
+        for (g, sets) in games.iter().enumerate() {
+            let sets = if sets.is_empty() {
+                every.clone()
+            } else {
+                sets.iter().map(|s| s.to_string()).collect()
+            };
+            for seed in 0..4 {
+                let options = GameOptions {
+                    sets: sets.clone(),
+                    ..GameOptions::seeded(2, seed + 10 * g as u64)
+                };
+                let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
+                seen |= game.modules.actions;
+                let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
+                while game.phase() != Phase::Over {
+                    let placed = match game.phase() {
+                        Phase::Act(p) | Phase::Choose { placed: p, .. } => Some(p),
+                        _ => None,
+                    };
+                    for action in ActionId::all().filter(|&a| !game.modules.plays(a)) {
+                        if let Some(p) = placed {
+                            assert_eq!(game.count_in_module(p, action), 0, "{seed} {action:?}");
+                        }
+                    }
+                    let mv = match random::choose_placement(&game, &mut rng) {
+                        Some(mv) => mv,
+                        None => random::choose_action(&game, &mut rng, &mut moves).expect("a move"),
+                    };
+                    game.apply(mv, &mut events).expect("a chosen move is legal");
+                }
+            }
+        }
+        let all = ActionId::all().fold(0, |set, a| set | a.bit());
+        assert_eq!(seen, all, "actions never in play: {:b}", all & !seen);
     }
 
     /// `FLAT` is what it says: the ungrouped modules' moves before the pass, in `GROUPS`'s

@@ -11,6 +11,7 @@
 //! The gaps are kept as tiles are placed (the `placed` hook), so a turn reads a short list,
 //! never the frontier.
 
+use crate::board::EMPTY;
 use crate::ids::{KindId, OrientId, PlacedId};
 use crate::rules::{ActionId, Target};
 use crate::state::{Event, Game, IllegalMove, Phase};
@@ -58,27 +59,36 @@ impl Reserve {
 
 /// Whether the open position `(x, y)` has a placed tile on each side.
 fn closed(game: &Game<'_>, (x, y): (i16, i16)) -> bool {
-    let cells = game.core.board.neighbours(i32::from(x), i32::from(y));
-    game.core.board.cell(i32::from(x), i32::from(y)).placed == PlacedId::NONE
-        && cells.iter().all(|c| c.placed != PlacedId::NONE)
+    let board = &game.core.board;
+    let cell = board.cell(i32::from(x), i32::from(y));
+    if cell.slot == EMPTY {
+        return false;
+    }
+    // Read off its neighbour pattern, kept up to date as tiles are placed, instead of the four
+    // cells: a side's digit is 0 where no tile is.
+    let base = game.core.tables.index.base;
+    let mut pattern = board.frontier[usize::from(cell.slot)].pattern;
+    (0..4).all(|_| {
+        let side = pattern % base;
+        pattern /= base;
+        side != 0
+    })
 }
 
 /// The `placed` hook: the tile at `placed` filled a gap or closed the gaps beside it; its
 /// player is remembered for the end-game round.
 pub(crate) fn note_placed(game: &mut Game<'_>, placed: PlacedId) {
     let p = game.core.board.placed[placed.index()];
-    let beside: Vec<(i16, i16)> = [(0, -1), (1, 0), (0, 1), (-1, 0)]
-        .into_iter()
+    let beside = [(0, -1), (1, 0), (0, 1), (-1, 0)]
         .map(|(dx, dy)| (p.x + dx, p.y + dy))
-        .filter(|&at| closed(game, at))
-        .collect();
+        .map(|at| closed(game, at).then_some(at));
     let current = game.core.current;
     let Some(r) = &mut game.modules.reserve else {
         return;
     };
     r.placer = current;
     r.gaps.retain(|&at| at != (p.x, p.y));
-    for at in beside {
+    for at in beside.into_iter().flatten() {
         if !r.gaps.contains(&at) {
             r.gaps.push(at);
         }
@@ -248,4 +258,44 @@ pub(crate) fn credit(game: &mut Game<'_>) {
     };
     let now: u64 = game.core.scores.iter().map(|&s| u64::from(s)).sum();
     (game.core.stats).credit_action(ActionId::ABBEY.index(), now.saturating_sub(from));
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::{GameOptions, Phase};
+    use crate::ids::PlacedId;
+    use crate::players::random;
+    use crate::rng::Rng;
+    use crate::state::Game;
+
+    /// `closed`, read off the neighbour patterns, agrees with the four cells around every open
+    /// position after every placement of random Abbey & Mayor games, and finds some gaps.
+    #[test]
+    fn a_gap_is_an_open_position_with_a_tile_on_each_side() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let mut gaps = 0;
+        for seed in 0..4 {
+            let options = GameOptions {
+                sets: vec!["base".into(), "abbey-and-mayor".into()],
+                ..GameOptions::seeded(2, seed)
+            };
+            let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
+            let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
+            while game.phase() != Phase::Over {
+                for open in &game.core.board.frontier {
+                    let (x, y) = (i32::from(open.x), i32::from(open.y));
+                    let cells = game.core.board.neighbours(x, y);
+                    let four = cells.iter().all(|c| c.placed != PlacedId::NONE);
+                    assert_eq!(super::closed(&game, (open.x, open.y)), four, "({x}, {y})");
+                    gaps += usize::from(four);
+                }
+                let mv = match random::choose_placement(&game, &mut rng) {
+                    Some(mv) => mv,
+                    None => random::choose_action(&game, &mut rng, &mut moves).expect("a move"),
+                };
+                game.apply(mv, &mut events).expect("a chosen move is legal");
+            }
+        }
+        assert!(gaps > 0, "no gap in these games");
+    }
 }
