@@ -33,15 +33,20 @@ fields = [
 "##;
 
 fn lake_tables() -> Tables {
+    bundled_with("lake.toml", LAKE)
+}
+
+/// The bundled sets and an author's file `name` of `text`, compiled.
+fn bundled_with(name: &str, text: &str) -> Tables {
     let mut sources = tiledef::bundled();
     sources.push(tiledef::Source {
-        name: "lake.toml".into(),
-        text: LAKE.into(),
+        name: name.into(),
+        text: text.into(),
     });
     let report = tiledef::load(sources);
     let set = report
         .tileset
-        .unwrap_or_else(|| panic!("the lake set is valid: {:#?}", report.diagnostics));
+        .unwrap_or_else(|| panic!("{name} is valid: {:#?}", report.diagnostics));
     engine::compile(&set).expect("compiles")
 }
 
@@ -210,14 +215,7 @@ fields = [
   { ports = ["ESE", "SSE", "SSW", "WSW"] },
 ]
 "##;
-    let mut sources = tiledef::bundled();
-    sources.push(tiledef::Source {
-        name: "silo.toml".into(),
-        text: SILO.into(),
-    });
-    let report = tiledef::load(sources);
-    let set = (report.tileset).unwrap_or_else(|| panic!("valid: {:#?}", report.diagnostics));
-    let tables = engine::compile(&set).expect("compiles");
+    let tables = bundled_with("silo.toml", SILO);
     let game = |sets: &[&str]| {
         let options = GameOptions {
             sets: sets.iter().map(|s| s.to_string()).collect(),

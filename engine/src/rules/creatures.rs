@@ -531,8 +531,8 @@ mod tests {
     use crate::rules::{ActionGroup, ActionId};
     use crate::state::{Game, Move};
 
-    /// Plays random games of base and Princess & Dragon, calling `look` at every second step.
-    fn each_second_step(games: u64, mut look: impl FnMut(&Game<'_>)) {
+    /// Plays random games of base and Princess & Dragon, calling `look` before every move.
+    fn each_position(games: u64, mut look: impl FnMut(&Game<'_>)) {
         let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
         for seed in 0..games {
             let options = GameOptions {
@@ -542,9 +542,7 @@ mod tests {
             let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
             let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
             while game.phase() != Phase::Over {
-                if let Phase::Act(_) = game.phase() {
-                    look(&game);
-                }
+                look(&game);
                 let mv = random::choose_action(&game, &mut rng, &mut moves).expect("a move");
                 game.apply(mv, &mut events).expect("a listed move is legal");
             }
@@ -556,7 +554,7 @@ mod tests {
     #[test]
     fn greedy_values_moving_the_fairy_beside_its_follower() {
         let mut tried = 0;
-        each_second_step(6, |game| {
+        each_position(6, |game| {
             let Phase::Act(placed) = game.phase() else {
                 return;
             };
@@ -584,32 +582,18 @@ mod tests {
     /// when asked, not looked at again), and some are.
     #[test]
     fn the_offered_steps_are_the_board_s() {
-        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
         let mut asked = 0;
-        for seed in 0..6 {
-            let options = GameOptions {
-                sets: vec!["base".into(), "princess-and-dragon".into()],
-                ..GameOptions::seeded(2, seed)
-            };
-            let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
-            let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
-            while game.phase() != Phase::Over {
-                if let Phase::Choose {
-                    action: ActionId::DRAGON,
-                    ..
-                } = game.phase()
-                {
-                    assert_eq!(super::offered(&game), &*super::steps(&game));
-                    assert!(super::step_count(&game) > 0);
-                    asked += 1;
-                }
-                let mv = match random::choose_placement(&game, &mut rng) {
-                    Some(mv) => mv,
-                    None => random::choose_action(&game, &mut rng, &mut moves).expect("a move"),
-                };
-                game.apply(mv, &mut events).expect("a chosen move is legal");
+        each_position(6, |game| {
+            if let Phase::Choose {
+                action: ActionId::DRAGON,
+                ..
+            } = game.phase()
+            {
+                assert_eq!(super::offered(game), &*super::steps(game));
+                assert!(super::step_count(game) > 0);
+                asked += 1;
             }
-        }
+        });
         assert!(asked > 20, "only {asked} dragon steps");
     }
 
@@ -618,7 +602,7 @@ mod tests {
     #[test]
     fn no_deploy_is_listed_on_the_dragon_s_tile() {
         let mut volcanoes = 0;
-        each_second_step(6, |game| {
+        each_position(6, |game| {
             let Phase::Act(placed) = game.phase() else {
                 return;
             };
