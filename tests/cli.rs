@@ -1777,4 +1777,19 @@ fn play_names_a_fan_creature_and_a_feature_of_another_tile() {
     let stdout = text(&out.stdout);
     let line = "P2 deploys a follower through the portal on the city N at (0, 0)";
     assert!(stdout.contains(line), "{line:?} missing:\n{stdout}");
+
+    // A set figure through the portal is named, in the text and in `--json`.
+    let large = root().join("engine/tests/scenarios/64-portal-sends-a-large-follower.toml");
+    let out = tilekit(&["play", &large.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let line = "P2 deploys a large follower through the portal on the city N at (0, 0)";
+    assert!(stdout.contains(line), "{line:?} missing:\n{stdout}");
+    let out = tilekit(&["play", "--json", &large.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        json["turns"][1][1]["portal"],
+        serde_json::json!({ "player": 2, "at": [0, 0], "feature": 0, "figure": "large-follower" })
+    );
 }

@@ -161,8 +161,9 @@ impl Entry {
     }
 }
 
-/// A feature of a placed tile, `{ at = [x, y], on = "N" }`, and for a figure standing there
-/// (`Target::Figure`), which one when a follower and a windmill share it.
+/// A feature of a placed tile, `{ at = [x, y], on = "N" }`, and `figure`: for a figure
+/// standing there (`Target::Figure`), `follower` or `windmill` when both share it; for a figure
+/// put there (`Target::Deploy`), a set figure's id as `figure` names it beside `deploy`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpotRef {
@@ -170,9 +171,10 @@ pub struct SpotRef {
     pub at: [i16; 2],
     /// The feature of that tile, named as in `deploy`.
     pub on: FeatureRef,
-    /// `follower` or `windmill`, for a figure (absent: whichever stands there).
+    /// For a figure standing there, `follower` or `windmill` (absent: whichever stands there);
+    /// for a figure put there, a set figure's id (absent: a base follower).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub figure: Option<FigureKind>,
+    pub figure: Option<String>,
 }
 
 /// Why a turn's key or a module's value is refused.
@@ -224,6 +226,12 @@ fn fits(action: ActionId, entry: &Entry) -> bool {
         | (TargetKind::At, Entry::At(_))
         | (TargetKind::Figure, Entry::Table(_)) => true,
         (TargetKind::Spot, Entry::Table(spot)) => spot.figure.is_none(),
+        // A figure put there is a set figure: the figures on the board's names are not.
+        (TargetKind::Deploy, Entry::Table(spot)) => spot
+            .figure
+            .as_deref()
+            .and_then(FigureKind::by_name)
+            .is_none(),
         _ => false,
     };
     let or_pass = |e: &Entry| e.is_pass() || one(e);
@@ -261,6 +269,10 @@ fn expected(action: ActionId) -> String {
             }
         }
         TargetKind::Spot => "a feature of a placed tile, `{ at = [x, y], on = \"N\" }`".into(),
+        TargetKind::Deploy => "a feature of a placed tile, `{ at = [x, y], on = \"N\" }`, with \
+             `figure` naming a set's figure as beside `deploy` (absent: a base follower, \
+             which `figure` does not name)"
+            .into(),
         TargetKind::Kind => "a figure kind, which no record names".into(),
     };
     match info.record_form {
@@ -778,6 +790,14 @@ fn resolve(game: &Game<'_>, placed: PlacedId, r: &FeatureRef) -> Result<u8, Stri
 /// Finds the figure a `SpotRef` names, the current player's when `own` (index into
 /// `Game::figures`).
 fn resolve_figure(game: &Game<'_>, r: &SpotRef, own: bool) -> Result<u16, String> {
+    let kind = match r.figure.as_deref() {
+        None => None,
+        Some(name) => Some(FigureKind::by_name(name).ok_or_else(|| {
+            format!(
+                "`figure` names `{name}`: a figure on the board is \"follower\" or \"windmill\""
+            )
+        })?),
+    };
     let [x, y] = r.at;
     let cell = game.core.board.cell(i32::from(x), i32::from(y));
     if cell.placed == PlacedId::NONE {
@@ -793,7 +813,7 @@ fn resolve_figure(game: &Game<'_>, r: &SpotRef, own: bool) -> Result<u16, String
         .filter(|(_, f)| {
             (!own || f.owner == game.to_move())
                 && f.node == p.node(feature)
-                && r.figure.is_none_or(|k| k == f.kind)
+                && kind.is_none_or(|k| k == f.kind)
         })
         .map(|(i, _)| i)
         .collect();
@@ -812,6 +832,25 @@ fn resolve_figure(game: &Game<'_>, r: &SpotRef, own: bool) -> Result<u16, String
     }
 }
 
+/// The figure a record's `figure` names beside `deploy` (absent: a base follower): a set
+/// figure's id.
+fn set_figure_by_id(game: &Game<'_>, id: Option<&str>) -> Result<FigureId, String> {
+    let Some(id) = id else {
+        return Ok(FigureId::FOLLOWER);
+    };
+    let followers = &game.tables().followers;
+    if let Some(k) = followers.iter().position(|f| f.id == id) {
+        return Ok(FigureId::set(k));
+    }
+    let known: Vec<&str> = followers.iter().map(|f| f.id.as_str()).collect();
+    let known = known.join(", ");
+    Err(format!(
+        "unknown figure `{id}`{} (known: {})",
+        did_you_mean(id, &known),
+        if known.is_empty() { "none" } else { &known }
+    ))
+}
+
 /// How a replay names a figure: its tile, its feature by index, and its kind.
 pub fn figure_ref(game: &Game<'_>, figure: u16) -> Option<SpotRef> {
     let f = game.core.figures.get(figure as usize)?;
@@ -819,7 +858,7 @@ pub fn figure_ref(game: &Game<'_>, figure: u16) -> Option<SpotRef> {
     Some(SpotRef {
         at: [p.x, p.y],
         on: FeatureRef::Index(game.nodes()[f.node.index()].local),
-        figure: Some(f.kind),
+        figure: Some(f.kind.name().to_string()),
     })
 }
 
@@ -1022,6 +1061,18 @@ fn write_target(game: &Game<'_>, target: Target) -> Option<Entry> {
             on: FeatureRef::Index(feature),
             figure: None,
         })),
+        Target::Deploy {
+            x,
+            y,
+            feature,
+            figure,
+        } => Some(Entry::Table(SpotRef {
+            at: [x, y],
+            on: FeatureRef::Index(feature),
+            figure: (figure.set_index())
+                .and_then(|k| game.tables().followers.get(k))
+                .map(|f| f.id.clone()),
+        })),
         Target::Corner(c) => Target::corner_name(c).map(|c| Entry::Word(c.into())),
         Target::Kind(_) => None,
     }
@@ -1055,7 +1106,20 @@ fn read_move(
             Target::corner_by_name(c)
                 .ok_or_else(|| format!("`{c}` is not a corner of a tile: NW, NE, SE or SW"))?,
         ),
-        (TargetKind::Spot, Entry::Table(spot)) => resolve_spot(game, spot)?,
+        (TargetKind::Spot, Entry::Table(spot)) => {
+            let (x, y, feature) = resolve_spot(game, spot)?;
+            Target::Spot { x, y, feature }
+        }
+        (TargetKind::Deploy, Entry::Table(spot)) => {
+            let (x, y, feature) = resolve_spot(game, spot)?;
+            let figure = set_figure_by_id(game, spot.figure.as_deref())?;
+            Target::Deploy {
+                x,
+                y,
+                feature,
+                figure,
+            }
+        }
         // Unreachable from a turn read or built here: every entry's shape was checked.
         _ => {
             return Err(format!(
@@ -1068,8 +1132,8 @@ fn read_move(
     Ok(Move::Action { action, target })
 }
 
-/// The feature a `SpotRef` names on the board, as a target.
-fn resolve_spot(game: &Game<'_>, spot: &SpotRef) -> Result<Target, String> {
+/// The feature a `SpotRef` names on the board: its tile's position and its local index.
+fn resolve_spot(game: &Game<'_>, spot: &SpotRef) -> Result<(i16, i16, u8), String> {
     let [x, y] = spot.at;
     let placed = game.core.board.cell(i32::from(x), i32::from(y)).placed;
     if placed == PlacedId::NONE {
@@ -1079,7 +1143,7 @@ fn resolve_spot(game: &Game<'_>, spot: &SpotRef) -> Result<Target, String> {
     if usize::from(feature) >= game.orient(placed).features.len() {
         return Err(format!("the tile at ({x}, {y}) has no feature {feature}"));
     }
-    Ok(Target::Spot { x, y, feature })
+    Ok((x, y, feature))
 }
 
 /// The error of a turn naming more than one second step, listing the record's keys.
@@ -1156,26 +1220,11 @@ fn second_move(game: &Game<'_>, placed: PlacedId, t: &Turn) -> Result<Move, Stri
     if usize::from(t.deploy.is_some()) + steps.len() > 1 {
         return Err(at_most_one());
     }
-    let followers = &game.tables().followers;
     Ok(match (&t.deploy, steps.first()) {
         (None, None) => Move::Pass,
         (Some(r), _) => Move::Deploy {
             feature: resolve(game, placed, r)?,
-            figure: match &t.figure {
-                None => FigureId::FOLLOWER,
-                Some(id) => match followers.iter().position(|f| &f.id == id) {
-                    Some(k) => FigureId::set(k),
-                    None => {
-                        let known: Vec<&str> = followers.iter().map(|f| f.id.as_str()).collect();
-                        let known = known.join(", ");
-                        return Err(format!(
-                            "unknown figure `{id}`{} (known: {})",
-                            did_you_mean(id, &known),
-                            if known.is_empty() { "none" } else { &known }
-                        ));
-                    }
-                },
-            },
+            figure: set_figure_by_id(game, t.figure.as_deref())?,
         },
         (None, Some((action, entry))) => read_move(game, Some(placed), *action, entry)?,
     })
@@ -1404,7 +1453,7 @@ mod tests {
             TargetKind::Figure => Entry::Table(SpotRef {
                 at: [1, 0],
                 on: FeatureRef::Name("road".into()),
-                figure: Some(crate::game::FigureKind::Module(ActionId::WINDMILL)),
+                figure: Some("windmill".into()),
             }),
             TargetKind::At => Entry::At([3, -1]),
             TargetKind::Corner => Entry::Word("NE".into()),
@@ -1412,6 +1461,11 @@ mod tests {
                 at: [2, 1],
                 on: FeatureRef::Name("city".into()),
                 figure: None,
+            }),
+            TargetKind::Deploy => Entry::Table(SpotRef {
+                at: [2, 1],
+                on: FeatureRef::Name("city".into()),
+                figure: Some("abbot".into()),
             }),
             TargetKind::Kind => panic!("a figure kind has no record form"),
         }
@@ -1491,6 +1545,7 @@ mod tests {
             TargetKind::At,
             TargetKind::Corner,
             TargetKind::Spot,
+            TargetKind::Deploy,
         ];
         for action in ActionId::moves() {
             let key = action.info().record_key.unwrap_or_default();
@@ -1510,6 +1565,10 @@ mod tests {
                         (Entry::Word(_), TargetKind::Feature | TargetKind::Corner)
                             | (Entry::Index(_), TargetKind::Feature)
                             | (Entry::Table(_), TargetKind::Figure)
+                            | (
+                                Entry::Table(SpotRef { figure: None, .. }),
+                                TargetKind::Deploy
+                            )
                     );
                 let refused = Turn::empty().set_action(key, other.clone());
                 assert_eq!(

@@ -1132,7 +1132,8 @@ pub enum Removes {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum DeployWhere {
-    /// On any unoccupied, unfinished feature of any other placed tile (the base follower).
+    /// On any unoccupied, unfinished feature of any other placed tile, for any figure of the
+    /// supply that may stand on it (not one going `beside` its owner's).
     Anywhere,
 }
 

@@ -21,6 +21,7 @@
 use super::{Candidate, Scratch, greedy, random};
 use crate::game::{Game, Move, Phase};
 use crate::rng::Rng;
+use crate::rules::Target;
 
 /// Random turns a playout plays before the greedy estimate judges the position.
 const HORIZON: u32 = 10;
@@ -40,12 +41,29 @@ pub(crate) fn choose_turn(
         .candidates
         .sort_by(|a, b| b.value.total_cmp(&a.value));
     let placing = matches!(game.phase(), Phase::Place(_));
-    // One arm per turn up to the follower kind (the best kind of each deploy): arms that differ
-    // only in which follower goes down would split the playouts between near twins.
+    // One arm per turn up to the follower kind (the best kind of each deploy, on the tile or
+    // through a portal): arms that differ only in which follower goes down would split the
+    // playouts between near twins.
     let twin = |a: &Candidate, b: &Candidate| {
         a.place == b.place
             && match (a.action, b.action) {
                 (Move::Deploy { feature: f, .. }, Move::Deploy { feature: g, .. }) => f == g,
+                (
+                    Move::Action {
+                        action: a,
+                        target: Target::Deploy { x, y, feature, .. },
+                    },
+                    Move::Action {
+                        action: b,
+                        target:
+                            Target::Deploy {
+                                x: u,
+                                y: v,
+                                feature: g,
+                                ..
+                            },
+                    },
+                ) => a == b && (x, y, feature) == (u, v, g),
                 (x, y) => x == y,
             }
     };

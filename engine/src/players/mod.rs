@@ -266,8 +266,8 @@ fn second_steps(game: &Game<'_>, buf: &mut Vec<Move>) -> Vec<Move> {
     moves
 }
 
-/// The portal's deploys worth trying: one per feature (the first spot of each), since a
-/// follower anywhere on a feature stands the same to the estimate.
+/// The portal's deploys worth trying: one per feature and figure (the first spot of each),
+/// since a figure anywhere on a feature stands the same to the estimate.
 fn portal_steps(game: &Game<'_>, placed: crate::ids::PlacedId, moves: &mut Vec<Move>) {
     if game.action_count(placed, ActionGroup::Module(ActionId::PORTAL)) == 0 {
         return;
@@ -279,14 +279,20 @@ fn portal_steps(game: &Game<'_>, placed: crate::ids::PlacedId, moves: &mut Vec<M
     for mv in all {
         let Move::Action {
             action: ActionId::PORTAL,
-            target: Target::Spot { x, y, feature },
+            target:
+                Target::Deploy {
+                    x,
+                    y,
+                    feature,
+                    figure,
+                },
         } = mv
         else {
             continue;
         };
         let cell = game.core.board.cell(i32::from(x), i32::from(y));
         let node = game.core.board.placed[cell.placed.index()].node(feature);
-        let root = game.core.find(node);
+        let root = (game.core.find(node), figure);
         if !roots.contains(&root) {
             roots.push(root);
             moves.push(mv);

@@ -98,7 +98,7 @@ impl ActionId {
     /// A figure (anyone's) sent home from the feature a `removes` marker's tile extends
     /// (`princess`).
     pub const PRINCESS: ActionId = ActionId(6);
-    /// A base follower deployed on another tile's feature after a `deploy = "anywhere"` tile
+    /// A figure deployed on another tile's feature after a `deploy = "anywhere"` tile
     /// (`portal`).
     pub const PORTAL: ActionId = ActionId(7);
     /// A figure with the power `move-on` moved on from its completed feature, a choice after
@@ -153,14 +153,18 @@ impl ActionId {
         ANYONES_FIGURE.contains(&self)
     }
 
-    /// Its move in words (`Action::move_words`) with `{creature}` named from `tables`.
-    pub fn move_words(self, tables: &Tables) -> String {
-        creatures::name_words(tables, self, self.info().move_words)
+    /// Its move in words (`Action::move_words`) with `{creature}` named from `tables` and
+    /// `{figure}` from `target`.
+    pub fn move_words(self, tables: &Tables, target: Target) -> String {
+        let words = creatures::name_words(tables, self, self.info().move_words);
+        target.name_figure(tables, words)
     }
 
-    /// Its event in words (`Action::event_words`) with `{creature}` named from `tables`.
-    pub fn event_words(self, tables: &Tables) -> String {
-        creatures::name_words(tables, self, self.info().event_words)
+    /// Its event in words (`Action::event_words`) with `{creature}` named from `tables` and
+    /// `{figure}` from `target`.
+    pub fn event_words(self, tables: &Tables, target: Target) -> String {
+        let words = creatures::name_words(tables, self, self.info().event_words);
+        target.name_figure(tables, words)
     }
 
     /// Whether its move puts a figure on the board that is not a follower
@@ -205,6 +209,17 @@ pub enum Target {
         /// Its local index on that tile.
         feature: u8,
     },
+    /// A kind of figure put on a feature of any placed tile.
+    Deploy {
+        /// Its tile's column.
+        x: i16,
+        /// Its tile's row (south is +1).
+        y: i16,
+        /// Its local index on that tile.
+        feature: u8,
+        /// Which figure (the base follower or a set figure).
+        figure: FigureId,
+    },
 }
 
 /// Which of `Target`'s forms an action takes.
@@ -222,6 +237,8 @@ pub enum TargetKind {
     Corner,
     /// `Target::Spot`.
     Spot,
+    /// `Target::Deploy`.
+    Deploy,
 }
 
 impl Target {
@@ -234,7 +251,21 @@ impl Target {
             Target::Kind(_) => TargetKind::Kind,
             Target::Corner(_) => TargetKind::Corner,
             Target::Spot { .. } => TargetKind::Spot,
+            Target::Deploy { .. } => TargetKind::Deploy,
         }
+    }
+
+    /// `words` with `{figure}` standing for the figure it names, with its article (`a mayor`;
+    /// `a follower` for a target naming none).
+    fn name_figure(self, tables: &Tables, words: String) -> String {
+        if !words.contains("{figure}") {
+            return words;
+        }
+        let figure = match self {
+            Target::Deploy { figure, .. } | Target::Kind(figure) => figure,
+            _ => FigureId::FOLLOWER,
+        };
+        words.replace("{figure}", &figure_words(tables, figure))
     }
 
     /// A corner's name (`NE`), the form records and `--json` write it in.
@@ -265,12 +296,13 @@ pub struct Action {
     /// Whether its moves are many and alike (a windmill per region, a donkey per tile): a
     /// random player picks such a group first, then a move in it.
     pub grouped: bool,
-    /// The move in words, `{target}` standing for its target and `{creature}` for the
-    /// creature it moves (`ActionId::move_words` names it).
+    /// The move in words, `{target}` standing for its target, `{creature}` for the creature
+    /// it moves and `{figure}` for the figure its target names, with its article
+    /// (`ActionId::move_words` names those two).
     pub move_words: &'static str,
-    /// The event in words, `{player}` for `P1`, `{target}` for its target and `{creature}` as
-    /// in `move_words` (empty: the move tells of itself by the general events, `Returned`,
-    /// `Scored`).
+    /// The event in words, `{player}` for `P1`, `{target}` for its target, `{creature}` and
+    /// `{figure}` as in `move_words` (empty: the move tells of itself by the general events,
+    /// `Returned`, `Scored`).
     pub event_words: &'static str,
 }
 
@@ -374,11 +406,11 @@ pub static ACTIONS: [Action; 13] = [
     Action {
         name: "portal",
         record_key: Some("portal"),
-        target: TargetKind::Spot,
+        target: TargetKind::Deploy,
         record_form: RecordForm::Step,
         grouped: true,
-        move_words: "deploy a follower through the portal on the {target}",
-        event_words: "{player} deploys a follower through the portal on the {target}",
+        move_words: "deploy {figure} through the portal on the {target}",
+        event_words: "{player} deploys {figure} through the portal on the {target}",
     },
     Action {
         name: "wagon",
@@ -606,11 +638,34 @@ pub fn event_json(
             body.insert("at".into(), serde_json::json!([x, y]));
             ("feature", feature.into())
         }
+        Target::Deploy {
+            x,
+            y,
+            feature,
+            figure,
+        } => {
+            body.insert("at".into(), serde_json::json!([x, y]));
+            // Absent for the base follower, as a record's table leaves it out.
+            if figure.set_index().is_some() {
+                body.insert("figure".into(), figure_kind_id(tables, figure).into());
+            }
+            ("feature", feature.into())
+        }
     };
     body.insert(key.into(), value);
     let mut out = serde_json::Map::new();
     out.insert(action.info().name.into(), body.into());
     out.into()
+}
+
+/// A kind of figure in words, with its article: `a follower`, `an abbot`, `a large follower`.
+pub fn figure_words(tables: &Tables, figure: FigureId) -> String {
+    let name = match figure.set_index().and_then(|k| tables.followers.get(k)) {
+        None => "follower".to_string(),
+        Some(f) => f.name.to_lowercase(),
+    };
+    let vowel = name.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
 /// The id of a kind of figure (`follower` for the base follower).
@@ -987,9 +1042,15 @@ impl Game<'_> {
             (ActionId::PRINCESS, Target::Figure(figure)) => {
                 princess::send_home(self, placed, figure, events)
             }
-            (ActionId::PORTAL, Target::Spot { x, y, feature }) => {
-                portal::deploy(self, placed, (x, y, feature), events)
-            }
+            (
+                ActionId::PORTAL,
+                Target::Deploy {
+                    x,
+                    y,
+                    feature,
+                    figure,
+                },
+            ) => portal::deploy(self, placed, (x, y, feature), figure, events),
             (ActionId::WAGON, Target::Spot { x, y, feature }) => {
                 wagon::move_on(self, (x, y, feature), events)
             }

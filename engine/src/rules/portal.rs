@@ -1,10 +1,13 @@
 //! Deploying anywhere (Princess & Dragon's magic portal, `deploy = "anywhere"` on a tile
 //! marker): after placing a tile carrying such a marker, the player may instead of deploying
-//! on it put a base follower on a feature of any other placed tile that a follower may claim,
-//! that holds no follower and that is not completed, this turn's completions included (JCZ's
-//! `AbstractActionPhase::prepareMeepleActions` lists every placed tile's open features and
-//! allows a completed one only on the tile just placed). So a follower deployed this way never
-//! stands on a feature the turn scores.
+//! on it put a figure from their supply on a feature of any other placed tile that the figure
+//! may stand on (a base follower: a kind a follower may claim; a set figure: its `on`), that
+//! holds no follower and that is not completed, this turn's completions included (JCZ's
+//! `AbstractActionPhase::prepareMeepleActions` lists every placed tile's open features for
+//! each meeple in supply and allows a completed one only on the tile just placed). So a figure
+//! deployed this way never stands on a feature the turn scores. A figure that goes beside its
+//! owner's (`beside = "own"`: the builder, the pig) stays on the tile just placed, as JCZ's
+//! `Special` meeples do: it needs its owner's claim there.
 
 use std::sync::Arc;
 
@@ -12,6 +15,7 @@ use crate::board::Placed;
 use crate::ids::{FigureId, NodeId, PlacedId};
 use crate::rules::{ActionId, Target};
 use crate::state::{Event, Figure, FigureKind, Game, IllegalMove};
+use crate::tables::FollowerInfo;
 use crate::tables::Tables;
 
 /// Which orientations carry a tile marker with `deploy`.
@@ -37,25 +41,50 @@ impl Portal {
     }
 }
 
-/// Whether the current player may deploy through a portal after placing `placed`: the tile
-/// carries one and they have a base follower left.
+/// The figures the current player may send through a portal, in the order their moves are
+/// listed: the base follower when they have one left, then each set figure they hold that
+/// claims its feature (not one going beside its owner's).
+fn senders<'a>(game: &'a Game<'_>) -> impl Iterator<Item = FigureId> + 'a {
+    let core = &game.core;
+    let p = usize::from(game.current());
+    let kinds = core.follower_counts.len();
+    let base = (core.supply[p] > 0).then_some(FigureId::FOLLOWER);
+    let set = (0..kinds)
+        .filter(move |&k| {
+            core.follower_supply[p * kinds + k] > 0
+                && core.tables.followers.get(k).is_some_and(|f| !f.beside_own)
+        })
+        .map(FigureId::set);
+    base.into_iter().chain(set)
+}
+
+/// Whether the tile `placed` carries a portal.
 #[inline]
-fn open(game: &Game<'_>, placed: PlacedId) -> bool {
+fn marked(game: &Game<'_>, placed: PlacedId) -> bool {
     let Some(portal) = &game.modules.portal else {
         return false;
     };
     let orient = game.core.board.placed[placed.index()].orient;
     portal.marked.get(orient.index()) == Some(&true)
-        && game.core.supply[usize::from(game.current())] > 0
 }
 
-/// Whether a follower may go on local feature `i` of the placed tile `q`: a kind it may
-/// claim, no follower on its feature, and not completed (closed, or a site whose range is
-/// all placed).
-fn free(game: &Game<'_>, q: Placed, i: u8) -> bool {
+/// The set figure `figure` is, None for the base follower.
+fn set_figure<'t>(game: &Game<'t>, figure: FigureId) -> Option<&'t FollowerInfo> {
+    let tables: &'t Tables = game.core.tables;
+    figure.set_index().and_then(|k| tables.followers.get(k))
+}
+
+/// Whether `figure` may go on local feature `i` of the placed tile `q`: a kind it may stand
+/// on, no follower on its feature, and not completed (closed, or a site whose range is all
+/// placed).
+fn free(game: &Game<'_>, q: Placed, i: u8, figure: FigureId) -> bool {
     let node = q.node(i);
     let kind = game.core.nodes[node.index()].kind;
-    if !game.core.play.claimable(kind) {
+    let stands = match set_figure(game, figure) {
+        None => game.core.play.claimable(kind),
+        Some(f) => f.stands_on(kind),
+    };
+    if !stands {
         return false;
     }
     let root: NodeId = game.core.find(node);
@@ -74,26 +103,29 @@ fn free(game: &Game<'_>, q: Placed, i: u8) -> bool {
     true
 }
 
-/// The features a follower may go on through the portal after placing `placed`, as targets,
-/// tile by tile in the order they were placed.
+/// The features a figure may go on through the portal after placing `placed`, as targets:
+/// figure by figure (`senders`), then tile by tile in the order they were placed.
 fn spots<'a>(game: &'a Game<'_>, placed: PlacedId) -> impl Iterator<Item = Target> + 'a {
-    let tiles = game.core.board.placed.iter().enumerate();
-    tiles
-        .filter(move |&(t, _)| t != placed.index())
-        .flat_map(move |(_, &q)| {
-            let features = game.core.tables.orient(q.orient).features.len() as u8;
-            (0..features)
-                .filter(move |&i| free(game, q, i))
-                .map(move |feature| Target::Spot {
-                    x: q.x,
-                    y: q.y,
-                    feature,
-                })
-        })
+    senders(game).flat_map(move |figure| {
+        let tiles = game.core.board.placed.iter().enumerate();
+        tiles
+            .filter(move |&(t, _)| t != placed.index())
+            .flat_map(move |(_, &q)| {
+                let features = game.core.tables.orient(q.orient).features.len() as u8;
+                (0..features)
+                    .filter(move |&i| free(game, q, i, figure))
+                    .map(move |feature| Target::Deploy {
+                        x: q.x,
+                        y: q.y,
+                        feature,
+                        figure,
+                    })
+            })
+    })
 }
 
 /// How many features the current player may deploy on through a portal after placing
-/// `placed` (0 unless the tile carries one).
+/// `placed`, each figure counted apart (0 unless the tile carries one).
 // Always inlined, its work out of line: a random playout asks every turn, and only inlined
 // does the ask fold to one test in a game without the module.
 #[inline(always)]
@@ -107,34 +139,62 @@ pub(crate) fn count(game: &Game<'_>, placed: PlacedId) -> usize {
 /// `count` when the module is in play.
 #[inline(never)]
 fn count_in_play(game: &Game<'_>, placed: PlacedId) -> usize {
-    if !open(game, placed) {
+    if !marked(game, placed) {
         return 0;
     }
     spots(game, placed).count()
 }
 
-/// The `n`-th feature a follower may go on through the portal, in the order of `spots`.
+/// The `n`-th move through the portal, in the order of `spots`.
 pub(crate) fn nth(game: &Game<'_>, placed: PlacedId, n: usize) -> Option<Target> {
-    if !open(game, placed) {
+    if !marked(game, placed) {
         return None;
     }
     spots(game, placed).nth(n)
 }
 
-/// Deploys a base follower of the current player on local feature `feature` of the tile at
+/// Why the current player may not send `figure` through the portal of `placed` (None: they
+/// may, onto a feature `free` allows): no portal, a figure that needs its owner's claim, or
+/// none of it left.
+fn sender_fault(game: &Game<'_>, placed: PlacedId, figure: FigureId) -> Option<IllegalMove> {
+    let player = game.current();
+    if !marked(game, placed) {
+        return Some(IllegalMove::NotOffered(
+            "a figure may be deployed on another tile only after placing a tile with a portal (`deploy = \"anywhere\"`)".into(),
+        ));
+    }
+    let info = set_figure(game, figure);
+    if let Some(f) = info.filter(|f| f.beside_own) {
+        return Some(IllegalMove::NotOffered(format!(
+            "a {} goes only beside its owner's figure on the tile just placed: it may not go through the portal",
+            f.name.to_lowercase()
+        )));
+    }
+    if senders(game).any(|s| s == figure) {
+        return None;
+    }
+    Some(match info {
+        None => IllegalMove::NoFollower(player + 1),
+        Some(f) => IllegalMove::NotOffered(format!(
+            "player {} has no {} left",
+            player + 1,
+            f.name.to_lowercase()
+        )),
+    })
+}
+
+/// Deploys `figure` of the current player on local feature `feature` of the tile at
 /// `(x, y)`, through the portal of the tile just placed.
 pub(crate) fn deploy(
     game: &mut Game<'_>,
     placed: PlacedId,
     (x, y, feature): (i16, i16, u8),
+    figure: FigureId,
     events: &mut Vec<Event>,
 ) -> Result<(), IllegalMove> {
     let player = game.current();
-    if !open(game, placed) {
-        return Err(IllegalMove::NotOffered(format!(
-            "a follower may be deployed on another tile only after placing a tile with a portal (`deploy = \"anywhere\"`), with a follower left (player {})",
-            player + 1
-        )));
+    if let Some(fault) = sender_fault(game, placed, figure) {
+        return Err(fault);
     }
     let cell = game.core.board.cell(i32::from(x), i32::from(y));
     if cell.placed == PlacedId::NONE {
@@ -153,16 +213,28 @@ pub(crate) fn deploy(
             feature: feature.to_string(),
         });
     };
-    if !free(game, q, feature) {
+    let kind = &game.core.tables.feature(f.kind).id;
+    if let Some(info) = set_figure(game, figure).filter(|i| !i.stands_on(f.kind)) {
+        return Err(IllegalMove::FigureNotOn {
+            figure: info.name.clone(),
+            kind: kind.clone(),
+        });
+    }
+    if !free(game, q, feature, figure) {
         return Err(IllegalMove::NotOffered(format!(
-            "the {} at ({x}, {y}) is taken, completed or not for a follower",
-            game.core.tables.feature(f.kind).id
+            "the {kind} at ({x}, {y}) is taken, completed or not for a follower"
         )));
     }
     let node = q.node(feature);
     let root = game.core.find_mut(node);
     let core = &mut game.core;
-    core.supply[usize::from(player)] -= 1;
+    match figure.set_index() {
+        None => core.supply[usize::from(player)] -= 1,
+        Some(k) => {
+            let kinds = core.follower_counts.len();
+            core.follower_supply[usize::from(player) * kinds + k] -= 1;
+        }
+    }
     core.nodes[root.index()].followers += 1;
     if core.play.is_site(f.kind) {
         core.site_followers += 1;
@@ -172,15 +244,20 @@ pub(crate) fn deploy(
         owner: player,
         node,
         tile: cell.placed,
-        figure: FigureId::FOLLOWER,
+        figure,
     });
-    if let Some(n) = core.stats.deployed.get_mut(FigureId::FOLLOWER.index()) {
+    if let Some(n) = core.stats.deployed.get_mut(figure.index()) {
         *n += 1;
     }
     events.push(Event::Action {
         player,
         action: ActionId::PORTAL,
-        target: Target::Spot { x, y, feature },
+        target: Target::Deploy {
+            x,
+            y,
+            feature,
+            figure,
+        },
     });
     Ok(())
 }

@@ -637,7 +637,9 @@ fn target_words(tables: &Tables, target: Target) -> String {
         Target::Figure(i) => format!("figure {i}"),
         Target::At { x, y } => format!("({x}, {y})"),
         Target::Kind(figure) => engine::rules::figure_kind_id(tables, figure),
-        Target::Spot { x, y, feature } => format!("feature {feature} of the tile at ({x}, {y})"),
+        Target::Spot { x, y, feature } | Target::Deploy { x, y, feature, .. } => {
+            format!("feature {feature} of the tile at ({x}, {y})")
+        }
         Target::Corner(c) => Target::corner_name(c).unwrap_or("?").to_string(),
     }
 }
@@ -679,7 +681,7 @@ fn fill(words: &str, player: Option<u8>, target: &str) -> String {
 fn place_step_text(tables: &Tables, m: Move) -> String {
     match m {
         Move::Action { action, target } => fill(
-            &action.move_words(tables),
+            &action.move_words(tables, target),
             None,
             &target_words(tables, target),
         ),
@@ -713,9 +715,9 @@ fn choice_text(
                 Target::Corner(c) => Some(corner_point(c)),
                 _ => None,
             };
-            let words = match target {
+            let target_text = match target {
                 Target::Feature(feature) => on(feature),
-                Target::Spot { x, y, feature } => {
+                Target::Spot { x, y, feature } | Target::Deploy { x, y, feature, .. } => {
                     spot_words(game.tables(), game.board(), x, y, feature)
                 }
                 Target::Figure(i) => match game.figures().get(usize::from(i)) {
@@ -727,7 +729,8 @@ fn choice_text(
                 },
                 other => target_words(game.tables(), other),
             };
-            (fill(&action.move_words(game.tables()), None, &words), point)
+            let words = action.move_words(game.tables(), target);
+            (fill(&words, None, &target_text), point)
         }
         Move::Pass => ("pass (no figure)".to_string(), None),
         Move::Place { .. } => ("place".to_string(), None),
@@ -864,12 +867,14 @@ fn event_text(
         } => {
             let words = match *target {
                 Target::Feature(feature) => on(feature, "feature"),
-                Target::Spot { x, y, feature } => spot_words(tables, board, x, y, feature),
+                Target::Spot { x, y, feature } | Target::Deploy { x, y, feature, .. } => {
+                    spot_words(tables, board, x, y, feature)
+                }
                 other => target_words(tables, other),
             };
             Some(format!(
                 "  {}",
-                fill(&action.event_words(tables), Some(*player), &words)
+                fill(&action.event_words(tables, *target), Some(*player), &words)
             ))
         }
         Event::Tokens {

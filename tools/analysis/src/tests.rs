@@ -400,6 +400,73 @@ mod games {
         assert!(offered, "no wagon was offered a move in 8 games");
     }
 
+    /// The page offers each figure the portal may send by its name (the mayor of Abbey &
+    /// Mayor beside the base follower), tells of it so, and the record it writes replays.
+    #[test]
+    fn the_portal_offers_a_set_figure_by_name() {
+        let mut host = host_with_base();
+        for (name, text) in [
+            (
+                "definitions/abbey-and-mayor.toml",
+                include_str!("../../../definitions/abbey-and-mayor.toml"),
+            ),
+            (
+                "definitions/princess-and-dragon.toml",
+                include_str!("../../../definitions/princess-and-dragon.toml"),
+            ),
+        ] {
+            assert!(host.apply_change(name, Some(text.to_string())));
+        }
+        let mayor = "deploy a mayor through the portal on the ";
+        for seed in 0..8 {
+            let mut game = host
+                .start_game(
+                    vec![Seat::Person, Seat::Person],
+                    seed,
+                    GameChoice::default(),
+                )
+                .expect("a game of base, Abbey & Mayor and Princess & Dragon");
+            let mut sent = false;
+            for _ in 0..400 {
+                let view = game.view().unwrap();
+                match &view.phase {
+                    crate::game::PhaseView::Over { .. } => break,
+                    crate::game::PhaseView::Place { .. } => game.play(0).unwrap(),
+                    crate::game::PhaseView::Act { choices, .. } => {
+                        let through = choices.iter().find(|c| c.label.starts_with(mayor));
+                        let pass = choices.last().expect("a pass at least");
+                        game.play(through.unwrap_or(pass).index).unwrap();
+                        if through.is_some() {
+                            sent = true;
+                            break;
+                        }
+                    }
+                    crate::game::PhaseView::Choose { choices, .. } => {
+                        let last = choices.last().expect("a choice at least");
+                        game.play(last.index).unwrap();
+                    }
+                }
+            }
+            if !sent {
+                continue;
+            }
+            let log = game.view().unwrap().log;
+            let told = log.iter().flatten().filter(|l| {
+                l.starts_with("P") && l.contains(" deploys a mayor through the portal on the ")
+            });
+            assert_eq!(told.count(), 1, "{log:?}");
+            let named = |t: &&engine::record::Turn| {
+                matches!(t.action("portal"), Some(engine::record::Entry::Table(s))
+                    if s.figure.as_deref() == Some("mayor"))
+            };
+            assert!(game.record().turns.iter().any(|t| named(&t)));
+            let tables = game.tables().clone();
+            engine::replay(&tables, game.record()).expect("the record replays");
+            return;
+        }
+        panic!("no portal offered a mayor in 8 games");
+    }
+
     /// The page offers the abbey (a reserve tile) beside the drawn tile's placements, by the
     /// registry's words, and the game it makes is a record the engine replays.
     #[test]
