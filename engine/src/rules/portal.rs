@@ -92,6 +92,11 @@ fn free(game: &Game<'_>, q: Placed, i: u8, figure: FigureId) -> bool {
     if n.followers > 0 || n.done || (game.core.closes(kind) && n.open == 0) {
         return false;
     }
+    // As a deploy on the tile just placed: no follower where a module refuses one (a barn's
+    // field).
+    if game.modules.filters_deploys() && game.deploy_refused(root) {
+        return false;
+    }
     if game.core.play.is_site(kind) {
         let range = game.core.tables.feature(kind).site_range();
         return game
@@ -219,6 +224,11 @@ pub(crate) fn deploy(
             figure: info.name.clone(),
             kind: kind.clone(),
         });
+    }
+    if game.modules.filters_deploys()
+        && let Some(fault) = game.deploy_fault(game.core.find(q.node(feature)))
+    {
+        return Err(fault);
     }
     if !free(game, q, feature, figure) {
         return Err(IllegalMove::NotOffered(format!(
