@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use crate::board::Placed;
-use crate::ids::{FigureId, NodeId, PlacedId};
+use crate::ids::{FeatureKindId, FigureId, NodeId, PlacedId};
 use crate::rules::{ActionId, Target};
 use crate::state::{Event, Figure, FigureKind, Game, IllegalMove};
 use crate::tables::FollowerInfo;
@@ -74,59 +74,94 @@ fn set_figure<'t>(game: &Game<'t>, figure: FigureId) -> Option<&'t FollowerInfo>
     figure.set_index().and_then(|k| tables.followers.get(k))
 }
 
+/// The feature kinds `figure` may stand on, bit `k` for kind `k`: a base follower's are the
+/// kinds a follower may claim, a set figure's its `on`.
+fn stands_on(game: &Game<'_>, figure: FigureId) -> u32 {
+    match set_figure(game, figure) {
+        None => game.core.play.claimable,
+        Some(f) => f.on,
+    }
+}
+
 /// Whether `figure` may go on local feature `i` of the placed tile `q`: a kind it may stand
-/// on, no follower on its feature, and not completed (closed, or a site whose range is all
-/// placed).
+/// on, and open to any figure (`open_kind`).
 fn free(game: &Game<'_>, q: Placed, i: u8, figure: FigureId) -> bool {
+    let kind = game.core.nodes[q.node(i).index()].kind;
+    stands_on(game, figure) & kind.bit() != 0 && open_kind(game, q, i).is_some()
+}
+
+/// The kind of local feature `i` of the placed tile `q` when a figure standing on that kind
+/// may go there: no follower on its feature, not completed (closed, or a site whose range is
+/// all placed), and no module refusing a follower there (a barn's field, as a deploy's).
+fn open_kind(game: &Game<'_>, q: Placed, i: u8) -> Option<FeatureKindId> {
     let node = q.node(i);
     let kind = game.core.nodes[node.index()].kind;
-    let stands = match set_figure(game, figure) {
-        None => game.core.play.claimable(kind),
-        Some(f) => f.stands_on(kind),
-    };
-    if !stands {
-        return false;
-    }
     let root: NodeId = game.core.find(node);
     let n = game.core.nodes[root.index()];
     if n.followers > 0 || n.done || (game.core.closes(kind) && n.open == 0) {
-        return false;
+        return None;
     }
-    // As a deploy on the tile just placed: no follower where a module refuses one (a barn's
-    // field).
     if game.modules.filters_deploys() && game.deploy_refused(root) {
-        return false;
+        return None;
     }
     if game.core.play.is_site(kind) {
         let range = game.core.tables.feature(kind).site_range();
-        return game
-            .core
-            .board
-            .placed_in(i32::from(q.x), i32::from(q.y), range)
-            < range.tiles();
+        let placed = (game.core.board).placed_in(i32::from(q.x), i32::from(q.y), range);
+        return (placed < range.tiles()).then_some(kind);
     }
-    true
+    Some(kind)
 }
 
-/// The features a figure may go on through the portal after placing `placed`, as targets:
-/// figure by figure (`senders`), then tile by tile in the order they were placed.
-fn spots<'a>(game: &'a Game<'_>, placed: PlacedId) -> impl Iterator<Item = Target> + 'a {
-    senders(game).flat_map(move |figure| {
-        let tiles = game.core.board.placed.iter().enumerate();
-        tiles
-            .filter(move |&(t, _)| t != placed.index())
-            .flat_map(move |(_, &q)| {
-                let features = game.core.tables.orient(q.orient).features.len() as u8;
-                (0..features)
-                    .filter(move |&i| free(game, q, i, figure))
-                    .map(move |feature| Target::Deploy {
-                        x: q.x,
-                        y: q.y,
-                        feature,
-                        figure,
-                    })
-            })
-    })
+/// How many open features (`open_kind`) of the placed tiles other than `placed` each feature
+/// kind has, by kind index: one walk of the board serves every figure's count.
+fn open_by_kind(game: &Game<'_>, placed: PlacedId) -> [u32; 32] {
+    let mut open = [0; 32];
+    for (t, &q) in game.core.board.placed.iter().enumerate() {
+        if t == placed.index() {
+            continue;
+        }
+        let features = game.core.tables.orient(q.orient).features.len() as u8;
+        for i in 0..features {
+            if let Some(kind) = open_kind(game, q, i) {
+                open[usize::from(kind.0) % 32] += 1;
+            }
+        }
+    }
+    open
+}
+
+/// How many of `open` (`open_by_kind`) `figure` may go on.
+fn count_of(game: &Game<'_>, figure: FigureId, open: &[u32; 32]) -> usize {
+    let mut kinds = stands_on(game, figure);
+    let mut n = 0;
+    while kinds != 0 {
+        n += open[kinds.trailing_zeros() as usize] as usize;
+        kinds &= kinds - 1;
+    }
+    n
+}
+
+/// The features `figure` may go on through the portal after placing `placed`, as targets,
+/// tile by tile in the order they were placed.
+fn spots_of<'a>(
+    game: &'a Game<'_>,
+    placed: PlacedId,
+    figure: FigureId,
+) -> impl Iterator<Item = Target> + 'a {
+    let tiles = game.core.board.placed.iter().enumerate();
+    tiles
+        .filter(move |&(t, _)| t != placed.index())
+        .flat_map(move |(_, &q)| {
+            let features = game.core.tables.orient(q.orient).features.len() as u8;
+            (0..features)
+                .filter(move |&i| free(game, q, i, figure))
+                .map(move |feature| Target::Deploy {
+                    x: q.x,
+                    y: q.y,
+                    feature,
+                    figure,
+                })
+        })
 }
 
 /// How many features the current player may deploy on through a portal after placing
@@ -147,15 +182,28 @@ fn count_in_play(game: &Game<'_>, placed: PlacedId) -> usize {
     if !marked(game, placed) {
         return 0;
     }
-    spots(game, placed).count()
+    let open = open_by_kind(game, placed);
+    senders(game)
+        .map(|figure| count_of(game, figure, &open))
+        .sum()
 }
 
-/// The `n`-th move through the portal, in the order of `spots`.
+/// The `n`-th move through the portal: figure by figure (`senders`), each figure's features
+/// in the order of `spots_of`.
 pub(crate) fn nth(game: &Game<'_>, placed: PlacedId, n: usize) -> Option<Target> {
     if !marked(game, placed) {
         return None;
     }
-    spots(game, placed).nth(n)
+    let open = open_by_kind(game, placed);
+    let mut n = n;
+    for figure in senders(game) {
+        let count = count_of(game, figure, &open);
+        if n < count {
+            return spots_of(game, placed, figure).nth(n);
+        }
+        n -= count;
+    }
+    None
 }
 
 /// Why the current player may not send `figure` through the portal of `placed` (None: they
@@ -270,4 +318,48 @@ pub(crate) fn deploy(
         },
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{count, nth, senders, spots_of};
+    use crate::game::{GameOptions, Phase};
+    use crate::players::random;
+    use crate::rng::Rng;
+    use crate::state::Game;
+
+    /// The portal's count (one walk of the board for every figure) and its `n`-th move are
+    /// those of listing every figure's spots in turn, at each portal turn of random games of
+    /// every bundled set (barns, set figures and sites among them).
+    #[test]
+    fn the_count_and_the_nth_move_are_the_listed_spots() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let mut portal_turns = 0;
+        for seed in 0..8 {
+            let options = GameOptions {
+                sets: tables.sets.clone(),
+                ..GameOptions::seeded(3, seed)
+            };
+            let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
+            let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
+            while game.phase() != Phase::Over {
+                if let Phase::Act(placed) = game.phase()
+                    && count(&game, placed) > 0
+                {
+                    let listed: Vec<_> = senders(&game)
+                        .flat_map(|figure| spots_of(&game, placed, figure))
+                        .collect();
+                    assert_eq!(count(&game, placed), listed.len());
+                    for (n, &target) in listed.iter().enumerate() {
+                        assert_eq!(nth(&game, placed, n), Some(target));
+                    }
+                    assert_eq!(nth(&game, placed, listed.len()), None);
+                    portal_turns += 1;
+                }
+                let mv = random::choose_action(&game, &mut rng, &mut moves).expect("a move");
+                game.apply(mv, &mut events).expect("a listed move is legal");
+            }
+        }
+        assert!(portal_turns > 5, "only {portal_turns} portal turns");
+    }
 }
