@@ -10,20 +10,11 @@ use crate::draw::Prepared;
 use crate::ids::KindId;
 use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
 use crate::placements::Placements;
-use crate::rules::{MarkerModules, Modules, deal_colours, named_colours, rules_in_play};
+use crate::rules::{Colours, MarkerModules, Modules, rules_in_play};
 use crate::scoring::{MarkersInPlay, markers_in_play};
 use crate::state::{Core, Event, Game, GameStats, Phase, PlayTables, Powers, Scratch};
 use crate::tables::Tables;
 use std::sync::Arc;
-
-/// The players' flower colours (Village Life's flower bonus).
-#[derive(Clone, Debug)]
-enum Colours {
-    /// As the options name them, one per player.
-    Named(Vec<u8>),
-    /// Dealt per game from these token colours (none without the flower bonus).
-    Dealt(Vec<u8>),
-}
 
 /// What every game of one set of options starts from, whatever its seed.
 #[derive(Clone, Debug)]
@@ -53,15 +44,8 @@ impl<'t> Setup<'t> {
         check_rule_options(tables, &options.rules)?;
         let draw = crate::draw::prepare(tables, &options)?;
         let whole = || std::iter::once(draw.start).chain(draw.bag.iter().copied());
-        let (rules, tokens) = rules_in_play(tables, &options, draw.start, &draw.bag);
-        let colours = if rules.flower_bonus {
-            match named_colours(tables, &options)? {
-                Some(named) => Colours::Named(named),
-                None => Colours::Dealt(tokens),
-            }
-        } else {
-            Colours::Dealt(Vec::new())
-        };
+        let (rules, dealt) = rules_in_play(tables, &options, draw.start, &draw.bag);
+        let colours = Colours::of(tables, &options, &rules, dealt)?;
         let markers = markers_in_play(tables, &rules, whole());
         let marker_modules = MarkerModules::of(tables, whole());
         let follower_counts = figures_dealt(tables, &options, &rules, whole())?;
@@ -126,10 +110,7 @@ impl<'t> Setup<'t> {
         let players = options.players as usize;
         // The draw, the start tile and the tiles the players hold in reserve.
         let tiles = bag.len() + 1 + usize::from(self.rules.reserve) * players;
-        let colours = match &self.colours {
-            Colours::Named(named) => named.clone(),
-            Colours::Dealt(tokens) => deal_colours(tokens, players, seeded),
-        };
+        let colours = self.colours.for_game(players, seeded);
         let markers = self.tables.markers.len();
         let follower_kinds = self.follower_counts.iter().any(|&n| n > 0);
         let powers = Powers::new(tables, &self.follower_counts);

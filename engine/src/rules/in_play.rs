@@ -139,12 +139,48 @@ fn festival_and_wells<'a>(tables: &Tables, draw: impl Iterator<Item = &'a KindId
     (festival, wells)
 }
 
+/// The players' flower colours (Village Life's flower bonus), as every game of a set-up
+/// gets them.
+#[derive(Clone, Debug)]
+pub(crate) enum Colours {
+    /// As the options name them, one per player.
+    Named(Vec<u8>),
+    /// Dealt per game from these token colours (none without the flower bonus).
+    Dealt(Vec<u8>),
+}
+
+impl Colours {
+    /// The colours of a set-up of `options` whose rules are `rules`: named, or dealt from
+    /// `dealt` (the colours `rules_in_play` found on the draw's tiles) when the flower bonus
+    /// is on.
+    pub(crate) fn of(
+        tables: &Tables,
+        options: &GameOptions,
+        rules: &Rules,
+        dealt: Vec<u8>,
+    ) -> Result<Colours, SetupError> {
+        if !rules.flower_bonus {
+            return Ok(Colours::Dealt(Vec::new()));
+        }
+        Ok(match named_colours(tables, options)? {
+            Some(named) => Colours::Named(named),
+            None => Colours::Dealt(dealt),
+        })
+    }
+
+    /// Each player's colour in one game of `players`, dealt with the draw's `seed` (None: a
+    /// fixed draw).
+    pub(crate) fn for_game(&self, players: usize, seed: Option<u64>) -> Vec<u8> {
+        match self {
+            Colours::Named(named) => named.clone(),
+            Colours::Dealt(colours) => deal_colours(colours, players, seed),
+        }
+    }
+}
+
 /// The players' flower colours as the options name them (checked: one known colour per
 /// player), or None when they are to be dealt (`deal_colours`).
-pub(crate) fn named_colours(
-    tables: &Tables,
-    options: &GameOptions,
-) -> Result<Option<Vec<u8>>, SetupError> {
+fn named_colours(tables: &Tables, options: &GameOptions) -> Result<Option<Vec<u8>>, SetupError> {
     let players = options.players as usize;
     let named = &options.rules.flowers;
     if named.is_empty() {
@@ -178,7 +214,7 @@ pub(crate) fn named_colours(
 /// The players' flower colours drawn from the token sets (one set of the game's `colours`,
 /// from `rules_in_play`, and a second set when there are more players than colours) with the
 /// seed of the draw, or dealt in vocabulary order for a fixed draw (no seed).
-pub(crate) fn deal_colours(colours: &[u8], players: usize, seed: Option<u64>) -> Vec<u8> {
+fn deal_colours(colours: &[u8], players: usize, seed: Option<u64>) -> Vec<u8> {
     if colours.is_empty() {
         return Vec::new();
     }

@@ -67,7 +67,7 @@ pub(crate) mod wagon;
 pub(crate) mod windmill;
 
 pub use flowers::FlowerBonus;
-pub(crate) use in_play::{deal_colours, named_colours, rules_in_play};
+pub(crate) use in_play::{Colours, rules_in_play};
 pub use network::NetworkBonus;
 
 use crate::ids::{FigureId, KindId, NodeId, PlacedId};
