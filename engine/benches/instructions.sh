@@ -3,6 +3,7 @@
 # shared machine, where wall-clock is not), for a `tilekit` binary built with `--release`:
 #
 #   engine/benches/instructions.sh [target/release/tilekit]     (run from the repository root)
+#   ONLY='P&D' engine/benches/instructions.sh BINARY            (only the figures named so)
 #
 # Each figure is the instructions of `engine::simulate::play_random` (valgrind's
 # `--toggle-collect`: each game's start from its setup — the shuffle, the start tile — and its
@@ -43,6 +44,8 @@ tiles() { sed -n 's/.*, \([0-9.]*\) tiles\/game.*/\1/p' "$TMP/stdout"; }
 figure() { # name many few args…
     name=$1 many=$2 few=$3
     shift 3
+    # ONLY=P&D measures only the figures whose name holds it.
+    case "$name" in *"${ONLY:-}"*) ;; *) return 0 ;; esac
     a=$(count "$few" "$@")
     b=$(count "$many" "$@")
     t=$(tiles)

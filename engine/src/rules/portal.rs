@@ -101,7 +101,7 @@ fn open_kind(game: &Game<'_>, q: Placed, i: u8) -> Option<FeatureKindId> {
     if n.followers > 0 || n.done || (game.core.closes(kind) && n.open == 0) {
         return None;
     }
-    if game.modules.filters_deploys() && game.deploy_refused(root) {
+    if game.modules.barns.is_some() && refused(game, root) {
         return None;
     }
     if game.core.play.is_site(kind) {
@@ -110,6 +110,13 @@ fn open_kind(game: &Game<'_>, q: Placed, i: u8) -> Option<FeatureKindId> {
         return (placed < range.tiles()).then_some(kind);
     }
     Some(kind)
+}
+
+/// Whether the deploy filter refuses a follower at `root` (a barn's field), out of line: only
+/// a game with barns asks.
+#[inline(never)]
+fn refused(game: &Game<'_>, root: NodeId) -> bool {
+    game.modules.filters_deploys() && game.deploy_refused(root)
 }
 
 /// How many open features (`open_kind`) of the placed tiles other than `placed` each feature
@@ -189,21 +196,14 @@ fn count_in_play(game: &Game<'_>, placed: PlacedId) -> usize {
 }
 
 /// The `n`-th move through the portal: figure by figure (`senders`), each figure's features
-/// in the order of `spots_of`.
+/// in the order of `spots_of` (walked only as far as the `n`-th: no count first).
 pub(crate) fn nth(game: &Game<'_>, placed: PlacedId, n: usize) -> Option<Target> {
     if !marked(game, placed) {
         return None;
     }
-    let open = open_by_kind(game, placed);
-    let mut n = n;
-    for figure in senders(game) {
-        let count = count_of(game, figure, &open);
-        if n < count {
-            return spots_of(game, placed, figure).nth(n);
-        }
-        n -= count;
-    }
-    None
+    (senders(game))
+        .flat_map(|figure| spots_of(game, placed, figure))
+        .nth(n)
 }
 
 /// Why the current player may not send `figure` through the portal of `placed` (None: they
