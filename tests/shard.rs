@@ -315,6 +315,18 @@ fn slices_that_are_not_one_whole_study_are_refused_naming_the_files() {
     std::fs::write(&edited, slice.to_string()).expect("write");
     let edited = edited.display().to_string();
     refused(&[&files[0], &edited, &files[2]], 1, &["too large"]);
+    // A slice with sums of more corner figures than the definitions declare is refused.
+    let mut slice: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&files[1]).expect("slice")).expect("JSON");
+    slice["stats"]["sums"]["corner_points"] = serde_json::json!([0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    let more = dir.join("more-corner-figures.json");
+    std::fs::write(&more, slice.to_string()).expect("write");
+    let more = more.display().to_string();
+    refused(
+        &[&files[0], &more, &files[2]],
+        1,
+        &["not of these definitions"],
+    );
     // An --out holding another study's slice is never overwritten.
     let kept = std::fs::read(&other[0]).expect("slice");
     let out = tilekit(&[

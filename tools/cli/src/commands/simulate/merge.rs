@@ -287,6 +287,9 @@ fn fits(stats: &SimStats, tables: &engine::Tables, players: u8) -> Result<(), St
         (s.recalls.len(), figures),
         (s.actions.len(), engine::rules::ACTIONS.len()),
         (s.rule_points.len(), engine::rules::RULE_SOURCES.len()),
+        (s.action_points.len(), engine::rules::ACTIONS.len()),
+        (s.corner_points.len(), tables.corner_figures.len()),
+        (s.creature_points.len(), tables.creatures.len()),
     ];
     if lengths.iter().any(|&(n, most)| n > most) {
         return Err(
