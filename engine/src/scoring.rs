@@ -583,15 +583,7 @@ impl<'t> Game<'t> {
             reason,
             rates,
             followers: count[..players].to_vec(),
-            strength: if weight[..players]
-                .iter()
-                .zip(&count[..players])
-                .any(|(&w, &c)| w != u16::from(c))
-            {
-                weight[..players].to_vec()
-            } else {
-                Vec::new()
-            },
+            strength: strength_apart(&weight[..players], &count[..players]),
             modifiers,
             flowers: module_bonuses,
             network: Vec::new(),

@@ -88,3 +88,31 @@ fn flat_action(game: &Game<'_>, placed: PlacedId, rng: &mut Rng) -> Option<Move>
     }
     Some(Move::Pass)
 }
+
+/// Plays a random game of `sets` for each seed (`choose_placement`, else `choose_action`),
+/// calling `look` before every move: the walk the rule modules' unit tests check their
+/// invariants along.
+#[cfg(test)]
+pub(crate) fn each_random_position(
+    tables: &crate::tables::Tables,
+    sets: &[String],
+    seeds: std::ops::Range<u64>,
+    mut look: impl FnMut(&Game<'_>),
+) {
+    for seed in seeds {
+        let options = crate::game::GameOptions {
+            sets: sets.to_vec(),
+            ..crate::game::GameOptions::seeded(2, seed)
+        };
+        let mut game = Game::new(tables, options, &mut Vec::new()).expect("valid options");
+        let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
+        while game.phase() != Phase::Over {
+            look(&game);
+            let mv = match choose_placement(&game, &mut rng) {
+                Some(mv) => mv,
+                None => choose_action(&game, &mut rng, &mut moves).expect("a move"),
+            };
+            game.apply(mv, &mut events).expect("a chosen move is legal");
+        }
+    }
+}

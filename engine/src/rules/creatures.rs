@@ -525,28 +525,16 @@ fn eat(game: &mut Game<'_>, c: usize, tile: PlacedId, events: &mut Vec<Event>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::{GameOptions, Phase};
+    use crate::game::Phase;
     use crate::players::{Scratch, greedy, random};
-    use crate::rng::Rng;
     use crate::rules::{ActionGroup, ActionId};
     use crate::state::{Game, Move};
 
     /// Plays random games of base and Princess & Dragon, calling `look` before every move.
-    fn each_position(games: u64, mut look: impl FnMut(&Game<'_>)) {
+    fn each_position(games: u64, look: impl FnMut(&Game<'_>)) {
         let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
-        for seed in 0..games {
-            let options = GameOptions {
-                sets: vec!["base".into(), "princess-and-dragon".into()],
-                ..GameOptions::seeded(2, seed)
-            };
-            let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
-            let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
-            while game.phase() != Phase::Over {
-                look(&game);
-                let mv = random::choose_action(&game, &mut rng, &mut moves).expect("a move");
-                game.apply(mv, &mut events).expect("a listed move is legal");
-            }
-        }
+        let sets = ["base".to_string(), "princess-and-dragon".to_string()];
+        random::each_random_position(&tables, &sets, 0..games, look);
     }
 
     /// The greedy estimate values the fairy: moving it beside one's own follower is worth more

@@ -1426,10 +1426,8 @@ impl Game<'_> {
 mod tests {
     use super::ActionGroup;
     use super::{ACTIONS, ActionId, CHOICES, FLAT, GROUPS, PLACE_STEP, RECORD_ORDER, RecordForm};
-    use crate::game::{GameOptions, Phase};
-    use crate::players::random;
-    use crate::rng::Rng;
-    use crate::state::Game;
+    use crate::game::Phase;
+    use crate::players::random::each_random_position;
 
     /// A module's figure is written as its action's name (`windmill`, as before it was a
     /// module's), a follower as `follower`, and read back; another word is refused, naming the
@@ -1459,7 +1457,6 @@ mod tests {
     #[test]
     fn an_action_left_out_of_play_has_no_move() {
         let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
-        let every: Vec<String> = tables.sets.clone();
         let games: [&[&str]; 4] = [
             &["base"],
             &["base", "princess-and-dragon"],
@@ -1467,37 +1464,20 @@ mod tests {
             &[],
         ];
         let mut seen = 0u16;
-        for (g, sets) in games.iter().enumerate() {
-            let sets = if sets.is_empty() {
-                every.clone()
-            } else {
-                sets.iter().map(|s| s.to_string()).collect()
+        for sets in games {
+            let sets: Vec<String> = match sets {
+                [] => tables.sets.clone(),
+                sets => sets.iter().map(|s| s.to_string()).collect(),
             };
-            for seed in 0..4 {
-                let options = GameOptions {
-                    sets: sets.clone(),
-                    ..GameOptions::seeded(2, seed + 10 * g as u64)
-                };
-                let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
+            each_random_position(&tables, &sets, 0..4, |game| {
                 seen |= game.modules.actions;
-                let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
-                while game.phase() != Phase::Over {
-                    let placed = match game.phase() {
-                        Phase::Act(p) | Phase::Choose { placed: p, .. } => Some(p),
-                        _ => None,
-                    };
-                    for action in ActionId::all().filter(|&a| !game.modules.plays(a)) {
-                        if let Some(p) = placed {
-                            assert_eq!(game.count_in_module(p, action), 0, "{seed} {action:?}");
-                        }
-                    }
-                    let mv = match random::choose_placement(&game, &mut rng) {
-                        Some(mv) => mv,
-                        None => random::choose_action(&game, &mut rng, &mut moves).expect("a move"),
-                    };
-                    game.apply(mv, &mut events).expect("a chosen move is legal");
+                let (Phase::Act(placed) | Phase::Choose { placed, .. }) = game.phase() else {
+                    return;
+                };
+                for action in ActionId::all().filter(|&a| !game.modules.plays(a)) {
+                    assert_eq!(game.count_in_module(placed, action), 0, "{action:?}");
                 }
-            }
+            });
         }
         let all = ActionId::all().fold(0, |set, a| set | a.bit());
         assert_eq!(seen, all, "actions never in play: {:b}", all & !seen);

@@ -323,10 +323,8 @@ pub(crate) fn deploy(
 #[cfg(test)]
 mod tests {
     use super::{count, nth, senders, spots_of};
-    use crate::game::{GameOptions, Phase};
-    use crate::players::random;
-    use crate::rng::Rng;
-    use crate::state::Game;
+    use crate::game::Phase;
+    use crate::players::random::each_random_position;
 
     /// The portal's count (one walk of the board for every figure) and its `n`-th move are
     /// those of listing every figure's spots in turn, at each portal turn of random games of
@@ -335,31 +333,23 @@ mod tests {
     fn the_count_and_the_nth_move_are_the_listed_spots() {
         let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
         let mut portal_turns = 0;
-        for seed in 0..8 {
-            let options = GameOptions {
-                sets: tables.sets.clone(),
-                ..GameOptions::seeded(3, seed)
+        each_random_position(&tables, &tables.sets, 0..8, |game| {
+            let Phase::Act(placed) = game.phase() else {
+                return;
             };
-            let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
-            let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
-            while game.phase() != Phase::Over {
-                if let Phase::Act(placed) = game.phase()
-                    && count(&game, placed) > 0
-                {
-                    let listed: Vec<_> = senders(&game)
-                        .flat_map(|figure| spots_of(&game, placed, figure))
-                        .collect();
-                    assert_eq!(count(&game, placed), listed.len());
-                    for (n, &target) in listed.iter().enumerate() {
-                        assert_eq!(nth(&game, placed, n), Some(target));
-                    }
-                    assert_eq!(nth(&game, placed, listed.len()), None);
-                    portal_turns += 1;
-                }
-                let mv = random::choose_action(&game, &mut rng, &mut moves).expect("a move");
-                game.apply(mv, &mut events).expect("a listed move is legal");
+            if count(game, placed) == 0 {
+                return;
             }
-        }
+            let listed: Vec<_> = senders(game)
+                .flat_map(|figure| spots_of(game, placed, figure))
+                .collect();
+            assert_eq!(count(game, placed), listed.len());
+            for (n, &target) in listed.iter().enumerate() {
+                assert_eq!(nth(game, placed, n), Some(target));
+            }
+            assert_eq!(nth(game, placed, listed.len()), None);
+            portal_turns += 1;
+        });
         assert!(portal_turns > 5, "only {portal_turns} portal turns");
     }
 }

@@ -262,40 +262,25 @@ pub(crate) fn credit(game: &mut Game<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::{GameOptions, Phase};
     use crate::ids::PlacedId;
-    use crate::players::random;
-    use crate::rng::Rng;
-    use crate::state::Game;
+    use crate::players::random::each_random_position;
 
     /// `closed`, read off the neighbour patterns, agrees with the four cells around every open
     /// position after every placement of random Abbey & Mayor games, and finds some gaps.
     #[test]
     fn a_gap_is_an_open_position_with_a_tile_on_each_side() {
         let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let sets = ["base".to_string(), "abbey-and-mayor".to_string()];
         let mut gaps = 0;
-        for seed in 0..4 {
-            let options = GameOptions {
-                sets: vec!["base".into(), "abbey-and-mayor".into()],
-                ..GameOptions::seeded(2, seed)
-            };
-            let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
-            let (mut rng, mut moves, mut events) = (Rng::new(seed), Vec::new(), Vec::new());
-            while game.phase() != Phase::Over {
-                for open in &game.core.board.frontier {
-                    let (x, y) = (i32::from(open.x), i32::from(open.y));
-                    let cells = game.core.board.neighbours(x, y);
-                    let four = cells.iter().all(|c| c.placed != PlacedId::NONE);
-                    assert_eq!(super::closed(&game, (open.x, open.y)), four, "({x}, {y})");
-                    gaps += usize::from(four);
-                }
-                let mv = match random::choose_placement(&game, &mut rng) {
-                    Some(mv) => mv,
-                    None => random::choose_action(&game, &mut rng, &mut moves).expect("a move"),
-                };
-                game.apply(mv, &mut events).expect("a chosen move is legal");
+        each_random_position(&tables, &sets, 0..4, |game| {
+            for open in &game.core.board.frontier {
+                let (x, y) = (i32::from(open.x), i32::from(open.y));
+                let cells = game.core.board.neighbours(x, y);
+                let four = cells.iter().all(|c| c.placed != PlacedId::NONE);
+                assert_eq!(super::closed(game, (open.x, open.y)), four, "({x}, {y})");
+                gaps += usize::from(four);
             }
-        }
+        });
         assert!(gaps > 0, "no gap in these games");
     }
 }

@@ -615,12 +615,6 @@ fn engine_error(e: impl fmt::Display) -> GameError {
     GameError::Engine(e.to_string())
 }
 
-/// `a follower`, `an abbot`.
-fn with_article(noun: &str) -> String {
-    let vowel = noun.starts_with(['a', 'e', 'i', 'o', 'u']);
-    format!("{} {noun}", if vowel { "an" } else { "a" })
-}
-
 /// A figure on the board in words: a set figure's name, else `follower` or `windmill`.
 fn figure_word(tables: &Tables, f: &engine::Figure) -> String {
     match (f.kind, f.figure.set_index()) {
@@ -829,10 +823,7 @@ fn event_text(
         } => Some(format!(
             "  P{} deploys {} on the {}",
             player + 1,
-            with_article(&match figure.set_index() {
-                None => "follower".to_string(),
-                Some(k) => tables.followers[k].name.to_lowercase(),
-            }),
+            engine::rules::figure_words(tables, *figure),
             on(*feature, &tables.feature(*kind).id)
         )),
         Event::Scored(s) => Some(format!(
