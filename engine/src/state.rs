@@ -786,7 +786,7 @@ pub struct GameStats {
     /// player, as `points_by_kind` is).
     pub marker_points: Vec<i64>,
     /// Points the majorities of each good paid at the end, by marker kind (the first giving
-    /// the good: `Tables::good_slot`).
+    /// the good: `rules::good_slot`).
     pub good_points: Vec<u64>,
     /// Figures deployed, by figure (`FigureId::index`).
     pub deployed: Vec<u64>,
@@ -911,7 +911,7 @@ impl GameStats {
                 visit(SourceName::Modifier(&marker.id), v);
             }
             if let Some(good) = crate::rules::good_of(tables, m)
-                && tables.good_slot(m) == m
+                && crate::rules::good_slot(tables, m) == m
             {
                 let v = self.good_points.get(m).copied().unwrap_or(0) as i64;
                 visit(SourceName::Good(good), v);

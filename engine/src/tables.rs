@@ -896,22 +896,6 @@ impl Tables {
             || self.effects.iter().any(|e| usize::from(e.marker) == marker)
     }
 
-    /// The id of the good marker kind `marker`'s token is: its token's id, else its own.
-    pub fn good(&self, marker: usize) -> &str {
-        self.markers
-            .get(marker)
-            .map_or("", |m| m.token_id.as_deref().unwrap_or(m.id.as_str()))
-    }
-
-    /// The first marker kind giving the same good as `marker`: where that good's tokens and
-    /// points are counted, so that markers sharing a good share one majority.
-    pub fn good_slot(&self, marker: usize) -> usize {
-        let good = self.good(marker);
-        (self.markers.iter().enumerate())
-            .position(|(k, m)| m.token.is_some() && self.good(k) == good)
-            .unwrap_or(marker)
-    }
-
     /// The index of a marker kind by id (0 when unknown).
     pub fn marker_index(&self, id: &str) -> usize {
         self.markers.iter().position(|m| m.id == id).unwrap_or(0)

@@ -239,10 +239,6 @@ fn add_bordered(
 /// earns (a base game pays some 0.8 points a placed tile) plus the tempo of a second figure.
 const EXTRA_TILE: f64 = 2.0;
 
-/// How many of its owner's turns a guard beside a follower is expected to pay for before
-/// another player moves it.
-const GUARD_TURNS: f64 = 2.0;
-
 /// What the powers of the figures on the board add to their owners' standings: a bonus (the
 /// pig) its rates on what its feature counts now, a completed bordered feature in full and an
 /// open one at a third times the time left, while its owner is among the majority; a figure
@@ -419,7 +415,7 @@ impl Board {
                 && let Some(points) = m.token
             {
                 // Markers sharing a good share its count, at the good's slot.
-                let slot = game.core.tables.good_slot(k) as u8;
+                let slot = crate::rules::good_slot(game.core.tables, k) as u8;
                 if let Some(j) = self.token_kinds.iter().position(|t| t.0 == slot) {
                     mark.token = j as u8;
                 } else if self.token_kinds.len() < TOKENS {
@@ -1106,7 +1102,8 @@ pub(crate) fn best(candidates: &[Candidate]) -> Option<Candidate> {
         .reduce(|best, c| if c.value > best.value { c } else { best })
 }
 
-/// The whole board's standing of each player (scores, claimed sets, followers, windmills).
+/// The whole board's standing of each player (scores, claimed sets, followers, and what the
+/// modules' pieces on the board are worth: `Game::modules_worth`).
 pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
     let w = Weights::of(game);
     est.survey(game);
@@ -1133,24 +1130,6 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
     if game.core.powers.special != 0 {
         powers_worth(game, est, &w, &mut out);
     }
-    if let Some((owner, turn, scored)) = game.guarded() {
-        out[usize::from(owner)] += f64::from(scored) + f64::from(turn) * GUARD_TURNS * w.time;
-    }
-    let mills = game
-        .modules
-        .windmills
-        .as_ref()
-        .map_or(&[][..], |w| &w.mills);
-    for m in mills {
-        let Some(f) = game.core.figures.iter().find(|f| {
-            f.kind == FigureKind::Module(crate::rules::ActionId::WINDMILL) && f.tile == m.tile
-        }) else {
-            continue;
-        };
-        let missing = 9 - i32::from(m.placed);
-        out[f.owner as usize] +=
-            f64::from(m.placed) + f64::from(missing) * 0.8f64.powi(missing) * w.time;
-    }
     let nodes = game.nodes();
     let bordered = |root: NodeId| {
         est.field_cities(game, root);
@@ -1159,7 +1138,7 @@ pub(crate) fn standings(game: &Game<'_>, est: &mut Board) -> [f64; P] {
             _ => (d, o + 1),
         })
     };
-    game.corner_worth(w.time, bordered, &mut out);
+    game.modules_worth(w.time, bordered, &mut out);
     out
 }
 

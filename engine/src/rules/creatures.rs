@@ -228,14 +228,22 @@ pub(crate) fn move_guard(
     Ok(())
 }
 
-/// The follower the guard stands beside, if on the board: its owner and the guard's points.
-pub(crate) fn guarded(game: &Game<'_>, creatures: &Creatures) -> Option<(u8, u32, u32)> {
-    let (c, fig) = (creatures.guard?, creatures.beside?);
-    let (turn, scored) = game.core.tables.creatures[c].guards?;
-    game.core
-        .figures
-        .contains(&fig)
-        .then_some((fig.owner, turn, scored))
+/// How many of its owner's turns a guard beside a follower is expected to pay for before
+/// another player moves it.
+const GUARD_TURNS: f64 = 2.0;
+
+/// What a guard beside a follower is worth to the follower's owner, for the greedy estimate:
+/// the points it paid on arriving and its points a turn for `GUARD_TURNS` turns of `time`.
+pub(crate) fn worth(game: &Game<'_>, creatures: &Creatures, time: f64, out: &mut [f64]) {
+    let (Some(c), Some(fig)) = (creatures.guard, creatures.beside) else {
+        return;
+    };
+    let Some((turn, scored)) = game.core.tables.creatures[c].guards else {
+        return;
+    };
+    if game.core.figures.contains(&fig) {
+        out[usize::from(fig.owner)] += f64::from(scored) + f64::from(turn) * GUARD_TURNS * time;
+    }
 }
 
 /// The `turn_started` hook: the guard pays its `turn` points to the current player when it

@@ -69,6 +69,7 @@ pub(crate) mod windmill;
 pub use flowers::FlowerBonus;
 pub(crate) use in_play::{Colours, rules_in_play};
 pub use network::NetworkBonus;
+pub use tokens::{good, good_slot};
 
 use crate::ids::{FigureId, KindId, NodeId, PlacedId};
 use crate::options::Rules;
@@ -587,7 +588,7 @@ pub const GOOD_SOURCE: &str = "tokens";
 pub fn good_of(tables: &Tables, marker: usize) -> Option<&str> {
     (tables.markers.get(marker))
         .filter(|m| m.token.is_some())
-        .map(|_| tables.good(marker))
+        .map(|_| good(tables, marker))
 }
 
 /// The registry of the rule modules' sources of points, indexed by `RuleSource`, in report
@@ -1110,14 +1111,22 @@ impl Game<'_> {
         self.modules.barns.as_ref().map_or(&[], |b| &b.supply)
     }
 
-    /// What the figures at corners are worth to their owners, for the greedy estimate
-    /// (`barn::worth`).
-    pub(crate) fn corner_worth(
+    /// What the modules' pieces on the board are worth to their owners beyond the points they
+    /// have paid, for the greedy estimate: a guard beside a follower (`creatures::worth`),
+    /// windmills (`windmill::worth`), figures at corners (`barn::worth`). `time` is the share of
+    /// the game left; `bordered` counts a field's completed and open cities.
+    pub(crate) fn modules_worth(
         &self,
         time: f64,
         bordered: impl FnMut(NodeId) -> (u32, u32),
         out: &mut [f64],
     ) {
+        if let Some(c) = &self.modules.creatures {
+            creatures::worth(self, c, time, out);
+        }
+        if let Some(w) = &self.modules.windmills {
+            windmill::worth(self, w, time, out);
+        }
         if self.modules.barns.is_some() {
             barn::worth(self, time, bordered, out);
         }
@@ -1203,13 +1212,6 @@ impl Game<'_> {
         if self.modules.creatures.is_some() {
             creatures::arrive(self, placed, events);
         }
-    }
-
-    /// The follower a guarding creature stands beside, for an estimate: its owner, and the
-    /// guard's turn and scored points (None: no guard beside a follower on the board).
-    pub(crate) fn guarded(&self) -> Option<(u8, u32, u32)> {
-        let c = self.modules.creatures.as_ref()?;
-        creatures::guarded(self, c)
     }
 
     /// The `turn_started` hook, when a player's turn starts (not an extra tile's, nor after

@@ -1,11 +1,25 @@
 //! Tokens (Traders & Builders' goods, or any marker kind with a `token`): the player who
 //! completes a feature takes one token per token-giving marker on it, whoever scores it; at the
 //! end, for each good, the players with the most (at least one) each score its points. Markers
-//! giving one good (`Tables::good`) count together, at the first such marker's place
-//! (`Tables::good_slot`).
+//! giving one good (`good`) count together, at the first such marker's place (`good_slot`).
 
 use crate::ids::NodeId;
 use crate::state::{Event, Game};
+use crate::tables::Tables;
+
+/// The id of the good marker kind `marker`'s token is: its token's id, else its own.
+pub fn good(tables: &Tables, marker: usize) -> &str {
+    (tables.markers.get(marker)).map_or("", |m| m.token_id.as_deref().unwrap_or(m.id.as_str()))
+}
+
+/// The first marker kind giving the same good as `marker`: where that good's tokens and
+/// points are counted, so that markers sharing a good share one majority.
+pub fn good_slot(tables: &Tables, marker: usize) -> usize {
+    let good = good(tables, marker);
+    (tables.markers.iter().enumerate())
+        .position(|(k, m)| m.token.is_some() && self::good(tables, k) == good)
+        .unwrap_or(marker)
+}
 
 /// The tokens' state: how many each player holds of each marker kind.
 #[derive(Clone, Debug)]
@@ -36,11 +50,11 @@ pub(crate) fn award(game: &mut Game<'_>, root: NodeId, events: &mut Vec<Event>) 
         return;
     };
     for (k, count) in got {
-        let slot = tables.good_slot(usize::from(k));
+        let slot = good_slot(tables, usize::from(k));
         tokens.held[usize::from(player) * kinds + slot] += count;
         events.push(Event::Tokens {
             player,
-            marker: tables.good(usize::from(k)).to_string(),
+            marker: good(tables, usize::from(k)).to_string(),
             count,
         });
     }
@@ -60,7 +74,7 @@ pub(crate) fn score_majorities(game: &mut Game<'_>, events: &mut Vec<Event>) {
         let Some(points) = marker.token else {
             continue;
         };
-        if tables.good_slot(k) != k {
+        if good_slot(tables, k) != k {
             continue;
         }
         let held: Vec<u32> = (0..players).map(|p| tokens.held[p * kinds + k]).collect();
@@ -78,7 +92,7 @@ pub(crate) fn score_majorities(game: &mut Game<'_>, events: &mut Vec<Event>) {
             game.core.stats.good_points[k] += u64::from(points);
         }
         events.push(Event::TokenMajority {
-            marker: tables.good(k).to_string(),
+            marker: good(tables, k).to_string(),
             players: winners,
             tokens: held,
             points,

@@ -59,6 +59,22 @@ pub(crate) struct Mill {
     pub placed: u8,
 }
 
+/// What the windmills on the board are worth to their owners, for the greedy estimate: each
+/// its placed range tiles, and the missing ones times `0.8^missing` of `time`, the share of
+/// the game left (the nearer its range is to full, the likelier it fills).
+pub(crate) fn worth(game: &Game<'_>, windmills: &Windmills, time: f64, out: &mut [f64]) {
+    for m in &windmills.mills {
+        let Some(f) = (game.core.figures.iter())
+            .find(|f| f.kind == FigureKind::Module(ActionId::WINDMILL) && f.tile == m.tile)
+        else {
+            continue;
+        };
+        let missing = WINDMILL_RANGE.len() as i32 - i32::from(m.placed);
+        out[usize::from(f.owner)] +=
+            f64::from(m.placed) + f64::from(missing) * 0.8f64.powi(missing) * time;
+    }
+}
+
 /// The refusal of a windmill to a player (0-based) with none left.
 fn no_windmill(player: u8) -> IllegalMove {
     IllegalMove::Rule(format!("player {} has no windmill left", player + 1))

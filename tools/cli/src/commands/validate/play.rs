@@ -276,8 +276,8 @@ impl Collect for Tally {
                 Event::TokenMajority { marker, points, .. } if *points > 0 => {
                     // A good's majority is counted at its slot (its first marker).
                     let gives = |k: usize| tables.markers[k].token.is_some();
-                    let good =
-                        (0..tables.markers.len()).find(|&k| gives(k) && tables.good(k) == marker);
+                    let good = (0..tables.markers.len())
+                        .find(|&k| gives(k) && engine::rules::good(tables, k) == marker);
                     if let Some(k) = good {
                         self.tokens_paid[k] = true;
                     }
@@ -439,7 +439,7 @@ impl Findings<'_> {
                     "its rates apply when a feature carrying the marker is scored for a player: check its `on` and that the rates differ from the kind's own",
                 );
             }
-            if marker.token.is_some() && !all.tokens_paid[tables.good_slot(m)] {
+            if marker.token.is_some() && !all.tokens_paid[engine::rules::good_slot(tables, m)] {
                 self.warn(
                     (Declared::Marker, &marker.id, "token"),
                     "tilekit::tokens-never-paid",
