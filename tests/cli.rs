@@ -1793,3 +1793,24 @@ fn play_names_a_fan_creature_and_a_feature_of_another_tile() {
         serde_json::json!({ "player": 2, "at": [0, 0], "feature": 0, "figure": "large-follower" })
     );
 }
+
+/// Keeping a reserve tile in the end-game round is said, by the player who kept it, in the
+/// text and in `--json` (it was an empty turn in both).
+#[test]
+fn play_says_who_kept_their_reserve_tile() {
+    let record = root().join("engine/tests/scenarios/abbey-after-the-last-tile.toml");
+    let out = tilekit(&["play", &record.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("  7. P1 keeps their reserve tile\n"),
+        "{stdout}"
+    );
+    let out = tilekit(&["play", "--json", &record.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        json["turns"][6],
+        serde_json::json!([{ "declined": { "player": 1, "move": "reserve" } }])
+    );
+}

@@ -616,6 +616,7 @@ impl<'t> Game<'t> {
                 Ok(())
             }
             (Phase::Place(_), Move::Pass) if self.may_decline() => {
+                self.decline_place_step(events);
                 self.draw_next(events);
                 Ok(())
             }

@@ -593,6 +593,14 @@ pub enum Event {
         /// What it points at.
         target: crate::rules::Target,
     },
+    /// A player declined a module's move offered instead of placing (keeping their reserve
+    /// tile in the end-game round): words in the registry (`Action::decline_words`).
+    Declined {
+        /// The player.
+        player: u8,
+        /// Which module's action.
+        action: crate::rules::ActionId,
+    },
     /// A feature was scored. (Boxed: the other events are small, and every event is moved
     /// into the list.)
     Scored(Box<Score>),

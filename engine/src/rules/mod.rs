@@ -305,6 +305,9 @@ pub struct Action {
     /// `{figure}` as in `move_words` (empty: the move tells of itself by the general events,
     /// `Returned`, `Scored`).
     pub event_words: &'static str,
+    /// Declining it in words, `{player}` for `P1` (empty: it is never declined by itself, or
+    /// its decline tells of itself by the general events).
+    pub decline_words: &'static str,
 }
 
 /// How a game record's turn writes an action's moves under its record key: the value's shape
@@ -349,6 +352,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: true,
         move_words: "windmill on the {target}",
         event_words: "{player} places their windmill on the {target}",
+        decline_words: "",
     },
     Action {
         name: "return",
@@ -358,6 +362,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: false,
         move_words: "return your {target} (Festival)",
         event_words: "",
+        decline_words: "",
     },
     Action {
         name: "recall",
@@ -367,6 +372,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: false,
         move_words: "take back your {target}, scoring its feature now",
         event_words: "",
+        decline_words: "",
     },
     Action {
         name: "donkey",
@@ -376,6 +382,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: true,
         move_words: "move the donkey to {target}",
         event_words: "{player} moves the donkey to {target}",
+        decline_words: "",
     },
     Action {
         name: "extra_tile",
@@ -385,6 +392,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: false,
         move_words: "",
         event_words: "{player}'s {target}: the tile extends its feature, so {player} places one more tile",
+        decline_words: "",
     },
     Action {
         name: "barn",
@@ -394,6 +402,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: false,
         move_words: "barn at the {target} corner",
         event_words: "{player} places their barn at the {target} corner",
+        decline_words: "",
     },
     Action {
         name: "princess",
@@ -403,6 +412,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: false,
         move_words: "send the {target} home (princess)",
         event_words: "",
+        decline_words: "",
     },
     Action {
         name: "portal",
@@ -412,6 +422,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: true,
         move_words: "deploy {figure} through the portal on the {target}",
         event_words: "{player} deploys {figure} through the portal on the {target}",
+        decline_words: "",
     },
     Action {
         name: "wagon",
@@ -421,6 +432,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: false,
         move_words: "move your wagon on to the {target}",
         event_words: "{player}'s wagon moves on to the {target}",
+        decline_words: "",
     },
     Action {
         name: "fairy",
@@ -430,6 +442,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: true,
         move_words: "move the {creature} beside your {target}",
         event_words: "{player} moves the {creature} beside their {target}",
+        decline_words: "",
     },
     Action {
         name: "dragon",
@@ -439,6 +452,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: false,
         move_words: "move the {creature} to {target}",
         event_words: "{player} moves the {creature} to {target}",
+        decline_words: "",
     },
     Action {
         name: "arrives",
@@ -448,6 +462,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: false,
         move_words: "",
         event_words: "the {creature} comes to {target}, the tile {player} placed",
+        decline_words: "",
     },
     Action {
         name: "reserve",
@@ -457,6 +472,7 @@ pub static ACTIONS: [Action; 13] = [
         grouped: false,
         move_words: "place your reserve tile at {target} instead",
         event_words: "{player} took the tile at {target} from their reserve",
+        decline_words: "{player} keeps their reserve tile",
     },
 ];
 
@@ -1159,6 +1175,14 @@ impl Game<'_> {
     #[inline]
     pub(crate) fn may_decline(&self) -> bool {
         self.modules.reserve.is_some() && reserve::declining(self)
+    }
+
+    /// The current player declines the place-step moves (`may_decline`): said by an event.
+    pub(crate) fn decline_place_step(&mut self, events: &mut Vec<Event>) {
+        let player = self.core.current;
+        for &action in PLACE_STEP.iter().filter(|&&a| self.modules.plays(a)) {
+            events.push(Event::Declined { player, action });
+        }
     }
 
     /// Makes a place-step move, returning the tile it placed, or says why it is illegal (the

@@ -868,6 +868,11 @@ fn event_text(
                 fill(&action.event_words(tables, *target), Some(*player), &words)
             ))
         }
+        Event::Declined { player, action } => Some(
+            (action.info().decline_words)
+                .replace("{player}", &format!("P{}", player + 1))
+                .to_string(),
+        ),
         Event::Tokens {
             player,
             marker,

@@ -99,6 +99,9 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             action,
             target,
         } => engine::rules::event_json(tables, *player, *action, *target),
+        Event::Declined { player, action } => serde_json::json!({
+            "declined": { "player": player + 1, "move": action.info().name }
+        }),
         Event::Tokens {
             player,
             marker,
@@ -188,10 +191,6 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                 for (i, t) in r.turns.iter().enumerate() {
                     crate::out!("{:>3}. ", i + 1)?;
                     let lines = turn_text(&tables, r.game.board(), t);
-                    // Only declining a reserve tile after the last tile changes nothing.
-                    if lines.is_empty() {
-                        crate::outln!("the player keeps their reserve tile")?;
-                    }
                     for (j, line) in lines.iter().enumerate() {
                         if j == 0 {
                             crate::outln!("{line}")?;
