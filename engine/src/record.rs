@@ -171,8 +171,9 @@ pub struct SpotRef {
     pub at: [i16; 2],
     /// The feature of that tile, named as in `deploy`.
     pub on: FeatureRef,
-    /// For a figure standing there, `follower` or `windmill` (absent: whichever stands there);
-    /// for a figure put there, a set figure's id (absent: a base follower).
+    /// For a figure standing there, `follower` or a module figure's word (`FigureKind::name`;
+    /// absent: whichever stands there); for a figure put there, a set figure's id (absent: a
+    /// base follower).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure: Option<String>,
 }
@@ -251,9 +252,11 @@ fn expected(action: ActionId) -> String {
             "a feature of the tile just placed, named as in `deploy` (\"N\", \"field\" or an index)"
                 .to_string()
         }
-        TargetKind::Figure => "a figure on the board, `{ at = [x, y], on = \"N\" }` (with \
-             `figure = \"follower\"` or \"windmill\" when both stand there)"
-            .into(),
+        TargetKind::Figure => format!(
+            "a figure on the board, `{{ at = [x, y], on = \"N\" }}` (with `figure =` {} when \
+             several stand there)",
+            FigureKind::names_quoted()
+        ),
         TargetKind::At => "a tile's position `[x, y]`".into(),
         TargetKind::Corner => {
             let names: Vec<String> = (0..4)
@@ -794,7 +797,8 @@ fn resolve_figure(game: &Game<'_>, r: &SpotRef, own: bool) -> Result<u16, String
         None => None,
         Some(name) => Some(FigureKind::by_name(name).ok_or_else(|| {
             format!(
-                "`figure` names `{name}`: a figure on the board is \"follower\" or \"windmill\""
+                "`figure` names `{name}`: a figure on the board is {}",
+                FigureKind::names_quoted()
             )
         })?),
     };
@@ -828,7 +832,20 @@ fn resolve_figure(game: &Game<'_>, r: &SpotRef, own: bool) -> Result<u16, String
             "no figure on {} at ({x}, {y})",
             describe_feature(game.core.tables, game.orient(cell.placed), feature)
         )),
-        _ => Err("a follower and a windmill stand there: say which with `figure`".into()),
+        several => {
+            let mut names: Vec<&str> = (several.iter())
+                .map(|&i| game.core.figures[i].kind.name())
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            Err(match names.as_slice() {
+                [one] => format!("{} {one}s stand there", several.len()),
+                _ => format!(
+                    "a {} stand there: say which with `figure`",
+                    names.join(" and a ")
+                ),
+            })
+        }
     }
 }
 
@@ -1665,6 +1682,10 @@ mod tests {
             (
                 "windmill = true",
                 "`windmill` expects a feature of the tile just placed",
+            ),
+            (
+                "return = 3",
+                "(with `figure =` \"follower\" or \"windmill\" when several stand there)",
             ),
         ] {
             let error = turn(line);

@@ -55,6 +55,16 @@ impl FigureKind {
         }
     }
 
+    /// Every kind's word, `follower` first, each in quotes and joined by " or " (for
+    /// messages: `"follower" or "windmill"`).
+    pub fn names_quoted() -> String {
+        let modules = (crate::rules::ActionId::all()).filter(|a| a.places_figure());
+        (std::iter::once("follower").chain(modules.map(|a| a.info().name)))
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    }
+
     /// The kind a word names (`name`'s inverse): `follower`, or a module's move that places a
     /// figure.
     pub fn by_name(word: &str) -> Option<FigureKind> {

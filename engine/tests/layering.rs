@@ -270,9 +270,8 @@ const LEFT: &[(&str, &[&str])] = &[
     // The flower bonuses' field and type of `Score`, which records' expectations and the
     // report read.
     ("scoring", &["FlowerBonus", "flowers"]),
-    // A record's expected flower bonuses, and the message telling a follower from a windmill
-    // on one feature.
-    ("record", &["flowers", "windmill"]),
+    // A record's expected flower bonuses.
+    ("record", &["flowers"]),
     // The compiled tables carry the format's own fields under the format's names (a feature's
     // `flowers`, a marker's `token`, a tile's `marketplace`, a marker `rule = "festival"`),
     // for every program that reads the tables; the modules read them there.
