@@ -8,7 +8,7 @@
 //! | hook | when | modules |
 //! |---|---|---|
 //! | `filter` | a tile is drawn: its placements | donkey |
-//! | place-step moves | instead of placing the drawn tile: counted, made and applied by `place_action_count`, `nth_place_action`, `apply_place_action` (a `Move::Pass` when `may_decline`) | reserve |
+//! | place-step moves | instead of placing the drawn tile: counted, made and applied by `place_action_count`, `nth_place_action`, `apply_place_action` (a `Move::Pass` when `may_decline`, said by `decline_place_step`) | reserve |
 //! | `placed` | a tile is placed, before the second step | powers (the extra tile), creatures (arriving), reserve (its gaps) |
 //! | second-step moves | after placing: the registry's moves (`ACTIONS`, `GROUPS`), counted, made and applied by `module_action_count`, `nth_module_action`, `apply_module_action` | windmill, festival, donkey, powers (recall), barn, princess, portal, creatures (the fairy) |
 //! | `completed` | a feature is completed, scored or not | tokens |
@@ -23,6 +23,7 @@
 //! | `plays_again` | the turn ends: whether the same player places the next tile | powers (the extra tile) |
 //! | `turn_started` | a player's turn starts (not an extra tile's; not after the last tile) | creatures (the fairy's point) |
 //! | `deploy_forbidden` | deploys on the tile just placed: whether a module bars them all | creatures (the dragon's tile) |
+//! | `modules_worth` | the greedy estimate of a position: what the modules' pieces on the board are worth to their owners | creatures (a guard), windmill, barn |
 //!
 //! - `in_play`: which rules a game plays (the options, else the data of its sets);
 //! - `festival`: returning a figure after placing a Festival tile (no state);
