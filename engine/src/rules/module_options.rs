@@ -1,6 +1,7 @@
 //! The rule modules' switches: what a user writes for them (`ModuleOptions`, a part of a
 //! record's `rules` table and of the command line's flags) and what a game plays
-//! (`ModuleRules`, resolved from the sets in `in_play`), with their part of the rules line.
+//! (`ModuleRules`, resolved for what the sets `in_play` finds can bring about), with their part
+//! of the rules line.
 //! `crate::options` holds one of each and reads, writes and prints them through this file.
 
 use super::donkey::DonkeyBlocks;
@@ -205,7 +206,7 @@ impl ModuleOptions {
 }
 
 /// The modules' rules a game plays: their options, with the defaults taken from the sets in
-/// it (`in_play`).
+/// it (`ModuleOptions::resolve`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ModuleRules {
     /// Festival returns.
