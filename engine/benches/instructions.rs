@@ -57,7 +57,10 @@ fn main() {
         edition: None,
         players,
         rules: RuleOptions {
-            wells,
+            modules: engine::ModuleOptions {
+                wells,
+                ..Default::default()
+            },
             ..Default::default()
         },
         draw: Draw::Seed(seed),

@@ -44,8 +44,8 @@ pub use game::{
     Reason, RuleOptions, Rules, Score, Scored, Setup, SetupError,
 };
 
-// A rule module's option, named here rather than in the turn flow.
-pub use options::DonkeyBlocks;
+// The rule modules' options, named here rather than in the core.
+pub use rules::{DonkeyBlocks, ModuleOptions, ModuleRules};
 
 pub use ids::{FeatureKindId, FigureId, KindId, NodeId, OrientId, PlacedId};
 pub use tables::{CompileError, FeatureRule, Tables, compile};

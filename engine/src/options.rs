@@ -1,7 +1,10 @@
 //! What a game is set up with: the options (draw, sets, players, rule variants), the rules
 //! they resolve to, and why a setup can fail. Plain data, below everything else in the engine.
 
+use crate::rules::{ModuleKey, ModuleOptions, ModuleRules, NAMED_OPTIONS};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The most players a game can have.
@@ -9,9 +12,16 @@ pub const MAX_PLAYERS: u8 = 8;
 
 /// The rule options the engine itself knows by name, beside those the definitions declare
 /// (`Tables::rule_options`): `on = ["first-edition-small-city"]` is `first_edition_small_city =
-/// true`, and so for the others.
-pub const BUILT_IN_OPTIONS: [&str; 3] =
-    [FIRST_EDITION_SMALL_CITY, "monastery-flowers-3x3", "wells"];
+/// true`, and so for the others (the rule modules' `rules::NAMED_OPTIONS`).
+pub const BUILT_IN_OPTIONS: [&str; 1 + NAMED_OPTIONS.len()] = {
+    let mut names = [FIRST_EDITION_SMALL_CITY; 1 + NAMED_OPTIONS.len()];
+    let mut i = 0;
+    while i < NAMED_OPTIONS.len() {
+        names[1 + i] = NAMED_OPTIONS[i];
+        i += 1;
+    }
+    names
+};
 
 /// The built-in option `first_edition_small_city = true` also switches on: base declares the
 /// city's small rates under it.
@@ -26,75 +36,145 @@ pub fn rule_options<'a>(declared: impl Iterator<Item = &'a str>) -> Vec<&'a str>
     names
 }
 
-/// Rule options: variants of the rules, not forks of the code.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// Rule options: variants of the rules, not forks of the code. Written as one flat table (a
+/// record's `rules`), the rule modules' keys beside the core's; a key neither knows is refused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RuleOptions {
     /// First-edition rule: a completed city of two tiles scores 2 (1 per tile and pennant).
     pub first_edition_small_city: bool,
     /// Followers per player.
     pub followers: u8,
-    /// The Festival: after placing a Festival tile a player may return a figure instead.
-    pub festival: bool,
-    /// The donkey (Village Life); absent: in play when a set of the game brings it (its
-    /// `[set] figures`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub donkey: Option<bool>,
-    /// What the donkey forbids completing on its tile.
-    pub donkey_blocks: DonkeyBlocks,
-    /// Windmills per player (Village Life); absent: 1 when a set of the game brings windmills
-    /// (its `[set] figures`), else 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub windmills: Option<u8>,
-    /// Reserve tiles per player (Abbey & Mayor's abbey: a tile with `reserve`); absent: the
-    /// tile's `each` when its set has a tile in the game; 0 takes them out of play.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reserve: Option<u8>,
-    /// Flower colours and the flower bonus (Village Life); absent: on when a tile of the draw
-    /// carries flower groups. Bushes and marketplaces always follow the data.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub flower_bonus: Option<bool>,
-    /// The Wells: +1 per well on a scored road.
-    pub wells: bool,
-    /// A monastery's flowers are those of its 3×3 range (default: its own tile only).
-    pub monastery_flowers_3x3: bool,
-    /// Flower colour ids by player (absent: drawn from the tokens, see `rules::flowers`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub flowers: Vec<String>,
+    /// The rule modules' options (written in this table, not under a key of their own).
+    #[serde(flatten)]
+    pub modules: ModuleOptions,
     /// How many of a set's figures each player has, by figure id (`{ abbot = 0 }` takes the
     /// abbot out of play); absent: the figure's declared `count`, when it is dealt.
-    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub figures: std::collections::BTreeMap<String, u8>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub figures: BTreeMap<String, u8>,
     /// Options switched on by name: those declared in the definitions (a scoring modifier's
-    /// `option`: a house rule) and the engine's own (`BUILT_IN_OPTIONS`; `wells = true` is the
-    /// same as naming `wells` here). A name no loaded set declares is refused at setup.
+    /// `option`: a house rule) and the engine's own (`BUILT_IN_OPTIONS`; a module's switch set
+    /// to true is the same as naming it here). A name no loaded set declares is refused at
+    /// setup.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub on: Vec<String>,
 }
 
-/// What the donkey forbids completing: the features on its tile (a marketplace road's closing
-/// included), or, as FanCloisterZone reads it, a marketplace road's closing only when that
-/// road's whole network completes with it.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum DonkeyBlocks {
-    /// Closing any road or city on the donkey's tile, marketplace roads included.
-    #[default]
-    Road,
-    /// As `Road`, but a marketplace road on its tile may close unless that completes its
-    /// network (every marketplace it touches then has all its roads closed).
-    Network,
+impl Default for RuleOptions {
+    fn default() -> RuleOptions {
+        RuleOptions {
+            first_edition_small_city: false,
+            followers: 7,
+            modules: ModuleOptions::default(),
+            figures: BTreeMap::new(),
+            on: Vec::new(),
+        }
+    }
 }
 
-impl DonkeyBlocks {
-    /// The option's value as written in records and on the command line.
-    pub const fn name(self) -> &'static str {
-        match self {
-            DonkeyBlocks::Road => "road",
-            DonkeyBlocks::Network => "network",
+/// Every key of a `rules` table, in the order listed when one is unknown: the core's, with
+/// the modules' in the place their options are written.
+const RULE_KEYS: [&str; 4 + ModuleOptions::KEYS.len()] = {
+    let mut keys = [""; 4 + ModuleOptions::KEYS.len()];
+    keys[0] = "first_edition_small_city";
+    keys[1] = "followers";
+    let mut i = 0;
+    while i < ModuleOptions::KEYS.len() {
+        keys[2 + i] = ModuleOptions::KEYS[i];
+        i += 1;
+    }
+    keys[keys.len() - 2] = "figures";
+    keys[keys.len() - 1] = "on";
+    keys
+};
+
+/// A key of a `rules` table: the core's own, or a module's.
+#[derive(Clone, Copy)]
+enum RuleKey {
+    /// `first_edition_small_city`.
+    FirstEditionSmallCity,
+    /// `followers`.
+    Followers,
+    /// `figures`.
+    Figures,
+    /// `on`.
+    On,
+    /// A key of `ModuleOptions`.
+    Module(ModuleKey),
+}
+
+impl<'de> Deserialize<'de> for RuleKey {
+    // Refused as the key is read, so that the error points at the key.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RuleKey, D::Error> {
+        deserializer.deserialize_identifier(RuleKeyVisitor)
+    }
+}
+
+/// Reads a `rules` table's key.
+struct RuleKeyVisitor;
+
+impl Visitor<'_> for RuleKeyVisitor {
+    type Value = RuleKey;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("field identifier")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<RuleKey, E> {
+        match key {
+            "first_edition_small_city" => Ok(RuleKey::FirstEditionSmallCity),
+            "followers" => Ok(RuleKey::Followers),
+            "figures" => Ok(RuleKey::Figures),
+            "on" => Ok(RuleKey::On),
+            _ => ModuleKey::named(key)
+                .map(RuleKey::Module)
+                .ok_or_else(|| E::unknown_field(key, &RULE_KEYS)),
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for RuleOptions {
+    // By hand: a derived reader cannot both take the modules' keys from this table (`flatten`)
+    // and refuse unknown keys; this one refuses them at the key, as `deny_unknown_fields` did.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RuleOptions, D::Error> {
+        deserializer.deserialize_struct("RuleOptions", &RULE_KEYS, RuleOptionsVisitor)
+    }
+}
+
+/// Reads a `rules` table, absent keys taking their defaults.
+struct RuleOptionsVisitor;
+
+impl<'de> Visitor<'de> for RuleOptionsVisitor {
+    type Value = RuleOptions;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("struct RuleOptions")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RuleOptions, A::Error> {
+        let mut options = RuleOptions::default();
+        let mut seen = [false; RULE_KEYS.len()];
+        while let Some(key) = map.next_key::<RuleKey>()? {
+            let name = match key {
+                RuleKey::FirstEditionSmallCity => 0,
+                RuleKey::Followers => 1,
+                RuleKey::Module(k) => 2 + k.index(),
+                RuleKey::Figures => RULE_KEYS.len() - 2,
+                RuleKey::On => RULE_KEYS.len() - 1,
+            };
+            if std::mem::replace(&mut seen[name], true) {
+                return Err(de::Error::duplicate_field(RULE_KEYS[name]));
+            }
+            match key {
+                RuleKey::FirstEditionSmallCity => {
+                    options.first_edition_small_city = map.next_value()?;
+                }
+                RuleKey::Followers => options.followers = map.next_value()?,
+                RuleKey::Figures => options.figures = map.next_value()?,
+                RuleKey::On => options.on = map.next_value()?,
+                RuleKey::Module(k) => options.modules.read(k, &mut map)?,
+            }
+        }
+        Ok(options)
     }
 }
 
@@ -108,32 +188,14 @@ pub struct Rules {
     pub followers: u8,
     /// First-edition small city.
     pub first_edition_small_city: bool,
-    /// Festival returns.
-    pub festival: bool,
-    /// The donkey is in play.
-    pub donkey: bool,
-    /// What the donkey blocks.
-    pub donkey_blocks: DonkeyBlocks,
-    /// Windmills per player.
-    pub windmills: u8,
-    /// Reserve tiles per player (the abbey), 0 when none is in play.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub reserve: u8,
-    /// The tile kind held in reserve (index into `Tables::kinds`): the first tile with
-    /// `reserve` of a set in the game.
-    #[serde(skip)]
-    pub reserve_kind: Option<u16>,
-    /// Flower colours are dealt and flowers pay.
-    pub flower_bonus: bool,
-    /// A monastery's flowers are those of its 3×3 range.
-    pub monastery_flowers_3x3: bool,
-    /// The Wells.
-    pub wells: bool,
+    /// The rule modules' rules (written beside the core's, not under a key of their own).
+    #[serde(flatten)]
+    pub modules: ModuleRules,
     /// The sets' figures each player has in this game (`[[figure]]`), by id, in declaration
     /// order: those dealt (a figure dealt with gardens only when the draw has one). In JSON an
     /// object keyed by figure id, as a record's `figures` is written.
     #[serde(skip_serializing_if = "Vec::is_empty", serialize_with = "pairs_as_map")]
-    #[schemars(with = "std::collections::BTreeMap<String, u8>")]
+    #[schemars(with = "BTreeMap<String, u8>")]
     pub figures: Vec<(String, u8)>,
     /// The figure placed at a corner this game plays (`Tables::corner_figures` index) and how
     /// many each player has: the first of the sets in the game (not in JSON: `figures` says it).
@@ -147,15 +209,6 @@ pub struct Rules {
     /// included when it is on), sorted.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub on: Vec<String>,
-    /// Which optional rules the game's tiles and sets can bring about at all, so that the
-    /// rules line names only those (not in JSON: `festival`, `wells`, … say the switches).
-    #[serde(skip)]
-    pub possible: Possible,
-}
-
-/// Whether a count is 0 (left out of JSON).
-fn is_zero(n: &u8) -> bool {
-    *n == 0
 }
 
 /// Writes `(id, value)` pairs as an object keyed by id (in their order, where the serializer
@@ -165,21 +218,6 @@ pub fn pairs_as_map<S: serde::Serializer, V: Serialize>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     serializer.collect_map(pairs.iter().map(|(id, value)| (id, value)))
-}
-
-/// The optional rules a game's draw and sets can bring about, whatever their switches say.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Possible {
-    /// A tile of the draw has a Festival place.
-    pub festival: bool,
-    /// A set with a tile in the game brings the donkey.
-    pub donkey: bool,
-    /// A set with a tile in the game brings windmills.
-    pub windmills: bool,
-    /// A tile of the draw carries flower groups.
-    pub flowers: bool,
-    /// A tile of the draw carries a marker whose modifier is the `wells` option's.
-    pub wells: bool,
 }
 
 impl Rules {
@@ -194,43 +232,14 @@ impl fmt::Display for Rules {
     /// (a rule no tile or set of the game brings is named only when switched on).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let on = |b: bool| if b { "on" } else { "off" };
-        let can = self.possible;
         write!(
             f,
-            "sets {}; {} followers; first-edition small city {}",
+            "sets {}; {} followers; first-edition small city {}{}",
             self.sets.join(", "),
             self.followers,
             on(self.first_edition_small_city),
+            self.modules,
         )?;
-        if can.festival {
-            write!(f, "; Festival returns {}", on(self.festival))?;
-        }
-        if self.donkey || can.donkey {
-            write!(f, "; donkey {}", on(self.donkey))?;
-            if self.donkey {
-                write!(f, " (blocks: {})", self.donkey_blocks.name())?;
-            }
-        }
-        if self.windmills > 0 || can.windmills {
-            write!(f, "; windmills {} each", self.windmills)?;
-        }
-        if self.flower_bonus || can.flowers {
-            write!(f, "; flower bonus {}", on(self.flower_bonus))?;
-            if self.flower_bonus {
-                let range = if self.monastery_flowers_3x3 {
-                    "3×3 range"
-                } else {
-                    "own tile"
-                };
-                write!(f, " (monastery: {range})")?;
-            }
-        }
-        if self.wells || can.wells {
-            write!(f, "; wells {}", on(self.wells))?;
-        }
-        if self.reserve > 0 {
-            write!(f, "; reserve tiles {} each", self.reserve)?;
-        }
         for (id, n) in &self.figures {
             write!(f, "; {id} {n} each")?;
         }
@@ -242,26 +251,6 @@ impl fmt::Display for Rules {
             write!(f, "; options on: {}", others.join(", "))?;
         }
         Ok(())
-    }
-}
-
-impl Default for RuleOptions {
-    fn default() -> RuleOptions {
-        RuleOptions {
-            first_edition_small_city: false,
-            followers: 7,
-            festival: true,
-            donkey: None,
-            donkey_blocks: DonkeyBlocks::Road,
-            windmills: None,
-            reserve: None,
-            flower_bonus: None,
-            wells: false,
-            monastery_flowers_3x3: false,
-            flowers: Vec::new(),
-            figures: std::collections::BTreeMap::new(),
-            on: Vec::new(),
-        }
     }
 }
 
@@ -346,9 +335,9 @@ pub enum SetupError {
     /// Unknown start tile id.
     #[error("unknown start tile `{0}`")]
     Start(String),
-    /// The flower colours given do not fit the players or the vocabulary.
-    #[error("flower colours: {0}")]
-    Flowers(String),
+    /// A rule module refuses its options for this game, saying why in its own words.
+    #[error("{0}")]
+    Rule(String),
     /// A rule option switched on by a name neither the engine nor a loaded set declares.
     #[error("unknown rule option `{name}`{hint} (known: {known})", hint = did_you_mean(.name, .known))]
     UnknownOption {
@@ -388,4 +377,110 @@ pub enum SetupError {
     /// More tiles than the board's positions and indices can hold.
     #[error("{0} tiles (the start tile included): a game has at most {max}", max = crate::board::MAX_TILES)]
     TooManyTiles(u64),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Record;
+
+    /// A record whose `[game]` has this `rules` line.
+    fn record(rules: &str) -> String {
+        format!("[game]\nplayers = 2\n{rules}\n")
+    }
+
+    /// The keys listed when one is unknown: the list and order `deny_unknown_fields` gave.
+    const LISTED: &str = "expected one of `first_edition_small_city`, `followers`, `festival`, \
+        `donkey`, `donkey_blocks`, `windmills`, `reserve`, `flower_bonus`, `wells`, \
+        `monastery_flowers_3x3`, `flowers`, `figures`, `on`";
+
+    #[test]
+    fn an_unknown_key_is_refused_at_the_key_with_the_known_ones() {
+        let line = "rules = { festival = false, festivl = true }";
+        let column = line.find("festivl").map(|at| at + 1);
+        let error = Record::from_toml(&record(line)).map(|_| ()).unwrap_err();
+        let text = error.to_string();
+        assert!(text.contains("unknown field `festivl`"), "{text}");
+        assert!(text.contains(LISTED), "{text}");
+        assert!(
+            text.contains(&format!("line 3, column {}", column.unwrap_or(0))),
+            "{text}"
+        );
+        // A module's key and a core key misspelt alike.
+        for key in ["windmils", "folowers", "modules"] {
+            let error = Record::from_toml(&record(&format!("rules = {{ {key} = 1 }}")));
+            let text = error.map(|_| ()).unwrap_err().to_string();
+            assert!(text.contains(&format!("unknown field `{key}`")), "{text}");
+        }
+        let json = r#"{ "game": { "players": 2, "rules": { "wells": true, "festivl": true } } }"#;
+        let text = Record::from_json(json).map(|_| ()).unwrap_err().to_string();
+        assert!(text.contains("unknown field `festivl`"), "{text}");
+        assert!(
+            text.contains(LISTED) && text.contains("at line 1 column"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_key_twice_and_a_bad_value_are_refused() {
+        let json = r#"{ "game": { "players": 2, "rules": { "wells": true, "wells": false } } }"#;
+        let text = Record::from_json(json).map(|_| ()).unwrap_err().to_string();
+        assert!(text.contains("duplicate field `wells`"), "{text}");
+        let line = r#"rules = { donkey_blocks = "nope" }"#;
+        let text = Record::from_toml(&record(line)).map(|_| ()).unwrap_err();
+        let text = text.to_string();
+        assert!(text.contains("unknown variant `nope`"), "{text}");
+        assert!(text.contains("line 3, column 27"), "{text}");
+        let text = Record::from_toml(&record("rules = { followers = \"x\" }")).map(|_| ());
+        let text = text.unwrap_err().to_string();
+        assert!(
+            text.contains("invalid type: string \"x\", expected u8"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_core_s_and_the_modules_keys_read_into_their_fields_and_write_back_flat() {
+        let line = "rules = { followers = 5, windmills = 2, donkey_blocks = \"network\", \
+                    flowers = [\"white\", \"orange\"], on = [\"wells\"], figures = { abbot = 0 }, \
+                    festival = false, donkey = true, reserve = 1, flower_bonus = true, \
+                    wells = true, monastery_flowers_3x3 = true, first_edition_small_city = true }";
+        let read = Record::from_toml(&record(line)).map(|r| r.game.rules);
+        let rules = read.unwrap_or_default();
+        let m = &rules.modules;
+        assert_eq!((rules.followers, rules.first_edition_small_city), (5, true));
+        assert_eq!(
+            (m.windmills, m.donkey, m.reserve),
+            (Some(2), Some(true), Some(1))
+        );
+        assert!(!m.festival && m.wells && m.monastery_flowers_3x3);
+        assert_eq!(m.flower_bonus, Some(true));
+        assert_eq!(m.flowers, ["white", "orange"]);
+        assert_eq!(rules.on, ["wells"]);
+        assert_eq!(rules.figures.get("abbot"), Some(&0));
+        // Written as one flat object, the keys in the order they were always written.
+        let json = serde_json::to_string(&rules).unwrap_or_default();
+        assert_eq!(
+            json,
+            r#"{"first_edition_small_city":true,"followers":5,"festival":false,"donkey":true,"donkey_blocks":"network","windmills":2,"reserve":1,"flower_bonus":true,"wells":true,"monastery_flowers_3x3":true,"flowers":["white","orange"],"figures":{"abbot":0},"on":["wells"]}"#
+        );
+        let back: Result<RuleOptions, _> = serde_json::from_str(&json);
+        assert_eq!(back.ok(), Some(rules));
+        // Defaults are left out as before, and an empty table reads as the defaults.
+        let json = serde_json::to_string(&RuleOptions::default()).unwrap_or_default();
+        assert_eq!(
+            json,
+            r#"{"first_edition_small_city":false,"followers":7,"festival":true,"donkey_blocks":"road","wells":false,"monastery_flowers_3x3":false}"#
+        );
+        let empty: Result<RuleOptions, _> = serde_json::from_str("{}");
+        assert_eq!(empty.ok(), Some(RuleOptions::default()));
+    }
+
+    #[test]
+    fn the_built_in_options_are_the_core_s_and_the_modules() {
+        assert_eq!(
+            BUILT_IN_OPTIONS,
+            [FIRST_EDITION_SMALL_CITY, "monastery-flowers-3x3", "wells"]
+        );
+    }
 }

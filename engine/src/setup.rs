@@ -109,7 +109,7 @@ impl<'t> Setup<'t> {
         let bag = self.draw.shuffled(seed, cut);
         let players = options.players as usize;
         // The draw, the start tile and the tiles the players hold in reserve.
-        let tiles = bag.len() + 1 + usize::from(self.rules.reserve) * players;
+        let tiles = bag.len() + 1 + usize::from(self.rules.modules.reserve) * players;
         let colours = self.colours.for_game(players, seeded);
         let markers = self.tables.markers.len();
         let follower_kinds = self.follower_counts.iter().any(|&n| n > 0);

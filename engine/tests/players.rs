@@ -17,10 +17,13 @@ fn all_rules(players: u8, seed: u64, tiles: Option<usize>) -> GameOptions {
         edition: None,
         players,
         rules: RuleOptions {
-            wells: true,
-            donkey: Some(true),
-            windmills: Some(1),
-            flower_bonus: Some(true),
+            modules: engine::ModuleOptions {
+                wells: true,
+                donkey: Some(true),
+                windmills: Some(1),
+                flower_bonus: Some(true),
+                ..Default::default()
+            },
             ..RuleOptions::default()
         },
         draw: Draw::Seed(seed),

@@ -368,7 +368,7 @@ fn expansion_games_use_every_rule() {
         engine::simulate::play_out(&mut game, &mut rng, &mut Vec::new(), &mut events).unwrap();
         let rules = game.rules();
         assert!(
-            rules.donkey && rules.windmills == 1 && rules.flower_bonus,
+            rules.modules.donkey && rules.modules.windmills == 1 && rules.modules.flower_bonus,
             "Village Life's figures and flowers come with its set: {rules:?}"
         );
         returns += game.stats().moves_of(ActionId::RETURN);
@@ -642,7 +642,7 @@ fn check_donkey_filter(blocks: DonkeyBlocks) {
         let mut rng = Rng::new(seed);
         let mut events = Vec::new();
         let mut options = options(2, seed, false);
-        options.rules.donkey_blocks = blocks;
+        options.rules.modules.donkey_blocks = blocks;
         let mut game = Game::new(tables, options, &mut events).unwrap();
         let mut moves = Vec::new();
         while game.phase() != Phase::Over {
@@ -824,7 +824,11 @@ proptest! {
             .collect();
         let spec = GameSpec {
             sets, edition: None, players: seats.len() as u8,
-            rules: RuleOptions { wells, first_edition_small_city, ..RuleOptions::default() },
+            rules: RuleOptions {
+                modules: engine::ModuleOptions { wells, ..Default::default() },
+                first_edition_small_city,
+                ..RuleOptions::default()
+            },
             seed: Some(seed), draw: None, tiles, start: None,
         };
         let (record, events, scores) =

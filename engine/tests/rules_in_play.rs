@@ -5,7 +5,7 @@
 mod common;
 
 use engine::rules::{ActionId, RuleSource};
-use engine::{Game, GameOptions, RuleOptions, Rules, Tables};
+use engine::{Game, GameOptions, ModuleOptions, RuleOptions, Rules, Tables};
 
 /// A fan author's set with one new colour and flowers on its tiles, and no figures.
 const LAKE: &str = r##"
@@ -70,9 +70,9 @@ fn a_fan_sets_flowers_bring_the_flower_bonus_but_no_figures() {
     let tables = lake_tables();
     let r = rules(&tables, &["base", "lake"], RuleOptions::default());
     assert_eq!(r.sets, ["base", "lake"]);
-    assert!(!r.donkey, "the lake set brings no donkey: {r:?}");
-    assert_eq!(r.windmills, 0, "the lake set brings no windmills");
-    assert!(r.flower_bonus, "its tiles carry flowers");
+    assert!(!r.modules.donkey, "the lake set brings no donkey: {r:?}");
+    assert_eq!(r.modules.windmills, 0, "the lake set brings no windmills");
+    assert!(r.modules.flower_bonus, "its tiles carry flowers");
 }
 
 #[test]
@@ -80,10 +80,13 @@ fn village_life_brings_its_figures_and_a_cut_bag_keeps_them() {
     let tables = common::tables();
     // 20 tiles of a shuffled base + Village Life bag: the rules follow the whole bag's sets.
     let r = rules(tables, &["base", "village-life"], RuleOptions::default());
-    assert!(r.donkey && r.windmills == 1 && r.flower_bonus, "{r:?}");
+    assert!(
+        r.modules.donkey && r.modules.windmills == 1 && r.modules.flower_bonus,
+        "{r:?}"
+    );
     let base = rules(tables, &["base"], RuleOptions::default());
     assert!(
-        !base.donkey && base.windmills == 0 && !base.flower_bonus,
+        !base.modules.donkey && base.modules.windmills == 0 && !base.modules.flower_bonus,
         "{base:?}"
     );
     assert_eq!(base.sets, ["base"]);
@@ -95,31 +98,55 @@ fn each_mechanic_switches_on_its_own() {
     let vl = ["base", "village-life"];
     let off = |o: RuleOptions| rules(tables, &vl, o);
     let r = off(RuleOptions {
-        donkey: Some(false),
+        modules: ModuleOptions {
+            donkey: Some(false),
+            ..Default::default()
+        },
         ..Default::default()
     });
-    assert!(!r.donkey && r.windmills == 1 && r.flower_bonus, "{r:?}");
+    assert!(
+        !r.modules.donkey && r.modules.windmills == 1 && r.modules.flower_bonus,
+        "{r:?}"
+    );
     let r = off(RuleOptions {
-        windmills: Some(0),
+        modules: ModuleOptions {
+            windmills: Some(0),
+            ..Default::default()
+        },
         ..Default::default()
     });
-    assert!(r.donkey && r.windmills == 0 && r.flower_bonus, "{r:?}");
+    assert!(
+        r.modules.donkey && r.modules.windmills == 0 && r.modules.flower_bonus,
+        "{r:?}"
+    );
     let r = off(RuleOptions {
-        flower_bonus: Some(false),
+        modules: ModuleOptions {
+            flower_bonus: Some(false),
+            ..Default::default()
+        },
         ..Default::default()
     });
-    assert!(r.donkey && r.windmills == 1 && !r.flower_bonus, "{r:?}");
+    assert!(
+        r.modules.donkey && r.modules.windmills == 1 && !r.modules.flower_bonus,
+        "{r:?}"
+    );
     // And on without Village Life's set.
     let r = rules(
         tables,
         &["base"],
         RuleOptions {
-            donkey: Some(true),
-            windmills: Some(2),
+            modules: ModuleOptions {
+                donkey: Some(true),
+                windmills: Some(2),
+                ..Default::default()
+            },
             ..Default::default()
         },
     );
-    assert!(r.donkey && r.windmills == 2 && !r.flower_bonus, "{r:?}");
+    assert!(
+        r.modules.donkey && r.modules.windmills == 2 && !r.modules.flower_bonus,
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -136,8 +163,11 @@ fn games_follow_their_rules() {
             GameOptions {
                 sets: vec!["base".into(), "village-life".into()],
                 rules: RuleOptions {
-                    donkey: Some(false),
-                    flower_bonus: Some(false),
+                    modules: ModuleOptions {
+                        donkey: Some(false),
+                        flower_bonus: Some(false),
+                        ..Default::default()
+                    },
                     ..Default::default()
                 },
                 ..GameOptions::seeded(2, seed)

@@ -5,13 +5,39 @@
 
 use crate::board::EMPTY;
 use crate::ids::{KindId, NodeId, OrientId, PlacedId};
-use crate::options::DonkeyBlocks;
 use crate::placements::Placements;
 use crate::rules::network::{market_complete, market_roads, markets_of};
 use crate::rules::{ActionId, Target};
 use crate::state::{Core, Event, Game, IllegalMove, Phase};
 use crate::tables::SiteRange;
+use serde::{Deserialize, Serialize};
 use tiledef::Side;
+
+/// What the donkey forbids completing: the features on its tile (a marketplace road's closing
+/// included), or, as FanCloisterZone reads it, a marketplace road's closing only when that
+/// road's whole network completes with it.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum DonkeyBlocks {
+    /// Closing any road or city on the donkey's tile, marketplace roads included.
+    #[default]
+    Road,
+    /// As `Road`, but a marketplace road on its tile may close unless that completes its
+    /// network (every marketplace it touches then has all its roads closed).
+    Network,
+}
+
+impl DonkeyBlocks {
+    /// The option's value as written in records and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DonkeyBlocks::Road => "road",
+            DonkeyBlocks::Network => "network",
+        }
+    }
+}
 
 /// The donkey's state: the tile it stands on, and the sets there its filter watches.
 #[derive(Clone, Copy, Debug)]
@@ -88,7 +114,7 @@ fn donkey_filter(
     if let Some((x, y, range)) = site {
         block_site(core, place, x, y, range);
     }
-    let network_reading = core.rules.donkey_blocks == DonkeyBlocks::Network;
+    let network_reading = core.rules.modules.donkey_blocks == DonkeyBlocks::Network;
     for (i, &set) in roots[..usize::from(len)].iter().enumerate() {
         let root = core.find(set);
         sets.roots[i] = root;

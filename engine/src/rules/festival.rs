@@ -28,7 +28,7 @@ impl FestivalTables {
 
 /// Whether the tile just placed lets its player return a figure.
 pub(crate) fn may_return(game: &Game<'_>, placed: PlacedId) -> bool {
-    if !game.core.options.rules.festival {
+    if !game.core.options.rules.modules.festival {
         return false;
     }
     let orient = game.core.board.placed[placed.index()].orient;
@@ -76,7 +76,7 @@ pub(crate) fn return_count(game: &Game<'_>, placed: PlacedId) -> usize {
     // Figures on the board are those out of the supply.
     let core = &game.core;
     let p = core.current as usize;
-    let windmills = core.rules.windmills;
+    let windmills = core.rules.modules.windmills;
     let mut out = usize::from(core.options.rules.followers.saturating_sub(core.supply[p]))
         + usize::from(windmills.saturating_sub(game.windmills().get(p).copied().unwrap_or(0)));
     if core.follower_kinds {

@@ -139,7 +139,7 @@ impl Flowers {
                             .count() as u32
                     })
                     .sum(),
-                Shape::Site if game.core.rules.monastery_flowers_3x3 => {
+                Shape::Site if game.core.rules.modules.monastery_flowers_3x3 => {
                     let p = game.core.board.placed[tile.index()];
                     let block = game.core.board.block(i32::from(p.x), i32::from(p.y));
                     (block.iter().filter(|c| c.placed != PlacedId::NONE))

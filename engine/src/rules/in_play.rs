@@ -2,8 +2,9 @@
 //! the sets with a tile in the game (`[set] figures` for the donkey and windmills, flower
 //! groups on the tiles for the flower bonus); the players' flower colours.
 
+use super::module_options::{Possible, WELLS};
 use crate::ids::{KindId, OrientId};
-use crate::options::{FIRST_EDITION_SMALL_CITY, GameOptions, Possible, Rules, SetupError};
+use crate::options::{FIRST_EDITION_SMALL_CITY, GameOptions, Rules, SetupError};
 use crate::rng::Rng;
 use crate::tables::Tables;
 use tiledef::SetFigure;
@@ -42,6 +43,13 @@ pub(crate) fn rules_in_play(
             .zip(&tables.set_figures)
             .any(|(&used, figures)| used && figures.contains(&figure))
     };
+    let possible = Possible {
+        festival,
+        donkey: brings(SetFigure::Donkey),
+        windmills: brings(SetFigure::Windmill),
+        flowers,
+        wells,
+    };
     let o = &options.rules;
     let named = |name: &str| o.on.iter().any(|n| n == name);
     let first_edition_small_city = o.first_edition_small_city || named(FIRST_EDITION_SMALL_CITY);
@@ -65,37 +73,20 @@ pub(crate) fn rules_in_play(
         followers: o.followers,
         first_edition_small_city,
         small_kinds,
-        festival: o.festival,
-        donkey: o.donkey.unwrap_or_else(|| brings(SetFigure::Donkey)),
-        donkey_blocks: o.donkey_blocks,
-        windmills: o
-            .windmills
-            .unwrap_or_else(|| u8::from(brings(SetFigure::Windmill))),
-        reserve: reserve.map_or(0, |(_, each)| o.reserve.unwrap_or(each)),
-        reserve_kind: reserve.map(|(k, _)| k),
-        flower_bonus: o.flower_bonus.unwrap_or(flowers),
-        monastery_flowers_3x3: o.monastery_flowers_3x3 || named("monastery-flowers-3x3"),
-        wells: o.wells || named("wells"),
+        modules: o.modules.resolve(possible, reserve, named),
         figures: Vec::new(),
         corner: None,
         on: {
             let mut on = o.on.clone();
-            if o.wells {
-                on.push("wells".to_string());
+            if o.modules.wells {
+                on.push(WELLS.to_string());
             }
             on.sort_unstable();
             on.dedup();
             on
         },
-        possible: Possible {
-            festival,
-            donkey: brings(SetFigure::Donkey),
-            windmills: brings(SetFigure::Windmill),
-            flowers,
-            wells,
-        },
     };
-    if !rules.flower_bonus {
+    if !rules.modules.flower_bonus {
         return (rules, Vec::new());
     }
     // The tokens: the colours the sets in the game declare, and any other on its tiles (a set
@@ -113,7 +104,7 @@ pub(crate) fn rules_in_play(
 
 /// The reserve tiles per player the options name, if they do.
 fn o_reserve(options: &GameOptions) -> Option<u8> {
-    options.rules.reserve
+    options.rules.modules.reserve
 }
 
 /// Whether a tile kind of the draw has a Festival place, and whether one carries a marker whose
@@ -123,7 +114,7 @@ fn festival_and_wells<'a>(tables: &Tables, draw: impl Iterator<Item = &'a KindId
     let (mut festival, mut wells) = (false, false);
     let is_well = |m: &u8| {
         let scoring = tables.markers[usize::from(*m)].scoring.as_ref();
-        scoring.is_some_and(|s| s.option.as_deref() == Some("wells"))
+        scoring.is_some_and(|s| s.option.as_deref() == Some(WELLS))
     };
     for &k in draw {
         if std::mem::replace(&mut seen[k.index()], true) {
@@ -159,7 +150,7 @@ impl Colours {
         rules: &Rules,
         dealt: Vec<u8>,
     ) -> Result<Colours, SetupError> {
-        if !rules.flower_bonus {
+        if !rules.modules.flower_bonus {
             return Ok(Colours::Dealt(Vec::new()));
         }
         Ok(match named_colours(tables, options)? {
@@ -182,13 +173,13 @@ impl Colours {
 /// player), or None when they are to be dealt (`deal_colours`).
 fn named_colours(tables: &Tables, options: &GameOptions) -> Result<Option<Vec<u8>>, SetupError> {
     let players = options.players as usize;
-    let named = &options.rules.flowers;
+    let named = &options.rules.modules.flowers;
     if named.is_empty() {
         return Ok(None);
     }
     if named.len() != players {
-        return Err(SetupError::Flowers(format!(
-            "{} colours named for {players} players",
+        return Err(SetupError::Rule(format!(
+            "flower colours: {} colours named for {players} players",
             named.len()
         )));
     }
@@ -201,8 +192,8 @@ fn named_colours(tables: &Tables, options: &GameOptions) -> Result<Option<Vec<u8
                 .position(|c| c == id)
                 .map(|i| i as u8)
                 .ok_or_else(|| {
-                    SetupError::Flowers(format!(
-                        "unknown colour `{id}` (known: {})",
+                    SetupError::Rule(format!(
+                        "flower colours: unknown colour `{id}` (known: {})",
                         tables.colours.join(", ")
                     ))
                 })

@@ -58,6 +58,7 @@ pub(crate) mod donkey;
 pub mod festival;
 pub(crate) mod flowers;
 pub(crate) mod in_play;
+pub(crate) mod module_options;
 pub(crate) mod network;
 pub(crate) mod portal;
 pub(crate) mod powers;
@@ -67,8 +68,11 @@ pub(crate) mod tokens;
 pub(crate) mod wagon;
 pub(crate) mod windmill;
 
+pub use donkey::DonkeyBlocks;
 pub use flowers::FlowerBonus;
 pub(crate) use in_play::{Colours, rules_in_play};
+pub(crate) use module_options::ModuleKey;
+pub use module_options::{ModuleOptions, ModuleRules, NAMED as NAMED_OPTIONS, Possible};
 pub use network::NetworkBonus;
 pub use tokens::{good, good_slot};
 
@@ -816,9 +820,9 @@ impl Modules {
         markers: &MarkerModules,
     ) -> Modules {
         let mut modules = Modules {
-            donkey: rules.donkey.then(donkey::Donkey::new),
-            windmills: (rules.windmills > 0)
-                .then(|| windmill::Windmills::new(rules.windmills, players)),
+            donkey: rules.modules.donkey.then(donkey::Donkey::new),
+            windmills: (rules.modules.windmills > 0)
+                .then(|| windmill::Windmills::new(rules.modules.windmills, players)),
             flowers: (!colours.is_empty()).then_some(flowers::Flowers { colours }),
             tokens: tokens.map(|markers| tokens::Tokens::new(players, markers)),
             extra_tile: (powers.extra_tile_kinds != 0).then(powers::ExtraTile::default),
@@ -831,15 +835,16 @@ impl Modules {
             } else {
                 creatures::Creatures::new(tables, &rules.sets)
             },
-            reserve: (rules.reserve_kind)
-                .filter(|_| rules.reserve > 0)
-                .map(|k| reserve::Reserve::new(KindId(k), rules.reserve, players)),
+            reserve: (rules.modules.reserve_kind)
+                .filter(|_| rules.modules.reserve > 0)
+                .map(|k| reserve::Reserve::new(KindId(k), rules.modules.reserve, players)),
             actions: 0,
             grouped: false,
         };
         // A reserve tile is not in the draw that `possible` reads: its Festival place is
         // not ruled out.
-        let returns = rules.festival && (rules.possible.festival || rules.reserve_kind.is_some());
+        let returns = rules.modules.festival
+            && (rules.modules.possible.festival || rules.modules.reserve_kind.is_some());
         modules.set_actions(returns, powers.recall_kinds != 0);
         modules
     }

@@ -35,13 +35,13 @@ pub struct VillageLifeArgs {
 impl VillageLifeArgs {
     /// Writes the flags into rule options.
     pub fn apply(&self, rules: &mut engine::RuleOptions) {
-        rules.donkey = self.donkey;
-        rules.donkey_blocks = match self.donkey_blocks {
+        rules.modules.donkey = self.donkey;
+        rules.modules.donkey_blocks = match self.donkey_blocks {
             DonkeyBlocksArg::Road => engine::DonkeyBlocks::Road,
             DonkeyBlocksArg::Network => engine::DonkeyBlocks::Network,
         };
-        rules.windmills = self.windmills;
-        rules.flower_bonus = self.flower_bonus;
+        rules.modules.windmills = self.windmills;
+        rules.modules.flower_bonus = self.flower_bonus;
     }
 }
 

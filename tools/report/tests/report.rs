@@ -21,7 +21,10 @@ fn options(sets: &[&str], games: u64, seed: u64) -> SimOptions {
         sets: sets.iter().map(|s| s.to_string()).collect(),
         edition: None,
         rules: RuleOptions {
-            wells: true,
+            modules: engine::ModuleOptions {
+                wells: true,
+                ..Default::default()
+            },
             ..RuleOptions::default()
         },
         // Whatever else a run may be told (who plays each seat), as the simulator defaults it.
@@ -115,7 +118,10 @@ fn per_tile_credit_adds_up_to_each_games_points() {
             edition: None,
             players: 2 + (i % 3) as u8,
             rules: RuleOptions {
-                wells: true,
+                modules: engine::ModuleOptions {
+                    wells: true,
+                    ..Default::default()
+                },
                 ..RuleOptions::default()
             },
             draw: Draw::Seed(rng.next_u64()),

@@ -154,7 +154,10 @@ pub fn run(args: &BenchArgs) -> miette::Result<ExitCode> {
     let tables = crate::inputs::compile_tables(&tileset)?;
     let compile_ms = start.elapsed().as_secs_f64() * 1e3;
     let mut rules = engine::RuleOptions {
-        wells: args.wells,
+        modules: engine::ModuleOptions {
+            wells: args.wells,
+            ..Default::default()
+        },
         ..Default::default()
     };
     args.village_life.apply(&mut rules);

@@ -139,9 +139,12 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
     };
     let mut rules = engine::RuleOptions {
         first_edition_small_city: args.first_edition_small_city,
-        wells: args.wells,
-        monastery_flowers_3x3: args.monastery_flowers_3x3,
-        festival: !args.no_festival,
+        modules: engine::ModuleOptions {
+            wells: args.wells,
+            monastery_flowers_3x3: args.monastery_flowers_3x3,
+            festival: !args.no_festival,
+            ..Default::default()
+        },
         ..Default::default()
     };
     args.village_life.apply(&mut rules);

@@ -245,11 +245,10 @@ fn options(
         }
         let rules = &mut opts.rules;
         rules.on.retain(|o| o != name);
-        match name.as_str() {
-            "wells" => rules.wells = false,
-            "monastery-flowers-3x3" => rules.monastery_flowers_3x3 = false,
-            engine::options::FIRST_EDITION_SMALL_CITY => rules.first_edition_small_city = false,
-            _ => {}
+        // A built-in option's own switch goes off with it.
+        rules.modules.switch_off(name);
+        if name == engine::options::FIRST_EDITION_SMALL_CITY {
+            rules.first_edition_small_city = false;
         }
         changes.push((
             format!("without the {} `{name}`", kind(name)),
