@@ -45,7 +45,7 @@ pub use game::{
 };
 
 // The rule modules' options, named here rather than in the core.
-pub use rules::{DonkeyBlocks, ModuleOptions, ModuleRules};
+pub use rules::{DonkeyBlocks, ModuleOptions, ModuleRules, WagonMove};
 
 pub use ids::{FeatureKindId, FigureId, KindId, NodeId, OrientId, PlacedId};
 pub use tables::{CompileError, FeatureRule, Tables, compile};

@@ -389,10 +389,11 @@ mod tests {
         format!("[game]\nplayers = 2\n{rules}\n")
     }
 
-    /// The keys listed when one is unknown: the list and order `deny_unknown_fields` gave.
+    /// The keys listed when one is unknown: the list and order `deny_unknown_fields` gave (with
+    /// `wagon_move`, added since).
     const LISTED: &str = "expected one of `first_edition_small_city`, `followers`, `festival`, \
         `donkey`, `donkey_blocks`, `windmills`, `reserve`, `flower_bonus`, `wells`, \
-        `monastery_flowers_3x3`, `flowers`, `figures`, `on`";
+        `monastery_flowers_3x3`, `flowers`, `wagon_move`, `figures`, `on`";
 
     #[test]
     fn an_unknown_key_is_refused_at_the_key_with_the_known_ones() {

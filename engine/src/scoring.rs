@@ -4,7 +4,7 @@
 
 use crate::ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
 use crate::options::MAX_PLAYERS;
-use crate::rules::{FlowerBonus, NetworkBonus};
+use crate::rules::{FlowerBonus, NetworkBonus, Powered};
 use crate::state::{Event, FigureKind, Game};
 use crate::tables::{EffectRule, Rates, SiteRange, Tables};
 use serde::{Deserialize, Serialize};
@@ -13,11 +13,11 @@ use tiledef::EffectCount;
 use tiledef::Shape;
 
 /// The figures leaving a scored feature, per player: how many, their strength in the majority,
-/// and the figures with a power among them (owner, `Tables::followers` index).
+/// and the figures with a power among them.
 type Leaving = (
     [u8; MAX_PLAYERS as usize],
     [u16; MAX_PLAYERS as usize],
-    Vec<(u8, usize)>,
+    Vec<Powered>,
 );
 
 /// What scored: a feature of a declared kind, a rule module's own figure (a windmill's range),
@@ -717,7 +717,11 @@ impl<'t> Game<'t> {
                 if let Some(k) = fig.figure.set_index()
                     && self.core.powers.special & fig.figure.bit() != 0
                 {
-                    powered.push((fig.owner, k));
+                    powered.push(Powered {
+                        owner: fig.owner,
+                        figure: k,
+                        tile: fig.tile,
+                    });
                 }
                 self.core.return_to_supply(fig);
                 if site {
@@ -748,7 +752,11 @@ impl<'t> Game<'t> {
         if let Some(k) = fig.figure.set_index()
             && self.core.powers.special & fig.figure.bit() != 0
         {
-            powered.push((fig.owner, k));
+            powered.push(Powered {
+                owner: fig.owner,
+                figure: k,
+                tile: fig.tile,
+            });
         }
         (count, weight, powered)
     }

@@ -75,6 +75,7 @@ pub(crate) use module_options::ModuleKey;
 pub use module_options::{ModuleOptions, ModuleRules, NAMED as NAMED_OPTIONS, Possible};
 pub use network::NetworkBonus;
 pub use tokens::{good, good_slot};
+pub use wagon::WagonMove;
 
 use crate::ids::{FigureId, KindId, NodeId, PlacedId};
 use crate::options::Rules;
@@ -707,8 +708,8 @@ pub(crate) struct Scoring<'a> {
     pub(crate) tile: PlacedId,
     /// Each player's figures that stood on it.
     pub(crate) followers: &'a [u8],
-    /// The figures with a power taken off it: owner and `Tables::followers` index.
-    pub(crate) powered: &'a [(u8, usize)],
+    /// The figures with a power taken off it.
+    pub(crate) powered: &'a [Powered],
     /// The players who scored its points.
     pub(crate) winners: &'a [u8],
     /// What a bonus counts: its tiles, emblems and the completed features it borders.
@@ -719,6 +720,17 @@ pub(crate) struct Scoring<'a> {
     pub(crate) root: NodeId,
     /// Whether it was scored as completed (not at the end, nor by a recall).
     pub(crate) complete: bool,
+}
+
+/// A figure with a power taken off a scored feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Powered {
+    /// Its owner.
+    pub(crate) owner: u8,
+    /// Its `Tables::followers` index.
+    pub(crate) figure: usize,
+    /// The tile it stood on.
+    pub(crate) tile: PlacedId,
 }
 
 /// What the rule modules read of the tables during play, built once per `Setup` beside the
@@ -829,7 +841,8 @@ impl Modules {
             barns: (rules.corner).map(|(figure, n)| barn::Barns::new(figure, n, players)),
             princess: markers.princess.clone(),
             portal: markers.portal.clone(),
-            wagons: (powers.move_on_kinds != 0).then(wagon::Wagons::default),
+            wagons: (powers.move_on_kinds != 0)
+                .then(|| wagon::Wagons::new(rules.modules.wagon_move)),
             creatures: if tables.creatures.is_empty() {
                 None
             } else {
@@ -928,7 +941,7 @@ impl Modules {
     /// Whether the `scored` hook pays anything for a scoring that took off the figures with a
     /// power `powered`: most scorings take off none, and most games have no flowers.
     #[inline]
-    pub(crate) fn pay_scored(&self, powered: &[(u8, usize)]) -> bool {
+    pub(crate) fn pay_scored(&self, powered: &[Powered]) -> bool {
         !powered.is_empty()
             || self.flowers.is_some()
             || self.creatures.as_ref().is_some_and(|c| c.guarding())

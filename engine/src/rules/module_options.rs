@@ -5,6 +5,7 @@
 //! `crate::options` holds one of each and reads, writes and prints them through this file.
 
 use super::donkey::DonkeyBlocks;
+use super::wagon::WagonMove;
 use serde::Serialize;
 use serde::de::MapAccess;
 use std::fmt;
@@ -49,6 +50,9 @@ pub struct ModuleOptions {
     /// Flower colour ids by player (absent: drawn from the tokens, see `rules::flowers`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flowers: Vec<String>,
+    /// Where a figure that moves on (Abbey & Mayor's wagon) may go (absent: `linked`).
+    #[serde(skip_serializing_if = "WagonMove::is_linked")]
+    pub wagon_move: WagonMove,
 }
 
 impl Default for ModuleOptions {
@@ -63,6 +67,7 @@ impl Default for ModuleOptions {
             wells: false,
             monastery_flowers_3x3: false,
             flowers: Vec::new(),
+            wagon_move: WagonMove::Linked,
         }
     }
 }
@@ -88,11 +93,13 @@ pub(crate) enum ModuleKey {
     MonasteryFlowers3x3,
     /// `flowers`.
     Flowers,
+    /// `wagon_move`.
+    WagonMove,
 }
 
 impl ModuleKey {
     /// Every key, in the order `ModuleOptions` declares (and writes) them.
-    const ALL: [ModuleKey; 9] = [
+    const ALL: [ModuleKey; 10] = [
         ModuleKey::Festival,
         ModuleKey::Donkey,
         ModuleKey::DonkeyBlocks,
@@ -102,6 +109,7 @@ impl ModuleKey {
         ModuleKey::Wells,
         ModuleKey::MonasteryFlowers3x3,
         ModuleKey::Flowers,
+        ModuleKey::WagonMove,
     ];
 
     /// The key as written.
@@ -116,6 +124,7 @@ impl ModuleKey {
             ModuleKey::Wells => "wells",
             ModuleKey::MonasteryFlowers3x3 => "monastery_flowers_3x3",
             ModuleKey::Flowers => "flowers",
+            ModuleKey::WagonMove => "wagon_move",
         }
     }
 
@@ -159,6 +168,7 @@ impl ModuleOptions {
             ModuleKey::Wells => self.wells = map.next_value()?,
             ModuleKey::MonasteryFlowers3x3 => self.monastery_flowers_3x3 = map.next_value()?,
             ModuleKey::Flowers => self.flowers = map.next_value()?,
+            ModuleKey::WagonMove => self.wagon_move = map.next_value()?,
         }
         Ok(())
     }
@@ -182,6 +192,7 @@ impl ModuleOptions {
             flower_bonus: self.flower_bonus.unwrap_or(possible.flowers),
             monastery_flowers_3x3: self.monastery_flowers_3x3 || named(MONASTERY_FLOWERS_3X3),
             wells: self.wells || named(WELLS),
+            wagon_move: self.wagon_move,
             possible,
         }
     }
@@ -230,6 +241,9 @@ pub struct ModuleRules {
     pub monastery_flowers_3x3: bool,
     /// The Wells.
     pub wells: bool,
+    /// Where a figure that moves on may go.
+    #[serde(skip_serializing_if = "WagonMove::is_linked")]
+    pub wagon_move: WagonMove,
     /// Which optional rules the game's tiles and sets can bring about at all, so that the
     /// rules line names only those (not in JSON: `festival`, `wells`, … say the switches).
     #[serde(skip)]
@@ -291,6 +305,9 @@ impl fmt::Display for ModuleRules {
         if self.reserve > 0 {
             write!(f, "; reserve tiles {} each", self.reserve)?;
         }
+        if !self.wagon_move.is_linked() {
+            write!(f, "; wagons move on {}", self.wagon_move.name())?;
+        }
         Ok(())
     }
 }
@@ -309,6 +326,7 @@ mod tests {
             reserve: Some(1),
             flower_bonus: Some(true),
             flowers: vec!["white".to_string()],
+            wagon_move: WagonMove::Nearby,
             ..ModuleOptions::default()
         };
         let written = serde_json::to_string(&all).expect("written");

@@ -7,7 +7,7 @@
 //! `Powers`, their masks; the extra tile's progress through a turn is this module's state.
 
 use crate::ids::PlacedId;
-use crate::rules::{ActionId, Scoring, Target};
+use crate::rules::{ActionId, Powered, Scoring, Target};
 use crate::scoring::FigureBonus;
 use crate::state::{Event, FigureKind, Game, IllegalMove};
 use crate::tables::Power;
@@ -119,14 +119,17 @@ pub(crate) fn earn_extra_tile(game: &mut Game<'_>, placed: PlacedId, events: &mu
 }
 
 /// The `scored` hook's part of the powers: what the figures taken off a scored feature pay
-/// (`Scoring::powered`: owner and `Tables::followers` index): a bonus its owner adds when among
+/// (`Scoring::powered`): a bonus its owner adds when among
 /// the winners, at its rates times the feature's `(tiles, emblems, bordered)`; a recall's
 /// points, counted.
 pub(crate) fn pay_bonuses(game: &mut Game<'_>, s: &Scoring<'_>) -> Vec<FigureBonus> {
     let (tiles, emblems, bordered) = s.counted;
     let mut bonuses: Vec<FigureBonus> = Vec::new();
     let mut paid_for: Vec<(u8, usize)> = Vec::new();
-    for &(owner, k) in s.powered {
+    for &Powered {
+        owner, figure: k, ..
+    } in s.powered
+    {
         let info = &game.core.tables.followers[k];
         match info.power {
             // A player's bonus of one figure counts once per feature, however many of those

@@ -1,16 +1,19 @@
 //! The figures with the power `move-on` (Abbey & Mayor's wagon). When the feature such a figure
 //! stands on is completed and scored it goes home with the others (`scored` hook: `free`);
 //! after the turn its owner may move it on instead (`Phase::Choose`, the `next_choice` hook),
-//! to a feature that a tile's `moves` links to the completed feature on any of that feature's
-//! tiles, which it may stand on, unoccupied and unfinished; the pass leaves it at home. With
-//! no such feature it stays home unasked. Several freed in one turn choose one after another
-//! in turn order from the current player. The reading is JCZ's (`WagonPhase`, rule
-//! `wagon-move` = C1; `ScoringPhase` queues the wagons from the turn player): docs/decisions.md.
+//! to a feature it may stand on, unoccupied, unfinished and not on a tile barred to deploys:
+//! by default one that a tile's `moves` links to the completed feature on any of that
+//! feature's tiles, or with `wagon_move = "nearby"` any on its tile or the eight around (JCZ's
+//! rule `wagon-move`, C1 and C2: `WagonPhase.getAdjacentFeatures`). The pass leaves it at home.
+//! With no such feature it stays home unasked. Several freed in one turn choose one after
+//! another in turn order from the current player (`ScoringPhase` queues the wagons from the
+//! turn player): docs/decisions.md.
 
 use crate::ids::{FigureId, NodeId, PlacedId};
-use crate::rules::{ActionId, Scoring, Target};
+use crate::rules::{ActionId, Powered, Scoring, Target};
 use crate::state::{Core, Event, Figure, FigureKind, Game, IllegalMove};
 use crate::tables::Power;
+use serde::{Deserialize, Serialize};
 
 /// A figure freed by a completed feature, waiting for its owner's choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,12 +24,46 @@ struct Freed {
     figure: usize,
     /// The completed feature it stood on (its root).
     from: NodeId,
+    /// The tile it stood on.
+    tile: PlacedId,
+}
+
+/// Where a freed figure may move on to: JCZ's two readings of the rule (`Rule.WAGON_MOVE`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum WagonMove {
+    /// A feature a tile's `moves` links to the completed one, on any of its tiles (`C1`, the
+    /// first edition's, whose links are data).
+    #[default]
+    Linked,
+    /// Any feature on the tile the figure stood on or the eight around it (`C2`, the JCZ
+    /// client's default).
+    Nearby,
+}
+
+impl WagonMove {
+    /// Whether it is the default reading (left out of records and JSON).
+    pub fn is_linked(&self) -> bool {
+        *self == WagonMove::Linked
+    }
+
+    /// The reading as written in records and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            WagonMove::Linked => "linked",
+            WagonMove::Nearby => "nearby",
+        }
+    }
 }
 
 /// The state of the figures that move on (`Modules::wagons`): in play when a figure of the game
 /// has the power `move-on`.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Wagons {
+    /// Where a freed figure may go.
+    reading: WagonMove,
     /// Freed this turn and not asked yet, in the order their features were scored.
     freed: Vec<Freed>,
     /// The figure whose owner chooses now.
@@ -38,6 +75,16 @@ pub(crate) struct Wagons {
     moved: Vec<(u8, usize)>,
 }
 
+impl Wagons {
+    /// No figure freed yet; freed figures go where `reading` says.
+    pub(crate) fn new(reading: WagonMove) -> Wagons {
+        Wagons {
+            reading,
+            ..Wagons::default()
+        }
+    }
+}
+
 /// The `scored` hook's part: a completed feature took off figures that move on; each waits
 /// for its owner's choice after the turn. A figure that had moved on there has paid its points.
 pub(crate) fn free(game: &mut Game<'_>, s: &Scoring<'_>) {
@@ -45,7 +92,12 @@ pub(crate) fn free(game: &mut Game<'_>, s: &Scoring<'_>) {
     let Some(wagons) = &mut game.modules.wagons else {
         return;
     };
-    for &(owner, k) in s.powered {
+    for &Powered {
+        owner,
+        figure: k,
+        tile,
+    } in s.powered
+    {
         if tables.followers[k].power != Some(Power::MoveOn) {
             continue;
         }
@@ -60,6 +112,7 @@ pub(crate) fn free(game: &mut Game<'_>, s: &Scoring<'_>) {
                 owner,
                 figure: k,
                 from: s.root,
+                tile,
             });
         }
     }
@@ -88,14 +141,40 @@ pub(crate) fn next_choice(game: &mut Game<'_>) -> Option<(u8, ActionId)> {
     }
 }
 
-/// Where a freed figure may go: each feature a tile's `moves` links to a member of the
-/// completed feature on that member's tile, that the figure may stand on, with no figure and
-/// not finished; sorted by tile and local index.
+/// Where a freed figure may go: each feature its reading offers (`linked`, `nearby`) that it
+/// may stand on, with no figure, not finished, and on a tile no module bars deploys on (the
+/// dragon's: JCZ's `isMeepleDeploymentAllowed`); sorted by tile and local index.
 fn options(game: &mut Game<'_>, freed: Freed) -> Vec<(PlacedId, u8)> {
     let kinds = game.core.follower_counts.len();
     if game.core.follower_supply[usize::from(freed.owner) * kinds + freed.figure] == 0 {
         return Vec::new();
     }
+    let reading = (game.modules.wagons.as_ref()).map_or(WagonMove::Linked, |w| w.reading);
+    let mut out = match reading {
+        WagonMove::Linked => linked(game, freed),
+        WagonMove::Nearby => nearby(&game.core, freed),
+    };
+    out.sort_unstable();
+    out.dedup();
+    let core = &game.core;
+    let info = &core.tables.followers[freed.figure];
+    out.retain(|&(tile, j)| {
+        let n = core.board.placed[tile.index()].node(j);
+        let kind = core.nodes[n.index()].kind;
+        let root = core.find(n);
+        info.stands_on(kind)
+            && core.play.claimable(kind)
+            && root != core.find(freed.from)
+            && core.nodes[root.index()].followers == 0
+            && !finished(core, tile, n, root)
+            && !game.modules.deploy_forbidden(tile)
+    });
+    out
+}
+
+/// The features a tile's `moves` links to a member of the completed feature on that member's
+/// tile (`WagonMove::Linked`).
+fn linked(game: &mut Game<'_>, freed: Freed) -> Vec<(PlacedId, u8)> {
     game.walk(freed.from);
     let core = &game.core;
     let mut out = Vec::new();
@@ -111,19 +190,29 @@ fn options(game: &mut Game<'_>, freed: Freed) -> Vec<(PlacedId, u8)> {
             }
         }
     }
-    out.sort_unstable();
-    out.dedup();
-    let info = &core.tables.followers[freed.figure];
-    out.retain(|&(tile, j)| {
-        let n = core.board.placed[tile.index()].node(j);
-        let kind = core.nodes[n.index()].kind;
-        let root = core.find(n);
-        info.stands_on(kind)
-            && core.play.claimable(kind)
-            && root != core.find(freed.from)
-            && core.nodes[root.index()].followers == 0
-            && !finished(core, tile, n, root)
-    });
+    out
+}
+
+/// Every feature of the tile the figure stood on and of the placed tiles among the eight
+/// around it (`WagonMove::Nearby`).
+fn nearby(core: &Core<'_>, freed: Freed) -> Vec<(PlacedId, u8)> {
+    let p = core.board.placed[freed.tile.index()];
+    let mut out = Vec::new();
+    for (dx, dy) in (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))) {
+        let tile = core
+            .board
+            .cell(i32::from(p.x) + dx, i32::from(p.y) + dy)
+            .placed;
+        if tile == PlacedId::NONE {
+            continue;
+        }
+        let features = core
+            .tables
+            .orient(core.board.placed[tile.index()].orient)
+            .features
+            .len();
+        out.extend((0..features as u8).map(|j| (tile, j)));
+    }
     out
 }
 
@@ -168,7 +257,7 @@ pub(crate) fn move_on(
 ) -> Result<(), IllegalMove> {
     let tile = game.core.board.cell(x.into(), y.into()).placed;
     let tables = game.core.tables;
-    let Some(wagons) = game.modules.wagons.as_mut() else {
+    let Some(wagons) = game.modules.wagons.as_ref() else {
         return Err(IllegalMove::NotOffered(
             "no figure moves on in this game".into(),
         ));
@@ -177,15 +266,27 @@ pub(crate) fn move_on(
         return Err(IllegalMove::NotOffered("no figure moves on now".into()));
     };
     if tile == PlacedId::NONE || !wagons.options.contains(&(tile, feature)) {
+        // The options leave out a tile barred to deploys: say why.
+        if tile != PlacedId::NONE
+            && let Some(fault) = game.modules.deploy_fault(tables, tile)
+        {
+            return Err(fault);
+        }
         let name = &tables.followers[freed.figure].name;
+        let whither = match wagons.reading {
+            WagonMove::Linked => "the tiles' `moves` link to its completed one",
+            WagonMove::Nearby => "on the tile it stood on or the eight around it",
+        };
         return Err(IllegalMove::NotOffered(format!(
-            "the {} cannot move on to feature {feature} of ({x}, {y}): it goes to an unoccupied, unfinished feature the tiles' `moves` link to its completed one",
+            "the {} cannot move on to feature {feature} of ({x}, {y}): it goes to an unoccupied, unfinished feature {whither}",
             name.to_lowercase()
         )));
     }
-    wagons.choosing = None;
-    wagons.options.clear();
-    wagons.moved.push((freed.owner, freed.figure));
+    if let Some(wagons) = game.modules.wagons.as_mut() {
+        wagons.choosing = None;
+        wagons.options.clear();
+        wagons.moved.push((freed.owner, freed.figure));
+    }
     stand(&mut game.core, freed, tile, feature);
     events.push(Event::Action {
         player: freed.owner,

@@ -14,6 +14,15 @@ pub enum DonkeyBlocksArg {
     Network,
 }
 
+/// Where a wagon moves on (see `engine::WagonMove`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WagonMoveArg {
+    /// A feature the tiles' `moves` link to the completed one (JCZ's C1, the first edition's).
+    Linked,
+    /// Any feature on the wagon's tile or the eight around it (JCZ's C2, its client's default).
+    Nearby,
+}
+
 /// Village Life's mechanics, each on its own.
 #[derive(Args, Clone, Debug)]
 pub struct VillageLifeArgs {
@@ -59,6 +68,10 @@ pub struct OptionArgs {
     /// separate them with commas; an id no loaded set declares is refused.
     #[arg(long = "figure", value_name = "ID=N", value_delimiter = ',', value_parser = figure_count)]
     figures: Vec<(String, u8)>,
+    /// Where a wagon (a figure that moves on) may go when its feature is completed (default:
+    /// linked, or as the record says).
+    #[arg(long, value_enum, value_name = "READING")]
+    wagon_move: Option<WagonMoveArg>,
 }
 
 /// `abbot=0` as a figure id and a count.
@@ -76,7 +89,8 @@ pub(crate) fn figure_count(text: &str) -> Result<(String, u8), String> {
 }
 
 impl OptionArgs {
-    /// Adds the named options to the rules' `on`, each once, and the figure counts.
+    /// Adds the named options to the rules' `on`, each once, the figure counts and the
+    /// wagon's reading.
     pub fn apply(&self, rules: &mut engine::RuleOptions) {
         for name in &self.options {
             if !rules.on.contains(name) {
@@ -85,6 +99,11 @@ impl OptionArgs {
         }
         for (id, n) in &self.figures {
             rules.figures.insert(id.clone(), *n);
+        }
+        match self.wagon_move {
+            Some(WagonMoveArg::Linked) => rules.modules.wagon_move = engine::WagonMove::Linked,
+            Some(WagonMoveArg::Nearby) => rules.modules.wagon_move = engine::WagonMove::Nearby,
+            None => {}
         }
     }
 }
