@@ -1814,3 +1814,31 @@ fn play_says_who_kept_their_reserve_tile() {
         serde_json::json!([{ "declined": { "player": 1, "move": "reserve" } }])
     );
 }
+
+/// `--wagon-move nearby` plays JCZ's C2 reading, said on the rules line; a reading it does not
+/// know is a usage error listing the two.
+#[test]
+fn simulate_takes_the_wagon_s_reading() {
+    let out = tilekit(&[
+        "simulate",
+        "--sets",
+        "base,abbey-and-mayor",
+        "--wagon-move",
+        "nearby",
+        "--games",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("; wagons move on nearby;"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = tilekit(&["simulate", "--wagon-move", "far", "--games", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("[possible values: linked, nearby]"),
+        "{}",
+        text(&out.stderr)
+    );
+}
