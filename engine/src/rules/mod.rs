@@ -943,7 +943,8 @@ impl Modules {
             return 0;
         };
         let mask = core.tables.index.fits(open.pattern, kind);
-        let Some(mut donkey) = self.donkey.filter(|_| mask != 0) else {
+        let at = (open.x, open.y);
+        let Some(mut donkey) = self.donkey.filter(|d| mask != 0 && d.may_block(core, at)) else {
             return mask;
         };
         let mut place = Placements::new();
