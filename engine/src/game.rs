@@ -323,6 +323,19 @@ impl<'t> Game<'t> {
         }
     }
 
+    /// Whether the current player has a move of a group after placing `placed`
+    /// (`action_count` above 0, found without counting where a count walks the board).
+    // Always inlined: the random player asks a constant list of groups every turn, and only
+    // inlined does each ask fold to its module's test (else each is a match at run time).
+    #[inline(always)]
+    pub fn has_action(&self, placed: PlacedId, group: ActionGroup) -> bool {
+        match group {
+            ActionGroup::Deploy => self.can_deploy(placed),
+            ActionGroup::Module(action) => self.has_module_action(placed, action),
+            ActionGroup::Pass => true,
+        }
+    }
+
     /// The `n`-th move of a group, in the order of `legal_moves`.
     pub fn nth_action(&self, placed: PlacedId, group: ActionGroup, n: usize) -> Option<Move> {
         match group {

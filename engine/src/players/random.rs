@@ -48,23 +48,21 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
     if !game.has_grouped_actions() {
         return flat_action(game, placed, rng);
     }
-    // Counted, and only the chosen move made: most of the list would be thrown away. Whether a
-    // deploy exists is enough until deploying is chosen.
-    let count = ActionGroup::ALL.map(|group| match group {
-        ActionGroup::Deploy => usize::from(game.can_deploy(placed)),
-        group => game.action_count(placed, group),
+    // Only the chosen group counted, and only the chosen move made: most of the list would be
+    // thrown away, and a group's count can walk the board (the portal's).
+    let has = ActionGroup::ALL.map(|group| match group {
+        ActionGroup::Deploy => game.can_deploy(placed),
+        group => game.has_action(placed, group),
     });
-    let groups = count.iter().filter(|&&n| n > 0).count();
-    let chosen = (0..count.len())
-        .filter(|&g| count[g] > 0)
-        .nth(rng.below(groups))?;
+    let groups = has.iter().filter(|&&h| h).count();
+    let chosen = (0..has.len()).filter(|&g| has[g]).nth(rng.below(groups))?;
     match ActionGroup::ALL[chosen] {
         ActionGroup::Deploy => {
             // The n-th of `legal_deploys`, without listing them.
             let deploy = game.deploys(placed);
             game.nth_deploy_of(placed, &deploy, rng.below(deploy.count()))
         }
-        group => game.nth_action(placed, group, rng.below(count[chosen])),
+        group => game.nth_action(placed, group, rng.below(game.action_count(placed, group))),
     }
 }
 

@@ -179,6 +179,14 @@ pub(crate) fn guard_count(game: &Game<'_>) -> usize {
         .count()
 }
 
+/// Whether the current player has a `FAIRY` move (`guard_count` above 0).
+pub(crate) fn any_guard(game: &Game<'_>) -> bool {
+    let Some(creatures) = &game.modules.creatures else {
+        return false;
+    };
+    creatures.guard.is_some() && (game.core.figures.iter()).any(|f| guardable(game, creatures, f))
+}
+
 /// The `n`-th `FAIRY` move, in the order of the figures.
 pub(crate) fn nth_guard(game: &Game<'_>, n: usize) -> Option<Target> {
     let creatures = game.modules.creatures.as_ref()?;

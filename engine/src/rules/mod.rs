@@ -973,6 +973,22 @@ impl Game<'_> {
         self.count_in_module(placed, action)
     }
 
+    /// Whether the current player has a move of a module's action after placing `placed`:
+    /// `module_action_count` above 0, asked of the modules whose count walks the board or the
+    /// figures as a walk stopping at the first move (a random player needs the count of the
+    /// group it picks only).
+    #[inline(always)]
+    pub(crate) fn has_module_action(&self, placed: PlacedId, action: ActionId) -> bool {
+        if !self.modules.plays(action) {
+            return false;
+        }
+        match action {
+            ActionId::PORTAL => portal::any(self, placed),
+            ActionId::FAIRY => creatures::any_guard(self),
+            _ => self.count_in_module(placed, action) > 0,
+        }
+    }
+
     /// `module_action_count` as its module counts, whether or not `Modules::plays` it.
     #[inline(always)]
     fn count_in_module(&self, placed: PlacedId, action: ActionId) -> usize {
