@@ -475,11 +475,16 @@ impl<'t> Game<'t> {
         if self.core.play.kinds_on(orient) & self.core.powers.special_on == 0 {
             return 0;
         }
-        let features = self.core.play_orient(placed).features;
+        let nodes = self.core.tile_nodes(placed);
         let mut n = 0;
         for k in self.special_kinds(placed) {
-            for i in 0..features {
-                n += u32::from(self.stand_fault(placed, i, k).is_none());
+            // Only the features of a kind the figure stands on ask `stand_fault` (whose first
+            // test that is): most of a tile's are not.
+            let on = self.core.tables.followers[k].on;
+            for (i, node) in nodes.iter().enumerate() {
+                if on & node.kind.bit() != 0 {
+                    n += u32::from(self.stand_fault(placed, i as u8, k).is_none());
+                }
             }
         }
         n
@@ -596,10 +601,13 @@ impl<'t> Game<'t> {
         if self.modules.deploy_forbidden(placed) {
             return false;
         }
-        if self.modules.filters_deploys() {
-            return self.deploys(placed).count() > 0;
-        }
-        (self.deployable() != 0 && self.free_features(placed).next().is_some())
+        // A module refusing followers on some features (`filters_deploys`) is asked of each
+        // free feature until one is not refused, not of all of them as `deploys` counts.
+        let filters = self.modules.filters_deploys();
+        let p = self.core.board.placed[placed.index()];
+        let mut free = self.free_features(placed);
+        (self.deployable() != 0
+            && free.any(|i| !filters || !self.deploy_refused(self.find(p.node(i as u8)))))
             || (self.core.powers.special != 0 && self.special_deploys(placed).next().is_some())
     }
 
