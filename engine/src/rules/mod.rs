@@ -707,6 +707,8 @@ pub(crate) struct ModuleTables {
     pub(crate) flowers: flowers::FlowerTables,
     /// The orientations with a Festival place (`festival`).
     pub(crate) festival: festival::FestivalTables,
+    /// The tile kinds that move a creature (`creatures`).
+    pub(crate) creatures: creatures::CreatureTables,
 }
 
 impl ModuleTables {
@@ -715,6 +717,7 @@ impl ModuleTables {
         ModuleTables {
             flowers: flowers::FlowerTables::new(tables),
             festival: festival::FestivalTables::new(tables),
+            creatures: creatures::CreatureTables::new(tables),
         }
     }
 }
