@@ -35,9 +35,25 @@ pub struct Deploys {
     features: u64,
     figures: u32,
     special: u32,
+    /// How many figures `figures` holds, and the deploys as a follower does: counted once
+    /// here (no `popcnt` on the baseline x86-64 target), read at each count and `nth`.
+    kinds: u32,
+    plain: u32,
 }
 
 impl Deploys {
+    /// The deploys on `features` of `figures`, and `special` more.
+    fn new(features: u64, figures: u32, special: u32) -> Deploys {
+        let kinds = figures.count_ones();
+        Deploys {
+            features,
+            figures,
+            special,
+            kinds,
+            plain: features.count_ones() * kinds,
+        }
+    }
+
     /// How many deploy moves there are.
     pub fn count(&self) -> usize {
         self.plain() + self.special as usize
@@ -50,12 +66,12 @@ impl Deploys {
 
     /// How many of them deploy as a follower does.
     fn plain(&self) -> usize {
-        (self.features.count_ones() * self.figures.count_ones()) as usize
+        self.plain as usize
     }
 
     /// The `n`-th deploy move of those deploying as a follower does (None from `plain` on).
     fn nth_plain(&self, n: usize) -> Option<Move> {
-        let kinds = self.figures.count_ones() as usize;
+        let kinds = self.kinds as usize;
         if n >= self.plain() {
             return None;
         }
@@ -388,20 +404,13 @@ impl<'t> Game<'t> {
         };
         let figures = self.deployable();
         if figures == 0 {
-            return Deploys {
-                special,
-                ..Deploys::default()
-            };
+            return Deploys::new(0, 0, special);
         }
         let mut features = (self.free_features(placed)).fold(0, |set, i| set | 1 << i);
         if self.modules.filters_deploys() {
             features &= !self.refused_features(placed);
         }
-        Deploys {
-            features,
-            figures,
-            special,
-        }
+        Deploys::new(features, figures, special)
     }
 
     /// The local features of a tile just placed that a follower could claim: claimable, and
