@@ -201,6 +201,9 @@ pub(crate) fn guard_count(game: &Game<'_>) -> usize {
 }
 
 /// Whether the current player has a `FAIRY` move (`guard_count` above 0).
+// Out of line: the random player asks it every turn of a game with a guard, and its walk of
+// the figures is seldom short.
+#[inline(never)]
 pub(crate) fn any_guard(game: &Game<'_>) -> bool {
     let Some(creatures) = &game.modules.creatures else {
         return false;
