@@ -35,9 +35,25 @@ pub struct Deploys {
     features: u64,
     figures: u32,
     special: u32,
+    /// How many figures `figures` holds, and the deploys as a follower does: counted once
+    /// here (no `popcnt` on the baseline x86-64 target), read at each count and `nth`.
+    kinds: u32,
+    plain: u32,
 }
 
 impl Deploys {
+    /// The deploys on `features` of `figures`, and `special` more.
+    fn new(features: u64, figures: u32, special: u32) -> Deploys {
+        let kinds = figures.count_ones();
+        Deploys {
+            features,
+            figures,
+            special,
+            kinds,
+            plain: features.count_ones() * kinds,
+        }
+    }
+
     /// How many deploy moves there are.
     pub fn count(&self) -> usize {
         self.plain() + self.special as usize
@@ -50,12 +66,12 @@ impl Deploys {
 
     /// How many of them deploy as a follower does.
     fn plain(&self) -> usize {
-        (self.features.count_ones() * self.figures.count_ones()) as usize
+        self.plain as usize
     }
 
     /// The `n`-th deploy move of those deploying as a follower does (None from `plain` on).
     fn nth_plain(&self, n: usize) -> Option<Move> {
-        let kinds = self.figures.count_ones() as usize;
+        let kinds = self.kinds as usize;
         if n >= self.plain() {
             return None;
         }
@@ -323,6 +339,19 @@ impl<'t> Game<'t> {
         }
     }
 
+    /// Whether the current player has a move of a group after placing `placed`
+    /// (`action_count` above 0, found without counting where a count walks the board).
+    // Always inlined: the random player asks a constant list of groups every turn, and only
+    // inlined does each ask fold to its module's test (else each is a match at run time).
+    #[inline(always)]
+    pub fn has_action(&self, placed: PlacedId, group: ActionGroup) -> bool {
+        match group {
+            ActionGroup::Deploy => self.can_deploy(placed),
+            ActionGroup::Module(action) => self.has_module_action(placed, action),
+            ActionGroup::Pass => true,
+        }
+    }
+
     /// The `n`-th move of a group, in the order of `legal_moves`.
     pub fn nth_action(&self, placed: PlacedId, group: ActionGroup, n: usize) -> Option<Move> {
         match group {
@@ -375,20 +404,13 @@ impl<'t> Game<'t> {
         };
         let figures = self.deployable();
         if figures == 0 {
-            return Deploys {
-                special,
-                ..Deploys::default()
-            };
+            return Deploys::new(0, 0, special);
         }
         let mut features = (self.free_features(placed)).fold(0, |set, i| set | 1 << i);
         if self.modules.filters_deploys() {
             features &= !self.refused_features(placed);
         }
-        Deploys {
-            features,
-            figures,
-            special,
-        }
+        Deploys::new(features, figures, special)
     }
 
     /// The local features of a tile just placed that a follower could claim: claimable, and
@@ -462,11 +484,16 @@ impl<'t> Game<'t> {
         if self.core.play.kinds_on(orient) & self.core.powers.special_on == 0 {
             return 0;
         }
-        let features = self.core.play_orient(placed).features;
+        let nodes = self.core.tile_nodes(placed);
         let mut n = 0;
         for k in self.special_kinds(placed) {
-            for i in 0..features {
-                n += u32::from(self.stand_fault(placed, i, k).is_none());
+            // Only the features of a kind the figure stands on ask `stand_fault` (whose first
+            // test that is): most of a tile's are not.
+            let on = self.core.tables.followers[k].on;
+            for (i, node) in nodes.iter().enumerate() {
+                if on & node.kind.bit() != 0 {
+                    n += u32::from(self.stand_fault(placed, i as u8, k).is_none());
+                }
             }
         }
         n
@@ -583,10 +610,13 @@ impl<'t> Game<'t> {
         if self.modules.deploy_forbidden(placed) {
             return false;
         }
-        if self.modules.filters_deploys() {
-            return self.deploys(placed).count() > 0;
-        }
-        (self.deployable() != 0 && self.free_features(placed).next().is_some())
+        // A module refusing followers on some features (`filters_deploys`) is asked of each
+        // free feature until one is not refused, not of all of them as `deploys` counts.
+        let filters = self.modules.filters_deploys();
+        let p = self.core.board.placed[placed.index()];
+        let mut free = self.free_features(placed);
+        (self.deployable() != 0
+            && free.any(|i| !filters || !self.deploy_refused(self.find(p.node(i as u8)))))
             || (self.core.powers.special != 0 && self.special_deploys(placed).next().is_some())
     }
 

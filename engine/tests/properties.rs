@@ -903,6 +903,14 @@ fn action_counts_and_nth_moves_agree_with_the_list() {
                     game.action_count(placed, ActionGroup::Module(ActionId::FAIRY))
                 );
                 assert_eq!(pass, game.action_count(placed, ActionGroup::Pass));
+                // The random player asks whether a group has a move before it counts one.
+                for group in ActionGroup::ALL {
+                    assert_eq!(
+                        game.has_action(placed, group),
+                        game.action_count(placed, group) > 0,
+                        "{group:?}"
+                    );
+                }
                 let game = &game;
                 let made: Vec<Move> = (ActionGroup::ALL[..ActionGroup::LISTED].iter())
                     .flat_map(|&g| {

@@ -39,6 +39,27 @@ pub(crate) fn name_words(tables: &Tables, action: ActionId, words: &str) -> Stri
     words.replace("{creature}", &name)
 }
 
+/// What the creatures read of the tables each turn, built once per set-up.
+#[derive(Debug)]
+pub(crate) struct CreatureTables {
+    /// By tile kind: bit `c` when it carries the marker that moves `Tables::creatures[c]`.
+    moves: Vec<u32>,
+}
+
+impl CreatureTables {
+    /// The creatures' markers of the tables' tile kinds.
+    pub(crate) fn new(tables: &Tables) -> CreatureTables {
+        let moves = (tables.kinds.iter())
+            .map(|kind| {
+                (tables.creatures.iter().enumerate())
+                    .filter(|(_, c)| c.moves.is_some_and(|(m, _)| kind.markers.contains(&m)))
+                    .fold(0u32, |bits, (c, _)| bits | 1 << c)
+            })
+            .collect();
+        CreatureTables { moves }
+    }
+}
+
 /// The creatures of a game: where each stands and whom a guard stands beside.
 #[derive(Clone, Debug)]
 pub(crate) struct Creatures {
@@ -177,6 +198,17 @@ pub(crate) fn guard_count(game: &Game<'_>) -> usize {
     (game.core.figures.iter())
         .filter(|f| guardable(game, creatures, f))
         .count()
+}
+
+/// Whether the current player has a `FAIRY` move (`guard_count` above 0).
+// Out of line: the random player asks it every turn of a game with a guard, and its walk of
+// the figures is seldom short.
+#[inline(never)]
+pub(crate) fn any_guard(game: &Game<'_>) -> bool {
+    let Some(creatures) = &game.modules.creatures else {
+        return false;
+    };
+    creatures.guard.is_some() && (game.core.figures.iter()).any(|f| guardable(game, creatures, f))
 }
 
 /// The `n`-th `FAIRY` move, in the order of the figures.
@@ -413,7 +445,16 @@ pub(crate) fn next_choice(game: &mut Game<'_>) -> Option<(u8, ActionId)> {
         _ => return None,
     };
     let tables = game.core.tables;
-    let markers = &tables.kind(game.core.kind_of(placed)).markers;
+    let moved_here = (game.core.play.modules.creatures.moves)
+        .get(game.core.kind_of(placed).index())
+        .copied()
+        .unwrap_or(0);
+    // Most tiles move no creature: one test, before the turn's bookkeeping.
+    if (game.modules.creatures.as_ref())
+        .is_none_or(|c| c.moving.is_none() && moved_here & c.in_play == 0)
+    {
+        return None;
+    }
     let players = game.core.options.players;
     let current = game.core.current;
     loop {
@@ -436,10 +477,8 @@ pub(crate) fn next_choice(game: &mut Game<'_>) -> Option<(u8, ActionId)> {
             continue;
         }
         let next = (0..tables.creatures.len()).find(|&c| {
-            creatures.in_play >> c & 1 != 0
-                && creatures.turn.1 >> c & 1 == 0
+            (moved_here & creatures.in_play & !creatures.turn.1) >> c & 1 != 0
                 && creatures.at[c] != PlacedId::NONE
-                && (tables.creatures[c].moves).is_some_and(|(m, _)| markers.contains(&m))
         })?;
         creatures.moving = Some((next, Vec::new()));
     }

@@ -62,6 +62,29 @@ impl Donkey {
     pub(crate) fn filter(&mut self, core: &Core<'_>, place: &mut Placements, kind: KindId) {
         donkey_filter(core, place, &mut self.sets, kind, self.tile);
     }
+
+    /// Whether the filter could clear a rotation at the open position `at`: it lies in the
+    /// range of the site on the donkey's tile, or all the open ends of a road or city there
+    /// face it (`donkey_filter`'s two tests); under the `network` reading, always. A reserve
+    /// tile's gap (`Modules::filtered_mask`) is seldom one, so its check skips the filter.
+    pub(crate) fn may_block(&self, core: &Core<'_>, at: (i16, i16)) -> bool {
+        if core.rules.modules.donkey_blocks == DonkeyBlocks::Network {
+            return true;
+        }
+        let sets = match self.sets.tile == self.tile {
+            true => self.sets,
+            false => DonkeySets::of(core, self.tile),
+        };
+        let at = (i32::from(at.0), i32::from(at.1));
+        let in_site = sets
+            .site
+            .is_some_and(|(x, y, range)| range.contains(at.0 - i32::from(x), at.1 - i32::from(y)));
+        in_site
+            || sets.roots[..usize::from(sets.len)].iter().any(|&set| {
+                let node = &core.nodes[core.find(set).index()];
+                mean_position(node.ends_at, node.open) == Some(at)
+            })
+    }
 }
 
 /// The sets of the roads and cities on the donkey's tile (roots as last found, refreshed at

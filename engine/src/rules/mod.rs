@@ -741,6 +741,8 @@ pub(crate) struct ModuleTables {
     pub(crate) flowers: flowers::FlowerTables,
     /// The orientations with a Festival place (`festival`).
     pub(crate) festival: festival::FestivalTables,
+    /// The tile kinds that move a creature (`creatures`).
+    pub(crate) creatures: creatures::CreatureTables,
 }
 
 impl ModuleTables {
@@ -749,6 +751,7 @@ impl ModuleTables {
         ModuleTables {
             flowers: flowers::FlowerTables::new(tables),
             festival: festival::FestivalTables::new(tables),
+            creatures: creatures::CreatureTables::new(tables),
         }
     }
 }
@@ -979,7 +982,8 @@ impl Modules {
             return 0;
         };
         let mask = core.tables.index.fits(open.pattern, kind);
-        let Some(mut donkey) = self.donkey.filter(|_| mask != 0) else {
+        let at = (open.x, open.y);
+        let Some(mut donkey) = self.donkey.filter(|d| mask != 0 && d.may_block(core, at)) else {
             return mask;
         };
         let mut place = Placements::new();
@@ -1006,6 +1010,22 @@ impl Game<'_> {
             return 0;
         }
         self.count_in_module(placed, action)
+    }
+
+    /// Whether the current player has a move of a module's action after placing `placed`:
+    /// `module_action_count` above 0, asked of the modules whose count walks the board or the
+    /// figures as a walk stopping at the first move (a random player needs the count of the
+    /// group it picks only).
+    #[inline(always)]
+    pub(crate) fn has_module_action(&self, placed: PlacedId, action: ActionId) -> bool {
+        if !self.modules.plays(action) {
+            return false;
+        }
+        match action {
+            ActionId::PORTAL => portal::any(self, placed),
+            ActionId::FAIRY => creatures::any_guard(self),
+            _ => self.count_in_module(placed, action) > 0,
+        }
     }
 
     /// `module_action_count` as its module counts, whether or not `Modules::plays` it.

@@ -195,6 +195,31 @@ fn count_in_play(game: &Game<'_>, placed: PlacedId) -> usize {
         .sum()
 }
 
+/// Whether the current player may deploy through a portal after placing `placed` (`count`
+/// above 0): the walk stops at the first open feature a figure they hold may go on.
+#[inline(always)]
+pub(crate) fn any(game: &Game<'_>, placed: PlacedId) -> bool {
+    game.modules.portal.is_some() && any_in_play(game, placed)
+}
+
+/// `any` when the module is in play.
+#[inline(never)]
+fn any_in_play(game: &Game<'_>, placed: PlacedId) -> bool {
+    if !marked(game, placed) {
+        return false;
+    }
+    let kinds = senders(game).fold(0, |kinds, figure| kinds | stands_on(game, figure));
+    let tiles = game.core.board.placed.iter().enumerate();
+    kinds != 0
+        && tiles.filter(|&(t, _)| t != placed.index()).any(|(_, &q)| {
+            let features = game.core.tables.orient(q.orient).features.len() as u8;
+            (0..features).any(|i| {
+                let kind = game.core.nodes[q.node(i).index()].kind;
+                kinds & kind.bit() != 0 && open_kind(game, q, i).is_some()
+            })
+        })
+}
+
 /// The `n`-th move through the portal: figure by figure (`senders`), each figure's features
 /// in the order of `spots_of` (walked only as far as the `n`-th: no count first).
 pub(crate) fn nth(game: &Game<'_>, placed: PlacedId, n: usize) -> Option<Target> {
