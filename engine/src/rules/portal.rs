@@ -119,12 +119,20 @@ fn refused(game: &Game<'_>, root: NodeId) -> bool {
     game.modules.filters_deploys() && game.deploy_refused(root)
 }
 
+/// Whether the portal of `placed` may send a figure to the placed tile `t`: another tile, and
+/// not one barred to deploys (the dragon's: JCZ's `isMeepleDeploymentAllowed` of every
+/// capability, asked of each tile `AbstractActionPhase` lists).
+#[inline]
+fn reaches(game: &Game<'_>, placed: PlacedId, t: usize) -> bool {
+    t != placed.index() && !game.modules.deploy_forbidden(PlacedId(t as u16))
+}
+
 /// How many open features (`open_kind`) of the placed tiles other than `placed` each feature
 /// kind has, by kind index: one walk of the board serves every figure's count.
 fn open_by_kind(game: &Game<'_>, placed: PlacedId) -> [u32; 32] {
     let mut open = [0; 32];
     for (t, &q) in game.core.board.placed.iter().enumerate() {
-        if t == placed.index() {
+        if !reaches(game, placed, t) {
             continue;
         }
         let features = game.core.tables.orient(q.orient).features.len() as u8;
@@ -157,7 +165,7 @@ fn spots_of<'a>(
 ) -> impl Iterator<Item = Target> + 'a {
     let tiles = game.core.board.placed.iter().enumerate();
     tiles
-        .filter(move |&(t, _)| t != placed.index())
+        .filter(move |&(t, _)| reaches(game, placed, t))
         .flat_map(move |(_, &q)| {
             let features = game.core.tables.orient(q.orient).features.len() as u8;
             (0..features)
@@ -211,13 +219,15 @@ fn any_in_play(game: &Game<'_>, placed: PlacedId) -> bool {
     let kinds = senders(game).fold(0, |kinds, figure| kinds | stands_on(game, figure));
     let tiles = game.core.board.placed.iter().enumerate();
     kinds != 0
-        && tiles.filter(|&(t, _)| t != placed.index()).any(|(_, &q)| {
-            let features = game.core.tables.orient(q.orient).features.len() as u8;
-            (0..features).any(|i| {
-                let kind = game.core.nodes[q.node(i).index()].kind;
-                kinds & kind.bit() != 0 && open_kind(game, q, i).is_some()
+        && tiles
+            .filter(|&(t, _)| reaches(game, placed, t))
+            .any(|(_, &q)| {
+                let features = game.core.tables.orient(q.orient).features.len() as u8;
+                (0..features).any(|i| {
+                    let kind = game.core.nodes[q.node(i).index()].kind;
+                    kinds & kind.bit() != 0 && open_kind(game, q, i).is_some()
+                })
             })
-        })
 }
 
 /// The `n`-th move through the portal: figure by figure (`senders`), each figure's features
@@ -282,6 +292,9 @@ pub(crate) fn deploy(
         return Err(IllegalMove::NotOffered(
             "the portal deploys on another tile: on the tile just placed, deploy as usual".into(),
         ));
+    }
+    if let Some(fault) = game.modules.deploy_fault(game.core.tables, cell.placed) {
+        return Err(fault);
     }
     let q = game.core.board.placed[cell.placed.index()];
     let o = game.core.tables.orient(q.orient);
