@@ -197,15 +197,6 @@ impl ModuleOptions {
         }
     }
 
-    /// Whether the module switch a built-in option `name` stands for is set here.
-    pub fn is_set(&self, name: &str) -> bool {
-        match name {
-            WELLS => self.wells,
-            MONASTERY_FLOWERS_3X3 => self.monastery_flowers_3x3,
-            _ => false,
-        }
-    }
-
     /// Clears the module switch a built-in option `name` stands for (another name: nothing).
     pub fn switch_off(&mut self, name: &str) {
         match name {
@@ -344,23 +335,32 @@ mod tests {
         assert_eq!(ModuleKey::named("festivl"), None);
     }
 
+    /// Whether the module switch a built-in option `name` stands for is set in `o`.
+    fn is_set(o: &ModuleOptions, name: &str) -> bool {
+        match name {
+            WELLS => o.wells,
+            MONASTERY_FLOWERS_3X3 => o.monastery_flowers_3x3,
+            _ => false,
+        }
+    }
+
     /// Each named option is a switch here, and only those are.
     #[test]
     fn the_named_options_are_the_module_switches() {
         for name in NAMED {
             let mut o = ModuleOptions::default();
-            assert!(!o.is_set(name), "{name}");
+            assert!(!is_set(&o, name), "{name}");
             o.wells = true;
             o.monastery_flowers_3x3 = true;
-            assert!(o.is_set(name), "{name}");
+            assert!(is_set(&o, name), "{name}");
             o.switch_off(name);
-            assert!(!o.is_set(name), "{name}");
+            assert!(!is_set(&o, name), "{name}");
         }
         let mut o = ModuleOptions {
             wells: true,
             ..ModuleOptions::default()
         };
         o.switch_off("first-edition-small-city");
-        assert!(o.wells && !o.is_set("festival"));
+        assert!(o.wells && !is_set(&o, "festival"));
     }
 }
