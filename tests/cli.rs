@@ -1842,3 +1842,30 @@ fn simulate_takes_the_wagon_s_reading() {
         text(&out.stderr)
     );
 }
+
+/// A fan creature's moves are read under its id when `play` is given its definitions, and a
+/// misspelt id is refused at its line, naming the key and suggesting the creature's.
+#[test]
+fn play_reads_a_creature_s_moves_under_its_id() {
+    let set = root().join("examples/serpent.toml");
+    let good = root().join("examples/records/serpent-eats-only-followers-in-three-steps.toml");
+    let text_of_good = std::fs::read_to_string(&good).expect("the example record");
+    assert!(text_of_good.contains("\nserpent = [[0, 0], [1, 0], [2, 0]]\n"));
+    let out = tilekit(&["play", &good.to_string_lossy(), &set.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("all expectations of the record hold"));
+
+    let dir = scratch("creature-key");
+    let record = dir.join("misspelt.toml");
+    let misspelt = text_of_good.replace("\nserpent = ", "\nserpnt = ");
+    std::fs::write(&record, misspelt).expect("write");
+    let out = tilekit(&["play", &record.to_string_lossy(), &set.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    for part in [
+        "line 40",
+        "unknown key `serpnt` in a turn: did you mean `serpent`?",
+    ] {
+        assert!(stderr.contains(part), "{stderr}");
+    }
+}

@@ -37,7 +37,7 @@ pub mod simulate;
 pub mod state;
 pub mod tables;
 
-pub use record::{Record, Replay, ReplayError, Turn, replay};
+pub use record::{Record, RecordNames, Replay, ReplayError, Turn, replay};
 
 pub use game::{
     ActionGroup, Draw, Event, Figure, FigureKind, Game, GameOptions, IllegalMove, Move, Phase,

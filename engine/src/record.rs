@@ -10,14 +10,13 @@ use crate::options::did_you_mean;
 use crate::rules::{ActionId, RECORD_ORDER, RecordForm, Target, TargetKind};
 use crate::tables::Tables;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde::ser::SerializeStruct;
+use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use tiledef::Port;
 
 /// A game record.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Record {
     /// What the game is played with.
     pub game: GameSpec,
@@ -58,6 +57,81 @@ pub struct GameSpec {
     pub start: Option<String>,
 }
 
+impl<'de> Deserialize<'de> for Record {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Record, D::Error> {
+        RecordSeed(&RecordNames::default()).deserialize(deserializer)
+    }
+}
+
+/// Reads a record, its turns' keys also the declared names.
+struct RecordSeed<'n>(&'n RecordNames);
+
+/// A record's keys.
+const RECORD_FIELDS: &[&str] = &["game", "turn", "expect"];
+
+impl<'de> DeserializeSeed<'de> for RecordSeed<'_> {
+    type Value = Record;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Record, D::Error> {
+        deserializer.deserialize_struct("Record", RECORD_FIELDS, self)
+    }
+}
+
+impl<'de> Visitor<'de> for RecordSeed<'_> {
+    type Value = Record;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a game record: `[game]`, `[[turn]]` and `[expect]`")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Record, A::Error> {
+        let (mut game, mut turns, mut expect) = (None, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "game" if game.is_none() => game = Some(map.next_value()?),
+                "turn" if turns.is_none() => turns = Some(map.next_value_seed(TurnsSeed(self.0))?),
+                "expect" if expect.is_none() => expect = Some(map.next_value()?),
+                "game" | "turn" | "expect" => {
+                    return Err(de::Error::custom(format!("duplicate field `{key}`")));
+                }
+                other => return Err(de::Error::unknown_field(other, RECORD_FIELDS)),
+            }
+        }
+        Ok(Record {
+            game: game.ok_or_else(|| de::Error::missing_field("game"))?,
+            turns: turns.unwrap_or_default(),
+            expect: expect.unwrap_or_default(),
+        })
+    }
+}
+
+/// Reads a record's `[[turn]]` list.
+struct TurnsSeed<'n>(&'n RecordNames);
+
+impl<'de> DeserializeSeed<'de> for TurnsSeed<'_> {
+    type Value = Vec<Turn>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<Turn>, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TurnsSeed<'_> {
+    type Value = Vec<Turn>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of turns")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Turn>, A::Error> {
+        let mut turns = Vec::new();
+        while let Some(turn) = seq.next_element_seed(TurnSeed(self.0))? {
+            turns.push(turn);
+        }
+        Ok(turns)
+    }
+}
+
 /// A feature of the placed tile, named by index, by port, or by kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -85,8 +159,66 @@ pub struct Turn {
     /// Which follower `deploy` puts down: the id of a set's follower kind (`"large-follower"`);
     /// absent: a base follower.
     pub figure: Option<String>,
-    /// The rule modules' entries, in `RECORD_ORDER`, at most one per action.
-    entries: Vec<(ActionId, Entry)>,
+    /// The rule modules' entries, in `RECORD_ORDER`, at most one per action and name.
+    entries: Vec<ModuleEntry>,
+}
+
+/// A rule module's entry in a turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ModuleEntry {
+    /// The action it is a move of.
+    action: ActionId,
+    /// The declared name written as its key instead of the action's own (a creature's id:
+    /// `RecordNames`); None: the action's key.
+    name: Option<String>,
+    /// Its value.
+    entry: Entry,
+}
+
+impl ModuleEntry {
+    /// Its key as written.
+    fn key(&self) -> &str {
+        self.name.as_deref().unwrap_or(key_of(self.action))
+    }
+}
+
+/// The declared names a turn's key may be besides the core's and the registry's keys, each
+/// with the action it stands for (`rules::record_names`: a creature's id for its moves). A name
+/// that is already a turn's key is left out: that key keeps its meaning.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordNames {
+    /// Name and action, in the tables' order.
+    names: Vec<(String, ActionId)>,
+}
+
+impl RecordNames {
+    /// The names the tables declare.
+    pub fn of(tables: &Tables) -> RecordNames {
+        let names = (crate::rules::record_names(tables).into_iter())
+            .filter(|(name, _)| !is_turn_key(name))
+            .collect();
+        RecordNames { names }
+    }
+
+    /// The actions `name` stands for.
+    fn actions<'a>(&'a self, name: &'a str) -> impl Iterator<Item = ActionId> + 'a {
+        (self.names.iter())
+            .filter(move |(n, _)| n == name)
+            .map(|(_, a)| *a)
+    }
+}
+
+/// Whether `key` is one of the core's keys or a registry action's record key.
+fn is_turn_key(key: &str) -> bool {
+    CORE_KEYS.iter().any(|(k, _)| *k == key) || ActionId::by_record_key(key).is_some()
+}
+
+/// The name a record writes for `game`'s move of `action` now: the declared name of what makes
+/// it (a creature's id), unless the action's own key or another turn key is that word.
+fn written_name(game: &Game<'_>, action: ActionId) -> Option<String> {
+    (game.move_subject(action))
+        .filter(|name| !is_turn_key(name))
+        .map(str::to_string)
 }
 
 /// `Turn::at` on a turn that gives none (a reserve tile's turn).
@@ -192,8 +324,8 @@ pub enum KeyError {
     /// A module's value not of the shape its action's registry entry says.
     #[error("`{key}` expects {expected}, not {found}")]
     Shape {
-        /// The action's record key.
-        key: &'static str,
+        /// The key written.
+        key: String,
         /// The shape its registry entry says.
         expected: String,
         /// What was written.
@@ -208,13 +340,24 @@ fn key_of(action: ActionId) -> &'static str {
 
 /// The action a turn's key names, or the error naming the key and every key a turn may have.
 fn recorded_action(key: &str) -> Result<ActionId, KeyError> {
-    ActionId::by_record_key(key).ok_or_else(|| KeyError::Unknown {
+    ActionId::by_record_key(key).ok_or_else(|| unknown_key(key, &RecordNames::default()))
+}
+
+/// The error of a key that is no turn's key: it names every key a turn may have, the declared
+/// names last.
+fn unknown_key(key: &str, names: &RecordNames) -> KeyError {
+    let mut known: Vec<&str> = (CORE_KEYS.iter().map(|(k, _)| *k))
+        .chain(RECORD_ORDER.iter().map(|&a| key_of(a)))
+        .collect();
+    for (name, _) in &names.names {
+        if !known.contains(&name.as_str()) {
+            known.push(name);
+        }
+    }
+    KeyError::Unknown {
         key: key.to_string(),
-        known: (CORE_KEYS.iter().map(|(k, _)| *k))
-            .chain(RECORD_ORDER.iter().map(|&a| key_of(a)))
-            .collect::<Vec<_>>()
-            .join(", "),
-    })
+        known: known.join(", "),
+    }
 }
 
 /// Whether `entry` is of the shape `action`'s registry entry says: its target's form, once,
@@ -290,11 +433,16 @@ fn expected(action: ActionId) -> String {
 
 /// `entry` if it is of `action`'s shape, else the error naming the key and the shape.
 fn check_shape(action: ActionId, entry: Entry) -> Result<Entry, KeyError> {
+    check_shape_as(action, key_of(action), entry)
+}
+
+/// `check_shape`, the entry written under `key`.
+fn check_shape_as(action: ActionId, key: &str, entry: Entry) -> Result<Entry, KeyError> {
     if fits(action, &entry) {
         return Ok(entry);
     }
     Err(KeyError::Shape {
-        key: key_of(action),
+        key: key.to_string(),
         expected: expected(action),
         found: entry.describe(),
     })
@@ -308,23 +456,24 @@ impl Serialize for Turn {
             + usize::from(self.deploy.is_some())
             + self.entries.len()
             + usize::from(self.figure.is_some());
-        let mut out = serializer.serialize_struct("Turn", len)?;
+        // A map, not a struct: a declared name is a key known only at run time.
+        let mut out = serializer.serialize_map(Some(len))?;
         if let Some(tile) = &self.tile {
-            out.serialize_field("tile", tile)?;
+            out.serialize_entry("tile", tile)?;
         }
         if self.at != NO_AT {
-            out.serialize_field("at", &self.at)?;
+            out.serialize_entry("at", &self.at)?;
         }
-        out.serialize_field("rotation", &self.rotation)?;
+        out.serialize_entry("rotation", &self.rotation)?;
         if let Some(deploy) = &self.deploy {
-            out.serialize_field("deploy", deploy)?;
+            out.serialize_entry("deploy", deploy)?;
         }
-        for (action, entry) in &self.entries {
-            out.serialize_field(key_of(*action), entry)?;
+        for e in &self.entries {
+            out.serialize_entry(e.key(), &e.entry)?;
         }
         // After the modules' keys, where records have always had it.
         if let Some(figure) = &self.figure {
-            out.serialize_field("figure", figure)?;
+            out.serialize_entry("figure", figure)?;
         }
         out.end()
     }
@@ -332,14 +481,23 @@ impl Serialize for Turn {
 
 impl<'de> Deserialize<'de> for Turn {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Turn, D::Error> {
-        deserializer.deserialize_map(TurnVisitor)
+        TurnSeed(&RecordNames::default()).deserialize(deserializer)
     }
 }
 
-/// Reads a turn's table: the core's keys into their fields, any other through the registry.
-struct TurnVisitor;
+/// Reads a turn's table: the core's keys into their fields, any other through the registry
+/// or as one of the declared names.
+struct TurnSeed<'n>(&'n RecordNames);
 
-impl<'de> Visitor<'de> for TurnVisitor {
+impl<'de> DeserializeSeed<'de> for TurnSeed<'_> {
+    type Value = Turn;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Turn, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TurnSeed<'_> {
     type Value = Turn;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -348,14 +506,15 @@ impl<'de> Visitor<'de> for TurnVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Turn, A::Error> {
         let mut turn = Turn::empty();
-        let mut seen: Vec<Key> = Vec::new();
-        while let Some(key) = map.next_key_seed(KeySeed)? {
-            if seen.contains(&key) {
-                let name = key.name();
+        let mut seen: Vec<String> = Vec::new();
+        while let Some(key) = map.next_key_seed(KeySeed(self.0))? {
+            let name = key.name();
+            if seen.iter().any(|s| *s == name) {
                 return Err(de::Error::custom(format!(
                     "duplicate key `{name}` in a turn"
                 )));
             }
+            seen.push(name.to_string());
             match key {
                 Key::Core(Core::Tile) => turn.tile = map.next_value()?,
                 Key::Core(Core::At) => turn.at = map.next_value()?,
@@ -364,49 +523,94 @@ impl<'de> Visitor<'de> for TurnVisitor {
                 Key::Core(Core::Figure) => turn.figure = map.next_value()?,
                 Key::Module(action) => {
                     let entry = map.next_value_seed(EntrySeed(action))?;
-                    turn.insert(action, entry);
+                    turn.insert(action, None, entry);
+                }
+                Key::Named(name) => {
+                    let seed = NamedEntrySeed {
+                        names: self.0,
+                        name: &name,
+                    };
+                    let (action, entry) = map.next_value_seed(seed)?;
+                    turn.insert(action, Some(name), entry);
                 }
             }
-            seen.push(key);
         }
         Ok(turn)
     }
 }
 
-/// A turn's key: one of `CORE_KEYS`, or a rule module's record key.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// A turn's key: one of `CORE_KEYS`, a rule module's record key, or a declared name.
+#[derive(Clone, PartialEq, Eq)]
 enum Key {
     /// A core key.
     Core(Core),
     /// The action whose record key it is.
     Module(ActionId),
+    /// A declared name (`RecordNames`).
+    Named(String),
 }
 
 impl Key {
     /// The key as written.
-    fn name(self) -> &'static str {
+    fn name(&self) -> &str {
         match self {
             Key::Core(core) => (CORE_KEYS.iter())
-                .find(|(_, c)| *c == core)
+                .find(|(_, c)| c == core)
                 .map_or("", |(k, _)| k),
-            Key::Module(action) => key_of(action),
+            Key::Module(action) => key_of(*action),
+            Key::Named(name) => name,
         }
     }
 }
 
-/// Reads a turn's key, refusing one that is neither the core's nor the registry's (the error
-/// at the key).
-struct KeySeed;
+/// Reads a turn's key, refusing one that is neither the core's, nor the registry's, nor a
+/// declared name (the error at the key).
+struct KeySeed<'n>(&'n RecordNames);
 
-impl<'de> DeserializeSeed<'de> for KeySeed {
+impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
     type Value = Key;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
         let key = String::deserialize(deserializer)?;
-        match CORE_KEYS.iter().find(|(k, _)| *k == key) {
-            Some((_, core)) => Ok(Key::Core(*core)),
-            None => recorded_action(&key)
-                .map(Key::Module)
+        if let Some((_, core)) = CORE_KEYS.iter().find(|(k, _)| *k == key) {
+            return Ok(Key::Core(*core));
+        }
+        if let Some(action) = ActionId::by_record_key(&key) {
+            return Ok(Key::Module(action));
+        }
+        if self.0.actions(&key).next().is_some() {
+            return Ok(Key::Named(key));
+        }
+        Err(de::Error::custom(unknown_key(&key, self.0)))
+    }
+}
+
+/// Reads a declared name's entry: the move of the first of its actions whose shape it has.
+struct NamedEntrySeed<'n> {
+    /// The names.
+    names: &'n RecordNames,
+    /// The name written.
+    name: &'n str,
+}
+
+impl<'de> DeserializeSeed<'de> for NamedEntrySeed<'_> {
+    type Value = (ActionId, Entry);
+
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<(ActionId, Entry), D::Error> {
+        let actions: Vec<ActionId> = self.names.actions(self.name).collect();
+        let Some(&first) = actions.first() else {
+            return Err(de::Error::custom(unknown_key(self.name, self.names)));
+        };
+        let entry = Entry::deserialize(deserializer).map_err(|e| {
+            de::Error::custom(format!("`{}` expects {}: {e}", self.name, expected(first)))
+        })?;
+        match actions.iter().copied().find(|a| fits(*a, &entry)) {
+            Some(action) => Ok((action, entry)),
+            None => check_shape_as(first, self.name, entry)
+                .map(|entry| (first, entry))
                 .map_err(de::Error::custom),
         }
     }
@@ -649,8 +853,8 @@ pub enum ReplayError {
     MissingChoice {
         /// 1-based turn.
         turn: usize,
-        /// The action's record key.
-        key: &'static str,
+        /// The key written (the action's record key, or a declared name).
+        key: String,
         /// The player who chooses (1-based).
         player: u8,
     },
@@ -659,8 +863,8 @@ pub enum ReplayError {
     ExtraChoice {
         /// 1-based turn.
         turn: usize,
-        /// The action's record key.
-        key: &'static str,
+        /// The key written (the action's record key, or a declared name).
+        key: String,
         /// How many the turn lists.
         written: usize,
         /// How many were asked for.
@@ -685,23 +889,44 @@ impl ReplayError {
 }
 
 impl Record {
-    /// Reads a record from TOML.
+    /// Reads a record from TOML (its turns' keys the core's and the registry's).
     pub fn from_toml(text: &str) -> Result<Record, ReplayError> {
-        toml::from_str(text).map_err(|e| ReplayError::Parse(e.to_string()))
+        Record::from_toml_with(text, &RecordNames::default())
     }
 
-    /// Reads a record from JSON.
+    /// Reads a record from JSON (its turns' keys the core's and the registry's).
     pub fn from_json(text: &str) -> Result<Record, ReplayError> {
-        serde_json::from_str(text).map_err(|e| ReplayError::Parse(e.to_string()))
+        Record::from_json_with(text, &RecordNames::default())
     }
 
-    /// Reads a record, as JSON when it starts with `{`, else TOML.
+    /// Reads a record, as JSON when it starts with `{`, else TOML (its turns' keys the core's
+    /// and the registry's).
     pub fn parse(text: &str) -> Result<Record, ReplayError> {
+        Record::parse_with(text, &RecordNames::default())
+    }
+
+    /// `Record::parse`, a turn's key also one of `names` (`RecordNames::of` the tables the
+    /// record is played with: a creature's id for its moves).
+    pub fn parse_with(text: &str, names: &RecordNames) -> Result<Record, ReplayError> {
         if text.trim_start().starts_with('{') {
-            Record::from_json(text)
+            Record::from_json_with(text, names)
         } else {
-            Record::from_toml(text)
+            Record::from_toml_with(text, names)
         }
+    }
+
+    /// `Record::from_toml`, a turn's key also one of `names`.
+    pub fn from_toml_with(text: &str, names: &RecordNames) -> Result<Record, ReplayError> {
+        let parse = |text| RecordSeed(names).deserialize(toml::de::Deserializer::parse(text)?);
+        parse(text).map_err(|e: toml::de::Error| ReplayError::Parse(e.to_string()))
+    }
+
+    /// `Record::from_json`, a turn's key also one of `names`.
+    pub fn from_json_with(text: &str, names: &RecordNames) -> Result<Record, ReplayError> {
+        let mut json = serde_json::Deserializer::from_str(text);
+        (RecordSeed(names).deserialize(&mut json))
+            .and_then(|record| json.end().map(|()| record))
+            .map_err(|e| ReplayError::Parse(e.to_string()))
     }
 
     /// The record as TOML.
@@ -911,9 +1136,9 @@ impl Turn {
             return turn;
         };
         match at {
-            None => turn.insert(action, Entry::pass()),
+            None => turn.insert(action, None, Entry::pass()),
             Some(at) => {
-                turn.insert(action, Entry::At(at));
+                turn.insert(action, None, Entry::At(at));
                 turn.set_second(game, second);
             }
         }
@@ -932,13 +1157,11 @@ impl Turn {
         }
     }
 
-    /// A rule module's entry, by its record key.
+    /// A rule module's entry, by its key as written (a record key, or a declared name).
     pub fn action(&self, key: &str) -> Option<&Entry> {
-        let action = ActionId::by_record_key(key)?;
-        self.entries
-            .iter()
-            .find(|(a, _)| *a == action)
-            .map(|(_, e)| e)
+        (self.entries.iter())
+            .find(|e| e.key() == key)
+            .map(|e| &e.entry)
     }
 
     /// Writes a rule module's entry under its record key, replacing any: refused when no
@@ -946,20 +1169,19 @@ impl Turn {
     pub fn set_action(&mut self, key: &str, entry: Entry) -> Result<(), KeyError> {
         let action = recorded_action(key)?;
         let entry = check_shape(action, entry)?;
-        self.insert(action, entry);
+        self.insert(action, None, entry);
         Ok(())
     }
 
-    /// Takes a rule module's entry out of the turn.
+    /// Takes a rule module's entry out of the turn, by its key as written.
     pub fn remove_action(&mut self, key: &str) -> Option<Entry> {
-        let action = ActionId::by_record_key(key)?;
-        let at = self.entries.iter().position(|(a, _)| *a == action)?;
-        Some(self.entries.remove(at).1)
+        let at = self.entries.iter().position(|e| e.key() == key)?;
+        Some(self.entries.remove(at).entry)
     }
 
-    /// The rule modules' entries, as `(record key, entry)`, in the order they are written.
-    pub fn actions(&self) -> impl Iterator<Item = (&'static str, &Entry)> {
-        self.entries.iter().map(|(a, e)| (key_of(*a), e))
+    /// The rule modules' entries, as `(key as written, entry)`, in the order they are written.
+    pub fn actions(&self) -> impl Iterator<Item = (&str, &Entry)> {
+        self.entries.iter().map(|e| (e.key(), &e.entry))
     }
 
     /// Whether a module's entry stands instead of placing the drawn tile (`reserve`).
@@ -968,16 +1190,16 @@ impl Turn {
     }
 
     /// The entries of the actions written in `form`.
-    fn of_form(&self, form: RecordForm) -> impl Iterator<Item = (ActionId, &Entry)> {
-        (self.entries.iter())
-            .filter(move |(a, _)| a.info().record_form == form)
-            .map(|(a, e)| (*a, e))
+    fn of_form(&self, form: RecordForm) -> impl Iterator<Item = &ModuleEntry> {
+        (self.entries.iter()).filter(move |e| e.action.info().record_form == form)
     }
 
-    /// Puts `entry` under `action`, keeping `RECORD_ORDER`.
-    fn insert(&mut self, action: ActionId, entry: Entry) {
-        if let Some((_, old)) = self.entries.iter_mut().find(|(a, _)| *a == action) {
-            *old = entry;
+    /// Puts `entry` under `action` written as `name` (None: the action's key), keeping
+    /// `RECORD_ORDER`.
+    fn insert(&mut self, action: ActionId, name: Option<String>, entry: Entry) {
+        if let Some(old) = (self.entries.iter_mut()).find(|e| e.action == action && e.name == name)
+        {
+            old.entry = entry;
             return;
         }
         // An action missing from the order (a test holds it to the registry) goes last.
@@ -988,9 +1210,14 @@ impl Turn {
                 .unwrap_or(usize::MAX)
         };
         let at = (self.entries.iter())
-            .position(|(a, _)| rank(*a) > rank(action))
+            .position(|e| rank(e.action) > rank(action))
             .unwrap_or(self.entries.len());
-        self.entries.insert(at, (action, entry));
+        let entry = ModuleEntry {
+            action,
+            name,
+            entry,
+        };
+        self.entries.insert(at, entry);
     }
 
     /// Writes the turn's second step.
@@ -1006,7 +1233,7 @@ impl Turn {
                 if action.info().record_key.is_some()
                     && let Some(entry) = write_target(game, target)
                 {
-                    self.insert(action, entry);
+                    self.insert(action, written_name(game, action), entry);
                 }
             }
             Move::Place { .. } | Move::Pass => {}
@@ -1022,11 +1249,11 @@ impl Turn {
                 y,
                 rotation: self.rotation,
             }),
-            (Some((action, _)), at) if at != NO_AT => Err(format!(
+            (Some(e), at) if at != NO_AT => Err(format!(
                 "a turn places the drawn tile (`at`) or gives `{}` instead, not both",
-                key_of(action)
+                e.key()
             )),
-            (Some((action, entry)), _) => read_move(game, None, action, entry),
+            (Some(e), _) => read_move(game, None, e),
         }
     }
 
@@ -1048,20 +1275,24 @@ impl Turn {
             },
             Move::Place { .. } | Move::Deploy { .. } => return false,
         };
-        match self.entries.iter_mut().find(|(a, _)| *a == action) {
-            Some((_, Entry::List(list))) => list.push(choice),
+        let name = written_name(game, action);
+        match (self.entries.iter_mut()).find(|e| e.action == action && e.name == name) {
+            Some(ModuleEntry {
+                entry: Entry::List(list),
+                ..
+            }) => list.push(choice),
             Some(_) => return false,
-            None => self.insert(action, Entry::List(vec![choice])),
+            None => self.insert(action, name, Entry::List(vec![choice])),
         }
         true
     }
 
-    /// The choices after the turn it lists, as `(action, the choices in the order made)`.
-    fn choices(&self) -> Vec<(ActionId, &[Entry])> {
+    /// The choices after the turn it lists, each entry with its choices in the order made.
+    fn choices(&self) -> Vec<(&ModuleEntry, &[Entry])> {
         (self.of_form(RecordForm::Choices))
-            .map(|(action, entry)| match entry {
-                Entry::List(list) => (action, &list[..]),
-                _ => (action, &[][..]),
+            .map(|e| match &e.entry {
+                Entry::List(list) => (e, &list[..]),
+                _ => (e, &[][..]),
             })
             .collect()
     }
@@ -1098,16 +1329,21 @@ fn write_target(game: &Game<'_>, target: Target) -> Option<Entry> {
 /// A module's entry as a move of the game: `"pass"` declining it where its form lets it,
 /// else its target resolved on the board (`placed`: the tile just placed, for a feature of
 /// it).
-fn read_move(
+fn read_move(game: &Game<'_>, placed: Option<PlacedId>, e: &ModuleEntry) -> Result<Move, String> {
+    read_target(game, placed, e.action, e.key(), &e.entry)
+}
+
+/// `read_move` of one entry of `action` written under `key` (a choice of its list).
+fn read_target(
     game: &Game<'_>,
     placed: Option<PlacedId>,
     action: ActionId,
+    key: &str,
     entry: &Entry,
 ) -> Result<Move, String> {
     if entry.is_pass() && action.info().record_form != RecordForm::Step {
         return Ok(Move::Pass);
     }
-    let key = key_of(action);
     let feature = |r: FeatureRef| {
         let placed = placed.ok_or_else(|| format!("`{key}` needs a tile just placed"))?;
         resolve(game, placed, &r).map(Target::Feature)
@@ -1192,8 +1428,17 @@ fn replay_choices(
     let written = t.choices();
     let mut asked = vec![0usize; written.len()];
     while let Phase::Choose { player, action, .. } = game.phase() {
-        let key = key_of(action);
-        let k = written.iter().position(|(w, _)| *w == action);
+        // The list written under the chooser's name (a creature's id), else under the
+        // action's own key.
+        let name = written_name(game, action);
+        let list_of = |name: &Option<String>| {
+            (written.iter()).position(|(e, _)| e.action == action && e.name == *name)
+        };
+        let k = list_of(&name).or_else(|| list_of(&None));
+        let key = k.map_or_else(
+            || name.clone().unwrap_or_else(|| key_of(action).to_string()),
+            |k| written[k].0.key().to_string(),
+        );
         let Some((k, entry)) = k.and_then(|k| Some((k, written[k].1.get(asked[k])?))) else {
             if last {
                 return Ok(());
@@ -1205,10 +1450,12 @@ fn replay_choices(
             });
         };
         asked[k] += 1;
-        let mv = read_move(game, None, action, entry).map_err(|message| ReplayError::Feature {
-            turn,
-            tile: tile.to_string(),
-            message: format!("`{key}` choice {}: {message}", asked[k]),
+        let mv = read_target(game, None, action, &key, entry).map_err(|message| {
+            ReplayError::Feature {
+                turn,
+                tile: tile.to_string(),
+                message: format!("`{key}` choice {}: {message}", asked[k]),
+            }
         })?;
         game.apply(mv, events)
             .map_err(|reason| ReplayError::Illegal {
@@ -1218,9 +1465,9 @@ fn replay_choices(
             })?;
     }
     match (written.iter().zip(&asked)).find(|((_, list), n)| list.len() > **n) {
-        Some(((action, list), &n)) => Err(ReplayError::ExtraChoice {
+        Some(((e, list), &n)) => Err(ReplayError::ExtraChoice {
             turn,
-            key: key_of(*action),
+            key: e.key().to_string(),
             written: list.len(),
             asked: n,
         }),
@@ -1243,7 +1490,7 @@ fn second_move(game: &Game<'_>, placed: PlacedId, t: &Turn) -> Result<Move, Stri
             feature: resolve(game, placed, r)?,
             figure: set_figure_by_id(game, t.figure.as_deref())?,
         },
-        (None, Some((action, entry))) => read_move(game, Some(placed), *action, entry)?,
+        (None, Some(e)) => read_move(game, Some(placed), e)?,
     })
 }
 
@@ -1286,7 +1533,7 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
                 let declined = t.of_form(RecordForm::InsteadOfPlacing).next();
                 return Err(feature_error(format!(
                     "a turn declining `{}` places nothing to deploy on",
-                    declined.map_or("the placement", |(action, _)| key_of(action))
+                    declined.map_or("the placement", ModuleEntry::key)
                 )));
             }
             turns.push(events);
@@ -1537,7 +1784,10 @@ mod tests {
                 let list = Entry::List(vec![Entry::pass()]);
                 assert_eq!(turn.set_action(key, list), Ok(()), "`{key}`: no list");
                 let made = [Entry::pass()];
-                assert_eq!(turn.choices(), vec![(action, &made[..])]);
+                let choices: Vec<_> = (turn.choices().into_iter())
+                    .map(|(e, list)| (e.action, list))
+                    .collect();
+                assert_eq!(choices, vec![(action, &made[..])]);
                 continue;
             }
             let one = written(info.target);
@@ -1753,6 +2003,68 @@ mod tests {
         assert_eq!(
             at_most_one(),
             "a turn has at most one of deploy, windmill, return, recall, donkey, barn, princess, portal and fairy"
+        );
+    }
+
+    /// A declared name reads as the move of the first of its actions whose shape its value
+    /// has, is written back under the name, and is listed among a turn's keys when a key is
+    /// unknown; a value fitting none of its actions is refused under the name.
+    #[test]
+    fn a_declared_name_reads_as_its_action() {
+        let names = super::RecordNames {
+            names: vec![
+                ("serpent".into(), ActionId::DRAGON),
+                ("keeper".into(), ActionId::FAIRY),
+                ("both".into(), ActionId::DRAGON),
+                ("both".into(), ActionId::FAIRY),
+            ],
+        };
+        let turn = |line: &str| {
+            let text = format!("[game]\nplayers = 2\n\n[[turn]]\nat = [0, 1]\n{line}\n");
+            Record::from_toml_with(&text, &names).map(|r| r.turns[0].clone())
+        };
+        for (line, action, key) in [
+            ("serpent = [[0, 0], \"pass\"]", ActionId::DRAGON, "serpent"),
+            (
+                "keeper = { at = [1, 0], on = \"road\" }",
+                ActionId::FAIRY,
+                "keeper",
+            ),
+            ("both = [[0, 0]]", ActionId::DRAGON, "both"),
+            (
+                "both = { at = [1, 0], on = \"road\" }",
+                ActionId::FAIRY,
+                "both",
+            ),
+        ] {
+            let read = turn(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(read.entries.len(), 1, "{line}");
+            assert_eq!(read.entries[0].action, action, "{line}");
+            let toml = Record {
+                game: Record::from_toml("[game]\nplayers = 2\n")
+                    .expect("a game")
+                    .game,
+                turns: vec![read],
+                expect: None,
+            }
+            .to_toml();
+            assert!(toml.contains(&format!("{key} = ")) || toml.contains(&format!("[turn.{key}]")));
+        }
+        let wrong = turn("serpent = \"N\"").expect_err("a word is no step list");
+        assert!(
+            wrong.to_string().contains("`serpent` expects a list"),
+            "{wrong}"
+        );
+        let unknown = turn("serpnt = [[0, 0]]").expect_err("unknown");
+        let unknown = unknown.to_string();
+        assert!(unknown.contains("did you mean `serpent`?"), "{unknown}");
+        assert!(
+            unknown.contains("reserve, princess, portal, serpent, keeper, both)"),
+            "{unknown}"
+        );
+        assert!(
+            Record::from_toml("[game]\nplayers = 2\n[[turn]]\nat = [0, 1]\nserpent = []\n")
+                .is_err()
         );
     }
 }

@@ -10,7 +10,7 @@ use engine::record::GameSpec;
 use engine::rng::Rng;
 use engine::rules::ActionId;
 use engine::simulate::play_random_record;
-use engine::{Phase, Record, replay};
+use engine::{Phase, Record, RecordNames, replay};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -37,13 +37,35 @@ fn record_files() -> Vec<(String, Record)> {
         paths.sort();
         for path in paths {
             let text = std::fs::read_to_string(&path).expect("readable record");
-            let record =
-                Record::from_toml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let name = path.file_name().expect("a name").to_string_lossy();
+            let record = Record::from_toml_with(&text, &declared_names(&name))
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             out.push((name.into_owned(), record));
         }
     }
     out
+}
+
+/// The names a record's turns may use besides the registry's keys: those of the example set
+/// it plays (`examples/records/<set id>-….toml` plays `examples/<set id>.toml`), none for a
+/// scenario.
+fn declared_names(record_file: &str) -> RecordNames {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let Some(set) = (std::fs::read_dir(&examples).expect("examples/"))
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .find(|p| {
+            let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+            stem.is_some_and(|s| record_file.starts_with(&format!("{s}-")))
+        })
+    else {
+        return RecordNames::default();
+    };
+    let mut sources = tiledef::bundled();
+    sources.extend(tiledef::read_paths(std::slice::from_ref(&set)).expect("the example set reads"));
+    let tileset =
+        (tiledef::load(sources).tileset).unwrap_or_else(|| panic!("{} is invalid", set.display()));
+    RecordNames::of(&engine::compile(&tileset).expect("the example set compiles"))
 }
 
 /// Seeded random games of every bundled set, 2 to 4 players, as `simulate --record` writes
@@ -138,4 +160,61 @@ fn the_random_records_write_every_record_key() {
         .filter(|k| !written.contains(*k))
         .collect();
     assert!(missing.is_empty(), "never written: {missing:?}");
+}
+
+/// A fan's creatures are written under their own ids: the sea serpent's steps as `serpent`,
+/// the lighthouse keeper's move as `lighthouse`. Read back with the names the definitions
+/// declare, each record replays to its game's scores; read without them, the creature's key is
+/// refused by name; written under the registry's keys (`dragon`, `fairy`), as records were
+/// before, it replays the same.
+#[test]
+fn a_creature_s_moves_are_written_under_its_id() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut sources = tiledef::bundled();
+    sources.extend(tiledef::read_paths(&[examples.join("serpent.toml")]).expect("readable"));
+    let tileset = tiledef::load(sources).tileset.expect("valid");
+    let tables = engine::compile(&tileset).expect("compiles");
+    let names = RecordNames::of(&tables);
+    let mut written = BTreeSet::new();
+    for seed in 0..8 {
+        let spec = GameSpec {
+            sets: vec!["base".into(), "serpent".into()],
+            edition: None,
+            players: 3,
+            rules: Default::default(),
+            seed: Some(seed),
+            draw: None,
+            tiles: None,
+            start: None,
+        };
+        let (record, _, scores) =
+            play_random_record(&tables, spec, &mut Rng::new(seed)).expect("a random game");
+        let keys: BTreeSet<String> = (record.turns.iter())
+            .flat_map(|t| t.actions().map(|(k, _)| k.to_string()).collect::<Vec<_>>())
+            .collect();
+        let toml = record.to_toml();
+        let registry_keys = (toml.replace("\nserpent = ", "\ndragon = "))
+            .replace("[turn.lighthouse]", "[turn.fairy]")
+            .replace("\nlighthouse = ", "\nfairy = ");
+        for text in [toml, record.to_json()] {
+            let read = Record::parse_with(&text, &names).expect("reads with the names");
+            let replayed = replay(&tables, &read).expect("replays");
+            assert_eq!(replayed.game.scores(), scores, "seed {seed}");
+            if keys.contains("serpent") || keys.contains("lighthouse") {
+                let refused = Record::parse(&text).expect_err("no names: refused");
+                assert!(refused.to_string().contains("unknown key `"), "{refused}");
+            }
+        }
+        let read = Record::from_toml(&registry_keys).expect("the registry's keys read");
+        let replayed = replay(&tables, &read).expect("replays");
+        assert_eq!(replayed.game.scores(), scores, "seed {seed}, registry keys");
+        written.extend(keys);
+    }
+    for key in ["serpent", "lighthouse"] {
+        assert!(written.contains(key), "never written: {key} ({written:?})");
+    }
+    assert!(
+        !written.contains("dragon") && !written.contains("fairy"),
+        "{written:?}"
+    );
 }

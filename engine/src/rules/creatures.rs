@@ -39,6 +39,33 @@ pub(crate) fn name_words(tables: &Tables, action: ActionId, words: &str) -> Stri
     words.replace("{creature}", &name)
 }
 
+/// Each creature's id with the action that moves it: `DRAGON` for a roaming creature's steps,
+/// `FAIRY` for a guard's move (a creature doing both has two).
+pub(crate) fn record_names(tables: &Tables) -> Vec<(String, ActionId)> {
+    let mut out = Vec::new();
+    for c in &tables.creatures {
+        if c.moves.is_some() {
+            out.push((c.id.clone(), ActionId::DRAGON));
+        }
+        if c.guards.is_some() {
+            out.push((c.id.clone(), ActionId::FAIRY));
+        }
+    }
+    out
+}
+
+/// The id of the creature whose move of `action` is asked or made now: the moving creature's
+/// for `DRAGON`, the guard's for `FAIRY`.
+pub(crate) fn subject<'t>(game: &Game<'t>, action: ActionId) -> Option<&'t str> {
+    let creatures = game.modules.creatures.as_ref()?;
+    let c = match action {
+        ActionId::DRAGON => creatures.moving.as_ref()?.0,
+        ActionId::FAIRY => creatures.guard?,
+        _ => return None,
+    };
+    game.core.tables.creatures.get(c).map(|c| c.id.as_str())
+}
+
 /// What the creatures read of the tables each turn, built once per set-up.
 #[derive(Debug)]
 pub(crate) struct CreatureTables {

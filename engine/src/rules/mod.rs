@@ -1445,6 +1445,22 @@ impl Score {
     }
 }
 
+/// The declared names a record may write instead of an action's own key, each with the action
+/// it stands for: a creature's id for its moves (`serpent = [[0, 0]]`, a roaming creature's
+/// steps; `lighthouse = { at = [1, 0], on = "road" }`, a guard's move).
+pub fn record_names(tables: &Tables) -> Vec<(String, ActionId)> {
+    creatures::record_names(tables)
+}
+
+impl Game<'_> {
+    /// The declared name whose move of `action` is asked or made now (the moving creature's
+    /// id, the guard's), which a record writes as the move's key; None when the action's own
+    /// key says it.
+    pub fn move_subject(&self, action: ActionId) -> Option<&str> {
+        creatures::subject(self, action)
+    }
+}
+
 /// The modules' state as tools read it (`Game`'s accessors of what a module holds).
 impl Game<'_> {
     /// The tile the donkey stands on (Village Life).

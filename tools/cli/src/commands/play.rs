@@ -3,7 +3,7 @@
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
-use engine::record::{Record, check_expectations, replay};
+use engine::record::{Record, RecordNames, check_expectations, replay};
 use engine::{Event, FigureId, KindId, Phase, Tables};
 use miette::IntoDiagnostic;
 use std::path::PathBuf;
@@ -128,17 +128,18 @@ use tilekit_analysis::game::turn_text;
 /// Runs `tilekit play`.
 pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
     let text = tiledef::read_text(&args.record).into_diagnostic()?;
-    let mut record = match Record::parse(&text) {
+    let Ok(tileset) = load_valid(&args.inputs)? else {
+        return Ok(ExitCode::from(1));
+    };
+    let tables = crate::inputs::compile_tables(&tileset)?;
+    // The definitions first: a turn's key may be a name they declare (a creature's id).
+    let mut record = match Record::parse_with(&text, &RecordNames::of(&tables)) {
         Ok(r) => r,
         Err(e) => {
             crate::errln!("error: {}: {e}", args.record.display());
             return Ok(ExitCode::from(1));
         }
     };
-    let Ok(tileset) = load_valid(&args.inputs)? else {
-        return Ok(ExitCode::from(1));
-    };
-    let tables = crate::inputs::compile_tables(&tileset)?;
     // What the command line switches on is checked apart from the record's own rules: a name
     // mistyped there is a usage error, not the record's.
     let mut given = engine::RuleOptions::default();
