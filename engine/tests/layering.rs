@@ -416,3 +416,186 @@ fn the_mechanic_check_reads_words_not_comments() {
         0
     );
 }
+
+/// The most lines a function outside tests may take, its signature to its closing brace
+/// (issue 36: functions a reader takes in at once).
+const LONGEST_FUNCTION: usize = 150;
+
+/// The code of a Rust file with comments and the insides of string and character literals
+/// blanked (newlines kept), so that braces and `fn` can be found by looking.
+fn blank_literals(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied().unwrap_or(' ');
+        let end = if c == '/' && next == '/' {
+            (i..chars.len())
+                .find(|&j| chars[j] == '\n')
+                .unwrap_or(chars.len())
+        } else if c == '/' && next == '*' {
+            (i + 2..chars.len())
+                .find(|&j| chars[j - 1] == '*' && chars[j] == '/')
+                .map_or(chars.len(), |j| j + 1)
+        } else if c == 'r' && (next == '"' || next == '#') && !ident_before(&chars, i) {
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            let open = i + 1 + hashes;
+            if chars.get(open) != Some(&'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            let close: String = std::iter::once('"')
+                .chain("#".repeat(hashes).chars())
+                .collect();
+            let rest: String = chars[open + 1..].iter().collect();
+            rest.find(&close).map_or(chars.len(), |at| {
+                open + 1 + rest[..at].chars().count() + close.len()
+            })
+        } else if c == '"' {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j] != '"' {
+                j += if chars[j] == '\\' { 2 } else { 1 };
+            }
+            j + 1
+        } else if c == '\'' && (chars.get(i + 2) == Some(&'\'') || next == '\\') {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j] != '\'' {
+                j += if chars[j] == '\\' { 2 } else { 1 };
+            }
+            j + 1
+        } else {
+            out.push(c);
+            i += 1;
+            continue;
+        };
+        let end = end.min(chars.len());
+        out.extend(chars[i..end].iter().map(|&c| blank(c)));
+        i = end;
+    }
+    out
+}
+
+/// Whether the character before `at` continues an identifier (`for` in `fr"…"` is not a raw
+/// string).
+fn ident_before(chars: &[char], at: usize) -> bool {
+    at > 0 && (chars[at - 1].is_alphanumeric() || chars[at - 1] == '_')
+}
+
+/// Each function of `code` (literals blanked) as `(name, first line, lines)`, leaving out
+/// `mod tests` blocks.
+fn function_lengths(code: &str) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut out = Vec::new();
+    let mut skip_until = 0;
+    for (n, line) in lines.iter().enumerate() {
+        if n < skip_until {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() == Some(&"mod") && words.get(1).is_some_and(|w| w.starts_with("tests")) {
+            skip_until = block_end(&lines, n).map_or(lines.len(), |end| end + 1);
+            continue;
+        }
+        let Some(at) = words.iter().position(|w| *w == "fn") else {
+            continue;
+        };
+        let name = words
+            .get(at + 1)
+            .map_or("", |w| w.split(['(', '<']).next().unwrap_or(""));
+        if let Some(end) = block_end(&lines, n) {
+            out.push((name.to_string(), n + 1, end - n + 1));
+        }
+    }
+    out
+}
+
+/// The line where the block opened at or after line `from` closes; None when a `;` comes
+/// first (a declaration without a body).
+fn block_end(lines: &[&str], from: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut opened = false;
+    for (n, line) in lines.iter().enumerate().skip(from) {
+        for c in line.chars() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' => depth = depth.saturating_sub(1),
+                ';' if !opened => return None,
+                _ => {}
+            }
+            if opened && depth == 0 {
+                return Some(n);
+            }
+        }
+    }
+    None
+}
+
+/// The Rust files of the workspace's crates outside their tests (`src/`, no `tests.rs`).
+fn source_files(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<std::path::PathBuf> = vec![root.join("engine/src"), root.join("tiledef/src")];
+    for tool in std::fs::read_dir(root.join("tools")).expect("tools/") {
+        dirs.push(tool.expect("a tool").path().join("src"));
+    }
+    let mut files = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && path.file_name().is_some_and(|n| n != "tests.rs")
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// No function outside tests runs over `LONGEST_FUNCTION` lines.
+#[test]
+fn no_function_outside_tests_runs_over_150_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let files = source_files(&root);
+    assert!(files.len() > 50, "only {} files found", files.len());
+    let mut long = Vec::new();
+    let mut functions = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("readable source");
+        for (name, line, lines) in function_lengths(&blank_literals(&text)) {
+            functions += 1;
+            if lines > LONGEST_FUNCTION {
+                let file = path.strip_prefix(&root).unwrap_or(&path).display();
+                long.push(format!("{file}:{line} `{name}` runs {lines} lines"));
+            }
+        }
+    }
+    assert!(functions > 1000, "only {functions} functions found");
+    assert!(
+        long.is_empty(),
+        "over {LONGEST_FUNCTION} lines:\n{}",
+        long.join("\n")
+    );
+}
+
+/// The measure sees through literals and comments, and skips a test module.
+#[test]
+fn a_function_s_length_is_measured_through_literals() {
+    let code = "fn a() {\n    let s = \"}\";\n    let c = '{';\n    // }\n    let r = r#\"}\"#;\n}\n\
+                fn b(x: u8) -> u8;\nmod tests {\n    fn c() {\n    }\n}\nfn d<'a>(s: &'a str) {\n}\n";
+    let found = function_lengths(&blank_literals(code));
+    assert_eq!(
+        found,
+        vec![("a".to_string(), 1, 6), ("d".to_string(), 12, 2)]
+    );
+}

@@ -1456,7 +1456,7 @@ impl Game<'_> {
     /// The declared name whose move of `action` is asked or made now (the moving creature's
     /// id, the guard's), which a record writes as the move's key; None when the action's own
     /// key says it.
-    pub fn move_subject(&self, action: ActionId) -> Option<&str> {
+    pub(crate) fn move_subject(&self, action: ActionId) -> Option<&str> {
         creatures::subject(self, action)
     }
 }
