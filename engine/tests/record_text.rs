@@ -74,21 +74,33 @@ fn random_games() -> Vec<(String, Record, Vec<u32>)> {
     let tables = common::tables();
     (0..SEEDS)
         .map(|seed| {
-            let spec = GameSpec {
-                sets: Vec::new(),
-                edition: None,
-                players: 2 + (seed % 3) as u8,
-                rules: Default::default(),
-                seed: Some(seed),
-                draw: None,
-                tiles: None,
-                start: None,
-            };
-            let (record, _, scores) =
-                play_random_record(tables, spec, &mut Rng::new(seed)).expect("a random game");
+            let (record, scores) = random_game(tables, Vec::new(), 2 + (seed % 3) as u8, seed);
             (format!("random-{seed}"), record, scores)
         })
         .collect()
+}
+
+/// A seeded random game of `sets` (empty: all) as `simulate --record` writes it, and its final
+/// scores.
+fn random_game(
+    tables: &engine::Tables,
+    sets: Vec<String>,
+    players: u8,
+    seed: u64,
+) -> (Record, Vec<u32>) {
+    let spec = GameSpec {
+        sets,
+        edition: None,
+        players,
+        rules: Default::default(),
+        seed: Some(seed),
+        draw: None,
+        tiles: None,
+        start: None,
+    };
+    let (record, _, scores) =
+        play_random_record(tables, spec, &mut Rng::new(seed)).expect("a random game");
+    (record, scores)
 }
 
 /// The random games' records, by name.
@@ -177,18 +189,8 @@ fn a_creature_s_moves_are_written_under_its_id() {
     let names = RecordNames::of(&tables);
     let mut written = BTreeSet::new();
     for seed in 0..8 {
-        let spec = GameSpec {
-            sets: vec!["base".into(), "serpent".into()],
-            edition: None,
-            players: 3,
-            rules: Default::default(),
-            seed: Some(seed),
-            draw: None,
-            tiles: None,
-            start: None,
-        };
-        let (record, _, scores) =
-            play_random_record(&tables, spec, &mut Rng::new(seed)).expect("a random game");
+        let sets = vec!["base".into(), "serpent".into()];
+        let (record, scores) = random_game(&tables, sets, 3, seed);
         let keys: BTreeSet<String> = (record.turns.iter())
             .flat_map(|t| t.actions().map(|(k, _)| k.to_string()).collect::<Vec<_>>())
             .collect();
