@@ -1869,3 +1869,41 @@ fn play_reads_a_creature_s_moves_under_its_id() {
         assert!(stderr.contains(part), "{stderr}");
     }
 }
+
+/// `simulate`'s words name a fan creature's moves by its id, as its record does; `--json`
+/// keeps the registry's names, the same keys for every set.
+#[test]
+fn simulate_names_a_creature_s_moves_by_its_id() {
+    let (base, set) = (
+        root().join("definitions/base.toml"),
+        root().join("examples/serpent.toml"),
+    );
+    let args = ["simulate", "--sets", "base,serpent", "--games", "20"];
+    let inputs = [base.to_string_lossy(), set.to_string_lossy()];
+    let all: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(inputs.iter().map(|s| &**s))
+        .collect();
+    let out = tilekit(&all);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let line = (stdout.lines())
+        .find(|l| l.starts_with("rule moves per game: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    for part in ["lighthouse ", "serpent ", "serpent arrives "] {
+        assert!(line.contains(part), "{line}");
+    }
+    assert!(
+        !line.contains("dragon") && !line.contains("fairy"),
+        "{line}"
+    );
+    let json: Vec<&str> = all.iter().copied().chain(["--json"]).collect();
+    let out = tilekit(&json);
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let actions = &value["actions_per_game"];
+    assert!(
+        actions["dragon"].as_f64().is_some_and(|n| n > 0.0),
+        "{actions}"
+    );
+}

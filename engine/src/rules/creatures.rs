@@ -26,11 +26,7 @@ pub(crate) fn name_words(tables: &Tables, action: ActionId, words: &str) -> Stri
     if !words.contains("{creature}") {
         return words.to_string();
     }
-    let moved = |c: &&crate::tables::CreatureRule| match action {
-        ActionId::FAIRY => c.guards.is_some(),
-        ActionId::ARRIVES => c.arrives.is_some(),
-        _ => c.moves.is_some(),
-    };
+    let moved = |c: &&crate::tables::CreatureRule| makes(c, action) != Some(false);
     let mut names = tables.creatures.iter().filter(moved);
     let name = match (names.next(), names.next()) {
         (Some(only), None) => only.name.to_lowercase(),
@@ -64,6 +60,35 @@ pub(crate) fn subject<'t>(game: &Game<'t>, action: ActionId) -> Option<&'t str> 
         _ => return None,
     };
     game.core.tables.creatures.get(c).map(|c| c.id.as_str())
+}
+
+/// Whether creature `c` makes `action` (guards for `FAIRY`, arrives for `ARRIVES`, roams for
+/// `DRAGON`); None when `action` is no creature's.
+fn makes(c: &crate::tables::CreatureRule, action: ActionId) -> Option<bool> {
+    match action {
+        ActionId::FAIRY => Some(c.guards.is_some()),
+        ActionId::ARRIVES => Some(c.arrives.is_some()),
+        ActionId::DRAGON => Some(c.moves.is_some()),
+        _ => None,
+    }
+}
+
+/// What a report calls a creature's action: the ids of the creatures of `tables` that make it
+/// (`serpent`, `dragon/serpent`), and for their arrival `arrives` after them; None for an
+/// action no creature makes.
+pub(crate) fn label(tables: &Tables, action: ActionId) -> Option<String> {
+    let ids: Vec<&str> = (tables.creatures.iter())
+        .filter(|c| makes(c, action) == Some(true))
+        .map(|c| c.id.as_str())
+        .collect();
+    if ids.is_empty() {
+        return None;
+    }
+    let ids = ids.join("/");
+    Some(match action {
+        ActionId::ARRIVES => format!("{ids} {}", action.info().name),
+        _ => ids,
+    })
 }
 
 /// What the creatures read of the tables each turn, built once per set-up.

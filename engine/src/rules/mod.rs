@@ -174,6 +174,12 @@ impl ActionId {
         target.name_figure(tables, words)
     }
 
+    /// What a report calls it: its name, or for a creature's action the ids of the creatures
+    /// of `tables` that make it (`serpent` for a fan set's roaming sea serpent).
+    pub fn label(self, tables: &Tables) -> String {
+        creatures::label(tables, self).unwrap_or_else(|| self.info().name.to_string())
+    }
+
     /// Whether its move puts a figure on the board that is not a follower
     /// (`FigureKind::Module`, named by this action: the windmill).
     pub fn places_figure(self) -> bool {

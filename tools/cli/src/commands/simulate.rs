@@ -484,8 +484,8 @@ impl SimulateJson {
             stddev_score: per_seat(&|p| stats.stddev(p)),
             points_per_game: points_per_game(tables, stats),
             points_per_game_by_source: by_source.map(|(k, v)| (k, v as f64 / g)).collect(),
-            actions_per_game: by_action(&stats.sums.actions, g),
-            action_points_per_game: by_action(&stats.sums.action_points, g),
+            actions_per_game: by_action(&stats.sums.actions, g, registry_name),
+            action_points_per_game: by_action(&stats.sums.action_points, g, registry_name),
             tiles_set_aside_per_game: stats.sums.set_aside as f64 / g,
             set_aside_by_tile: set_aside(tables, stats).into_iter().collect(),
             stats: stats.keyed(tables),
@@ -741,9 +741,11 @@ fn report(
         .map(|&(a, words)| format!("{:.2} {words}", stats.sums.moves_of(a) as f64 / g))
         .collect();
     let _ = writeln!(out, "per game: {}", counted.join(", "));
-    let actions = by_action(&stats.sums.actions, g);
+    // In words, a creature's action by the creatures' ids (`serpent`), not the registry's.
+    let label = |a: engine::rules::ActionId| a.label(tables);
+    let actions = by_action(&stats.sums.actions, g, label);
     if !actions.is_empty() {
-        let points = by_action(&stats.sums.action_points, g);
+        let points = by_action(&stats.sums.action_points, g, label);
         let words: Vec<String> = (actions.iter())
             .map(|(name, n)| match points.get(name) {
                 Some(p) => format!("{name} {n:.2} (its turns scored {p:.2} points)"),
@@ -768,14 +770,23 @@ fn report(
     out
 }
 
-/// Sums by `ActionId` index, per game, by the registry's name (those above 0).
-fn by_action(sums: &[u64], games: f64) -> BTreeMap<String, f64> {
+/// Sums by `ActionId` index, per game, by `name` (those above 0).
+fn by_action(
+    sums: &[u64],
+    games: f64,
+    name: impl Fn(engine::rules::ActionId) -> String,
+) -> BTreeMap<String, f64> {
     (engine::rules::ActionId::all())
         .filter_map(|a| {
             let n = *sums.get(a.index())?;
-            (n > 0).then(|| (a.info().name.to_string(), n as f64 / games))
+            (n > 0).then(|| (name(a), n as f64 / games))
         })
         .collect()
+}
+
+/// An action's name in the registry: `--json`'s key, the same for every set.
+fn registry_name(action: engine::rules::ActionId) -> String {
+    action.info().name.to_string()
 }
 
 /// The text report's first line: the games and their timing.
