@@ -43,6 +43,8 @@
 //!
 //! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
 //! records, `play --json`, the page's words and the players read the entry, not the module.
+//! An event that no target says (tokens taken) is a `ModuleEvent` (`Event::Module`); `events`
+//! gives each its words and its JSON.
 //! What a module pays outside a feature's own scoring (a windmill, a bonus beside a scoring) is
 //! credited to an entry of `RULE_SOURCES` (`GameStats::credit_rule_points`), whose name
 //! `simulate` and the balance report print.
@@ -55,6 +57,7 @@
 pub(crate) mod barn;
 pub(crate) mod creatures;
 pub(crate) mod donkey;
+pub(crate) mod events;
 pub mod festival;
 pub(crate) mod flowers;
 pub(crate) mod in_play;
@@ -69,6 +72,7 @@ pub(crate) mod wagon;
 pub(crate) mod windmill;
 
 pub use donkey::DonkeyBlocks;
+pub use events::ModuleEvent;
 pub use flowers::FlowerBonus;
 pub(crate) use in_play::{Colours, rules_in_play};
 pub(crate) use module_options::ModuleKey;

@@ -17,7 +17,7 @@
 //! A tile is *drawn* by the seat whose turn it is, whether it is placed or set aside.
 
 use crate::stats::{Moments, Ratio};
-use engine::rules::{RULE_SOURCES, RuleSource};
+use engine::rules::{ModuleEvent, RULE_SOURCES, RuleSource};
 use engine::simulate::Collect;
 use engine::tables::MAX_FEATURE_KINDS;
 use engine::{Event, FeatureKindId, Game, Score, Scored, Tables};
@@ -148,17 +148,17 @@ pub fn credit(game: &Game<'_>, events: &[Event]) -> Vec<PlacedCredit> {
     let mut awards: Vec<(&str, u8, usize, u32)> = Vec::new();
     for e in events {
         match e {
-            Event::Tokens {
+            Event::Module(ModuleEvent::Tokens {
                 player,
                 marker,
                 count,
-            } => awards.push((marker, *player, turn, *count)),
-            Event::TokenMajority {
+            }) => awards.push((marker, *player, turn, *count)),
+            Event::Module(ModuleEvent::TokenMajority {
                 marker,
                 players,
                 points,
                 ..
-            } => {
+            }) => {
                 // A majority's points go to the placements that took its tokens, by count.
                 for &p in players {
                     let mine: Vec<(usize, u32)> = awards

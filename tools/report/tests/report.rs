@@ -2,6 +2,7 @@
 //! thread count; the per-tile credit adds up to each game's points; a set compared against
 //! itself shows no significant difference, and a real difference is found.
 
+use engine::rules::ModuleEvent;
 use engine::simulate::{SimOptions, play_out, run_collect};
 use engine::{Draw, GameOptions, RuleOptions, Tables};
 use std::sync::OnceLock;
@@ -154,7 +155,7 @@ fn per_tile_credit_adds_up_to_each_games_points() {
                     );
                     scorings[2] += u64::from(s.modifiers.iter().any(|m| m.points > 0));
                 }
-                engine::Event::TokenMajority { points, .. } => {
+                engine::Event::Module(ModuleEvent::TokenMajority { points, .. }) => {
                     scorings[3] += u64::from(*points > 0)
                 }
                 _ => {}

@@ -102,22 +102,7 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
         Event::Declined { player, action } => serde_json::json!({
             "declined": { "player": player + 1, "move": action.info().name }
         }),
-        Event::Tokens {
-            player,
-            marker,
-            count,
-        } => serde_json::json!({
-            "tokens": { "player": player + 1, "token": marker, "count": count }
-        }),
-        Event::TokenMajority {
-            marker,
-            players,
-            tokens,
-            points,
-        } => serde_json::json!({ "token_majority": {
-            "token": marker, "players": players.iter().map(|p| p + 1).collect::<Vec<_>>(),
-            "tokens": tokens, "points": points,
-        }}),
+        Event::Module(event) => event.to_json(),
         Event::GameOver { scores } => serde_json::json!({ "game_over": { "scores": scores } }),
     }
 }
