@@ -21,7 +21,7 @@ use tiledef::{Meeting, Port, Side};
 
 pub use crate::options::{Draw, GameOptions, MAX_PLAYERS, RuleOptions, Rules, SetupError};
 use crate::placements::nth_bit;
-pub use crate::scoring::{CornerPaid, FigureBonus, Reason, Score, Scored};
+pub use crate::scoring::{CornerPaid, Reason, Score, Scored};
 pub use crate::state::{
     Event, Figure, FigureKind, Game, GameStats, IllegalMove, Move, Node, Phase,
 };

@@ -10,7 +10,7 @@ use crate::options::did_you_mean;
 use crate::rules::{ActionId, RECORD_ORDER, RecordForm, Target, TargetKind};
 use crate::tables::Tables;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde::ser::SerializeMap;
+use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use tiledef::Port;
@@ -759,12 +759,11 @@ pub struct ExpectRun {
     pub tiles: Option<usize>,
 }
 
-/// One expected scoring.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// One expected scoring. Read and written by hand (`ExpectScoreVisitor`), as the derived
+/// forms were, its rule modules' bonuses under their kinds' own keys.
+#[derive(Clone, PartialEq, Eq)]
 pub struct ExpectScore {
     /// The turn (1-based) it happens in; absent for the final scoring.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<usize>,
     /// What scored: a feature kind's id (`city`), or `windmill`.
     pub kind: String,
@@ -772,16 +771,199 @@ pub struct ExpectScore {
     pub players: Vec<u8>,
     /// Points each (base points, scoring modifiers included).
     pub points: u32,
-    /// Flower bonuses as `[player, points]` (checked when given).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flowers: Option<Vec<[u32; 2]>>,
-    /// Marketplace network bonuses as `[player, points]` (checked when given).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub network: Option<Vec<[u32; 2]>>,
+    /// The rule modules' bonuses of each kind given, as `[player, points]` (a kind is checked
+    /// when given), written under the kind's record key (`BonusKind::record_key`).
+    pub bonuses: std::collections::BTreeMap<crate::rules::BonusKind, Vec<[u32; 2]>>,
     /// What each marker kind's scoring modifier paid, by marker id (checked when given):
     /// `{ well = 1 }`, `{ inn = 4 }` (negative: an inn's road left unfinished).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub markers: Option<std::collections::BTreeMap<String, i64>>,
+}
+
+/// The keys of an expected scoring, in the order they are written and listed when one is
+/// unknown: the core's, the modules' bonuses, then `markers`.
+const EXPECT_SCORE_KEYS: [&str; 5 + crate::rules::BonusKind::RECORDED.len()] = {
+    let bonuses = crate::rules::BonusKind::RECORD_KEYS;
+    let mut keys = [""; 5 + crate::rules::BonusKind::RECORDED.len()];
+    keys[0] = "turn";
+    keys[1] = "kind";
+    keys[2] = "players";
+    keys[3] = "points";
+    let mut i = 0;
+    while i < bonuses.len() {
+        keys[4 + i] = bonuses[i];
+        i += 1;
+    }
+    keys[keys.len() - 1] = "markers";
+    keys
+};
+
+/// A key of an expected scoring.
+#[derive(Clone, Copy)]
+enum ExpectScoreKey {
+    /// `turn`.
+    Turn,
+    /// `kind`.
+    Kind,
+    /// `players`.
+    Players,
+    /// `points`.
+    Points,
+    /// A kind of bonus's record key.
+    Bonus(crate::rules::BonusKind),
+    /// `markers`.
+    Markers,
+}
+
+impl ExpectScoreKey {
+    /// Its place in `EXPECT_SCORE_KEYS`.
+    fn index(self) -> usize {
+        let recorded = crate::rules::BonusKind::RECORDED;
+        match self {
+            ExpectScoreKey::Turn => 0,
+            ExpectScoreKey::Kind => 1,
+            ExpectScoreKey::Players => 2,
+            ExpectScoreKey::Points => 3,
+            ExpectScoreKey::Bonus(k) => 4 + recorded.iter().position(|&r| r == k).unwrap_or(0),
+            ExpectScoreKey::Markers => EXPECT_SCORE_KEYS.len() - 1,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ExpectScoreKey {
+    // Refused as the key is read, so that the error points at the key.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<ExpectScoreKey, D::Error> {
+        deserializer.deserialize_identifier(ExpectScoreKeyVisitor)
+    }
+}
+
+/// Reads an expected scoring's key.
+struct ExpectScoreKeyVisitor;
+
+impl Visitor<'_> for ExpectScoreKeyVisitor {
+    type Value = ExpectScoreKey;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("field identifier")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<ExpectScoreKey, E> {
+        match key {
+            "turn" => Ok(ExpectScoreKey::Turn),
+            "kind" => Ok(ExpectScoreKey::Kind),
+            "players" => Ok(ExpectScoreKey::Players),
+            "points" => Ok(ExpectScoreKey::Points),
+            "markers" => Ok(ExpectScoreKey::Markers),
+            _ => (crate::rules::BonusKind::by_record_key(key))
+                .map(ExpectScoreKey::Bonus)
+                .ok_or_else(|| E::unknown_field(key, &EXPECT_SCORE_KEYS)),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ExpectScore {
+    // By hand: a derived reader cannot take the modules' keys from this table and refuse
+    // unknown keys; this one refuses them at the key, as `deny_unknown_fields` did.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<ExpectScore, D::Error> {
+        deserializer.deserialize_struct("ExpectScore", &EXPECT_SCORE_KEYS, ExpectScoreVisitor)
+    }
+}
+
+/// Reads an expected scoring: `kind`, `players` and `points` required, the rest checked when
+/// given.
+struct ExpectScoreVisitor;
+
+impl<'de> Visitor<'de> for ExpectScoreVisitor {
+    type Value = ExpectScore;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("struct ExpectScore")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ExpectScore, A::Error> {
+        let (mut turn, mut kind, mut players, mut points, mut markers) =
+            (None, None, None, None, None);
+        let mut bonuses = std::collections::BTreeMap::new();
+        let mut seen = [false; EXPECT_SCORE_KEYS.len()];
+        while let Some(key) = map.next_key::<ExpectScoreKey>()? {
+            if std::mem::replace(&mut seen[key.index()], true) {
+                return Err(de::Error::duplicate_field(EXPECT_SCORE_KEYS[key.index()]));
+            }
+            match key {
+                ExpectScoreKey::Turn => turn = map.next_value()?,
+                ExpectScoreKey::Kind => kind = Some(map.next_value()?),
+                ExpectScoreKey::Players => players = Some(map.next_value()?),
+                ExpectScoreKey::Points => points = Some(map.next_value()?),
+                ExpectScoreKey::Markers => markers = map.next_value()?,
+                ExpectScoreKey::Bonus(k) => {
+                    if let Some(given) = map.next_value::<Option<Vec<[u32; 2]>>>()? {
+                        bonuses.insert(k, given);
+                    }
+                }
+            }
+        }
+        Ok(ExpectScore {
+            turn,
+            kind: kind.ok_or_else(|| de::Error::missing_field("kind"))?,
+            players: players.ok_or_else(|| de::Error::missing_field("players"))?,
+            points: points.ok_or_else(|| de::Error::missing_field("points"))?,
+            bonuses,
+            markers,
+        })
+    }
+}
+
+impl Serialize for ExpectScore {
+    // The keys in `EXPECT_SCORE_KEYS`'s order, those not given left out, as the derived form
+    // wrote them.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let given = 3
+            + usize::from(self.turn.is_some())
+            + self.bonuses.len()
+            + usize::from(self.markers.is_some());
+        let mut out = serializer.serialize_struct("ExpectScore", given)?;
+        match self.turn {
+            Some(_) => out.serialize_field("turn", &self.turn)?,
+            None => out.skip_field("turn")?,
+        }
+        out.serialize_field("kind", &self.kind)?;
+        out.serialize_field("players", &self.players)?;
+        out.serialize_field("points", &self.points)?;
+        let recorded = crate::rules::BonusKind::RECORDED;
+        for (k, key) in recorded
+            .into_iter()
+            .zip(crate::rules::BonusKind::RECORD_KEYS)
+        {
+            match self.bonuses.get(&k) {
+                Some(given) => out.serialize_field(key, &Some(given))?,
+                None => out.skip_field(key)?,
+            }
+        }
+        match self.markers {
+            Some(_) => out.serialize_field("markers", &self.markers)?,
+            None => out.skip_field("markers")?,
+        }
+        out.end()
+    }
+}
+
+impl fmt::Debug for ExpectScore {
+    // As the derived form said it (a failed expectation's message shows it): each recorded
+    // kind of bonus as a field of its own.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = f.debug_struct("ExpectScore");
+        out.field("turn", &self.turn)
+            .field("kind", &self.kind)
+            .field("players", &self.players)
+            .field("points", &self.points);
+        let recorded = crate::rules::BonusKind::RECORDED;
+        for (k, key) in recorded
+            .into_iter()
+            .zip(crate::rules::BonusKind::RECORD_KEYS)
+        {
+            out.field(key, &self.bonuses.get(&k));
+        }
+        out.field("markers", &self.markers).finish()
+    }
 }
 
 /// An expected replay error.
@@ -1625,18 +1807,15 @@ pub fn check_expectations(
                         kind: s.kind.name(tables).to_string(),
                         players: s.players.iter().map(|p| p + 1).collect(),
                         points: s.points,
-                        flowers: want.and_then(|w| w.flowers.as_ref()).map(|_| {
-                            s.flowers
-                                .iter()
-                                .map(|b| [u32::from(b.player) + 1, b.points])
-                                .collect()
-                        }),
-                        network: want.and_then(|w| w.network.as_ref()).map(|_| {
-                            s.network
-                                .iter()
-                                .map(|b| [u32::from(b.player) + 1, b.points])
-                                .collect()
-                        }),
+                        bonuses: (want.iter().flat_map(|w| w.bonuses.keys()))
+                            .map(|&k| {
+                                let paid = (s.bonuses.iter()).filter(|b| b.kind() == k);
+                                (
+                                    k,
+                                    paid.map(|b| [u32::from(b.player) + 1, b.points]).collect(),
+                                )
+                            })
+                            .collect(),
                         markers: want.and_then(|w| w.markers.as_ref()).map(|_| {
                             let mut paid = std::collections::BTreeMap::new();
                             for m in &s.modifiers {

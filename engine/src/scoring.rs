@@ -4,7 +4,7 @@
 
 use crate::ids::{FeatureKindId, KindId, NodeId, OrientId, PlacedId};
 use crate::options::MAX_PLAYERS;
-use crate::rules::{FlowerBonus, NetworkBonus, Powered};
+use crate::rules::{Bonus, Powered};
 use crate::state::{Event, FigureKind, Game};
 use crate::tables::{EffectRule, Rates, SiteRange, Tables};
 use serde::{Deserialize, Serialize};
@@ -98,19 +98,6 @@ pub enum Reason {
     Recalled,
 }
 
-/// What a figure's bonus paid its owner in a scoring (the pig's).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FigureBonus {
-    /// The player (0-based).
-    pub player: u8,
-    /// The figure kind's id.
-    pub figure: String,
-    /// What it counted: tiles, emblems and bordered features at its rates.
-    pub counted: u32,
-    /// The points it added.
-    pub points: u32,
-}
-
 /// One scoring of one feature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Score {
@@ -142,12 +129,9 @@ pub struct Score {
     /// What the markers' scoring modifiers and the effects paid (included in `points`), per
     /// marker kind (an effect's entry names it).
     pub modifiers: Vec<ModifierPoints>,
-    /// Flower bonuses, per player with a figure on the feature.
-    pub flowers: Vec<FlowerBonus>,
-    /// Marketplace network bonuses, per owner of the road.
-    pub network: Vec<NetworkBonus>,
-    /// Figures' bonuses (the pig's), per owner among the scorers.
-    pub bonuses: Vec<FigureBonus>,
+    /// The rule modules' bonuses beside its points, each to one player (the flowers', a
+    /// marketplace network's, a figure's: `crate::rules::BonusSource`), in the order paid.
+    pub bonuses: Vec<Bonus>,
 }
 
 /// What one marker kind's scoring modifier, or one effect counting a marker kind, did to a
@@ -178,19 +162,18 @@ pub struct ModifierPoints {
 }
 
 impl Score {
-    /// Everything a player got from this scoring: base points (if among the majority), the
-    /// rule modules' bonuses and the figures'.
+    /// Everything a player got from this scoring: base points (if among the majority) and
+    /// the rule modules' bonuses.
     pub fn points_of(&self, player: u8) -> u32 {
         let base = if self.players.contains(&player) {
             self.points
         } else {
             0
         };
-        base + self.module_bonus_points(player)
-            + (self.bonuses.iter())
-                .filter(|b| b.player == player)
-                .map(|b| b.points)
-                .sum::<u32>()
+        base + (self.bonuses.iter())
+            .filter(|b| b.player == player)
+            .map(|b| b.points)
+            .sum::<u32>()
     }
 }
 
@@ -454,20 +437,7 @@ impl fmt::Display for Described<'_> {
                 .collect();
             write!(f, "; majority by strength: {}", by.join(", "))?;
         }
-        for b in &s.flowers {
-            write!(f, "; {b}")?;
-        }
-        for b in &s.bonuses {
-            write!(
-                f,
-                "; P{} +{} for the {} ({} counted)",
-                b.player + 1,
-                b.points,
-                b.figure,
-                b.counted
-            )?;
-        }
-        for b in &s.network {
+        for b in crate::rules::in_words_order(&s.bonuses) {
             write!(f, "; {b}")?;
         }
         Ok(())
@@ -559,7 +529,7 @@ impl<'t> Game<'t> {
                 self.core.stats.marker_points[k] += m.points * winners.len() as i64;
             }
         }
-        let (bonuses, module_bonuses) = self.scored(&crate::rules::Scoring {
+        let bonuses = self.scored(&crate::rules::Scoring {
             shape: rule.shape,
             tile: node.tile,
             followers: &count[..players],
@@ -585,8 +555,6 @@ impl<'t> Game<'t> {
             followers: count[..players].to_vec(),
             strength: strength_apart(&weight[..players], &count[..players]),
             modifiers,
-            flowers: module_bonuses,
-            network: Vec::new(),
             bonuses,
         })));
     }
@@ -628,7 +596,7 @@ impl<'t> Game<'t> {
                 *n += u64::from(points);
             }
         }
-        let (bonuses, module_bonuses) = self.scored(&crate::rules::Scoring {
+        let bonuses = self.scored(&crate::rules::Scoring {
             shape: Shape::Region,
             tile: node.tile,
             followers: &count[..players],
@@ -662,8 +630,6 @@ impl<'t> Game<'t> {
             followers: count[..players].to_vec(),
             strength: strength_apart(&weight[..players], &count[..players]),
             modifiers: Vec::new(),
-            flowers: module_bonuses,
-            network: Vec::new(),
             bonuses,
         })));
     }

@@ -614,26 +614,9 @@ pub enum Event {
     /// A feature was scored. (Boxed: the other events are small, and every event is moved
     /// into the list.)
     Scored(Box<Score>),
-    /// The player who completed a road or city took the tokens its markers give.
-    Tokens {
-        /// The player.
-        player: u8,
-        /// The good's id: its token's `id`, else the marker kind's id.
-        marker: String,
-        /// How many.
-        count: u32,
-    },
-    /// A token majority was scored at the end.
-    TokenMajority {
-        /// The good's id: its token's `id`, else the marker kind's id.
-        marker: String,
-        /// The players with the most, each scoring `points`.
-        players: Vec<u8>,
-        /// Tokens by player.
-        tokens: Vec<u32>,
-        /// Points each of `players` scores.
-        points: u32,
-    },
+    /// A rule module's event that is no entry of the registry (`crate::rules::ModuleEvent`:
+    /// tokens taken, a majority of them scored), with its words and JSON.
+    Module(crate::rules::ModuleEvent),
     /// The final scoring is done.
     GameOver {
         /// Final scores by player.

@@ -9,6 +9,7 @@ use engine::game::{Draw, Event, Game, GameOptions, Phase, RuleOptions};
 use engine::players::{Player, Strategy};
 use engine::record::{Record, replay};
 use engine::rng::Rng;
+use engine::rules::BonusKind;
 use engine::{Reason, Score, Scored};
 use tiledef::{KindPoints, RangeDef, Shape, TileSet};
 
@@ -55,7 +56,7 @@ fn declared_points(ts: &TileSet, game: &Game<'_>, s: &Score) -> Option<u32> {
     let Scored::Feature(kind) = s.kind else {
         return None;
     };
-    if !s.modifiers.is_empty() || !s.network.is_empty() {
+    if !s.modifiers.is_empty() || s.bonuses.iter().any(|b| b.kind() == BonusKind::Network) {
         return None;
     }
     let k = &ts.feature_kinds[kind.index()];

@@ -265,13 +265,6 @@ fn mechanic_free() -> impl Iterator<Item = &'static str> {
 /// Identifiers and words still naming a mechanic in those files, with why. Shrink it; never
 /// grow it.
 const LEFT: &[(&str, &[&str])] = &[
-    // The token events, which every consumer of events reads.
-    ("state", &["Tokens", "TokenMajority", "tokens"]),
-    // The flower bonuses' field and type of `Score`, which records' expectations and the
-    // report read.
-    ("scoring", &["FlowerBonus", "flowers"]),
-    // A record's expected flower bonuses.
-    ("record", &["flowers"]),
     // The compiled tables carry the format's own fields under the format's names (a feature's
     // `flowers`, a marker's `token`, a tile's `marketplace`, a marker `rule = "festival"`),
     // for every program that reads the tables; the modules read them there.

@@ -13,7 +13,7 @@ use engine::game::{
 use engine::players::{Player, Strategy};
 use engine::record::{GameSpec, Record, Turn, replay};
 use engine::rng::Rng;
-use engine::rules::{ACTIONS, ActionId, RULE_SOURCES, RuleSource, Target};
+use engine::rules::{ACTIONS, ActionId, ModuleEvent, RULE_SOURCES, RuleSource, Target};
 use engine::simulate::play_random_record;
 use engine::tables::{Orient, Tables};
 use engine::{FigureId, KindId, NodeId, PlacedId};
@@ -206,9 +206,9 @@ fn points_of_events(events: &[Event], players: u8) -> Vec<u32> {
                 .iter()
                 .filter_map(|e| match e {
                     Event::Scored(s) => Some(s.points_of(p)),
-                    Event::TokenMajority {
+                    Event::Module(ModuleEvent::TokenMajority {
                         players, points, ..
-                    } => Some(if players.contains(&p) { *points } else { 0 }),
+                    }) => Some(if players.contains(&p) { *points } else { 0 }),
                     _ => None,
                 })
                 .sum()
@@ -379,8 +379,8 @@ fn expansion_games_use_every_rule() {
         for e in &events {
             match e {
                 Event::Deployed { figure, .. } if *figure != FigureId::FOLLOWER => large += 1,
-                Event::Tokens { .. } => tokens += 1,
-                Event::TokenMajority { .. } => majorities += 1,
+                Event::Module(ModuleEvent::Tokens { .. }) => tokens += 1,
+                Event::Module(ModuleEvent::TokenMajority { .. }) => majorities += 1,
                 _ => {}
             }
         }

@@ -13,8 +13,8 @@
 //!   when the follower leaves.
 
 use crate::ids::{KindId, PlacedId};
-use crate::rules::{ActionId, Scoring, Target};
-use crate::scoring::{FigureBonus, Reason, Score, Scored};
+use crate::rules::{ActionId, Bonus, BonusSource, Scoring, Target};
+use crate::scoring::{Reason, Score, Scored};
 use crate::state::{Event, Figure, FigureKind, Game, IllegalMove, Phase};
 use crate::tables::Rates;
 use crate::tables::Tables;
@@ -370,8 +370,6 @@ pub(crate) fn turn_started(game: &mut Game<'_>, events: &mut Vec<Event>) {
         followers: vec![0; usize::from(game.core.options.players)],
         strength: Vec::new(),
         modifiers: Vec::new(),
-        flowers: Vec::new(),
-        network: Vec::new(),
         bonuses: Vec::new(),
     })));
 }
@@ -379,7 +377,7 @@ pub(crate) fn turn_started(game: &mut Game<'_>, events: &mut Vec<Event>) {
 /// The `scored` hook: when the follower the guard stands beside left with the feature just
 /// scored, its owner scores the guard's `scored` points (whoever won the feature, as JCZ's
 /// `FairyCapability.appendFiguresBonusPoints` pays), and the guard stays beside nobody.
-pub(crate) fn pay_scored(game: &mut Game<'_>, s: &Scoring<'_>) -> Option<FigureBonus> {
+pub(crate) fn pay_scored(game: &mut Game<'_>, s: &Scoring<'_>) -> Option<Bonus> {
     let creatures = game.modules.creatures.as_ref()?;
     let (c, fig) = (creatures.guard?, creatures.beside?);
     if game.core.find(fig.node) != s.root || game.core.figures.contains(&fig) {
@@ -393,11 +391,13 @@ pub(crate) fn pay_scored(game: &mut Game<'_>, s: &Scoring<'_>) -> Option<FigureB
     }
     game.core.scores[usize::from(fig.owner)] += points;
     add_points(game, c, points);
-    Some(FigureBonus {
+    Some(Bonus {
         player: fig.owner,
-        figure: id,
-        counted: 1,
         points,
+        source: BonusSource::Figure {
+            figure: id,
+            counted: 1,
+        },
     })
 }
 

@@ -5,40 +5,10 @@
 //! the groups inside it.
 
 use crate::ids::{KindId, OrientId, PlacedId};
-use crate::rules::RuleSource;
+use crate::rules::{Bonus, BonusSource, RuleSource};
 use crate::state::Game;
 use crate::tables::Tables;
-use serde::{Deserialize, Serialize};
-use std::fmt;
 use tiledef::Shape;
-
-/// A flower bonus of one player in a scoring (Village Life).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FlowerBonus {
-    /// The player (0-based).
-    pub player: u8,
-    /// Their flower colour id.
-    pub colour: String,
-    /// Matching flower groups on the scored feature's tiles.
-    pub groups: u32,
-    /// 3 × groups.
-    pub points: u32,
-}
-
-impl fmt::Display for FlowerBonus {
-    /// As a scoring's text adds it: `P1 +6 for flowers (3 × 2 yellow groups)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "P{} +{} for flowers (3 × {} {} group{})",
-            self.player + 1,
-            self.points,
-            self.groups,
-            self.colour,
-            if self.groups == 1 { "" } else { "s" }
-        )
-    }
-}
 
 /// The flower groups of the tables as a scoring reads them, compact: built once per `Setup`
 /// (`ModuleTables`) and shared by its games.
@@ -115,7 +85,7 @@ impl Flowers {
         shape: Shape,
         tile: PlacedId,
         count: &[u8],
-    ) -> Vec<FlowerBonus> {
+    ) -> Vec<Bonus> {
         let mut out = Vec::new();
         for (p, &c) in count.iter().enumerate() {
             if c == 0 {
@@ -152,11 +122,13 @@ impl Flowers {
                     .sum(),
             };
             if groups > 0 {
-                out.push(FlowerBonus {
+                out.push(Bonus {
                     player: p as u8,
-                    colour: game.core.tables.colours[colour as usize].clone(),
-                    groups,
                     points: 3 * groups,
+                    source: BonusSource::Flowers {
+                        colour: game.core.tables.colours[colour as usize].clone(),
+                        groups,
+                    },
                 });
             }
         }
@@ -165,12 +137,7 @@ impl Flowers {
 }
 
 /// The `scored` hook's part of the flowers: each bonus of a scoring added to its player's score.
-pub(crate) fn pay(
-    game: &mut Game<'_>,
-    shape: Shape,
-    tile: PlacedId,
-    count: &[u8],
-) -> Vec<FlowerBonus> {
+pub(crate) fn pay(game: &mut Game<'_>, shape: Shape, tile: PlacedId, count: &[u8]) -> Vec<Bonus> {
     let flowers = match &game.modules.flowers {
         Some(flowers) => flowers.bonus(game, shape, tile, count),
         None => return Vec::new(),

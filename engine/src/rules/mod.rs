@@ -43,6 +43,9 @@
 //!
 //! A module's move or event is an entry of `ACTIONS` (its `ActionId`) with a general `Target`:
 //! records, `play --json`, the page's words and the players read the entry, not the module.
+//! An event that no target says (tokens taken) is a `ModuleEvent` (`Event::Module`), a bonus
+//! beside a scoring's points a `Bonus` (`Score::bonuses`); `events` gives each its words and
+//! its JSON, and a bonus its record key.
 //! What a module pays outside a feature's own scoring (a windmill, a bonus beside a scoring) is
 //! credited to an entry of `RULE_SOURCES` (`GameStats::credit_rule_points`), whose name
 //! `simulate` and the balance report print.
@@ -55,6 +58,7 @@
 pub(crate) mod barn;
 pub(crate) mod creatures;
 pub(crate) mod donkey;
+pub(crate) mod events;
 pub mod festival;
 pub(crate) mod flowers;
 pub(crate) mod in_play;
@@ -69,18 +73,17 @@ pub(crate) mod wagon;
 pub(crate) mod windmill;
 
 pub use donkey::DonkeyBlocks;
-pub use flowers::FlowerBonus;
+pub use events::{Bonus, BonusKind, BonusSource, ModuleEvent, bonuses_json, in_words_order};
 pub(crate) use in_play::{Colours, rules_in_play};
 pub(crate) use module_options::ModuleKey;
 pub use module_options::{ModuleOptions, ModuleRules, NAMED as NAMED_OPTIONS, Possible};
-pub use network::NetworkBonus;
 pub use tokens::{good, good_slot};
 pub use wagon::WagonMove;
 
 use crate::ids::{FigureId, KindId, NodeId, PlacedId};
 use crate::options::Rules;
 use crate::placements::Placements;
-use crate::scoring::{FigureBonus, Score};
+use crate::scoring::Score;
 use crate::state::{Core, Event, Game, IllegalMove, Move, Powers};
 use crate::tables::Tables;
 
@@ -625,7 +628,7 @@ pub static RULE_SOURCES: [RuleSourceInfo; 3] = [
     RuleSourceInfo {
         name: "flowers",
         scored: None,
-        beside: |s| s.flowers.iter().map(|b| u64::from(b.points)).sum(),
+        beside: |s| events::paid_to(s, RuleSource::FLOWERS),
     },
     RuleSourceInfo {
         name: "windmills",
@@ -635,7 +638,7 @@ pub static RULE_SOURCES: [RuleSourceInfo; 3] = [
     RuleSourceInfo {
         name: "marketplace networks",
         scored: None,
-        beside: |s| s.network.iter().map(|b| u64::from(b.points)).sum(),
+        beside: |s| events::paid_to(s, RuleSource::NETWORKS),
     },
 ];
 
@@ -1316,9 +1319,9 @@ impl Game<'_> {
     /// The `scored` hook: a feature was scored; the bonuses paid beside its points, the
     /// figures' (`powers`), a guarding creature's (`creatures`), then the flowers' (`flowers`).
     #[inline]
-    pub(crate) fn scored(&mut self, s: &Scoring<'_>) -> (Vec<FigureBonus>, Vec<FlowerBonus>) {
+    pub(crate) fn scored(&mut self, s: &Scoring<'_>) -> Vec<Bonus> {
         if !self.modules.pay_scored(s.powered) {
-            return (Vec::new(), Vec::new());
+            return Vec::new();
         }
         let mut bonuses = if s.powered.is_empty() {
             Vec::new()
@@ -1333,15 +1336,13 @@ impl Game<'_> {
         {
             bonuses.extend(creatures::pay_scored(self, s));
         }
-        let flowers = if self.modules.flowers.is_some() {
-            flowers::pay(self, s.shape, s.tile, s.followers)
-        } else {
-            Vec::new()
-        };
+        if self.modules.flowers.is_some() {
+            bonuses.extend(flowers::pay(self, s.shape, s.tile, s.followers));
+        }
         if self.modules.wagons.is_some() && !s.powered.is_empty() {
             wagon::free(self, s);
         }
-        (bonuses, flowers)
+        bonuses
     }
 
     /// The completions hook: roads closed this turn at a hub (`markets`), waiting for their
@@ -1438,16 +1439,6 @@ impl Game<'_> {
         if self.modules.barns.is_some() {
             barn::final_scoring(self, events);
         }
-    }
-}
-
-impl Score {
-    /// What the rule modules' bonuses of this scoring paid a player (flowers, marketplace
-    /// networks).
-    pub(crate) fn module_bonus_points(&self, player: u8) -> u32 {
-        let flowers = (self.flowers.iter()).filter(|b| b.player == player);
-        let network = (self.network.iter()).filter(|b| b.player == player);
-        flowers.map(|b| b.points).sum::<u32>() + network.map(|b| b.points).sum::<u32>()
     }
 }
 

@@ -3,35 +3,8 @@
 //! tiles of the other roads of each of those marketplaces.
 
 use crate::ids::{NodeId, PlacedId};
-use crate::rules::RuleSource;
+use crate::rules::{Bonus, BonusSource, RuleSource};
 use crate::state::{Core, Event, Game};
-use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// A marketplace network bonus of one player (Village Life).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NetworkBonus {
-    /// The player (0-based).
-    pub player: u8,
-    /// Tiles of each other road of the marketplaces the scored road touches.
-    pub roads: Vec<u32>,
-    /// Their sum.
-    pub points: u32,
-}
-
-impl fmt::Display for NetworkBonus {
-    /// As a scoring's text adds it: `P1 +5 marketplace network (tiles of the other roads: 2 + 3)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self.roads.iter().map(u32::to_string).collect();
-        write!(
-            f,
-            "P{} +{} marketplace network (tiles of the other roads: {})",
-            self.player + 1,
-            self.points,
-            parts.join(" + ")
-        )
-    }
-}
 
 /// The marketplace tiles a road set touches (its members that end at a marketplace).
 pub(crate) fn markets_of(core: &Core<'_>, root: NodeId, out: &mut Vec<PlacedId>) {
@@ -119,7 +92,7 @@ fn add_network_bonus(game: &mut Game<'_>, root: NodeId, events: &mut [Event]) {
         game.core.scores[b.player as usize] += b.points;
         (game.core.stats).credit_rule_points(RuleSource::NETWORKS, b.points);
     }
-    score.network = network;
+    score.bonuses.extend(network);
 }
 
 /// Distinct tiles of a set.
@@ -144,7 +117,7 @@ fn tile_count(game: &mut Game<'_>, root: NodeId) -> u32 {
 
 /// The network bonus of a completed marketplace road: for each marketplace it touches, the
 /// tiles of that marketplace's other roads, to each of the road's owners.
-fn network_bonus(game: &mut Game<'_>, root: NodeId, owners: &[u8]) -> Vec<NetworkBonus> {
+fn network_bonus(game: &mut Game<'_>, root: NodeId, owners: &[u8]) -> Vec<Bonus> {
     let mut markets = Vec::new();
     markets_of(&game.core, root, &mut markets);
     let mut counts = Vec::new();
@@ -163,10 +136,12 @@ fn network_bonus(game: &mut Game<'_>, root: NodeId, owners: &[u8]) -> Vec<Networ
     }
     owners
         .iter()
-        .map(|&player| NetworkBonus {
+        .map(|&player| Bonus {
             player,
-            roads: counts.clone(),
             points,
+            source: BonusSource::Network {
+                roads: counts.clone(),
+            },
         })
         .collect()
 }

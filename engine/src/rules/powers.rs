@@ -7,8 +7,7 @@
 //! `Powers`, their masks; the extra tile's progress through a turn is this module's state.
 
 use crate::ids::PlacedId;
-use crate::rules::{ActionId, Powered, Scoring, Target};
-use crate::scoring::FigureBonus;
+use crate::rules::{ActionId, Bonus, BonusSource, Powered, Scoring, Target};
 use crate::state::{Event, FigureKind, Game, IllegalMove};
 use crate::tables::Power;
 
@@ -122,9 +121,9 @@ pub(crate) fn earn_extra_tile(game: &mut Game<'_>, placed: PlacedId, events: &mu
 /// (`Scoring::powered`): a bonus its owner adds when among
 /// the winners, at its rates times the feature's `(tiles, emblems, bordered)`; a recall's
 /// points, counted.
-pub(crate) fn pay_bonuses(game: &mut Game<'_>, s: &Scoring<'_>) -> Vec<FigureBonus> {
+pub(crate) fn pay_bonuses(game: &mut Game<'_>, s: &Scoring<'_>) -> Vec<Bonus> {
     let (tiles, emblems, bordered) = s.counted;
-    let mut bonuses: Vec<FigureBonus> = Vec::new();
+    let mut bonuses: Vec<Bonus> = Vec::new();
     let mut paid_for: Vec<(u8, usize)> = Vec::new();
     for &Powered {
         owner, figure: k, ..
@@ -145,11 +144,13 @@ pub(crate) fn pay_bonuses(game: &mut Game<'_>, s: &Scoring<'_>) -> Vec<FigureBon
                 let paid = rates.tile * tiles + rates.emblem * emblems + rates.bordered * bordered;
                 game.core.scores[usize::from(owner)] += paid;
                 game.core.stats.figure_points[k] += u64::from(paid);
-                bonuses.push(FigureBonus {
+                bonuses.push(Bonus {
                     player: owner,
-                    figure: info.id.clone(),
-                    counted,
                     points: paid,
+                    source: BonusSource::Figure {
+                        figure: info.id.clone(),
+                        counted,
+                    },
                 });
             }
             Some(Power::Recall) if s.winners.contains(&owner) => {

@@ -4,6 +4,7 @@
 //! giving one good (`good`) count together, at the first such marker's place (`good_slot`).
 
 use crate::ids::NodeId;
+use crate::rules::ModuleEvent;
 use crate::state::{Event, Game};
 use crate::tables::Tables;
 
@@ -52,11 +53,11 @@ pub(crate) fn award(game: &mut Game<'_>, root: NodeId, events: &mut Vec<Event>) 
     for (k, count) in got {
         let slot = good_slot(tables, usize::from(k));
         tokens.held[usize::from(player) * kinds + slot] += count;
-        events.push(Event::Tokens {
+        events.push(Event::Module(ModuleEvent::Tokens {
             player,
             marker: good(tables, usize::from(k)).to_string(),
             count,
-        });
+        }));
     }
 }
 
@@ -91,11 +92,11 @@ pub(crate) fn score_majorities(game: &mut Game<'_>, events: &mut Vec<Event>) {
             game.core.scores[usize::from(p)] += points;
             game.core.stats.good_points[k] += u64::from(points);
         }
-        events.push(Event::TokenMajority {
+        events.push(Event::Module(ModuleEvent::TokenMajority {
             marker: good(tables, k).to_string(),
             players: winners,
             tokens: held,
             points,
-        });
+        }));
     }
 }

@@ -3,8 +3,7 @@
 //! placed, else 1 per placed tile at the end.
 
 use crate::ids::{FigureId, KindId, PlacedId};
-use crate::rules::FlowerBonus;
-use crate::rules::{ActionId, RuleSource, Target};
+use crate::rules::{ActionId, Bonus, BonusSource, RuleSource, Target};
 use crate::scoring::{Reason, Score, Scored};
 use crate::state::{Event, Figure, FigureKind, Game, IllegalMove};
 use crate::tables::Rates;
@@ -227,11 +226,13 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
             .map(|&t| super::flowers::groups_on(game, t, colour))
             .sum();
         if groups > 0 {
-            flowers.push(FlowerBonus {
+            flowers.push(Bonus {
                 player: owner,
-                colour: game.core.tables.colours[colour as usize].clone(),
-                groups,
                 points: 3 * groups,
+                source: BonusSource::Flowers {
+                    colour: game.core.tables.colours[colour as usize].clone(),
+                    groups,
+                },
             });
         }
     }
@@ -270,9 +271,7 @@ fn score_windmill(game: &mut Game<'_>, index: usize, complete: bool, events: &mu
         followers: vec![0; game.core.options.players as usize],
         strength: Vec::new(),
         modifiers: Vec::new(),
-        flowers,
-        network: Vec::new(),
-        bonuses: Vec::new(),
+        bonuses: flowers,
     })));
 }
 

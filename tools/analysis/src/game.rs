@@ -873,32 +873,7 @@ fn event_text(
                 .replace("{player}", &format!("P{}", player + 1))
                 .to_string(),
         ),
-        Event::Tokens {
-            player,
-            marker,
-            count,
-        } => Some(format!("  P{} takes {count} × {marker}", player + 1)),
-        Event::TokenMajority {
-            marker,
-            players,
-            tokens,
-            points,
-        } => {
-            let who: Vec<String> = players.iter().map(|p| format!("P{}", p + 1)).collect();
-            let counts: Vec<String> = (tokens.iter().enumerate())
-                .map(|(p, n)| format!("P{} {n}", p + 1))
-                .collect();
-            Some(format!(
-                "  final {marker}: {} {} {points} points for the most {marker} ({})",
-                who.join(", "),
-                if who.len() > 1 {
-                    "each score"
-                } else {
-                    "scores"
-                },
-                counts.join(", ")
-            ))
-        }
+        Event::Module(event) => Some(format!("  {}", event.words())),
         Event::GameOver { .. } => None,
     }
 }

@@ -17,7 +17,7 @@
 //! A tile is *drawn* by the seat whose turn it is, whether it is placed or set aside.
 
 use crate::stats::{Moments, Ratio};
-use engine::rules::{RULE_SOURCES, RuleSource};
+use engine::rules::{BonusKind, ModuleEvent, RULE_SOURCES, RuleSource};
 use engine::simulate::Collect;
 use engine::tables::MAX_FEATURE_KINDS;
 use engine::{Event, FeatureKindId, Game, Score, Scored, Tables};
@@ -105,7 +105,10 @@ pub fn points_by_source(s: &Score) -> [u64; SOURCES] {
     for source in RuleSource::all() {
         out[Source::Rule(source).index()] += (source.info().beside)(s);
     }
-    out[Source::Figures.index()] += s.bonuses.iter().map(|b| u64::from(b.points)).sum::<u64>();
+    out[Source::Figures.index()] += (s.bonuses.iter())
+        .filter(|b| b.kind() == BonusKind::Figure)
+        .map(|b| u64::from(b.points))
+        .sum::<u64>();
     out
 }
 
@@ -148,17 +151,17 @@ pub fn credit(game: &Game<'_>, events: &[Event]) -> Vec<PlacedCredit> {
     let mut awards: Vec<(&str, u8, usize, u32)> = Vec::new();
     for e in events {
         match e {
-            Event::Tokens {
+            Event::Module(ModuleEvent::Tokens {
                 player,
                 marker,
                 count,
-            } => awards.push((marker, *player, turn, *count)),
-            Event::TokenMajority {
+            }) => awards.push((marker, *player, turn, *count)),
+            Event::Module(ModuleEvent::TokenMajority {
                 marker,
                 players,
                 points,
                 ..
-            } => {
+            }) => {
                 // A majority's points go to the placements that took its tokens, by count.
                 for &p in players {
                     let mine: Vec<(usize, u32)> = awards

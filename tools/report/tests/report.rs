@@ -2,6 +2,7 @@
 //! thread count; the per-tile credit adds up to each game's points; a set compared against
 //! itself shows no significant difference, and a real difference is found.
 
+use engine::rules::{Bonus, BonusKind, ModuleEvent};
 use engine::simulate::{SimOptions, play_out, run_collect};
 use engine::{Draw, GameOptions, RuleOptions, Tables};
 use std::sync::OnceLock;
@@ -148,13 +149,14 @@ fn per_tile_credit_adds_up_to_each_games_points() {
         for e in &events {
             match e {
                 engine::Event::Scored(s) => {
-                    scorings[0] += u64::from(!s.flowers.is_empty());
+                    let flowers = |b: &Bonus| b.kind() == BonusKind::Flowers;
+                    scorings[0] += u64::from(s.bonuses.iter().any(flowers));
                     scorings[1] += u64::from(
                         s.kind == engine::Scored::Rule(engine::rules::RuleSource::WINDMILLS),
                     );
                     scorings[2] += u64::from(s.modifiers.iter().any(|m| m.points > 0));
                 }
-                engine::Event::TokenMajority { points, .. } => {
+                engine::Event::Module(ModuleEvent::TokenMajority { points, .. }) => {
                     scorings[3] += u64::from(*points > 0)
                 }
                 _ => {}

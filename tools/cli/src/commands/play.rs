@@ -68,15 +68,6 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
                 "tiles": s.tiles.iter().map(|t| [t.0, t.1]).collect::<Vec<_>>(),
                 "pennants": s.emblems, "cities": s.bordered.iter().map(|b| b.1).sum::<u32>(),
                 "points": s.points, "reason": { "rule": s.rule(tables) }, "modifiers": s.modifiers,
-                "flowers": s.flowers.iter().map(|b| serde_json::json!({
-                    "player": b.player + 1, "colour": b.colour, "groups": b.groups, "points": b.points,
-                })).collect::<Vec<_>>(),
-                "network": s.network.iter().map(|b| serde_json::json!({
-                    "player": b.player + 1, "roads": b.roads, "points": b.points,
-                })).collect::<Vec<_>>(),
-                "bonuses": s.bonuses.iter().map(|b| serde_json::json!({
-                    "player": b.player + 1, "figure": b.figure, "counted": b.counted, "points": b.points,
-                })).collect::<Vec<_>>(),
                 "why": s.describe(tables).to_string(),
             }}),
         ),
@@ -102,22 +93,7 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
         Event::Declined { player, action } => serde_json::json!({
             "declined": { "player": player + 1, "move": action.info().name }
         }),
-        Event::Tokens {
-            player,
-            marker,
-            count,
-        } => serde_json::json!({
-            "tokens": { "player": player + 1, "token": marker, "count": count }
-        }),
-        Event::TokenMajority {
-            marker,
-            players,
-            tokens,
-            points,
-        } => serde_json::json!({ "token_majority": {
-            "token": marker, "players": players.iter().map(|p| p + 1).collect::<Vec<_>>(),
-            "tokens": tokens, "points": points,
-        }}),
+        Event::Module(event) => event.to_json(),
         Event::GameOver { scores } => serde_json::json!({ "game_over": { "scores": scores } }),
     }
 }
@@ -247,9 +223,13 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
     Ok(code)
 }
 
-/// A scoring's JSON with the majority by strength, per player, where figures counted otherwise
-/// than one each (absent otherwise, as before figures had strengths).
+/// A scoring's JSON with the rule modules' bonuses (a list per kind, in the engine's one shape)
+/// and the majority by strength, per player, where figures counted otherwise than one each
+/// (absent otherwise, as before figures had strengths).
 fn scored_json(s: &engine::Score, mut json: serde_json::Value) -> serde_json::Value {
+    if let Some(scored) = json["scored"].as_object_mut() {
+        scored.extend(engine::rules::bonuses_json(&s.bonuses));
+    }
     if !s.strength.is_empty() {
         json["scored"]["strength"] = serde_json::json!(s.strength);
     }

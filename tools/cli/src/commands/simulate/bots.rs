@@ -7,6 +7,7 @@
 use engine::game::{ActionGroup, Event, Move, Phase, Scored};
 use engine::players::{Player, Strategy};
 use engine::rng::Rng;
+use engine::rules::ModuleEvent;
 use engine::setup::Setup;
 use engine::simulate::{SimError, SimOptions};
 use engine::{FeatureKindId, FigureId, Tables};
@@ -255,9 +256,9 @@ fn count_uses(game: &engine::Game<'_>, events: &[Event], key: Key, u: &mut Use) 
                         u.uses += 1.0;
                         s.players.iter().for_each(|&p| used(p));
                     }
-                    Event::TokenMajority {
+                    Event::Module(ModuleEvent::TokenMajority {
                         marker, players, ..
-                    } if marker == id => {
+                    }) if marker == id => {
                         u.uses += 1.0;
                         players.iter().for_each(|&p| used(p));
                     }

@@ -10,6 +10,7 @@
 
 use engine::Tables;
 use engine::game::{Event, Game, Reason, RuleOptions, Scored, Setup};
+use engine::rules::ModuleEvent;
 use engine::simulate::{Collect, SimOptions, collect_serial};
 use rayon::prelude::*;
 use tiledef::{Declared, Report, Severity, TileSet};
@@ -273,7 +274,7 @@ impl Collect for Tally {
                     }
                 }
                 Event::Scored(score) => self.score(tables, score),
-                Event::TokenMajority { marker, points, .. } if *points > 0 => {
+                Event::Module(ModuleEvent::TokenMajority { marker, points, .. }) if *points > 0 => {
                     // A good's majority is counted at its slot (its first marker).
                     let gives = |k: usize| tables.markers[k].token.is_some();
                     let good = (0..tables.markers.len())
