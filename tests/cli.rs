@@ -1870,8 +1870,9 @@ fn play_reads_a_creature_s_moves_under_its_id() {
     }
 }
 
-/// `simulate`'s words name a fan creature's moves by its id, as its record does; `--json`
-/// keeps the registry's names, the same keys for every set.
+/// `simulate`'s words name a fan creature's moves by its id, as its record does, and put the
+/// sources that paid nothing on one line; `--json` keeps the registry's names, the same keys
+/// for every set.
 #[test]
 fn simulate_names_a_creature_s_moves_by_its_id() {
     let (base, set) = (
@@ -1898,6 +1899,16 @@ fn simulate_names_a_creature_s_moves_by_its_id() {
         !line.contains("dragon") && !line.contains("fairy"),
         "{line}"
     );
+    // The modules out of these games paid nothing: one line names them all.
+    assert!(stdout.contains("\n  lighthouse (bonus) "), "{stdout}");
+    let nothing = (stdout.lines())
+        .find(|l| l.starts_with("  nothing from: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    for source in ["flowers", "windmills", "marketplace networks"] {
+        assert!(nothing.contains(source), "{nothing}");
+        assert!(!stdout.contains(&format!("\n  {source} ")), "{stdout}");
+    }
+    assert!(!stdout.contains("per game: 0.00"), "{stdout}");
     let json: Vec<&str> = all.iter().copied().chain(["--json"]).collect();
     let out = tilekit(&json);
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");

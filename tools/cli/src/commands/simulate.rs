@@ -728,7 +728,10 @@ fn report(
     let by_source = stats.sums.points_by_source(tables);
     let total: i64 = by_source.iter().map(|(_, v)| v).sum();
     let _ = writeln!(out, "points per game by source:");
-    for (name, pts) in &by_source {
+    // Every loaded set's sources are counted, most of them out of the games when a fan set is
+    // simulated with the bundled definitions: those that paid nothing go on one line.
+    let (paid, unpaid): (Vec<_>, Vec<_>) = by_source.iter().partition(|(_, pts)| *pts != 0);
+    for (name, pts) in &paid {
         let _ = writeln!(
             out,
             "  {:<24} {:>6.1}  ({:.1}%)",
@@ -737,10 +740,17 @@ fn report(
             100.0 * *pts as f64 / total.max(1) as f64
         );
     }
+    if !unpaid.is_empty() {
+        let names: Vec<&str> = unpaid.iter().map(|(name, _)| name.as_str()).collect();
+        let _ = writeln!(out, "  nothing from: {}", names.join(", "));
+    }
     let counted: Vec<String> = (engine::rules::COUNTED_MOVES.iter())
+        .filter(|&&(a, _)| stats.sums.moves_of(a) > 0)
         .map(|&(a, words)| format!("{:.2} {words}", stats.sums.moves_of(a) as f64 / g))
         .collect();
-    let _ = writeln!(out, "per game: {}", counted.join(", "));
+    if !counted.is_empty() {
+        let _ = writeln!(out, "per game: {}", counted.join(", "));
+    }
     // In words, a creature's action by the creatures' ids (`serpent`), not the registry's.
     let label = |a: engine::rules::ActionId| a.label(tables);
     let actions = by_action(&stats.sums.actions, g, label);
