@@ -408,7 +408,7 @@ impl<'t> Game<'t> {
         }
         let mut features = (self.free_features(placed)).fold(0, |set, i| set | 1 << i);
         if self.modules.filters_deploys() {
-            features &= !self.refused_features(placed);
+            features &= !self.refused_features(placed, features);
         }
         Deploys::new(features, figures, special)
     }
@@ -425,13 +425,20 @@ impl<'t> Game<'t> {
             .map(|(i, _)| i)
     }
 
-    /// The local features of a tile just placed on which a rule module refuses a follower (bit
-    /// `i`: local feature `i`; the deploy filter hook).
-    fn refused_features(&self, placed: PlacedId) -> u64 {
+    /// The local features among `asked` (bit `i`: local feature `i`) of a tile just placed on
+    /// which a rule module refuses a follower (the deploy filter hook).
+    fn refused_features(&self, placed: PlacedId, asked: u64) -> u64 {
         let p = self.core.board.placed[placed.index()];
-        (0..self.core.play_orient(placed).features)
-            .filter(|&i| self.deploy_refused(self.find(p.node(i))))
-            .fold(0, |set, i| set | 1 << i)
+        let mut refused = 0;
+        let mut rest = asked;
+        while rest != 0 {
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            if self.deploy_refused(self.find(p.node(i as u8))) {
+                refused |= 1 << i;
+            }
+        }
+        refused
     }
 
     /// The figures deployed as a follower is (a mask of `FigureId::bit`) the current player

@@ -255,7 +255,10 @@ pub(crate) fn final_scoring(game: &mut Game<'_>, events: &mut Vec<Event>) {
 /// it.
 #[inline]
 pub(crate) fn refuses(core: &Core<'_>, barns: &Barns, root: NodeId) -> bool {
-    (barns.placed.iter()).any(|b| core.find(b.node) == root)
+    // A feature of another kind holds none: its kind is one read, each figure's region a walk.
+    let on = (core.tables.corner_figures.get(usize::from(barns.figure))).map(|f| f.on.0);
+    on == Some(core.nodes[root.index()].kind.0)
+        && (barns.placed.iter()).any(|b| core.find(b.node) == root)
 }
 
 /// What the figures at corners are worth to their owners for the greedy estimate: the `end`
