@@ -14,7 +14,7 @@
 use crate::board::EMPTY;
 use crate::ids::{KindId, OrientId, PlacedId};
 use crate::rules::{ActionId, Target};
-use crate::state::{Event, Game, IllegalMove, Phase};
+use crate::state::{Core, Event, Game, IllegalMove, Phase};
 
 /// The reserve tiles in a game: which kind, how many each player holds, where they may go.
 #[derive(Clone, Debug)]
@@ -62,19 +62,19 @@ impl Reserve {
 /// Whether the open position `(x, y)` has a placed tile on each side.
 fn closed(game: &Game<'_>, (x, y): (i16, i16)) -> bool {
     let cell = game.core.board.cell(i32::from(x), i32::from(y));
-    closed_slot(game, cell.slot)
+    closed_slot(&game.core, cell.slot)
 }
 
 /// Whether the frontier slot `slot` (`EMPTY`: none, a placed cell) is an open position with
 /// a placed tile on each side.
-fn closed_slot(game: &Game<'_>, slot: u16) -> bool {
+fn closed_slot(core: &Core<'_>, slot: u16) -> bool {
     if slot == EMPTY {
         return false;
     }
     // Read off its neighbour pattern, kept up to date as tiles are placed, instead of the four
     // cells: a side's digit is 0 where no tile is.
-    let base = game.core.tables.index.base;
-    let mut pattern = game.core.board.frontier[usize::from(slot)].pattern;
+    let base = core.tables.index.base;
+    let mut pattern = core.board.frontier[usize::from(slot)].pattern;
     (0..4).all(|_| {
         let side = pattern % base;
         pattern /= base;
@@ -84,34 +84,29 @@ fn closed_slot(game: &Game<'_>, slot: u16) -> bool {
 
 /// Whether the reserve tile's edges meet those around the open position in frontier slot
 /// `slot`.
-fn edges_meet(game: &Game<'_>, kind: KindId, slot: u16) -> bool {
-    let pattern = game.core.board.frontier[usize::from(slot)].pattern;
-    game.core.tables.index.fits(pattern, kind) != 0
+fn edges_meet(core: &Core<'_>, kind: KindId, slot: u16) -> bool {
+    let pattern = core.board.frontier[usize::from(slot)].pattern;
+    core.tables.index.fits(pattern, kind) != 0
 }
 
 /// The `placed` hook: the tile at `placed` filled a gap or closed the gaps beside it; its
 /// player is remembered for the end-game round.
 pub(crate) fn note_placed(game: &mut Game<'_>, placed: PlacedId) {
-    let Some(kind) = game.modules.reserve.as_ref().map(|r| r.kind) else {
-        return;
-    };
-    let p = game.core.board.placed[placed.index()];
-    // The four cells beside it as placing it left them, not read again.
-    let cells = game.core.board.beside;
-    let beside = std::array::from_fn::<_, 4, _>(|side| {
-        let (dx, dy) = [(0, -1), (1, 0), (0, 1), (-1, 0)][side];
-        let slot = cells[side].slot;
-        (closed_slot(game, slot) && edges_meet(game, kind, slot)).then_some((p.x + dx, p.y + dy))
-    });
-    let current = game.core.current;
+    let core = &game.core;
     let Some(r) = &mut game.modules.reserve else {
         return;
     };
-    r.placer = current;
-    r.gaps.retain(|&at| at != (p.x, p.y));
-    for at in beside.into_iter().flatten() {
-        if !r.gaps.contains(&at) {
-            r.gaps.push(at);
+    r.placer = core.current;
+    let p = core.board.placed[placed.index()];
+    if let Some(i) = r.gaps.iter().position(|&at| at == (p.x, p.y)) {
+        r.gaps.remove(i);
+    }
+    // A position closes once, when its last side is placed: each gap is pushed once. The
+    // cells beside the new tile are read as placing it left them, not again.
+    for (side, cell) in core.board.beside.iter().enumerate() {
+        if closed_slot(core, cell.slot) && edges_meet(core, r.kind, cell.slot) {
+            let (dx, dy) = [(0, -1), (1, 0), (0, 1), (-1, 0)][side];
+            r.gaps.push((p.x + dx, p.y + dy));
         }
     }
 }
