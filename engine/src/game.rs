@@ -216,15 +216,19 @@ impl<'t> Game<'t> {
             return None;
         };
         if self.has_place_actions() {
+            // `below(placements + actions)` takes one number of the stream whatever its bound
+            // (without a place-step move, the draw among the placements alone): taken first,
+            // it says how few placements the place-step moves need to be picked
+            // (`Draw::most_before`), and the placements are counted only that far, most turns
+            // stopping at the first few positions: the same games.
+            let draw = rng.draw();
             let actions = self.place_action_count();
-            if actions == 0 {
-                // `below` takes one number of the stream whatever its bound, so the draw
-                // among the placements alone is skipped without counting them: the same games.
-                rng.below(1);
-            } else {
-                let placements = self.place.count(&self.core) as usize;
-                let n = rng.below(placements + actions);
-                if n >= placements {
+            if actions > 0 {
+                let most = draw.most_before(actions);
+                let placements = self.place.count_to(&self.core, most);
+                if u64::from(placements) <= most {
+                    let placements = placements as usize;
+                    let n = draw.below(placements + actions);
                     return self.nth_place_action(n - placements);
                 }
             }

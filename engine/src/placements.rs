@@ -309,6 +309,27 @@ impl Placements {
 
     /// The placements in the listed masks, eight masks at a time (the bits of eight bytes are
     /// the bits of a u64).
+    /// The count, or some number above `most` when it is above: the positions are read only
+    /// until their placements pass `most`.
+    pub(crate) fn count_to(&self, core: &Core<'_>, most: u64) -> u32 {
+        if self.count.is_some() || self.listed {
+            return self.count(core);
+        }
+        let mut count = 0u32;
+        let row = self.index_alone().then(|| core.tables.index.row(self.kind));
+        for (slot, open) in core.board.frontier.iter().enumerate() {
+            let mask = match row {
+                Some(row) => row.at(open.pattern),
+                None => self.mask_at(core, slot),
+            };
+            count += rotations(mask);
+            if u64::from(count) > most {
+                break;
+            }
+        }
+        count
+    }
+
     fn listed_count(&self) -> u32 {
         if let Some((slots, n)) = self.few {
             return (slots[..usize::from(n)].iter())
@@ -475,6 +496,30 @@ fn eight(masks: &[u8]) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use crate::game::Phase;
+    use crate::players::random::each_random_position;
+
+    /// `count_to` is the count where that is at most its bound, and a number above the bound
+    /// (never above the count) where it is not, in every place phase of random games.
+    #[test]
+    fn a_count_to_a_bound_stops_past_it() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let sets = ["base".to_string(), "abbey-and-mayor".to_string()];
+        each_random_position(&tables, &sets, 0..3, |game| {
+            if !matches!(game.phase(), Phase::Place(_)) {
+                return;
+            }
+            let count = game.place.count(&game.core);
+            for most in [0, 1, 3, 10, 40, 1000] {
+                let to = game.place.count_to(&game.core, most);
+                match u64::from(count) <= most {
+                    true => assert_eq!(to, count, "bound {most}"),
+                    false => assert!(u64::from(to) > most && to <= count, "{to} for {most}"),
+                }
+            }
+        });
+    }
+
     /// `rotations` counts the bits of every four-bit mask.
     #[test]
     fn rotations_counts_a_mask_s_bits() {
