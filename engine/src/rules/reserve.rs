@@ -357,4 +357,27 @@ mod tests {
             assert!(kept > 0, "no gap in the games of {sets:?}");
         }
     }
+
+    /// `Placements::count_to`, which the random player's choice between the placements and
+    /// a reserve move counts to, is the count where that is at most its bound, and a number
+    /// above the bound (never above the count) where it is not, in every place phase of
+    /// random games.
+    #[test]
+    fn a_count_to_a_bound_stops_past_it() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let sets = ["base".to_string(), "abbey-and-mayor".to_string()];
+        each_random_position(&tables, &sets, 0..3, |game| {
+            if !matches!(game.phase(), crate::game::Phase::Place(_)) {
+                return;
+            }
+            let count = game.place.count(&game.core);
+            for most in [0, 1, 3, 10, 40, 1000] {
+                let to = game.place.count_to(&game.core, most);
+                match u64::from(count) <= most {
+                    true => assert_eq!(to, count, "bound {most}"),
+                    false => assert!(u64::from(to) > most && to <= count, "{to} for {most}"),
+                }
+            }
+        });
+    }
 }
