@@ -1162,8 +1162,8 @@ pub(crate) struct Powers {
     pub(crate) extra_tile_kinds: u32,
     /// The set figures in play with the power `move-on` (`FigureId::bit`).
     pub(crate) move_on_kinds: u32,
-    /// The set figures in play that stand beside their owner's follower (`FollowerInfo::
-    /// beside_own`, `FigureId::bit`: the builder, the pig).
+    /// The set figures in play that stand beside their owner's follower
+    /// (`FollowerInfo::beside_own`, `FigureId::bit`).
     pub(crate) beside_kinds: u32,
 }
 
@@ -1379,7 +1379,7 @@ impl<'t> Game<'t> {
     pub(crate) fn return_lonely(&mut self, left: Figure) -> Vec<Figure> {
         let core = &self.core;
         // Only a figure standing beside its owner's follower is taken back so: with none in
-        // play (the abbot's recall in the base game), no walk of the figures.
+        // play (a recall in the base game), no walk of the figures.
         if core.powers.beside_kinds == 0 || !core.claims(&left) {
             return Vec::new();
         }
