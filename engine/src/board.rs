@@ -90,6 +90,9 @@ pub struct Board {
     pub placed: Vec<Placed>,
     /// Empty positions next to at least one tile, with their neighbour patterns.
     pub frontier: Vec<Open>,
+    /// The cells beside the tile placed last (N, E, S, W) as `place` returned them: a
+    /// neighbour open before it keeps its slot, one it opened shows none.
+    pub beside: [Cell; 4],
 }
 
 impl Board {
@@ -104,6 +107,7 @@ impl Board {
             chunks: Vec::with_capacity(9),
             placed: Vec::with_capacity(capacity),
             frontier: Vec::with_capacity(64),
+            beside: [BLANK; 4],
         };
         // The start tile's chunk is needed at once.
         board.new_chunk(0, 0);
@@ -279,6 +283,7 @@ impl Board {
                     self.open(x + dx, y + dy, weights[side]);
                 }
             }
+            self.beside = cells;
             return cells;
         };
         let i = Board::within(u, v);
@@ -314,6 +319,7 @@ impl Board {
                 self.frontier[cell.slot as usize].pattern += weights[side];
             }
         }
+        self.beside = cells;
         cells
     }
 

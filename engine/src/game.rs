@@ -216,15 +216,19 @@ impl<'t> Game<'t> {
             return None;
         };
         if self.has_place_actions() {
+            // `below(placements + actions)` takes one number of the stream whatever its bound
+            // (without a place-step move, the draw among the placements alone): taken first,
+            // it says how few placements the place-step moves need to be picked
+            // (`Draw::most_before`), and the placements are counted only that far, most turns
+            // stopping at the first few positions: the same games.
+            let draw = rng.draw();
             let actions = self.place_action_count();
-            if actions == 0 {
-                // `below` takes one number of the stream whatever its bound, so the draw
-                // among the placements alone is skipped without counting them: the same games.
-                rng.below(1);
-            } else {
-                let placements = self.place.count(&self.core) as usize;
-                let n = rng.below(placements + actions);
-                if n >= placements {
+            if actions > 0 {
+                let most = draw.most_before(actions);
+                let placements = self.place.count_to(&self.core, most);
+                if u64::from(placements) <= most {
+                    let placements = placements as usize;
+                    let n = draw.below(placements + actions);
                     return self.nth_place_action(n - placements);
                 }
             }
@@ -408,7 +412,7 @@ impl<'t> Game<'t> {
         }
         let mut features = (self.free_features(placed)).fold(0, |set, i| set | 1 << i);
         if self.modules.filters_deploys() {
-            features &= !self.refused_features(placed);
+            features &= !self.refused_features(placed, features);
         }
         Deploys::new(features, figures, special)
     }
@@ -425,13 +429,20 @@ impl<'t> Game<'t> {
             .map(|(i, _)| i)
     }
 
-    /// The local features of a tile just placed on which a rule module refuses a follower (bit
-    /// `i`: local feature `i`; the deploy filter hook).
-    fn refused_features(&self, placed: PlacedId) -> u64 {
+    /// The local features among `asked` (bit `i`: local feature `i`) of a tile just placed on
+    /// which a rule module refuses a follower (the deploy filter hook).
+    fn refused_features(&self, placed: PlacedId, asked: u64) -> u64 {
         let p = self.core.board.placed[placed.index()];
-        (0..self.core.play_orient(placed).features)
-            .filter(|&i| self.deploy_refused(self.find(p.node(i))))
-            .fold(0, |set, i| set | 1 << i)
+        let mut refused = 0;
+        let mut rest = asked;
+        while rest != 0 {
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            if self.deploy_refused(self.find(p.node(i as u8))) {
+                refused |= 1 << i;
+            }
+        }
+        refused
     }
 
     /// The figures deployed as a follower is (a mask of `FigureId::bit`) the current player

@@ -309,6 +309,27 @@ impl Placements {
 
     /// The placements in the listed masks, eight masks at a time (the bits of eight bytes are
     /// the bits of a u64).
+    /// The count, or some number above `most` when it is above: the positions are read only
+    /// until their placements pass `most`.
+    pub(crate) fn count_to(&self, core: &Core<'_>, most: u64) -> u32 {
+        if self.count.is_some() || self.listed {
+            return self.count(core);
+        }
+        let mut count = 0u32;
+        let row = self.index_alone().then(|| core.tables.index.row(self.kind));
+        for (slot, open) in core.board.frontier.iter().enumerate() {
+            let mask = match row {
+                Some(row) => row.at(open.pattern),
+                None => self.mask_at(core, slot),
+            };
+            count += rotations(mask);
+            if u64::from(count) > most {
+                break;
+            }
+        }
+        count
+    }
+
     fn listed_count(&self) -> u32 {
         if let Some((slots, n)) = self.few {
             return (slots[..usize::from(n)].iter())

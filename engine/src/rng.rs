@@ -49,6 +49,12 @@ impl Rng {
         ((u64::from(self.next_u32()) * n as u64) >> 32) as usize
     }
 
+    /// The draw `below` makes, taken before its bound is known: one number of the stream.
+    #[inline]
+    pub fn draw(&mut self) -> Draw {
+        Draw(self.next_u32())
+    }
+
     /// Shuffles a slice (Fisher–Yates).
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         self.shuffle_prefix(items, items.len());
@@ -66,9 +72,50 @@ impl Rng {
     }
 }
 
+/// One number of the stream, to be scaled as `Rng::below` scales it once its bound is known.
+#[derive(Clone, Copy, Debug)]
+pub struct Draw(u32);
+
+impl Draw {
+    /// The number in `0..n` that `below(n)` would have drawn (`n` positive).
+    #[inline]
+    pub fn below(self, n: usize) -> usize {
+        ((u64::from(self.0) * n as u64) >> 32) as usize
+    }
+
+    /// The largest `first` for which `below(first + rest)` falls among the last `rest`
+    /// (`≥ first`): `u·(first + rest) ≥ first·2³²` is `first ≤ u·rest / (2³² − u)`. A caller
+    /// choosing between `first` things and `rest` others need count the first only this far.
+    #[inline]
+    pub fn most_before(self, rest: usize) -> u64 {
+        (u64::from(self.0) * rest as u64) / ((1u64 << 32) - u64::from(self.0))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Draw::below` is `Rng::below` on the same stream, and `most_before` is exactly the
+    /// largest first part whose draw lands in the rest, for small and large bounds.
+    #[test]
+    fn a_draw_scaled_later_is_below_and_most_before_splits_it() {
+        let (mut a, mut b) = (Rng::new(11), Rng::new(11));
+        for i in 0..20_000usize {
+            let rest = 1 + i % 5;
+            let d = b.draw();
+            let most = d.most_before(rest);
+            for first in [0, 1, 2, 7, 60, 200, 5_000, 1 << 20] {
+                let lands = d.below(first + rest) >= first;
+                assert_eq!(
+                    lands,
+                    first as u64 <= most,
+                    "draw {i}, first {first}, rest {rest}"
+                );
+            }
+            assert_eq!(a.below(100 + rest), d.below(100 + rest), "draw {i}");
+        }
+    }
 
     #[test]
     fn same_seed_same_stream_and_bounds_hold() {

@@ -1145,6 +1145,9 @@ pub(crate) struct Powers {
     pub(crate) extra_tile_kinds: u32,
     /// The set figures in play with the power `move-on` (`FigureId::bit`).
     pub(crate) move_on_kinds: u32,
+    /// The set figures in play that stand beside their owner's follower
+    /// (`FollowerInfo::beside_own`, `FigureId::bit`).
+    pub(crate) beside_kinds: u32,
 }
 
 impl Powers {
@@ -1165,6 +1168,9 @@ impl Powers {
             } else {
                 powers.special |= bit;
                 powers.special_on |= f.on;
+            }
+            if f.beside_own {
+                powers.beside_kinds |= bit;
             }
             match f.power {
                 Some(crate::tables::Power::Recall) => powers.recall_kinds |= bit,
@@ -1355,7 +1361,9 @@ impl<'t> Game<'t> {
     /// is left on it: those figures go where their owner is. Returns the figures taken back.
     pub(crate) fn return_lonely(&mut self, left: Figure) -> Vec<Figure> {
         let core = &self.core;
-        if core.powers.special == 0 || !core.claims(&left) {
+        // Only a figure standing beside its owner's follower is taken back so: with none in
+        // play (a recall in the base game), no walk of the figures.
+        if core.powers.beside_kinds == 0 || !core.claims(&left) {
             return Vec::new();
         }
         let root = core.find(left.node);

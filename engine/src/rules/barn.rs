@@ -119,6 +119,15 @@ fn count_corners(game: &Game<'_>, barns: &Barns, placed: PlacedId) -> usize {
     if barns.supply[usize::from(game.core.current)] == 0 {
         return 0;
     }
+    // A corner needs the tiles on both sides it joins: for the tile placed last, the cells
+    // beside it as placing it left them say so for most tiles, before the block is read.
+    let board = &game.core.board;
+    if placed.index() + 1 == board.placed.len() {
+        let [n, e, s, w] = board.beside.map(|c| c.placed != PlacedId::NONE);
+        if !((n || s) && (e || w)) {
+            return 0;
+        }
+    }
     // Most corners of a tile just placed lack one of the three other tiles: one read of the
     // block around it rules them out before any region is looked at.
     let p = game.core.board.placed[placed.index()];
@@ -255,7 +264,10 @@ pub(crate) fn final_scoring(game: &mut Game<'_>, events: &mut Vec<Event>) {
 /// it.
 #[inline]
 pub(crate) fn refuses(core: &Core<'_>, barns: &Barns, root: NodeId) -> bool {
-    (barns.placed.iter()).any(|b| core.find(b.node) == root)
+    // A feature of another kind holds none: its kind is one read, each figure's region a walk.
+    let on = (core.tables.corner_figures.get(usize::from(barns.figure))).map(|f| f.on.0);
+    on == Some(core.nodes[root.index()].kind.0)
+        && (barns.placed.iter()).any(|b| core.find(b.node) == root)
 }
 
 /// What the figures at corners are worth to their owners for the greedy estimate: the `end`

@@ -456,6 +456,45 @@ mod tests {
         assert!(listed_by_a_second > 0);
     }
 
+    /// Wherever the filter cleared a rotation of the drawn tile, `may_block` says it could (a
+    /// reserve tile's gaps are asked of the filter only there), under both readings, in
+    /// random games.
+    #[test]
+    fn may_block_holds_every_position_the_filter_narrows() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let mut narrowed = 0;
+        let readings = [super::DonkeyBlocks::Road, super::DonkeyBlocks::Network];
+        for (seed, blocks) in (0..40).zip(readings.repeat(20)) {
+            let mut options = GameOptions {
+                sets: vec!["base".into(), "village-life".into()],
+                ..GameOptions::seeded(2, seed)
+            };
+            options.rules.modules.donkey_blocks = blocks;
+            let mut game = Game::new(&tables, options, &mut Vec::new()).expect("valid options");
+            let mut rng = Rng::new(seed);
+            let mut moves = Vec::new();
+            while let Phase::Place(kind) = game.phase() {
+                let donkey = game.modules.donkey.expect("the donkey in play");
+                for (slot, open) in game.core.board.frontier.iter().enumerate() {
+                    let mask = game.place.mask_at(&game.core, slot);
+                    if mask != tables.index.fits(open.pattern, kind) {
+                        narrowed += 1;
+                        assert!(
+                            donkey.may_block(&game.core, (open.x, open.y)),
+                            "seed {seed}"
+                        );
+                    }
+                }
+                let placement = choose_placement(&game, &mut rng).expect("a placement");
+                game.apply(placement, &mut Vec::new()).expect("legal");
+                let action = crate::players::random::choose_action(&game, &mut rng, &mut moves);
+                let Some(action) = action else { break };
+                game.apply(action, &mut Vec::new()).expect("legal");
+            }
+        }
+        assert!(narrowed > 0, "the filter narrowed no position");
+    }
+
     #[test]
     fn the_mean_position_is_the_exact_mean_of_one_to_four_ends() {
         for open in 0..7u32 {

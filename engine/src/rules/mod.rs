@@ -991,14 +991,31 @@ impl Modules {
             return 0;
         };
         let mask = core.tables.index.fits(open.pattern, kind);
-        let at = (open.x, open.y);
-        let Some(mut donkey) = self.donkey.filter(|d| mask != 0 && d.may_block(core, at)) else {
+        if mask == 0 || !self.may_filter(core, (open.x, open.y)) {
+            return mask;
+        }
+        let Some(mut donkey) = self.donkey else {
             return mask;
         };
         let mut place = Placements::new();
         place.reset(kind);
         donkey.filter(core, &mut place, kind);
         place.mask_at(core, usize::from(slot))
+    }
+
+    /// Whether a module filters the placements (the donkey): without one, a tile's mask is
+    /// the placement index's everywhere.
+    #[inline]
+    pub(crate) fn filters_placements(&self) -> bool {
+        self.donkey.is_some()
+    }
+
+    /// Whether a module's placement filter could clear a rotation at the open position `at`
+    /// (the donkey's, where a feature on its tile could complete there): elsewhere a tile's
+    /// mask is the placement index's alone.
+    #[inline]
+    pub(crate) fn may_filter(&self, core: &Core<'_>, at: (i16, i16)) -> bool {
+        self.donkey.is_some_and(|d| d.may_block(core, at))
     }
 
     /// Whether a module reads `Node::ends_at` (the donkey's filter), which `put` then keeps.

@@ -14,7 +14,7 @@
 use crate::board::EMPTY;
 use crate::ids::{KindId, OrientId, PlacedId};
 use crate::rules::{ActionId, Target};
-use crate::state::{Event, Game, IllegalMove, Phase};
+use crate::state::{Core, Event, Game, IllegalMove, Phase};
 
 /// The reserve tiles in a game: which kind, how many each player holds, where they may go.
 #[derive(Clone, Debug)]
@@ -23,7 +23,9 @@ pub(crate) struct Reserve {
     pub(crate) kind: KindId,
     /// How many each player still holds.
     pub(crate) held: Vec<u8>,
-    /// The open positions with a placed tile on each side, in the order they closed.
+    /// The open positions with a placed tile on each side whose edges the reserve tile
+    /// meets, in the order they closed (a closed position's edges never change: checked
+    /// once).
     pub(crate) gaps: Vec<(i16, i16)>,
     /// The player who placed the tile before (whose turn the end-game round starts after).
     pub(crate) placer: u8,
@@ -60,19 +62,19 @@ impl Reserve {
 /// Whether the open position `(x, y)` has a placed tile on each side.
 fn closed(game: &Game<'_>, (x, y): (i16, i16)) -> bool {
     let cell = game.core.board.cell(i32::from(x), i32::from(y));
-    closed_slot(game, cell.slot)
+    closed_slot(&game.core, cell.slot)
 }
 
 /// Whether the frontier slot `slot` (`EMPTY`: none, a placed cell) is an open position with
 /// a placed tile on each side.
-fn closed_slot(game: &Game<'_>, slot: u16) -> bool {
+fn closed_slot(core: &Core<'_>, slot: u16) -> bool {
     if slot == EMPTY {
         return false;
     }
     // Read off its neighbour pattern, kept up to date as tiles are placed, instead of the four
     // cells: a side's digit is 0 where no tile is.
-    let base = game.core.tables.index.base;
-    let mut pattern = game.core.board.frontier[usize::from(slot)].pattern;
+    let base = core.tables.index.base;
+    let mut pattern = core.board.frontier[usize::from(slot)].pattern;
     (0..4).all(|_| {
         let side = pattern % base;
         pattern /= base;
@@ -80,25 +82,31 @@ fn closed_slot(game: &Game<'_>, slot: u16) -> bool {
     })
 }
 
+/// Whether the reserve tile's edges meet those around the open position in frontier slot
+/// `slot`.
+fn edges_meet(core: &Core<'_>, kind: KindId, slot: u16) -> bool {
+    let pattern = core.board.frontier[usize::from(slot)].pattern;
+    core.tables.index.fits(pattern, kind) != 0
+}
+
 /// The `placed` hook: the tile at `placed` filled a gap or closed the gaps beside it; its
 /// player is remembered for the end-game round.
 pub(crate) fn note_placed(game: &mut Game<'_>, placed: PlacedId) {
-    let p = game.core.board.placed[placed.index()];
-    // The four cells read at once (one grid lookup), not each by its position.
-    let cells = game.core.board.neighbours(i32::from(p.x), i32::from(p.y));
-    let beside = std::array::from_fn::<_, 4, _>(|side| {
-        let (dx, dy) = [(0, -1), (1, 0), (0, 1), (-1, 0)][side];
-        closed_slot(game, cells[side].slot).then_some((p.x + dx, p.y + dy))
-    });
-    let current = game.core.current;
+    let core = &game.core;
     let Some(r) = &mut game.modules.reserve else {
         return;
     };
-    r.placer = current;
-    r.gaps.retain(|&at| at != (p.x, p.y));
-    for at in beside.into_iter().flatten() {
-        if !r.gaps.contains(&at) {
-            r.gaps.push(at);
+    r.placer = core.current;
+    let p = core.board.placed[placed.index()];
+    if let Some(i) = r.gaps.iter().position(|&at| at == (p.x, p.y)) {
+        r.gaps.remove(i);
+    }
+    // A position closes once, when its last side is placed: each gap is pushed once. The
+    // cells beside the new tile are read as placing it left them, not again.
+    for (side, cell) in core.board.beside.iter().enumerate() {
+        if closed_slot(core, cell.slot) && edges_meet(core, r.kind, cell.slot) {
+            let (dx, dy) = [(0, -1), (1, 0), (0, 1), (-1, 0)][side];
+            r.gaps.push((p.x + dx, p.y + dy));
         }
     }
 }
@@ -117,17 +125,42 @@ fn targets<'a>(game: &'a Game<'_>) -> impl Iterator<Item = (i16, i16)> + 'a {
     targets_of(game, game.core.current).filter(move |_| placing)
 }
 
+/// Whether the reserve tile fits the gap `at`, whose edges it meets (`Reserve::gaps`): the
+/// placement filters are asked only where one could clear a rotation.
+fn gap_fits(game: &Game<'_>, r: &Reserve, at: (i16, i16)) -> bool {
+    !game.modules.may_filter(&game.core, at) || fits(game, r, at)
+}
+
 /// The gaps `seat` could place a reserve tile into (none without one left).
 fn targets_of<'a>(game: &'a Game<'_>, seat: u8) -> impl Iterator<Item = (i16, i16)> + 'a {
     let r = (game.modules.reserve.as_ref()).filter(|r| r.held[usize::from(seat)] > 0);
-    r.into_iter()
-        .flat_map(move |r| r.gaps.iter().copied().filter(move |&at| fits(game, r, at)))
+    r.into_iter().flat_map(move |r| {
+        r.gaps
+            .iter()
+            .copied()
+            .filter(move |&at| gap_fits(game, r, at))
+    })
 }
 
 /// How many reserve placements the current player has, and 1 more for declining in the
 /// end-game round.
 pub(crate) fn count(game: &Game<'_>) -> usize {
-    targets(game).count() + usize::from(declining(game))
+    let declining = usize::from(declining(game));
+    let seat = usize::from(game.core.current);
+    let Some(r) = (game.modules.reserve.as_ref()).filter(|r| r.held[seat] > 0) else {
+        return declining;
+    };
+    if !matches!(game.core.phase, Phase::Place(_)) {
+        return declining;
+    }
+    // Counted every turn a player holds one: without a placement filter every gap fits, and
+    // the filtered count is a plain loop (as an iterator chain, the turn's largest cost in
+    // Abbey & Mayor after the placements).
+    let gaps = match game.modules.filters_placements() {
+        false => r.gaps.len(),
+        true => (r.gaps.iter()).filter(|&&at| gap_fits(game, r, at)).count(),
+    };
+    gaps + declining
 }
 
 /// The `n`-th reserve placement (`Move::Pass` last, declining, in the end-game round).
@@ -290,5 +323,61 @@ mod tests {
             }
         });
         assert!(gaps > 0, "no gap in these games");
+    }
+
+    /// The gaps kept as tiles are placed are exactly the open positions with a tile on each
+    /// side whose edges the reserve tile meets, after every placement of random games, with
+    /// the donkey's sets too (its filter is asked of the gaps, not kept in them).
+    #[test]
+    fn the_kept_gaps_are_the_closed_positions_the_reserve_tile_meets() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        for sets in [
+            &["base", "abbey-and-mayor"][..],
+            &["base", "abbey-and-mayor", "village-life", "river"][..],
+        ] {
+            let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            let mut kept = 0;
+            each_random_position(&tables, &sets, 0..6, |game| {
+                let r = game
+                    .modules
+                    .reserve
+                    .as_ref()
+                    .expect("a reserve tile in play");
+                let mut expected: Vec<(i16, i16)> = (game.core.board.frontier.iter())
+                    .filter(|o| super::closed(game, (o.x, o.y)))
+                    .filter(|o| game.core.tables.index.fits(o.pattern, r.kind) != 0)
+                    .map(|o| (o.x, o.y))
+                    .collect();
+                let mut gaps = r.gaps.clone();
+                expected.sort_unstable();
+                gaps.sort_unstable();
+                assert_eq!(gaps, expected);
+                kept += gaps.len();
+            });
+            assert!(kept > 0, "no gap in the games of {sets:?}");
+        }
+    }
+
+    /// `Placements::count_to`, which the random player's choice between the placements and
+    /// a reserve move counts to, is the count where that is at most its bound, and a number
+    /// above the bound (never above the count) where it is not, in every place phase of
+    /// random games.
+    #[test]
+    fn a_count_to_a_bound_stops_past_it() {
+        let tables = crate::compile(&tiledef::load_bundled()).expect("bundled data compiles");
+        let sets = ["base".to_string(), "abbey-and-mayor".to_string()];
+        each_random_position(&tables, &sets, 0..3, |game| {
+            if !matches!(game.phase(), crate::game::Phase::Place(_)) {
+                return;
+            }
+            let count = game.place.count(&game.core);
+            for most in [0, 1, 3, 10, 40, 1000] {
+                let to = game.place.count_to(&game.core, most);
+                match u64::from(count) <= most {
+                    true => assert_eq!(to, count, "bound {most}"),
+                    false => assert!(u64::from(to) > most && to <= count, "{to} for {most}"),
+                }
+            }
+        });
     }
 }
