@@ -1870,9 +1870,9 @@ fn play_reads_a_creature_s_moves_under_its_id() {
     }
 }
 
-/// `simulate`'s words name a fan creature's moves by its id, as its record does, and put the
-/// sources that paid nothing on one line; `--json` keeps the registry's names, the same keys
-/// for every set.
+/// `simulate`'s words and its balance report's page name a fan creature's moves by its id, as
+/// its record does, and the words put the sources that paid nothing on one line; `--json` and
+/// `report.json` keep the registry's names, the same keys for every set.
 #[test]
 fn simulate_names_a_creature_s_moves_by_its_id() {
     let (base, set) = (
@@ -1916,5 +1916,27 @@ fn simulate_names_a_creature_s_moves_by_its_id() {
     assert!(
         actions["dragon"].as_f64().is_some_and(|n| n > 0.0),
         "{actions}"
+    );
+
+    // The balance report's page says the same words; its JSON keeps the registry's names.
+    let dir = scratch("creature-report");
+    let report_dir = dir.join("report");
+    let report_arg = report_dir.to_string_lossy().into_owned();
+    let with_report: Vec<&str> = all
+        .iter()
+        .copied()
+        .chain(["--report", &report_arg])
+        .collect();
+    let out = tilekit(&with_report);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let page = std::fs::read_to_string(report_dir.join("report.html")).expect("the page");
+    assert!(page.contains("<tr><td>serpent arrives</td>"), "{page}");
+    assert!(!page.contains("<tr><td>dragon</td>"), "{page}");
+    let json = std::fs::read_to_string(report_dir.join("report.json")).expect("the JSON");
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let moves = &json["report"]["actions_per_game"];
+    assert!(
+        moves.get("dragon").is_some() && moves.get("serpent").is_none(),
+        "{moves}"
     );
 }

@@ -220,10 +220,13 @@ fn sources_section(h: &mut String, r: &Report) {
             let paid = (r.action_points_per_game.iter())
                 .find(|(n, _)| n == name)
                 .map_or_else(|| "–".to_string(), |(_, p)| ci(p, 2));
+            let label = (r.move_labels.iter())
+                .find(|(n, _)| n == name)
+                .map_or(name, |(_, label)| label);
             let _ = writeln!(
                 h,
                 "<tr><td>{}</td><td>{}</td><td>{paid}</td></tr>",
-                esc(name),
+                esc(label),
                 ci(e, 2)
             );
         }

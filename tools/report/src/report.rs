@@ -146,6 +146,11 @@ pub struct Report {
     /// Points per game credited to those moves, by name (`reserve`: what its turns scored).
     #[serde(serialize_with = "pairs_as_map")]
     pub action_points_per_game: Vec<(String, Estimate)>,
+    /// What the pages call each of those moves, by name: a creature's by the creatures' ids
+    /// (`serpent` for a fan set's `dragon` move: `ActionId::label`), another by its name. Not
+    /// in the JSON, whose keys are the registry's names for every set.
+    #[serde(skip)]
+    pub move_labels: Vec<(String, String)>,
     /// Per figure dealt in some game: the share of its games in which it was deployed.
     pub figures: Vec<FigureRow>,
     /// Tiles placed per game.
@@ -318,6 +323,9 @@ impl Report {
             action_points_per_game: (tally.actions.iter())
                 .filter(|(_, _, paid)| paid.mean() > 0.0)
                 .map(|(name, _, paid)| (name.clone(), paid.estimate()))
+                .collect(),
+            move_labels: (engine::rules::ActionId::all())
+                .map(|a| (a.info().name.to_string(), a.label(tables)))
                 .collect(),
             tiles_placed_per_game: tally.tiles_placed.estimate(),
             set_aside_per_game: tally.set_aside.estimate(),
