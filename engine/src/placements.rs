@@ -307,8 +307,6 @@ impl Placements {
         }
     }
 
-    /// The placements in the listed masks, eight masks at a time (the bits of eight bytes are
-    /// the bits of a u64).
     /// The count, or some number above `most` when it is above: the positions are read only
     /// until their placements pass `most`.
     pub(crate) fn count_to(&self, core: &Core<'_>, most: u64) -> u32 {
@@ -330,6 +328,8 @@ impl Placements {
         count
     }
 
+    /// The placements in the listed masks, eight masks at a time (the bits of eight bytes are
+    /// the bits of a u64).
     fn listed_count(&self) -> u32 {
         if let Some((slots, n)) = self.few {
             return (slots[..usize::from(n)].iter())

@@ -46,7 +46,7 @@ impl Rng {
     /// A number in `0..n` (multiply-shift; `n` must be positive).
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
-        ((u64::from(self.next_u32()) * n as u64) >> 32) as usize
+        self.draw().below(n)
     }
 
     /// The draw `below` makes, taken before its bound is known: one number of the stream.

@@ -98,6 +98,11 @@ pub enum Reason {
     Recalled,
 }
 
+/// The verb of `n` players scoring alike: "scores" for one, "each score" for several.
+pub(crate) fn scores_verb(n: usize) -> &'static str {
+    if n > 1 { "each score" } else { "scores" }
+}
+
 /// One scoring of one feature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Score {
@@ -420,11 +425,7 @@ impl fmt::Display for Described<'_> {
                 f,
                 "{} {} {} point{} ({why}{extra})",
                 who.join(", "),
-                if who.len() > 1 {
-                    "each score"
-                } else {
-                    "scores"
-                },
+                scores_verb(who.len()),
                 s.points,
                 if s.points == 1 { "" } else { "s" }
             )?;

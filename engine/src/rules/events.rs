@@ -79,11 +79,7 @@ impl ModuleEvent {
                 format!(
                     "final {marker}: {} {} {points} points for the most {marker} ({})",
                     who.join(", "),
-                    if who.len() > 1 {
-                        "each score"
-                    } else {
-                        "scores"
-                    },
+                    crate::scoring::scores_verb(who.len()),
                     counts.join(", ")
                 )
             }
