@@ -1940,3 +1940,25 @@ fn simulate_names_a_creature_s_moves_by_its_id() {
         "{moves}"
     );
 }
+
+#[test]
+fn simulate_says_once_for_a_tile_set_aside_once() {
+    // Seed 3's 500 games set tile X aside once and B seven times (and C three).
+    let out = tilekit(&[
+        "simulate",
+        "--sets",
+        "base,princess-and-dragon",
+        "--games",
+        "500",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = (stdout.lines())
+        .filter(|l| l.contains("could not be placed"))
+        .collect();
+    assert!(lines.iter().any(|l| l.ends_with(" once")), "{stdout}");
+    assert!(lines.iter().any(|l| l.ends_with(" 7 times")), "{stdout}");
+    assert!(!stdout.contains(" 1 times"), "{stdout}");
+}

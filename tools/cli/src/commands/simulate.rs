@@ -775,7 +775,11 @@ fn report(
         stats.sums.set_aside as f64 / g
     );
     for (id, n) in set_aside(tables, stats) {
-        let _ = writeln!(out, "  {id:<10} could not be placed {n} times");
+        let times = match n {
+            1 => "once".to_string(),
+            n => format!("{n} times"),
+        };
+        let _ = writeln!(out, "  {id:<10} could not be placed {times}");
     }
     out
 }
