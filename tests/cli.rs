@@ -1899,14 +1899,17 @@ fn simulate_names_a_creature_s_moves_by_its_id() {
         !line.contains("dragon") && !line.contains("fairy"),
         "{line}"
     );
-    // The modules out of these games paid nothing: one line names them all.
+    // The sources of the bundled sets out of these games are named nowhere: not a row of
+    // 0.0, not among those that paid nothing.
     assert!(stdout.contains("\n  lighthouse (bonus) "), "{stdout}");
-    let nothing = (stdout.lines())
-        .find(|l| l.starts_with("  nothing from: "))
-        .unwrap_or_else(|| panic!("{stdout}"));
-    for source in ["flowers", "windmills", "marketplace networks"] {
-        assert!(nothing.contains(source), "{nothing}");
-        assert!(!stdout.contains(&format!("\n  {source} ")), "{stdout}");
+    for source in [
+        "flowers",
+        "windmills",
+        "marketplace networks",
+        "pig",
+        "fairy",
+    ] {
+        assert!(!stdout.contains(source), "{stdout}");
     }
     assert!(!stdout.contains("per game: 0.00"), "{stdout}");
     let json: Vec<&str> = all.iter().copied().chain(["--json"]).collect();
@@ -1961,4 +1964,26 @@ fn simulate_says_once_for_a_tile_set_aside_once() {
     assert!(lines.iter().any(|l| l.ends_with(" once")), "{stdout}");
     assert!(lines.iter().any(|l| l.ends_with(" 7 times")), "{stdout}");
     assert!(!stdout.contains(" 1 times"), "{stdout}");
+}
+
+#[test]
+fn simulate_names_only_sources_in_play_that_paid_nothing() {
+    // Seed 5's one game of Inns & Cathedrals had an inn on a scored road and no cathedral
+    // scored; the sources of the other bundled sets were not in it.
+    let out = tilekit(&[
+        "simulate",
+        "--sets",
+        "base,inns-and-cathedrals",
+        "--games",
+        "1",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\n  inn (modifier) "), "{stdout}");
+    let nothing = (stdout.lines())
+        .find(|l| l.starts_with("  nothing from: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert_eq!(nothing, "  nothing from: cathedral (modifier)");
 }

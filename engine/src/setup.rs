@@ -12,7 +12,7 @@ use crate::options::{Draw, GameOptions, MAX_PLAYERS, Rules, SetupError};
 use crate::placements::Placements;
 use crate::rules::{Colours, MarkerModules, Modules, rules_in_play};
 use crate::scoring::{MarkersInPlay, markers_in_play};
-use crate::state::{Core, Event, Game, GameStats, Phase, PlayTables, Powers, Scratch};
+use crate::state::{Core, Event, Game, GameStats, Phase, PlayTables, Powers, Scratch, Source};
 use crate::tables::Tables;
 use std::sync::Arc;
 
@@ -91,6 +91,47 @@ impl<'t> Setup<'t> {
     /// The rules every game of this setup plays.
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// Whether a game of this setup can pay from `source` (`GameStats::sources`): a feature
+    /// kind or a good on a tile of the whole draw, a figure or creature dealt, a rule module
+    /// in play, a marker kind's modifier in play. `simulate` names the sources that paid
+    /// nothing among these only.
+    pub fn plays(&self, source: Source) -> bool {
+        let tables = self.tables;
+        let kinds = self.kinds_in_draw();
+        let features = || {
+            (tables.kinds.iter().zip(&kinds))
+                .filter(|&(_, &used)| used)
+                .flat_map(|(kind, _)| &tables.orients[usize::from(kind.orients[0])].features)
+        };
+        match source {
+            Source::Kind(kind) => features().any(|f| f.kind == kind),
+            Source::Figure(k) => self.follower_counts.get(k).is_some_and(|&n| n > 0),
+            Source::Corner(k) => (self.rules.corner).is_some_and(|(c, _)| usize::from(c) == k),
+            Source::Creature(c) => crate::rules::creature_in_play(tables, &self.rules.sets, c),
+            Source::Rule(rule) => (rule.info().in_play)(tables, &self.rules, &kinds),
+            Source::Modifier(m) => self.markers.scoring_on.get(m) == Some(&true),
+            Source::Good(m) => features().any(|f| {
+                (f.markers.iter()).any(|&k| {
+                    let k = usize::from(k);
+                    crate::rules::good_of(tables, k).is_some()
+                        && crate::rules::good_slot(tables, k) == m
+                })
+            }),
+        }
+    }
+
+    /// By `KindId`: whether the tile kind is in the whole draw (the start tile, the bag before
+    /// a `tiles` cut, the tile held in reserve).
+    fn kinds_in_draw(&self) -> Vec<bool> {
+        let mut kinds = vec![false; self.tables.kinds.len()];
+        let reserve = (self.rules.modules.reserve_kind).filter(|_| self.rules.modules.reserve > 0);
+        let whole = std::iter::once(self.draw.start).chain(self.draw.bag.iter().copied());
+        for k in whole.chain(reserve.map(KindId)) {
+            kinds[k.index()] = true;
+        }
+        kinds
     }
 
     /// Starts a game: the draw shuffled with `seed` (a fixed draw order is played as written

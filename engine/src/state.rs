@@ -860,7 +860,9 @@ impl GameStats {
     /// token majorities. Together they are the points scored.
     pub fn points_by_source(&self, tables: &Tables) -> Vec<(String, i64)> {
         let mut out = Vec::new();
-        self.each_source(tables, |name, points| out.push((name.to_string(), points)));
+        self.each_source(tables, |_, name, points| {
+            out.push((name.to_string(), points))
+        });
         out
     }
 
@@ -868,12 +870,20 @@ impl GameStats {
     /// game, without naming the sources each time.
     pub fn source_points(&self, tables: &Tables) -> Vec<i64> {
         let mut out = Vec::new();
-        self.each_source(tables, |_, points| out.push(points));
+        self.each_source(tables, |_, _, points| out.push(points));
         out
     }
 
-    /// Calls `visit` with each source's name and points, in report order.
-    fn each_source(&self, tables: &Tables, mut visit: impl FnMut(SourceName<'_>, i64)) {
+    /// What each entry of `points_by_source` counts, in its order (the same for every
+    /// game of the tables): what `Setup::plays` is asked of.
+    pub fn sources(tables: &Tables) -> Vec<Source> {
+        let mut out = Vec::new();
+        GameStats::default().each_source(tables, |source, _, _| out.push(source));
+        out
+    }
+
+    /// Calls `visit` with each source, its name and its points, in report order.
+    fn each_source(&self, tables: &Tables, mut visit: impl FnMut(Source, SourceName<'_>, i64)) {
         let kind = |k: usize| {
             let points = self.points_by_kind.get(k).copied().unwrap_or(0) as i64;
             points - self.modifier_points.get(k).copied().unwrap_or(0)
@@ -881,27 +891,29 @@ impl GameStats {
         let takeable = tables.takeable();
         for (k, rule) in tables.features.iter().enumerate() {
             if takeable >> k & 1 != 0 {
-                visit(SourceName::Kind(&rule.plural), kind(k));
+                let id = Source::Kind(FeatureKindId(k as u8));
+                visit(id, SourceName::Kind(&rule.plural), kind(k));
             }
         }
         for (k, figure) in tables.followers.iter().enumerate() {
             if let Some(crate::tables::Power::Bonus(_)) = figure.power {
                 let v = self.figure_points.get(k).copied().unwrap_or(0) as i64;
-                visit(SourceName::Bonus(&figure.id), v);
+                visit(Source::Figure(k), SourceName::Bonus(&figure.id), v);
             }
         }
         for (k, figure) in tables.corner_figures.iter().enumerate() {
             let v = self.corner_points.get(k).copied().unwrap_or(0) as i64;
-            visit(SourceName::Bonus(&figure.id), v);
+            visit(Source::Corner(k), SourceName::Bonus(&figure.id), v);
         }
         for (c, creature) in tables.creatures.iter().enumerate() {
             if creature.guards.is_some() {
                 let v = self.creature_points.get(c).copied().unwrap_or(0) as i64;
-                visit(SourceName::Bonus(&creature.id), v);
+                visit(Source::Creature(c), SourceName::Bonus(&creature.id), v);
             }
         }
         for source in crate::rules::RuleSource::all() {
             visit(
+                Source::Rule(source),
                 SourceName::Fixed(source.info().name),
                 self.points_of(source) as i64,
             );
@@ -909,16 +921,35 @@ impl GameStats {
         for (m, marker) in tables.markers.iter().enumerate() {
             if tables.marker_pays(m) {
                 let v = self.marker_points.get(m).copied().unwrap_or(0);
-                visit(SourceName::Modifier(&marker.id), v);
+                visit(Source::Modifier(m), SourceName::Modifier(&marker.id), v);
             }
             if let Some(good) = crate::rules::good_of(tables, m)
                 && crate::rules::good_slot(tables, m) == m
             {
                 let v = self.good_points.get(m).copied().unwrap_or(0) as i64;
-                visit(SourceName::Good(good), v);
+                visit(Source::Good(m), SourceName::Good(good), v);
             }
         }
     }
+}
+
+/// What one source of points counts (`GameStats::sources`), by its index in the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A feature kind's scorings at the base rates.
+    Kind(FeatureKindId),
+    /// A set figure's bonus (`Tables::followers`).
+    Figure(usize),
+    /// A figure placed at a corner (`Tables::corner_figures`).
+    Corner(usize),
+    /// A creature that guards (`Tables::creatures`).
+    Creature(usize),
+    /// A rule module's points.
+    Rule(crate::rules::RuleSource),
+    /// A marker kind's scoring modifier (`Tables::markers`).
+    Modifier(usize),
+    /// The majorities of the good of a marker kind (`Tables::markers`, the good's first).
+    Good(usize),
 }
 
 /// A game's (or a run's) sums as programs read them (`simulate --json`): each per-kind,

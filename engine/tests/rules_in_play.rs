@@ -262,3 +262,74 @@ fields = [
     assert!(game(&["base", "silo"]).expect("plays").is_some());
     assert!(game(&["base", "abbey-and-mayor"]).expect("plays").is_some());
 }
+
+/// The sources of points (`GameStats::points_by_source`'s names) a game of `sets` can pay from.
+fn sources_in_play(sets: &[&str], edition: Option<&str>) -> Vec<String> {
+    sources_with(sets, edition, RuleOptions::default())
+}
+
+/// `sources_in_play` with the rule options `rules`.
+fn sources_with(sets: &[&str], edition: Option<&str>, rules: RuleOptions) -> Vec<String> {
+    let tables = common::tables();
+    let options = GameOptions {
+        sets: sets.iter().map(|s| s.to_string()).collect(),
+        edition: edition.map(str::to_string),
+        rules,
+        ..GameOptions::seeded(2, 1)
+    };
+    let setup = engine::setup::Setup::new(tables, options).expect("valid options");
+    let names = engine::game::GameStats::default().points_by_source(tables);
+    (engine::game::GameStats::sources(tables).into_iter())
+        .zip(names)
+        .filter(|&(source, _)| setup.plays(source))
+        .map(|(_, (name, _))| name)
+        .collect()
+}
+
+#[test]
+fn a_game_pays_only_from_the_sources_its_sets_bring() {
+    let base = ["cities", "roads", "fields", "monasteries"];
+    assert_eq!(sources_in_play(&["base"], Some("C1")), base);
+    assert_eq!(
+        sources_in_play(&["base"], None),
+        ["cities", "roads", "fields", "monasteries", "gardens"]
+    );
+    let with = |set: &str| sources_in_play(&["base", set], Some("C1"))[base.len()..].to_vec();
+    assert_eq!(
+        with("traders-and-builders"),
+        [
+            "pig (bonus)",
+            "wine (tokens)",
+            "grain (tokens)",
+            "cloth (tokens)"
+        ]
+    );
+    assert_eq!(with("princess-and-dragon"), ["fairy (bonus)"]);
+    assert_eq!(with("abbey-and-mayor"), ["barn (bonus)"]);
+    assert_eq!(
+        with("inns-and-cathedrals"),
+        ["inn (modifier)", "cathedral (modifier)"]
+    );
+    // Village Life's own tiles have gardens, whatever the base game's edition.
+    assert_eq!(
+        with("village-life"),
+        ["gardens", "flowers", "windmills", "marketplace networks"]
+    );
+    // An option switched off takes its source out; a figure dealt none, its bonus.
+    let off = RuleOptions {
+        modules: ModuleOptions {
+            flower_bonus: Some(false),
+            windmills: Some(0),
+            ..ModuleOptions::default()
+        },
+        ..RuleOptions::default()
+    };
+    let village = sources_with(&["base", "village-life"], Some("C1"), off);
+    assert_eq!(village[base.len()..], ["gardens", "marketplace networks"]);
+    let no_pig = RuleOptions {
+        figures: [("pig".to_string(), 0)].into(),
+        ..RuleOptions::default()
+    };
+    let traders = sources_with(&["base", "traders-and-builders"], Some("C1"), no_pig);
+    assert!(!traders.contains(&"pig (bonus)".to_string()), "{traders:?}");
+}

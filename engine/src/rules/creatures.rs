@@ -137,15 +137,23 @@ pub(crate) struct Creatures {
     offered: Steps,
 }
 
+/// Whether creature `c` (`Tables::creatures`) is in a game of `sets`: its set is one of them.
+pub(crate) fn in_play(tables: &Tables, sets: &[String], c: usize) -> bool {
+    let set = tables
+        .creatures
+        .get(c)
+        .map(|creature| usize::from(creature.set));
+    set.and_then(|set| tables.sets.get(set))
+        .is_some_and(|id| sets.contains(id))
+}
+
 impl Creatures {
     /// The creatures of the sets `sets` (the game's, by id), off the board; None when the game
     /// has none.
     pub(crate) fn new(tables: &Tables, sets: &[String]) -> Option<Creatures> {
-        let in_play = (tables.creatures.iter().enumerate())
-            .filter(|(_, c)| {
-                (tables.sets.get(usize::from(c.set))).is_some_and(|id| sets.contains(id))
-            })
-            .fold(0u32, |m, (c, _)| m | 1 << c);
+        let in_play = (0..tables.creatures.len())
+            .filter(|&c| in_play(tables, sets, c))
+            .fold(0u32, |m, c| m | 1 << c);
         if in_play == 0 {
             return None;
         }

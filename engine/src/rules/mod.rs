@@ -608,6 +608,9 @@ pub struct RuleSourceInfo {
     /// What it paid beside a scoring's own points (its bonuses in the `Score`), all players
     /// together.
     pub beside: fn(&Score) -> u64,
+    /// Whether a game of these rules can pay from it, its draw holding the tile kinds marked
+    /// in `kinds` (by `KindId`).
+    pub in_play: fn(&Tables, &crate::options::Rules, &[bool]) -> bool,
 }
 
 /// The words after a good's id among the sources of points (`cloth (tokens)`): what the
@@ -629,16 +632,19 @@ pub static RULE_SOURCES: [RuleSourceInfo; 3] = [
         name: "flowers",
         scored: None,
         beside: |s| events::paid_to(s, RuleSource::FLOWERS),
+        in_play: |_, rules, _| rules.modules.flower_bonus && rules.modules.possible.flowers,
     },
     RuleSourceInfo {
         name: "windmills",
         scored: Some("windmill"),
         beside: |_| 0,
+        in_play: |_, rules, _| rules.modules.windmills > 0,
     },
     RuleSourceInfo {
         name: "marketplace networks",
         scored: None,
         beside: |s| events::paid_to(s, RuleSource::NETWORKS),
+        in_play: network::in_play,
     },
 ];
 
@@ -1457,6 +1463,11 @@ impl Game<'_> {
             barn::final_scoring(self, events);
         }
     }
+}
+
+/// Whether creature `c` (`Tables::creatures`) is in a game of `sets`.
+pub(crate) fn creature_in_play(tables: &Tables, sets: &[String], c: usize) -> bool {
+    creatures::in_play(tables, sets, c)
 }
 
 /// The declared names a record may write instead of an action's own key, each with the action

@@ -5,6 +5,18 @@
 use crate::ids::{NodeId, PlacedId};
 use crate::rules::{Bonus, BonusSource, RuleSource};
 use crate::state::{Core, Event, Game};
+use crate::tables::Tables;
+
+/// Whether a draw holding the tile kinds marked in `kinds` (by `KindId`) has a road that ends
+/// at a marketplace: the networks' `in_play` (`RULE_SOURCES`).
+pub(crate) fn in_play(tables: &Tables, _: &crate::options::Rules, kinds: &[bool]) -> bool {
+    (tables.kinds.iter().zip(kinds))
+        .filter(|&(_, &used)| used)
+        .any(|(kind, _)| {
+            let first = &tables.orients[usize::from(kind.orients[0])];
+            first.features.iter().any(|f| tables.ends_at_hub(f))
+        })
+}
 
 /// The marketplace tiles a road set touches (its members that end at a marketplace).
 pub(crate) fn markets_of(core: &Core<'_>, root: NodeId, out: &mut Vec<PlacedId>) {

@@ -251,7 +251,8 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         crate::output::print_json(&value)?;
     } else {
         crate::outln!("rules: {rules}")?;
-        crate::out!("{}", report(&tables, &stats, seats, elapsed))?;
+        let in_play = sources_in_play(&tables, &opts);
+        crate::out!("{}", report(&tables, &stats, (seats, &in_play), elapsed))?;
         if let Some(c) = &comparison {
             crate::out!("{}", compare_text(c))?;
         }
@@ -575,6 +576,17 @@ fn rules_in_play(
     Ok(game.rules().clone())
 }
 
+/// By `GameStats::sources`: whether the games of a run can pay from each source (`Setup::plays`),
+/// so that the text names only those among the sources that paid nothing. Every source when
+/// the setup fails (`rules_in_play` reports that first).
+fn sources_in_play(tables: &engine::Tables, opts: &SimOptions) -> Vec<bool> {
+    let sources = engine::game::GameStats::sources(tables);
+    match engine::setup::Setup::new(tables, opts.game_options()) {
+        Ok(setup) => sources.into_iter().map(|s| setup.plays(s)).collect(),
+        Err(_) => vec![true; sources.len()],
+    }
+}
+
 /// What a report says was played.
 fn run_info(
     tables: &engine::Tables,
@@ -695,7 +707,7 @@ fn set_aside(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, u64)> {
 fn report(
     tables: &engine::Tables,
     stats: &SimStats,
-    seats: &[engine::players::Strategy],
+    (seats, in_play): (&[engine::players::Strategy], &[bool]),
     elapsed: f64,
 ) -> String {
     let players = seats.len();
@@ -729,8 +741,13 @@ fn report(
     let total: i64 = by_source.iter().map(|(_, v)| v).sum();
     let _ = writeln!(out, "points per game by source:");
     // Every loaded set's sources are counted, most of them out of the games when a fan set is
-    // simulated with the bundled definitions: those that paid nothing go on one line.
-    let (paid, unpaid): (Vec<_>, Vec<_>) = by_source.iter().partition(|(_, pts)| *pts != 0);
+    // simulated with the bundled definitions: those that paid nothing go on one line, and of
+    // them only those the games could pay from (a finding: in play, yet worth nothing).
+    let paid: Vec<_> = by_source.iter().filter(|(_, pts)| *pts != 0).collect();
+    let unpaid: Vec<_> = (by_source.iter().zip(in_play))
+        .filter(|&(&(_, pts), &plays)| pts == 0 && plays)
+        .map(|(source, _)| source)
+        .collect();
     for (name, pts) in &paid {
         let _ = writeln!(
             out,
