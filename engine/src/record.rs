@@ -314,7 +314,7 @@ pub struct SpotRef {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum KeyError {
     /// Neither a key of the core nor a rule module's record key.
-    #[error("unknown key `{key}` in a turn{hint} (a turn's keys: {known}; and the id of a creature of the definitions played)", hint = did_you_mean(.key, .known))]
+    #[error("unknown key `{key}` in a turn{hint} (a turn's keys: {known}; and, of the definitions played, the id of a creature or of a figure that moves on)", hint = did_you_mean(.key, .known))]
     Unknown {
         /// The key written.
         key: String,

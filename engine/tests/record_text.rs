@@ -220,3 +220,65 @@ fn a_creature_s_moves_are_written_under_its_id() {
         "{written:?}"
     );
 }
+
+/// A fan set whose pilgrim moves on (`power = "move-on"`) from a completed road to the chapel
+/// its tile links it to.
+const PILGRIMS: &str = r#"
+format = 1
+
+[set]
+id = "pilgrims"
+name = "Pilgrims"
+requires = ["base"]
+
+[[figure]]
+id = "pilgrim"
+name = "Pilgrim"
+count = 2
+on = ["road", "monastery"]
+power = "move-on"
+
+[[tile]]
+id = "PW-chapel"
+name = "Chapel on a road"
+count = 12
+edges = { n = "field", e = "field", s = "road", w = "field" }
+monastery = true
+roads = [{ ports = ["S"], end = "monastery" }]
+fields = [{ ports = ["SSW", "WSW", "WNW", "NNW", "NNE", "ENE", "ESE", "SSE"] }]
+moves = [["S", "monastery"]]
+"#;
+
+#[test]
+fn a_figure_s_moves_on_are_written_under_its_id() {
+    let mut sources = tiledef::bundled();
+    sources.push(tiledef::Source {
+        name: "pilgrims.toml".into(),
+        text: PILGRIMS.into(),
+    });
+    let tileset = tiledef::load(sources).tileset.expect("valid");
+    let tables = engine::compile(&tileset).expect("compiles");
+    let names = RecordNames::of(&tables);
+    let mut written = BTreeSet::new();
+    for seed in 0..16 {
+        let sets = vec!["base".into(), "pilgrims".into()];
+        let (record, scores) = random_game(&tables, sets, 2, seed);
+        let keys: BTreeSet<String> = (record.turns.iter())
+            .flat_map(|t| t.actions().map(|(k, _)| k.to_string()).collect::<Vec<_>>())
+            .collect();
+        let toml = record.to_toml();
+        for text in [toml.clone(), record.to_json()] {
+            let read = Record::parse_with(&text, &names).expect("reads with the names");
+            let replayed = replay(&tables, &read).expect("replays");
+            assert_eq!(replayed.game.scores(), scores, "seed {seed}");
+        }
+        let registry_key = (toml.replace("\npilgrim = ", "\nwagon = "))
+            .replace("[[turn.pilgrim]]", "[[turn.wagon]]");
+        let read = Record::from_toml(&registry_key).expect("the registry's key reads");
+        let replayed = replay(&tables, &read).expect("replays");
+        assert_eq!(replayed.game.scores(), scores, "seed {seed}, registry key");
+        written.extend(keys);
+    }
+    assert!(written.contains("pilgrim"), "never written ({written:?})");
+    assert!(!written.contains("wagon"), "{written:?}");
+}

@@ -163,24 +163,31 @@ impl ActionId {
         ANYONES_FIGURE.contains(&self)
     }
 
-    /// Its move in words (`Action::move_words`) with `{creature}` named from `tables` and
-    /// `{figure}` from `target`.
+    /// Its move in words (`Action::move_words`) with `{creature}` and `{mover}` named from
+    /// `tables` and `{figure}` from `target`.
     pub fn move_words(self, tables: &Tables, target: Target) -> String {
         let words = creatures::name_words(tables, self, self.info().move_words);
-        target.name_figure(tables, words)
+        target.name_figure(tables, wagon::name_words(tables, words))
     }
 
-    /// Its event in words (`Action::event_words`) with `{creature}` named from `tables` and
-    /// `{figure}` from `target`.
+    /// Its event in words (`Action::event_words`) with `{creature}` and `{mover}` named from
+    /// `tables` and `{figure}` from `target`.
     pub fn event_words(self, tables: &Tables, target: Target) -> String {
         let words = creatures::name_words(tables, self, self.info().event_words);
-        target.name_figure(tables, words)
+        target.name_figure(tables, wagon::name_words(tables, words))
     }
 
     /// What a report calls it: its name, or for a creature's action the ids of the creatures
-    /// of `tables` that make it (`serpent` for a fan set's roaming sea serpent).
+    /// of `tables` that make it (`serpent` for a fan set's roaming sea serpent), for the moves
+    /// on the ids of the figures that move on (`pilgrim`).
     pub fn label(self, tables: &Tables) -> String {
-        creatures::label(tables, self).unwrap_or_else(|| self.info().name.to_string())
+        let movers = || {
+            (self == ActionId::WAGON)
+                .then(|| wagon::label(tables))
+                .flatten()
+        };
+        (creatures::label(tables, self).or_else(movers))
+            .unwrap_or_else(|| self.info().name.to_string())
     }
 
     /// Whether its move puts a figure on the board that is not a follower
@@ -313,11 +320,11 @@ pub struct Action {
     /// random player picks such a group first, then a move in it.
     pub grouped: bool,
     /// The move in words, `{target}` standing for its target, `{creature}` for the creature
-    /// it moves and `{figure}` for the figure its target names, with its article
-    /// (`ActionId::move_words` names those two).
+    /// it moves, `{mover}` for the figure that moves on and `{figure}` for the figure its
+    /// target names, with its article (`ActionId::move_words` names those three).
     pub move_words: &'static str,
-    /// The event in words, `{player}` for `P1`, `{target}` for its target, `{creature}` and
-    /// `{figure}` as in `move_words` (empty: the move tells of itself by the general events,
+    /// The event in words, `{player}` for `P1`, `{target}` for its target, `{creature}`,
+    /// `{mover}` and `{figure}` as in `move_words` (empty: the move tells of itself by the general events,
     /// `Returned`, `Scored`).
     pub event_words: &'static str,
     /// Declining it in words, `{player}` for `P1` (empty: it is never declined by itself, or
@@ -445,8 +452,8 @@ pub static ACTIONS: [Action; 13] = [
         target: TargetKind::Spot,
         record_form: RecordForm::Choices,
         grouped: false,
-        move_words: "move your wagon on to the {target}",
-        event_words: "{player}'s wagon moves on to the {target}",
+        move_words: "move your {mover} on to the {target}",
+        event_words: "{player}'s {mover} moves on to the {target}",
         decline_words: "",
     },
     Action {
@@ -1472,17 +1479,23 @@ pub(crate) fn creature_in_play(tables: &Tables, sets: &[String], c: usize) -> bo
 
 /// The declared names a record may write instead of an action's own key, each with the action
 /// it stands for: a creature's id for its moves (`serpent = [[0, 0]]`, a roaming creature's
-/// steps; `lighthouse = { at = [1, 0], on = "road" }`, a guard's move).
+/// steps; `lighthouse = { at = [1, 0], on = "road" }`, a guard's move), a figure's id for its
+/// moves on (`pilgrim = [{ at = [0, 1], on = "monastery" }]`).
 pub fn record_names(tables: &Tables) -> Vec<(String, ActionId)> {
-    creatures::record_names(tables)
+    let mut names = creatures::record_names(tables);
+    names.extend(wagon::record_names(tables));
+    names
 }
 
 impl Game<'_> {
     /// The declared name whose move of `action` is asked or made now (the moving creature's
-    /// id, the guard's), which a record writes as the move's key; None when the action's own
-    /// key says it.
+    /// id, the guard's, the id of the figure moving on), which a record writes as the move's
+    /// key; None when the action's own key says it.
     pub(crate) fn move_subject(&self, action: ActionId) -> Option<&str> {
-        creatures::subject(self, action)
+        match action {
+            ActionId::WAGON => wagon::subject(self),
+            _ => creatures::subject(self, action),
+        }
     }
 }
 

@@ -12,7 +12,7 @@
 use crate::ids::{FigureId, NodeId, PlacedId};
 use crate::rules::{ActionId, Powered, Scoring, Target};
 use crate::state::{Core, Event, Figure, FigureKind, Game, IllegalMove};
-use crate::tables::Power;
+use crate::tables::{Power, Tables};
 use serde::{Deserialize, Serialize};
 
 /// A figure freed by a completed feature, waiting for its owner's choice.
@@ -83,6 +83,47 @@ impl Wagons {
             ..Wagons::default()
         }
     }
+}
+
+/// The figures of `tables` that move on (`power = "move-on"`), by `Tables::followers` index.
+fn movers(tables: &Tables) -> impl Iterator<Item = &crate::tables::FollowerInfo> {
+    (tables.followers.iter()).filter(|f| f.power == Some(Power::MoveOn))
+}
+
+/// Each figure that moves on, by its id, with the action that moves it (`WAGON`): a fan's
+/// pilgrim is written `pilgrim = [{ at = [0, 1], on = "monastery" }]`.
+pub(crate) fn record_names(tables: &Tables) -> Vec<(String, ActionId)> {
+    movers(tables)
+        .map(|f| (f.id.clone(), ActionId::WAGON))
+        .collect()
+}
+
+/// The id of the figure whose owner chooses where it moves on now.
+pub(crate) fn subject<'t>(game: &Game<'t>) -> Option<&'t str> {
+    let freed = game.modules.wagons.as_ref()?.choosing?;
+    let tables: &'t Tables = game.core.tables;
+    tables.followers.get(freed.figure).map(|f| f.id.as_str())
+}
+
+/// What a report calls the moves on: the ids of the figures of `tables` that move on
+/// (`pilgrim`; `wagon/pilgrim` for two); None when no figure does.
+pub(crate) fn label(tables: &Tables) -> Option<String> {
+    let ids: Vec<&str> = movers(tables).map(|f| f.id.as_str()).collect();
+    (!ids.is_empty()).then(|| ids.join("/"))
+}
+
+/// `words` with `{mover}` naming the figure that moves on: the one figure of `tables` that
+/// does, in lower case, or "figure" when the tables have several.
+pub(crate) fn name_words(tables: &Tables, words: String) -> String {
+    if !words.contains("{mover}") {
+        return words;
+    }
+    let mut names = movers(tables);
+    let name = match (names.next(), names.next()) {
+        (Some(only), None) => only.name.to_lowercase(),
+        _ => "figure".to_string(),
+    };
+    words.replace("{mover}", &name)
 }
 
 /// The `scored` hook's part: a completed feature took off figures that move on; each waits
