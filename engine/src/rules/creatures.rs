@@ -19,14 +19,21 @@ use crate::state::{Event, Figure, FigureKind, Game, IllegalMove, Phase};
 use crate::tables::Rates;
 use crate::tables::Tables;
 
-/// `words` with `{creature}` naming the creature `action` moves: the one creature of `tables`
-/// that moves so (roaming for its steps and its arrival, guarding for the `FAIRY` move), in
-/// lower case, or "creature" when the tables have several.
-pub(crate) fn name_words(tables: &Tables, action: ActionId, words: &str) -> String {
+/// `words` with `{creature}` naming the creature `action` moves: the one creature of the
+/// game's `sets` (`rules::of_sets`) that moves so (roaming for its steps and its arrival,
+/// guarding for the `FAIRY` move), in lower case, or "creature" when they have several.
+pub(crate) fn name_words(
+    tables: &Tables,
+    sets: &[String],
+    action: ActionId,
+    words: &str,
+) -> String {
     if !words.contains("{creature}") {
         return words.to_string();
     }
-    let moved = |c: &&crate::tables::CreatureRule| makes(c, action) != Some(false);
+    let moved = |c: &&crate::tables::CreatureRule| {
+        makes(c, action) != Some(false) && super::of_sets(tables, sets, c.set)
+    };
     let mut names = tables.creatures.iter().filter(moved);
     let name = match (names.next(), names.next()) {
         (Some(only), None) => only.name.to_lowercase(),
@@ -73,12 +80,12 @@ fn makes(c: &crate::tables::CreatureRule, action: ActionId) -> Option<bool> {
     }
 }
 
-/// What a report calls a creature's action: the ids of the creatures of `tables` that make it
-/// (`serpent`, `dragon/serpent`), and for their arrival `arrives` after them; None for an
-/// action no creature makes.
-pub(crate) fn label(tables: &Tables, action: ActionId) -> Option<String> {
+/// What a report calls a creature's action: the ids of the creatures of the game's `sets`
+/// that make it (`serpent`, `dragon/serpent`), and for their arrival `arrives` after them;
+/// None for an action none of them makes.
+pub(crate) fn label(tables: &Tables, sets: &[String], action: ActionId) -> Option<String> {
     let ids: Vec<&str> = (tables.creatures.iter())
-        .filter(|c| makes(c, action) == Some(true))
+        .filter(|c| makes(c, action) == Some(true) && super::of_sets(tables, sets, c.set))
         .map(|c| c.id.as_str())
         .collect();
     if ids.is_empty() {

@@ -164,29 +164,25 @@ impl ActionId {
     }
 
     /// Its move in words (`Action::move_words`) with `{creature}` and `{mover}` named from
-    /// `tables` and `{figure}` from `target`.
-    pub fn move_words(self, tables: &Tables, target: Target) -> String {
-        let words = creatures::name_words(tables, self, self.info().move_words);
-        target.name_figure(tables, wagon::name_words(tables, words))
+    /// the pieces of the game's `sets` (`of_sets`) and `{figure}` from `target`.
+    pub fn move_words(self, tables: &Tables, sets: &[String], target: Target) -> String {
+        let words = creatures::name_words(tables, sets, self, self.info().move_words);
+        target.name_figure(tables, wagon::name_words(tables, sets, words))
     }
 
     /// Its event in words (`Action::event_words`) with `{creature}` and `{mover}` named from
-    /// `tables` and `{figure}` from `target`.
-    pub fn event_words(self, tables: &Tables, target: Target) -> String {
-        let words = creatures::name_words(tables, self, self.info().event_words);
-        target.name_figure(tables, wagon::name_words(tables, words))
+    /// the pieces of the game's `sets` (`of_sets`) and `{figure}` from `target`.
+    pub fn event_words(self, tables: &Tables, sets: &[String], target: Target) -> String {
+        let words = creatures::name_words(tables, sets, self, self.info().event_words);
+        target.name_figure(tables, wagon::name_words(tables, sets, words))
     }
 
     /// What a report calls it: its name, or for a creature's action the ids of the creatures
-    /// of `tables` that make it (`serpent` for a fan set's roaming sea serpent), for the moves
-    /// on the ids of the figures that move on (`pilgrim`).
-    pub fn label(self, tables: &Tables) -> String {
-        let movers = || {
-            (self == ActionId::WAGON)
-                .then(|| wagon::label(tables))
-                .flatten()
-        };
-        (creatures::label(tables, self).or_else(movers))
+    /// of the game's `sets` (`of_sets`) that make it (`serpent` for a fan set's roaming sea
+    /// serpent), for the moves on the ids of their figures that move on (`pilgrim`).
+    pub fn label(self, tables: &Tables, sets: &[String]) -> String {
+        let movers = || (self == ActionId::WAGON).then(|| wagon::label(tables, sets));
+        (creatures::label(tables, sets, self).or_else(|| movers().flatten()))
             .unwrap_or_else(|| self.info().name.to_string())
     }
 
@@ -1470,6 +1466,13 @@ impl Game<'_> {
             barn::final_scoring(self, events);
         }
     }
+}
+
+/// Whether a piece declared by set `set` (a `Tables::sets` index) is one of a game of `sets`
+/// (`Rules::sets`; empty: of every set of the tables): the pieces the words and reports of
+/// the game name, whatever else is loaded beside it.
+pub(crate) fn of_sets(tables: &Tables, sets: &[String], set: u16) -> bool {
+    sets.is_empty() || (tables.sets.get(usize::from(set))).is_some_and(|id| sets.contains(id))
 }
 
 /// Whether creature `c` (`Tables::creatures`) is in a game of `sets`.

@@ -85,9 +85,17 @@ impl Wagons {
     }
 }
 
-/// The figures of `tables` that move on (`power = "move-on"`), by `Tables::followers` index.
+/// The figures of `tables` that move on (`power = "move-on"`).
 fn movers(tables: &Tables) -> impl Iterator<Item = &crate::tables::FollowerInfo> {
     (tables.followers.iter()).filter(|f| f.power == Some(Power::MoveOn))
+}
+
+/// Those of `movers` declared by the game's `sets` (`rules::of_sets`).
+fn movers_of<'t>(
+    tables: &'t Tables,
+    sets: &'t [String],
+) -> impl Iterator<Item = &'t crate::tables::FollowerInfo> {
+    movers(tables).filter(move |f| super::of_sets(tables, sets, f.set))
 }
 
 /// Each figure that moves on, by its id, with the action that moves it (`WAGON`): a fan's
@@ -105,20 +113,20 @@ pub(crate) fn subject<'t>(game: &Game<'t>) -> Option<&'t str> {
     tables.followers.get(freed.figure).map(|f| f.id.as_str())
 }
 
-/// What a report calls the moves on: the ids of the figures of `tables` that move on
-/// (`pilgrim`; `wagon/pilgrim` for two); None when no figure does.
-pub(crate) fn label(tables: &Tables) -> Option<String> {
-    let ids: Vec<&str> = movers(tables).map(|f| f.id.as_str()).collect();
+/// What a report calls the moves on: the ids of the figures of the game's `sets` that move
+/// on (`pilgrim`; `wagon/pilgrim` for two); None when no figure does.
+pub(crate) fn label(tables: &Tables, sets: &[String]) -> Option<String> {
+    let ids: Vec<&str> = movers_of(tables, sets).map(|f| f.id.as_str()).collect();
     (!ids.is_empty()).then(|| ids.join("/"))
 }
 
-/// `words` with `{mover}` naming the figure that moves on: the one figure of `tables` that
-/// does, in lower case, or "figure" when the tables have several.
-pub(crate) fn name_words(tables: &Tables, words: String) -> String {
+/// `words` with `{mover}` naming the figure that moves on: the one figure of the game's
+/// `sets` that does, in lower case, or "figure" when they have several.
+pub(crate) fn name_words(tables: &Tables, sets: &[String], words: String) -> String {
     if !words.contains("{mover}") {
         return words;
     }
-    let mut names = movers(tables);
+    let mut names = movers_of(tables, sets);
     let name = match (names.next(), names.next()) {
         (Some(only), None) => only.name.to_lowercase(),
         _ => "figure".to_string(),

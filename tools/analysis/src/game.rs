@@ -400,7 +400,7 @@ impl Session {
                     .filter(|(_, m)| !matches!(m, Move::Place { .. }))
                     .map(|(index, m)| Choice {
                         index,
-                        label: place_step_text(tables, *m),
+                        label: place_step_text(tables, &game.rules().sets, *m),
                         point: None,
                     })
                     .collect(),
@@ -442,7 +442,7 @@ impl Session {
         let log = turns
             .iter()
             .map(|t| {
-                (turn_text(tables, game.board(), t).into_iter())
+                (turn_text(&game, t).into_iter())
                     .map(|l| l.trim().to_string())
                     .collect()
             })
@@ -672,10 +672,10 @@ fn fill(words: &str, player: Option<u8>, target: &str) -> String {
 /// A second step in words, and where its figure would stand.
 /// A move of the place phase other than a placement, in words: a rule module's by its
 /// registry words, the pass as declining the reserve tile.
-fn place_step_text(tables: &Tables, m: Move) -> String {
+fn place_step_text(tables: &Tables, sets: &[String], m: Move) -> String {
     match m {
         Move::Action { action, target } => fill(
-            &action.move_words(tables, target),
+            &action.move_words(tables, sets, target),
             None,
             &target_words(tables, target),
         ),
@@ -723,7 +723,7 @@ fn choice_text(
                 },
                 other => target_words(game.tables(), other),
             };
-            let words = action.move_words(game.tables(), target);
+            let words = action.move_words(game.tables(), &game.rules().sets, target);
             (fill(&words, None, &target_text), point)
         }
         Move::Pass => ("pass (no figure)".to_string(), None),
@@ -773,8 +773,10 @@ fn feature_point(o: &engine::tables::Orient, feature: u8) -> (f32, f32) {
 
 /// A turn's events in words (`tilekit play` prints the same lines), a figure named by where it
 /// stands on the tile just placed (`deploys a follower on the field NNE E SSE`), a feature of
-/// another tile by that tile on `board` (the game's, at that turn or later: tiles never move).
-pub fn turn_text(tables: &Tables, board: &Board, events: &[Event]) -> Vec<String> {
+/// another tile by that tile on `game`'s board (at that turn or later: tiles never move), a
+/// creature or a figure that moves on by its name among those of `game`'s sets.
+pub fn turn_text(game: &engine::Game<'_>, events: &[Event]) -> Vec<String> {
+    let (tables, board, sets) = (game.tables(), game.board(), &game.rules().sets);
     let mut placed = None;
     (events.iter())
         .filter_map(|e| {
@@ -784,7 +786,7 @@ pub fn turn_text(tables: &Tables, board: &Board, events: &[Event]) -> Vec<String
                     .map(|&o| &tables.orients[usize::from(o)])
                     .find(|o| o.rotation == rotation);
             }
-            event_text(tables, board, e, placed)
+            event_text((tables, sets), board, e, placed)
         })
         .collect()
 }
@@ -792,7 +794,7 @@ pub fn turn_text(tables: &Tables, board: &Board, events: &[Event]) -> Vec<String
 /// A game event in words; `None` for the end of the game. `placed`: the orientation of the
 /// turn's tile, which a deploy's feature index is local to.
 fn event_text(
-    tables: &Tables,
+    (tables, sets): (&Tables, &[String]),
     board: &Board,
     e: &Event,
     placed: Option<&engine::tables::Orient>,
@@ -865,7 +867,11 @@ fn event_text(
             };
             Some(format!(
                 "  {}",
-                fill(&action.event_words(tables, *target), Some(*player), &words)
+                fill(
+                    &action.event_words(tables, sets, *target),
+                    Some(*player),
+                    &words
+                )
             ))
         }
         Event::Declined { player, action } => Some(

@@ -325,7 +325,7 @@ impl Report {
                 .map(|(name, _, paid)| (name.clone(), paid.estimate()))
                 .collect(),
             move_labels: (engine::rules::ActionId::all())
-                .map(|a| (a.info().name.to_string(), a.label(tables)))
+                .map(|a| (a.info().name.to_string(), a.label(tables, &run.sets)))
                 .collect(),
             tiles_placed_per_game: tally.tiles_placed.estimate(),
             set_aside_per_game: tally.set_aside.estimate(),

@@ -162,12 +162,12 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                 if let Some(rules) = &rules {
                     crate::outln!("rules: {rules}")?;
                 }
-                for line in turn_text(&tables, r.game.board(), &r.setup) {
+                for line in turn_text(&r.game, &r.setup) {
                     crate::outln!("{line}")?;
                 }
                 for (i, t) in r.turns.iter().enumerate() {
                     crate::out!("{:>3}. ", i + 1)?;
-                    let lines = turn_text(&tables, r.game.board(), t);
+                    let lines = turn_text(&r.game, t);
                     for (j, line) in lines.iter().enumerate() {
                         if j == 0 {
                             crate::outln!("{line}")?;

@@ -251,8 +251,8 @@ pub fn run(args: &SimulateArgs) -> miette::Result<ExitCode> {
         crate::output::print_json(&value)?;
     } else {
         crate::outln!("rules: {rules}")?;
-        let in_play = sources_in_play(&tables, &opts);
-        crate::out!("{}", report(&tables, &stats, (seats, &in_play), elapsed))?;
+        let played = Played::of(&tables, &opts, &rules);
+        crate::out!("{}", report(&tables, &stats, &played, elapsed))?;
         if let Some(c) = &comparison {
             crate::out!("{}", compare_text(c))?;
         }
@@ -576,14 +576,37 @@ fn rules_in_play(
     Ok(game.rules().clone())
 }
 
-/// By `GameStats::sources`: whether the games of a run can pay from each source (`Setup::plays`),
-/// so that the text names only those among the sources that paid nothing. Every source when
-/// the setup fails (`rules_in_play` reports that first).
-fn sources_in_play(tables: &engine::Tables, opts: &SimOptions) -> Vec<bool> {
-    let sources = engine::game::GameStats::sources(tables);
-    match engine::setup::Setup::new(tables, opts.game_options()) {
-        Ok(setup) => sources.into_iter().map(|s| setup.plays(s)).collect(),
-        Err(_) => vec![true; sources.len()],
+/// What a run's games played, as its text names it.
+pub(super) struct Played<'a> {
+    /// Who sat where.
+    seats: &'a [engine::players::Strategy],
+    /// The sets in the bag (`Rules::sets`): a creature's or a figure's moves are named by
+    /// those of these sets.
+    sets: &'a [String],
+    /// By `GameStats::sources`: whether the games could pay from each source
+    /// (`Setup::plays`), so that the text names only those among the sources that paid
+    /// nothing.
+    in_play: Vec<bool>,
+}
+
+impl<'a> Played<'a> {
+    /// What the games of `opts` played, with the `rules` in play (every source counted in
+    /// play when the setup fails: `rules_in_play` reports that first).
+    pub(super) fn of(
+        tables: &engine::Tables,
+        opts: &'a SimOptions,
+        rules: &'a engine::Rules,
+    ) -> Played<'a> {
+        let sources = engine::game::GameStats::sources(tables);
+        let in_play = match engine::setup::Setup::new(tables, opts.game_options()) {
+            Ok(setup) => sources.into_iter().map(|s| setup.plays(s)).collect(),
+            Err(_) => vec![true; sources.len()],
+        };
+        Played {
+            seats: &opts.seats,
+            sets: &rules.sets,
+            in_play,
+        }
     }
 }
 
@@ -704,13 +727,8 @@ fn set_aside(tables: &engine::Tables, stats: &SimStats) -> Vec<(String, u64)> {
 }
 
 /// The text report.
-fn report(
-    tables: &engine::Tables,
-    stats: &SimStats,
-    (seats, in_play): (&[engine::players::Strategy], &[bool]),
-    elapsed: f64,
-) -> String {
-    let players = seats.len();
+fn report(tables: &engine::Tables, stats: &SimStats, played: &Played<'_>, elapsed: f64) -> String {
+    let players = played.seats.len();
     let mut out = headline(stats, players, elapsed, rayon::current_num_threads());
     let g = stats.games.max(1) as f64;
     let _ = writeln!(
@@ -719,7 +737,7 @@ fn report(
         stats.tiles_placed as f64 / g,
         stats.scorings as f64 / g
     );
-    for (p, seat) in seats.iter().enumerate() {
+    for (p, seat) in played.seats.iter().enumerate() {
         let _ = writeln!(
             out,
             "seat {} ({seat}): mean score {:.1} (sd {:.1}), wins {:.1}%, win rate {:.3} (shared wins split)",
@@ -744,7 +762,7 @@ fn report(
     // simulated with the bundled definitions: those that paid nothing go on one line, and of
     // them only those the games could pay from (a finding: in play, yet worth nothing).
     let paid: Vec<_> = by_source.iter().filter(|(_, pts)| *pts != 0).collect();
-    let unpaid: Vec<_> = (by_source.iter().zip(in_play))
+    let unpaid: Vec<_> = (by_source.iter().zip(&played.in_play))
         .filter(|&(&(_, pts), &plays)| pts == 0 && plays)
         .map(|(source, _)| source)
         .collect();
@@ -769,7 +787,7 @@ fn report(
         let _ = writeln!(out, "per game: {}", counted.join(", "));
     }
     // In words, a creature's action by the creatures' ids (`serpent`), not the registry's.
-    let label = |a: engine::rules::ActionId| a.label(tables);
+    let label = |a: engine::rules::ActionId| a.label(tables, played.sets);
     let actions = by_action(&stats.sums.actions, g, label);
     if !actions.is_empty() {
         let points = by_action(&stats.sums.action_points, g, label);

@@ -105,8 +105,8 @@ fn print(
         return Ok(());
     }
     crate::outln!("rules: {rules}")?;
-    let in_play = super::sources_in_play(tables, opts);
-    let text = super::report(tables, stats, (seats, &in_play), seconds);
+    let played = super::Played::of(tables, opts, rules);
+    let text = super::report(tables, stats, &played, seconds);
     let rest = text.split_once('\n').map_or("", |(_, rest)| rest);
     let head = super::headline(stats, seats.len(), seconds, threads);
     crate::out!("{head}{rest}")?;
