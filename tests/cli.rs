@@ -1987,3 +1987,57 @@ fn simulate_names_only_sources_in_play_that_paid_nothing() {
         .unwrap_or_else(|| panic!("{stdout}"));
     assert_eq!(nothing, "  nothing from: cathedral (modifier)");
 }
+
+/// `--bot-study` names a fan creature's moves by its id in its words and on the report's page,
+/// as the rest of `simulate` does; `report.json` keeps the registry's names.
+#[test]
+fn the_bot_study_names_a_creature_s_moves_by_its_id() {
+    let (base, set) = (
+        root().join("definitions/base.toml"),
+        root().join("examples/serpent.toml"),
+    );
+    let dir = scratch("creature-bot-study");
+    let report_dir = dir.join("report");
+    let out = tilekit(&[
+        "simulate",
+        &base.to_string_lossy(),
+        &set.to_string_lossy(),
+        "--sets",
+        "base,serpent",
+        "--games",
+        "4",
+        "--report",
+        &report_dir.to_string_lossy(),
+        "--bot-study",
+        "greedy",
+        "--bot-games",
+        "4",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let study = (stdout.split_once("bot or rule?"))
+        .map(|(_, s)| s)
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(study.contains("\n    lighthouse "), "{study}");
+    assert!(
+        !study.contains("fairy") && !study.contains("dragon"),
+        "{study}"
+    );
+    let page = std::fs::read_to_string(report_dir.join("report.html")).expect("the page");
+    let section = (page.split_once("<h2>Bot or rule?</h2>"))
+        .map(|(_, s)| s)
+        .unwrap_or_else(|| panic!("{page}"));
+    assert!(section.contains("<tr><td>lighthouse</td>"), "{section}");
+    assert!(!section.contains("<td>fairy</td>"), "{section}");
+    let json = std::fs::read_to_string(report_dir.join("report.json")).expect("the JSON");
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let names: Vec<&str> = (json["report"]["bot_study"]["mechanics"].as_array())
+        .unwrap_or_else(|| panic!("{json}"))
+        .iter()
+        .filter_map(|m| m["name"].as_str())
+        .collect();
+    assert!(
+        names.contains(&"fairy") && !names.contains(&"lighthouse"),
+        "{names:?}"
+    );
+}

@@ -116,6 +116,11 @@ pub struct Mechanic {
     /// The move kind: `deploy`, `pass`, or a rule module's action by its registry name (`windmill`,
     /// `return`, `recall`, `donkey`).
     pub name: String,
+    /// What the words and the page call it: `name`, or for a creature's move the creatures'
+    /// ids (`lighthouse` for a fan set's guard: `ActionId::label`). Not in the JSON, whose
+    /// names are the registry's for every set.
+    #[serde(skip)]
+    pub label: String,
     /// Per bot: turns per game in which it was legal.
     pub legal_per_game: Vec<f64>,
     /// Per bot: times per game it was chosen.
@@ -264,7 +269,7 @@ impl BotStudy {
                     )
                 })
                 .collect();
-            let _ = writeln!(out, "    {:<16} {}", m.name, cells.join("; "));
+            let _ = writeln!(out, "    {:<16} {}", m.label, cells.join("; "));
         }
         out
     }
@@ -343,7 +348,7 @@ impl BotStudy {
         }
         h.push_str("</tr>\n");
         for m in &self.mechanics {
-            let _ = write!(h, "<tr><td>{}</td>", esc(&m.name));
+            let _ = write!(h, "<tr><td>{}</td>", esc(&m.label));
             for (c, l) in m.chosen_per_game.iter().zip(&m.legal_per_game) {
                 let _ = write!(h, "<td>{c:.2} / {l:.2}</td>");
             }

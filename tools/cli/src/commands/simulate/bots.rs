@@ -135,6 +135,15 @@ fn group_name(group: ActionGroup) -> &'static str {
     }
 }
 
+/// A move kind as the words say it: its name, a creature's move by the creature's id (among
+/// `sets`, the sets in the bag).
+fn group_label(tables: &Tables, sets: &[String], group: ActionGroup) -> String {
+    match group {
+        ActionGroup::Module(action) => action.label(tables, sets),
+        _ => group_name(group).to_string(),
+    }
+}
+
 fn group_of(mv: Move) -> Option<usize> {
     let g = match mv {
         Move::Deploy { .. } => ActionGroup::Deploy,
@@ -326,6 +335,7 @@ pub fn study(
         .filter(|(m, _)| moves.iter().any(|b| b[*m].0 > 0))
         .map(|(m, &group)| Mechanic {
             name: group_name(group).to_string(),
+            label: group_label(tables, &setup.rules().sets, group),
             legal_per_game: moves.iter().map(|b| b[m].0 as f64 / g).collect(),
             chosen_per_game: moves.iter().map(|b| b[m].1 as f64 / g).collect(),
         })
