@@ -2041,3 +2041,30 @@ fn the_bot_study_names_a_creature_s_moves_by_its_id() {
         "{names:?}"
     );
 }
+
+/// A guard's move names the follower it goes beside by where that follower stands, in `play`'s
+/// words and in `--json`, not by the game's internal figure number ("their figure 0").
+#[test]
+fn play_names_the_follower_a_guard_goes_beside() {
+    let record = root().join("examples/records/serpent-lighthouse-keeper-pays-its-own-points.toml");
+    let set = root().join("examples/serpent.toml");
+    let out = tilekit(&["play", &record.to_string_lossy(), &set.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let line = "P1 moves the lighthouse keeper beside their follower on the road E W at (1, 0)";
+    assert!(stdout.contains(line), "{line:?} missing:\n{stdout}");
+    assert!(!stdout.contains("figure 0"), "{stdout}");
+
+    let out = tilekit(&[
+        "play",
+        "--json",
+        &record.to_string_lossy(),
+        &set.to_string_lossy(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let deployed = &json["turns"][0][1]["deployed"];
+    let guard = &json["turns"][2][1]["fairy"];
+    assert_eq!(guard["at"], serde_json::json!([1, 0]), "{json}");
+    assert_eq!(guard["feature"], deployed["feature"], "{json}");
+}

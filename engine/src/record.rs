@@ -1157,6 +1157,44 @@ pub struct Replay<'t> {
     pub setup: Vec<Event>,
     /// Events of each turn (the last one holds the final scoring when the game ended).
     pub turns: Vec<Vec<Event>>,
+    /// Per turn, the figure its second step names (`Target::Figure`: the follower a guard
+    /// goes beside), where it stood then: its index in the game's figures means nothing once
+    /// figures have left.
+    pub named: Vec<Option<NamedFigure>>,
+}
+
+/// A figure on the board as a move named it: its tile, its feature there and what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NamedFigure {
+    /// Its tile's position.
+    pub at: [i16; 2],
+    /// Its feature's local index on that tile.
+    pub feature: u8,
+    /// What it is (a follower, a windmill, …).
+    pub kind: FigureKind,
+    /// Which follower (the base follower or a set figure).
+    pub figure: FigureId,
+}
+
+impl NamedFigure {
+    /// The figure `mv` names in `game` (before `mv` is applied), if it names one.
+    pub fn of_move(game: &Game<'_>, mv: Move) -> Option<NamedFigure> {
+        let Move::Action {
+            target: Target::Figure(i),
+            ..
+        } = mv
+        else {
+            return None;
+        };
+        let f = game.figures().get(usize::from(i))?;
+        let p = game.board().placed[f.tile.index()];
+        Some(NamedFigure {
+            at: [p.x, p.y],
+            feature: game.nodes()[f.node.index()].local,
+            kind: f.kind,
+            figure: f.figure,
+        })
+    }
 }
 
 impl Replay<'_> {
@@ -1681,6 +1719,7 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
     let mut setup = Vec::new();
     let mut game = Game::new(tables, record.options()?, &mut setup)?;
     let mut turns = Vec::with_capacity(record.turns.len());
+    let mut named = Vec::with_capacity(record.turns.len());
     for (i, t) in record.turns.iter().enumerate() {
         let turn = i + 1;
         let kind = match game.phase() {
@@ -1719,18 +1758,25 @@ pub fn replay<'t>(tables: &'t Tables, record: &Record) -> Result<Replay<'t>, Rep
                 )));
             }
             turns.push(events);
+            named.push(None);
             continue;
         }
         let Phase::Act(placed) = game.phase() else {
             return Err(ReplayError::Over { turn });
         };
         let second = second_move(&game, placed, t).map_err(feature_error)?;
+        named.push(NamedFigure::of_move(&game, second));
         game.apply(second, &mut events).map_err(illegal)?;
         let last = turn == record.turns.len();
         replay_choices(&mut game, t, (turn, &drawn, last), &mut events)?;
         turns.push(events);
     }
-    Ok(Replay { game, setup, turns })
+    Ok(Replay {
+        game,
+        setup,
+        turns,
+        named,
+    })
 }
 
 /// Compares a replay outcome with a record's expectations; returns the mismatches.

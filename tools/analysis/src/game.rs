@@ -11,7 +11,7 @@
 
 use engine::board::Board;
 use engine::players::{Player, Strategy};
-use engine::record::{GameSpec, Record, Turn, replay};
+use engine::record::{GameSpec, NamedFigure, Record, Turn, replay};
 use engine::rng::Rng;
 use engine::rules::Target;
 use engine::{Event, FigureKind, KindId, Move, Phase, Tables};
@@ -175,20 +175,20 @@ impl Session {
         &self.tables
     }
 
-    fn state(&self) -> Result<(engine::Game<'_>, Vec<Vec<Event>>), GameError> {
+    fn state(&self) -> Result<Played<'_>, GameError> {
         state(&self.tables, &self.record, self.pending)
     }
 
     /// The seat whose turn it is, when the game is not over and a bot plays it.
     pub fn bot_to_move(&self) -> Result<Option<usize>, GameError> {
-        let (game, _) = self.state()?;
+        let (game, ..) = self.state()?;
         let seat = usize::from(game.to_move());
         Ok((game.phase() != Phase::Over && self.players[seat].is_some()).then_some(seat))
     }
 
     /// A person's move: the `index`-th of the engine's legal moves of this phase.
     pub fn play(&mut self, index: usize) -> Result<(), GameError> {
-        let (game, _) = self.state()?;
+        let (game, ..) = self.state()?;
         let phase = game.phase();
         if phase == Phase::Over {
             return Err(GameError::Over);
@@ -212,7 +212,7 @@ impl Session {
         let tables = self.tables.clone();
         let mut moved = false;
         loop {
-            let (game, _) = state(&tables, &self.record, self.pending)?;
+            let (game, ..) = state(&tables, &self.record, self.pending)?;
             let phase = game.phase();
             if phase == Phase::Over {
                 return if moved { Ok(()) } else { Err(GameError::Over) };
@@ -247,7 +247,7 @@ impl Session {
         match phase {
             // Declining a reserve tile after the last tile: a turn of its own.
             Phase::Place(_) if mv == Move::Pass => {
-                let (game, _) = self.state()?;
+                let (game, ..) = self.state()?;
                 let turn = Turn::of_reserve(&game, None, Move::Pass);
                 drop(game);
                 self.push_turn(turn)
@@ -262,7 +262,7 @@ impl Session {
                 Ok(())
             }
             Phase::Act(_) => {
-                let (game, _) = self.state()?;
+                let (game, ..) = self.state()?;
                 let turn = match self.pending {
                     Some((kind, Move::Place { x, y, rotation })) => {
                         Turn::of(&game, kind, (x, y, rotation), mv)
@@ -285,7 +285,7 @@ impl Session {
                 self.push_turn(turn)
             }
             Phase::Choose { .. } => {
-                let (game, _) = self.state()?;
+                let (game, ..) = self.state()?;
                 let Some(turn) = self.record.turns.last() else {
                     return Err(GameError::Engine("no turn waits for its choice".into()));
                 };
@@ -324,7 +324,7 @@ impl Session {
     /// The game as a page draws it: the board, the figures, the drawn tile and its legal
     /// placements, or the choices of the second step; scores; the events in words.
     pub fn view(&self) -> Result<View, GameError> {
-        let (game, turns) = self.state()?;
+        let (game, turns, named) = self.state()?;
         let tables = self.tables.as_ref();
         let tile_id = |k: KindId| tables.kind(k).id.clone();
         let board = game
@@ -439,10 +439,9 @@ impl Session {
             },
             Phase::Over => PhaseView::Over { over: true },
         };
-        let log = turns
-            .iter()
-            .map(|t| {
-                (turn_text(&game, t).into_iter())
+        let log = (turns.iter().zip(&named))
+            .map(|(t, n)| {
+                (turn_text(&game, t, n.as_ref()).into_iter())
                     .map(|l| l.trim().to_string())
                     .collect()
             })
@@ -617,11 +616,26 @@ fn engine_error(e: impl fmt::Display) -> GameError {
 
 /// A figure on the board in words: a set figure's name, else `follower` or `windmill`.
 fn figure_word(tables: &Tables, f: &engine::Figure) -> String {
-    match (f.kind, f.figure.set_index()) {
+    kind_word(tables, f.kind, f.figure)
+}
+
+/// A figure's kind in words: a set figure's name, else `follower` or `windmill`.
+fn kind_word(tables: &Tables, kind: FigureKind, figure: engine::FigureId) -> String {
+    match (kind, figure.set_index()) {
         (FigureKind::Follower, Some(k)) => (tables.followers.get(k))
             .map_or_else(|| "figure".to_string(), |k| k.name.to_lowercase()),
-        _ => f.kind.name().to_string(),
+        _ => kind.name().to_string(),
     }
+}
+
+/// A figure a move named, in words: `follower on the road E W at (1, 0)`.
+fn named_words(tables: &Tables, board: &Board, n: &NamedFigure) -> String {
+    let [x, y] = n.at;
+    format!(
+        "{} on the {}",
+        kind_word(tables, n.kind, n.figure),
+        spot_words(tables, board, x, y, n.feature)
+    )
 }
 
 /// A rule module's target in words, where no tile or game is needed to say it.
@@ -731,20 +745,25 @@ fn choice_text(
     }
 }
 
-/// Replays a record, then a pending placement; returns the game and each turn's events (the
-/// set-up's with the first turn's).
+/// A replayed game: the game, each turn's events (the set-up's with the first turn's) and the
+/// figure each turn's move named (`Replay::named`).
+type Played<'t> = (engine::Game<'t>, Vec<Vec<Event>>, Vec<Option<NamedFigure>>);
+
+/// Replays a record, then a pending placement (which names no figure).
 fn state<'t>(
     tables: &'t Tables,
     record: &Record,
     pending: Option<(KindId, Move)>,
-) -> Result<(engine::Game<'t>, Vec<Vec<Event>>), GameError> {
+) -> Result<Played<'t>, GameError> {
     let r = replay(tables, record).map_err(engine_error)?;
     let mut game = r.game;
     let mut turns = r.turns;
+    let mut named = r.named;
     if let Some((_, mv)) = pending {
         let mut events = Vec::new();
         game.apply(mv, &mut events).map_err(engine_error)?;
         turns.push(events);
+        named.push(None);
     }
     if let Some(first) = turns.first_mut() {
         let mut setup = r.setup;
@@ -752,8 +771,9 @@ fn state<'t>(
         *first = setup;
     } else if !r.setup.is_empty() {
         turns.push(r.setup);
+        named.push(None);
     }
-    Ok((game, turns))
+    Ok((game, turns, named))
 }
 
 /// Where to draw a figure on its tile, in tile units ((0, 0) north-west): a little inside the
@@ -774,8 +794,13 @@ fn feature_point(o: &engine::tables::Orient, feature: u8) -> (f32, f32) {
 /// A turn's events in words (`tilekit play` prints the same lines), a figure named by where it
 /// stands on the tile just placed (`deploys a follower on the field NNE E SSE`), a feature of
 /// another tile by that tile on `game`'s board (at that turn or later: tiles never move), a
-/// creature or a figure that moves on by its name among those of `game`'s sets.
-pub fn turn_text(game: &engine::Game<'_>, events: &[Event]) -> Vec<String> {
+/// creature or a figure that moves on by its name among those of `game`'s sets, and the figure
+/// the turn's move named (`Replay::named`) by where it stood.
+pub fn turn_text(
+    game: &engine::Game<'_>,
+    events: &[Event],
+    named: Option<&NamedFigure>,
+) -> Vec<String> {
     let (tables, board, sets) = (game.tables(), game.board(), &game.rules().sets);
     let mut placed = None;
     (events.iter())
@@ -786,7 +811,7 @@ pub fn turn_text(game: &engine::Game<'_>, events: &[Event]) -> Vec<String> {
                     .map(|&o| &tables.orients[usize::from(o)])
                     .find(|o| o.rotation == rotation);
             }
-            event_text((tables, sets), board, e, placed)
+            event_text((tables, sets), board, e, placed, named)
         })
         .collect()
 }
@@ -798,6 +823,7 @@ fn event_text(
     board: &Board,
     e: &Event,
     placed: Option<&engine::tables::Orient>,
+    named: Option<&NamedFigure>,
 ) -> Option<String> {
     let on = |feature: u8, kind: &str| match placed {
         Some(o) => engine::game::describe_feature(tables, o, feature),
@@ -863,6 +889,10 @@ fn event_text(
                 Target::Spot { x, y, feature } | Target::Deploy { x, y, feature, .. } => {
                     spot_words(tables, board, x, y, feature)
                 }
+                Target::Figure(i) => match named {
+                    Some(n) => named_words(tables, board, n),
+                    None => target_words(tables, Target::Figure(i)),
+                },
                 other => target_words(tables, other),
             };
             Some(format!(

@@ -3,7 +3,8 @@
 
 use crate::inputs::{Inputs, load_valid};
 use clap::Args;
-use engine::record::{Record, RecordNames, check_expectations, replay};
+use engine::record::{NamedFigure, Record, RecordNames, check_expectations, replay};
+use engine::rules::Target;
 use engine::{Event, FigureId, KindId, Phase, Tables};
 use miette::IntoDiagnostic;
 use std::path::PathBuf;
@@ -37,8 +38,9 @@ fn figure_id(tables: &Tables, figure: FigureId) -> String {
     engine::rules::figure_kind_id(tables, figure)
 }
 
-/// One event as JSON.
-fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
+/// One event as JSON; `named`, the figure its turn's move named, adds where that figure stood
+/// (`at`, `feature`) to the move's event, whose `figure` is the game's internal number.
+fn event_json(tables: &Tables, e: &Event, named: Option<&NamedFigure>) -> serde_json::Value {
     let tile = |k: KindId| tables.kind(k).id.clone();
     match e {
         Event::SetAside { kind } => serde_json::json!({ "set_aside": tile(*kind) }),
@@ -89,7 +91,18 @@ fn event_json(tables: &Tables, e: &Event) -> serde_json::Value {
             player,
             action,
             target,
-        } => engine::rules::event_json(tables, *player, *action, *target),
+        } => {
+            let mut json = engine::rules::event_json(tables, *player, *action, *target);
+            if let (Target::Figure(_), Some(n)) = (target, named)
+                && let Some(body) = json
+                    .get_mut(action.info().name)
+                    .and_then(|b| b.as_object_mut())
+            {
+                body.insert("at".into(), serde_json::json!(n.at));
+                body.insert("feature".into(), n.feature.into());
+            }
+            json
+        }
         Event::Declined { player, action } => serde_json::json!({
             "declined": { "player": player + 1, "move": action.info().name }
         }),
@@ -146,11 +159,16 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                 let turns: Vec<Vec<serde_json::Value>> = r
                     .turns
                     .iter()
-                    .map(|t| t.iter().map(|e| event_json(&tables, e)).collect())
+                    .zip(&r.named)
+                    .map(|(t, n)| {
+                        t.iter()
+                            .map(|e| event_json(&tables, e, n.as_ref()))
+                            .collect()
+                    })
                     .collect();
                 let value = serde_json::json!({
                     "rules": rules,
-                    "setup": r.setup.iter().map(|e| event_json(&tables, e)).collect::<Vec<_>>(),
+                    "setup": r.setup.iter().map(|e| event_json(&tables, e, None)).collect::<Vec<_>>(),
                     "turns": turns,
                     "scores": r.game.scores(),
                     "over": over,
@@ -162,12 +180,12 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
                 if let Some(rules) = &rules {
                     crate::outln!("rules: {rules}")?;
                 }
-                for line in turn_text(&r.game, &r.setup) {
+                for line in turn_text(&r.game, &r.setup, None) {
                     crate::outln!("{line}")?;
                 }
                 for (i, t) in r.turns.iter().enumerate() {
                     crate::out!("{:>3}. ", i + 1)?;
-                    let lines = turn_text(&r.game, t);
+                    let lines = turn_text(&r.game, t, r.named.get(i).and_then(Option::as_ref));
                     for (j, line) in lines.iter().enumerate() {
                         if j == 0 {
                             crate::outln!("{line}")?;
