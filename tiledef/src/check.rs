@@ -28,6 +28,7 @@ mod figures;
 mod goods;
 mod kinds;
 mod layout;
+mod one_per_game;
 mod pictures;
 mod start;
 mod unused;
@@ -392,6 +393,7 @@ pub fn check(
     cx.marker_rules(&vocab, &tileset.feature_kinds);
     tileset.effects = cx.effects(&effect_ids, &vocab, &tileset);
     tileset.creatures = cx.creatures((&creature_ids, &figure_ids), &vocab, &tileset);
+    cx.one_per_game(&order);
     cx.groups(&order, &group_ids, &vocab, &mut tileset, &tile_defs);
     cx.removes(&order, &vocab, &mut tileset);
     cx.report_not_required();
