@@ -1618,6 +1618,21 @@ fn play_findings(args: &[&str]) -> (Option<i32>, Vec<(String, String, String)>) 
     (out.status.code(), found)
 }
 
+/// A set whose games with the sets it requires cannot be set up (two guarding creatures) is
+/// not passed over in silence by the play check: a warning says why no game was played.
+#[test]
+fn the_play_check_says_when_it_could_set_up_no_game() {
+    let (code, found) = play_findings(&["tests/fixtures/play/guard-beside-the-fairy.toml"]);
+    assert_eq!(code, Some(0), "{found:?}");
+    let warning = (found.iter())
+        .find(|(c, _, _)| c == "tilekit::play-check-no-game")
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert_eq!(warning.1, "warning", "{found:?}");
+    for part in ["`lamps`", "guarding creatures", "lamplighter", "fairy"] {
+        assert!(warning.2.contains(part), "{part}: {found:?}");
+    }
+}
+
 #[test]
 fn the_play_check_warns_of_a_tile_set_aside_in_many_games_with_its_share() {
     let (code, found) = play_findings(&["tests/fixtures/play/often-set-aside.toml"]);

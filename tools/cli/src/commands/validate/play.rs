@@ -99,19 +99,26 @@ fn play_sets(report: &mut Report, tileset: &TileSet, unreachable: &[usize]) -> m
         .collect();
     // Each set's games on a core of their own; collected in set order, so the findings do not
     // depend on the number of threads.
-    let played: Vec<Option<Played>> = named
+    let outcomes: Vec<(usize, Vec<String>, SetGames)> = named
         .into_par_iter()
         .map(|s| {
             let sets = with_requirements(tileset, s);
-            let tally = play_set(&tables, &sets, &options)?;
-            Ok(tally.map(|tally| Played {
-                set: s,
-                sets,
-                tally,
-            }))
+            let games = play_set(&tables, &sets, &options)?;
+            Ok((s, sets, games))
         })
         .collect::<miette::Result<_>>()?;
-    let played: Vec<Played> = played.into_iter().flatten().collect();
+    let mut played = Vec::new();
+    for (set, sets, games) in outcomes {
+        match games {
+            SetGames::Played(tally) => played.push(Played { set, sets, tally }),
+            SetGames::Refused(why) => {
+                if let Some(d) = refused_warning(report, tileset, set, &sets, &why) {
+                    report.push(d);
+                }
+            }
+            SetGames::None => {}
+        }
+    }
     if played.is_empty() {
         return Ok(());
     }
@@ -163,10 +170,46 @@ fn declared_options(tables: &Tables) -> Vec<String> {
     names
 }
 
+/// What playing a set's games gave.
+enum SetGames {
+    /// Its games, tallied.
+    Played(Tally),
+    /// No game: the sets have no start tile among them; nothing is said of them.
+    None,
+    /// No game: the engine refused to set one up, for this reason.
+    Refused(String),
+}
+
+/// A warning at the set's first tile that its games with the sets it requires could not be
+/// set up, and why: the play check said nothing of such a set before.
+fn refused_warning(
+    report: &Report,
+    tileset: &TileSet,
+    set: usize,
+    sets: &[String],
+    why: &str,
+) -> Option<tiledef::Diagnostic> {
+    let tile = tileset.tiles.iter().position(|t| t.set == set)?;
+    let message = format!(
+        "the play check played no game of {}: a game of these sets cannot be set up: {why}",
+        games_of(sets)
+    );
+    let d = report.tile_diagnostic(
+        tile,
+        Severity::Warning,
+        "id",
+        "tilekit::play-check-no-game",
+        message,
+    )?;
+    Some(hinted(
+        d,
+        "the play check draws the tiles of the set and of every set it requires; a game of fewer of them may set up (`tilekit simulate --sets` names the sets drawn)",
+    ))
+}
+
 /// Plays a set's games: half with the rules' defaults, half with every declared option on
-/// (placements do not depend on scoring, so both halves count for tiles and figures). `None`
-/// when the sets make no game (no start tile among them): nothing is said of them.
-fn play_set(tables: &Tables, sets: &[String], options: &[String]) -> miette::Result<Option<Tally>> {
+/// (placements do not depend on scoring, so both halves count for tiles and figures).
+fn play_set(tables: &Tables, sets: &[String], options: &[String]) -> miette::Result<SetGames> {
     let mut tally = Tally::new(tables);
     let halves = [
         (Vec::new(), 0..GAMES / 2),
@@ -184,14 +227,22 @@ fn play_set(tables: &Tables, sets: &[String], options: &[String]) -> miette::Res
             },
             ..SimOptions::default()
         };
-        let Ok(setup) = Setup::new(tables, opts.game_options()) else {
-            return Ok(None);
+        let setup = match Setup::new(tables, opts.game_options()) {
+            Ok(setup) => setup,
+            Err(e) if has_start(tables, sets) => return Ok(SetGames::Refused(e.to_string())),
+            Err(_) => return Ok(SetGames::None),
         };
         let half = collect_serial(&setup, &opts, range, Tally::new(tables), &|_| {})
             .map_err(|e| miette::miette!("the play check: {e}"))?;
         tally.merge(half);
     }
-    Ok(Some(tally))
+    Ok(SetGames::Played(tally))
+}
+
+/// Whether a tile of these sets is a start tile: a game of them has somewhere to begin.
+fn has_start(tables: &Tables, sets: &[String]) -> bool {
+    (tables.kinds.iter())
+        .any(|k| k.start && (tables.sets.get(usize::from(k.set))).is_some_and(|s| sets.contains(s)))
 }
 
 /// What a set's games did, summed over games.
