@@ -2634,6 +2634,7 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
         })
         .collect();
     let mut labels: Vec<(Point, String, Rgba)> = Vec::new();
+    let mut label_at: Vec<Option<Point>> = vec![None; tile.features.len()];
     let id_boxes = [false, true].map(|overlay| id_label_box(tile, overlay));
     // A label's box on the tile and clear of the ports' names and of the tile's id.
     let readable = |text: &str, c: Point| {
@@ -2678,6 +2679,7 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
         if let Some(p) = at {
             labels.push((p, text, tint(i)));
         }
+        label_at[i] = at;
         if let Some((p, _)) = spot.and_then(|s| plan.icon_of(s)) {
             scene.fill(
                 Shape::Circle {
@@ -2688,6 +2690,7 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
             );
         }
     }
+    moves_links(scene, tile, &label_at);
     mark_ports(scene, tile, &tint);
     for (p, text, colour) in labels {
         scene.commands.push(Command::Text {
@@ -2698,6 +2701,33 @@ fn overlay(scene: &mut Scene, set: &TileSet, tile: &Tile, plan: &Plan) {
             align: Align::Centre,
             halo: Some(WHITE.alpha(235)),
         });
+    }
+}
+
+/// The overlay's `moves` links (where a figure that moves on may go): a line through each
+/// link's features, label to label, under the labels. No other picture shows them.
+fn moves_links(scene: &mut Scene, tile: &Tile, label_at: &[Option<Point>]) {
+    for link in &tile.moves {
+        let points: Vec<Point> = (link.iter())
+            .filter_map(|&f| label_at.get(f).copied().flatten())
+            .collect();
+        let Some((&first, rest)) = points.split_first() else {
+            continue;
+        };
+        if rest.is_empty() {
+            continue;
+        }
+        let path = std::iter::once(Seg::Move(first))
+            .chain(rest.iter().map(|&p| Seg::Line(p)))
+            .collect();
+        scene.stroke(
+            Shape::Path(path),
+            Stroke {
+                colour: INK.alpha(170),
+                width: 0.022,
+                cap: Cap::Round,
+            },
+        );
     }
 }
 

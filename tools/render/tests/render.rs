@@ -1388,3 +1388,54 @@ fn a_tile_without_a_field_is_paved_not_grass() {
         "the abbey's courtyard is paving, not grass: {courtyard:?}"
     );
 }
+
+/// The overlay draws each of a tile's `moves` links (Abbey & Mayor's wagon; a fan's own figure
+/// that moves on), which no other picture shows: one line through the linked features, on the
+/// tile; the plain preview is unchanged.
+#[test]
+fn the_overlay_draws_a_tile_s_moves_links() {
+    let set = bundled();
+    let tile = &set.tiles[index(&set, "AM-CCRR")];
+    assert_eq!(tile.moves.len(), 2);
+    let mut unlinked = tile.clone();
+    unlinked.moves.clear();
+    let overlay = DrawOptions {
+        overlay: true,
+        label: Label::All,
+        artwork: true,
+    };
+    let with = draw_tile(&set, tile, &overlay);
+    let without = draw_tile(&set, &unlinked, &overlay);
+    let added: Vec<&Command> = (with.commands.iter())
+        .filter(|c| !without.commands.contains(c))
+        .collect();
+    let lines: Vec<&Vec<tilekit_render::scene::Seg>> = (added.iter())
+        .filter_map(|c| match c {
+            Command::Shape {
+                shape: Shape::Path(path),
+                stroke: Some(_),
+                ..
+            } => Some(path),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lines.len(), tile.moves.len(), "{added:?}");
+    for path in lines {
+        assert_eq!(path.len(), 2, "{path:?}");
+        for seg in path {
+            let p = match seg {
+                tilekit_render::scene::Seg::Move(p) | tilekit_render::scene::Seg::Line(p) => *p,
+                other => panic!("{other:?}"),
+            };
+            assert!(
+                (0.0..=1.0).contains(&p.x) && (0.0..=1.0).contains(&p.y),
+                "{p:?}"
+            );
+        }
+    }
+    let plain = DrawOptions::default();
+    assert_eq!(
+        draw_tile(&set, tile, &plain),
+        draw_tile(&set, &unlinked, &plain)
+    );
+}

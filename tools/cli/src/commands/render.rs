@@ -35,7 +35,8 @@ pub struct RenderArgs {
     /// Only these tile types (by id or alias); repeat for several.
     #[arg(long = "tile", value_name = "ID")]
     tiles: Vec<String>,
-    /// Tint each feature with its id and name the ports, over the picture or the artwork.
+    /// Tint each feature with its id, name the ports and draw the `moves` links (a line through
+    /// each link's features), over the picture or the artwork.
     #[arg(long)]
     overlay: bool,
     /// Also write a contact sheet of the chosen tile types to this PNG file.
