@@ -2115,3 +2115,45 @@ fn a_fan_figure_that_moves_on_is_named_by_its_own_name() {
     assert!(line.contains("pilgrim "), "{line}");
     assert!(!line.contains("wagon"), "{line}");
 }
+
+/// A fan creature keeps its name when Princess & Dragon is loaded but not played (a clone's
+/// `./definitions` loads every bundled set): `play` and `simulate` name the creatures of the
+/// game's sets, not "the creature" and `serpent/dragon` for every creature loaded.
+#[test]
+#[ignore = "the names come from every creature of the tables, not the game's sets: \
+            name_words and label in engine/src/rules/creatures.rs, which the engine's speed \
+            work holds"]
+fn a_fan_creature_keeps_its_name_beside_a_loaded_set_not_played() {
+    let record = root().join("examples/records/serpent-eats-only-followers-in-three-steps.toml");
+    let set = root().join("examples/serpent.toml");
+    let dragon = root().join("definitions/princess-and-dragon.toml");
+    let out = tilekit(&[
+        "play",
+        &record.to_string_lossy(),
+        &set.to_string_lossy(),
+        &dragon.to_string_lossy(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let line = "the sea serpent comes to (0, 1), the tile P1 placed";
+    assert!(stdout.contains(line), "{line:?} missing:\n{stdout}");
+
+    let out = tilekit(&[
+        "simulate",
+        &set.to_string_lossy(),
+        &dragon.to_string_lossy(),
+        "--sets",
+        "base,serpent",
+        "--games",
+        "20",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let line = (stdout.lines())
+        .find(|l| l.starts_with("rule moves per game: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        !line.contains("dragon") && !line.contains("fairy"),
+        "{line}"
+    );
+}
