@@ -405,6 +405,7 @@ pub fn check(
     // only be noise.
     if cx.errors() == 0 {
         cx.cannot_start(&tileset, &vocab, &group_ids);
+        cx.reserve_only(&order);
         cx.unused_vocabulary(&vocab, &group_ids);
     }
 

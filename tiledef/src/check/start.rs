@@ -73,6 +73,27 @@ impl Checker<'_> {
         }
     }
 
+    /// Warns at the first reserve tile of a set whose every tile is held in reserve: a set is
+    /// in a game when a tile of it is drawn, so such a set is never in play and its reserve
+    /// tiles are never dealt.
+    pub(super) fn reserve_only(&mut self, order: &[usize]) {
+        for &f in order {
+            let tiles = &self.files[f].file.tiles;
+            if tiles.is_empty() || tiles.iter().any(|t| t.reserve.is_none()) || self.is_bundled(f) {
+                continue;
+            }
+            let ptr = format!("{}/reserve", self.files[f].tile_ptr(0));
+            let set = &self.files[f].file.set.id;
+            let message = format!(
+                "every tile of the set `{set}` is held in reserve: no tile of it is drawn, so no game has it in play and its reserve tiles are never dealt"
+            );
+            self.warning(f, &ptr, "tilekit::cannot-start", message).hint = Some(
+                "add a tile to the draw (one without `reserve`), or declare the reserve tile in the set whose games should deal it"
+                    .to_string(),
+            );
+        }
+    }
+
     /// The warning at a group's declaration (none for a bundled set's); whether it was given.
     fn stuck_group(&mut self, d: &Declared, paths: &[String]) -> bool {
         let Some(i) = self.files[d.file]
