@@ -2157,3 +2157,28 @@ fn a_fan_creature_keeps_its_name_beside_a_loaded_set_not_played() {
         "{line}"
     );
 }
+
+/// `simulate`'s tiles set aside are a table: a fan set's longer tile ids keep the column.
+#[test]
+fn simulate_s_tiles_set_aside_keep_their_column_for_long_ids() {
+    let set = root().join("examples/serpent.toml");
+    let out = tilekit(&[
+        "simulate",
+        &set.to_string_lossy(),
+        "--sets",
+        "base,serpent",
+        "--games",
+        "1000",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let rows: Vec<&str> = (stdout.lines())
+        .filter(|l| l.contains(" could not be placed "))
+        .collect();
+    assert!(
+        rows.iter().any(|r| r.contains("SS-whirlpool")) && rows.len() > 1,
+        "{stdout}"
+    );
+    let columns: Vec<Option<usize>> = rows.iter().map(|r| r.find("could not")).collect();
+    assert!(columns.windows(2).all(|w| w[0] == w[1]), "{stdout}");
+}

@@ -809,12 +809,20 @@ fn report(tables: &engine::Tables, stats: &SimStats, played: &Played<'_>, elapse
         stats.sums.set_aside,
         stats.sums.set_aside as f64 / g
     );
-    for (id, n) in set_aside(tables, stats) {
+    let rows = set_aside(tables, stats);
+    // A column as wide as the longest id: a fan set's ids (`SS-whirlpool`) are longer than
+    // the base game's.
+    let width = (rows.iter())
+        .map(|(id, _)| id.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(10);
+    for (id, n) in rows {
         let times = match n {
             1 => "once".to_string(),
             n => format!("{n} times"),
         };
-        let _ = writeln!(out, "  {id:<10} could not be placed {times}");
+        let _ = writeln!(out, "  {id:<width$} could not be placed {times}");
     }
     out
 }
