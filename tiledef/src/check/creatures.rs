@@ -49,6 +49,11 @@ impl Checker<'_> {
                         .to_string(),
                 );
             }
+            // A creature that moves without `arrives` is an error of its own, above.
+            let idle = def.arrives.is_none() && def.moves.is_none() && def.guards.is_none();
+            if idle && !self.is_bundled(d.file) {
+                self.idle(d.file, &ptr, def);
+            }
             let eats = self.eats(d.file, &ptr, def, figures, vocab, tileset);
             let avoids = (def.avoids.iter().enumerate())
                 .filter_map(|(k, name)| {
@@ -77,6 +82,24 @@ impl Checker<'_> {
             });
         }
         out
+    }
+
+    /// The warning at a creature that never comes onto the board: nothing brings it (no
+    /// `arrives`) and no player moves it (no `guards`), so every game plays without it.
+    fn idle(&mut self, file: usize, ptr: &str, def: &CreatureDef) {
+        self.warning(
+            file,
+            &format!("{ptr}/id"),
+            "tilekit::unused-vocabulary",
+            format!(
+                "the creature `{}` is declared, but never comes onto the board: it has no `arrives` and no `guards`",
+                def.id
+            ),
+        )
+        .hint = Some(
+            "name the tile marker whose tile brings it (`arrives = \"volcano\"`), or let players move it beside their followers (`guards = { turn = 1, scored = 3 }`)"
+                .to_string(),
+        );
     }
 
     /// Resolves a creature's marker: a marker kind in scope that goes on tiles.
