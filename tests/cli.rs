@@ -2182,3 +2182,30 @@ fn simulate_s_tiles_set_aside_keep_their_column_for_long_ids() {
     let columns: Vec<Option<usize>> = rows.iter().map(|r| r.find("could not")).collect();
     assert!(columns.windows(2).all(|w| w[0] == w[1]), "{stdout}");
 }
+
+/// A fan creature's refused step names what it avoids, not Princess & Dragon's fairy, and
+/// the creature by its name as the other words do ("the sea serpent").
+#[test]
+#[ignore = "the words are in engine/src/rules/creatures.rs (the step's IllegalMove), which the \
+            engine's speed work holds"]
+fn a_refused_creature_step_names_what_it_avoids() {
+    let set = root().join("examples/serpent.toml");
+    let good = root().join("examples/records/serpent-eats-only-followers-in-three-steps.toml");
+    let text_of_good = std::fs::read_to_string(&good).expect("the example record");
+    let dir = scratch("creature-step");
+    let record = dir.join("far-step.toml");
+    let far = text_of_good.replace(
+        "\nserpent = [[0, 0], [1, 0], [2, 0]]\n",
+        "\nserpent = [[0, 0], [1, 0], [9, 9]]\n",
+    );
+    assert_ne!(far, text_of_good);
+    std::fs::write(&record, far).expect("write");
+    let out = tilekit(&["play", &record.to_string_lossy(), &set.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("the sea serpent cannot move to (9, 9)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("fairy"), "{stderr}");
+}
