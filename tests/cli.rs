@@ -2209,3 +2209,19 @@ fn a_refused_creature_step_names_what_it_avoids() {
     );
     assert!(!stderr.contains("fairy"), "{stderr}");
 }
+
+/// A fan set's record played without its definitions says which set is missing and how to
+/// give it, beside the key it could not read (a creature's id is a key only its file declares).
+#[test]
+fn play_without_a_fan_set_s_file_says_which_set_is_missing() {
+    let record = root().join("examples/records/serpent-eats-only-followers-in-three-steps.toml");
+    let out = tilekit(&["play", &record.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    for part in [
+        "unknown key `serpent` in a turn",
+        "the record plays the set `serpent`, which no loaded file declares",
+    ] {
+        assert!(stderr.contains(part), "{part:?} missing:\n{stderr}");
+    }
+}

@@ -114,6 +114,23 @@ fn event_json(tables: &Tables, e: &Event, named: Option<&NamedFigure>) -> serde_
 /// A turn's events in words (the analysis host's, which the page's log shows too).
 use tilekit_analysis::game::turn_text;
 
+/// The sets a record's `[game] sets` names that the tables lack, read leniently from a record
+/// that did not parse: a fan set's record read without its file fails first at a key its file
+/// declares (a creature's id), and the missing file is the thing to say.
+fn sets_not_loaded(text: &str, tables: &Tables) -> Vec<String> {
+    let Ok(value) = text.parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    let sets = (value.get("game"))
+        .and_then(|g| g.get("sets"))
+        .and_then(|s| s.as_array());
+    (sets.into_iter().flatten())
+        .filter_map(|s| s.as_str())
+        .filter(|id| !tables.sets.iter().any(|t| t == id))
+        .map(str::to_string)
+        .collect()
+}
+
 /// Runs `tilekit play`.
 pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
     let text = tiledef::read_text(&args.record).into_diagnostic()?;
@@ -126,6 +143,11 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
         Ok(r) => r,
         Err(e) => {
             crate::errln!("error: {}: {e}", args.record.display());
+            for id in sets_not_loaded(&text, &tables) {
+                crate::errln!(
+                    "help: the record plays the set `{id}`, which no loaded file declares: give the file declaring it after the record (`tilekit play RECORD FILE.toml`)"
+                );
+            }
             return Ok(ExitCode::from(1));
         }
     };
