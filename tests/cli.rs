@@ -2225,3 +2225,27 @@ fn play_without_a_fan_set_s_file_says_which_set_is_missing() {
         assert!(stderr.contains(part), "{part:?} missing:\n{stderr}");
     }
 }
+
+/// `inspect` shows what a tile's `moves` and `reserve` compiled to: the links by the features'
+/// numbers it lists, and the reserve each player holds.
+#[test]
+fn inspect_shows_a_tile_s_moves_and_reserve() {
+    let set = root().join("tests/fixtures/fan/pilgrims.toml");
+    let out = tilekit(&["inspect", "PW-chapel", &set.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    // The chapel's road is feature 0, its monastery 2 (as its rotations list them).
+    assert!(stdout.contains("  0: road [S]"), "{stdout}");
+    assert!(stdout.contains("  2: monastery"), "{stdout}");
+    assert!(
+        stdout.contains("\nmoves (where a figure moving on may go): 0–2\n"),
+        "{stdout}"
+    );
+    let out = tilekit(&["inspect", "PW-hermitage", &set.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(", held in reserve: 2 each, into a closed gap"),
+        "{stdout}"
+    );
+}

@@ -53,9 +53,16 @@ pub fn run(args: &InspectArgs) -> miette::Result<ExitCode> {
 pub fn describe(tables: &Tables, kind: KindId) -> String {
     let k = tables.kind(kind);
     let mut out = String::new();
+    // A reserve tile's counts are the copies printed; what each player holds is said apart.
+    let reserve = (k.reserve.as_ref()).map_or_else(String::new, |r| {
+        let into = match r.into {
+            tiledef::model::ReserveInto::ClosedGap => "a closed gap",
+        };
+        format!(", held in reserve: {} each, into {into}", r.each)
+    });
     let _ = writeln!(
         out,
-        "{}{} — set {}, counts {:?}{}",
+        "{}{} — set {}, counts {:?}{}{reserve}",
         k.id,
         k.name
             .as_ref()
@@ -65,6 +72,7 @@ pub fn describe(tables: &Tables, kind: KindId) -> String {
         k.counts,
         if k.start { ", start tile" } else { "" }
     );
+
     let same: Vec<String> = (0..4)
         .map(|r| {
             let o = &tables.orients[k.rotation_orient[r] as usize];
@@ -77,6 +85,23 @@ pub fn describe(tables: &Tables, kind: KindId) -> String {
         k.orients.len(),
         same.join(" ")
     );
+    // The links hold local feature numbers, the same in every rotation listed below.
+    if !k.moves.is_empty() {
+        let links: Vec<String> = (k.moves.iter())
+            .map(|&mask| {
+                let members: Vec<String> = (0..64u8)
+                    .filter(|i| mask & (1 << i) != 0)
+                    .map(|i| i.to_string())
+                    .collect();
+                members.join("–")
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "moves (where a figure moving on may go): {}",
+            links.join("; ")
+        );
+    }
     for &index in &k.orients {
         let o = &tables.orients[index as usize];
         let edges: Vec<&str> = o
