@@ -286,6 +286,12 @@ impl SchemaChecker {
                 if takes_table(context) {
                     choices.push("a table (see the key's description)".to_string());
                 }
+                // So is a list (a creature's `eats`), shown holding the value written: one id
+                // written as a string is the likely slip.
+                if takes("array", context) {
+                    let found = error.instance().as_str().unwrap_or("…");
+                    choices.push(format!("a list: `[\"{found}\"]`"));
+                }
                 not_one_of(d, error.instance(), &place, &choices)
             }
             ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => {
@@ -502,9 +508,15 @@ fn constants(branches: &[Vec<ValidationError<'_>>]) -> Option<Vec<String>> {
 
 /// Whether one of an enum's branches takes a table (its value failed it as no table).
 fn takes_table(branches: &[Vec<ValidationError<'_>>]) -> bool {
+    takes("object", branches)
+}
+
+/// Whether one of an enum's branches takes a value of the JSON type `name` (its value failed
+/// it as no such value).
+fn takes(name: &str, branches: &[Vec<ValidationError<'_>>]) -> bool {
     (branches.iter().flatten()).any(|e| match e.kind() {
-        ErrorKind::Type { expected } => expected.names().any(|n| n == "object"),
-        ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => takes_table(context),
+        ErrorKind::Type { expected } => expected.names().any(|n| n == name),
+        ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => takes(name, context),
         _ => false,
     })
 }
