@@ -326,7 +326,10 @@ impl SchemaChecker {
                         self.branch_types(error.schema_path()),
                         kind_of(error.instance())
                     ))
-                    .hint(shape_hint(&pointer)),
+                    .hint(
+                        self.example_hint(error.schema_path(), &pointer)
+                            .unwrap_or_else(|| shape_hint(&pointer)),
+                    ),
                 }
             }
             ErrorKind::Minimum { limit } => {
@@ -367,14 +370,37 @@ impl SchemaChecker {
             .unwrap_or_default()
     }
 
-    /// The types an `anyOf` accepts, read from its branches: "a whole number or a table".
+    /// The key's first example from the schema (the `anyOf`'s parent), written as in a file:
+    /// "write it as in its example: `moves = { after = "dragon", steps = 6 }`".
+    fn example_hint(&self, schema_path: &str, pointer: &str) -> Option<String> {
+        let parent = schema_path.strip_suffix("/anyOf")?;
+        let example = (self.schema.pointer(&format!("{parent}/examples")))
+            .and_then(Value::as_array)
+            .and_then(|e| e.first())?;
+        let key = pointer.rsplit('/').next()?;
+        Some(format!(
+            "write it as in its example: `{key} = {}`",
+            toml_inline(example)
+        ))
+    }
+
+    /// The types an `anyOf` accepts, read from its branches: "a whole number or a table". A
+    /// branch that refers to a definition (`$ref`, a creature's `moves`) is that definition's
+    /// type; an optional key's `null` branch is no choice.
     fn branch_types(&self, schema_path: &str) -> String {
         let branches = self.schema.pointer(schema_path).and_then(Value::as_array);
         let names: Vec<String> = branches
             .into_iter()
             .flatten()
             .enumerate()
-            .map(|(i, _)| self.expected_type(&format!("{schema_path}/{i}/type")))
+            .filter(|(_, b)| b.get("type").and_then(Value::as_str) != Some("null"))
+            .map(|(i, b)| match b.get("$ref").and_then(Value::as_str) {
+                Some(target) => {
+                    let target = target.trim_start_matches('#');
+                    self.expected_type(&format!("{target}/type"))
+                }
+                None => self.expected_type(&format!("{schema_path}/{i}/type")),
+            })
             .collect();
         if names.is_empty() {
             "of another shape".to_string()
@@ -601,6 +627,23 @@ fn empty_list_hint(pointer: &str) -> Option<&'static str> {
     (pointer.starts_with("/figure/") && pointer.ends_with("/on")).then_some(
         "name the kinds it stands on (`on = [\"city\"]`), or leave `on` out for every kind a follower may stand on",
     )
+}
+
+/// A JSON value as TOML writes it inline: `{ after = "dragon", steps = 6 }`.
+fn toml_inline(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let pairs: Vec<String> = (map.iter())
+                .map(|(k, v)| format!("{k} = {}", toml_inline(v)))
+                .collect();
+            format!("{{ {} }}", pairs.join(", "))
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(toml_inline).collect();
+            format!("[{}]", items.join(", "))
+        }
+        other => other.to_string(),
+    }
 }
 
 fn shape_hint(pointer: &str) -> String {

@@ -64,3 +64,37 @@ fn eats_one_figure_as_a_string_is_shown_the_list() {
         report.diagnostics
     );
 }
+
+/// A creature's `moves` written as its marker alone (not the table it is) is told the shape it
+/// should have, not "should be another type or another type".
+#[test]
+fn moves_written_as_a_string_is_told_it_is_a_table() {
+    let mut set = eating(r#"["follower"]"#);
+    set.text = set.text.replace("eats = [", "moves = \"cave\"\neats = [");
+    let report = tiledef::load(vec![base(), set]);
+    let d = (report.diagnostics.iter())
+        .find(|d| d.code == "tilekit::schema")
+        .unwrap_or_else(|| panic!("{:?}", report.diagnostics));
+    assert!(
+        d.message
+            .contains("`moves` should be a table, found a string"),
+        "{}",
+        d.message
+    );
+}
+
+/// ... and shown the key's example as it is written in a file.
+#[test]
+fn a_key_of_the_wrong_shape_is_shown_its_example() {
+    let mut set = eating(r#"["follower"]"#);
+    set.text = set.text.replace("eats = [", "moves = \"cave\"\neats = [");
+    let report = tiledef::load(vec![base(), set]);
+    let d = (report.diagnostics.iter())
+        .find(|d| d.code == "tilekit::schema")
+        .unwrap_or_else(|| panic!("{:?}", report.diagnostics));
+    let hint = d.hint.as_deref().unwrap_or_default();
+    assert!(
+        hint.contains(r#"`moves = { after = "dragon", steps = 6 }`"#),
+        "{hint}"
+    );
+}
