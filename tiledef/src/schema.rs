@@ -259,11 +259,18 @@ impl SchemaChecker {
                 } else {
                     self.expected_type(error.schema_path())
                 };
-                d(format!(
+                let d = d(format!(
                     "{place} should be {expected}, found {}",
                     kind_of(error.instance())
                 ))
-                .label(format!("expected {expected}"))
+                .label(format!("expected {expected}"));
+                // An item of a list of the wrong shape (a flat `moves = ["N", "S"]`): the
+                // list's example shows the nesting.
+                let list = error.schema_path().split_once("/items").map(|(p, _)| p);
+                match list.and_then(|p| self.example_hint(p, &pointer)) {
+                    Some(hint) => d.hint(hint),
+                    None => d,
+                }
             }
             ErrorKind::Enum { options } => {
                 let choices: Vec<String> = options
@@ -327,7 +334,8 @@ impl SchemaChecker {
                         kind_of(error.instance())
                     ))
                     .hint(
-                        self.example_hint(error.schema_path(), &pointer)
+                        (error.schema_path().strip_suffix("/anyOf"))
+                            .and_then(|p| self.example_hint(p, &pointer))
                             .unwrap_or_else(|| shape_hint(&pointer)),
                     ),
                 }
@@ -370,14 +378,13 @@ impl SchemaChecker {
             .unwrap_or_default()
     }
 
-    /// The key's first example from the schema (the `anyOf`'s parent), written as in a file:
+    /// The first example of the key whose schema is at `property`, written as in a file:
     /// "write it as in its example: `moves = { after = "dragon", steps = 6 }`".
-    fn example_hint(&self, schema_path: &str, pointer: &str) -> Option<String> {
-        let parent = schema_path.strip_suffix("/anyOf")?;
-        let example = (self.schema.pointer(&format!("{parent}/examples")))
+    fn example_hint(&self, property: &str, pointer: &str) -> Option<String> {
+        let example = (self.schema.pointer(&format!("{property}/examples")))
             .and_then(Value::as_array)
             .and_then(|e| e.first())?;
-        let key = pointer.rsplit('/').next()?;
+        let key = (pointer.rsplit('/')).find(|s| s.parse::<usize>().is_err())?;
         Some(format!(
             "write it as in its example: `{key} = {}`",
             toml_inline(example)

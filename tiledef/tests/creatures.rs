@@ -98,3 +98,25 @@ fn a_key_of_the_wrong_shape_is_shown_its_example() {
         "{hint}"
     );
 }
+
+/// A tile's `moves` written as one flat link (`["N", "S"]`, not `[["N", "S"]]`) is shown the
+/// key's example, a list of links.
+#[test]
+fn flat_moves_are_shown_a_list_of_links() {
+    let mut set = eating(r#"["follower"]"#);
+    set.text = set.text.replace(
+        "markers = [\"cave\"]",
+        "markers = [\"cave\"]\nmoves = [\"W\", \"E\"]",
+    );
+    let report = tiledef::load(vec![base(), set]);
+    let d = (report.diagnostics.iter())
+        .find(|d| d.code == "tilekit::schema")
+        .unwrap_or_else(|| panic!("{:?}", report.diagnostics));
+    assert!(
+        d.message.contains("`moves[0]` should be a list"),
+        "{}",
+        d.message
+    );
+    let hint = d.hint.as_deref().unwrap_or_default();
+    assert!(hint.contains(r#"`moves = [["monastery", "N"]]`"#), "{hint}");
+}
