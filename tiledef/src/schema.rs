@@ -253,25 +253,7 @@ impl SchemaChecker {
                     .label(format!("`{name}` is required here"))
                     .hint(required_hint(name))
             }
-            ErrorKind::Type { .. } => {
-                let expected = if pointer.ends_with("/art/image") {
-                    "a string (a path to a PNG)".to_string()
-                } else {
-                    self.expected_type(error.schema_path())
-                };
-                let d = d(format!(
-                    "{place} should be {expected}, found {}",
-                    kind_of(error.instance())
-                ))
-                .label(format!("expected {expected}"));
-                // An item of a list of the wrong shape (a flat `moves = ["N", "S"]`): the
-                // list's example shows the nesting.
-                let list = error.schema_path().split_once("/items").map(|(p, _)| p);
-                match list.and_then(|p| self.example_hint(p, &pointer)) {
-                    Some(hint) => d.hint(hint),
-                    None => d,
-                }
-            }
+            ErrorKind::Type { .. } => self.wrong_type(error, &pointer, &place, d),
             ErrorKind::Enum { options } => {
                 let choices: Vec<String> = options
                     .as_array()
@@ -286,19 +268,7 @@ impl SchemaChecker {
             ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context }
                 if error.instance().is_string() && constants(context).is_some() =>
             {
-                // An enum with documented values is a `oneOf` of constants: name them all, not
-                // the first branch's "`festival` was expected".
-                let mut choices = constants(context).unwrap_or_default();
-                // A table alternative (the pig's `{ bonus = { … } }`) is named too.
-                if takes_table(context) {
-                    choices.push("a table (see the key's description)".to_string());
-                }
-                // So is a list (a creature's `eats`), shown holding the value written: one id
-                // written as a string is the likely slip.
-                if takes("array", context) {
-                    let found = error.instance().as_str().unwrap_or("…");
-                    choices.push(format!("a list: `[\"{found}\"]`"));
-                }
+                let choices = enum_choices(context, error.instance());
                 not_one_of(d, error.instance(), &place, &choices)
             }
             ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => {
@@ -376,6 +346,33 @@ impl SchemaChecker {
             .and_then(Value::as_object)
             .map(|o| o.keys().cloned().collect())
             .unwrap_or_default()
+    }
+
+    /// The diagnostic for a value of the wrong JSON type.
+    fn wrong_type(
+        &self,
+        error: &ValidationError<'_>,
+        pointer: &str,
+        place: &str,
+        d: impl Fn(String) -> Diagnostic,
+    ) -> Diagnostic {
+        let expected = if pointer.ends_with("/art/image") {
+            "a string (a path to a PNG)".to_string()
+        } else {
+            self.expected_type(error.schema_path())
+        };
+        let d = d(format!(
+            "{place} should be {expected}, found {}",
+            kind_of(error.instance())
+        ))
+        .label(format!("expected {expected}"));
+        // An item of a list of the wrong shape (a flat `moves = ["N", "S"]`): the list's
+        // example shows the nesting.
+        let list = error.schema_path().split_once("/items").map(|(p, _)| p);
+        match list.and_then(|p| self.example_hint(p, pointer)) {
+            Some(hint) => d.hint(hint),
+            None => d,
+        }
     }
 
     /// The first example of the key whose schema is at `property`, written as in a file:
@@ -537,6 +534,22 @@ fn constants(branches: &[Vec<ValidationError<'_>>]) -> Option<Vec<String>> {
         }
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// What a string that is none of an enum's documented values may be instead: every constant
+/// (not the first branch's "`festival` was expected"), a table alternative (the pig's
+/// `{ bonus = { … } }`), and a list holding the value written (a creature's `eats`: one id
+/// written as a string is the likely slip).
+fn enum_choices(context: &[Vec<ValidationError<'_>>], found: &Value) -> Vec<String> {
+    let mut choices = constants(context).unwrap_or_default();
+    if takes_table(context) {
+        choices.push("a table (see the key's description)".to_string());
+    }
+    if takes("array", context) {
+        let found = found.as_str().unwrap_or("…");
+        choices.push(format!("a list: `[\"{found}\"]`"));
+    }
+    choices
 }
 
 /// Whether one of an enum's branches takes a table (its value failed it as no table).
