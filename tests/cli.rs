@@ -2249,3 +2249,27 @@ fn inspect_shows_a_tile_s_moves_and_reserve() {
         "{stdout}"
     );
 }
+
+/// A record whose replay fails says so once: its `[expect]` adds no second copy of the error.
+#[test]
+fn play_says_a_failed_replay_once() {
+    let set = root().join("examples/serpent.toml");
+    let good = root().join("examples/records/serpent-eats-only-followers-in-three-steps.toml");
+    let text_of_good = std::fs::read_to_string(&good).expect("the example record");
+    assert!(text_of_good.contains("\n[expect]\n"));
+    let dir = scratch("failed-replay-once");
+    let record = dir.join("far-step.toml");
+    let far = text_of_good.replace(
+        "\nserpent = [[0, 0], [1, 0], [2, 0]]\n",
+        "\nserpent = [[0, 0], [1, 0], [9, 9]]\n",
+    );
+    std::fs::write(&record, far).expect("write");
+    let out = tilekit(&["play", &record.to_string_lossy(), &set.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        stderr.matches("cannot move to (9, 9)").count(),
+        1,
+        "{stderr}"
+    );
+}
