@@ -102,6 +102,24 @@ impl Checker<'_> {
         );
     }
 
+    /// The error at a figure in `eats` placed at a corner: it stands on no feature of a tile.
+    fn eats_corner_figure(&mut self, file: usize, at: &str, def: &CreatureDef, name: &str) {
+        self.error(
+            file,
+            at,
+            false,
+            "tilekit::creature-eats-corner-figure",
+            format!(
+                "the creature `{}` eats `{name}`, a figure placed at a corner: it stands on no tile's feature, so no creature meets it",
+                def.id
+            ),
+        )
+        .hint = Some(
+            "a creature eats figures standing on the features of the tiles it enters: followers and set figures without `at`; remove it from `eats`"
+                .to_string(),
+        );
+    }
+
     /// Resolves a creature's marker: a marker kind in scope that goes on tiles.
     fn tile_marker(
         &mut self,
@@ -172,10 +190,12 @@ impl Checker<'_> {
             {
                 continue;
             }
-            if let Some(f) = tileset.followers.iter().position(|f| &f.id == name)
-                && !out.contains(&f)
-            {
-                out.push(f);
+            match tileset.followers.iter().position(|f| &f.id == name) {
+                Some(f) if !out.contains(&f) => out.push(f),
+                Some(_) => {}
+                // Declared, but not among the figures standing on features: one placed at a
+                // corner (a barn), which no creature meets.
+                None => self.eats_corner_figure(file, &at, def, name),
             }
         }
         CreatureEats::Only {
