@@ -2087,8 +2087,6 @@ fn play_names_the_follower_a_guard_goes_beside() {
 /// A fan set's figure that moves on (`power = "move-on"`) is named by its own name in `play`'s
 /// words and by its id in `simulate`'s, as a fan creature is, not as Abbey & Mayor's wagon.
 #[test]
-#[ignore = "the words come from the registry's entry for the wagon ('{player}'s wagon moves on', \
-            ActionId::label) in engine/src/rules/mod.rs, which the engine's speed work holds"]
 fn a_fan_figure_that_moves_on_is_named_by_its_own_name() {
     let set = root().join("tests/fixtures/fan/pilgrims.toml");
     let record = root().join("tests/fixtures/fan/pilgrims-way.toml");
@@ -2120,9 +2118,6 @@ fn a_fan_figure_that_moves_on_is_named_by_its_own_name() {
 /// `./definitions` loads every bundled set): `play` and `simulate` name the creatures of the
 /// game's sets, not "the creature" and `serpent/dragon` for every creature loaded.
 #[test]
-#[ignore = "the names come from every creature of the tables, not the game's sets: \
-            name_words and label in engine/src/rules/creatures.rs, which the engine's speed \
-            work holds"]
 fn a_fan_creature_keeps_its_name_beside_a_loaded_set_not_played() {
     let record = root().join("examples/records/serpent-eats-only-followers-in-three-steps.toml");
     let set = root().join("examples/serpent.toml");
