@@ -2181,8 +2181,6 @@ fn simulate_s_tiles_set_aside_keep_their_column_for_long_ids() {
 /// A fan creature's refused step names what it avoids, not Princess & Dragon's fairy, and
 /// the creature by its name as the other words do ("the sea serpent").
 #[test]
-#[ignore = "the words are in engine/src/rules/creatures.rs (the step's IllegalMove), which the \
-            engine's speed work holds"]
 fn a_refused_creature_step_names_what_it_avoids() {
     let set = root().join("examples/serpent.toml");
     let good = root().join("examples/records/serpent-eats-only-followers-in-three-steps.toml");

@@ -183,6 +183,14 @@ impl Creatures {
         })
     }
 
+    /// The creatures on the board, each as its `Tables::creatures` index and its tile.
+    pub(crate) fn on_board(&self) -> Vec<(usize, PlacedId)> {
+        (self.at.iter().enumerate())
+            .filter(|&(c, &t)| self.in_play >> c & 1 != 0 && t != PlacedId::NONE)
+            .map(|(c, &t)| (c, t))
+            .collect()
+    }
+
     /// Whether a creature barring deploys stands on `placed`.
     #[inline]
     pub(crate) fn forbids(&self, placed: PlacedId) -> bool {
@@ -578,6 +586,25 @@ pub(crate) fn nth_step(game: &Game<'_>, n: usize) -> Option<Target> {
     Some(Target::At { x: p.x, y: p.y })
 }
 
+/// Why creature `c` may not step to `at`: where it may go, and the creatures in play whose
+/// tiles it avoids, by their names.
+fn step_refused(game: &Game<'_>, c: usize, (x, y): (i16, i16)) -> String {
+    let creatures = &game.core.tables.creatures;
+    let in_play = game.modules.creatures.as_ref().map_or(0, |k| k.in_play);
+    let avoided: Vec<String> = (0..creatures.len())
+        .filter(|&o| (creatures[c].avoids & in_play) >> o & 1 != 0)
+        .map(|o| format!("the {}'s", creatures[o].name.to_lowercase()))
+        .collect();
+    let avoid = match avoided.is_empty() {
+        true => String::new(),
+        false => format!(", and not onto {}", avoided.join(" or ")),
+    };
+    format!(
+        "the {} cannot move to ({x}, {y}): it moves to a placed tile beside it that it has not stood on in this movement{avoid}",
+        creatures[c].name.to_lowercase()
+    )
+}
+
 /// Moves the moving creature to the tile at `(x, y)`, one of `steps`, eating the figures there
 /// it eats.
 pub(crate) fn step(
@@ -597,10 +624,7 @@ pub(crate) fn step(
     };
     let to = game.core.board.cell(i32::from(x), i32::from(y)).placed;
     if !offered(game).contains(&to) {
-        let name = &game.core.tables.creatures[c].name;
-        return Err(IllegalMove::NotOffered(format!(
-            "the {name} cannot move to ({x}, {y}): it moves to a placed tile beside it that it has not stood on in this movement, and not onto the fairy's"
-        )));
+        return Err(IllegalMove::NotOffered(step_refused(game, c, (x, y))));
     }
     if let Some(creatures) = game.modules.creatures.as_mut()
         && let Some((_, visited)) = creatures.moving.as_mut()
