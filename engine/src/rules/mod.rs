@@ -1509,6 +1509,12 @@ impl Game<'_> {
         self.modules.donkey.map(|d| d.tile)
     }
 
+    /// The creatures on the board (Princess & Dragon's dragon and fairy, a fan set's): each
+    /// one's `Tables::creatures` index and the tile it stands on; empty when the game has none.
+    pub fn creatures_on_board(&self) -> Vec<(usize, PlacedId)> {
+        (self.modules.creatures.as_ref()).map_or_else(Vec::new, |c| c.on_board())
+    }
+
     /// Puts the donkey on a placed tile, or takes it out of the game (for analysis: then
     /// `recompute_placements`).
     pub fn set_donkey(&mut self, tile: Option<PlacedId>) {

@@ -378,6 +378,18 @@ impl Session {
             let p = game.board().placed[d.index()];
             [p.x, p.y]
         });
+        let creatures = (game.creatures_on_board().into_iter())
+            .map(|(c, t)| {
+                let p = game.board().placed[t.index()];
+                let rule = &tables.creatures[c];
+                CreatureView {
+                    x: p.x,
+                    y: p.y,
+                    id: rule.id.clone(),
+                    name: rule.name.clone(),
+                }
+            })
+            .collect();
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         let phase = match game.phase() {
@@ -456,6 +468,7 @@ impl Session {
             board,
             figures,
             donkey,
+            creatures,
             phase,
             log,
             rules: game.rules().to_string(),
@@ -484,6 +497,8 @@ pub struct View {
     pub figures: Vec<FigureView>,
     /// Where the donkey stands.
     pub donkey: Option<[i16; 2]>,
+    /// The creatures on the board (the dragon, the fairy, a fan set's).
+    pub creatures: Vec<CreatureView>,
     /// What is to be done now.
     pub phase: PhaseView,
     /// Per turn, its events in words (the set-up's with the first turn's).
@@ -521,6 +536,19 @@ pub struct FigureView {
     /// `follower`, `windmill`, or a set's figure by its id (`abbot`, `builder`, `pig`, `barn`:
     /// at a corner, `fx` and `fy` 0 or 1).
     pub kind: String,
+}
+
+/// A creature on the board.
+#[derive(Clone, Debug, Serialize)]
+pub struct CreatureView {
+    /// Its tile's cell.
+    pub x: i16,
+    /// Its tile's cell.
+    pub y: i16,
+    /// Its id (`dragon`, `serpent`).
+    pub id: String,
+    /// Its name (`Sea serpent`).
+    pub name: String,
 }
 
 /// What is to be done now.
@@ -911,5 +939,39 @@ fn event_text(
         ),
         Event::Module(event) => Some(format!("  {}", event.words())),
         Event::GameOver { .. } => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bundled sets, compiled.
+    fn bundled() -> Arc<Tables> {
+        let tileset = tiledef::load(tiledef::bundled()).tileset.expect("valid");
+        Arc::new(engine::compile(&tileset).expect("compiles"))
+    }
+
+    #[test]
+    fn the_view_shows_where_each_creature_stands() {
+        let tables = bundled();
+        let seats = vec![Seat::Bot(Strategy::Random), Seat::Bot(Strategy::Random)];
+        let choice = GameChoice {
+            sets: vec!["base".into(), "princess-and-dragon".into()],
+            ..GameChoice::default()
+        };
+        let mut game = Session::new(tables, seats, 3, choice).expect("a game");
+        let mut seen = std::collections::BTreeSet::new();
+        while game.bot_to_move().expect("replays").is_some() {
+            game.bot_turn().expect("a bot's turn");
+            let view = game.view().expect("a view");
+            for c in &view.creatures {
+                let on_a_tile = (view.board.iter()).any(|t| (t.x, t.y) == (c.x, c.y));
+                assert!(on_a_tile, "{} at ({}, {}) off the board", c.id, c.x, c.y);
+                seen.insert((c.id.clone(), c.name.clone()));
+            }
+        }
+        let ids: Vec<&str> = seen.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(ids, ["dragon", "fairy"], "{seen:?}");
     }
 }
