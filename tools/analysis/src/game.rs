@@ -341,55 +341,11 @@ impl Session {
                 }
             })
             .collect();
-        // The figures at corners (barns) stand where four tiles meet.
-        let corners = (game.corner_figures().into_iter()).map(|(player, x, y, c, id)| {
-            let (fx, fy) = corner_point(c);
-            FigureView {
-                x,
-                y,
-                fx,
-                fy,
-                player,
-                kind: id.to_string(),
-            }
-        });
-        let figures = game
-            .figures()
-            .iter()
-            .map(|f| {
-                let p = game.board().placed[f.tile.index()];
-                let o = tables.orient(p.orient);
-                let (fx, fy) = feature_point(o, game.nodes()[f.node.index()].local);
-                FigureView {
-                    x: p.x,
-                    y: p.y,
-                    fx,
-                    fy,
-                    player: f.owner,
-                    kind: match f.figure.set_index() {
-                        Some(k) if f.kind == FigureKind::Follower => tables.followers[k].id.clone(),
-                        _ => f.kind.name().to_string(),
-                    },
-                }
-            })
-            .chain(corners)
-            .collect();
+        let (figures, creatures) = (figure_views(&game), creature_views(&game));
         let donkey = game.donkey().map(|d| {
             let p = game.board().placed[d.index()];
             [p.x, p.y]
         });
-        let creatures = (game.creatures_on_board().into_iter())
-            .map(|(c, t)| {
-                let p = game.board().placed[t.index()];
-                let rule = &tables.creatures[c];
-                CreatureView {
-                    x: p.x,
-                    y: p.y,
-                    id: rule.id.clone(),
-                    name: rule.name.clone(),
-                }
-            })
-            .collect();
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         let phase = match game.phase() {
@@ -802,6 +758,58 @@ fn state<'t>(
         named.push(None);
     }
     Ok((game, turns, named))
+}
+
+/// The figures on the board as the page draws them, those at corners (barns) where four tiles
+/// meet.
+fn figure_views(game: &engine::Game<'_>) -> Vec<FigureView> {
+    let tables = game.tables();
+    let corners = (game.corner_figures().into_iter()).map(|(player, x, y, c, id)| {
+        let (fx, fy) = corner_point(c);
+        FigureView {
+            x,
+            y,
+            fx,
+            fy,
+            player,
+            kind: id.to_string(),
+        }
+    });
+    (game.figures().iter())
+        .map(|f| {
+            let p = game.board().placed[f.tile.index()];
+            let o = tables.orient(p.orient);
+            let (fx, fy) = feature_point(o, game.nodes()[f.node.index()].local);
+            FigureView {
+                x: p.x,
+                y: p.y,
+                fx,
+                fy,
+                player: f.owner,
+                kind: match f.figure.set_index() {
+                    Some(k) if f.kind == FigureKind::Follower => tables.followers[k].id.clone(),
+                    _ => f.kind.name().to_string(),
+                },
+            }
+        })
+        .chain(corners)
+        .collect()
+}
+
+/// The creatures on the board as the page draws them.
+fn creature_views(game: &engine::Game<'_>) -> Vec<CreatureView> {
+    (game.creatures_on_board().into_iter())
+        .map(|(c, t)| {
+            let p = game.board().placed[t.index()];
+            let rule = &game.tables().creatures[c];
+            CreatureView {
+                x: p.x,
+                y: p.y,
+                id: rule.id.clone(),
+                name: rule.name.clone(),
+            }
+        })
+        .collect()
 }
 
 /// Where to draw a figure on its tile, in tile units ((0, 0) north-west): a little inside the
