@@ -211,6 +211,13 @@ impl Creatures {
     pub(crate) fn guarding(&self) -> bool {
         self.beside.is_some()
     }
+
+    /// Whether a guard stands beside a follower of `player` (the `turn_started` hook then
+    /// pays): asked at every turn's start, so the other players' turns cost one test.
+    #[inline]
+    pub(crate) fn guarding_for(&self, player: u8) -> bool {
+        self.beside.is_some_and(|f| f.owner == player)
+    }
 }
 
 /// The `placed` hook: each creature in play whose `arrives` marker the tile carries moves onto
