@@ -6,7 +6,7 @@
 use crate::game::{ActionGroup, Event, Game, Move, Phase};
 use crate::ids::PlacedId;
 use crate::rng::Rng;
-use crate::rules;
+use crate::rules::{self, ActionId};
 use crate::simulate::SimError;
 
 /// A uniformly random placement of the drawn tile (None outside the place phase).
@@ -40,9 +40,13 @@ pub fn play_out(
 /// game with no grouped group (`Game::has_grouped_actions`), uniformly over all the moves.
 /// None when the game is over.
 pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> Option<Move> {
-    let Phase::Act(placed) = game.phase() else {
-        game.legal_moves(moves);
-        return (!moves.is_empty()).then(|| moves[rng.below(moves.len())]);
+    let placed = match game.phase() {
+        Phase::Act(placed) => placed,
+        Phase::Choose { action, placed, .. } => return choice(game, placed, action, rng),
+        _ => {
+            game.legal_moves(moves);
+            return (!moves.is_empty()).then(|| moves[rng.below(moves.len())]);
+        }
     };
     moves.clear();
     if !game.has_grouped_actions() {
@@ -74,6 +78,25 @@ pub fn choose_action(game: &Game<'_>, rng: &mut Rng, moves: &mut Vec<Move>) -> O
             game.nth_deploy_of(placed, &deploy, rng.below(deploy.count()))
         }
         group => game.nth_action(placed, group, rng.below(game.action_count(placed, group))),
+    }
+}
+
+/// A random move of the choice asked in `Phase::Choose`: uniformly over its moves, then the
+/// pass when it may be declined (the draw `legal_moves`' list gives), counted: only the chosen
+/// one is made. None when there is none.
+// Not listed: a dragon's movement asks a choice at each of its steps, and listing them was a
+// fortieth of a Princess & Dragon playout.
+fn choice(game: &Game<'_>, placed: PlacedId, action: ActionId, rng: &mut Rng) -> Option<Move> {
+    let moves = game.module_action_count(placed, action);
+    let count = moves + usize::from(game.choice_declinable(action));
+    if count == 0 {
+        return None;
+    }
+    let n = rng.below(count);
+    if n < moves {
+        game.nth_module_action(placed, action, n)
+    } else {
+        Some(Move::Pass)
     }
 }
 

@@ -103,19 +103,26 @@ pub(crate) fn label(tables: &Tables, sets: &[String], action: ActionId) -> Optio
 pub(crate) struct CreatureTables {
     /// By tile kind: bit `c` when it carries the marker that moves `Tables::creatures[c]`.
     moves: Vec<u32>,
+    /// By tile kind: bit `c` when it carries the marker `Tables::creatures[c]` arrives by.
+    arrives: Vec<u32>,
 }
 
 impl CreatureTables {
     /// The creatures' markers of the tables' tile kinds.
     pub(crate) fn new(tables: &Tables) -> CreatureTables {
-        let moves = (tables.kinds.iter())
-            .map(|kind| {
-                (tables.creatures.iter().enumerate())
-                    .filter(|(_, c)| c.moves.is_some_and(|(m, _)| kind.markers.contains(&m)))
-                    .fold(0u32, |bits, (c, _)| bits | 1 << c)
-            })
-            .collect();
-        CreatureTables { moves }
+        let by_kind = |marker: &dyn Fn(&crate::tables::CreatureRule) -> Option<u8>| -> Vec<u32> {
+            (tables.kinds.iter())
+                .map(|kind| {
+                    (tables.creatures.iter().enumerate())
+                        .filter(|(_, c)| marker(c).is_some_and(|m| kind.markers.contains(&m)))
+                        .fold(0u32, |bits, (c, _)| bits | 1 << c)
+                })
+                .collect()
+        };
+        CreatureTables {
+            moves: by_kind(&|c| c.moves.map(|(m, _)| m)),
+            arrives: by_kind(&|c| c.arrives),
+        }
     }
 }
 
@@ -226,29 +233,37 @@ impl Creatures {
     pub(crate) fn guarding(&self) -> bool {
         self.beside.is_some()
     }
+
+    /// Whether a guard stands beside a follower of `player` (the `turn_started` hook then
+    /// pays): asked at every turn's start, so the other players' turns cost one test.
+    #[inline]
+    pub(crate) fn guarding_for(&self, player: u8) -> bool {
+        self.beside.is_some_and(|f| f.owner == player)
+    }
 }
 
 /// The `placed` hook: each creature in play whose `arrives` marker the tile carries moves onto
 /// it.
+// Asked at every placement: most tiles bring no creature, one test of the tables' bits.
 pub(crate) fn arrive(game: &mut Game<'_>, placed: PlacedId, events: &mut Vec<Event>) {
-    let tables = game.core.tables;
     let kind = game.core.kind_of(placed);
-    let markers = &tables.kind(kind).markers;
+    let in_play = (game.modules.creatures.as_ref()).map_or(0, |c| c.in_play);
+    let mut arriving = (game.core.play.modules.creatures.arrives.get(kind.index()))
+        .map_or(0, |&bits| bits & in_play);
     let p = game.core.board.placed[placed.index()];
     let player = game.core.current;
-    for (c, rule) in tables.creatures.iter().enumerate() {
-        let Some(creatures) = game.modules.creatures.as_mut() else {
-            return;
-        };
-        if creatures.in_play >> c & 1 != 0 && rule.arrives.is_some_and(|m| markers.contains(&m)) {
-            creatures.at[c] = placed;
-            add_stats(game, ActionId::ARRIVES);
-            events.push(Event::Action {
-                player,
-                action: ActionId::ARRIVES,
-                target: Target::At { x: p.x, y: p.y },
-            });
+    while arriving != 0 {
+        let c = arriving.trailing_zeros() as usize;
+        arriving &= arriving - 1;
+        if let Some(at) = (game.modules.creatures.as_mut()).and_then(|k| k.at.get_mut(c)) {
+            *at = placed;
         }
+        add_stats(game, ActionId::ARRIVES);
+        events.push(Event::Action {
+            player,
+            action: ActionId::ARRIVES,
+            target: Target::At { x: p.x, y: p.y },
+        });
     }
 }
 

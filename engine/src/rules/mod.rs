@@ -1316,12 +1316,8 @@ impl Game<'_> {
     /// the last tile): a guarding creature pays its follower's owner.
     #[inline]
     pub(crate) fn turn_started(&mut self, events: &mut Vec<Event>) {
-        if self
-            .modules
-            .creatures
-            .as_ref()
-            .is_some_and(|c| c.guarding())
-        {
+        let player = self.core.current;
+        if (self.modules.creatures.as_ref()).is_some_and(|c| c.guarding_for(player)) {
             creatures::turn_started(self, events);
         }
     }

@@ -157,7 +157,8 @@ fn count_of(game: &Game<'_>, figure: FigureId, open: &[u32; 32]) -> usize {
 }
 
 /// The features `figure` may go on through the portal after placing `placed`, as targets,
-/// tile by tile in the order they were placed.
+/// tile by tile in the order they were placed: the list `count` and `nth` are tested against.
+#[cfg(test)]
 fn spots_of<'a>(
     game: &'a Game<'_>,
     placed: PlacedId,
@@ -207,15 +208,13 @@ fn count_in_play(game: &Game<'_>, placed: PlacedId) -> usize {
 /// above 0): the walk stops at the first open feature a figure they hold may go on.
 #[inline(always)]
 pub(crate) fn any(game: &Game<'_>, placed: PlacedId) -> bool {
-    game.modules.portal.is_some() && any_in_play(game, placed)
+    // The tile's mark tested here, inline: asked every turn, most tiles carry no portal.
+    marked(game, placed) && any_in_play(game, placed)
 }
 
-/// `any` when the module is in play.
+/// `any` after a tile with a portal.
 #[inline(never)]
 fn any_in_play(game: &Game<'_>, placed: PlacedId) -> bool {
-    if !marked(game, placed) {
-        return false;
-    }
     let kinds = senders(game).fold(0, |kinds, figure| kinds | stands_on(game, figure));
     let tiles = game.core.board.placed.iter().enumerate();
     kinds != 0
@@ -232,13 +231,37 @@ fn any_in_play(game: &Game<'_>, placed: PlacedId) -> bool {
 
 /// The `n`-th move through the portal: figure by figure (`senders`), each figure's features
 /// in the order of `spots_of` (walked only as far as the `n`-th: no count first).
-pub(crate) fn nth(game: &Game<'_>, placed: PlacedId, n: usize) -> Option<Target> {
+// Plain loops, not `spots_of`'s adapters: a random portal move walks most of the board, and
+// the flattened iterators' closures cost more than the tests they ran.
+pub(crate) fn nth(game: &Game<'_>, placed: PlacedId, mut n: usize) -> Option<Target> {
     if !marked(game, placed) {
         return None;
     }
-    (senders(game))
-        .flat_map(|figure| spots_of(game, placed, figure))
-        .nth(n)
+    for figure in senders(game) {
+        let kinds = stands_on(game, figure);
+        for (t, &q) in game.core.board.placed.iter().enumerate() {
+            if !reaches(game, placed, t) {
+                continue;
+            }
+            let features = game.core.tables.orient(q.orient).features.len() as u8;
+            for feature in 0..features {
+                let kind = game.core.nodes[q.node(feature).index()].kind;
+                if kinds & kind.bit() == 0 || open_kind(game, q, feature).is_none() {
+                    continue;
+                }
+                if n == 0 {
+                    return Some(Target::Deploy {
+                        x: q.x,
+                        y: q.y,
+                        feature,
+                        figure,
+                    });
+                }
+                n -= 1;
+            }
+        }
+    }
+    None
 }
 
 /// Why the current player may not send `figure` through the portal of `placed` (None: they
