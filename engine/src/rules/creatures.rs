@@ -434,7 +434,8 @@ pub(crate) fn pay_scored(game: &mut Game<'_>, s: &Scoring<'_>) -> Option<Bonus> 
         points,
         source: BonusSource::Figure {
             figure: id,
-            counted: 1,
+            // Its points are its own, not a rate times what the scoring counted.
+            counted: 0,
         },
     })
 }

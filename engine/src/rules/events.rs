@@ -112,7 +112,8 @@ pub enum BonusSource {
     Figure {
         /// The figure kind's (or creature's) id.
         figure: String,
-        /// What it counted: tiles, emblems and bordered features at its rates.
+        /// What it counted: tiles, emblems and bordered features at its rates (0 for a
+        /// guard's points, which are its own).
         counted: u32,
     },
     /// The marketplace network of a scored road (`network`).
@@ -228,6 +229,10 @@ impl fmt::Display for Bonus {
                 "P{player} +{points} for flowers (3 × {groups} {colour} group{})",
                 if *groups == 1 { "" } else { "s" }
             ),
+            // A guard's points count nothing of the scoring: no "(0 counted)".
+            BonusSource::Figure { figure, counted: 0 } => {
+                write!(f, "P{player} +{points} for the {figure}")
+            }
             BonusSource::Figure { figure, counted } => {
                 write!(
                     f,
@@ -284,6 +289,16 @@ mod tests {
             points,
             source,
         }
+    }
+
+    /// A guard's points (the fairy's) are its own: its words count nothing.
+    #[test]
+    fn a_guard_s_bonus_counts_nothing_in_its_words() {
+        let fairy = BonusSource::Figure {
+            figure: "fairy".into(),
+            counted: 0,
+        };
+        assert_eq!(bonus(0, 3, fairy).to_string(), "P1 +3 for the fairy");
     }
 
     /// The words list the flowers', then the figures', then the networks' bonuses, whatever
