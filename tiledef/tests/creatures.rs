@@ -69,12 +69,7 @@ fn eats_one_figure_as_a_string_is_shown_the_list() {
 /// should have, not "should be another type or another type".
 #[test]
 fn moves_written_as_a_string_is_told_it_is_a_table() {
-    let mut set = eating(r#"["follower"]"#);
-    set.text = set.text.replace("eats = [", "moves = \"cave\"\neats = [");
-    let report = tiledef::load(vec![base(), set]);
-    let d = (report.diagnostics.iter())
-        .find(|d| d.code == "tilekit::schema")
-        .unwrap_or_else(|| panic!("{:?}", report.diagnostics));
+    let d = moves_as_a_string();
     assert!(
         d.message
             .contains("`moves` should be a table, found a string"),
@@ -86,12 +81,7 @@ fn moves_written_as_a_string_is_told_it_is_a_table() {
 /// ... and shown the key's example as it is written in a file.
 #[test]
 fn a_key_of_the_wrong_shape_is_shown_its_example() {
-    let mut set = eating(r#"["follower"]"#);
-    set.text = set.text.replace("eats = [", "moves = \"cave\"\neats = [");
-    let report = tiledef::load(vec![base(), set]);
-    let d = (report.diagnostics.iter())
-        .find(|d| d.code == "tilekit::schema")
-        .unwrap_or_else(|| panic!("{:?}", report.diagnostics));
+    let d = moves_as_a_string();
     let hint = d.hint.as_deref().unwrap_or_default();
     assert!(
         hint.contains(r#"`moves = { after = "dragon", steps = 6 }`"#),
@@ -119,4 +109,15 @@ fn flat_moves_are_shown_a_list_of_links() {
     );
     let hint = d.hint.as_deref().unwrap_or_default();
     assert!(hint.contains(r#"`moves = [["monastery", "N"]]`"#), "{hint}");
+}
+
+/// The schema's diagnostic of a creature whose `moves` is written as its marker alone.
+fn moves_as_a_string() -> tiledef::Diagnostic {
+    let mut set = eating(r#"["follower"]"#);
+    set.text = set.text.replace("eats = [", "moves = \"cave\"\neats = [");
+    let report = tiledef::load(vec![base(), set]);
+    (report.diagnostics.iter())
+        .find(|d| d.code == "tilekit::schema")
+        .cloned()
+        .unwrap_or_else(|| panic!("{:?}", report.diagnostics))
 }
