@@ -93,15 +93,23 @@ impl<'t> Setup<'t> {
         &self.rules
     }
 
-    /// Whether a game of this setup can pay from `source` (`GameStats::sources`): a feature
-    /// kind or a good on a tile of the whole draw, a figure or creature dealt, a rule module
-    /// in play, a marker kind's modifier in play. `simulate` names the sources that paid
-    /// nothing among these only.
-    pub fn plays(&self, source: Source) -> bool {
-        let tables = self.tables;
+    /// By `GameStats::sources`: whether a game of this setup can pay from each source (a
+    /// feature kind or a good on a tile of the whole draw, a figure or creature dealt, a rule
+    /// module in play, a marker kind's modifier in play). `simulate` names the sources that
+    /// paid nothing among these only.
+    pub fn sources_in_play(&self) -> Vec<bool> {
         let kinds = self.kinds_in_draw();
+        (GameStats::sources(self.tables).into_iter())
+            .map(|source| self.plays(source, &kinds))
+            .collect()
+    }
+
+    /// Whether a game of this setup can pay from `source`, its whole draw holding the tile
+    /// kinds marked in `kinds` (`kinds_in_draw`).
+    fn plays(&self, source: Source, kinds: &[bool]) -> bool {
+        let tables = self.tables;
         let features = || {
-            (tables.kinds.iter().zip(&kinds))
+            (tables.kinds.iter().zip(kinds))
                 .filter(|&(_, &used)| used)
                 .flat_map(|(kind, _)| &tables.orients[usize::from(kind.orients[0])].features)
         };
@@ -110,7 +118,7 @@ impl<'t> Setup<'t> {
             Source::Figure(k) => self.follower_counts.get(k).is_some_and(|&n| n > 0),
             Source::Corner(k) => (self.rules.corner).is_some_and(|(c, _)| usize::from(c) == k),
             Source::Creature(c) => crate::rules::creature_in_play(tables, &self.rules.sets, c),
-            Source::Rule(rule) => (rule.info().in_play)(tables, &self.rules, &kinds),
+            Source::Rule(rule) => (rule.info().in_play)(tables, &self.rules, kinds),
             Source::Modifier(m) => self.markers.scoring_on.get(m) == Some(&true),
             Source::Good(m) => features().any(|f| {
                 (f.markers.iter()).any(|&k| {

@@ -875,7 +875,7 @@ impl GameStats {
     }
 
     /// What each entry of `points_by_source` counts, in its order (the same for every
-    /// game of the tables): what `Setup::plays` is asked of.
+    /// game of the tables): what `Setup::sources_in_play` answers for.
     pub fn sources(tables: &Tables) -> Vec<Source> {
         let mut out = Vec::new();
         GameStats::default().each_source(tables, |source, _, _| out.push(source));

@@ -279,9 +279,9 @@ fn sources_with(sets: &[&str], edition: Option<&str>, rules: RuleOptions) -> Vec
     };
     let setup = engine::setup::Setup::new(tables, options).expect("valid options");
     let names = engine::game::GameStats::default().points_by_source(tables);
-    (engine::game::GameStats::sources(tables).into_iter())
+    (setup.sources_in_play().into_iter())
         .zip(names)
-        .filter(|&(source, _)| setup.plays(source))
+        .filter(|&(plays, _)| plays)
         .map(|(_, (name, _))| name)
         .collect()
 }

@@ -34,12 +34,12 @@ pub(crate) fn name_words(
     let moved = |c: &&crate::tables::CreatureRule| {
         makes(c, action) != Some(false) && super::of_sets(tables, sets, c.set)
     };
-    let mut names = tables.creatures.iter().filter(moved);
-    let name = match (names.next(), names.next()) {
-        (Some(only), None) => only.name.to_lowercase(),
-        _ => "creature".to_string(),
-    };
-    words.replace("{creature}", &name)
+    let names = tables
+        .creatures
+        .iter()
+        .filter(moved)
+        .map(|c| c.name.as_str());
+    words.replace("{creature}", &super::the_one_name(names, "creature"))
 }
 
 /// Each creature's id with the action that moves it: `DRAGON` for a roaming creature's steps,
@@ -151,22 +151,12 @@ pub(crate) struct Creatures {
     offered: Steps,
 }
 
-/// Whether creature `c` (`Tables::creatures`) is in a game of `sets`: its set is one of them.
-pub(crate) fn in_play(tables: &Tables, sets: &[String], c: usize) -> bool {
-    let set = tables
-        .creatures
-        .get(c)
-        .map(|creature| usize::from(creature.set));
-    set.and_then(|set| tables.sets.get(set))
-        .is_some_and(|id| sets.contains(id))
-}
-
 impl Creatures {
     /// The creatures of the sets `sets` (the game's, by id), off the board; None when the game
     /// has none.
     pub(crate) fn new(tables: &Tables, sets: &[String]) -> Option<Creatures> {
         let in_play = (0..tables.creatures.len())
-            .filter(|&c| in_play(tables, sets, c))
+            .filter(|&c| super::creature_in_play(tables, sets, c))
             .fold(0u32, |m, c| m | 1 << c);
         if in_play == 0 {
             return None;

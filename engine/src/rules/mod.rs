@@ -181,9 +181,11 @@ impl ActionId {
     /// of the game's `sets` (`of_sets`) that make it (`serpent` for a fan set's roaming sea
     /// serpent), for the moves on the ids of their figures that move on (`pilgrim`).
     pub fn label(self, tables: &Tables, sets: &[String]) -> String {
-        let movers = || (self == ActionId::WAGON).then(|| wagon::label(tables, sets));
-        (creatures::label(tables, sets, self).or_else(|| movers().flatten()))
-            .unwrap_or_else(|| self.info().name.to_string())
+        let declared = match self {
+            ActionId::WAGON => wagon::label(tables, sets),
+            _ => creatures::label(tables, sets, self),
+        };
+        declared.unwrap_or_else(|| self.info().name.to_string())
     }
 
     /// Whether its move puts a figure on the board that is not a follower
@@ -1468,12 +1470,26 @@ impl Game<'_> {
 /// (`Rules::sets`; empty: of every set of the tables): the pieces the words and reports of
 /// the game name, whatever else is loaded beside it.
 pub(crate) fn of_sets(tables: &Tables, sets: &[String], set: u16) -> bool {
-    sets.is_empty() || (tables.sets.get(usize::from(set))).is_some_and(|id| sets.contains(id))
+    sets.is_empty() || declared_in(tables, sets, set)
 }
 
-/// Whether creature `c` (`Tables::creatures`) is in a game of `sets`.
+/// Whether set `set` (a `Tables::sets` index) is one of `sets`, by id.
+fn declared_in(tables: &Tables, sets: &[String], set: u16) -> bool {
+    (tables.sets.get(usize::from(set))).is_some_and(|id| sets.contains(id))
+}
+
+/// Whether creature `c` (`Tables::creatures`) is in a game of `sets`: its set is one of them.
 pub(crate) fn creature_in_play(tables: &Tables, sets: &[String], c: usize) -> bool {
-    creatures::in_play(tables, sets, c)
+    (tables.creatures.get(c)).is_some_and(|creature| declared_in(tables, sets, creature.set))
+}
+
+/// The one name of `names` in lower case, or `several` when there are none or more than one:
+/// what words name a piece by when the game has one such piece.
+fn the_one_name<'a>(mut names: impl Iterator<Item = &'a str>, several: &str) -> String {
+    match (names.next(), names.next()) {
+        (Some(only), None) => only.to_lowercase(),
+        _ => several.to_string(),
+    }
 }
 
 /// The declared names a record may write instead of an action's own key, each with the action

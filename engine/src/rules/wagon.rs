@@ -126,12 +126,8 @@ pub(crate) fn name_words(tables: &Tables, sets: &[String], words: String) -> Str
     if !words.contains("{mover}") {
         return words;
     }
-    let mut names = movers_of(tables, sets);
-    let name = match (names.next(), names.next()) {
-        (Some(only), None) => only.name.to_lowercase(),
-        _ => "figure".to_string(),
-    };
-    words.replace("{mover}", &name)
+    let names = movers_of(tables, sets).map(|f| f.name.as_str());
+    words.replace("{mover}", &super::the_one_name(names, "figure"))
 }
 
 /// The `scored` hook's part: a completed feature took off figures that move on; each waits

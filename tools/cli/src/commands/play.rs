@@ -256,8 +256,10 @@ pub fn run(args: &PlayArgs) -> miette::Result<ExitCode> {
     // replay succeed, would only say it again.
     let said = outcome.is_err() && !expected_error && !args.json;
     if !wrong.is_empty() {
-        for w in wrong.iter().filter(|_| !said) {
-            crate::errln!("expectation failed: {w}");
+        if !said {
+            for w in &wrong {
+                crate::errln!("expectation failed: {w}");
+            }
         }
         code = ExitCode::from(1);
     } else if record.expect.is_some() && !args.json {

@@ -584,7 +584,7 @@ pub(super) struct Played<'a> {
     /// those of these sets.
     sets: &'a [String],
     /// By `GameStats::sources`: whether the games could pay from each source
-    /// (`Setup::plays`), so that the text names only those among the sources that paid
+    /// (`Setup::sources_in_play`), so that the text names only those among the sources that paid
     /// nothing.
     in_play: Vec<bool>,
 }
@@ -597,10 +597,9 @@ impl<'a> Played<'a> {
         opts: &'a SimOptions,
         rules: &'a engine::Rules,
     ) -> Played<'a> {
-        let sources = engine::game::GameStats::sources(tables);
         let in_play = match engine::setup::Setup::new(tables, opts.game_options()) {
-            Ok(setup) => sources.into_iter().map(|s| setup.plays(s)).collect(),
-            Err(_) => vec![true; sources.len()],
+            Ok(setup) => setup.sources_in_play(),
+            Err(_) => vec![true; engine::game::GameStats::sources(tables).len()],
         };
         Played {
             seats: &opts.seats,
